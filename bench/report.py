@@ -1,0 +1,29 @@
+"""Printing one benchmark figure beside its floor (shared/notes/performance-floor.md)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def line(name: str, value: float, unit: str, floor: float, *, rate: bool = False) -> str:
+    """``NAME: VALUE UNIT (floor FLOOR UNIT, ratio R)``; R is how many times the floor it costs.
+
+    For a cost (ms, µs) R = value / floor; for a rate (per second) R = floor / value.
+    """
+    ratio = floor / value if rate else value / floor
+    text = f"{name}: {value:.3g} {unit} (floor {floor:.3g} {unit}, ratio {ratio:.2f})"
+    print(text, flush=True)
+    return text
+
+
+def median_seconds(fn: Callable[[], object], *, repeat: int = 7, number: int = 1) -> float:
+    """Median wall time of ``number`` calls, over ``repeat`` runs, in seconds per call."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return statistics.median(times)

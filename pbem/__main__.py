@@ -1,0 +1,3 @@
+from pbem.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,28 @@
+"""``pbem distance``: journey length in turns between two stars."""
+
+from __future__ import annotations
+
+import argparse
+
+from pbem import games
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "distance",
+        help="journey length in turns between two stars",
+        description="Print the journey length in turns between two stars as a bare integer. "
+        "Star names are case-insensitive; an unknown name exits non-zero and suggests the "
+        "closest names.",
+    )
+    p.add_argument("--game", default="4000ad", help="game id (default: 4000ad)")
+    p.add_argument("origin", metavar="FROM", help="departure star")
+    p.add_argument("destination", metavar="TO", help="arrival star")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    plugin = games.load(args.game)
+    board = plugin.board  # type: ignore[attr-defined]
+    print(board.distance(args.origin, args.destination))
+    return 0

@@ -1,0 +1,21 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from pbem import games
+
+
+@pytest.fixture(scope="session")
+def ad():
+    """The 4000 A.D. plugin object."""
+    return games.load("4000ad")
+
+
+def ad_module(name: str):
+    """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
+    games.load("4000ad")
+    return importlib.import_module(f"{games.module_name('4000ad')}.{name}")

@@ -1,0 +1,150 @@
+"""Ed25519 keys and domain-separated signatures (docs/protocol.md, "Keys" and "Signatures").
+
+Key files:
+  PREFIX.key  private key, PKCS#8 PEM, file mode 0600
+  PREFIX.pub  one line: ``pbem-ed25519 <base64 of the 32 raw public-key bytes> [comment]``
+
+What is signed is never the bare payload but a pre-authentication encoding (DSSE style):
+
+  PAE = "PBEMSIG1" || field(domain) || field(payload_type) || field(body)
+
+with field(x) = 4-byte big-endian length || x. ``domain`` names the protocol and version
+("pbem-orders-v1", "pbem-receipt-v1", "pbem-checkpoint-v1", ...), so a signature made for one
+purpose can never be replayed as another.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from pbem.errors import PbemError
+
+PUB_TAG = "pbem-ed25519"
+PAE_TAG = b"PBEMSIG1"
+
+
+class KeyError_(PbemError):
+    """A key file or key string is missing or malformed."""
+
+
+class BadSignature(PbemError):
+    """A signature does not verify."""
+
+
+def _field(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def pae(domain: str, payload_type: str, body: bytes) -> bytes:
+    return PAE_TAG + _field(domain.encode()) + _field(payload_type.encode()) + _field(body)
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    raw: bytes
+
+    @classmethod
+    def parse(cls, text: str) -> PublicKey:
+        """Accept ``pbem-ed25519 <b64> [comment]`` or the bare base64 of the 32 key bytes."""
+        parts = text.strip().split()
+        if parts and parts[0] == PUB_TAG:
+            parts = parts[1:]
+        if not parts:
+            raise KeyError_("empty public key")
+        try:
+            raw = base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise KeyError_(f"public key {parts[0][:20]!r}… is not base64") from None
+        if len(raw) != 32:
+            raise KeyError_(f"public key must be 32 bytes, not {len(raw)}")
+        return cls(raw)
+
+    @classmethod
+    def load(cls, path: Path) -> PublicKey:
+        try:
+            return cls.parse(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise KeyError_(f"{path}: {exc.strerror}") from None
+
+    def text(self, comment: str = "") -> str:
+        line = f"{PUB_TAG} {base64.b64encode(self.raw).decode()}"
+        return f"{line} {comment}".rstrip()
+
+    @property
+    def fingerprint(self) -> str:
+        """First 16 hex digits of SHA-256 of the raw key: how documents name a key."""
+        return hashlib.sha256(self.raw).hexdigest()[:16]
+
+    def verify(self, domain: str, payload_type: str, body: bytes, signature: bytes) -> None:
+        """Raise BadSignature unless ``signature`` signs (domain, payload_type, body)."""
+        try:
+            Ed25519PublicKey.from_public_bytes(self.raw).verify(
+                signature, pae(domain, payload_type, body)
+            )
+        except InvalidSignature:
+            raise BadSignature(f"signature does not verify with key {self.fingerprint}") from None
+
+
+@dataclass(frozen=True)
+class PrivateKey:
+    key: Ed25519PrivateKey
+
+    @classmethod
+    def generate(cls) -> PrivateKey:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def load(cls, path: Path) -> PrivateKey:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise KeyError_(f"{path}: {exc.strerror}") from None
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except ValueError:
+            raise KeyError_(f"{path}: not a PEM private key") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise KeyError_(f"{path}: not an Ed25519 key")
+        return cls(key)
+
+    @property
+    def public(self) -> PublicKey:
+        raw = self.key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        return PublicKey(raw)
+
+    def sign(self, domain: str, payload_type: str, body: bytes) -> bytes:
+        return self.key.sign(pae(domain, payload_type, body))
+
+    def pem(self) -> bytes:
+        return self.key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+
+
+def write_keypair(prefix: Path, comment: str = "") -> tuple[Path, Path]:
+    """Write PREFIX.key (0600, never overwritten) and PREFIX.pub; return both paths."""
+    prefix = Path(prefix)
+    key_path = prefix.with_name(prefix.name + ".key")
+    pub_path = prefix.with_name(prefix.name + ".pub")
+    for path in (key_path, pub_path):
+        if path.exists():
+            raise KeyError_(f"{path} exists already: refusing to overwrite a key")
+    key = PrivateKey.generate()
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key.pem())
+    pub_path.write_text(key.public.text(comment) + "\n", encoding="utf-8")
+    return key_path, pub_path

@@ -1,0 +1,161 @@
+"""The envelope of an order document: which game, power, turn and submission it is.
+
+An order document is a YAML mapping with exactly these keys (docs/protocol.md, "The envelope")::
+
+    pbem: 1              # protocol version
+    game: andromeda-7    # game id
+    power: algol         # the power giving the orders
+    turn: 7              # the turn the orders are for (>= 1)
+    seq: 3               # per-submission counter (>= 0): within a turn the highest seq wins
+    orders: {...}        # the game's order body (may be empty: standing orders)
+
+The envelope is the same for every game; ``orders`` belongs to the game plugin
+(``plugin.normalize_orders``), whose problem paths are relative to ``orders.``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import Problem, Rejected
+
+PROTOCOL = 1
+KEYS = ("pbem", "game", "power", "turn", "seq", "orders")
+MAX_NUMBER = 2**53 - 1  # stays exact in JSON everywhere
+MAX_NAME = 64
+
+_HINTS = {
+    "pbem": "the protocol version, 1",
+    "game": "the game id, e.g. andromeda-7",
+    "power": "your power, e.g. algol",
+    "turn": "the turn these orders are for",
+    "seq": "the submission number, 0 for the first file of a turn",
+    "orders": "the orders (an empty mapping {} keeps standing orders)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A well-formed envelope (made only by ``check_envelope``); ``orders`` is the raw body."""
+
+    game: str
+    power: str
+    turn: int
+    seq: int
+    orders: dict[Any, Any]
+
+
+def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """`` — did you mean X?`` for the closest choice, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    return f" — did you mean {close[0]}?" if close else ""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no value)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float):
+        return f"{value} (a fraction)"
+    return repr(value)
+
+
+def check_envelope(
+    doc: Mapping[Any, Any],
+    *,
+    game: str | None = None,
+    power: str | None = None,
+    turn: int | None = None,
+) -> tuple[Envelope | None, list[Problem]]:
+    """Check the envelope of a loaded document against what the caller expects (if given).
+
+    Returns the envelope (None if any problem) and every problem found.
+    """
+    problems: list[Problem] = []
+
+    def bad(code: str, path: str, message: str) -> None:
+        problems.append(Problem(code, path, message))
+
+    for key in doc:
+        if key not in KEYS:
+            bad("unknown-key", str(key), f"unknown key {str(key)!r}{did_you_mean(str(key), KEYS)}"
+                f" (an order file has only {', '.join(KEYS)}; orders go under orders:)")
+    for key in KEYS:
+        if key not in doc:
+            bad("missing", key, f"missing: {_HINTS[key]}")
+
+    version = doc.get("pbem")
+    if "pbem" in doc and version != PROTOCOL:
+        bad("version", "pbem", f"this is protocol version {PROTOCOL}; the file says "
+            f"{_describe(version)}")
+    names: dict[str, str] = {}
+    for key in ("game", "power"):
+        value = doc.get(key)
+        if key not in doc:
+            continue
+        if not isinstance(value, str) or not value.strip():
+            bad("type", key, f"must be a name, not {_describe(value)}")
+        elif len(value) > MAX_NAME or value != value.strip():
+            bad("type", key, f"must be a short name without spaces around it, not {value!r}")
+        else:
+            names[key] = value
+    numbers: dict[str, int] = {}
+    for key, low in (("turn", 1), ("seq", 0)):
+        value = doc.get(key)
+        if key not in doc:
+            continue
+        if not _is_int(value):
+            bad("type", key, f"must be a whole number, not {_describe(value)}")
+        elif not low <= value <= MAX_NUMBER:
+            bad("range", key, f"must be between {low} and {MAX_NUMBER}, not {value}")
+        else:
+            numbers[key] = value
+    orders = doc.get("orders")
+    if orders is None:
+        orders = {}  # "orders:" with everything under it commented out: standing orders
+    elif not isinstance(orders, dict):
+        bad("type", "orders", f"must be a mapping of orders, not {_describe(orders)}")
+
+    for key, want in (("game", game), ("power", power)):
+        got = names.get(key)
+        if want is None or got is None or got == want:
+            continue
+        if got.casefold() == want.casefold() and want == want.lower():
+            bad("wrong-" + key, key, f"write {want} in lower case, not {got}")
+        else:
+            bad("wrong-" + key, key, f"this file is for {key} {got}, but {want} was expected")
+    got_turn = numbers.get("turn")
+    if turn is not None and got_turn is not None and got_turn != turn:
+        when = "an earlier" if got_turn < turn else "a later"
+        bad("wrong-turn", "turn", f"this file is for turn {got_turn} ({when} turn); orders are "
+            f"due for turn {turn}")
+
+    if problems:
+        return None, problems
+    return Envelope(names["game"], names["power"], numbers["turn"], numbers["seq"], orders), []
+
+
+def parse_envelope(
+    doc: Mapping[Any, Any],
+    *,
+    game: str | None = None,
+    power: str | None = None,
+    turn: int | None = None,
+) -> Envelope:
+    """``check_envelope`` that raises Rejected with every problem."""
+    envelope, problems = check_envelope(doc, game=game, power=power, turn=turn)
+    if envelope is None:
+        raise Rejected(problems)
+    return envelope

@@ -1,0 +1,223 @@
+"""Signed order documents: sign, find, verify, and only then parse (docs/protocol.md).
+
+The chain every consumer (ingest, audit, the player's checker) goes through::
+
+    raw text --find_signed_blocks--> block (str)
+             --verify_orders-------> VerifiedOrders   (signature checked, then exactly the
+                                                       signed bytes parsed, envelope checked,
+                                                       key registered for that game and power)
+             --plugin.normalize_orders(body, view)--> the game's orders
+
+``VerifiedOrders`` can only be made here, so holding one proves the checks ran. Which of several
+verified submissions counts is decided by ``supersede`` (highest ``seq`` within a turn).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pbem.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
+from pbem.envelope import check_envelope, parse_envelope
+from pbem.errors import Problem, Rejected
+from pbem.keys import BadSignature, PrivateKey, PublicKey
+from pbem.safeyaml import load_order_yaml
+
+DOMAIN = "pbem-orders-v1"
+PAYLOAD_TYPE = "application/vnd.pbem.orders+yaml"
+
+__all__ = [
+    "DOMAIN",
+    "PAYLOAD_TYPE",
+    "Keyring",
+    "KeysFor",
+    "VerifiedOrders",
+    "find_signed_blocks",
+    "load_order_yaml",
+    "sign_orders",
+    "supersede",
+    "verify_orders",
+]
+
+KeysFor = Callable[[str, str], Sequence[PublicKey]]
+"""(game, power) -> the public keys registered for that power in that game."""
+
+_SEAL = object()
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedOrders:
+    """An order document whose signature verified and whose envelope is well-formed.
+
+    ``body`` is the ``orders:`` mapping as loaded (not yet checked by the game);
+    ``signed_text`` the exact normalised text that was signed and parsed; ``sha256`` its digest
+    (hex), which names the submission; ``block`` the canonical armored form to store or re-verify.
+    """
+
+    game: str
+    power: str
+    turn: int
+    seq: int
+    body: dict[Any, Any]
+    signed_text: str
+    sha256: str
+    key_fingerprint: str
+    signature: bytes = field(repr=False)
+    _seal: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self._seal is not _SEAL:
+            raise TypeError("VerifiedOrders is made only by pbem.orderdoc.verify_orders")
+
+    @property
+    def block(self) -> str:
+        return armor(self.signed_text, self.key_fingerprint, self.signature)
+
+
+class FingerprintLookup(Protocol):
+    def by_fingerprint(self, fingerprint: str) -> PublicKey | None: ...
+
+
+class Keyring:
+    """Public keys registered per (game, power); usable as ``keys_for`` and by fingerprint."""
+
+    def __init__(self) -> None:
+        self._by_power: dict[tuple[str, str], list[PublicKey]] = {}
+        self._by_fingerprint: dict[str, PublicKey] = {}
+
+    def add(self, game: str, power: str, key: PublicKey) -> None:
+        keys = self._by_power.setdefault((game, power), [])
+        if key not in keys:
+            keys.append(key)
+        self._by_fingerprint[key.fingerprint] = key
+
+    def __call__(self, game: str, power: str) -> Sequence[PublicKey]:
+        return tuple(self._by_power.get((game, power), ()))
+
+    def by_fingerprint(self, fingerprint: str) -> PublicKey | None:
+        return self._by_fingerprint.get(fingerprint)
+
+
+def sign_orders(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
+    """Normalise ``yaml_text``, sign it with ``key`` and return the armored block.
+
+    With ``check`` (the default) the text must load as an order document with a well-formed
+    envelope, so a player never sends what the referee would reject for its form.
+    """
+    body = normalize(yaml_text)
+    problems = [
+        Problem("marker", "", f"line {n} looks like a PBEM armor line; remove it")
+        for n in marker_lines(body)
+    ]
+    if not body:
+        problems.append(Problem("empty", "", "there is nothing to sign"))
+    if problems:
+        raise Rejected(problems)
+    if check:
+        parse_envelope(load_order_yaml(body))
+    signature = key.sign(DOMAIN, PAYLOAD_TYPE, body.encode("utf-8"))
+    return armor(body, key.public.fingerprint, signature)
+
+
+def _find_key(
+    armored: Armored,
+    keys_for: KeysFor,
+    fingerprints: Mapping[str, PublicKey] | FingerprintLookup | None,
+    game: str | None,
+    power: str | None,
+) -> PublicKey:
+    lookup = fingerprints if fingerprints is not None else keys_for
+    key: PublicKey | None = None
+    if isinstance(lookup, Mapping):
+        key = lookup.get(armored.key)
+    elif hasattr(lookup, "by_fingerprint"):
+        key = lookup.by_fingerprint(armored.key)
+    elif game is not None and power is not None:
+        key = next((k for k in keys_for(game, power) if k.fingerprint == armored.key), None)
+    else:
+        raise TypeError("verify_orders needs a fingerprint lookup or the expected game and power")
+    if key is None or key.fingerprint != armored.key:
+        raise Rejected([Problem("unknown-signer", "signature.key", f"no registered key has "
+                                f"fingerprint {armored.key}; send your .pub to the referee")])
+    return key
+
+
+def verify_orders(
+    block: str,
+    keys_for: KeysFor,
+    *,
+    fingerprints: Mapping[str, PublicKey] | FingerprintLookup | None = None,
+    game: str | None = None,
+    power: str | None = None,
+    turn: int | None = None,
+) -> VerifiedOrders:
+    """Verify one armored block (as found by ``find_signed_blocks``); raise Rejected otherwise.
+
+    The key is found by the block's fingerprint: in ``fingerprints`` if given, else by
+    ``keys_for.by_fingerprint`` (a :class:`Keyring`), else among ``keys_for(game, power)``.
+    The signature is checked over the normalised body first; only those bytes are parsed. The
+    envelope must be well-formed and match ``game``/``power``/``turn`` when given, and the key
+    must be one of ``keys_for(envelope game, envelope power)``.
+    """
+    armored = dearmor(block)
+    key = _find_key(armored, keys_for, fingerprints, game, power)
+    payload = armored.body.encode("utf-8")
+    try:
+        key.verify(DOMAIN, PAYLOAD_TYPE, payload, armored.signature)
+    except BadSignature:
+        raise Rejected([Problem("bad-signature", "signature.sig", f"the signature does not "
+                                f"match the orders (key {key.fingerprint}): the text was changed "
+                                "after signing, or signed with another key")]) from None
+    doc = load_order_yaml(armored.body)
+    envelope, problems = check_envelope(doc, game=game, power=power, turn=turn)
+    claimed_game, claimed_power = doc.get("game"), doc.get("power")
+    if (
+        isinstance(claimed_game, str)
+        and isinstance(claimed_power, str)
+        and key not in keys_for(claimed_game, claimed_power)
+    ):
+        problems.append(Problem("not-registered", "power", f"key {key.fingerprint} is not "
+                                f"registered for {claimed_power} in game {claimed_game}"))
+    if envelope is None or problems:
+        raise Rejected(problems)
+    return VerifiedOrders(
+        game=envelope.game,
+        power=envelope.power,
+        turn=envelope.turn,
+        seq=envelope.seq,
+        body=envelope.orders,
+        signed_text=armored.body,
+        sha256=hashlib.sha256(payload).hexdigest(),
+        key_fingerprint=key.fingerprint,
+        signature=armored.signature,
+        _seal=_SEAL,
+    )
+
+
+def supersede(current: VerifiedOrders | None, candidate: VerifiedOrders) -> VerifiedOrders:
+    """Which submission stands after ``candidate`` arrives, given the accepted ``current``.
+
+    Within one (game, power, turn) the highest ``seq`` wins. The same submission again is
+    harmless (``current`` is returned); an equal ``seq`` with other content is ambiguous and a
+    lower ``seq`` is a replay: both raise Rejected and ``current`` stands.
+    """
+    if current is None:
+        return candidate
+    for name in ("game", "power", "turn"):
+        mine, theirs = getattr(current, name), getattr(candidate, name)
+        if mine != theirs:
+            raise Rejected([Problem("replay", name, f"these orders are for {name} {theirs}, "
+                                    f"not {mine}: they cannot replace the accepted orders")])
+    if candidate.seq > current.seq:
+        return candidate
+    if candidate.sha256 == current.sha256:
+        return current
+    if candidate.seq == current.seq:
+        raise Rejected([Problem("ambiguous", "seq", f"seq {candidate.seq} was already accepted "
+                                f"for turn {current.turn} with other orders; raise seq to "
+                                f"{current.seq + 1} to replace them")])
+    raise Rejected([Problem("replay", "seq", f"seq {candidate.seq} is lower than seq "
+                            f"{current.seq}, already accepted for turn {current.turn}: an older "
+                            "submission cannot replace a newer one")])

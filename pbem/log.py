@@ -1,0 +1,326 @@
+"""The game log: append-only, hash-chained JSON lines, the source of truth of a game.
+
+Each line is the canonical JSON (sorted keys, no spaces) of one entry plus its hash::
+
+  {"body":…,"hash":"<hex>","kind":"resolve","prev":"<hex>","seq":7,"time":"2026-11-30T17:00:00Z"}
+
+* ``seq`` counts from 0 (the genesis entry, kind ``genesis``); ``prev`` is the hash of the entry
+  before (``"0" * 64`` for genesis); ``time`` is an ISO-8601 UTC time given by the caller (the log
+  never reads the clock); ``body`` is any JSON value.
+* ``hash = SHA-256(b"pbem-log-v1\\0" || canonical JSON of the entry without "hash")``.
+* Appending is one ``write`` of one line followed by ``fsync``: that is the commit point. A crash
+  during it leaves at most an incomplete last line without a newline (a torn tail), which
+  :func:`repair_torn_tail` drops; nothing else is ever removed or rewritten.
+
+Reading verifies everything: each line is valid canonical JSON with exactly these fields, its hash
+matches its content, seq counts up by one and prev is the previous hash. Any failure raises a
+:class:`LogError` naming the line and seq and what was expected versus found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pbem import atomic, canonical
+from pbem.errors import PbemError
+from pbem.schedule import is_iso, to_iso
+
+DOMAIN = b"pbem-log-v1\0"
+GENESIS_PREV = "0" * 64
+GENESIS_KIND = "genesis"
+FIELDS = frozenset({"seq", "prev", "kind", "time", "body", "hash"})
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_KIND = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+_KIND_MARK = b',"kind":"'
+
+
+class LogError(PbemError):
+    """The log is damaged; names the file, line and seq."""
+
+    def __init__(self, source: str, line: int | None, seq: int | None, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.seq = seq
+        where = source
+        if line is not None:
+            where += f" line {line}"
+        if seq is not None:
+            where += f" (seq {seq})"
+        super().__init__(f"{where}: {message}")
+
+
+class CorruptEntry(LogError):
+    """A line is not a well-formed entry, or its content does not match its hash."""
+
+
+class BrokenChain(LogError):
+    """Entries are well-formed but out of sequence: wrong seq, wrong prev, duplicated, reordered."""
+
+
+class TornTail(LogError):
+    """The last line has no newline: an append was interrupted. ``repair_torn_tail`` drops it."""
+
+
+class LogChanged(LogError):
+    """The file changed between reading and appending (another writer without the lock)."""
+
+
+class Head(NamedTuple):
+    length: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    prev: str
+    kind: str
+    time: str
+    body: Any
+    hash: str
+
+    def unhashed(self) -> dict[str, Any]:
+        return {
+            "body": self.body,
+            "kind": self.kind,
+            "prev": self.prev,
+            "seq": self.seq,
+            "time": self.time,
+        }
+
+    def data(self) -> dict[str, Any]:
+        """The entry as stored: every field including ``hash``."""
+        return {**self.unhashed(), "hash": self.hash}
+
+    def line(self) -> bytes:
+        """The exact bytes of this entry's line, newline included."""
+        return canonical.encode(self.data()) + b"\n"
+
+
+def entry_hash(seq: int, prev: str, kind: str, time: str, body: Any) -> str:
+    enc = canonical.encode({"body": body, "kind": kind, "prev": prev, "seq": seq, "time": time})
+    return hashlib.sha256(DOMAIN + enc).hexdigest()
+
+
+def make_entry(prev: Entry | None, kind: str, time: datetime | str, body: Any) -> Entry:
+    """The entry that follows ``prev`` (``None``: the genesis entry)."""
+    if not isinstance(kind, str) or not _KIND.match(kind):
+        raise PbemError(f"log entry kind {kind!r} must be a lowercase word like 'resolve'")
+    if (prev is None) != (kind == GENESIS_KIND):
+        raise PbemError("the genesis entry is the first entry of a log, and only that")
+    if isinstance(time, datetime):
+        time = to_iso(time)
+    elif not is_iso(time):
+        raise PbemError(f"log entry time {time!r} must be an ISO-8601 UTC time ending in Z")
+    seq = 0 if prev is None else prev.seq + 1
+    prev_hash = GENESIS_PREV if prev is None else prev.hash
+    try:
+        digest = entry_hash(seq, prev_hash, kind, time, body)
+    except (TypeError, ValueError) as exc:
+        raise PbemError(f"log entry body of kind {kind!r} is not JSON data: {exc}") from None
+    return Entry(seq, prev_hash, kind, time, body, digest)
+
+
+# --- reading and verifying ----------------------------------------------------------------------
+
+
+def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
+    def bad(message: str, seq: int | None = None) -> CorruptEntry:
+        return CorruptEntry(source, lineno, seq, message)
+
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
+    if not isinstance(obj, dict):
+        raise bad(f"expected a JSON object, found {type(obj).__name__}")
+    if obj.keys() != FIELDS:
+        missing = sorted(FIELDS - obj.keys())
+        extra = sorted(obj.keys() - FIELDS)
+        raise bad(f"wrong fields: missing {missing}, unexpected {extra}")
+    seq, prev, kind, time, digest = obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["hash"]
+    if type(seq) is not int or seq < 0:
+        raise bad(f"seq must be a non-negative integer, found {seq!r}")
+    if not isinstance(prev, str) or not _HEX64.match(prev):
+        raise bad(f"prev must be 64 lowercase hex digits, found {prev!r}", seq)
+    if not isinstance(digest, str) or not _HEX64.match(digest):
+        raise bad(f"hash must be 64 lowercase hex digits, found {digest!r}", seq)
+    if not isinstance(kind, str) or not _KIND.match(kind):
+        raise bad(f"kind must be a lowercase word, found {kind!r}", seq)
+    if not is_iso(time):
+        raise bad(f"time must be an ISO-8601 UTC time, found {time!r}", seq)
+    body = obj["body"]
+    enc = canonical.encode({"body": body, "kind": kind, "prev": prev, "seq": seq, "time": time})
+    computed = hashlib.sha256(DOMAIN + enc).hexdigest()
+    if computed != digest:
+        raise bad(
+            f"content does not match its hash: stored {digest[:16]}…, computed "
+            f"{computed[:16]}… (the entry was altered)",
+            seq,
+        )
+    # The line must be exactly the canonical encoding, so every byte is covered by the hash and
+    # no parser can read it differently (duplicate keys, escapes, spacing). kind, prev, seq and
+    # time are validated above, so the last ',"kind":"' in enc is where "hash" goes.
+    cut = enc.rfind(_KIND_MARK) + 1
+    expected = b"".join((enc[:cut], b'"hash":"', digest.encode(), b'",', enc[cut:]))
+    if raw != expected:
+        raise bad("the line is not in canonical form (its bytes were altered)", seq)
+    return Entry(seq, prev, kind, time, body, digest)
+
+
+def parse_lines(lines: Iterable[bytes], source: str = "log") -> list[Entry]:
+    """Parse and verify complete lines (without their newlines) into a verified chain."""
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    prev_hash = GENESIS_PREV
+    for index, raw in enumerate(lines):
+        lineno = index + 1
+        entry = _parse_line(raw, lineno, source)
+        if entry.seq != index:
+            if entry.hash in seen:
+                msg = (
+                    f"duplicate of line {seen[entry.hash]}: expected seq {index}, "
+                    f"found seq {entry.seq} again"
+                )
+            elif entry.seq < index:
+                msg = f"expected seq {index}, found seq {entry.seq} (entries reordered or replaced)"
+            else:
+                msg = f"expected seq {index}, found seq {entry.seq} (entries missing or reordered)"
+            raise BrokenChain(source, lineno, entry.seq, msg)
+        if entry.prev != prev_hash:
+            raise BrokenChain(
+                source,
+                lineno,
+                entry.seq,
+                f"prev is {entry.prev[:16]}…, but the entry before has hash "
+                f"{prev_hash[:16]}… (the chain is broken)",
+            )
+        if (entry.kind == GENESIS_KIND) != (index == 0):
+            want = "the first entry must be" if index == 0 else "only the first entry may be"
+            raise BrokenChain(
+                source, lineno, entry.seq, f"{want} of kind {GENESIS_KIND!r}, found {entry.kind!r}"
+            )
+        seen[entry.hash] = lineno
+        prev_hash = entry.hash
+        entries.append(entry)
+    return entries
+
+
+def parse_log(data: bytes, source: str = "log") -> list[Entry]:
+    """Verify a whole log file's bytes. Raises TornTail if the last line lacks its newline."""
+    if not data:
+        raise CorruptEntry(source, None, None, "the log is empty: no genesis entry")
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if tail:
+        entries = parse_lines(lines, source)
+        raise TornTail(
+            source,
+            len(lines) + 1,
+            None,
+            f"the last line is incomplete ({len(tail)} bytes without a newline): an "
+            f"append was interrupted after seq {len(entries) - 1}; repair_torn_tail() "
+            f"drops it",
+        )
+    return parse_lines(lines, source)
+
+
+def head_of(entries: Sequence[Entry]) -> Head:
+    return Head(len(entries), entries[-1].hash if entries else GENESIS_PREV)
+
+
+# --- the log file -------------------------------------------------------------------------------
+
+
+class GameLog:
+    """A verified log file open for appending. Hold the game lock while appending."""
+
+    def __init__(self, path: Path, entries: list[Entry], size: int) -> None:
+        self.path = path
+        self._entries = entries
+        self._size = size
+
+    @classmethod
+    def load(cls, path: Path | str) -> GameLog:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CorruptEntry(str(path), None, None, "no log file") from None
+        except OSError as exc:
+            raise atomic.storage_error(path, "read", exc) from None
+        return cls(path, parse_log(data, str(path)), len(data))
+
+    @classmethod
+    def create(cls, path: Path | str, time: datetime | str, body: Any) -> GameLog:
+        """Start a new log holding only its genesis entry; the file must not exist."""
+        path = Path(path)
+        genesis = make_entry(None, GENESIS_KIND, time, body)
+        line = genesis.line()
+        if not atomic.create_bytes(path, line):
+            raise LogChanged(str(path), None, None, "a log exists already")
+        return cls(path, [genesis], len(line))
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        return tuple(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, seq: int) -> Entry:
+        return self._entries[seq]
+
+    @property
+    def head(self) -> Head:
+        return head_of(self._entries)
+
+    @property
+    def genesis(self) -> Entry:
+        return self._entries[0]
+
+    def append(self, kind: str, time: datetime | str, body: Any) -> Entry:
+        """Append one entry durably (one write + fsync: the commit point) and return it."""
+        entry = make_entry(self._entries[-1], kind, time, body)
+        line = entry.line()
+        try:
+            self._size = atomic.append_bytes(self.path, line, expect_size=self._size)
+        except atomic.FileChanged:
+            raise LogChanged(
+                str(self.path),
+                None,
+                None,
+                f"the log changed since it was read (expected {self._size} bytes); "
+                f"is another process writing without the lock?",
+            ) from None
+        self._entries.append(entry)
+        return entry
+
+
+def repair_torn_tail(path: Path | str) -> bytes:
+    """Drop an incomplete final line (no newline) and return the dropped bytes (b"" if none).
+
+    Nothing else is ever removed: a complete line, however damaged, is left for the verifier to
+    report.
+    """
+    path = Path(path)
+    try:
+        with open(path, "r+b") as fh:
+            data = fh.read()
+            if not data or data.endswith(b"\n"):
+                return b""
+            keep = data.rfind(b"\n") + 1
+            fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+            return data[keep:]
+    except OSError as exc:
+        raise atomic.storage_error(path, "repair", exc) from None

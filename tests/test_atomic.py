@@ -1,0 +1,173 @@
+"""Durable writes on real file systems: a real full tmpfs, a real read-only remount, a real
+unprivileged process (os.setuid in a subprocess) and /dev/full. Nothing is simulated."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pbem import atomic
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if ".tmp-" in p.name)
+
+
+def test_write_replaces_whole_file_and_leaves_no_temp(tmp_path):
+    target = tmp_path / "state.json"
+    atomic.write_bytes(target, b"old")
+    atomic.write_bytes(target, b"new content")
+    assert target.read_bytes() == b"new content"
+    assert leftovers(tmp_path) == []
+
+
+def test_write_json_is_canonical_with_newline(tmp_path):
+    target = tmp_path / "x.json"
+    atomic.write_json(target, {"b": 1, "a": "é"})
+    assert target.read_bytes() == '{"a":"é","b":1}\n'.encode()
+    assert json.loads(target.read_text(encoding="utf-8")) == {"a": "é", "b": 1}
+
+
+def test_write_text_mode(tmp_path):
+    target = tmp_path / "k.pub"
+    atomic.write_text(target, "hello\n", mode=0o600)
+    assert target.read_text() == "hello\n"
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_create_never_overwrites(tmp_path):
+    target = tmp_path / "sub.txt"
+    assert atomic.create_bytes(target, b"orders") is True
+    assert atomic.create_bytes(target, b"orders") is False  # a retry is harmless
+    with pytest.raises(atomic.FileExists, match="sub.txt exists already"):
+        atomic.create_bytes(target, b"other orders")
+    assert target.read_bytes() == b"orders"
+    assert leftovers(tmp_path) == []
+
+
+def test_append_and_expected_size(tmp_path):
+    target = tmp_path / "log"
+    assert atomic.append_bytes(target, b"one\n") == 4
+    assert atomic.append_bytes(target, b"two\n", expect_size=4) == 8
+    with pytest.raises(atomic.FileChanged, match="is 8 bytes, expected 4"):
+        atomic.append_bytes(target, b"three\n", expect_size=4)
+    assert target.read_bytes() == b"one\ntwo\n"
+
+
+def test_write_onto_a_directory_fails_cleanly(tmp_path):
+    (tmp_path / "state.json").mkdir()
+    with pytest.raises(atomic.StorageError, match="state.json"):
+        atomic.write_bytes(tmp_path / "state.json", b"x")
+    assert leftovers(tmp_path) == []
+
+
+def test_append_to_dev_full_is_disk_full():
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with pytest.raises(atomic.DiskFull, match="/dev/full: No space left on device") as info:
+        atomic.append_bytes("/dev/full", b"line\n")
+    assert info.value.errno == errno.ENOSPC
+
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    """A real 256 KiB tmpfs (needs mount privileges, else skipped)."""
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def fill(directory: Path) -> None:
+    fd = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+
+
+def test_disk_full_keeps_old_file(tiny_fs):
+    target = tiny_fs / "state.json"
+    atomic.write_bytes(target, b"old state")
+    log = tiny_fs / "log.jsonl"
+    atomic.append_bytes(log, b"entry 0\n")
+    fill(tiny_fs)
+    with pytest.raises(atomic.DiskFull, match=r"state\.json: No space left.*old file is unchanged"):
+        atomic.write_bytes(target, b"x" * 100_000)
+    assert target.read_bytes() == b"old state"
+    assert leftovers(tiny_fs) == []
+    with pytest.raises(atomic.DiskFull, match=r"log\.jsonl.*the file is unchanged"):
+        atomic.append_bytes(log, b"y" * 100_000 + b"\n")
+    assert log.read_bytes() == b"entry 0\n"
+    (tiny_fs / "filler").unlink()  # space is back: the next write completes
+    atomic.write_bytes(target, b"new state")
+    assert target.read_bytes() == b"new state"
+
+
+def test_read_only_remount(tiny_fs):
+    target = tiny_fs / "state.json"
+    atomic.write_bytes(target, b"old state")
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_fs)], check=True)
+    with pytest.raises(atomic.NotWritable, match="Read-only file system") as info:
+        atomic.write_bytes(target, b"new")
+    assert info.value.errno == errno.EROFS
+    with pytest.raises(atomic.NotWritable):
+        atomic.append_bytes(tiny_fs / "log.jsonl", b"x\n")
+    assert target.read_bytes() == b"old state"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
+def test_permission_denied_as_unprivileged_user():
+    """A real permission failure: a child process drops to uid 65534 (after importing pbem) and
+    tries to replace a file in a root-owned 0755 directory it can read but not write."""
+    directory = Path(tempfile.mkdtemp(prefix="pbem-perm-"))
+    try:
+        directory.chmod(0o755)
+        target = directory / "state.json"
+        atomic.write_bytes(target, b"old state")
+        script = textwrap.dedent(f"""
+            import os, sys
+            from pbem import atomic
+            os.setgid(65534); os.setuid(65534)
+            try:
+                atomic.write_bytes({str(target)!r}, b"new")
+            except atomic.NotWritable as exc:
+                print(type(exc).__name__, exc.errno, exc)
+                sys.exit(0)
+            sys.exit("wrote without permission")
+        """)
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parent.parent,
+            check=False,
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(f"NotWritable {errno.EACCES} cannot write {target}")
+        assert "Permission denied" in out.stdout
+        assert target.read_bytes() == b"old state"
+        assert leftovers(directory) == []
+    finally:
+        shutil.rmtree(directory)

@@ -88,6 +88,14 @@ class GamePlugin(Protocol):
         """What ``power`` may see of ``state``; ``None`` is the public view."""
         ...
 
+    def view_events(self, events: list[Event], power: str | None) -> list[Event]:
+        """The events ``power`` may see (``None``: the public ones)."""
+        ...
+
+    def end_game(self, state: State, reason: str) -> Resolution:
+        """End the game now by agreement (a game-master operation)."""
+        ...
+
     def secrets(self, state: State, power: str) -> list[str]:
         """Strings that belong to ``power`` alone at this point (for leak tests and audits)."""
         ...

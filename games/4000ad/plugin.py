@@ -1,8 +1,17 @@
-"""The GamePlugin object for 4000 A.D. (filled in by the rules core)."""
+"""The GamePlugin object for 4000 A.D.: the engine's one handle on this game."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.plugin import Resolution, VariantInfo
+
+from . import ending, orders, resolve, start, view
 from .board import Board, default_board
+from .variants import load_variant, variant_names
+from .world import World
 
 
 class FourThousandAD:
@@ -12,3 +21,53 @@ class FourThousandAD:
     @property
     def board(self) -> Board:
         return default_board()
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        out = {}
+        for name in variant_names():
+            v = load_variant(name)
+            out[name] = VariantInfo(name, v.title, v.powers, f"{v.version}, {v.players} players")
+        return out
+
+    def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return start.initial_state(variant, options)
+
+    def powers_due(self, state: dict[str, Any]) -> list[str]:
+        return resolve.due_powers(state)
+
+    def orders_turn(self, state: dict[str, Any]) -> int:
+        return int(state["turn"])
+
+    def normalize_orders(
+        self, body: Mapping[str, Any], view_: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        return orders.normalize_orders(body, view_)
+
+    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        return orders.default_orders()
+
+    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any]) -> Resolution:
+        new, events = resolve.resolve(state, orders_)
+        return Resolution(new, events)
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return view.view(state, power)
+
+    def view_events(
+        self, events: list[dict[str, Any]], power: str | None
+    ) -> list[dict[str, Any]]:
+        return view.view_events(events, power)
+
+    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
+        return view.secrets(state, power)
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        return state["result"] is not None
+
+    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
+        """End now by agreement (game-master operation): most stars, then most ships."""
+        if state["result"] is not None:
+            return Resolution(state, [])
+        w = World(state)
+        ending.end_by_agreement(w, reason)
+        return Resolution(w.state, w.events)

@@ -1,0 +1,459 @@
+"""The 4000 A.D. order body: checking it against the power's view and normalising it
+(docs/protocol.md, "The orders of 4000 A.D.").
+
+Runs on the player's machine (``pbem orders check``) and at the referee's on receipt, on the
+same view, so both give the same verdict. Every problem is reported, each with its field path
+and a plain sentence; the file is rejected whole if there is any.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.commitment import is_hex64, opens
+from pbem.errors import Problem
+
+from .board import Board, UnknownStar, default_board
+
+MAX_SHIPS = 100_000
+MAX_ALTERNATIVES = 5
+TOP_KEYS = ("warps", "depart", "permit", "resources", "alliance", "withdraw", "surrender",
+            "concede", "vote_end")
+DEPART_KEYS = ("warp", "from", "ships", "commitment", "with", "escrow", "to", "else")
+
+
+def default_orders() -> dict[str, Any]:
+    """Standing orders (no orders received): every warp continues, no departure, nothing else
+    changes."""
+    return {
+        "arrive": {},
+        "depart": [],
+        "permit": None,
+        "resources": [],
+        "alliance": {"propose": [], "accept": [], "end": []},
+        "withdraw": None,
+        "surrender": {},
+        "concede": False,
+        "vote_end": None,
+    }
+
+
+def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    return f' — did you mean "{close[0]}"?' if close else ""
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a true/false value"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a fractional number"
+    if isinstance(value, str):
+        return f'the text "{value}"'
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing" if value is None else type(value).__name__
+
+
+class _Checker:
+    def __init__(self, view: Mapping[str, Any], board: Board) -> None:
+        self.view = view
+        self.board = board
+        self.me: str = view["viewer"]
+        self.problems: list[Problem] = []
+        self.powers = list(view["powers"])
+
+    def problem(self, code: str, path: str, message: str) -> None:
+        self.problems.append(Problem(code, path, message))
+
+    def star(self, value: Any, path: str) -> str | None:
+        if not isinstance(value, str):
+            self.problem("type", path, f"expected a star name, got {_kind(value)} "
+                         "(quote star names that look like numbers or yes/no)")
+            return None
+        try:
+            return self.board.lookup(value).name
+        except UnknownStar as exc:
+            self.problem("unknown-star", path, str(exc))
+            return None
+
+    def power(self, value: Any, path: str, *, ally: bool = False) -> str | None:
+        if not isinstance(value, str) or value.lower() not in self.powers:
+            hint = _did_you_mean(str(value).lower(), self.powers)
+            names = ", ".join(self.powers)
+            self.problem("unknown-power", path,
+                         f"no power {value!r} in this game{hint} (powers: {names})")
+            return None
+        p = value.lower()
+        if p == self.me:
+            self.problem("self", path, "that is you")
+            return None
+        if ally and not self._allied(p):
+            self.problem("not-ally", path, f"{p} is not your ally")
+            return None
+        return p
+
+    def power_list(self, value: Any, path: str, *, ally: bool = False) -> list[str]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            self.problem("type", path, f"expected a list of powers, got {_kind(value)}")
+            return []
+        out = []
+        for i, item in enumerate(value):
+            p = self.power(item, f"{path}[{i}]", ally=ally)
+            if p and p not in out:
+                out.append(p)
+        return out
+
+    def _allied(self, other: str) -> bool:
+        return any(self.me in a["members"] and other in a["members"]
+                   for a in self.view["alliances"])
+
+    def warp_number(self, value: Any, path: str) -> str | None:
+        warps = self.view["warps"][self.me]
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or str(value) not in warps:
+            self.problem("warp", path,
+                         f"no warp {value!r}: your warps are {', '.join(sorted(warps))}")
+            return None
+        return str(value)
+
+    def ships(self, value: Any, path: str) -> int | str | None:
+        if value == "all":
+            return "all"
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem("ships", path, f'expected a whole number of ships or "all", '
+                         f"got {_kind(value)}")
+            return None
+        if value < 1:
+            self.problem("ships", path, f"a departure needs at least 1 ship, not {value}")
+            return None
+        if value > MAX_SHIPS:
+            self.problem("ships", path, f"{value} ships is more than any fleet can hold")
+            return None
+        return value
+
+
+def normalize_orders(
+    body: Mapping[str, Any], view: Mapping[str, Any], board: Board | None = None
+) -> tuple[dict[str, Any], list[Problem]]:
+    """Check ``body`` (the ``orders:`` mapping) against ``view`` (the ordering power's view) and
+    return (normalised orders, every problem found)."""
+    c = _Checker(view, board or default_board())
+    out = default_orders()
+    if body is None:
+        body = {}
+    if not isinstance(body, Mapping):
+        c.problem("type", "", f"orders must be a mapping, got {_kind(body)}")
+        return out, c.problems
+    if view.get("result") is not None:
+        c.problem("game-over", "", "the game is over: no more orders are taken")
+    if c.me not in view.get("due", []):
+        c.problem("not-due", "", f"{c.me} has no turn to order now "
+                  f"(waiting for {', '.join(view.get('due', [])) or 'nobody'})")
+    for key in body:
+        if key not in TOP_KEYS:
+            c.problem("unknown-key", str(key),
+                      f"unknown order {key!r}{_did_you_mean(str(key), TOP_KEYS)}")
+    arriving = _warps(c, body.get("warps"), out)
+    if "depart" in body:
+        out["depart"] = _departures(c, body["depart"], arriving)
+    if "permit" in body:
+        permit = body["permit"]
+        if not isinstance(permit, Mapping):
+            c.problem("type", "permit", f"expected a mapping with home and/or lend, got "
+                      f"{_kind(permit)}")
+        else:
+            out["permit"] = {}
+            for kind, value in permit.items():
+                if kind not in ("home", "lend"):
+                    c.problem("unknown-key", f"permit.{kind}", f"unknown permission {kind!r}"
+                              f"{_did_you_mean(str(kind), ('home', 'lend'))}")
+                    continue
+                out["permit"][kind] = c.power_list(value, f"permit.{kind}")
+    if "resources" in body:
+        out["resources"] = _resources(c, body["resources"])
+    if "alliance" in body:
+        out["alliance"] = _alliance(c, body["alliance"])
+    if "withdraw" in body and body["withdraw"] is not None:
+        if view["version"] == "alliances":
+            c.problem("variant", "withdraw", "mutual withdrawal exists only in Independents and "
+                      "Wild Alliance")
+        else:
+            out["withdraw"] = c.power(body["withdraw"], "withdraw")
+    if "surrender" in body:
+        out["surrender"] = _surrender(c, body["surrender"])
+    for flag in ("concede", "vote_end"):
+        if flag in body:
+            if not isinstance(body[flag], bool):
+                c.problem("type", flag, f"expected true or false, got {_kind(body[flag])}")
+            else:
+                out[flag] = body[flag]
+    return out, c.problems
+
+
+def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
+    """Arrival reveals; returns warp -> star for the warps arriving this turn."""
+    arriving: dict[str, str] = {}
+    if warps is None:
+        return arriving
+    if not isinstance(warps, Mapping):
+        c.problem("type", "warps", f"expected a mapping of warp number to continue or arrive, "
+                  f"got {_kind(warps)}")
+        return arriving
+    mine = c.view["warps"][c.me]
+    committed = c.view["options"]["destinations"] == "committed"
+    for raw_key, order in warps.items():
+        path = f"warps[{raw_key}]"
+        key = c.warp_number(raw_key, path)
+        if key is None:
+            continue
+        if key in arriving or (key in out["arrive"]):
+            c.problem("duplicate", path, f"warp {key} is listed twice")
+            continue
+        warp = mine[key]
+        if order == "continue" or order is None:
+            if warp is None:
+                c.problem("not-in-flight", path, f"warp {key} is not in hyperspace")
+            continue
+        if not isinstance(order, Mapping):
+            c.problem("type", path, f'expected "continue" or {{arrive: STAR, nonce: …}}, got '
+                      f"{_kind(order)}")
+            continue
+        for k in order:
+            if k not in ("arrive", "nonce"):
+                c.problem("unknown-key", f"{path}.{k}", f"unknown key {k!r}"
+                          f"{_did_you_mean(str(k), ('arrive', 'nonce'))}")
+        if warp is None:
+            c.problem("not-in-flight", path, f"warp {key} is not in hyperspace: nothing can "
+                      "arrive")
+            continue
+        star = c.star(order.get("arrive"), f"{path}.arrive")
+        if star is None:
+            continue
+        nxt = warp["travelled"] + 1
+        distance = c.board.sector_distance(c.board.sector(warp["sector"]),
+                                           c.board.stars[star].sector)
+        if distance != nxt:
+            c.problem("distance", f"{path}.arrive",
+                      f"{star} is {distance} turns from {warp['sector']}, but warp {key} will "
+                      f"have travelled {nxt} this turn: it can only come out at a star {nxt} "
+                      f"turns from {warp['sector']}")
+            continue
+        nonce = order.get("nonce")
+        if committed:
+            if not is_hex64(nonce):
+                c.problem("nonce", f"{path}.nonce",
+                          "the nonce must be the 64 hex digits kept in your vault")
+                continue
+            if not opens(warp["commitment"], c.view["game_id"], c.me, int(key),
+                         warp["departed"], star, str(nonce)):
+                c.problem("commitment", f"{path}.nonce",
+                          f"{star} and this nonce do not open the commitment made on turn "
+                          f"{warp['departed']}")
+                continue
+        elif nonce is not None:
+            c.problem("nonce", f"{path}.nonce", "this game has free destinations: no nonce")
+            continue
+        arriving[key] = star
+        out["arrive"][key] = {"star": star, "nonce": nonce if committed else None}
+    return arriving
+
+
+def _departures(c: _Checker, depart: Any, arriving: dict[str, str]) -> list[dict[str, Any]]:
+    if depart is None:
+        return []
+    if isinstance(depart, list):
+        c.problem("two-departures", "depart", "only one departure a turn: give alternatives "
+                  "under else: inside the one departure")
+        return []
+    if not isinstance(depart, Mapping):
+        c.problem("type", "depart", f"expected a mapping, got {_kind(depart)}")
+        return []
+    alternatives = [("depart", depart)]
+    extra = depart.get("else", [])
+    if extra is None:
+        extra = []
+    if not isinstance(extra, list):
+        c.problem("type", "depart.else", f"expected a list of departures, got {_kind(extra)}")
+        extra = []
+    if len(extra) > MAX_ALTERNATIVES:
+        c.problem("alternatives", "depart.else", f"at most {MAX_ALTERNATIVES} alternatives")
+        extra = extra[:MAX_ALTERNATIVES]
+    alternatives += [(f"depart.else[{i}]", alt) for i, alt in enumerate(extra)]
+    out = []
+    for path, alt in alternatives:
+        if not isinstance(alt, Mapping):
+            c.problem("type", path, f"expected a mapping, got {_kind(alt)}")
+            continue
+        if path != "depart" and "else" in alt:
+            c.problem("nested-else", f"{path}.else", "alternatives cannot have alternatives")
+        norm = _departure(c, path, alt, arriving)
+        if norm is not None:
+            out.append(norm)
+    return out
+
+
+def _departure(
+    c: _Checker, path: str, alt: Mapping[str, Any], arriving: dict[str, str]
+) -> dict[str, Any] | None:
+    ok = True
+    for k in alt:
+        if k not in DEPART_KEYS:
+            c.problem("unknown-key", f"{path}.{k}",
+                      f"unknown key {k!r}{_did_you_mean(str(k), DEPART_KEYS)}")
+            ok = False
+    committed = c.view["options"]["destinations"] == "committed"
+    mine = c.view["warps"][c.me]
+    origin = c.star(alt.get("from"), f"{path}.from")
+    ships = c.ships(alt.get("ships"), f"{path}.ships")
+    destination = c.star(alt["to"], f"{path}.to") if alt.get("to") is not None else None
+    key: str | None = None
+    if "warp" in alt:
+        key = c.warp_number(alt["warp"], f"{path}.warp")
+        if key is not None and mine[key] is not None and key not in arriving:
+            c.problem("warp-busy", f"{path}.warp",
+                      f"warp {key} is in hyperspace and does not arrive this turn")
+            ok = False
+    else:
+        free = [k for k in sorted(mine) if mine[k] is None or k in arriving]
+        if committed and destination is None:
+            c.problem("warp", f"{path}.warp", "name the warp: the commitment is made for it")
+            ok = False
+        elif not free:
+            c.problem("warp-busy", f"{path}.warp", "both warps are in hyperspace: no departure "
+                      "is possible this turn")
+            ok = False
+        else:
+            key = free[0]
+    commitment = alt.get("commitment")
+    if destination is not None:
+        if origin and c.board.stars[origin].sector != c.board.stars[destination].sector:
+            c.problem("to", f"{path}.to", f"{destination} is not in {origin}'s sector "
+                      f"({c.board.stars[origin].sector.name}): only a same-sector journey "
+                      "names its destination; others are committed")
+            ok = False
+        if commitment is not None:
+            c.problem("commitment", f"{path}.commitment", "a same-sector journey arrives at "
+                      "once and needs no commitment")
+            ok = False
+    elif committed:
+        if not is_hex64(commitment):
+            c.problem("commitment", f"{path}.commitment",
+                      "expected the commitment: 64 lower-case hex digits "
+                      "(pbem orders depart makes it)")
+            ok = False
+    elif commitment is not None:
+        c.problem("commitment", f"{path}.commitment", "this game has free destinations: no "
+                  "commitment")
+        ok = False
+    escrow = alt.get("escrow")
+    if escrow is not None and (not isinstance(escrow, str) or len(escrow) > 2048):
+        c.problem("escrow", f"{path}.escrow", "expected the escrow text made by pbem orders "
+                  "depart (at most 2048 characters)")
+        ok = False
+    lend: dict[str, Any] = {}
+    if alt.get("with") is not None:
+        if not isinstance(alt["with"], Mapping):
+            c.problem("type", f"{path}.with", f"expected a mapping of ally to ships, got "
+                      f"{_kind(alt['with'])}")
+            ok = False
+        else:
+            for ally, n in alt["with"].items():
+                p = c.power(ally, f"{path}.with.{ally}", ally=True)
+                count = c.ships(n, f"{path}.with.{ally}")
+                if p is None or count is None:
+                    ok = False
+                else:
+                    lend[p] = count
+    if origin is not None and isinstance(ships, int):
+        possible = _possible_ships(c, origin, arriving)
+        if ships > possible:
+            here = c.view["stars"][origin]["ships"].get(c.me, 0)
+            c.problem("ships", f"{path}.ships",
+                      f"you have {here} ships at {origin}, not {ships}"
+                      + (f" (at most {possible} after this turn's arrivals and production)"
+                         if possible != here else ""))
+            ok = False
+    elif origin is not None and ships == "all" and _possible_ships(c, origin, arriving) == 0:
+        c.problem("ships", f"{path}.from", f"you have no ships at {origin}")
+        ok = False
+    if not ok or origin is None or ships is None or key is None:
+        return None
+    return {
+        "warp": int(key),
+        "from": origin,
+        "ships": ships,
+        "commitment": commitment if destination is None and committed else None,
+        "to": destination,
+        "with": lend,
+        "escrow": escrow,
+    }
+
+
+def _possible_ships(c: _Checker, origin: str, arriving: dict[str, str]) -> int:
+    """Own ships that could be at ``origin`` when this power departs: those there now, own
+    fleets arriving there this turn, and this turn's production at the home star."""
+    total = int(c.view["stars"][origin]["ships"].get(c.me, 0))
+    for key, star in arriving.items():
+        if star == origin:
+            total += int(c.view["warps"][c.me][key]["ships"].get(c.me, 0))
+    me = c.view["powers"][c.me]
+    if c.view["production_turn"] and me["home"] == origin:
+        total += int(c.view.get("forecast", {}).get("ships", 0))
+    return total
+
+
+def _resources(c: _Checker, value: Any) -> list[dict[str, str]]:
+    if not isinstance(value, list):
+        c.problem("type", "resources", f"expected a list of {{star, to}}, got {_kind(value)}")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        path = f"resources[{i}]"
+        if not isinstance(item, Mapping) or set(item) - {"star", "to"}:
+            c.problem("type", path, "expected {star: STAR, to: ALLY}")
+            continue
+        star = c.star(item.get("star"), f"{path}.star")
+        ally = c.power(item.get("to"), f"{path}.to", ally=True)
+        if star and ally:
+            out.append({"star": star, "to": ally})
+    return out
+
+
+def _alliance(c: _Checker, value: Any) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {"propose": [], "accept": [], "end": []}
+    if c.view["version"] != "wild":
+        c.problem("variant", "alliance", "alliances are proposed and ended only in Wild Alliance")
+        return out
+    if not isinstance(value, Mapping):
+        c.problem("type", "alliance", f"expected a mapping, got {_kind(value)}")
+        return out
+    for kind, powers in value.items():
+        if kind not in out:
+            c.problem("unknown-key", f"alliance.{kind}", f"unknown key {kind!r}"
+                      f"{_did_you_mean(str(kind), tuple(out))}")
+            continue
+        out[kind] = c.power_list(powers, f"alliance.{kind}")
+    return out
+
+
+def _surrender(c: _Checker, value: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if not isinstance(value, Mapping):
+        c.problem("type", "surrender", f"expected a mapping of warp to star, got {_kind(value)}")
+        return out
+    for raw_key, star_name in value.items():
+        key = c.warp_number(raw_key, f"surrender[{raw_key}]")
+        star = c.star(star_name, f"surrender[{raw_key}]")
+        if key and star:
+            out[key] = star
+    return out

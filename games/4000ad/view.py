@@ -1,0 +1,146 @@
+"""What one power may see: the only way hidden information leaves a 4000 A.D. state.
+
+Public (the board game shows it to everyone): every star's holder and ships, every warp's
+departure star and sector, turns travelled, ships and commitment, production, battles.
+Private to the powers concerned: Wild Alliance alliances until their first co-operating action,
+alliance proposals, permissions, mutual-withdrawal proposals, votes to end, escrowed reveals,
+and events addressed to them. Destinations and nonces are never in the state at all: they live
+in each player's vault until the arrival reveals them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import production
+from .resolve import due_powers
+from .variants import load_variant
+from .world import World
+
+
+def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    w = World(state)
+    board = w.board
+    variant = load_variant(state["variant"])
+    if power is not None and power not in state["powers"]:
+        raise ValueError(f"no power {power!r} in this game")
+
+    def sees(members: list[str], public: bool) -> bool:
+        return public or (power is not None and power in members)
+
+    stars = {}
+    for name, star in board.stars.items():
+        entry = state["stars"].get(name, {})
+        stars[name] = {
+            "sector": star.sector.name,
+            "area": star.sector.area,
+            "level": star.sector.level,
+            "circle": star.circle,
+            "cross": star.cross,
+            "holder": entry.get("holder"),
+            "ships": dict(sorted(entry.get("ships", {}).items())),
+            "home_of": w.original_home_owner(name),
+        }
+    warps: dict[str, Any] = {}
+    for owner, slots in state["warps"].items():
+        warps[owner] = {}
+        for key, warp in slots.items():
+            if warp is None:
+                warps[owner][key] = None
+                continue
+            reach = board.furthest(warp["sector"])
+            nxt = warp["travelled"] + 1
+            shown = {
+                "from": warp["from"],
+                "sector": warp["sector"],
+                "departed": warp["departed"],
+                "travelled": warp["travelled"],
+                "ships": dict(warp["ships"]),
+                "ships_total": sum(warp["ships"].values()),
+                "commitment": warp["commitment"],
+                "furthest": reach,
+                "next_distance": nxt,
+                "could_arrive_next": board.stars_at(warp["sector"], nxt) if nxt <= reach else [],
+                "lost_if_not_arriving": nxt >= reach,
+            }
+            if owner == power:
+                shown["escrow"] = warp.get("escrow")
+            warps[owner][key] = shown
+    powers = {}
+    for p, info in state["powers"].items():
+        entry = {
+            "home": info["home"],
+            "colour": info["colour"],
+            "status": info["status"],
+            "home_holder": (state["stars"].get(info["home"]) or {}).get("holder"),
+            "ships": w.total_ships(p),
+            "stars_held": w.stars_held(p),
+            "warps_in_flight": sum(1 for x in state["warps"][p].values() if x is not None),
+            "home_lost": info["home_lost"],
+        }
+        if p == power:
+            entry["vote_end"] = info["vote_end"]
+        if sees([p, *info["permit_home"], *info["permit_lend"]], False):
+            entry["permit_home"] = list(info["permit_home"])
+            entry["permit_lend"] = list(info["permit_lend"])
+        powers[p] = entry
+    out: dict[str, Any] = {
+        "game": state["game"],
+        "game_id": state["game_id"],
+        "variant": state["variant"],
+        "variant_title": variant.title,
+        "version": state["version"],
+        "options": dict(state["options"]),
+        "viewer": power,
+        "turn": state["turn"],
+        "slot": state["slot"],
+        "slots": state["slots"],
+        "due": due_powers(state),
+        "production_turn": production.is_production_turn(state["options"], state["turn"]),
+        "next_production_turn": production.next_production_turn(
+            state["options"], state["turn"]
+        ),
+        "powers": powers,
+        "alliances": [
+            {"members": list(a["members"]), "public": a["public"], "since": a["since"]}
+            for a in state["alliances"]
+            if sees(a["members"], a["public"])
+        ],
+        "proposals": [pr for pr in state["proposals"] if sees(pr, False)],
+        "withdrawals": [d for d in state["withdrawals"] if sees([d["from"], d["to"]], False)],
+        "stars": stars,
+        "warps": warps,
+        "result": state["result"],
+        "board_reconstruction": board.reconstruction,
+    }
+    if power is not None:
+        circles, crosses, sources = production.resources(w, power)
+        out["forecast"] = {
+            "turn": production.next_production_turn(state["options"], state["turn"]),
+            "circles": circles,
+            "crosses": crosses,
+            "stars": sources,
+            "ships": production.forecast(w, power),
+        }
+    return out
+
+
+def view_events(events: list[dict[str, Any]], power: str | None) -> list[dict[str, Any]]:
+    """The events ``power`` may see (``None``: the public ones)."""
+    return [e for e in events if "to" not in e or (power is not None and power in e["to"])]
+
+
+def secrets(state: dict[str, Any], power: str) -> list[str]:
+    """Strings only ``power`` (and its partners) may know: secret alliances and proposals,
+    permissions, withdrawal proposals and escrow blobs."""
+    out = []
+    for a in state["alliances"]:
+        if power in a["members"] and not a["public"]:
+            out.append("alliance:" + "+".join(a["members"]))
+    for pr in state["proposals"]:
+        if power in pr:
+            out.append("proposal:" + "->".join(pr))
+    for slots in state["warps"].get(power, {}).values():
+        if slots is not None and slots.get("escrow"):
+            out.append(slots["escrow"])
+    return out

@@ -1,0 +1,206 @@
+"""A working copy of a 4000 A.D. state with the queries and moves the rules are written in.
+
+The rules core never mutates a state it was given: ``World`` deep-copies it, the resolution
+mutates the copy, and ``World.state`` is returned as the new state. Everything here is pure:
+no clock, no randomness, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .board import Board, default_board
+from .variants import Variant, load_variant
+
+Ships = dict[str, int]
+
+
+def copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = json.loads(json.dumps(state))
+    return copied
+
+
+class World:
+    def __init__(self, state: dict[str, Any], board: Board | None = None) -> None:
+        self.s = copy_state(state)
+        self.board = board or default_board()
+        self.variant: Variant = load_variant(self.s["variant"])
+        self.events: list[dict[str, Any]] = []
+        self.step_powers: set[str] = set()  # powers whose orders this resolution uses
+
+    # -- bookkeeping -------------------------------------------------------------------------
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.s
+
+    @property
+    def turn(self) -> int:
+        return int(self.s["turn"])
+
+    @property
+    def version(self) -> str:
+        return str(self.s["version"])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = self.s["options"]
+        return opts
+
+    def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> dict[str, Any]:
+        """Record an event. ``to`` restricts who may see it (None: every power)."""
+        event: dict[str, Any] = {"type": kind, "turn": self.turn, "slot": self.s["slot"]}
+        event.update(fields)
+        if to is not None:
+            event["to"] = sorted(set(to))
+        self.events.append(event)
+        return event
+
+    # -- powers and alliances ----------------------------------------------------------------
+    def powers(self) -> list[str]:
+        return list(self.variant.powers)
+
+    def alive(self, power: str) -> bool:
+        return bool(self.s["powers"][power]["status"] == "active")
+
+    def live_powers(self) -> list[str]:
+        return [p for p in self.variant.powers if self.alive(p)]
+
+    def home(self, power: str) -> str:
+        return str(self.s["powers"][power]["home"])
+
+    def home_owner(self, star: str) -> str | None:
+        """The live power whose home star this is (an eliminated power's home is ordinary)."""
+        for p in self.variant.powers:
+            if self.home(p) == star and self.alive(p):
+                return p
+        return None
+
+    def original_home_owner(self, star: str) -> str | None:
+        for p in self.variant.powers:
+            if self.home(p) == star:
+                return p
+        return None
+
+    def alliance_of(self, a: str, b: str) -> dict[str, Any] | None:
+        for alliance in self.s["alliances"]:
+            if a in alliance["members"] and b in alliance["members"]:
+                return alliance  # type: ignore[no-any-return]
+        return None
+
+    def allied(self, a: str, b: str) -> bool:
+        return a == b or self.alliance_of(a, b) is not None
+
+    def allies(self, power: str) -> list[str]:
+        return [p for p in self.variant.powers if p != power and self.allied(power, p)]
+
+    def announce(self, a: str, b: str, why: str) -> None:
+        """A cooperating action makes a secret (Wild Alliance) alliance public."""
+        alliance = self.alliance_of(a, b)
+        if alliance is not None and a != b and not alliance["public"]:
+            alliance["public"] = True
+            self.emit("alliance_announced", members=sorted(alliance["members"]), why=why)
+
+    # -- stars -------------------------------------------------------------------------------
+    def star(self, name: str) -> dict[str, Any]:
+        stars: dict[str, Any] = self.s["stars"]
+        if name not in stars:
+            stars[name] = {"holder": None, "ships": {}, "arrived": []}
+        return stars[name]  # type: ignore[no-any-return]
+
+    def ships_at(self, name: str) -> Ships:
+        entry = self.s["stars"].get(name)
+        return dict(entry["ships"]) if entry else {}
+
+    def holder(self, name: str) -> str | None:
+        entry = self.s["stars"].get(name)
+        return entry["holder"] if entry else None
+
+    def live_ships_at(self, name: str) -> Ships:
+        return {p: n for p, n in self.ships_at(name).items() if n > 0 and self.alive(p)}
+
+    def add_ships(self, name: str, power: str, n: int) -> None:
+        if n <= 0:
+            return
+        entry = self.star(name)
+        entry["ships"][power] = entry["ships"].get(power, 0) + n
+        if power not in entry["arrived"]:
+            entry["arrived"].append(power)
+
+    def remove_ships(self, name: str, power: str, n: int) -> None:
+        entry = self.star(name)
+        left = entry["ships"].get(power, 0) - n
+        if left < 0:
+            raise AssertionError(f"removing {n} {power} ships from {name} holding {left + n}")
+        if left:
+            entry["ships"][power] = left
+        else:
+            entry["ships"].pop(power, None)
+            if power in entry["arrived"]:
+                entry["arrived"].remove(power)
+
+    def set_holder(self, name: str, power: str | None) -> None:
+        entry = self.star(name)
+        before = entry["holder"]
+        entry["holder"] = power
+        owner = self.home_owner(name)
+        if owner is not None:
+            lost = self.s["powers"][owner]
+            if power != owner and before == owner:
+                lost["home_lost"] = {"turn": self.turn, "slot": self.s["slot"]}
+            elif power == owner:
+                lost["home_lost"] = None
+        self.tidy(name)
+
+    def tidy(self, name: str) -> None:
+        entry = self.s["stars"].get(name)
+        if entry and not entry["ships"] and entry["holder"] is None:
+            del self.s["stars"][name]
+
+    def settle_after_leaving(self, name: str) -> None:
+        """After ships left a star: the holder passes to the longest-present live power still
+        there; an empty home star returns to its owner; any other empty star is held by no one
+        (rulebook: "Occupation of Other Stars"; ADC2: "OCCUPATION")."""
+        entry = self.s["stars"].get(name)
+        if entry is None:
+            return
+        holder = entry["holder"]
+        present = [p for p in entry["arrived"] if entry["ships"].get(p, 0) > 0 and self.alive(p)]
+        if holder in present:
+            return
+        if present:
+            self.set_holder(name, present[0])
+            return
+        owner = self.home_owner(name)
+        self.set_holder(name, owner)
+
+    # -- warps -------------------------------------------------------------------------------
+    def warps(self, power: str) -> dict[str, Any]:
+        return self.s["warps"][power]  # type: ignore[no-any-return]
+
+    def warps_in_flight(self, power: str) -> list[tuple[str, dict[str, Any]]]:
+        """Own warps on the path, leading one first (most spaces travelled, then warp number)."""
+        flying = [(k, w) for k, w in self.warps(power).items() if w is not None]
+        return sorted(flying, key=lambda kw: (-kw[1]["travelled"], int(kw[0])))
+
+    # -- tallies -----------------------------------------------------------------------------
+    def tally(self, kind: str, power: str, n: int) -> None:
+        if n:
+            bucket = self.s["tally"][kind]
+            bucket[power] = bucket.get(power, 0) + n
+
+    def total_ships(self, power: str) -> int:
+        """Every ship of ``power``: at stars and in any warp (allied ships lent to another
+        power's warp still belong to their owner)."""
+        at_stars = sum(e["ships"].get(power, 0) for e in self.s["stars"].values())
+        in_warps = sum(
+            w["ships"].get(power, 0)
+            for ws in self.s["warps"].values()
+            for w in ws.values()
+            if w is not None
+        )
+        return int(at_stars + in_warps)
+
+    def stars_held(self, power: str) -> list[str]:
+        held = [n for n, e in self.s["stars"].items() if e["holder"] == power]
+        return sorted(held)

@@ -1,0 +1,392 @@
+"""The human-edited game configuration (``GAMEDIR/config.yaml``), parsed into a GameConfig.
+
+Example::
+
+  game_id: andromeda-7          # a slug; the game directory has the same name
+  game: 4000ad
+  variant: independents-4
+  mode: simultaneous            # or sequential
+  options: {ships_at_start: 15} # passed to the game plugin
+  gm: gm@example.org
+  from: "4000 AD referee <referee@example.org>"
+  powers:
+    algol: {email: ann@example.org, key: keys/algol.pub, tz: Europe/Paris}
+    regulus: {email: bob@example.org}           # key defaults to keys/regulus.pub
+  schedule:
+    period: 48h                 # or: weekdays: [mon, thu] and hour: "18:00"
+    tz: Europe/Paris            # the zone of weekday deadlines (default UTC)
+    early: true                 # resolve as soon as every order is in
+    grace: 2h                   # wait this long after the deadline for missing orders
+    reminder: 24h               # remind powers without orders this long before the deadline
+  nmr_alert: 2                  # tell the GM after this many missed turns in a row
+  paused: false
+
+The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
+duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every problem names its
+key path, and all problems are reported at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email.utils import parseaddr
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from pbem import safeyaml
+from pbem.errors import PbemError, Problem, Rejected
+from pbem.schedule import (
+    WEEKDAYS,
+    Schedule,
+    ScheduleError,
+    format_duration,
+    parse_duration,
+    parse_hour,
+    parse_weekday,
+    parse_zone,
+)
+
+CONFIG_NAME = "config.yaml"
+MODES = ("simultaneous", "sequential")
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+_POWER = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_ADDR = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$")
+TOP_KEYS = (
+    "game_id",
+    "game",
+    "variant",
+    "mode",
+    "options",
+    "gm",
+    "from",
+    "powers",
+    "schedule",
+    "nmr_alert",
+    "paused",
+)
+POWER_KEYS = ("email", "key", "tz")
+SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder")
+
+
+class ConfigError(Rejected):
+    """config.yaml (or the equivalent command-line input) is invalid; lists every problem."""
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.source = source
+        super().__init__(problems)
+        self.args = (f"{source}: " + "; ".join(str(p) for p in problems),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def is_slug(text: object) -> bool:
+    return isinstance(text, str) and _SLUG.match(text) is not None
+
+
+def check_email(text: object) -> str | None:
+    """The bare address if ``text`` is ``addr`` or ``Name <addr>``, else None."""
+    if not isinstance(text, str) or "\n" in text or "\r" in text:
+        return None
+    _name, addr = parseaddr(text)
+    return addr if _ADDR.match(addr) and (addr == text.strip() or "<" in text) else None
+
+
+@dataclass(frozen=True, slots=True)
+class PowerEntry:
+    name: str
+    email: str
+    key: str  # path of the .pub file, relative to the game directory
+    tz: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"email": self.email, "key": self.key}
+        if self.tz:
+            data["tz"] = self.tz
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    game_id: str
+    game: str
+    variant: str
+    powers: Mapping[str, PowerEntry]
+    schedule: Schedule
+    mode: str = "simultaneous"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    gm: str | None = None
+    sender: str | None = None  # the "from" address
+    nmr_alert: int = 2
+    paused: bool = False
+
+    # --- parsing ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = CONFIG_NAME) -> GameConfig:
+        """Validate loaded data; raise ConfigError naming every bad key."""
+        return _Parser(source).config(data)
+
+    @classmethod
+    def from_yaml(cls, text: str, source: str = CONFIG_NAME) -> GameConfig:
+        data, problems = safeyaml.scan(text)
+        if problems:
+            raise ConfigError(source, problems)
+        return cls.from_data(data, source)
+
+    @classmethod
+    def load(cls, path: Path | str) -> GameConfig:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise PbemError(f"{path}: no game configuration here") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PbemError(f"{path}: cannot read: {exc}") from None
+        return cls.from_yaml(text, str(path))
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data (JSON and YAML safe) that ``from_data`` turns back into this config."""
+        sched: dict[str, Any] = {}
+        s = self.schedule
+        if s.period is not None:
+            sched["period"] = format_duration(s.period)
+        else:
+            sched["weekdays"] = [WEEKDAYS[d] for d in s.weekdays]
+            sched["hour"] = s.hour.strftime("%H:%M")
+        sched.update(
+            tz=s.tz,
+            early=s.early,
+            grace=format_duration(s.grace),
+            reminder=format_duration(s.reminder),
+        )
+        data: dict[str, Any] = {
+            "game_id": self.game_id,
+            "game": self.game,
+            "variant": self.variant,
+            "mode": self.mode,
+            "options": dict(self.options),
+        }
+        if self.gm:
+            data["gm"] = self.gm
+        if self.sender:
+            data["from"] = self.sender
+        data["powers"] = {name: p.to_data() for name, p in self.powers.items()}
+        data.update(schedule=sched, nmr_alert=self.nmr_alert, paused=self.paused)
+        return data
+
+    def to_yaml(self) -> str:
+        header = (
+            f"# pbem game configuration for {self.game_id} (edit with care: game_id, game,\n"
+            "# variant, mode, options and the set of powers are fixed when the game starts)\n"
+        )
+        return header + yaml.safe_dump(
+            self.to_data(), sort_keys=False, allow_unicode=True, default_flow_style=False
+        )
+
+    def key_path(self, game_dir: Path, power: str) -> Path:
+        return Path(game_dir) / self.powers[power].key
+
+    def fixed_fields(self) -> dict[str, Any]:
+        """What cannot change after the game started (compared against the genesis entry)."""
+        return {
+            "game_id": self.game_id,
+            "game": self.game,
+            "variant": self.variant,
+            "mode": self.mode,
+            "options": dict(self.options),
+            "powers": sorted(self.powers),
+        }
+
+
+class _Parser:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str, code: str = "invalid") -> None:
+        self.problems.append(Problem(code, path, message))
+
+    def mapping(self, value: Any, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.bad(path, f"must be a mapping of key: value, not {value!r}", "type")
+            return {}
+        for key in value:
+            if key not in allowed:
+                near = [k for k in allowed if k[:3] == str(key)[:3]]
+                hint = f" (did you mean {near[0]}?)" if near else f" (known: {', '.join(allowed)})"
+                self.bad(f"{path}.{key}" if path else str(key), f"unknown key{hint}", "unknown-key")
+        return value
+
+    def required(self, data: dict[str, Any], key: str, path: str) -> Any:
+        if key not in data or data[key] is None:
+            self.bad(path, "is missing", "missing")
+            return None
+        return data[key]
+
+    def boolean(self, data: dict[str, Any], key: str, path: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            self.bad(path, f"must be true or false, not {value!r}", "type")
+            return default
+        return value
+
+    def duration(self, data: dict[str, Any], key: str, path: str, default: str) -> timedelta:
+        try:
+            return parse_duration(data.get(key, default), path)
+        except ScheduleError as exc:
+            self.bad(path, str(exc).removeprefix(path + " ").removeprefix(path), "duration")
+            return parse_duration(default)
+
+    def email(self, value: Any, path: str) -> str:
+        if check_email(value) is None:
+            self.bad(path, f"{value!r} is not an email address", "email")
+        return str(value)
+
+    def config(self, data: Any) -> GameConfig:
+        if data is None:
+            data = {}
+        top = self.mapping(data, "", TOP_KEYS)
+        game_id = self.required(top, "game_id", "game_id")
+        if game_id is not None and not is_slug(game_id):
+            self.bad(
+                "game_id",
+                f"{game_id!r} must be a slug: lowercase letters, digits and "
+                "dashes, starting with a letter or digit, at most 63 characters",
+            )
+        game = self.required(top, "game", "game")
+        if game is not None and not is_slug(game):
+            self.bad("game", f"{game!r} is not a game id")
+        variant = self.required(top, "variant", "variant")
+        if variant is not None and not isinstance(variant, str):
+            self.bad("variant", f"must be a variant name, not {variant!r}")
+        mode = top.get("mode", "simultaneous")
+        if mode not in MODES:
+            self.bad("mode", f"{mode!r} must be one of {', '.join(MODES)}")
+        options = top.get("options") or {}
+        if not isinstance(options, dict):
+            self.bad("options", f"must be a mapping, not {options!r}", "type")
+            options = {}
+        elif "mode" in options or "game_id" in options:
+            self.bad("options", "game_id and mode are set at the top level, not in options")
+        gm = top.get("gm")
+        if gm is not None:
+            self.email(gm, "gm")
+        sender = top.get("from")
+        if sender is not None:
+            self.email(sender, "from")
+        powers = self.powers(top.get("powers"))
+        schedule = self.schedule(top.get("schedule"))
+        nmr_alert = top.get("nmr_alert", 2)
+        if type(nmr_alert) is not int or nmr_alert < 0:
+            self.bad("nmr_alert", f"must be a whole number of turns (0 = never), not {nmr_alert!r}")
+            nmr_alert = 2
+        paused = self.boolean(top, "paused", "paused", False)
+        if self.problems:
+            raise ConfigError(self.source, self.problems)
+        assert schedule is not None
+        return GameConfig(
+            game_id=game_id,
+            game=game,
+            variant=variant,
+            mode=mode,
+            options=options,
+            gm=gm,
+            sender=sender,
+            powers=powers,
+            schedule=schedule,
+            nmr_alert=nmr_alert,
+            paused=paused,
+        )
+
+    def powers(self, value: Any) -> dict[str, PowerEntry]:
+        if value is None:
+            self.bad("powers", "is missing: list every power with its player's email", "missing")
+            return {}
+        if not isinstance(value, dict) or not value:
+            self.bad("powers", "must be a mapping of power name to {email, key, tz}", "type")
+            return {}
+        powers: dict[str, PowerEntry] = {}
+        for name, entry in value.items():
+            path = f"powers.{name}"
+            if not isinstance(name, str) or not _POWER.match(name):
+                self.bad(path, "a power name must be a lowercase word like algol")
+                continue
+            if isinstance(entry, str):  # shorthand: algol: ann@example.org
+                entry = {"email": entry}
+            fields = self.mapping(entry, path, POWER_KEYS)
+            email = self.required(fields, "email", f"{path}.email")
+            if email is not None:
+                self.email(email, f"{path}.email")
+            key = fields.get("key", f"keys/{name}.pub")
+            pure = PurePosixPath(str(key))
+            if not isinstance(key, str) or pure.is_absolute() or ".." in pure.parts:
+                self.bad(f"{path}.key", f"{key!r} must be a path inside the game directory")
+            tz = fields.get("tz")
+            if tz is not None:
+                try:
+                    parse_zone(tz, f"{path}.tz")
+                except ScheduleError as exc:
+                    self.bad(f"{path}.tz", str(exc).removeprefix(f"{path}.tz "))
+            powers[name] = PowerEntry(name, str(email or ""), str(key), tz)
+        return powers
+
+    def schedule(self, value: Any) -> Schedule | None:
+        if value is None:
+            self.bad("schedule", "is missing: give period: 48h, or weekdays and hour", "missing")
+            return None
+        data = self.mapping(value, "schedule", SCHEDULE_KEYS)
+        tz = data.get("tz", "UTC")
+        try:
+            parse_zone(tz, "schedule.tz")
+        except ScheduleError as exc:
+            self.bad("schedule.tz", str(exc).removeprefix("schedule.tz "))
+            tz = "UTC"
+        early = self.boolean(data, "early", "schedule.early", True)
+        grace = self.duration(data, "grace", "schedule.grace", "0h")
+        reminder = self.duration(data, "reminder", "schedule.reminder", "24h")
+        common: dict[str, Any] = dict(tz=tz, early=early, grace=grace, reminder=reminder)
+        has_period = data.get("period") is not None
+        has_days = data.get("weekdays") is not None or data.get("hour") is not None
+        if has_period == has_days:
+            self.bad(
+                "schedule",
+                "give either period (like 48h) or weekdays and hour, not "
+                + ("both" if has_period else "neither"),
+            )
+            return None
+        if has_period:
+            period = self.duration(data, "period", "schedule.period", "48h")
+            if period <= timedelta(0):
+                self.bad("schedule.period", "must be longer than zero")
+                return None
+            return Schedule(period=period, **common)
+        days_raw = data.get("weekdays")
+        if isinstance(days_raw, str):
+            days_raw = [d for d in re.split(r"[,\s]+", days_raw) if d]
+        if not isinstance(days_raw, list) or not days_raw:
+            self.bad("schedule.weekdays", f"must be a list like [mon, thu], not {days_raw!r}")
+            return None
+        days: list[int] = []
+        for i, d in enumerate(days_raw):
+            try:
+                days.append(parse_weekday(d, f"schedule.weekdays[{i}]"))
+            except ScheduleError as exc:
+                self.bad(
+                    f"schedule.weekdays[{i}]", str(exc).removeprefix(f"schedule.weekdays[{i}] ")
+                )
+        try:
+            hour = parse_hour(data.get("hour"), "schedule.hour")
+        except ScheduleError as exc:
+            self.bad("schedule.hour", str(exc).removeprefix("schedule.hour "))
+            return None
+        if len(days) != len(days_raw):
+            return None
+        return Schedule(weekdays=tuple(sorted(set(days))), hour=hour, **common)

@@ -1,0 +1,91 @@
+"""Per-game exclusive lock that never waits: ``fcntl.flock(GAMEDIR/lock, LOCK_EX | LOCK_NB)``.
+
+A game whose lock is held by another process is *busy*: :func:`try_lock` returns None and
+:func:`locked` raises :class:`Busy` at once, so a cron job skips it instead of queueing. The lock
+belongs to the open file description, so it is released when the holder exits or is killed. The
+holder's pid is written into the lock file for diagnostics only (the flock is what counts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pbem.atomic import storage_error
+from pbem.errors import PbemError
+
+LOCK_NAME = "lock"
+
+
+class Busy(PbemError):
+    """Another process holds the game's lock."""
+
+    def __init__(self, game_dir: Path, holder: str) -> None:
+        self.game_dir = game_dir
+        who = f" (held by pid {holder})" if holder else ""
+        super().__init__(f"{game_dir} is busy: another pbem process holds its lock{who}")
+
+
+class GameLock:
+    """A held lock; release it with :meth:`release` or by using it as a context manager."""
+
+    def __init__(self, game_dir: Path, fd: int) -> None:
+        self.game_dir = game_dir
+        self._fd: int | None = fd
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def __enter__(self) -> GameLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def try_lock(game_dir: Path | str) -> GameLock | None:
+    """Take the game's lock without waiting; None if another process holds it."""
+    game_dir = Path(game_dir)
+    path = game_dir / LOCK_NAME
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise storage_error(path, "open the lock", exc) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError as exc:
+        os.close(fd)
+        raise storage_error(path, "lock", exc) from None
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return GameLock(game_dir, fd)
+
+
+@contextlib.contextmanager
+def locked(game_dir: Path | str) -> Iterator[GameLock]:
+    """``with locked(game_dir):`` hold the lock for the block; raise Busy at once if taken."""
+    game_dir = Path(game_dir)
+    lock = try_lock(game_dir)
+    if lock is None:
+        holder = ""
+        with contextlib.suppress(OSError), open(game_dir / LOCK_NAME, "rb") as fh:
+            holder = fh.read(32).decode("ascii", "replace").strip()
+        raise Busy(game_dir, holder)
+    with lock:
+        yield lock

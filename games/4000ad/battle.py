@@ -122,16 +122,20 @@ def _take_star(w: World, star: str, initiator: str, owners: list[str]) -> None:
 def _take_surrendered(w: World, star: str, initiator: str) -> None:
     """An eliminated power's ships surrender to the first power to send a ship there
     (rulebook: "Capture of a Home Star")."""
+    if not w.live_ships_at(star):
+        surrender_to(w, star, initiator)
+
+
+def surrender_to(w: World, star: str, taker: str) -> None:
+    """Every eliminated power's ship at ``star`` becomes ``taker``'s."""
     entry = w.s["stars"].get(star)
     if not entry:
         return
     dead = {p: n for p, n in entry["ships"].items() if not w.alive(p)}
-    if not dead or w.live_ships_at(star):
-        return
     for p, n in dead.items():
         w.remove_ships(star, p, n)
-        w.add_ships(star, initiator, n)
-        w.emit("surrender", star=star, from_power=p, to_power=initiator, ships=n)
+        w.add_ships(star, taker, n)
+        w.emit("surrender", star=star, from_power=p, to_power=taker, ships=n)
 
 
 def _announce_cooperation(w: World, star: str, initiator: str, owners: list[str]) -> None:

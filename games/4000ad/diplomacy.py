@@ -68,6 +68,7 @@ def _alliances(w: World, power: str, orders: dict[str, Any]) -> None:
                 {"members": sorted([power, other]), "public": False, "since": w.turn}
             )
             w.emit("alliance_formed", to=[power, other], members=sorted([power, other]))
-        elif other in orders.get("propose", []) and [power, other] not in proposals:
+        elif [power, other] not in proposals:
+            # accepting a proposal not yet made counts as proposing: both ordered it this round
             proposals.append([power, other])
             w.emit("alliance_proposed", to=[power, other], power=power, other=other)

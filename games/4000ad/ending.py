@@ -109,7 +109,8 @@ def withdrawal_answer(w: World, power: str, orders: dict[str, Any]) -> None:
 
 def withdrawal_deadline(w: World, power: str, orders: dict[str, Any]) -> None:
     """At the end of the captor's turn: a refused or unanswered proposal eliminates its
-    proposer, who had missed its own deadline."""
+    proposer, who had missed its own deadline — unless the captor was eliminated first for not
+    regaining its own home star, which frees the proposer's (ruling R12)."""
     for deal in list(w.s["withdrawals"]):
         if deal["to"] == power:
             w.s["withdrawals"].remove(deal)

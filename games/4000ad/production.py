@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .battle import surrender_to
 from .world import World
 
 
@@ -57,5 +58,6 @@ def produce(w: World, power: str) -> None:
     if n:
         w.add_ships(home, power, n)
         w.tally("produced", power, n)
+        surrender_to(w, home, power)
     w.emit("production", power=power, ships=n, circles=circles, crosses=crosses, stars=stars,
            home=home)

@@ -63,8 +63,8 @@ def _run_slot(w: World, index: int, orders: dict[str, Any]) -> None:
             continue
         own = orders.get(p, default_orders())
         movement.power_turn(w, p, own, orders)
-        ending.withdrawal_deadline(w, p, own)
         ending.home_deadline(w, p, own)
+        ending.withdrawal_deadline(w, p, own)
         ending.check_no_ships(w)
         ending.check_victory(w)
 

@@ -1,0 +1,80 @@
+"""Durable small-file primitives used by the inbox and the outbox.
+
+A write goes to a temporary file in the same directory, is fsynced, renamed into place, and the
+directory is fsynced, so after a crash a file is either absent or complete. (``pbem.atomic`` does
+the same for the game store; this private copy keeps the mail layer free of that dependency.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a create/rename/unlink inside ``directory`` survive a crash."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync_dir:
+        fsync_dir(path.parent)
+
+
+def write_json(path: Path, value: Any, *, sync_dir: bool = True) -> None:
+    """Write ``value`` as sorted, indented JSON (for people reading the spool), durably."""
+    text = json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    write_durably(path, text.encode("utf-8"), sync_dir=sync_dir)
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def move_durably(src: Path, dst: Path) -> None:
+    """Rename ``src`` to ``dst`` (same file system) and fsync both directories."""
+    os.replace(src, dst)
+    fsync_dir(dst.parent)
+    if src.parent != dst.parent:
+        fsync_dir(src.parent)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line with a single write and an fsync (a small append-only record)."""
+    created = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_dir(path.parent)

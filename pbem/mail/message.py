@@ -1,0 +1,335 @@
+"""Raw mail bytes → a parsed message → the decoded texts that may hold signed orders.
+
+Players use every mail client there is, so an order can arrive as the text/plain body (possibly
+quoted behind "> " in a reply), inside multipart/alternative, as a .yaml/.yml/.txt attachment, in a
+forwarded message/rfc822, in quoted-printable or base64, in any charset. This module finds every
+such text and returns it decoded, with where it came from; it does not look inside the armor (that
+is :func:`pbem.orderdoc.find_signed_blocks`).
+
+Hostile or broken input never raises anything but :class:`~pbem.mail.errors.MessageTooBig` (from
+:func:`parse_message`, for a message over a cap); everything else becomes a :class:`Problem` note:
+an unknown charset is decoded as UTF-8 with replacement characters, bad base64 is only a defect, a
+zip is ignored. Attachment filenames are sanitised for display and never used as paths.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage, Message
+from typing import Literal
+
+from pbem.errors import Problem
+from pbem.mail.errors import MessageTooBig
+
+#: The first line of a signed order document (see pbem.orderdoc); finding it is all we do with it.
+BEGIN_MARKER = "-----BEGIN PBEM SIGNED ORDERS-----"
+
+#: The BEGIN line, possibly indented or behind one or more reply-quote prefixes ("> ", ">>").
+_BEGIN_LINE = re.compile(r"^[ \t]*(?:>[ \t]*)*" + re.escape(BEGIN_MARKER) + r"[ \t]*\r?$", re.M)
+
+#: Attachment names whose content is read as text even when the part is application/octet-stream.
+ORDER_FILE_SUFFIXES = (".yaml", ".yml", ".txt")
+
+MiB = 1024 * 1024
+
+# Cheap pre-parse bounds: the stdlib parser costs ~0.15 ms per MIME part and recurses once per
+# nesting level (RecursionError at ~3000), so hostile structure is refused before it is parsed.
+_DASH_LINE = re.compile(rb"^--", re.M)
+_CONTAINER_TYPE = re.compile(rb"^content-type:\s*(?:multipart/|message/rfc822)", re.M | re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Size caps. A message over ``message_bytes`` or with more parts / deeper nesting than allowed
+    is refused whole; a single part over its cap is skipped with a note."""
+
+    message_bytes: int = 10 * MiB
+    #: Encoded size of one text/plain body part that is searched for orders.
+    part_bytes: int = 2 * MiB
+    #: Encoded size of one attachment that is read as an order file.
+    attachment_bytes: int = 1 * MiB
+    #: MIME parts in the whole message (containers included).
+    parts: int = 500
+    #: Nesting of multiparts and forwarded messages.
+    depth: int = 30
+
+
+DEFAULT_LIMITS = Limits()
+
+Origin = Literal["body", "attachment"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """One decoded text that contains the BEGIN line of a signed order document.
+
+    ``text`` has its line endings normalised to "\\n" and a leading byte-order mark removed.
+    ``name`` is a sanitised display name ("" for a body part): never a path.
+    """
+
+    origin: Origin
+    name: str
+    text: str
+    content_type: str
+    charset: str
+    #: Position of the part in a depth-first walk of the message (0 = the message itself).
+    index: int
+    #: True when the part sits inside a forwarded message (message/rfc822).
+    forwarded: bool = False
+
+    @property
+    def label(self) -> str:
+        """Where the text came from, for a sentence in a receipt: "the message body",
+        "attachment 'orders.yaml'"."""
+        where = "the message body" if self.origin == "body" else f"attachment '{self.name}'"
+        return f"{where} of a forwarded message" if self.forwarded else where
+
+
+@dataclass(frozen=True, slots=True)
+class PartScan:
+    """Everything :func:`scan_parts` learned about a message's parts."""
+
+    texts: tuple[TextPart, ...]
+    #: Parts ignored or repaired, as plain sentences (code, path = part label, message).
+    notes: tuple[Problem, ...]
+    has_plain: bool
+    has_html: bool
+
+    @property
+    def html_only(self) -> bool:
+        """HTML but no text/plain and no order attachment: ask for plain text or an attachment."""
+        return self.has_html and not self.has_plain and not self.texts
+
+
+def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
+    """Parse ``raw`` with ``email.policy.default`` after checking it against ``limits``.
+
+    Raises :class:`MessageTooBig` (carrying a :class:`Problem`) when the message is over
+    ``limits.message_bytes``, has too many parts or is nested too deeply. Defects (bad base64
+    padding, missing boundaries, …) do not raise: they stay in ``msg.defects`` / ``part.defects``.
+    """
+    size = len(raw)
+    if size > limits.message_bytes:
+        raise MessageTooBig(
+            Problem(
+                "message-too-big",
+                "",
+                f"the message is {size:,} bytes; messages over {limits.message_bytes:,} bytes "
+                "are not read",
+            )
+        )
+    dash_lines = len(_DASH_LINE.findall(raw))
+    if dash_lines > 10 * limits.parts:
+        raise _too_many_parts(dash_lines, limits, "boundary-like lines")
+    containers = len(_CONTAINER_TYPE.findall(raw))
+    if containers > limits.parts or containers > 4 * limits.depth:
+        raise _too_many_parts(containers, limits, "multipart or forwarded containers")
+    try:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+    except RecursionError:  # the parser recurses per nesting level
+        raise MessageTooBig(
+            Problem("message-too-deep", "", "the message's parts are nested too deeply to read")
+        ) from None
+    assert isinstance(msg, EmailMessage)
+    for count, (_part, depth, _fwd) in enumerate(_walk(msg), start=1):
+        if count > limits.parts:
+            raise _too_many_parts(count, limits, "parts")
+        if depth > limits.depth:
+            raise MessageTooBig(
+                Problem(
+                    "message-too-deep",
+                    "",
+                    f"the message's parts are nested more than {limits.depth} levels deep",
+                )
+            )
+    return msg
+
+
+def _too_many_parts(count: int, limits: Limits, what: str) -> MessageTooBig:
+    return MessageTooBig(
+        Problem(
+            "too-many-parts",
+            "",
+            f"the message has {count:,} {what}; at most {limits.parts} MIME parts are read",
+        )
+    )
+
+
+def _walk(msg: Message) -> Iterator[tuple[Message, int, bool]]:
+    """Depth-first, in document order, without recursion: (part, depth, inside a forward)."""
+    stack: list[tuple[Message, int, bool]] = [(msg, 0, False)]
+    while stack:
+        part, depth, forwarded = stack.pop()
+        yield part, depth, forwarded
+        if part.is_multipart():
+            payload = part.get_payload()
+            children = payload if isinstance(payload, list) else [payload]
+            inner = forwarded or part.get_content_type() == "message/rfc822"
+            for child in reversed(children):
+                if isinstance(child, Message):
+                    stack.append((child, depth + 1, inner))
+
+
+def order_texts(msg: Message, limits: Limits = DEFAULT_LIMITS) -> list[TextPart]:
+    """The decoded texts of ``msg`` that contain the BEGIN line of a signed order document."""
+    return list(scan_parts(msg, limits).texts)
+
+
+def is_html_only(msg: Message, limits: Limits = DEFAULT_LIMITS) -> bool:
+    """True for mail with a text/html body, no text/plain body and no order attachment."""
+    return scan_parts(msg, limits).html_only
+
+
+def scan_parts(msg: Message, limits: Limits = DEFAULT_LIMITS) -> PartScan:
+    """Walk every part once: collect order texts, note what was ignored, see plain vs HTML.
+
+    Candidates are text/plain parts that are not attachments, attachments named .yaml/.yml/.txt,
+    and any text/* attachment. A candidate counts only if it holds the BEGIN line (maybe quoted);
+    an identical text found twice (a client that adds an attachment inline too) is kept once.
+    """
+    texts: list[TextPart] = []
+    notes: list[Problem] = []
+    seen: set[str] = set()
+    has_plain = has_html = False
+    for index, (part, _depth, forwarded) in enumerate(_walk(msg)):
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        raw_name = _filename(part)
+        attached = raw_name is not None or _disposition(part) == "attachment"
+        if not attached:
+            if ctype == "text/plain":
+                has_plain = True
+            elif ctype == "text/html":
+                has_html = True
+                continue
+            else:
+                notes.append(
+                    Problem("ignored-part", f"part {index}", f"ignored a {ctype} part in the body")
+                )
+                continue
+            origin: Origin = "body"
+            name = ""
+            cap = limits.part_bytes
+            label = "the message body"
+        else:
+            name = display_name(raw_name, fallback=f"part-{index}")
+            label = f"attachment '{name}'"
+            readable = part.get_content_maintype() == "text"
+            if not (name.lower().endswith(ORDER_FILE_SUFFIXES) or readable):
+                kind = "zip archive" if _is_zip(ctype, name) else ctype
+                notes.append(
+                    Problem(
+                        "ignored-attachment",
+                        label,
+                        f"ignored {label} ({kind}): only .yaml, .yml and .txt files are read",
+                    )
+                )
+                continue
+            origin = "attachment"
+            cap = limits.attachment_bytes
+        size = _encoded_size(part)
+        if size > cap:
+            notes.append(
+                Problem(
+                    "part-too-big",
+                    label,
+                    f"{label} is {size:,} bytes; parts over {cap:,} bytes are not read",
+                )
+            )
+            continue
+        text, charset, note = _decode_text(part, default_charset="utf-8")
+        if note:
+            notes.append(Problem("charset", label, f"{label}: {note}"))
+        if part.defects:
+            notes.append(
+                Problem(
+                    "defects",
+                    label,
+                    f"{label} is malformed ({_defect_names(part)}); read what could be decoded",
+                )
+            )
+        if not _BEGIN_LINE.search(text):
+            if origin == "attachment":
+                notes.append(Problem("no-orders", label, f"{label} holds no signed orders"))
+            continue
+        if text in seen:
+            notes.append(Problem("duplicate-text", label, f"{label} repeats an earlier part"))
+            continue
+        seen.add(text)
+        texts.append(TextPart(origin, name, text, ctype, charset, index, forwarded))
+    return PartScan(tuple(texts), tuple(notes), has_plain, has_html)
+
+
+def contains_begin_line(text: str) -> bool:
+    """True if some line of ``text`` is the BEGIN marker (maybe indented or behind "> ")."""
+    return _BEGIN_LINE.search(text) is not None
+
+
+def display_name(filename: str | None, *, fallback: str = "attachment") -> str:
+    """A filename made safe to show: last path component only, no control or bidi characters, no
+    leading dots, at most 80 characters. For display only — never join it to a directory."""
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch if ch.isprintable() else "_" for ch in name)
+    name = re.sub(r"[^\w.+()\- ]", "_", name).strip(" .")
+    return name[:80] or fallback
+
+
+def _filename(part: Message) -> str | None:
+    try:
+        name = part.get_filename()
+    except Exception:  # a malformed RFC 2231/2047 parameter must not stop the scan
+        return "unnamed"
+    return None if name is None else str(name)
+
+
+def _disposition(part: Message) -> str | None:
+    try:
+        return part.get_content_disposition()
+    except Exception:
+        return None
+
+
+def _is_zip(ctype: str, name: str) -> bool:
+    return "zip" in ctype or name.lower().endswith((".zip", ".gz", ".7z", ".rar", ".tgz"))
+
+
+def _encoded_size(part: Message) -> int:
+    payload = part.get_payload(decode=False)
+    return len(payload) if isinstance(payload, str | bytes) else 0
+
+
+def _defect_names(part: Message) -> str:
+    return ", ".join(sorted({type(d).__name__ for d in part.defects}))
+
+
+_ASCII_NAMES = {"us-ascii", "ascii", "ansi_x3.4-1968", "646"}
+
+
+def _decode_text(part: Message, *, default_charset: str) -> tuple[str, str, str]:
+    """(text, charset used, note) for a leaf part; never raises.
+
+    The payload is un-transfer-encoded by the stdlib (bad base64 becomes a defect, not an error),
+    then decoded with the declared charset; a declared US-ASCII is read as UTF-8 (a superset, and
+    what unlabelled 8-bit mail usually is); an unknown or non-text charset falls back to UTF-8 with
+    replacement characters and a note.
+    """
+    payload = part.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else b""
+    declared = part.get_content_charset()
+    charset = declared or default_charset
+    if charset.lower() in _ASCII_NAMES:
+        charset = "utf-8"
+    note = ""
+    try:
+        text = data.decode(charset, errors="replace")
+    except (LookupError, ValueError):
+        note = f"unknown charset {display_name(declared, fallback='?')!r}, read as UTF-8"
+        charset = "utf-8"
+        text = data.decode("utf-8", errors="replace")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return text, charset, note

@@ -1,0 +1,222 @@
+"""How the outbox hands a message over: to a directory of .eml files, or to an SMTP server.
+
+A transport's ``send`` either returns :class:`Accepted` (the server took responsibility for the
+message) or raises :class:`TemporaryFailure` (4xx, connection refused, timeout: try later) or
+:class:`PermanentFailure` (5xx: do not retry, show the game master). A wrong configuration (bad
+password, certificate not trusted, no STARTTLS offered) raises
+:class:`~pbem.mail.errors.MailConfigError`, which stops the delivery run with every message left
+pending: it is nobody's message's fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import smtplib
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from pbem.mail import _files
+from pbem.mail.errors import MailConfigError, MailError
+from pbem.mail.security import Credentials, check_security, client_context
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The server accepted the message for at least one recipient."""
+
+    reply: str
+    #: Recipients the server refused while accepting the others: address -> (code, reply).
+    refused: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+
+class SendError(MailError):
+    """A message was not accepted; ``code`` is the SMTP reply code when there was one."""
+
+    def __init__(self, reply: str, code: int | None = None) -> None:
+        self.code = code
+        self.reply = reply
+        super().__init__(f"{code} {reply}" if code else reply)
+
+
+class TemporaryFailure(SendError):
+    """Try again later (4xx, connection refused or lost, timeout)."""
+
+
+class PermanentFailure(SendError):
+    """Do not retry (5xx): the message goes to failed/ with this reply."""
+
+
+class Transport(Protocol):
+    """Something that accepts the exact bytes of a message for an envelope."""
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted: ...
+
+    def close(self) -> None: ...
+
+
+class FileTransport:
+    """Writes each message as ``<sha256 prefix>.eml`` into ``directory`` (the embedded default).
+
+    Sending the same bytes twice writes the same file, so a resend after a crash is harmless.
+    """
+
+    def __init__(self, directory: Path | str) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
+        name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
+        try:
+            _files.write_durably(self.directory / name, raw, mode=0o644)
+        except OSError as exc:
+            raise TemporaryFailure(f"cannot write {self.directory / name}: {exc.strerror}") from exc
+        return Accepted(f"written to {name}")
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def __enter__(self) -> FileTransport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SMTPTransport:
+    """Submission to an SMTP server with smtplib; one connection reused for a delivery run.
+
+    ``security``: "tls" (SMTP_SSL, port 465), "starttls" (port 587; refused if the server does not
+    offer it) or "none" (loopback only). With ``credentials`` the transport logs in after TLS.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        security: str = "starttls",
+        credentials: Credentials | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        timeout: float = 30.0,
+        local_hostname: str | None = None,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.security = check_security(host, security, "SMTP")
+        self.credentials = credentials
+        self.ssl_context = ssl_context
+        self.timeout = timeout
+        self.local_hostname = local_hostname
+        self._smtp: smtplib.SMTP | None = None
+
+    def _connect(self) -> smtplib.SMTP:
+        if self._smtp is not None:
+            return self._smtp
+        where = f"SMTP {self.host}:{self.port}"
+        context = self.ssl_context or client_context()
+        smtp: smtplib.SMTP | None = None
+        try:
+            if self.security == "tls":
+                smtp = smtplib.SMTP_SSL(
+                    self.host,
+                    self.port,
+                    local_hostname=self.local_hostname,
+                    timeout=self.timeout,
+                    context=context,
+                )
+            else:
+                smtp = smtplib.SMTP(
+                    self.host, self.port, local_hostname=self.local_hostname, timeout=self.timeout
+                )
+            smtp.ehlo()
+            if self.security == "starttls":
+                if not smtp.has_extn("starttls"):
+                    raise MailConfigError(f"{where} does not offer STARTTLS")
+                smtp.starttls(context=context)
+                smtp.ehlo()
+            if self.credentials is not None:
+                smtp.login(self.credentials.user, self.credentials.password)
+        except MailConfigError:
+            _quit(smtp)
+            raise
+        except smtplib.SMTPAuthenticationError as exc:
+            _quit(smtp)
+            raise MailConfigError(
+                f"{where}: login refused for {self.credentials.user if self.credentials else ''!r}"
+                f" ({exc.smtp_code} {_reply(exc.smtp_error)})"
+            ) from None
+        except smtplib.SMTPNotSupportedError as exc:
+            _quit(smtp)
+            raise MailConfigError(f"{where}: {exc}") from None
+        except ssl.SSLCertVerificationError as exc:
+            _quit(smtp)
+            raise MailConfigError(f"{where}: certificate refused: {exc.verify_message}") from None
+        except smtplib.SMTPResponseException as exc:
+            _quit(smtp)
+            raise TemporaryFailure(f"{where}: {_reply(exc.smtp_error)}", exc.smtp_code) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            _quit(smtp)
+            raise TemporaryFailure(f"{where}: {exc or type(exc).__name__}") from None
+        self._smtp = smtp
+        return smtp
+
+    def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
+        smtp = self._connect()
+        try:
+            refused = smtp.sendmail(sender, list(recipients), raw)
+        except smtplib.SMTPRecipientsRefused as exc:
+            self._drop()
+            codes = {addr: (code, _reply(text)) for addr, (code, text) in exc.recipients.items()}
+            detail = "; ".join(f"{a}: {c} {t}" for a, (c, t) in codes.items())
+            if all(500 <= c <= 599 for c, _ in codes.values()):
+                raise PermanentFailure(f"every recipient refused: {detail}", 550) from None
+            raise TemporaryFailure(f"recipients refused: {detail}", 450) from None
+        except smtplib.SMTPResponseException as exc:
+            self._drop()
+            error = _classify(exc.smtp_code)
+            raise error(_reply(exc.smtp_error), exc.smtp_code) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            self._drop()
+            raise TemporaryFailure(f"connection to {self.host}:{self.port} failed: {exc}") from None
+        codes = {addr: (code, _reply(text)) for addr, (code, text) in refused.items()}
+        return Accepted("250 accepted", codes)
+
+    def close(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        _quit(smtp)
+
+    def _drop(self) -> None:
+        """After any failure start the next message on a fresh connection (421 closes it)."""
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            with contextlib.suppress(OSError):
+                smtp.close()
+
+    def __enter__(self) -> SMTPTransport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _classify(code: int) -> type[SendError]:
+    return PermanentFailure if 500 <= code <= 599 else TemporaryFailure
+
+
+def _reply(value: bytes | str) -> str:
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    return " ".join(text.split())
+
+
+def _quit(smtp: smtplib.SMTP | None) -> None:
+    if smtp is None:
+        return
+    try:
+        smtp.quit()
+    except (OSError, smtplib.SMTPException):
+        with contextlib.suppress(OSError):
+            smtp.close()

@@ -1,0 +1,88 @@
+"""One call for ingest: parse a stored message, find its order texts, decide if it may be answered.
+
+The result is a value, never an exception: ``too_big`` set means quarantine the message;
+otherwise ``texts`` go to :func:`pbem.orderdoc.find_signed_blocks`, ``html_only`` asks for the
+polite "please send plain text" reply, and ``no_reply`` (when set) forbids any automatic answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+
+from pbem.errors import Problem
+from pbem.mail.errors import MessageTooBig
+from pbem.mail.loops import header_text, no_reply_reason, reply_address
+from pbem.mail.message import DEFAULT_LIMITS, Limits, TextPart, parse_message, scan_parts
+
+
+@dataclass(frozen=True, slots=True)
+class Triage:
+    """What the transport layer knows about one incoming message."""
+
+    #: The parsed message, or None when it was refused as too big.
+    message: EmailMessage | None
+    #: Set when the message is over a size or structure cap: quarantine it with this reason.
+    too_big: Problem | None = None
+    #: Set when no automatic reply may be sent (RFC 3834, bounces, lists, our own mail…).
+    no_reply: Problem | None = None
+    texts: tuple[TextPart, ...] = ()
+    notes: tuple[Problem, ...] = ()
+    html_only: bool = False
+    #: The one From address when usable (only for "please send plain text" to an unknown sender
+    #: the caller should still prefer a registered address; From proves nothing).
+    sender: str | None = None
+    message_id: str | None = None
+    subject: str = ""
+    references: tuple[str, ...] = field(default=())
+
+    @property
+    def outcome(self) -> str:
+        """A short stable summary used by the corpus table and logs."""
+        if self.too_big is not None:
+            return f"too-big ({self.too_big.code})"
+        parts = [f"orders {len(self.texts)}"]
+        if self.html_only:
+            parts.append("html-only")
+        if self.no_reply is not None:
+            parts.append(f"no-reply ({self.no_reply.code})")
+        return "; ".join(parts)
+
+
+def triage(
+    raw: bytes,
+    *,
+    own_addresses: Collection[str] = (),
+    return_path: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Triage:
+    """Parse ``raw`` under ``limits`` and report texts, notes and the reply decision."""
+    try:
+        msg = parse_message(raw, limits)
+    except MessageTooBig as exc:
+        return Triage(message=None, too_big=exc.problem)
+    scan = scan_parts(msg, limits)
+    refs = (header_text(msg, "References") or "").split()
+    return Triage(
+        message=msg,
+        no_reply=no_reply_reason(msg, own_addresses, return_path=return_path),
+        texts=scan.texts,
+        notes=scan.notes,
+        html_only=scan.html_only,
+        sender=reply_address(msg),
+        message_id=_message_id(header_text(msg, "Message-ID")),
+        subject=header_text(msg, "Subject") or "",
+        references=tuple(r for r in refs if r.startswith("<") and r.endswith(">"))[-20:],
+    )
+
+
+def _message_id(value: str | None) -> str | None:
+    """The ``<…>`` Message-ID if it looks like one (no whitespace, no CR/LF), else None."""
+    if value is None:
+        return None
+    token = value.strip()
+    looks_right = token.startswith("<") and token.endswith(">") and len(token) <= 250
+    if looks_right and not any(ch.isspace() or ord(ch) < 32 for ch in token):
+        return token
+    return None

@@ -74,6 +74,27 @@ def fsync_dir(directory: Path | str) -> None:
         os.close(fd)
 
 
+def make_dirs(directory: Path | str) -> None:
+    """``mkdir -p`` whose new directories survive a crash (each new one's parent is fsynced)."""
+    directory = Path(directory)
+    missing: list[Path] = []
+    probe = directory
+    while not probe.is_dir():
+        missing.append(probe)
+        probe = probe.parent
+    try:
+        for new in reversed(missing):
+            try:
+                os.mkdir(new)
+            except FileExistsError:
+                if not new.is_dir():
+                    raise
+                continue
+            fsync_dir(new.parent)
+    except OSError as exc:
+        raise storage_error(directory, "create directory", exc) from None
+
+
 def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
 

@@ -142,10 +142,12 @@ def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
         raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
     if not isinstance(obj, dict):
         raise bad(f"expected a JSON object, found {type(obj).__name__}")
+    maybe_seq = obj.get("seq")
+    known_seq = maybe_seq if type(maybe_seq) is int else None
     if obj.keys() != FIELDS:
         missing = sorted(FIELDS - obj.keys())
         extra = sorted(obj.keys() - FIELDS)
-        raise bad(f"wrong fields: missing {missing}, unexpected {extra}")
+        raise bad(f"wrong fields: missing {missing}, unexpected {extra}", known_seq)
     seq, prev, kind, time, digest = obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["hash"]
     if type(seq) is not int or seq < 0:
         raise bad(f"seq must be a non-negative integer, found {seq!r}")

@@ -154,7 +154,9 @@ def test_wrong_fields_and_not_json(logfile):
     obj = json.loads(items[2])
     obj["extra"] = 1
     write_lines(logfile, [*items[:2], canonical.encode(obj), *items[3:]])
-    with pytest.raises(glog.CorruptEntry, match=r"line 3: wrong fields: missing \[\], unexpected"):
+    with pytest.raises(
+        glog.CorruptEntry, match=r"line 3 \(seq 2\): wrong fields: missing \[\], unexpected"
+    ):
         glog.GameLog.load(logfile)
 
 

@@ -1,0 +1,348 @@
+"""A game on disk: the directory layout and the operations on it.
+
+::
+
+  ROOT/                        many games under one root
+    referee.key referee.pub    the referee's Ed25519 key (pbem.referee)
+    GAME/                      the directory name is the game id
+      config.yaml              human-edited (pbem.gameconfig)
+      keys/POWER.pub           players' public keys (as named in config.yaml)
+      log.jsonl                the hash-chained log, the source of truth (pbem.log)
+      state.json               cache {"log_length", "head", "digest", "state"}, checked on load
+      submissions/             every submission received (pbem.submissions)
+      lock                     the per-game lock file (pbem.lock)
+      outbox/ reports/         the mail layer's
+
+The genesis entry (seq 0, kind ``genesis``) holds everything the game started from: the config as
+data, every power's public key, the referee's public key, the plugin id, variant and the options
+given to ``plugin.setup``, the canonical digest of the initial state and the first deadline.
+
+``state.json`` is only a cache. :meth:`GameDir.load_state` checks it against the log head and its
+own digest; a missing, corrupted, truncated or stale cache is rebuilt with the caller's replay
+function (state must always equal the replay of the log) and the reason is returned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import atomic, canonical
+from pbem import log as glog
+from pbem.checkpoint import Checkpoint
+from pbem.errors import PbemError
+from pbem.gameconfig import CONFIG_NAME, GameConfig
+from pbem.keys import PrivateKey, PublicKey
+from pbem.log import Entry, GameLog, LogError, TornTail
+from pbem.plugin import GamePlugin
+from pbem.referee import referee_key
+from pbem.schedule import to_iso
+from pbem.submissions import SubmissionStore
+
+LOG_NAME = "log.jsonl"
+STATE_NAME = "state.json"
+KEYS_DIR = "keys"
+GENESIS_FORMAT = "pbem-game-v1"
+
+State = dict[str, Any]
+Replay = Callable[[Sequence[Entry]], State]
+
+
+class GameDirError(PbemError):
+    """A game directory cannot be created or opened; the message names the file and problem."""
+
+
+class ConfigMismatch(GameDirError):
+    """config.yaml changed a field that is fixed once the game has started."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedState:
+    state: State
+    rebuilt: str | None  # why state.json was rebuilt from the log, or None if it was current
+
+
+def setup_options(config: GameConfig) -> dict[str, Any]:
+    """The options ``plugin.setup`` receives: the config's options plus game_id and mode."""
+    return {**config.options, "game_id": config.game_id, "mode": config.mode}
+
+
+def check_against_plugin(config: GameConfig, keys: Mapping[str, Any], plugin: GamePlugin) -> None:
+    """The config fits the game: same game id, a known variant, exactly its powers, one key each."""
+    if plugin.id != config.game:
+        raise GameDirError(f"the config is for game {config.game!r}, the plugin is {plugin.id!r}")
+    variants = plugin.variants()
+    if config.variant not in variants:
+        raise GameDirError(
+            f"unknown variant {config.variant!r} of {plugin.id} (known: "
+            f"{', '.join(sorted(variants))})"
+        )
+    wanted = list(variants[config.variant].powers)
+    missing = [p for p in wanted if p not in config.powers]
+    unknown = [p for p in config.powers if p not in wanted]
+    if unknown:
+        raise GameDirError(
+            f"variant {config.variant} has no power {unknown[0]!r} (its powers: "
+            f"{', '.join(wanted)})"
+        )
+    if missing:
+        raise GameDirError(
+            f"variant {config.variant} needs power {missing[0]!r} too (its powers:"
+            f" {', '.join(wanted)})"
+        )
+    no_key = [p for p in config.powers if p not in keys]
+    if no_key:
+        raise GameDirError(f"no public key for power {no_key[0]!r}")
+    extra = [p for p in keys if p not in config.powers]
+    if extra:
+        raise GameDirError(f"a key is given for {extra[0]!r}, which is not a power of this game")
+
+
+def games_under(root: Path | str) -> list[Path]:
+    """Game directories directly under ``root`` (those holding config.yaml and log.jsonl)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise GameDirError(f"{root}: not a directory")
+    return sorted(
+        p
+        for p in root.iterdir()
+        if not p.name.startswith(".") and (p / CONFIG_NAME).is_file() and (p / LOG_NAME).is_file()
+    )
+
+
+class GameDir:
+    """An opened, verified game directory. Hold its lock (pbem.lock) before changing it."""
+
+    def __init__(self, path: Path, config: GameConfig, log: GameLog, repaired: bytes = b"") -> None:
+        self.path = path
+        self.config = config
+        self.log = log
+        self.repaired = repaired  # bytes of a torn last line dropped when opening, if any
+        self.submissions = SubmissionStore(path)
+
+    # --- paths ------------------------------------------------------------------------------
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    @property
+    def game_id(self) -> str:
+        return self.config.game_id
+
+    @property
+    def log_path(self) -> Path:
+        return self.path / LOG_NAME
+
+    @property
+    def state_path(self) -> Path:
+        return self.path / STATE_NAME
+
+    # --- creating and opening ---------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        root: Path | str,
+        config: GameConfig,
+        keys: Mapping[str, PublicKey],
+        plugin: GamePlugin,
+        now: datetime,
+    ) -> GameDir:
+        """Create ROOT/GAME_ID with its config, keys, genesis log entry and state.
+
+        The directory is built under a temporary name and renamed into place, so a crash leaves
+        either no game or a complete one. The referee key is created under ROOT if missing.
+        """
+        root = Path(root)
+        check_against_plugin(config, keys, plugin)
+        path = root / config.game_id
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise GameDirError(f"{path} exists already: choose another game id or remove it")
+        atomic.make_dirs(root)
+        referee, _ = referee_key(root, create=True)
+        options = setup_options(config)
+        initial = plugin.setup(config.variant, options)
+        genesis = {
+            "format": GENESIS_FORMAT,
+            "game_id": config.game_id,
+            "config": config.to_data(),
+            "keys": {power: keys[power].text() for power in config.powers},
+            "referee": referee.public.text(),
+            "plugin": plugin.id,
+            "variant": config.variant,
+            "options": options,
+            "initial_state": canonical.digest(initial),
+            "deadline": to_iso(config.schedule.next_deadline(now)),
+        }
+        tmp = root / f".new-{config.game_id}-{secrets.token_hex(4)}"
+        try:
+            atomic.make_dirs(tmp / KEYS_DIR)
+            for power, entry in config.powers.items():
+                key_file = tmp / entry.key
+                atomic.make_dirs(key_file.parent)
+                atomic.write_text(key_file, keys[power].text(power) + "\n")
+            atomic.write_text(tmp / CONFIG_NAME, config.to_yaml())
+            log = GameLog.create(tmp / LOG_NAME, now, genesis)
+            _write_state(tmp / STATE_NAME, log.head.length, log.head.hash, initial)
+            atomic.fsync_dir(tmp)
+            if path.exists():
+                path.rmdir()  # an empty directory the user made for the game
+            os.rename(tmp, path)
+            atomic.fsync_dir(root)
+        except OSError as exc:
+            raise atomic.storage_error(path, "create the game in", exc) from None
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: Path | str, *, repair_torn_tail: bool = False) -> GameDir:
+        """Load the config and verify the whole log.
+
+        A torn last line (an interrupted append) raises TornTail unless ``repair_torn_tail`` is
+        set, in which case it is dropped (hold the lock) and kept in ``.repaired``. Any other
+        damage raises LogError: never repaired here.
+        """
+        path = Path(path)
+        if not path.is_dir():
+            raise GameDirError(f"{path}: no such game directory")
+        config = GameConfig.load(path / CONFIG_NAME)
+        repaired = b""
+        try:
+            log = GameLog.load(path / LOG_NAME)
+        except TornTail:
+            if not repair_torn_tail:
+                raise
+            repaired = glog.repair_torn_tail(path / LOG_NAME)
+            log = GameLog.load(path / LOG_NAME)
+        game = cls(path, config, log, repaired)
+        game._check_config()
+        return game
+
+    def _check_config(self) -> None:
+        if self.config.game_id != self.path.name:
+            raise ConfigMismatch(
+                f"{self.path / CONFIG_NAME}: game_id is {self.config.game_id!r} "
+                f"but the directory is named {self.path.name!r}"
+            )
+        body = self.genesis
+        if not isinstance(body, dict) or body.get("format") != GENESIS_FORMAT:
+            raise LogError(
+                str(self.log_path), 1, 0, f"the genesis entry is not a {GENESIS_FORMAT} game start"
+            )
+        started = GameConfig.from_data(body["config"], f"{self.log_path} genesis config")
+        now_fixed, then_fixed = self.config.fixed_fields(), started.fixed_fields()
+        for key, value in now_fixed.items():
+            if value != then_fixed[key]:
+                raise ConfigMismatch(
+                    f"{self.path / CONFIG_NAME}: {key} is {value!r} but the game started with "
+                    f"{then_fixed[key]!r}; it cannot change once the game has started"
+                )
+
+    # --- the log's view of the game ---------------------------------------------------------
+
+    @property
+    def genesis(self) -> Any:
+        return self.log.genesis.body
+
+    def registered_keys(self) -> dict[str, PublicKey]:
+        """Each power's public key as the log records it (genesis, then ``key`` entries whose body
+        is ``{"power": …, "key": "pbem-ed25519 …"}``)."""
+        keys = {power: PublicKey.parse(text) for power, text in self.genesis["keys"].items()}
+        for entry in self.log.entries[1:]:
+            if entry.kind == "key" and isinstance(entry.body, dict):
+                keys[entry.body["power"]] = PublicKey.parse(entry.body["key"])
+        return keys
+
+    def referee_public(self) -> PublicKey:
+        return PublicKey.parse(self.genesis["referee"])
+
+    def initial_state(self, plugin: GamePlugin) -> State:
+        """``plugin.setup`` re-run with the genesis variant and options, checked against the
+        digest recorded at creation (a changed plugin would replay a different game)."""
+        state = plugin.setup(self.genesis["variant"], self.genesis["options"])
+        if canonical.digest(state) != self.genesis["initial_state"]:
+            raise GameDirError(
+                f"{self.log_path}: the {plugin.id} plugin's set-up no longer "
+                "matches the initial state recorded when the game was created"
+            )
+        return state
+
+    def checkpoint(self, key: PrivateKey) -> Checkpoint:
+        """The referee's signed checkpoint of the current log head."""
+        head = self.log.head
+        return Checkpoint.sign(key, self.game_id, head.length, head.hash)
+
+    # --- the state cache --------------------------------------------------------------------
+
+    def save_state(self, state: State) -> None:
+        """Write state.json for the current log head (after the log append that produced it)."""
+        head = self.log.head
+        _write_state(self.state_path, head.length, head.hash, state)
+
+    def load_state(self, replay: Replay) -> LoadedState:
+        """The state at the log head: from state.json if it is current and intact, otherwise
+        rebuilt with ``replay(log entries)`` and written back."""
+        reason = self._cache_problem()
+        if isinstance(reason, dict):
+            return LoadedState(reason, None)
+        state = replay(self.log.entries)
+        self.save_state(state)
+        return LoadedState(state, reason)
+
+    def _cache_problem(self) -> State | str:
+        path = self.state_path
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return f"{path} is missing"
+        except OSError as exc:
+            return f"{path} cannot be read ({exc.strerror})"
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            return f"{path} is not valid JSON (corrupted or truncated)"
+        if not isinstance(data, dict) or set(data) != {"log_length", "head", "digest", "state"}:
+            return f"{path} does not have the fields log_length, head, digest, state"
+        head = self.log.head
+        if (data["log_length"], data["head"]) != (head.length, head.hash):
+            return (
+                f"{path} is stale: it is for log length {data['log_length']}, the log has "
+                f"{head.length} entries"
+            )
+        state = data["state"]
+        if not isinstance(state, dict) or canonical.digest(state) != data["digest"]:
+            return f"{path}: the state does not match its digest (corrupted)"
+        return state
+
+
+def _write_state(path: Path, length: int, head: str, state: State) -> None:
+    atomic.write_json(
+        path,
+        {"log_length": length, "head": head, "digest": canonical.digest(state), "state": state},
+    )
+
+
+def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:
+    """A key given as ``pbem-ed25519 <b64>`` text or as a path to a .pub file."""
+    text = text_or_path.strip()
+    if text.startswith("pbem-ed25519"):
+        return PublicKey.parse(text)
+    path = Path(text).expanduser()
+    if base is not None and not path.is_absolute():
+        path = base / path
+    if not path.is_file():
+        raise GameDirError(
+            f"key {text_or_path!r}: no such file (give a .pub file or the key "
+            "text 'pbem-ed25519 …')"
+        )
+    return PublicKey.load(path)

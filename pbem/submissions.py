@@ -1,0 +1,206 @@
+"""Every order submission received, kept forever: ``GAMEDIR/submissions/turn-NNNN/POWER/``.
+
+Each submission is two files named by its receipt time (UTC) and the first 12 hex digits of the
+SHA-256 of its bytes::
+
+  submissions/turn-0007/algol/20261130T170000Z-9c41ab12cd34.txt   the bytes as received
+  submissions/turn-0007/algol/20261130T170000Z-9c41ab12cd34.json  the verdict (sidecar)
+
+Neither is ever overwritten (they are created with ``link``, which fails if the name exists);
+recording the same bytes at the same second again is a harmless no-op. The sidecar holds the
+receipt time, the source message id, the verdict (``accepted`` or ``rejected``), the problems and
+the order document's ``seq``. For each (turn, power) the accepted submission with the highest seq
+wins (ties: the later receipt); its name is also written to ``ACCEPTED`` in the power's directory
+for people browsing (the sidecars are what counts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import atomic, canonical
+from pbem.errors import PbemError, Problem
+from pbem.schedule import require_aware, to_iso
+
+DIR_NAME = "submissions"
+MARKER = "ACCEPTED"
+VERDICTS = ("accepted", "rejected")
+_POWER = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_NAME = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{12}$")
+
+
+class SubmissionError(PbemError):
+    """A submission cannot be recorded or its record is damaged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    turn: int
+    power: str
+    name: str  # file stem: <received>-<sha12>
+    path: Path  # the .txt file
+    received: str  # ISO-8601 UTC
+    sha256: str
+    message_id: str | None
+    verdict: str | None  # None: bytes stored, verdict not yet recorded (crash in between)
+    problems: tuple[Problem, ...]
+    seq: int | None
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict == "accepted"
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+
+def turn_dir_name(turn: int) -> str:
+    return f"turn-{turn:04d}"
+
+
+def _stamp(when: datetime) -> str:
+    return require_aware(when, "received").astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _problem(p: Problem | str) -> Problem:
+    return p if isinstance(p, Problem) else Problem("rejected", "", str(p))
+
+
+class SubmissionStore:
+    def __init__(self, game_dir: Path | str) -> None:
+        self.root = Path(game_dir) / DIR_NAME
+
+    def dir_for(self, turn: int, power: str) -> Path:
+        if type(turn) is not int or turn < 0:
+            raise SubmissionError(f"turn must be a non-negative integer, not {turn!r}")
+        if not isinstance(power, str) or not _POWER.match(power):
+            raise SubmissionError(f"power {power!r} is not a power name")
+        return self.root / turn_dir_name(turn) / power
+
+    def record(
+        self,
+        *,
+        turn: int,
+        power: str,
+        data: bytes,
+        received: datetime,
+        verdict: str,
+        message_id: str | None = None,
+        problems: Sequence[Problem | str] = (),
+        seq: int | None = None,
+    ) -> Submission:
+        """Store one received submission and its verdict (durably, never overwriting)."""
+        if verdict not in VERDICTS:
+            raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
+        if verdict == "accepted" and problems:
+            raise SubmissionError("an accepted submission cannot carry problems")
+        directory = self.dir_for(turn, power)
+        sha = hashlib.sha256(data).hexdigest()
+        name = f"{_stamp(received)}-{sha[:12]}"
+        sidecar = {
+            "file": f"{name}.txt",
+            "message_id": message_id,
+            "power": power,
+            "problems": [
+                {"code": p.code, "path": p.path, "message": p.message}
+                for p in map(_problem, problems)
+            ],
+            "received": to_iso(received),
+            "seq": seq,
+            "sha256": sha,
+            "turn": turn,
+            "verdict": verdict,
+        }
+        atomic.make_dirs(directory)
+        atomic.create_bytes(directory / f"{name}.txt", data, mode=0o644)
+        try:
+            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n")
+        except atomic.FileExists:
+            raise SubmissionError(
+                f"{directory / name}.json: a different verdict is recorded already for this "
+                f"submission; verdicts are never overwritten"
+            ) from None
+        if verdict == "accepted":
+            best = self.accepted(turn).get(power)
+            if best is not None:
+                atomic.write_text(directory / MARKER, best.name + ".txt\n")
+        return self._load(directory, name)
+
+    def _load(self, directory: Path, name: str) -> Submission:
+        txt = directory / f"{name}.txt"
+        meta_path = directory / f"{name}.json"
+        turn = int(directory.parent.name.removeprefix("turn-"))
+        power = directory.name
+        if not meta_path.exists():
+            data = txt.read_bytes()
+            stamp = datetime.strptime(name[:16], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+            return Submission(
+                turn,
+                power,
+                name,
+                txt,
+                to_iso(stamp),
+                hashlib.sha256(data).hexdigest(),
+                None,
+                None,
+                (),
+                None,
+            )
+        try:
+            meta: dict[str, Any] = json.loads(meta_path.read_bytes())
+            return Submission(
+                turn,
+                power,
+                name,
+                txt,
+                meta["received"],
+                meta["sha256"],
+                meta["message_id"],
+                meta["verdict"],
+                tuple(Problem(p["code"], p["path"], p["message"]) for p in meta["problems"]),
+                meta["seq"],
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SubmissionError(f"{meta_path}: damaged submission record ({exc})") from None
+
+    def list(self, turn: int, power: str | None = None) -> list[Submission]:
+        """Every submission of ``turn`` (optionally one power's), oldest first."""
+        turn_dir = self.root / turn_dir_name(turn)
+        if not turn_dir.is_dir():
+            return []
+        dirs = [self.dir_for(turn, power)] if power else sorted(turn_dir.iterdir())
+        out: list[Submission] = []
+        for directory in dirs:
+            if not directory.is_dir():
+                continue
+            names = {p.stem for p in directory.glob("*.txt") if _NAME.match(p.stem)}
+            out.extend(self._load(directory, n) for n in names)
+        out.sort(key=lambda s: (s.received, s.power, s.name))
+        return out
+
+    def accepted(self, turn: int) -> dict[str, Submission]:
+        """For each power, the accepted submission that counts (highest seq, then latest)."""
+        best: dict[str, Submission] = {}
+        for sub in self.list(turn):
+            if not sub.accepted:
+                continue
+            current = best.get(sub.power)
+            if current is None or _rank(sub) > _rank(current):
+                best[sub.power] = sub
+        return best
+
+    def turns(self) -> list[int]:
+        if not self.root.is_dir():
+            return []
+        return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())
+
+
+def _rank(sub: Submission) -> tuple[int, str, str]:
+    return (sub.seq if sub.seq is not None else -1, sub.received, sub.name)

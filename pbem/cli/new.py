@@ -1,0 +1,186 @@
+"""``pbem new``: create a game directory (config, players' keys, genesis log entry, state)."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import games
+from pbem.errors import PbemError, Problem, UsageError
+from pbem.gameconfig import MODES, ConfigError, GameConfig, check_email, is_slug
+from pbem.gamedir import GameDir, read_public_key
+from pbem.keys import PublicKey
+from pbem.referee import KEY_NAME, PUB_NAME
+from pbem.safeyaml import resolve_plain
+from pbem.schedule import ScheduleError, parse_iso
+
+EPILOG = """\
+examples:
+  pbem new games/andromeda-7 --game 4000ad --variant independents-4 \\
+      --power pavo=ann@example.org:keys/ann.pub --power antares=bob@example.org:bob.pub \\
+      --power regulus=cy@example.org:cy.pub \\
+      --power 'algol=di@example.org:pbem-ed25519 3q2+7w...' \\
+      --weekdays mon,thu --hour 18:00 --tz Europe/Paris --gm gm@example.org
+
+The game id is the directory's name; the referee key is created beside it (ROOT/referee.key) if
+missing. Edit GAMEDIR/config.yaml afterwards for the reminder, grace and NMR settings.
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "new",
+        help="create a new game directory",
+        description="Create a game directory: config.yaml, the players' public keys, the genesis "
+        "entry of the hash-chained log and the initial state.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("gamedir", metavar="GAMEDIR", help="the new game's directory (ROOT/GAME_ID)")
+    p.add_argument("--game", default="4000ad", help="game id (default: 4000ad)")
+    p.add_argument("--variant", required=True, help="variant name, e.g. independents-4")
+    p.add_argument(
+        "--power",
+        action="append",
+        default=[],
+        metavar="NAME=EMAIL:PUBKEY",
+        help="a power, its player's address and public key (a .pub file or the key "
+        "text 'pbem-ed25519 <base64>'); once per power",
+    )
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--deadline", metavar="PERIOD", help="a fixed period per turn, e.g. 48h")
+    when.add_argument("--weekdays", metavar="DAYS", help="deadline weekdays, e.g. mon,thu")
+    p.add_argument("--hour", metavar="HH:MM", help="local deadline hour with --weekdays")
+    p.add_argument("--tz", default="UTC", help="time zone of --weekdays/--hour (IANA name)")
+    p.add_argument("--mode", choices=MODES, default="simultaneous", help="turn mode")
+    p.add_argument("--gm", metavar="EMAIL", help="the game master's address")
+    p.add_argument("--from", dest="sender", metavar="EMAIL", help="the referee's From address")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (e.g. ships_at_start=12); repeatable",
+    )
+    p.add_argument(
+        "--now", metavar="TIMESTAMP", help="creation time, ISO-8601 UTC (default: the current time)"
+    )
+    p.set_defaults(func=run)
+
+
+def parse_power(spec: str) -> tuple[str, str, str]:
+    """``NAME=EMAIL:PUBKEY`` -> (name, email, key text or path)."""
+    name, eq, rest = spec.partition("=")
+    email, colon, key = rest.partition(":")
+    if not eq or not colon or not name or not key:
+        raise UsageError(f"--power {spec!r}: expected NAME=EMAIL:PUBKEY")
+    if not is_slug(name) or not name[0].isalpha():
+        raise UsageError(f"--power {spec!r}: {name!r} is not a power name")
+    if check_email(email) is None:
+        raise UsageError(f"--power {name}: {email!r} is not an email address")
+    return name, email, key
+
+
+def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicKey]]:
+    gamedir = Path(args.gamedir)
+    game_id = gamedir.name
+    if not is_slug(game_id):
+        raise UsageError(
+            f"the directory name {game_id!r} is the game id and must be a slug "
+            "(lowercase letters, digits and dashes)"
+        )
+    if not args.power:
+        raise UsageError("no --power given: name every power of the variant")
+    powers: dict[str, dict[str, Any]] = {}
+    keys: dict[str, PublicKey] = {}
+    for spec in args.power:
+        name, email, key_spec = parse_power(spec)
+        if name in powers:
+            raise UsageError(f"--power {name} is given twice")
+        try:
+            keys[name] = read_public_key(key_spec)
+        except PbemError as exc:
+            raise UsageError(f"--power {name}: bad key: {exc}") from None
+        powers[name] = {"email": email, "key": f"keys/{name}.pub"}
+    if args.deadline:
+        schedule: dict[str, Any] = {"period": args.deadline}
+    elif args.weekdays:
+        if not args.hour:
+            raise UsageError("--weekdays needs --hour HH:MM")
+        schedule = {"weekdays": args.weekdays, "hour": args.hour}
+    else:
+        if args.hour:
+            raise UsageError("--hour goes with --weekdays")
+        schedule = {"period": "48h"}
+    schedule["tz"] = args.tz
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UsageError(f"--option {item!r}: expected KEY=VALUE")
+        options[key] = resolve_plain(value)
+    data: dict[str, Any] = {
+        "game_id": game_id,
+        "game": args.game,
+        "variant": args.variant,
+        "mode": args.mode,
+        "options": options,
+        "powers": powers,
+        "schedule": schedule,
+    }
+    if args.gm:
+        data["gm"] = args.gm
+    if args.sender:
+        data["from"] = args.sender
+    try:
+        return gamedir, GameConfig.from_data(data, "pbem new"), keys
+    except ConfigError as exc:
+        raise UsageError("; ".join(_flag(p) for p in exc.problems)) from None
+
+
+_FLAGS = {
+    "schedule.period": "--deadline",
+    "schedule.weekdays": "--weekdays",
+    "schedule.hour": "--hour",
+    "schedule.tz": "--tz",
+    "gm": "--gm",
+    "from": "--from",
+    "options": "--option",
+    "variant": "--variant",
+    "game": "--game",
+}
+
+
+def _flag(problem: Problem) -> str:
+    """A config problem named by the command-line flag it came from."""
+    for key, flag in _FLAGS.items():
+        if (
+            problem.path == key
+            or problem.path.startswith(key + "[")
+            or problem.path.startswith(key + ".")
+        ):
+            return f"{flag}: {problem.message}"
+    return str(problem)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        now = parse_iso(args.now, "--now") if args.now else datetime.now(UTC)
+    except ScheduleError as exc:
+        raise UsageError(str(exc)) from None
+    gamedir, config, keys = build(args)
+    plugin = games.load(config.game)
+    root = gamedir.parent
+    had_key = (root / KEY_NAME).exists()
+    game = GameDir.create(root, config, keys, plugin, now)
+    deadline = game.genesis["deadline"]
+    print(
+        f"created {game.path}: {plugin.id} {config.variant}, {len(config.powers)} powers "
+        f"({', '.join(config.powers)}), {config.mode}, {config.schedule.describe()}"
+    )
+    print(f"first deadline {deadline}; log head {game.log.head.hash[:16]}")
+    if not had_key:
+        print(f"new referee key {root / KEY_NAME} (publish {root / PUB_NAME})")
+    return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,7 +45,7 @@ __all__ = [
 KeysFor = Callable[[str, str], Sequence[PublicKey]]
 """(game, power) -> the public keys registered for that power in that game."""
 
-_SEAL = object()
+_minting: ContextVar[bool] = ContextVar("_minting", default=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +66,9 @@ class VerifiedOrders:
     sha256: str
     key_fingerprint: str
     signature: bytes = field(repr=False)
-    _seal: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self._seal is not _SEAL:
+        if not _minting.get():
             raise TypeError("VerifiedOrders is made only by pbem.orderdoc.verify_orders")
 
     @property
@@ -182,18 +182,21 @@ def verify_orders(
                                 f"registered for {claimed_power} in game {claimed_game}"))
     if envelope is None or problems:
         raise Rejected(problems)
-    return VerifiedOrders(
-        game=envelope.game,
-        power=envelope.power,
-        turn=envelope.turn,
-        seq=envelope.seq,
-        body=envelope.orders,
-        signed_text=armored.body,
-        sha256=hashlib.sha256(payload).hexdigest(),
-        key_fingerprint=key.fingerprint,
-        signature=armored.signature,
-        _seal=_SEAL,
-    )
+    token = _minting.set(True)
+    try:
+        return VerifiedOrders(
+            game=envelope.game,
+            power=envelope.power,
+            turn=envelope.turn,
+            seq=envelope.seq,
+            body=envelope.orders,
+            signed_text=armored.body,
+            sha256=hashlib.sha256(payload).hexdigest(),
+            key_fingerprint=key.fingerprint,
+            signature=armored.signature,
+        )
+    finally:
+        _minting.reset(token)
 
 
 def supersede(current: VerifiedOrders | None, candidate: VerifiedOrders) -> VerifiedOrders:

@@ -148,9 +148,10 @@ class _Builder:
 
     def open(self, value: dict[Any, Any] | list[Any], line: int) -> None:
         if len(self.stack) >= MAX_DEPTH:
+            path = self.here()
             self.problem(
                 "too-deep",
-                self.here(),
+                path if len(path) <= 40 else path[:40] + "…",
                 f"nested more than {MAX_DEPTH} levels deep; an order file never needs that",
             )
             self.stop = True
@@ -223,7 +224,10 @@ def scan(text: str) -> tuple[Any, list[Problem]]:
             if builder.stop:
                 break
     except yaml.YAMLError as exc:
-        builder.problems.append(Problem("not-yaml", "", _describe(exc)))
+        if "depth" in str(getattr(exc, "problem", "")):  # libyaml's own nesting limit
+            builder.problem("too-deep", "", f"nested more than {MAX_DEPTH} levels deep")
+        else:
+            builder.problems.append(Problem("not-yaml", "", _describe(exc)))
     except RecursionError:  # the pure-Python parser on pathological nesting
         builder.problem("too-deep", "", f"nested more than {MAX_DEPTH} levels deep")
     except ValueError as exc:  # e.g. a lone surrogate the reader cannot encode

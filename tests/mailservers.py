@@ -352,9 +352,7 @@ def dovecot(tls_files: TLSFiles) -> Iterator[Dovecot]:
             output = b""
             if process.poll() is not None and process.stdout is not None:
                 output = process.stdout.read()
-            pytest.fail(
-                f"Dovecot did not start: {output.decode(errors='replace')}\n{server.log()}"
-            )
+            pytest.fail(f"Dovecot did not start: {output.decode(errors='replace')}\n{server.log()}")
         yield server
     finally:
         process.send_signal(signal.SIGTERM)

@@ -48,7 +48,7 @@ def header_safe(text: str, *, limit: int = 200) -> str:
 
 
 def reply_subject(original: str, *, fallback: str = "your orders") -> str:
-    """"Re: <original>" with the original sanitised (and without piling up "Re: Re:")."""
+    """ "Re: <original>" with the original sanitised (and without piling up "Re: Re:")."""
     clean = header_safe(original)
     while clean[:3].lower() == "re:":
         clean = clean[3:].lstrip()

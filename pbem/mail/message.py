@@ -126,8 +126,16 @@ def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
     if dash_lines > 10 * limits.parts:
         raise _too_many_parts(dash_lines, limits, "boundary-like lines")
     containers = len(_CONTAINER_TYPE.findall(raw))
-    if containers > limits.parts or containers > 4 * limits.depth:
-        raise _too_many_parts(containers, limits, "multipart or forwarded containers")
+    if containers > 4 * limits.depth:
+        # Not necessarily nested, but the parser's recursion makes many containers costly.
+        raise MessageTooBig(
+            Problem(
+                "message-too-deep",
+                "",
+                f"the message has {containers:,} multipart or forwarded containers; "
+                f"at most {4 * limits.depth} are read",
+            )
+        )
     try:
         msg = email.message_from_bytes(raw, policy=policy.default)
     except RecursionError:  # the parser recurses per nesting level

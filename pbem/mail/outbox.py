@@ -160,7 +160,7 @@ class Outbox:
     # -- looking -------------------------------------------------------------------------------
 
     def state(self, ident: str) -> str | None:
-        """"pending", "sent", "failed", or None for an unknown id."""
+        """ "pending", "sent", "failed", or None for an unknown id."""
         if (self.sent_dir / f"{ident}.json").exists():
             return "sent"
         if (self.failed_dir / f"{ident}.json").exists():

@@ -19,7 +19,7 @@ Contract, for every game:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -78,6 +78,21 @@ class GamePlugin(Protocol):
 
     def default_orders(self, state: State, power: str) -> Orders:
         """Standing orders used when a power sent none (no-move-received)."""
+        ...
+
+    def nmr_orders(
+        self,
+        state: State,
+        power: str,
+        open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None,
+    ) -> tuple[Orders, dict[str, Any]]:
+        """Orders for a power that sent none: the standing orders, plus whatever the game does
+        with reveals escrowed to the referee. ``open_escrow(warp, blob, departure turn)`` gives
+        (destination, nonce) or None. Returns (orders, what was opened, for the log)."""
+        ...
+
+    def concede(self, state: State, power: str) -> Resolution:
+        """``power`` concedes now (a game-master operation on the player's request)."""
         ...
 
     def resolve(self, state: State, orders: Mapping[str, Orders]) -> Resolution:

@@ -9,7 +9,7 @@ and a plain sentence; the file is rejected whole if there is any.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.commitment import is_hex64, opens
@@ -38,6 +38,42 @@ def default_orders() -> dict[str, Any]:
         "concede": False,
         "vote_end": None,
     }
+
+
+def nmr_orders(
+    state: Mapping[str, Any],
+    power: str,
+    open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None,
+    board: Board | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Standing orders for a power that sent none, with escrowed reveals that fall due."""
+    out = default_orders()
+    opened: dict[str, Any] = {}
+    if open_escrow is None or state["options"]["destinations"] != "committed":
+        return out, opened
+    board = board or default_board()
+    for key, warp in sorted(state["warps"][power].items()):
+        if warp is None or not warp.get("escrow"):
+            continue
+        revealed = open_escrow(key, warp["escrow"], warp["departed"])
+        if revealed is None:
+            continue
+        destination, nonce = revealed
+        try:
+            star = board.lookup(destination)
+        except UnknownStar:
+            opened[key] = {"destination": destination, "nonce": nonce, "used": False}
+            continue
+        due = board.sector_distance(board.sector(warp["sector"]), star.sector) == (
+            warp["travelled"] + 1
+        )
+        valid = opens(warp["commitment"], state["game_id"], power, int(key), warp["departed"],
+                      star.name, nonce)
+        used = due and valid
+        opened[key] = {"destination": star.name, "nonce": nonce, "used": used}
+        if used:
+            out["arrive"][key] = {"star": star.name, "nonce": nonce}
+    return out, opened
 
 
 def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:

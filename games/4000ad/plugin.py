@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.errors import Problem
@@ -45,6 +45,25 @@ class FourThousandAD:
 
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
         return orders.default_orders()
+
+    def nmr_orders(
+        self,
+        state: dict[str, Any],
+        power: str,
+        open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None,
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Standing orders: warps continue, no departure. A warp whose departure carried an
+        escrow is opened by the referee (docs/protocol.md, "Escrow"); if its destination is due
+        this turn and opens the commitment, the fleet arrives (ruling R14)."""
+        return orders.nmr_orders(state, power, open_escrow)
+
+    def concede(self, state: dict[str, Any], power: str) -> Resolution:
+        w = World(state)
+        if w.alive(power) and state["result"] is None:
+            w.s["powers"][power]["conceded"] = True
+            w.emit("concession", power=power)
+            ending.check_victory(w)
+        return Resolution(w.state, w.events)
 
     def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any]) -> Resolution:
         new, events = resolve.resolve(state, orders_)

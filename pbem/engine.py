@@ -1,0 +1,265 @@
+"""What the game log means: its entry kinds and how the state is the replay of the log.
+
+Game-agnostic: everything about the game goes through the GamePlugin. Entry kinds (besides the
+``genesis`` written by pbem.gamedir):
+
+``orders``   an accepted order submission: ``{turn, power, seq, sha256, text, orders, received,
+             message_id, key}`` — ``text`` is the signed armored block exactly as verified,
+             ``orders`` its parsed body (JSON). Within one resolution the highest seq stands.
+``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
+             escrow: {power: {warp: {destination, nonce}}}, state: digest, events, deadline}``.
+             ``used`` names the order submission each power's orders came from (null: none, the
+             standing orders); ``escrow`` the reveals the referee opened for powers without
+             orders; ``state`` the canonical digest of the state after it.
+``gm``       a game-master operation, signed by the referee: ``{op, …, signature}``.
+``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
+
+``replay`` rebuilds the state from genesis; each ``resolve`` and state-changing ``gm`` entry
+carries the digest of the state after it, so a replay that disagrees names the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbem import canonical
+from pbem.errors import PbemError, Problem
+from pbem.keys import PrivateKey, PublicKey
+from pbem.log import Entry
+from pbem.plugin import GamePlugin, Resolution
+
+ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
+GM_DOMAIN = "pbem-gm-v1"
+GM_TYPE = "application/vnd.pbem.gm+json"
+
+State = dict[str, Any]
+EscrowOpener = Callable[[str, str, str, int], tuple[str, str] | None]
+"""(power, warp, escrow blob, departure turn) -> (destination, nonce) or None."""
+
+
+class ReplayMismatch(PbemError):
+    """Replaying the log does not give the state the log recorded."""
+
+    def __init__(self, entry: Entry, field: str, expected: str, found: str) -> None:
+        self.entry = entry
+        self.field = field
+        super().__init__(
+            f"log entry {entry.seq} ({entry.kind}): {field} recorded as {expected} but the "
+            f"replay gives {found}"
+        )
+
+
+def json_safe(value: Any) -> Any:
+    """Parsed YAML as JSON data: mapping keys become strings (``1:`` and ``"1":`` alike)."""
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def orders_body(
+    *, turn: int, power: str, seq: int, sha256: str, text: str, orders: Any,
+    received: str, message_id: str | None, key: str,
+) -> dict[str, Any]:
+    return {
+        "turn": turn, "power": power, "seq": seq, "sha256": sha256, "text": text,
+        "orders": json_safe(orders), "received": received, "message_id": message_id, "key": key,
+    }
+
+
+def since_last_resolution(entries: Sequence[Entry]) -> list[Entry]:
+    """Entries after the last ``resolve`` (or after genesis)."""
+    for i in range(len(entries) - 1, 0, -1):
+        if entries[i].kind == RESOLVE:
+            return list(entries[i + 1:])
+    return list(entries[1:])
+
+
+def standing_orders(entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
+    """The accepted submission that stands for each power in the coming resolution: the highest
+    seq among the ``orders`` entries since the last resolution (later wins on a tie)."""
+    best: dict[str, dict[str, Any]] = {}
+    for entry in since_last_resolution(entries):
+        if entry.kind != ORDERS:
+            continue
+        body = entry.body
+        current = best.get(body["power"])
+        if current is None or body["seq"] >= current["seq"]:
+            best[body["power"]] = body
+    return best
+
+
+def gather_orders(
+    plugin: GamePlugin,
+    state: State,
+    standing: Mapping[str, Mapping[str, Any]],
+    open_escrow: EscrowOpener | None,
+) -> tuple[dict[str, Any], dict[str, str | None], dict[str, Any], dict[str, list[Problem]]]:
+    """Orders for every due power: its standing submission checked against its view, or the
+    game's standing orders (with escrowed reveals opened where the game allows).
+
+    Returns (orders, used, escrow opened, problems of submissions that no longer check)."""
+    orders: dict[str, Any] = {}
+    used: dict[str, str | None] = {}
+    opened: dict[str, Any] = {}
+    stale: dict[str, list[Problem]] = {}
+    for power in plugin.powers_due(state):
+        sub = standing.get(power)
+        if sub is not None:
+            norm, problems = plugin.normalize_orders(sub["orders"], plugin.view(state, power))
+            if not problems:
+                orders[power] = norm
+                used[power] = sub["sha256"]
+                continue
+            stale[power] = problems
+        norm, revealed = plugin.nmr_orders(state, power, _bind(open_escrow, power))
+        orders[power] = norm
+        used[power] = None
+        if revealed:
+            opened[power] = revealed
+    return orders, used, opened, stale
+
+
+def _bind(opener: EscrowOpener | None, power: str) -> Callable[[str, str, int], Any] | None:
+    if opener is None:
+        return None
+    return lambda warp, blob, turn: opener(power, warp, blob, turn)
+
+
+def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> State:
+    """The state after every entry of the log, checked against every recorded digest."""
+    state = initial
+    standing: dict[str, dict[str, Any]] = {}
+    for entry in entries[1:]:
+        if entry.kind == ORDERS:
+            body = entry.body
+            current = standing.get(body["power"])
+            if current is None or body["seq"] >= current["seq"]:
+                standing[body["power"]] = body
+        elif entry.kind == RESOLVE:
+            state = replay_resolution(plugin, state, standing, entry).state
+            standing = {}
+        elif entry.kind == GM:
+            state = apply_gm(plugin, state, entry)
+    return state
+
+
+def replay_resolution(
+    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry
+) -> Resolution:
+    body = entry.body
+    recorded = body.get("escrow", {})
+
+    def from_log(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
+        item = recorded.get(power, {}).get(warp)
+        return (item["destination"], item["nonce"]) if item else None
+
+    chosen = {p: standing[p] for p, sha in body["used"].items() if sha and p in standing}
+    for power, sha in body["used"].items():
+        if sha and (power not in standing or standing[power]["sha256"] != sha):
+            raise ReplayMismatch(entry, f"used.{power}", sha, "no such accepted submission")
+    orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)
+    if used != body["used"]:
+        raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
+    result = plugin.resolve(state, orders)
+    digest = canonical.digest(result.state)
+    if digest != body["state"]:
+        raise ReplayMismatch(entry, "state", body["state"], digest)
+    if canonical.digest(result.events) != canonical.digest(body["events"]):
+        raise ReplayMismatch(entry, "events", canonical.digest(body["events"]),
+                             canonical.digest(result.events))
+    return result
+
+
+# -- game-master operations ----------------------------------------------------------------------
+STATE_OPS = ("concede", "end")
+
+
+def sign_gm(key: PrivateKey, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A gm entry body with the referee's signature over everything else in it."""
+    unsigned = {k: v for k, v in body.items() if k != "signature"}
+    sig = key.sign(GM_DOMAIN, GM_TYPE, canonical.encode(unsigned))
+    return {**unsigned, "signature": sig.hex()}
+
+
+def verify_gm(referee: PublicKey, body: Mapping[str, Any]) -> None:
+    unsigned = {k: v for k, v in body.items() if k != "signature"}
+    referee.verify(GM_DOMAIN, GM_TYPE, canonical.encode(unsigned),
+                   bytes.fromhex(str(body.get("signature", ""))))
+
+
+def gm_resolution(plugin: GamePlugin, state: State, body: Mapping[str, Any]) -> Resolution | None:
+    """The state change a gm operation makes (None for operations that change only the
+    schedule or the players)."""
+    op = body.get("op")
+    if op == "concede":
+        return plugin.concede(state, str(body["power"]))
+    if op == "end":
+        return plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
+    return None
+
+
+def apply_gm(plugin: GamePlugin, state: State, entry: Entry) -> State:
+    result = gm_resolution(plugin, state, entry.body)
+    if result is None:
+        return state
+    digest = canonical.digest(result.state)
+    if digest != entry.body.get("state"):
+        raise ReplayMismatch(entry, "state", str(entry.body.get("state")), digest)
+    return result.state
+
+
+# -- schedule facts from the log ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Clock:
+    """What the log says about time: the current deadline and whether the game is paused."""
+
+    deadline: str | None
+    paused: bool
+    last_resolution: int  # log seq of the last resolve entry (0: none yet)
+
+
+def clock(entries: Sequence[Entry]) -> Clock:
+    deadline = entries[0].body.get("deadline")
+    paused = False
+    last = 0
+    for entry in entries[1:]:
+        if entry.kind == RESOLVE:
+            deadline = entry.body.get("deadline")
+            last = entry.seq
+        elif entry.kind == GM:
+            op = entry.body.get("op")
+            if op == "pause":
+                paused = True
+            elif op == "resume":
+                paused = False
+                deadline = entry.body.get("deadline", deadline)
+            elif op == "extend":
+                deadline = entry.body["deadline"]
+    return Clock(deadline, paused, last)
+
+
+def missed_turns(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
+    """Per power: resolutions it sent no orders for, in all and in a row up to now."""
+    out: dict[str, dict[str, int]] = {}
+    for entry in entries[1:]:
+        if entry.kind != RESOLVE:
+            continue
+        for power, sha in entry.body["used"].items():
+            rec = out.setdefault(power, {"total": 0, "in_a_row": 0})
+            if sha is None:
+                rec["total"] += 1
+                rec["in_a_row"] += 1
+            else:
+                rec["in_a_row"] = 0
+    return out
+
+
+def iso(when: datetime) -> str:
+    from pbem.schedule import to_iso
+
+    return to_iso(when)

@@ -48,6 +48,8 @@ _BOOL = {"true": True, "false": False}
 
 def resolve_plain(value: str) -> Any:
     """The value of an unquoted scalar under the strict rules above."""
+    if value[:1].isalpha() and value not in _BOOL and value != "null":
+        return value  # the common case: a name
     if value in _NULL:
         return None
     if value in _BOOL:
@@ -164,8 +166,26 @@ class _Builder:
         self.add(frame.value, frame.line, collection=is_key)
 
     def event(self, ev: yaml.Event) -> None:
-        line = ev.start_mark.line + 1 if ev.start_mark is not None else 0
-        if isinstance(ev, yaml.DocumentStartEvent):
+        kind = type(ev)
+        if kind is yaml.ScalarEvent:  # most events: keep this path short
+            if ev.anchor is not None or ev.tag is not None:
+                self.node_checks(ev)
+            plain = ev.implicit[0] and ev.tag is None
+            self.add(resolve_plain(ev.value) if plain else ev.value, ev.start_mark.line + 1)
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if ev.anchor is not None or ev.tag is not None:
+                self.node_checks(ev)
+            self.open({} if kind is yaml.MappingStartEvent else [], ev.start_mark.line + 1)
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            self.close()
+        elif kind is yaml.AliasEvent:
+            self.problem(
+                "alias",
+                self.here(),
+                f"aliases (*{ev.anchor}) are not allowed in order files; write the value out",
+            )
+            self.add(None, ev.start_mark.line + 1)
+        elif kind is yaml.DocumentStartEvent:
             self.documents += 1
             if self.documents > 1:
                 self.problem(
@@ -174,34 +194,18 @@ class _Builder:
                     "an order file holds one YAML document, not several (remove the extra ---)",
                 )
                 self.stop = True
-            return
-        if isinstance(ev, yaml.AliasEvent):
+
+    def node_checks(self, ev: yaml.NodeEvent) -> None:
+        """Anchors and explicit tags are refused (a bare ``!`` just means "text")."""
+        if ev.anchor is not None:
             self.problem(
-                "alias",
-                self.here(),
-                f"aliases (*{ev.anchor}) are not allowed in order files; write the value out",
+                "anchor", self.here(), f"anchors (&{ev.anchor}) are not allowed in order files"
             )
-            self.add(None, line)
-            return
-        if isinstance(ev, yaml.NodeEvent):
-            if ev.anchor is not None:
-                self.problem(
-                    "anchor", self.here(), f"anchors (&{ev.anchor}) are not allowed in order files"
-                )
-            tag = getattr(ev, "tag", None)
-            if tag is not None and tag != "!":
-                self.problem(
-                    "tag", self.here(), f"explicit tags ({tag}) are not allowed in order files"
-                )
-        if isinstance(ev, yaml.ScalarEvent):
-            plain = ev.implicit[0] and ev.tag is None
-            self.add(resolve_plain(ev.value) if plain else ev.value, line)
-        elif isinstance(ev, yaml.MappingStartEvent):
-            self.open({}, line)
-        elif isinstance(ev, yaml.SequenceStartEvent):
-            self.open([], line)
-        elif isinstance(ev, yaml.CollectionEndEvent):
-            self.close()
+        tag = getattr(ev, "tag", None)
+        if tag is not None and tag != "!":
+            self.problem(
+                "tag", self.here(), f"explicit tags ({tag}) are not allowed in order files"
+            )
 
 
 def _describe(exc: yaml.YAMLError) -> str:

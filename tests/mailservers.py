@@ -41,6 +41,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 warnings.filterwarnings("ignore", message="Requiring AUTH while not requiring TLS")
 
 DOVECOT = "/usr/sbin/dovecot"
+#: IMAP accounts prepared in the private Dovecot's passwd-file (one per test that needs one).
+ACCOUNTS = 64
 HOST = "127.0.0.1"
 
 
@@ -248,21 +250,25 @@ class Dovecot:
     _accounts: int = 0
 
     def new_account(self) -> str:
-        """A fresh user with an empty mailbox (the passwd-file is re-read when it changes)."""
+        """A user with an empty mailbox, not used by any other test.
+
+        The accounts are written to the passwd-file before Dovecot starts (adding lines later
+        relies on Dovecot noticing the change, which was not reliable within a second).
+        """
         self._accounts += 1
-        user = f"game{self._accounts}@example.test"
-        with open(self.directory / "passwd", "a", encoding="utf-8") as f:
-            f.write(f"{user}:{{PLAIN}}{self.password}\n")
-        # Dovecot notices a changed passwd-file by its mtime; make sure it moves.
-        st = os.stat(self.directory / "passwd")
-        os.utime(self.directory / "passwd", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-        return user
+        if self._accounts > ACCOUNTS:
+            raise RuntimeError(f"raise tests.mailservers.ACCOUNTS (now {ACCOUNTS})")
+        return account(self._accounts)
 
     def log(self) -> str:
         try:
             return (self.directory / "dovecot.log").read_text(errors="replace")
         except OSError:
             return ""
+
+
+def account(n: int) -> str:
+    return f"game{n}@example.test"
 
 
 def _dovecot_config(d: Path, port: int, tls_port: int, tls: TLSFiles) -> str:
@@ -287,6 +293,7 @@ ssl_cert = <{tls.cert}
 ssl_key = <{tls.key}
 ssl_min_protocol = TLSv1.2
 auth_mechanisms = plain login
+auth_failure_delay = 0
 {users}passdb {{
   driver = passwd-file
   args = {d}/passwd
@@ -337,7 +344,11 @@ def dovecot(tls_files: TLSFiles) -> Iterator[Dovecot]:
         (d / sub).mkdir()
     if os.geteuid() == 0:
         shutil.chown(d / "home", "nobody", "nogroup")
-    (d / "passwd").write_text("", encoding="utf-8")
+    password = "secret-pw"
+    (d / "passwd").write_text(
+        "".join(f"{account(i)}:{{PLAIN}}{password}\n" for i in range(1, ACCOUNTS + 1)),
+        encoding="utf-8",
+    )
     os.chmod(d / "passwd", 0o644)
     port, tls_port = free_port(), free_port()
     (d / "dovecot.conf").write_text(_dovecot_config(d, port, tls_port, tls_files))
@@ -346,7 +357,7 @@ def dovecot(tls_files: TLSFiles) -> Iterator[Dovecot]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-    server = Dovecot(d, port, tls_port, tls_files, process)
+    server = Dovecot(d, port, tls_port, tls_files, process, password)
     try:
         if not (_wait_for_port(port, process, 10) and _wait_for_port(tls_port, process, 5)):
             output = b""

@@ -8,7 +8,8 @@ this loader builds the data itself from the parser's event stream, in one pass:
 * the size is capped (``MAX_BYTES``) before anything is parsed;
 * anchors, aliases and explicit tags are refused;
 * nesting deeper than ``MAX_DEPTH`` is refused as soon as it is seen;
-* a key that appears twice in one mapping is refused, with its path and both lines;
+* a key that appears twice in one mapping is refused, with its path and both lines (``1`` and
+  ``'1'`` count as the same key);
 * keys must be names or whole numbers;
 * plain scalars are typed by a strict resolver: only ``true``/``false`` are booleans, ``null``,
   ``~`` and the empty value are null, integers are ``[-+]?(0|[1-9][0-9]*)``, decimal fractions
@@ -138,14 +139,15 @@ class _Builder:
         if collection or isinstance(key, bool) or not isinstance(key, str | int):
             shown = "a list or mapping" if collection else repr(key)
             self.problem("bad-key", top.path, f"a key must be a name or a number, not {shown}")
-        elif key in top.key_line:
+        elif str(key) in top.key_line:  # 1 and '1' count as the same key: they read alike
             self.problem(
                 "duplicate-key",
                 join_path(top.path, key),
-                f"key {key} appears twice (lines {top.key_line[key]} and {line}); write it once",
+                f"key {key} appears twice (lines {top.key_line[str(key)]} and {line}); "
+                "write it once",
             )
         else:
-            top.key_line[key] = line
+            top.key_line[str(key)] = line
             top.key = key
 
     def open(self, value: dict[Any, Any] | list[Any], line: int) -> None:

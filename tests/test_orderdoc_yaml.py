@@ -94,6 +94,12 @@ def test_duplicate_keys_name_the_path_and_lines():
     assert "lines 3 and 4" in messages(text)
 
 
+def test_keys_that_read_alike_are_duplicates():
+    assert problems("warps:\n  1: continue\n  '1': continue\n") == [
+        ("duplicate-key", "warps.1")
+    ]
+
+
 def test_every_duplicate_is_listed():
     text = "game: a\ngame: b\norders:\n  depart: {ships: 1, ships: 2}\n"
     assert problems(text) == [("duplicate-key", "game"), ("duplicate-key", "orders.depart.ships")]

@@ -11,6 +11,8 @@ Fixtures:
   ``cryptography``; ``.context()`` is a client context trusting it.
 - ``smtp_servers`` (function): a factory, ``smtp_servers.start(security, auth=...)`` → a running
   :class:`SMTPServer` whose handler records every envelope and can be told to answer 421/451/550.
+  AUTH without TLS makes aiosmtpd warn on each connection; tests that do it on purpose add
+  ``pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")``.
 - ``dovecot`` (session): a private Dovecot with IMAP (plain + STARTTLS) and IMAPS ports;
   ``dovecot.new_account()`` gives each test its own empty mailbox.
 """
@@ -27,7 +29,6 @@ import ssl
 import subprocess
 import tempfile
 import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +37,6 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-
-# aiosmtpd warns on every connection when AUTH is offered without TLS; the tests do that on purpose.
-warnings.filterwarnings("ignore", message="Requiring AUTH while not requiring TLS")
 
 DOVECOT = "/usr/sbin/dovecot"
 #: IMAP accounts prepared in the private Dovecot's passwd-file (one per test that needs one).

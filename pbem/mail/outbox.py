@@ -65,7 +65,7 @@ class Backoff:
         """Wait after the ``attempts``-th failed attempt (attempts ≥ 1)."""
         exponent = max(attempts - 1, 0)
         seconds = self.first.total_seconds() * self.factor ** min(exponent, 60)
-        return min(timedelta(seconds=seconds), self.maximum)
+        return timedelta(seconds=min(seconds, self.maximum.total_seconds()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +80,11 @@ class Entry:
     message_id: str | None
     attempts: int = 0
     next_try: datetime | None = None
+    #: Pending: the last temporary failure.
     last_error: str | None = None
-    #: For failed messages: the SMTP code when there was one.
+    #: Sent: the server's acceptance; failed: why it will not be sent (the server's reply).
+    reply: str | None = None
+    #: Failed: the SMTP code when there was one.
     code: int | None = None
     record: dict[str, Any] = field(default_factory=dict)
 
@@ -206,7 +209,8 @@ class Outbox:
                     recipients=tuple(record.get("recipients", ())),
                     message_id=record.get("message_id"),
                     attempts=int(record.get("attempts", 0)),
-                    last_error=record.get("last_error") or record.get("reply"),
+                    last_error=record.get("last_error"),
+                    reply=record.get("reply"),
                     code=record.get("code"),
                     record=record,
                 )

@@ -21,7 +21,8 @@ def nonce_for(power: str, warp: int, turn: int) -> bytes:
 class Table:
     def __init__(self, variant: str = "independents-4", **options: Any) -> None:
         self.state: dict[str, Any] = AD.setup(variant, {"game_id": "test-game", **options})
-        self.vault: dict[tuple[str, str], tuple[str, str]] = {}  # (power, warp) -> (star, nonce)
+        # (power, warp, departure turn) -> (star, nonce), as a player's vault keeps them
+        self.vault: dict[tuple[str, str, int], tuple[str, str]] = {}
         self.events: list[dict[str, Any]] = []
         self.last: list[dict[str, Any]] = []
 
@@ -71,9 +72,9 @@ class Table:
         out = {}
         committed = self.state["options"]["destinations"] == "committed"
         for key, warp in self.state["warps"][power].items():
-            if warp is None or (power, key) not in self.vault:
+            if warp is None or (power, key, warp["departed"]) not in self.vault:
                 continue
-            star, nonce = self.vault[(power, key)]
+            star, nonce = self.vault[(power, key, warp["departed"])]
             if AD.board.distance(warp["from"], star) == warp["travelled"] + 1:
                 out[key] = {"arrive": star, "nonce": nonce} if committed else {"arrive": star}
         return out
@@ -103,9 +104,10 @@ class Table:
                 nonce = nonce_for(power, int(key), self.state["turn"])
                 d["commitment"] = commit("test-game", power, int(key), self.state["turn"],
                                          AD.board.lookup(dest).name, nonce)
-                self.vault[(power, key)] = (AD.board.lookup(dest).name, nonce.hex())
+                self.vault[(power, key, self.state["turn"])] = (
+                    AD.board.lookup(dest).name, nonce.hex())
             else:
-                self.vault[(power, key)] = (AD.board.lookup(dest).name, "")
+                self.vault[(power, key, self.state["turn"])] = (AD.board.lookup(dest).name, "")
             body["depart"] = {**d, **body.get("depart", {})}
         return body
 

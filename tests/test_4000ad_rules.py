@@ -592,7 +592,7 @@ def test_wild_ally_liberating_without_owner_ship_does_not_save_owner():
 def test_reveal_that_does_not_open_commitment_is_rejected_on_receipt():
     t = Table()
     t.play(algol=t.body("algol", ("Algol", 5, "Hamal")))
-    star, nonce = t.vault[("algol", "1")]
+    star, nonce = t.vault[("algol", "1", 1)]
     _, problems = t.check("algol", {"warps": {1: {"arrive": "Sheratan", "nonce": nonce}}})
     assert [p.code for p in problems] == ["commitment"]
     assert "commitment made on turn 1" in problems[0].message

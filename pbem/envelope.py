@@ -54,10 +54,6 @@ def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
     return f" — did you mean {close[0]}?" if close else ""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _describe(value: object) -> str:
     if value is None:
         return "empty"
@@ -116,7 +112,7 @@ def check_envelope(
         value = doc.get(key)
         if key not in doc:
             continue
-        if not _is_int(value):
+        if not isinstance(value, int) or isinstance(value, bool):
             bad("type", key, f"must be a whole number, not {_describe(value)}")
         elif not low <= value <= MAX_NUMBER:
             bad("range", key, f"must be between {low} and {MAX_NUMBER}, not {value}")

@@ -167,7 +167,7 @@ class _Builder:
         is_key = bool(self.stack) and self.stack[-1].at_key()
         self.add(frame.value, frame.line, collection=is_key)
 
-    def event(self, ev: yaml.Event) -> None:
+    def event(self, ev: Any) -> None:  # parser events are untyped (C or Python parser)
         kind = type(ev)
         if kind is yaml.ScalarEvent:  # most events: keep this path short
             if ev.anchor is not None or ev.tag is not None:
@@ -197,7 +197,7 @@ class _Builder:
                 )
                 self.stop = True
 
-    def node_checks(self, ev: yaml.NodeEvent) -> None:
+    def node_checks(self, ev: Any) -> None:
         """Anchors and explicit tags are refused (a bare ``!`` just means "text")."""
         if ev.anchor is not None:
             self.problem(

@@ -376,14 +376,12 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
         pub = PublicKey.load(args.pub)
         verified = verify_orders(blocks[0], lambda g, p: [pub], fingerprints={
             pub.fingerprint: pub}, **expect)
-        doc = {"orders": verified.body}
         envelope_problems: list[Problem] = []
-        body = verified.body
+        body: dict[Any, Any] | None = verified.body
     else:
         if blocks:
             text = dearmor(blocks[0]).body
-        doc = load_order_yaml(text)
-        envelope, envelope_problems = check_envelope(doc, **expect)
+        envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
     problems = list(envelope_problems)
     if view is None or body is None:
@@ -424,8 +422,10 @@ def _due_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> 
         doc = load_order_yaml(dearmor(blocks[0]).body if blocks else text)
     except PbemError:
         return
-    orders = doc.get("orders") if isinstance(doc.get("orders"), dict) else {}
-    warps = orders.get("warps") if isinstance(orders.get("warps"), dict) else {}
+    orders = doc.get("orders")
+    warps = orders.get("warps") if isinstance(orders, dict) else None
+    if not isinstance(warps, dict):
+        warps = {}
     for warp, entry in _due(_board(args.rules), view, Vault.load(args.vault)).items():
         if entry is not None and not isinstance(warps.get(warp), dict):
             _warn(f"warp {warp} is due at {entry.destination} this turn but the file does not "

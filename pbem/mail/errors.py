@@ -4,7 +4,8 @@
   reading from an MTA pipe exits with :data:`EX_TEMPFAIL` so the MTA keeps the message and retries.
 - :class:`MailConfigError`: the configuration is wrong (bad password, plaintext login to a remote
   host, unreadable credentials file); retrying will not help until a person fixes it.
-- :class:`MessageTooBig`: one message is over a size cap; it is quarantined, not retried.
+- :class:`MessageRefused` (and its :class:`MessageTooBig`): one message is refused whole (over a
+  size or structure cap, or the parser gave up); it is quarantined, not retried.
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ class MailConfigError(MailError):
     """The mail configuration is wrong; a person must fix it before retrying makes sense."""
 
 
-class MessageTooBig(MailError):
-    """A message or its structure is over a cap; carries the :class:`Problem` explaining which."""
+class MessageRefused(MailError):
+    """A message cannot be read at all; carries the :class:`Problem` saying why."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         super().__init__(str(problem))
+
+
+class MessageTooBig(MessageRefused):
+    """A message or its structure is over a cap (size, number of parts, nesting)."""

@@ -6,8 +6,9 @@ forwarded message/rfc822, in quoted-printable or base64, in any charset. This mo
 such text and returns it decoded, with where it came from; it does not look inside the armor (that
 is :func:`pbem.orderdoc.find_signed_blocks`).
 
-Hostile or broken input never raises anything but :class:`~pbem.mail.errors.MessageTooBig` (from
-:func:`parse_message`, for a message over a cap); everything else becomes a :class:`Problem` note:
+Hostile or broken input never raises anything but :class:`~pbem.mail.errors.MessageRefused` (from
+:func:`parse_message`, for a message over a cap or one the stdlib parser cannot read); anything
+else becomes a :class:`Problem` note:
 an unknown charset is decoded as UTF-8 with replacement characters, bad base64 is only a defect, a
 zip is ignored. Attachment filenames are sanitised for display and never used as paths.
 """
@@ -23,7 +24,7 @@ from email.message import EmailMessage, Message
 from typing import Literal
 
 from pbem.errors import Problem
-from pbem.mail.errors import MessageTooBig
+from pbem.mail.errors import MessageRefused, MessageTooBig
 
 #: The first line of a signed order document (see pbem.orderdoc); finding it is all we do with it.
 BEGIN_MARKER = "-----BEGIN PBEM SIGNED ORDERS-----"
@@ -94,7 +95,8 @@ class PartScan:
     """Everything :func:`scan_parts` learned about a message's parts."""
 
     texts: tuple[TextPart, ...]
-    #: Parts ignored or repaired, as plain sentences (code, path = part label, message).
+    #: Parts ignored or repaired: code, path = where ("attachment 'x.zip'", "part 3"), message;
+    #: ``str(note)`` is the sentence "attachment 'x.zip': ignored (zip archive): …".
     notes: tuple[Problem, ...]
     has_plain: bool
     has_html: bool
@@ -141,6 +143,10 @@ def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
     except RecursionError:  # the parser recurses per nesting level
         raise MessageTooBig(
             Problem("message-too-deep", "", "the message's parts are nested too deeply to read")
+        ) from None
+    except Exception as exc:  # the stdlib parser is lenient, but not proven never to raise
+        raise MessageRefused(
+            Problem("unreadable", "", f"the message cannot be parsed ({type(exc).__name__})")
         ) from None
     assert isinstance(msg, EmailMessage)
     for count, (_part, depth, _fwd) in enumerate(_walk(msg), start=1):
@@ -206,71 +212,95 @@ def scan_parts(msg: Message, limits: Limits = DEFAULT_LIMITS) -> PartScan:
     for index, (part, _depth, forwarded) in enumerate(_walk(msg)):
         if part.is_multipart():
             continue
-        ctype = part.get_content_type()
-        raw_name = _filename(part)
-        attached = raw_name is not None or _disposition(part) == "attachment"
-        if not attached:
-            if ctype == "text/plain":
-                has_plain = True
-            elif ctype == "text/html":
-                has_html = True
-                continue
-            else:
-                notes.append(
-                    Problem("ignored-part", f"part {index}", f"ignored a {ctype} part in the body")
-                )
-                continue
-            origin: Origin = "body"
-            name = ""
-            cap = limits.part_bytes
-            label = "the message body"
-        else:
-            name = display_name(raw_name, fallback=f"part-{index}")
-            label = f"attachment '{name}'"
-            readable = part.get_content_maintype() == "text"
-            if not (name.lower().endswith(ORDER_FILE_SUFFIXES) or readable):
-                kind = "zip archive" if _is_zip(ctype, name) else ctype
-                notes.append(
-                    Problem(
-                        "ignored-attachment",
-                        label,
-                        f"ignored {label} ({kind}): only .yaml, .yml and .txt files are read",
-                    )
-                )
-                continue
-            origin = "attachment"
-            cap = limits.attachment_bytes
-        size = _encoded_size(part)
-        if size > cap:
+        try:
+            found = _scan_leaf(part, index, forwarded, limits, notes)
+        except Exception as exc:
+            # The stdlib raises on a few malformed parameters (e.g. a NUL in a charset) only
+            # when the part is decoded; one such part must not hide the others.
             notes.append(
                 Problem(
-                    "part-too-big",
-                    label,
-                    f"{label} is {size:,} bytes; parts over {cap:,} bytes are not read",
+                    "unreadable-part",
+                    f"part {index}",
+                    f"cannot be decoded ({type(exc).__name__}); it was skipped",
                 )
             )
             continue
-        text, charset, note = _decode_text(part, default_charset="utf-8")
-        if note:
-            notes.append(Problem("charset", label, f"{label}: {note}"))
-        if part.defects:
+        kind, text = found
+        if kind == "plain":
+            has_plain = True
+        elif kind == "html":
+            has_html = True
+        if text is None:
+            continue
+        if text.text in seen:
             notes.append(
-                Problem(
-                    "defects",
-                    label,
-                    f"{label} is malformed ({_defect_names(part)}); read what could be decoded",
-                )
+                Problem("duplicate-text", text.label, "repeats an earlier part; read once")
             )
-        if not _BEGIN_LINE.search(text):
-            if origin == "attachment":
-                notes.append(Problem("no-orders", label, f"{label} holds no signed orders"))
             continue
-        if text in seen:
-            notes.append(Problem("duplicate-text", label, f"{label} repeats an earlier part"))
-            continue
-        seen.add(text)
-        texts.append(TextPart(origin, name, text, ctype, charset, index, forwarded))
+        seen.add(text.text)
+        texts.append(text)
     return PartScan(tuple(texts), tuple(notes), has_plain, has_html)
+
+
+def _scan_leaf(
+    part: Message, index: int, forwarded: bool, limits: Limits, notes: list[Problem]
+) -> tuple[str, TextPart | None]:
+    """Look at one leaf part: its kind ("plain", "html", "attachment", "other") and the order
+    text it holds, if any; notes go to ``notes``."""
+    ctype = part.get_content_type()
+    raw_name = _filename(part)
+    attached = raw_name is not None or _disposition(part) == "attachment"
+    if not attached:
+        if ctype == "text/html":
+            return "html", None
+        if ctype != "text/plain":
+            notes.append(Problem("ignored-part", f"part {index}", f"ignored ({ctype})"))
+            return "other", None
+        kind, name, cap = "plain", "", limits.part_bytes
+        origin: Origin = "body"
+        label = "the message body"
+    else:
+        name = display_name(raw_name, fallback=f"part-{index}")
+        label = f"attachment '{name}'"
+        readable = part.get_content_maintype() == "text"
+        if not (name.lower().endswith(ORDER_FILE_SUFFIXES) or readable):
+            what = "zip archive" if _is_zip(ctype, name) else ctype
+            notes.append(
+                Problem(
+                    "ignored-attachment",
+                    label,
+                    f"ignored ({what}): only .yaml, .yml and .txt files are read",
+                )
+            )
+            return "other", None
+        kind, cap = "attachment", limits.attachment_bytes
+        origin = "attachment"
+    size = _encoded_size(part)
+    if size > cap:
+        notes.append(
+            Problem(
+                "part-too-big",
+                label,
+                f"{size:,} bytes; parts over {cap:,} bytes are not read",
+            )
+        )
+        return kind, None
+    text, charset, note = _decode_text(part, default_charset="utf-8")
+    if note:
+        notes.append(Problem("charset", label, note))
+    if part.defects:
+        notes.append(
+            Problem(
+                "defects",
+                label,
+                f"malformed ({_defect_names(part)}); read what could be decoded",
+            )
+        )
+    if not _BEGIN_LINE.search(text):
+        if origin == "attachment":
+            notes.append(Problem("no-orders", label, "holds no signed orders"))
+        return kind, None
+    return kind, TextPart(origin, name, text, ctype, charset, index, forwarded)
 
 
 def contains_begin_line(text: str) -> bool:
@@ -307,7 +337,12 @@ def _is_zip(ctype: str, name: str) -> bool:
 
 
 def _encoded_size(part: Message) -> int:
-    payload = part.get_payload(decode=False)
+    try:
+        payload = part.get_payload(decode=False)
+    except ValueError:
+        # 8-bit payload with a charset the codec machinery rejects (e.g. holding a NUL):
+        # the stdlib raises here but decodes fine with decode=True.
+        payload = part.get_payload(decode=True)
     return len(payload) if isinstance(payload, str | bytes) else 0
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 
 from pbem.errors import Problem
-from pbem.mail.errors import MessageTooBig
+from pbem.mail.errors import MessageRefused
 from pbem.mail.loops import header_text, no_reply_reason, reply_address
 from pbem.mail.message import DEFAULT_LIMITS, Limits, TextPart, parse_message, scan_parts
 
@@ -23,7 +23,8 @@ class Triage:
 
     #: The parsed message, or None when it was refused as too big.
     message: EmailMessage | None
-    #: Set when the message is over a size or structure cap: quarantine it with this reason.
+    #: Set when the message is refused whole — over a size or structure cap ("message-too-big",
+    #: "too-many-parts", "message-too-deep") or unreadable ("unreadable"): quarantine it.
     too_big: Problem | None = None
     #: Set when no automatic reply may be sent (RFC 3834, bounces, lists, our own mail…).
     no_reply: Problem | None = None
@@ -36,6 +37,11 @@ class Triage:
     message_id: str | None = None
     subject: str = ""
     references: tuple[str, ...] = field(default=())
+
+    @property
+    def refused(self) -> Problem | None:
+        """The same as ``too_big``: why the message is refused whole (then quarantine it)."""
+        return self.too_big
 
     @property
     def outcome(self) -> str:
@@ -60,13 +66,22 @@ def triage(
     """Parse ``raw`` under ``limits`` and report texts, notes and the reply decision."""
     try:
         msg = parse_message(raw, limits)
-    except MessageTooBig as exc:
+        scan = scan_parts(msg, limits)
+    except MessageRefused as exc:
         return Triage(message=None, too_big=exc.problem)
-    scan = scan_parts(msg, limits)
+    except Exception as exc:  # scan_parts guards each part; this is the last line of defence
+        problem = Problem("unreadable", "", f"the message cannot be read ({type(exc).__name__})")
+        return Triage(message=None, too_big=problem)
+    try:
+        no_reply = no_reply_reason(msg, own_addresses, return_path=return_path)
+    except Exception as exc:
+        no_reply = Problem(
+            "unreadable-headers", "", f"the headers cannot be read ({type(exc).__name__})"
+        )
     refs = (header_text(msg, "References") or "").split()
     return Triage(
         message=msg,
-        no_reply=no_reply_reason(msg, own_addresses, return_path=return_path),
+        no_reply=no_reply,
         texts=scan.texts,
         notes=scan.notes,
         html_only=scan.html_only,

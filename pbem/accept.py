@@ -1,0 +1,199 @@
+"""Accepting or rejecting one signed order block: the referee's side of the order protocol.
+
+raw block → ``verify_orders`` (signature first, then the envelope of exactly the signed text)
+→ the game it names (never the sender address) → under the game's lock: the turn, replay
+refusal by seq, the game's own check against the power's view → the submission stored with its
+verdict → for an accepted one, the ``orders`` log entry (the commit point) → a receipt or a
+rejection queued for the power's *registered* address.
+
+A rejected file changes nothing: the previously accepted orders stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import canonical, engine, failpoints, games, notify
+from pbem.armor import dearmor
+from pbem.errors import PbemError, Problem, Rejected
+from pbem.gamedir import GameDir, games_under
+from pbem.keys import PrivateKey
+from pbem.lock import try_lock
+from pbem.mail.outbox import Outbox
+from pbem.orderdoc import Keyring, VerifiedOrders, verify_orders
+from pbem.referee import referee_key
+from pbem.safeyaml import scan
+from pbem.schedule import to_iso
+
+RECEIPT_DOMAIN = "pbem-receipt-v1"
+RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
+
+
+class GameBusy(PbemError):
+    """The game is locked by another pbem process: try again later (transient)."""
+
+
+@dataclass
+class Verdict:
+    verdict: str  # accepted | rejected | duplicate | unknown
+    game: str | None = None
+    power: str | None = None
+    turn: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+    queued: list[str] = field(default_factory=list)  # outbox ids of the reply
+
+    def line(self) -> str:
+        who = f"{self.game}/{self.power} turn {self.turn}" if self.game else "unknown game"
+        text = f"{self.verdict}: {who}"
+        if self.problems:
+            text += " — " + "; ".join(str(p) for p in self.problems)
+        return text
+
+
+def keyring_for(root: Path) -> Keyring:
+    """Every registered key of every game under ``root`` (by game and power)."""
+    ring = Keyring()
+    for path in games_under(root):
+        try:
+            game = GameDir.open(path)
+        except PbemError:
+            continue  # a damaged game is stopped by the turn job; it takes no orders
+        for power, key in game.registered_keys().items():
+            ring.add(game.game_id, power, key)
+    return ring
+
+
+def receipt_signature(key: PrivateKey, fields: Mapping[str, Any]) -> str:
+    """The referee's signature over (game, power, turn, seq, sha256 of the file, received)."""
+    return key.sign(RECEIPT_DOMAIN, RECEIPT_TYPE, canonical.encode(dict(fields))).hex()
+
+
+def handle_block(
+    root: Path,
+    block: str,
+    *,
+    received: datetime,
+    message_id: str | None = None,
+    ring: Keyring | None = None,
+    reply_to: str | None = None,
+    subject: str = "",
+    reply: bool = True,
+) -> Verdict:
+    """Handle one armored block found in a message (or given directly). With ``reply`` false
+    (an auto-submitted message, a bounce, list mail) nothing is mailed back."""
+    ring = ring or keyring_for(root)
+    try:
+        verified = verify_orders(block, ring, fingerprints=ring)
+    except Rejected as exc:
+        if not reply:
+            return Verdict("rejected", problems=exc.problems)
+        return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
+                                    subject)
+    path = root / verified.game
+    if not (path / "config.yaml").exists():
+        return Verdict("unknown", verified.game, verified.power, verified.turn,
+                       [Problem("unknown-game", "game", f"no game {verified.game!r} here")])
+    lock = try_lock(path)
+    if lock is None:
+        raise GameBusy(f"game {verified.game} is busy; the message will be handled later")
+    with lock:
+        return _judge(path, verified, received, message_id, reply_to, subject, reply)
+
+
+def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | None,
+           reply_to: str | None, subject: str, reply: bool) -> Verdict:
+    game = GameDir.open(path, repair_torn_tail=True)
+    plugin = games.load(game.config.game)
+    state = game.load_state(
+        lambda entries: engine.replay(plugin, entries, game.initial_state(plugin))
+    ).state
+    verdict = Verdict("rejected", v.game, v.power, v.turn)
+    problems = verdict.problems
+    standing = engine.standing_orders(game.log.entries).get(v.power)
+    normalized: dict[str, Any] = {}
+    if plugin.is_over(state):
+        problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
+    elif (path / "STOPPED").exists():
+        problems.append(Problem("stopped", "game", f"game {v.game} is stopped by the referee"))
+    elif v.turn != plugin.orders_turn(state):
+        problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
+                                f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
+    elif standing is not None and standing["sha256"] == v.sha256:
+        return Verdict("duplicate", v.game, v.power, v.turn)
+    elif standing is not None and v.seq <= standing["seq"]:
+        problems.append(Problem(
+            "replay", "seq",
+            f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for turn "
+            f"{v.turn}: an older or equal submission cannot replace it (raise seq)"))
+    else:
+        normalized, found = plugin.normalize_orders(v.body, plugin.view(state, v.power))
+        problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
+                        for p in found)
+    data = v.block.encode("utf-8")
+    game.submissions.record(
+        turn=v.turn, power=v.power, data=data, received=received,
+        verdict="rejected" if problems else "accepted", message_id=message_id,
+        problems=problems, seq=v.seq,
+    )
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
+    outbox = Outbox(path / "outbox")
+    if problems:
+        if not reply:
+            return verdict
+        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject)
+        verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
+        return verdict
+    failpoints.reached("before-orders-append")
+    game.log.append(engine.ORDERS, received, engine.orders_body(
+        turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
+        received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
+    failpoints.reached("after-orders-append")
+    game.save_state(state)  # same state, new log head: keep the cache current
+    fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+              "sha256": v.sha256, "received": to_iso(received)}
+    signature = receipt_signature(ctx.referee, fields)
+    verdict.verdict = "accepted"
+    if not reply:
+        return verdict
+    msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
+                              subject)
+    verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
+    return verdict
+
+
+def _rejected_unverified(root: Path, block: str, problems: list[Problem], received: datetime,
+                         message_id: str | None, reply_to: str | None, subject: str) -> Verdict:
+    """A block whose signature or envelope failed. The claimed game and power are read (never
+    acted on) only to tell the power's registered address; nothing is stored in the game."""
+    claimed_game = claimed_power = None
+    try:
+        data, _ = scan(dearmor(block).body)
+        if isinstance(data, dict):
+            claimed_game, claimed_power = data.get("game"), data.get("power")
+    except (PbemError, ValueError):
+        pass
+    verdict = Verdict("rejected", claimed_game if isinstance(claimed_game, str) else None,
+                      claimed_power if isinstance(claimed_power, str) else None, None, problems)
+    if verdict.game is None or verdict.power is None:
+        return verdict
+    path = root / verdict.game
+    if not (path / "config.yaml").exists():
+        return verdict
+    lock = try_lock(path)
+    if lock is None:
+        raise GameBusy(f"game {verdict.game} is busy; the message will be handled later")
+    with lock:
+        game = GameDir.open(path, repair_torn_tail=True)
+        if verdict.power not in game.config.powers:
+            return verdict
+        plugin = games.load(game.config.game)
+        ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
+        msg = notify.rejection_mail(ctx, verdict.power, None, problems, reply_to, subject)
+        digest = canonical.digest(block)
+        verdict.queued.append(
+            Outbox(path / "outbox").queue(msg, key=f"rejection:{digest}:{message_id}"))
+    return verdict

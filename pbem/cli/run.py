@@ -1,0 +1,49 @@
+"""``pbem run ROOT``: the cron job."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pbem import ingest, mailconfig, turnjob
+from pbem.schedule import parse_iso
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "run",
+        help="the cron job: resolve due turns, mail reports and reminders, deliver the outbox",
+        description="For every game under ROOT: handle mail waiting in the inbox, resolve the "
+        "turn if it is due (all orders in, or the deadline passed), mail every player its "
+        "report, remind late players, and deliver queued mail. A busy game is skipped. Running "
+        "it again does nothing extra. Put it in crontab, e.g. */10 * * * * pbem run ROOT",
+    )
+    p.add_argument("root", type=Path, metavar="ROOT", help="directory holding the games")
+    p.add_argument("--now", metavar="TIMESTAMP",
+                   help="pretend it is this UTC time (ISO 8601, e.g. 2026-12-02T18:00:00Z)")
+    p.add_argument("--no-send", action="store_true",
+                   help="queue mail but do not deliver it (it stays in each game's outbox)")
+    p.set_defaults(func=run)
+
+
+def now_from(text: str | None) -> datetime:
+    return parse_iso(text, "--now") if text else datetime.now(UTC)
+
+
+def run(args: argparse.Namespace) -> int:
+    now = now_from(args.now)
+    root: Path = args.root
+    report = ingest.ingest(root, None, now)
+    if report.messages:
+        for line in report.lines():
+            print(f"inbox: {line}")
+    transport = None if args.no_send else mailconfig.transport(root)
+    try:
+        runs = turnjob.run_root(root, now, transport)
+    finally:
+        if transport is not None:
+            transport.close()
+    for r in runs:
+        print(r.line())
+    return 1 if any(r.status in ("stopped", "error") for r in runs) else 0

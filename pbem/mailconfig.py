@@ -1,0 +1,94 @@
+"""How a pbem root sends and fetches mail: ``ROOT/mail.yaml`` (optional).
+
+Without the file pbem uses its embedded default: outgoing mail is written as one .eml per message
+to ``ROOT/sent-mail/`` (a file outbox), and mail comes in through ``pbem ingest`` with --stdin,
+--maildir or --mbox. Example::
+
+  smtp:
+    host: smtp.example.org
+    port: 587
+    security: starttls          # starttls | tls | none (none: loopback only)
+    credentials_file: /home/gm/.pbem-smtp   # user on line 1, password on line 2, mode 0600
+    # or: credentials_env: [PBEM_SMTP_USER, PBEM_SMTP_PASSWORD]
+  imap:
+    host: imap.example.org
+    port: 993
+    security: tls
+    credentials_file: /home/gm/.pbem-imap
+    mailbox: INBOX
+    done_folder: pbem-handled   # handled mail is moved here
+
+Passwords are never taken from the command line or this file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem import safeyaml
+from pbem.errors import PbemError
+from pbem.mail.imap import IMAPSource
+from pbem.mail.security import Credentials
+from pbem.mail.transports import FileTransport, SMTPTransport, Transport
+
+NAME = "mail.yaml"
+
+
+class MailSettingsError(PbemError):
+    pass
+
+
+def _load(root: Path) -> dict[str, Any]:
+    path = root / NAME
+    if not path.exists():
+        return {}
+    data, problems = safeyaml.scan(path.read_text(encoding="utf-8"))
+    if problems:
+        raise MailSettingsError(f"{path}: " + "; ".join(str(p) for p in problems))
+    if not isinstance(data, dict) or set(data) - {"smtp", "imap"}:
+        raise MailSettingsError(f"{path}: expected a mapping with smtp and/or imap")
+    return data
+
+
+def _credentials(section: dict[str, Any], where: str) -> Credentials | None:
+    if "credentials_file" in section:
+        return Credentials.from_file(Path(str(section["credentials_file"])).expanduser())
+    if "credentials_env" in section:
+        names = section["credentials_env"]
+        if not (isinstance(names, list) and len(names) == 2):
+            raise MailSettingsError(f"{where}.credentials_env: give [USER_VAR, PASSWORD_VAR]")
+        return Credentials.from_env(str(names[0]), str(names[1]))
+    if "password" in section:
+        raise MailSettingsError(f"{where}.password: never put a password in {NAME}; use "
+                                "credentials_file or credentials_env")
+    return None
+
+
+def transport(root: Path) -> Transport:
+    smtp = _load(root).get("smtp")
+    if not smtp:
+        return FileTransport(root / "sent-mail")
+    try:
+        return SMTPTransport(
+            str(smtp["host"]), int(smtp.get("port", 587)),
+            security=str(smtp.get("security", "starttls")),
+            credentials=_credentials(smtp, "smtp"),
+        )
+    except KeyError as exc:
+        raise MailSettingsError(f"{root / NAME}: smtp.{exc.args[0]} is missing") from None
+
+
+def imap_source(root: Path) -> IMAPSource:
+    imap = _load(root).get("imap")
+    if not imap:
+        raise MailSettingsError(f"{root / NAME}: no imap section")
+    creds = _credentials(imap, "imap")
+    if creds is None:
+        raise MailSettingsError(f"{root / NAME}: imap needs credentials_file or credentials_env")
+    return IMAPSource(
+        str(imap["host"]), int(imap.get("port", 993)), creds,
+        security=str(imap.get("security", "tls")),
+        mailbox=str(imap.get("mailbox", "INBOX")),
+        done_folder=imap.get("done_folder", "pbem-handled"),
+    )

@@ -1,0 +1,253 @@
+"""Every mail pbem sends, built from rendered templates (pbem.render) and composed for the
+outbox (pbem.mail.compose). Addresses come only from the game configuration — never from an
+incoming message's From — so pbem can never be used to mail a stranger.
+
+Each mail is returned with an idempotency key for the outbox, so queueing it again after a crash
+is a no-op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any
+
+from pbem import engine, render
+from pbem.errors import PbemError, Problem
+from pbem.escrow import load_private, open_escrow
+from pbem.gameconfig import CONFIG_NAME, GameConfig
+from pbem.gamedir import GameDir
+from pbem.keys import PrivateKey
+from pbem.log import Entry
+from pbem.mail.compose import Attachment, compose
+from pbem.plugin import GamePlugin
+
+DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
+ESCROW_KEY = "referee.x25519.key"
+
+
+def address_of(text: str) -> str:
+    return parseaddr(text)[1].lower()
+
+
+@dataclass
+class Context:
+    game: GameDir
+    plugin: GamePlugin
+    referee: PrivateKey
+    now: datetime
+
+    @property
+    def sender(self) -> str:
+        return self.game.config.sender or DEFAULT_SENDER
+
+    @property
+    def domain(self) -> str:
+        return address_of(self.sender).partition("@")[2] or "pbem.invalid"
+
+    @property
+    def renderer(self) -> render.Renderer:
+        return render.Renderer(self.game.config.game, self.game.path)
+
+    def players(self) -> dict[str, dict[str, Any]]:
+        """Each player (by address) and the powers it commands, in turn order."""
+        out: dict[str, dict[str, Any]] = {}
+        for name, entry in self.game.config.powers.items():
+            player = out.setdefault(entry.email.lower(), {
+                "email": entry.email, "powers": [], "tz": entry.tz,
+            })
+            player["powers"].append(name)
+        return out
+
+    def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
+        clock = engine.clock(self.game.log.entries)
+        head = self.game.log.head
+        return {
+            "game_id": self.game.game_id,
+            "title": self.game.game_id,
+            "deadline": clock.deadline,
+            "paused": clock.paused,
+            "checkpoint": self.game.checkpoint(self.referee).text(),
+            "seq": 1,
+            "log_length": head.length,
+            "missed": {p: m["total"] for p, m in
+                       engine.missed_turns(self.game.log.entries).items()},
+            "missed_in_a_row": {p: m["in_a_row"] for p, m in
+                                engine.missed_turns(self.game.log.entries).items()},
+            "schedule": self.game.config.schedule.describe(),
+            "sender": self.sender,
+        }
+
+    def compose(self, to: str | Sequence[str], mail: render.RenderedMail, *, kind: str,
+                reply_to: str | None = None) -> EmailMessage:
+        return compose(
+            sender=self.sender,
+            to=to if isinstance(to, str) else list(to),
+            subject=mail.subject,
+            text=mail.text,
+            html=mail.html or None,
+            date=self.now,
+            domain=self.domain,
+            auto_submitted="auto-replied" if kind == "reply" else "auto-generated",
+            attachments=[Attachment(name, data, *mime.split("/", 1))
+                         for name, mime, data in mail.attachments],
+            in_reply_to=reply_to,
+            game=self.game.game_id,
+        )
+
+
+def escrow_opener(game: GameDir) -> engine.EscrowOpener | None:
+    """Opens escrowed reveals with the referee's X25519 key (ROOT/referee.x25519.key)."""
+    path = game.root / ESCROW_KEY
+    if not path.exists():
+        return None
+    key = load_private(path)
+
+    def opener(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
+        try:
+            return open_escrow(key, blob, game.game_id, power, int(warp), turn)
+        except PbemError:
+            return None
+
+    return opener
+
+
+def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+                     entry: Entry) -> list[tuple[str, EmailMessage]]:
+    """The mail one resolution causes: a report to every player, the game master's summary,
+    the end-of-game mail when it is over, and an alert for powers missing too many turns."""
+    gid = ctx.game.game_id
+    events = entry.body["events"]
+    info = ctx.game_info(after)
+    out = []
+    for address, player in ctx.players().items():
+        mail = render.turn_report(ctx.renderer, ctx.plugin, before, after, events,
+                                  player["powers"], player, info)
+        out.append((f"report:{gid}:{entry.seq}:{address}", ctx.compose(player["email"], mail,
+                                                                       kind="report")))
+    gm = ctx.game.config.gm
+    if gm:
+        mail = render.gm_summary(ctx.renderer, ctx.plugin, before, after, events, info)
+        out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose(gm, mail, kind="report")))
+        alert_after = ctx.game.config.nmr_alert
+        for power, in_a_row in info["missed_in_a_row"].items():
+            if in_a_row >= alert_after and entry.body["used"].get(power, "") is None:
+                out.append((f"nmr:{gid}:{entry.seq}:{power}",
+                            _nmr_alert(ctx, gm, power, in_a_row)))
+    if ctx.plugin.is_over(after):
+        reveals = revealed_departures(ctx.game.log.entries)
+        for address, player in ctx.players().items():
+            mail = render.game_end(ctx.renderer, ctx.plugin, after, events, player["powers"],
+                                   player, info, reveals)
+            out.append((f"game-end:{gid}:{address}",
+                        ctx.compose(player["email"], mail, kind="report")))
+    return out
+
+
+def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> EmailMessage:
+    text = (f"{power.capitalize()} has sent no orders for {in_a_row} turns in a row in game "
+            f"{ctx.game.game_id}. Standing orders were used (warps continue, no departure).\n\n"
+            f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
+            "--email ADDRESS --key FILE.pub\n")
+    mail = render.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "
+                               f"{in_a_row} turns", text, "", [])
+    return ctx.compose(gm, mail, kind="report")
+
+
+def revealed_departures(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """Every arrival reveal and escrow opening in the log (for the end-of-game mail)."""
+    out = []
+    for entry in entries:
+        if entry.kind == engine.ORDERS:
+            for warp, order in (entry.body["orders"].get("warps") or {}).items():
+                if isinstance(order, dict) and order.get("arrive"):
+                    out.append({"turn": entry.body["turn"], "power": entry.body["power"],
+                                "warp": warp, "destination": order["arrive"],
+                                "nonce": order.get("nonce")})
+        elif entry.kind == engine.RESOLVE:
+            for power, opened in entry.body.get("escrow", {}).items():
+                for warp, item in opened.items():
+                    out.append({"turn": entry.body["turn"], "power": power, "warp": warp,
+                                "destination": item["destination"], "nonce": item["nonce"],
+                                "escrow": True})
+    return out
+
+
+def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: datetime, *,
+                  late: bool) -> EmailMessage:
+    entry = ctx.game.config.powers[power]
+    info = ctx.game_info(state)
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    mail = render.reminder(ctx.renderer, ctx.plugin, state, [power], player, info)
+    return ctx.compose(entry.email, mail, kind="report")
+
+
+def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
+                 fields: dict[str, Any], signature: str, reply_to: str | None,
+                 subject: str) -> EmailMessage:
+    info = ctx.game_info(state)
+    entry = ctx.game.config.powers[power]
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    mail = render.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
+                          seq=int(fields["seq"]), signature=signature_text(fields, signature))
+    return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
+                       reply_to=reply_to)
+
+
+def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
+                   reply_to: str | None, subject: str) -> EmailMessage:
+    entry = ctx.game.config.powers[power]
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    mail = render.rejection(ctx.renderer, problems, player, info, power=power, turn=turn)
+    return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
+                       reply_to=reply_to)
+
+
+def signature_text(fields: dict[str, Any], signature: str) -> str:
+    """The referee's signed receipt as text a player can keep and check."""
+    lines = ["pbem-receipt " + " ".join(f"{k}={fields[k]}" for k in sorted(fields)),
+             f" sig={signature}"]
+    return "\n".join(lines)
+
+
+def welcome_mails(ctx: Context, state: dict[str, Any]) -> list[tuple[str, EmailMessage]]:
+    info = ctx.game_info(state)
+    out = []
+    for address, player in ctx.players().items():
+        mail = render.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
+        out.append((f"welcome:{ctx.game.game_id}:{address}",
+                    ctx.compose(player["email"], mail, kind="report")))
+    return out
+
+
+def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject: str,
+                   now: datetime) -> EmailMessage:
+    config = GameConfig.load(game_path / CONFIG_NAME)
+    renderer = render.Renderer(config.game, game_path)
+    mail = render.html_only_reply(renderer, {"email": sender}, {"game_id": config.game_id},
+                                  subject=subject)
+    from_ = config.sender or DEFAULT_SENDER
+    return compose(sender=from_, to=sender, subject=mail.subject, text=mail.text, html=mail.html,
+                   date=now, domain=address_of(from_).partition("@")[2] or "pbem.invalid",
+                   auto_submitted="auto-replied", in_reply_to=message_id,
+                   game=config.game_id)
+
+
+def stopped_mail(path: Path, now: datetime, message: str) -> EmailMessage | None:
+    """Tell the game master a game was stopped (plain text: the game may be unreadable)."""
+    config = GameConfig.load(path / CONFIG_NAME)
+    if not config.gm:
+        return None
+    from_ = config.sender or DEFAULT_SENDER
+    text = (f"Game {config.game_id} has been stopped by pbem and will not run until you act.\n\n"
+            f"{message}\n\nNothing was changed or repaired. Restore log.jsonl from a backup or "
+            "investigate, then delete the STOPPED file in the game directory.\n")
+    return compose(sender=from_, to=config.gm, subject=f"[{config.game_id}] game stopped",
+                   text=text, date=now,
+                   domain=address_of(from_).partition("@")[2] or "pbem.invalid",
+                   auto_submitted="auto-generated", game=config.game_id)

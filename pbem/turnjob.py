@@ -1,0 +1,232 @@
+"""The cron job (``pbem run ROOT``): for every game under ROOT, resolve the turn when it is due,
+mail the reports, remind late powers, deliver the outbox. Running it again does nothing extra.
+
+Per game, under the game's lock (a busy game is skipped, never waited for):
+
+1. open the game and verify its log (a torn last line — an append cut short — is dropped; any
+   other damage stops the game with a message to the game master: it is never "fixed");
+2. load the state (the cache is checked against the log head and rebuilt by replay if stale);
+3. queue the mails of the last resolution if a crash came before they were all queued;
+4. if the turn is due (all orders in and early processing on, or the deadline plus grace
+   passed): gather the standing orders, resolve, **append the resolve entry (the commit
+   point)**, write the state cache, queue every report in the outbox (idempotent keys), mark
+   the resolution mailed; repeat while turns are due (sequential mode);
+5. remind the powers without orders shortly before the deadline, and send late notices;
+6. deliver the outbox.
+
+A crash anywhere leaves the log either without the resolve entry (the next run resolves the
+turn) or with it (the next run only finishes the mail); mail is queued under keys that make a
+second queueing a no-op, and the outbox resends only in the window between the server's
+acceptance and our record of it — byte-identical, with the same Message-ID.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import atomic, canonical, engine, failpoints, games, notify
+from pbem.errors import PbemError
+from pbem.gamedir import GameDir, games_under
+from pbem.lock import try_lock
+from pbem.log import LogError
+from pbem.mail.outbox import Outbox
+from pbem.mail.transports import Transport
+from pbem.referee import referee_key
+from pbem.schedule import parse_iso, to_iso
+
+MAILED = "mailed.json"
+STOPPED = "STOPPED"
+MAX_STEPS = 64  # resolutions per game per run (sequential games can resolve several slots)
+
+
+@dataclass
+class GameRun:
+    game: str
+    status: str = "waiting"  # busy | stopped | paused | over | waiting | resolved
+    resolved: list[int] = field(default_factory=list)  # log seq of each resolve entry made
+    queued: int = 0
+    sent: int = 0
+    deferred: int = 0
+    failed: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        parts = [f"{self.game}: {self.status}"]
+        if self.resolved:
+            parts.append(f"resolved {len(self.resolved)}")
+        if self.queued or self.sent or self.deferred or self.failed:
+            parts.append(f"mail queued {self.queued}, sent {self.sent}, deferred "
+                         f"{self.deferred}, failed {self.failed}")
+        parts += self.notes
+        return "; ".join(parts)
+
+
+def run_root(root: Path, now: datetime, transport: Transport | None) -> list[GameRun]:
+    return [run_game(path, now, transport) for path in games_under(root)]
+
+
+def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
+    run = GameRun(path.name)
+    lock = try_lock(path)
+    if lock is None:
+        run.status = "busy"
+        return run
+    with lock:
+        try:
+            if (path / STOPPED).exists():
+                run.status = "stopped"
+                run.notes.append((path / STOPPED).read_text(encoding="utf-8").strip())
+            else:
+                _run_locked(path, now, run)
+            if transport is not None:
+                report = Outbox(path / "outbox").deliver(
+                    transport, now,
+                    on_stage=lambda stage, _id: failpoints.reached(f"outbox-{stage}"))
+                run.sent, run.deferred, run.failed = (
+                    len(report.sent), len(report.deferred), len(report.failed))
+        except (PbemError, OSError) as exc:
+            # One game's trouble (a full disk, a read-only directory, a refused SMTP login)
+            # must not stop the others; what was committed stays, the next run goes on.
+            run.status = "error"
+            run.notes.append(str(exc))
+    return run
+
+
+def _run_locked(path: Path, now: datetime, run: GameRun) -> None:
+    try:
+        game = GameDir.open(path, repair_torn_tail=True)
+    except LogError as exc:
+        _stop(path, now, f"the game log is damaged and the game is stopped: {exc}", run)
+        return
+    plugin = games.load(game.config.game)
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
+    try:
+        loaded = game.load_state(lambda entries: engine.replay(
+            plugin, entries, game.initial_state(plugin)))
+    except engine.ReplayMismatch as exc:
+        _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
+        return
+    if loaded.rebuilt:
+        run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
+    state = loaded.state
+    run.queued += _catch_up_mail(ctx, state)
+    for _ in range(MAX_STEPS):
+        clock = engine.clock(game.log.entries)
+        if plugin.is_over(state):
+            run.status = "over"
+            return
+        if clock.paused or game.config.paused:
+            run.status = "paused"
+            return
+        due = plugin.powers_due(state)
+        standing = engine.standing_orders(game.log.entries)
+        deadline = parse_iso(clock.deadline) if clock.deadline else None
+        all_in = all(p in standing for p in due)
+        schedule = game.config.schedule
+        if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
+            if deadline is not None:
+                run.queued += _reminders(ctx, state, due, standing, deadline, clock)
+            return
+        state = _resolve(ctx, state, standing, run)
+        run.status = "resolved"
+
+
+def _resolve(ctx: notify.Context, state: dict[str, Any], standing: dict[str, Any],
+             run: GameRun) -> dict[str, Any]:
+    game, plugin = ctx.game, ctx.plugin
+    orders, used, opened, stale = engine.gather_orders(
+        plugin, state, standing, notify.escrow_opener(game)
+    )
+    result = plugin.resolve(state, orders)
+    after = result.state
+    next_deadline = None
+    if not plugin.is_over(after):
+        next_deadline = to_iso(game.config.schedule.next_deadline(ctx.now))
+    body = {
+        "turn": plugin.orders_turn(state),
+        "due": plugin.powers_due(state),
+        "used": used,
+        "escrow": opened,
+        "stale": {p: [str(x) for x in probs] for p, probs in stale.items()},
+        "state": canonical.digest(after),
+        "events": result.events,
+        "deadline": next_deadline,
+    }
+    failpoints.reached("before-resolve-append")
+    entry = game.log.append(engine.RESOLVE, ctx.now, body)
+    failpoints.reached("after-resolve-append")
+    game.save_state(after)
+    failpoints.reached("after-state-write")
+    run.resolved.append(entry.seq)
+    run.queued += _mail_resolution(ctx, state, after, entry)
+    return after
+
+
+def _mail_resolution(ctx: notify.Context, before: dict[str, Any], after: dict[str, Any],
+                     entry: Any) -> int:
+    outbox = Outbox(ctx.game.path / "outbox")
+    count = 0
+    for key, msg in notify.resolution_mails(ctx, before, after, entry):
+        outbox.queue(msg, key=key)
+        count += 1
+        failpoints.reached("after-first-queue")
+    atomic.write_json(ctx.game.path / MAILED, {"seq": entry.seq})
+    failpoints.reached("after-mailed-mark")
+    return count
+
+
+def _catch_up_mail(ctx: notify.Context, state: dict[str, Any]) -> int:
+    """Queue the mail of the last resolution if a crash came before it was all queued."""
+    entries = ctx.game.log.entries
+    last = next((e for e in reversed(entries) if e.kind == engine.RESOLVE), None)
+    if last is None:
+        return 0
+    mailed = ctx.game.path / MAILED
+    done = json.loads(mailed.read_text(encoding="utf-8"))["seq"] if mailed.exists() else 0
+    if done >= last.seq:
+        return 0
+    before = engine.replay(ctx.plugin, entries[: last.seq], ctx.game.initial_state(ctx.plugin))
+    after = engine.replay(ctx.plugin, entries[: last.seq + 1], ctx.game.initial_state(ctx.plugin))
+    return _mail_resolution(ctx, before, after, last)
+
+
+def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],
+               standing: dict[str, Any], deadline: datetime, clock: engine.Clock) -> int:
+    schedule = ctx.game.config.schedule
+    missing = [p for p in due if p not in standing]
+    if not missing:
+        return 0
+    outbox = Outbox(ctx.game.path / "outbox")
+    count = 0
+    kind = None
+    if ctx.now >= deadline:
+        kind = "late"
+    elif ctx.now >= schedule.reminder_at(deadline):
+        kind = "reminder"
+    if kind is None:
+        return 0
+    for power in missing:
+        key = f"{kind}:{ctx.game.game_id}:{clock.last_resolution}:{power}"
+        msg = notify.reminder_mail(ctx, state, power, deadline, late=kind == "late")
+        outbox.queue(msg, key=key)
+        count += 1
+    return count
+
+
+def _stop(path: Path, now: datetime, message: str, run: GameRun) -> None:
+    """Stop a damaged game: a STOPPED file with the reason and one mail to the game master."""
+    atomic.write_text(path / STOPPED, f"{to_iso(now)} {message}\n")
+    run.status = "stopped"
+    run.notes.append(message)
+    try:
+        msg = notify.stopped_mail(path, now, message)
+    except PbemError as exc:  # even the config may be unreadable: the file says it all
+        run.notes.append(f"no mail to the game master: {exc}")
+        return
+    if msg is not None:
+        Outbox(path / "outbox").queue(msg, key=f"stopped:{path.name}:{message}")
+        run.queued += 1

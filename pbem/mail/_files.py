@@ -67,6 +67,18 @@ def move_durably(src: Path, dst: Path) -> None:
         fsync_dir(src.parent)
 
 
+def replace_symlink(path: Path, target: str) -> None:
+    """Point the symlink ``path`` at ``target`` atomically (the caller fsyncs the directory)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    os.symlink(target, tmp)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def append_line(path: Path, line: str) -> None:
     """Append one line with a single write and an fsync (a small append-only record)."""
     created = not path.exists()

@@ -3,7 +3,7 @@
 Layout under ROOT (nothing is ever deleted; a message only moves from inbox/ to quarantine/)::
 
     inbox/<sha256>.eml          the raw bytes exactly as received
-    inbox/keys/<key>            duplicate key -> sha256 of the first copy stored
+    inbox/<key>.key             symlink: duplicate key -> sha256 of the first copy stored
     inbox/done/<sha256>.json    the outcome once the message was handled
     quarantine/<sha256>.eml     a message that could not be handled ...
     quarantine/<sha256>.reason  ... and why, in one plain sentence
@@ -76,16 +76,22 @@ def duplicate_key(raw: bytes) -> tuple[str, str | None]:
     return key, message_id
 
 
+def _read_link(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except (FileNotFoundError, OSError):
+        return None
+
+
 class Inbox:
     """The durable incoming-mail store under ``root`` (usually the game-master directory)."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
         self.inbox_dir = self.root / "inbox"
-        self.keys_dir = self.inbox_dir / "keys"
         self.done_dir = self.inbox_dir / "done"
         self.quarantine_dir = self.root / "quarantine"
-        for d in (self.inbox_dir, self.keys_dir, self.done_dir, self.quarantine_dir):
+        for d in (self.inbox_dir, self.done_dir, self.quarantine_dir):
             d.mkdir(parents=True, exist_ok=True)
 
     def store(self, raw: bytes) -> Stored:
@@ -93,22 +99,22 @@ class Inbox:
         message was handled before. Call before acting on the message; ack the source after."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
-        key_path = self.keys_dir / key
-        if key_path.exists():
-            first = key_path.read_text(encoding="ascii").strip()
-            if _SHA.match(first) and self._path_of(first) is not None:
+        key_path = self.inbox_dir / f"{key}.key"
+        first = _read_link(key_path)
+        if first is not None and _SHA.match(first):
+            first_path = self._path_of(first)
+            if first_path is not None:
                 return Stored(
-                    first,
-                    self._path_of(first) or self.path(first),
-                    message_id,
-                    handled=self.outcome(first),
-                    fresh=False,
+                    first, first_path, message_id, handled=self.outcome(first), fresh=False
                 )
         path = self.path(sha)
         fresh = not path.exists()
         if fresh:
-            _files.write_durably(path, raw, mode=0o600)
-        _files.write_durably(key_path, (sha + "\n").encode("ascii"))
+            _files.write_durably(path, raw, mode=0o600, sync_dir=False)
+        # The key is a symlink whose target is the sha256: a metadata-only record, made durable
+        # together with the new .eml by one fsync of the directory they share.
+        _files.replace_symlink(key_path, sha)
+        _files.fsync_dir(self.inbox_dir)
         return Stored(sha, path, message_id, handled=self.outcome(sha), fresh=fresh)
 
     def path(self, sha: str) -> Path:

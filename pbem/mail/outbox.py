@@ -330,10 +330,14 @@ class Outbox:
         self._move(entry.id, self.failed_dir)
 
     def _move(self, ident: str, target: Path) -> None:
-        """Move the .eml of a recorded message out of pending/ and drop its pending state."""
+        """Move the .eml of a recorded message out of pending/ and drop its pending state.
+
+        No fsync: the outcome record is already durable, and a move lost in a crash is finished
+        by :meth:`_finish_interrupted` on the next run (never resent).
+        """
         source = self.pending_dir / f"{ident}.eml"
         if source.exists():
-            _files.move_durably(source, target / f"{ident}.eml")
+            os.replace(source, target / f"{ident}.eml")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.pending_dir / f"{ident}.json")
 

@@ -71,7 +71,12 @@ def run_root(root: Path, now: datetime, transport: Transport | None) -> list[Gam
 
 def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     run = GameRun(path.name)
-    lock = try_lock(path)
+    try:
+        lock = try_lock(path)
+    except (PbemError, OSError) as exc:
+        run.status = "error"
+        run.notes.append(str(exc))
+        return run
     if lock is None:
         run.status = "busy"
         return run

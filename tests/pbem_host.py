@@ -1,0 +1,129 @@
+"""A real pbem root for tests: keys on disk, a game made by ``pbem new``, players who sign real
+orders (with real commitments kept in a vault), the real acceptance path and the real cron job."""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from email import policy
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem import accept, games, turnjob
+from pbem.cli.main import main as pbem_main
+from pbem.commitment import commit
+from pbem.gamedir import GameDir
+from pbem.keys import PrivateKey
+from pbem.mail.transports import FileTransport
+from pbem.orderdoc import sign_orders
+
+T0 = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
+AD = games.load("4000ad")
+
+
+def at(hours: float) -> datetime:
+    return T0 + timedelta(hours=hours)
+
+
+def iso(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Host:
+    def __init__(self, tmp: Path, variant: str = "independents-4", *, game_id: str = "g1",
+                 extra: list[str] | None = None) -> None:
+        self.tmp = tmp
+        self.root = tmp / "root"
+        self.game_id = game_id
+        self.path = self.root / game_id
+        self.powers = list(AD.variants()[variant].powers)
+        self.keys: dict[str, PrivateKey] = {}
+        keydir = tmp / "keys"
+        keydir.mkdir(exist_ok=True)
+        args = ["new", str(self.path), "--variant", variant, "--gm", "gm@example.org",
+                "--from", "Referee <referee@example.org>", "--now", iso(T0),
+                *(extra or ["--deadline", "48h"])]
+        for power in self.powers:
+            prefix = keydir / f"{game_id}-{power}"
+            assert pbem_main(["keygen", str(prefix)]) == 0
+            self.keys[power] = PrivateKey.load(prefix.with_suffix(".key"))
+            args += ["--power", f"{power}={power}@example.org:{prefix}.pub"]
+        assert pbem_main(args) == 0
+        self.vault: dict[tuple[str, str, int], tuple[str, str]] = {}
+        self.seq: dict[str, int] = {}
+
+    # -- reading the game ------------------------------------------------------------------------
+    def game(self) -> GameDir:
+        return GameDir.open(self.path)
+
+    def state(self) -> dict[str, Any]:
+        return json.loads((self.path / "state.json").read_text())["state"]
+
+    def entries(self, kind: str | None = None) -> list[Any]:
+        return [e for e in self.game().log.entries if kind is None or e.kind == kind]
+
+    def sent(self, to: str | None = None) -> list[email.message.EmailMessage]:
+        out = []
+        folder = self.root / "sent-mail"
+        for path in sorted(folder.glob("*.eml")) if folder.exists() else []:
+            msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+            if to is None or to in str(msg["To"]):
+                out.append(msg)
+        return out
+
+    # -- a player's side ---------------------------------------------------------------------------
+    def orders_text(self, power: str, body: dict[str, Any], *, turn: int | None = None,
+                    seq: int | None = None) -> str:
+        state = self.state()
+        self.seq[power] = self.seq.get(power, 0) + 1
+        doc = {"pbem": 1, "game": self.game_id, "power": power,
+               "turn": state["turn"] if turn is None else turn,
+               "seq": self.seq[power] if seq is None else seq, "orders": body}
+        return sign_orders(yaml.safe_dump(doc, sort_keys=False), self.keys[power])
+
+    def depart(self, power: str, origin: str, ships: int | str, dest: str,
+               warp: int = 1) -> dict[str, Any]:
+        turn = self.state()["turn"]
+        nonce = hashlib.sha256(f"{power}/{warp}/{turn}".encode()).digest()
+        star = AD.board.lookup(dest).name
+        self.vault[(power, str(warp), turn)] = (star, nonce.hex())
+        return {"warp": warp, "from": origin, "ships": ships,
+                "commitment": commit(self.game_id, power, warp, turn, star, nonce)}
+
+    def reveals(self, power: str) -> dict[str, Any]:
+        out = {}
+        for key, warp in self.state()["warps"][power].items():
+            if warp and (power, key, warp["departed"]) in self.vault:
+                star, nonce = self.vault[(power, key, warp["departed"])]
+                if AD.board.distance(warp["from"], star) == warp["travelled"] + 1:
+                    out[int(key)] = {"arrive": star, "nonce": nonce}
+        return out
+
+    def submit(self, power: str, body: dict[str, Any] | None = None, when: datetime = T0,
+               **kw: Any) -> accept.Verdict:
+        body = dict(body or {})
+        due = self.reveals(power)
+        if due:
+            body.setdefault("warps", due)
+        text = self.orders_text(power, body, **kw)
+        return accept.handle_block(self.root, text, received=when,
+                                   message_id=f"<{power}.{when.timestamp()}@example.org>")
+
+    # -- the game master side ----------------------------------------------------------
+    def run(self, when: datetime) -> list[turnjob.GameRun]:
+        return turnjob.run_root(self.root, when, FileTransport(self.root / "sent-mail"))
+
+    def run_cli(self, when: datetime, env: dict[str, str] | None = None,
+                ) -> subprocess.CompletedProcess[str]:
+        import os
+
+        return subprocess.run(
+            [sys.executable, "-m", "pbem", "run", str(self.root), "--now", iso(when)],
+            capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False,
+        )

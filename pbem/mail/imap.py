@@ -207,6 +207,8 @@ def _quote(name: str) -> str:
     """An IMAP quoted string (mailbox names may hold spaces)."""
     if any(ch in name for ch in "\r\n\0"):
         raise MailConfigError(f"IMAP folder name {name!r} holds a line break")
+    if not name.isascii():  # IMAP wants modified UTF-7 for those; keep configuration simple
+        raise MailConfigError(f"IMAP folder name {name!r}: use ASCII letters only")
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 

@@ -158,6 +158,24 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> EmailMessage
     return ctx.compose(gm, mail, kind="report")
 
 
+def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+             entry: Entry) -> list[tuple[str, EmailMessage]]:
+    """Mail after a state-changing game-master operation (a concession, an ending): the
+    end-of-game mail when the game is over; the next turn report shows the rest."""
+    if not ctx.plugin.is_over(after):
+        return []
+    gid = ctx.game.game_id
+    info = ctx.game_info(after)
+    reveals = revealed_departures(ctx.game.log.entries)
+    out = []
+    for address, player in ctx.players().items():
+        mail = render.game_end(ctx.renderer, ctx.plugin, after, entry.body.get("events", []),
+                               player["powers"], player, info, reveals)
+        out.append((f"game-end:{gid}:{address}",
+                    ctx.compose(player["email"], mail, kind="report")))
+    return out
+
+
 def revealed_departures(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     """Every arrival reveal and escrow opening in the log (for the end-of-game mail)."""
     out = []

@@ -185,18 +185,27 @@ def _mail_resolution(ctx: notify.Context, before: dict[str, Any], after: dict[st
 
 
 def _catch_up_mail(ctx: notify.Context, state: dict[str, Any]) -> int:
-    """Queue the mail of the last resolution if a crash came before it was all queued."""
+    """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
+    if a crash came before it was all queued."""
     entries = ctx.game.log.entries
-    last = next((e for e in reversed(entries) if e.kind == engine.RESOLVE), None)
+    last = next((e for e in reversed(entries) if e.kind == engine.RESOLVE
+                 or (e.kind == engine.GM and "state" in e.body)), None)
     if last is None:
         return 0
     mailed = ctx.game.path / MAILED
     done = json.loads(mailed.read_text(encoding="utf-8"))["seq"] if mailed.exists() else 0
     if done >= last.seq:
         return 0
-    before = engine.replay(ctx.plugin, entries[: last.seq], ctx.game.initial_state(ctx.plugin))
-    after = engine.replay(ctx.plugin, entries[: last.seq + 1], ctx.game.initial_state(ctx.plugin))
-    return _mail_resolution(ctx, before, after, last)
+    initial = ctx.game.initial_state(ctx.plugin)
+    before = engine.replay(ctx.plugin, entries[: last.seq], initial)
+    if last.kind == engine.GM:
+        outbox = Outbox(ctx.game.path / "outbox")
+        mails = notify.gm_mails(ctx, before, state, last)
+        for key, msg in mails:
+            outbox.queue(msg, key=key)
+        atomic.write_json(mailed, {"seq": last.seq})
+        return len(mails)
+    return _mail_resolution(ctx, before, state, last)
 
 
 def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],

@@ -1,0 +1,66 @@
+"""``pbem gm …``: game-master operations, each logged and signed by the referee key."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pbem import gmops
+from pbem.cli.run import now_from
+from pbem.gamedir import read_public_key
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "gm",
+        help="game-master operations: status, pause, resume, extend, replace, concede, end",
+        description="Game-master operations. Every change is a log entry signed by the referee "
+        "key, so players and auditors see it.",
+    )
+    ops = p.add_subparsers(dest="op", metavar="OPERATION", required=True)
+
+    def op(name: str, text: str) -> argparse.ArgumentParser:
+        q = ops.add_parser(name, help=text, description=text)
+        q.add_argument("gamedir", type=Path, metavar="GAMEDIR")
+        q.add_argument("--now", metavar="TIMESTAMP", help="pretend it is this UTC time")
+        return q
+
+    op("status", "what the game waits for: deadline, orders in, missed turns, mail trouble")
+    q = op("pause", "stop resolving turns until resume")
+    q.add_argument("--reason", default="", help="shown in the log")
+    op("resume", "resume a paused game with a fresh deadline counted from now")
+    q = op("extend", "move the current deadline later")
+    q.add_argument("--to", metavar="TIMESTAMP", help="the new deadline (UTC, ISO 8601)")
+    q.add_argument("--by", metavar="DURATION", help="how much later, e.g. 24h")
+    q = op("replace", "a new player (address and key) takes over a power")
+    q.add_argument("power")
+    q.add_argument("--email", required=True)
+    q.add_argument("--key", required=True, help="the new player's .pub file or key text")
+    q = op("concede", "a power concedes (on its player's request)")
+    q.add_argument("power")
+    q = op("end", "end the game now by agreement: most stars held, then most ships, wins")
+    q.add_argument("--reason", default="ended by agreement")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    now = now_from(args.now)
+    path: Path = args.gamedir
+    if args.op == "status":
+        for line in gmops.status(path, now):
+            print(line)
+        return 0
+    if args.op == "pause":
+        done = gmops.pause(path, now, args.reason)
+    elif args.op == "resume":
+        done = gmops.resume(path, now)
+    elif args.op == "extend":
+        done = gmops.extend(path, now, to=args.to, by=args.by)
+    elif args.op == "replace":
+        done = gmops.replace(path, now, args.power, args.email, read_public_key(args.key))
+    elif args.op == "concede":
+        done = gmops.concede(path, now, args.power)
+    else:
+        done = gmops.end(path, now, args.reason)
+    print(f"{args.op}: {done.summary}")
+    return 0

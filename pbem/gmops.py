@@ -1,0 +1,160 @@
+"""Game-master operations. Each one is a ``gm`` (or ``key``) log entry signed by the referee key,
+appended under the game's lock, so players and auditors see every intervention.
+
+status      what the game is waiting for (read-only)
+pause       no turn is resolved while paused
+resume      resume with a fresh deadline from now
+extend      move the current deadline
+replace     a new player (address and key) takes over a power
+concede     a power concedes, at its player's request
+end         end the game now by agreement (scored: most stars, then most ships)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import atomic, canonical, engine, games, notify
+from pbem.errors import PbemError
+from pbem.gameconfig import CONFIG_NAME
+from pbem.gamedir import GameDir
+from pbem.keys import PublicKey
+from pbem.lock import locked
+from pbem.mail.inbox import Inbox
+from pbem.mail.outbox import Outbox
+from pbem.referee import referee_key
+from pbem.schedule import parse_iso, to_iso
+from pbem.turnjob import MAILED, STOPPED
+
+
+class GMError(PbemError):
+    pass
+
+
+@dataclass
+class Done:
+    entry_seq: int
+    summary: str
+
+
+def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
+    game = GameDir.open(path, repair_torn_tail=True)
+    plugin = games.load(game.config.game)
+    state = game.load_state(
+        lambda entries: engine.replay(plugin, entries, game.initial_state(plugin))).state
+    return game, plugin, state
+
+
+def status(path: Path, now: datetime) -> list[str]:
+    game, plugin, state = _open(path)
+    clock = engine.clock(game.log.entries)
+    standing = engine.standing_orders(game.log.entries)
+    due = plugin.powers_due(state)
+    lines = [f"game {game.game_id}: {plugin.title} {game.config.variant}, "
+             f"{game.config.mode}, turn {plugin.orders_turn(state)}"]
+    if (path / STOPPED).exists():
+        lines.append("STOPPED: " + (path / STOPPED).read_text(encoding="utf-8").strip())
+    if plugin.is_over(state):
+        lines.append(f"over: {state.get('result')}")
+    else:
+        lines.append(f"deadline {clock.deadline}" + (" (paused)" if clock.paused else ""))
+        for p in due:
+            have = standing.get(p)
+            got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"
+            lines.append(f"  {p:<8} {game.config.powers[p].email:<32} {got}")
+    missed = engine.missed_turns(game.log.entries)
+    if any(m["total"] for m in missed.values()):
+        lines.append("missed turns: " + ", ".join(
+            f"{p} {m['total']} ({m['in_a_row']} in a row)" for p, m in missed.items()
+            if m["total"]))
+    outbox = Outbox(path / "outbox")
+    lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
+    for entry in outbox.failed():
+        lines.append(f"  failed: {', '.join(entry.recipients)}: {entry.last_error}")
+    quarantined = Inbox(game.root).quarantined()
+    if quarantined:
+        lines.append(f"quarantine: {len(quarantined)} message(s) under "
+                     f"{game.root / 'quarantine'}")
+    head = game.log.head
+    lines.append(f"log: {head.length} entries, head {head.hash[:16]}")
+    return lines
+
+
+def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = engine.GM) -> Done:
+    with locked(path):
+        game, plugin, state = _open(path)
+        if plugin.is_over(state) and body["op"] not in ("status",):
+            raise GMError(f"game {game.game_id} is over")
+        key, _ = referee_key(game.root)
+        result = engine.gm_resolution(plugin, state, body)
+        if result is not None:
+            body = {**body, "state": canonical.digest(result.state), "events": result.events}
+        signed = engine.sign_gm(key, {**body, "time": to_iso(now)})
+        entry = game.log.append(kind, now, signed)
+        if result is not None:
+            game.save_state(result.state)
+            ctx = notify.Context(game, plugin, key, now)
+            outbox = Outbox(path / "outbox")
+            for mail_key, msg in notify.gm_mails(ctx, state, result.state, entry):
+                outbox.queue(msg, key=mail_key)
+            atomic.write_json(path / MAILED, {"seq": entry.seq})
+        return Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+
+
+def pause(path: Path, now: datetime, reason: str) -> Done:
+    return _append(path, now, {"op": "pause", "reason": reason})
+
+
+def resume(path: Path, now: datetime) -> Done:
+    game = GameDir.open(path)
+    deadline = to_iso(game.config.schedule.next_deadline(now))
+    done = _append(path, now, {"op": "resume", "deadline": deadline})
+    done.summary += f"; new deadline {deadline}"
+    return done
+
+
+def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done:
+    from pbem.schedule import parse_duration
+
+    game = GameDir.open(path)
+    current = engine.clock(game.log.entries).deadline
+    if to:
+        deadline = parse_iso(to, "--to")
+    elif by and current:
+        deadline = parse_iso(current) + parse_duration(by, "--by")
+    else:
+        raise GMError("give --to TIMESTAMP or --by DURATION")
+    if current and deadline <= parse_iso(current):
+        raise GMError(f"the new deadline {to_iso(deadline)} is not later than {current}")
+    return _append(path, now, {"op": "extend", "deadline": to_iso(deadline)})
+
+
+def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -> Done:
+    """A new player for ``power``: a signed ``key`` entry (orders are checked against it from
+    now on), then the address in config.yaml and the key file are updated."""
+    game = GameDir.open(path)
+    if power not in game.config.powers:
+        raise GMError(f"no power {power!r} in {game.game_id} "
+                      f"(powers: {', '.join(game.config.powers)})")
+    done = _append(path, now, {"op": "replace", "power": power, "email": email,
+                               "key": key.text()}, kind=engine.KEY)
+    entry = game.config.powers[power]
+    powers = dict(game.config.powers)
+    powers[power] = dataclasses.replace(entry, email=email)
+    config = dataclasses.replace(game.config, powers=powers)
+    with locked(path):
+        atomic.write_text(path / entry.key, key.text(power) + "\n")
+        atomic.write_text(path / CONFIG_NAME, config.to_yaml())
+    return done
+
+
+def concede(path: Path, now: datetime, power: str) -> Done:
+    return _append(path, now, {"op": "concede", "power": power})
+
+
+def end(path: Path, now: datetime, reason: str) -> Done:
+    return _append(path, now, {"op": "end", "reason": reason or "ended by agreement"})

@@ -1,0 +1,402 @@
+"""Mails from Jinja templates: the turn report and every other mail a game sends.
+
+Generic: nothing here knows a game's rules. Templates come from, in order, the game directory's
+``templates/`` (per-game overrides), ``templates/<game>/`` and ``templates/common/``; a game's
+presenter (``<game package>.presenter``, e.g. ``games/4000ad/presenter.py``) turns a power's view
+and visible events into the template context. Everything about a power comes only from
+``plugin.view(state, power)`` and ``plugin.view_events(events, power)``; the game master's
+summary is the one mail made from the whole state.
+
+Each mail is three templates: ``NAME.subject.txt``, ``NAME.txt`` (plain text, at most 80 columns)
+and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/reports.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import jinja2
+
+from pbem import canonical, games
+from pbem.checkpoint import Checkpoint, CheckpointError
+from pbem.errors import PbemError, Problem
+from pbem.plugin import GamePlugin
+from pbem.resources import templates_root
+
+Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
+TEXT_WIDTH = 80
+
+
+class RenderError(PbemError):
+    """A template is missing or failed (StrictUndefined: a missing value fails loudly)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedMail:
+    subject: str
+    text: str
+    html: str
+    attachments: list[Attachment] = field(default_factory=list)
+
+
+# -- text helpers used as Jinja filters ----------------------------------------------------------
+def para(text: str, indent: int | str = 0, first: str | None = None,
+         width: int = TEXT_WIDTH - 1) -> str:
+    """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
+    the first by ``first`` (default: the same). Long unbreakable words are broken."""
+    pad = " " * indent if isinstance(indent, int) else indent
+    return textwrap.fill(str(text), width=width, initial_indent=pad if first is None else first,
+                         subsequent_indent=pad, break_on_hyphens=False)
+
+
+def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
+    """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
+    if not iso:
+        return None
+    when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
+    out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
+    if tz:
+        try:
+            zone = ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            return out
+        local = when.astimezone(zone)
+        same_day = local.date() == when.date()
+        out["local"] = local.strftime("%H:%M" if same_day else "%a %-d %b %H:%M") + f" {tz}"
+        out["tz"] = tz
+    return out
+
+
+def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
+    """Signed text the player should keep (checkpoint, receipt signature): shown in the text part
+    if every line fits, otherwise attached as ``filename`` (its tokens must not be broken)."""
+    if not text:
+        return None
+    lines = text.rstrip("\n").splitlines()
+    fits = all(len(line) <= TEXT_WIDTH - 2 for line in lines)
+    summary = ""
+    if "pbem-checkpoint" in text:
+        try:
+            cp = Checkpoint.parse(text)
+            summary = f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
+        except CheckpointError:
+            summary = ""
+    return {"text": text.rstrip("\n"), "lines": lines if fits else [], "attached": not fits,
+            "filename": filename, "summary": summary}
+
+
+# -- the renderer ---------------------------------------------------------------------------------
+class Renderer:
+    """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
+    then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined."""
+
+    def __init__(self, game_id: str, game_dir: Path | None = None) -> None:
+        self.game_id = game_id
+        root = templates_root()
+        paths = [root / game_id, root / "common"]
+        if game_dir is not None:
+            paths.insert(0, Path(game_dir) / "templates")
+        self.search_path = paths
+        self.env = jinja2.Environment(
+            loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(p)) for p in paths]),
+            undefined=jinja2.StrictUndefined,
+            autoescape=jinja2.select_autoescape(
+                enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
+                default_for_string=False, default=False,
+            ),
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters["para"] = para
+        self.env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
+
+    def render(self, name: str, context: Mapping[str, Any]) -> str:
+        try:
+            return self.env.get_template(name).render(**context)
+        except jinja2.TemplateNotFound as exc:
+            where = ", ".join(str(p) for p in self.search_path)
+            raise RenderError(f"no template {exc.name!r} (looked in {where})") from None
+        except jinja2.UndefinedError as exc:
+            raise RenderError(f"template {name}: {exc.message}") from None
+
+    def mail(self, name: str, context: Mapping[str, Any],
+             attachments: Sequence[Attachment] = ()) -> RenderedMail:
+        subject = " ".join(self.render(f"{name}.subject.txt", context).split())
+        context = {**context, "subject": subject}
+        text = self.render(f"{name}.txt", context)
+        text = "\n".join(line if line == "-- " else line.rstrip()
+                         for line in text.splitlines()).strip("\n") + "\n"
+        html = self.render(f"{name}.html", context)
+        return RenderedMail(subject, text, html, list(attachments))
+
+
+def presenter(plugin: GamePlugin) -> ModuleType:
+    """The game's presenter module: ``presenter.py`` in the game's package."""
+    games.load(plugin.id)
+    try:
+        return importlib.import_module(f"{games.module_name(plugin.id)}.presenter")
+    except ModuleNotFoundError:
+        raise RenderError(f"game {plugin.id!r} has no presenter.py: it cannot render reports") \
+            from None
+
+
+# -- contexts shared by every mail ----------------------------------------------------------------
+def _game(game: Mapping[str, Any], player: Mapping[str, Any] | None,
+          plugin: GamePlugin | None = None) -> dict[str, Any]:
+    tz = (player or {}).get("tz")
+    return {
+        "id": game["game_id"],
+        "title": game.get("title") or game["game_id"],
+        "game_title": plugin.title if plugin is not None else game.get("game_title", ""),
+        "deadline": format_when(game.get("deadline"), tz),
+        "checkpoint": keepsake(game.get("checkpoint"), "checkpoint.txt"),
+        "referee": game.get("referee", ""),
+        "schedule": game.get("schedule", ""),
+    }
+
+
+def _player(player: Mapping[str, Any] | None) -> dict[str, Any]:
+    player = player or {}
+    return {"name": player.get("name") or "", "email": player.get("email") or "",
+            "tz": player.get("tz") or ""}
+
+
+def _json(value: Any) -> bytes:
+    return canonical.encode(value) + b"\n"
+
+
+def _view_attachments(views: Mapping[str, Mapping[str, Any]]) -> list[Attachment]:
+    if len(views) == 1:
+        (view,) = views.values()
+        return [("view.json", "application/json", _json(view))]
+    return [(f"view-{p}.json", "application/json", _json(v)) for p, v in views.items()]
+
+
+def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
+    out = []
+    for item in (ctx["game"]["checkpoint"], ctx.get("signature")):
+        if item and item["attached"]:
+            out.append((item["filename"], "text/plain", (item["text"] + "\n").encode()))
+    return out
+
+
+def _svg(renderer: Renderer, pres: ModuleType, view: Mapping[str, Any],
+         readers: Sequence[str], title: str) -> Attachment:
+    ctx = {"map": pres.star_map(view, readers), "legend": pres.legend(view), "title": title,
+           "turn": view["turn"]}
+    return ("map.svg", "image/svg+xml", renderer.render("map.svg", ctx).encode())
+
+
+# -- the mails ------------------------------------------------------------------------------------
+def turn_report(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state_before: Mapping[str, Any],
+    state_after: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    powers: Sequence[str],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+) -> RenderedMail:
+    """One player's report after a resolution, covering each of ``powers`` (the powers the
+    player commands). ``game``: game_id, title, deadline (UTC ISO or None), checkpoint (signed
+    text or None), missed ({power: turns missed}), optional seq (of the pre-filled form)."""
+    pres = presenter(plugin)
+    views = {p: plugin.view(dict(state_after), p) for p in powers}
+    visible = {p: plugin.view_events(list(events), p) for p in powers}
+    union = [e for e in events if any(e in visible[p] for p in powers)]
+    reports = []
+    for p in powers:
+        before = plugin.view(dict(state_before), p)
+        reports.append(pres.report(before, views[p], readers=list(powers),
+                                   missed=int((game.get("missed") or {}).get(p, 0)),
+                                   seq=int(game.get("seq", 1))))
+    ctx = {"game": _game(game, player, plugin), "player": _player(player), "reports": reports,
+           "first": reports[0],
+           "shared": pres.shared(list(views.values()), union, list(powers))}
+    first = views[powers[0]]
+    attachments = _view_attachments(views)
+    attachments.append(_svg(renderer, pres, first, powers,
+                            f"{ctx['game']['title']} — turn {first['turn']}"))
+    attachments += _extras(ctx)
+    return renderer.mail("turn_report", ctx, attachments)
+
+
+def welcome(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state: Mapping[str, Any],
+    powers: Sequence[str],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+) -> RenderedMail:
+    """The first mail: the game, the player's powers, how to submit orders, the deadline."""
+    pres = presenter(plugin)
+    views = {p: plugin.view(dict(state), p) for p in powers}
+    ctx = {"game": _game(game, player, plugin), "player": _player(player),
+           "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
+           "variant_title": views[powers[0]]["variant_title"]}
+    first = views[powers[0]]
+    attachments = _view_attachments(views)
+    attachments.append(_svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start"))
+    return renderer.mail("welcome", ctx, attachments + _extras(ctx))
+
+
+def receipt(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state: Mapping[str, Any],
+    power: str,
+    orders: Mapping[str, Any],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    seq: int,
+    signature: str | None = None,
+) -> RenderedMail:
+    """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
+    view), with the referee's signed receipt text ``signature``."""
+    pres = presenter(plugin)
+    view = plugin.view(dict(state), power)
+    ctx = {"game": _game(game, player, plugin), "player": _player(player),
+           "power": power, "name": power.capitalize(), "turn": view["turn"], "seq": seq,
+           "lines": pres.receipt_lines(orders, view),
+           "signature": keepsake(signature, "receipt.txt")}
+    return renderer.mail("receipt", ctx, _extras(ctx))
+
+
+def rejection(
+    renderer: Renderer,
+    problems: Sequence[Problem | str],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    power: str | None = None,
+    turn: int | None = None,
+    seq: int | None = None,
+) -> RenderedMail:
+    """Orders rejected whole: every problem, one per line, with its field path (give the full
+    path, e.g. ``orders.depart.ships``)."""
+    rows = []
+    for p in problems:
+        if isinstance(p, Problem):
+            rows.append({"path": p.path, "message": p.message, "code": p.code})
+        else:
+            rows.append({"path": "", "message": str(p), "code": ""})
+    ctx = {"game": _game(game, player), "player": _player(player), "problems": rows,
+           "power": power or "", "name": (power or "").capitalize(), "turn": turn, "seq": seq}
+    return renderer.mail("rejection", ctx)
+
+
+def reminder(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state: Mapping[str, Any],
+    powers: Sequence[str],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+) -> RenderedMail:
+    """Orders not yet received for ``powers`` before the deadline."""
+    views = {p: plugin.view(dict(state), p) for p in powers}
+    ctx = {"game": _game(game, player, plugin), "player": _player(player),
+           "powers": [{"power": p, "name": p.capitalize(), "turn": v["turn"],
+                       "missed": int((game.get("missed") or {}).get(p, 0))}
+                      for p, v in views.items()]}
+    return renderer.mail("reminder", ctx)
+
+
+def late_notice(
+    renderer: Renderer,
+    power: str,
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    turn: int,
+    received: str,
+) -> RenderedMail:
+    """Orders for ``turn`` arrived (UTC ISO ``received``) after that turn was resolved: they
+    were not used; standing orders were."""
+    ctx = {"game": _game(game, player), "player": _player(player), "power": power,
+           "name": power.capitalize(), "turn": turn,
+           "received": format_when(received, (player or {}).get("tz"))}
+    return renderer.mail("late_notice", ctx)
+
+
+def gm_summary(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state_before: Mapping[str, Any],
+    state_after: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    game: Mapping[str, Any],
+) -> RenderedMail:
+    """The referee's summary: the whole state and every event, private ones marked; the state
+    and events are attached as JSON. The only mail that contains everything."""
+    pres = presenter(plugin)
+    state = dict(state_after)
+    powers = list(state["powers"])
+    public = plugin.view(state, None)
+    views = {p: plugin.view(state, p) for p in powers}
+    secrets = {p: plugin.secrets(state, p) for p in powers}
+    ctx = {"game": _game(game, None, plugin), "player": _player(None),
+           "resolved_turn": state_before["turn"],
+           "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
+           "gm": pres.gm(public, views, list(events), secrets)}
+    attachments: list[Attachment] = [
+        ("state.json", "application/json", _json(state)),
+        ("events.json", "application/json", _json(list(events))),
+        _svg(renderer, pres, public, [], f"{ctx['game']['title']} — turn {public['turn']}"),
+    ]
+    return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
+
+
+def game_end(
+    renderer: Renderer,
+    plugin: GamePlugin,
+    state: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    powers: Sequence[str],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    reveal: Sequence[Mapping[str, Any]],
+) -> RenderedMail:
+    """The last mail: the result, the last turn's events and the full reveal (``reveal``: every
+    departure's power, warp, turn, origin, destination, nonce and commitment, from the vaults)."""
+    pres = presenter(plugin)
+    views = {p: plugin.view(dict(state), p) for p in powers}
+    first = views[powers[0]]
+    seen = {p: plugin.view_events(list(events), p) for p in powers}
+    visible = [e for e in events if any(e in seen[p] for p in powers)]
+    ctx = {"game": _game(game, player, plugin), "player": _player(player),
+           "result": pres.result_context(first, list(powers)),
+           "events": pres.sentences(visible, list(powers), first["version"]),
+           "map_text": pres.star_map_text(first, list(powers)),
+           "map": pres.star_map(first, list(powers)), "legend": pres.legend(first),
+           "map_notes": pres.map_notes(first, list(powers)),
+           "powers": pres.powers_table(first, list(powers)),
+           "reveal": pres.reveal_lines(reveal)}
+    attachments = _view_attachments(views)
+    attachments.append(_svg(renderer, pres, first, powers, f"{ctx['game']['title']} — final"))
+    attachments.append(("reveal.json", "application/json", _json(list(reveal))))
+    return renderer.mail("game_end", ctx, attachments + _extras(ctx))
+
+
+def html_only_reply(
+    renderer: Renderer,
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    subject: str = "",
+) -> RenderedMail:
+    """A mail with no plain-text part was not read: ask for the signed block as plain text."""
+    ctx = {"game": _game(game, player), "player": _player(player), "original": subject}
+    return renderer.mail("html_only_reply", ctx)

@@ -1,0 +1,179 @@
+"""Golden files of every mail template, rendered from scripted games through the real plugin and
+the real templates. Regenerate only on purpose: ``PBEM_REGEN_GOLDEN=1 .venv/bin/pytest
+tests/test_report_golden.py`` (then read the diff before committing it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem import canonical, render
+from pbem.errors import Problem
+from pbem.render import RenderedMail
+from tests.ad_driver import AD
+from tests.test_report_scenario import (
+    GAME,
+    PLAYERS,
+    alliances_game,
+    golden_game,
+    reveal,
+)
+
+GOLDEN = Path(__file__).parent / "golden"
+REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
+RECEIPT_SIG = "pbem-receipt game=test-game power=algol turn=2 seq=1\n sig=c2lnbmVkLXJlY2VpcHQ"
+
+
+@cache
+def mails() -> dict[str, RenderedMail]:
+    """Every template, rendered once for the scripted games."""
+    r = render.Renderer("4000ad")
+    t, rounds = golden_game()
+    out: dict[str, RenderedMail] = {}
+    for index, power in ((0, "regulus"), (1, "algol"), (2, "algol"), (2, "pavo"),
+                         (3, "pavo"), (3, "antares")):
+        rd = rounds[index]
+        out[f"turn{index + 1}_{power}"] = render.turn_report(
+            r, AD, rd.before, rd.after, rd.events, [power], PLAYERS[power], GAME)
+    _, arounds = alliances_game()
+    a = arounds[0]
+    out["turn1_pavo_antares"] = render.turn_report(
+        r, AD, a.before, a.after, a.events, ["pavo", "antares"], PLAYERS["pavo"],
+        {**GAME, "checkpoint": None, "deadline": None})
+    first = rounds[0].before
+    out["welcome_algol"] = render.welcome(
+        r, AD, first, ["algol"], PLAYERS["algol"],
+        {**GAME, "checkpoint": None, "schedule": "Orders are due every 48 hours; a turn is "
+         "resolved early when every order is in."})
+    out["receipt_algol"] = render.receipt(
+        r, AD, rounds[1].before, "algol", rounds[1].orders["algol"], PLAYERS["algol"], GAME,
+        seq=1, signature=RECEIPT_SIG)
+    out["receipt_regulus"] = render.receipt(
+        r, AD, rounds[0].before, "regulus", rounds[0].orders["regulus"], PLAYERS["regulus"],
+        GAME, seq=3)
+    out["rejection_algol"] = render.rejection(
+        r, [Problem("ships", "orders.depart.ships", "you have 3 ships at Vega, not 5"),
+            Problem("unknown-star", "orders.warps[2].arrive",
+                    'no star named "Hamall" — did you mean Hamal?'),
+            "the signature does not verify with the key registered for algol"],
+        PLAYERS["algol"], GAME, power="algol", turn=2, seq=4)
+    out["reminder_algol"] = render.reminder(r, AD, rounds[1].before, ["algol"],
+                                            PLAYERS["algol"], GAME)
+    out["late_notice_antares"] = render.late_notice(
+        r, "antares", PLAYERS["antares"], GAME, turn=3, received="2026-12-02T18:05:00Z")
+    rd = rounds[2]
+    out["gm_summary"] = render.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
+    end = AD.end_game(t.state, "ended by agreement")
+    out["game_end_algol"] = render.game_end(r, AD, end.state, end.events, ["algol"],
+                                            PLAYERS["algol"], {**GAME, "deadline": None},
+                                            reveal(rounds))
+    out["html_only_reply"] = render.html_only_reply(r, PLAYERS["regulus"], GAME,
+                                                    subject="orders for turn 2")
+    return out
+
+
+NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pavo",
+         "turn4_antares", "turn1_pavo_antares", "welcome_algol", "receipt_algol",
+         "receipt_regulus", "rejection_algol", "reminder_algol", "late_notice_antares",
+         "gm_summary", "game_end_algol", "html_only_reply"]
+
+
+def _compare(path: Path, got: str) -> None:
+    if REGEN:
+        path.write_text(got, encoding="utf-8")
+        return
+    assert path.exists(), f"{path.name} missing: run with PBEM_REGEN_GOLDEN=1 once"
+    want = path.read_text(encoding="utf-8")
+    assert got == want, f"{path.name} differs from the golden (PBEM_REGEN_GOLDEN=1 regenerates)"
+
+
+def test_every_template_is_covered():
+    assert sorted(NAMES) == sorted(mails())
+    kinds = {name.split("_")[0].rstrip("0123456789") for name in NAMES}
+    templates = {p.name.split(".")[0] for d in ("common", "4000ad")
+                 for p in (Path(render.templates_root()) / d).glob("*.subject.txt")}
+    covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
+               "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
+               "gm": "gm_summary", "game": "game_end", "html": "html_only_reply"}
+    assert {covered[k] for k in kinds} == templates
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_text_matches_golden(name):
+    mail = mails()[name]
+    _compare(GOLDEN / f"{name}.txt", f"Subject: {mail.subject}\n\n{mail.text}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_html_matches_golden(name):
+    _compare(GOLDEN / f"{name}.html", mails()[name].html)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_text_fits_80_columns(name):
+    mail = mails()[name]
+    long = [line for line in mail.text.splitlines() if len(line) > 80]
+    assert not long, long
+    assert len(mail.subject) < 200 and "\n" not in mail.subject
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_html_is_well_formed_and_self_contained(name):
+    html = mails()[name].html
+    root = ET.fromstring(html)  # strict XML: every tag closed, every entity known
+    ns = "{http://www.w3.org/1999/xhtml}"
+    assert root.tag == f"{ns}html"
+    assert root.find(f"{ns}head/{ns}meta[@name='viewport']") is not None
+    body = root.find(f"{ns}body")
+    assert "max-width" in body[0].get("style"), "single column with a max width"
+    for el in root.iter():
+        assert el.tag not in (f"{ns}link", f"{ns}script", f"{ns}img", f"{ns}style"), el.tag
+    assert "http://" not in html.replace("http://www.w3.org/1999/xhtml", "")
+    assert "https://" not in html
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith(("turn", "welcome",
+                                                                      "game_end", "gm"))])
+def test_attachments(name):
+    mail = mails()[name]
+    files = {f: (mime, data) for f, mime, data in mail.attachments}
+    ET.fromstring(files["map.svg"][1])
+    assert files["map.svg"][0] == "image/svg+xml"
+    if name == "gm_summary":
+        assert {"state.json", "events.json"} <= set(files)
+        return
+    views = {f: json.loads(data) for f, (mime, data) in files.items() if f.endswith(".json")
+             and f.startswith("view")}
+    assert views
+    for data in views.values():
+        assert data["viewer"] in data["powers"]
+    if name == "turn1_pavo_antares":
+        assert set(views) == {"view-pavo.json", "view-antares.json"}
+    else:
+        assert set(views) == {"view.json"}
+
+
+def test_view_json_is_the_canonical_view():
+    t, rounds = golden_game()
+    rd = rounds[2]
+    mail = mails()["turn3_algol"]
+    files = {f: data for f, _, data in mail.attachments}
+    assert files["view.json"] == canonical.encode(AD.view(rd.after, "algol")) + b"\n"
+    assert files["checkpoint.txt"].decode() == GAME["checkpoint"]
+
+
+def test_order_forms_in_reports_load_as_yaml():
+    for name in NAMES:
+        text = mails()[name].text
+        while "----- 8< ----- order file" in text:
+            start = text.index("\n", text.index("----- 8< ----- order file")) + 1
+            end = text.index("----- 8< ----- end of order file")
+            doc = yaml.safe_load(text[start:end])
+            assert doc["pbem"] == 1 and doc["game"] == "test-game" and doc["seq"] in (0, 1)
+            text = text[end + 10:]

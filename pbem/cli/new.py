@@ -181,6 +181,24 @@ def run(args: argparse.Namespace) -> int:
         f"({', '.join(config.powers)}), {config.mode}, {config.schedule.describe()}"
     )
     print(f"first deadline {deadline}; log head {game.log.head.hash[:16]}")
+    queued = _welcome(game, plugin, now)
+    print(f"{queued} welcome mail(s) queued in {game.path / 'outbox'} (sent by the next pbem run)")
     if not had_key:
         print(f"new referee key {root / KEY_NAME} (publish {root / PUB_NAME})")
     return 0
+
+
+def _welcome(game: GameDir, plugin: Any, now: datetime) -> int:
+    """Queue each player's welcome mail: the game, its powers, how to send orders, the deadline,
+    and the starting view (view.json) to write the first orders from."""
+    from pbem import notify
+    from pbem.mail.outbox import Outbox
+    from pbem.referee import referee_key
+
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
+    state = game.initial_state(plugin)
+    outbox = Outbox(game.path / "outbox")
+    mails = notify.welcome_mails(ctx, state)
+    for key, msg in mails:
+        outbox.queue(msg, key=key)
+    return len(mails)

@@ -1,0 +1,160 @@
+"""``make demo``: a complete scripted four-power game of 4000 A.D., played by email.
+
+Everything is real: each player has an Ed25519 key; writes orders with the player's tool from the
+view.json attached to its last mail (``pbem orders new/depart/reveal/sign``), destinations kept
+secret in the player's own vault behind commitments; mails the signed block into the referee's
+Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) accepts the orders, resolves the
+turns and mails reports into a file outbox. At the end the log is exported and audited.
+
+The story (Independents, 4 players): Algol sends 6 ships to Hamal, then two fleets of 6 — one
+from Algol (5 turns), one from Hamal right after arriving there (4 turns) — timed to come out at
+Pavo together on turn 6, while Pavo's main fleet is away; Pavo's home star falls, Pavo cannot
+regain it on its very next turn and is eliminated; the others expand meanwhile; the game master
+then ends the game by agreement.
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import shutil
+import sys
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.cli.main import main as pbem
+
+OUT = Path("demo-output")
+T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+POWERS = ("pavo", "antares", "regulus", "algol")
+
+# turn -> power -> departure (from, ships, to); arrivals are revealed from each vault when due
+SCRIPT: dict[int, dict[str, tuple[str, int | str, str]]] = {
+    1: {"algol": ("Algol", 6, "Hamal"), "pavo": ("Pavo", 13, "Vega"),
+        "regulus": ("Regulus", 4, "Markab"), "antares": ("Antares", 5, "Sabik")},
+    2: {"algol": ("Algol", 6, "Pavo"), "regulus": ("Regulus", 4, "Adhara"),
+        "antares": ("Sabik", 5, "Castor")},
+    3: {"algol": ("Hamal", 6, "Pavo"), "pavo": ("Vega", 3, "Sheliak")},
+    4: {"regulus": ("Markab", 2, "Schedar")},
+    5: {"antares": ("Antares", 4, "Sabik")},
+}
+LAST_TURN = 7
+
+
+def when(hours: float) -> str:
+    return (T0 + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def run(*args: str) -> None:
+    code = pbem(list(args))
+    if code != 0:
+        raise SystemExit(f"demo: pbem {' '.join(args)} failed with exit code {code}")
+
+
+def latest_view(root: Path, power: str) -> Path:
+    """The view.json attached to the newest mail the player got (welcome or turn report)."""
+    found: list[tuple[datetime, bytes]] = []
+    for path in (root / "sent-mail").glob("*.eml"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        if f"{power}@" not in str(msg["To"]):
+            continue
+        for part in msg.iter_attachments():
+            if part.get_filename() == "view.json":
+                date = email.utils.parsedate_to_datetime(str(msg["Date"]))
+                found.append((date, part.get_payload(decode=True)))
+    if not found:
+        raise SystemExit(f"demo: no mail with view.json for {power}")
+    target = OUT / "players" / power / "view.json"
+    target.write_bytes(max(found)[1])
+    return target
+
+
+def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> None:
+    msg = EmailMessage()
+    msg["From"] = f"{power.capitalize()} <{power}@example.org>"
+    msg["To"] = "referee@example.org"
+    msg["Subject"] = "my orders"
+    msg["Message-ID"] = f"<orders-{power}-{n}@example.org>"
+    msg.set_content("Orders attached.\n\n-- \nsent from my phone\n")
+    msg.add_attachment(signed.read_bytes(), maintype="text", subtype="plain",
+                       filename="orders.txt")
+    (maildir / "new" / f"{n:04d}.{power}.eml").write_bytes(bytes(msg))
+
+
+def main() -> int:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    root = OUT / "games"
+    game = root / "andromeda-7"
+    maildir = OUT / "referee-maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    print("== keys for every player, and a new game")
+    for power in POWERS:
+        (OUT / "players" / power).mkdir(parents=True)
+        run("keygen", str(OUT / "players" / power / "key"))
+    run("new", str(game), "--variant", "independents-4", "--deadline", "48h",
+        "--gm", "gm@example.org", "--from", "4000 AD referee <referee@example.org>",
+        "--now", when(0),
+        *[a for p in POWERS for a in ("--power",
+                                     f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])
+    run("run", str(root), "--now", when(0.1))
+    n = 0
+    for turn in range(1, LAST_TURN + 1):
+        print(f"== turn {turn}: every player writes, signs and mails orders")
+        for power in POWERS:
+            if power == "pavo" and turn == LAST_TURN:
+                continue  # Pavo cannot regain its home in time and sends nothing
+            home = OUT / "players" / power
+            view = latest_view(root, power)
+            vault = str(home / "vault.json")
+            os.environ["PBEM_VAULT"] = vault  # each player's own vault, never the referee's
+            orders = home / f"turn-{turn}.yaml"
+            run("orders", "new", "--view", str(view), "-o", str(orders), "--force")
+            run("orders", "reveal", str(orders), "--view", str(view), "--vault", vault)
+            if power in SCRIPT.get(turn, {}):
+                origin, ships, dest = SCRIPT[turn][power]
+                run("orders", "depart", str(orders), "--from", origin, "--ships", str(ships),
+                    "--to", dest, "--view", str(view), "--vault", vault)
+            run("orders", "check", str(orders), "--view", str(view))
+            signed = home / f"turn-{turn}.signed.txt"
+            run("orders", "sign", str(orders), "--key", str(home / "key.key"), "-o",
+                str(signed))
+            n += 1
+            mail_orders(maildir, power, signed, n)
+        run("ingest", str(root), "--maildir", str(maildir), "--now", when(turn * 2 - 1.5))
+        hours = turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49
+        run("run", str(root), "--now", when(hours))
+    print("== the game master ends the game by agreement")
+    run("gm", "end", str(game), "--reason", "the players agreed to end the demo",
+        "--now", when(LAST_TURN * 2 + 60))
+    run("run", str(root), "--now", when(LAST_TURN * 2 + 61))
+    print("== export the revealed log and audit it")
+    log = OUT / "andromeda-7.export.jsonl"
+    run("export", str(game), "-o", str(log))
+    run("audit", str(log))
+    report = newest_report(root, "algol")
+    print()
+    print(f"game: {game.resolve()}")
+    print(f"log: {log.resolve()}")
+    print(f"report: {report.resolve()}")
+    return 0
+
+
+def newest_report(root: Path, power: str) -> Path:
+    best: tuple[datetime, Path] | None = None
+    for path in (root / "sent-mail").glob("*.eml"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        if f"{power}@" in str(msg["To"]) and "report" in str(msg["Subject"]).lower():
+            date = email.utils.parsedate_to_datetime(str(msg["Date"]))
+            if best is None or date > best[0]:
+                best = (date, path)
+    if best is None:
+        raise SystemExit(f"demo: no report mail for {power}")
+    return best[1]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

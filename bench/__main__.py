@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module has run() -> None printing its lines through bench.report.line.
-MODULES = ("bench_rules", "bench_store", "bench_orders", "bench_mail")
+MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_turnjob")
 
 
 def main() -> int:

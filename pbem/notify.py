@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ class Context:
     def domain(self) -> str:
         return address_of(self.sender).partition("@")[2] or "pbem.invalid"
 
-    @property
+    @cached_property
     def renderer(self) -> render.Renderer:
         return render.Renderer(self.game.config.game, self.game.path)
 
@@ -66,6 +67,7 @@ class Context:
     def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
         clock = engine.clock(self.game.log.entries)
         head = self.game.log.head
+        missed = engine.missed_turns(self.game.log.entries)
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
@@ -74,10 +76,8 @@ class Context:
             "checkpoint": self.game.checkpoint(self.referee).text(),
             "seq": 1,
             "log_length": head.length,
-            "missed": {p: m["total"] for p, m in
-                       engine.missed_turns(self.game.log.entries).items()},
-            "missed_in_a_row": {p: m["in_a_row"] for p, m in
-                                engine.missed_turns(self.game.log.entries).items()},
+            "missed": {p: m["total"] for p, m in missed.items()},
+            "missed_in_a_row": {p: m["in_a_row"] for p, m in missed.items()},
             "schedule": self.game.config.schedule.describe(),
             "sender": self.sender,
         }
@@ -122,7 +122,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     the end-of-game mail when it is over, and an alert for powers missing too many turns."""
     gid = ctx.game.game_id
     events = entry.body["events"]
-    info = ctx.game_info(after)
+    info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
     out = []
     for address, player in ctx.players().items():
         mail = render.turn_report(ctx.renderer, ctx.plugin, before, after, events,

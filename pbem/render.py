@@ -13,6 +13,7 @@ and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/report
 
 from __future__ import annotations
 
+import functools
 import importlib
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -93,6 +94,27 @@ def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
             "filename": filename, "summary": summary}
 
 
+@functools.lru_cache(maxsize=64)
+def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
+    """One Jinja environment per search path, shared by every game that uses it, so each
+    template is compiled once per process rather than once per mail (a cron job renders
+    thousands of mails)."""
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(p) for p in paths]),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
+            default_for_string=False, default=False,
+        ),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["para"] = para
+    env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
+    return env
+
+
 # -- the renderer ---------------------------------------------------------------------------------
 class Renderer:
     """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
@@ -102,22 +124,11 @@ class Renderer:
         self.game_id = game_id
         root = templates_root()
         paths = [root / game_id, root / "common"]
-        if game_dir is not None:
+        if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
-        self.env = jinja2.Environment(
-            loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(p)) for p in paths]),
-            undefined=jinja2.StrictUndefined,
-            autoescape=jinja2.select_autoescape(
-                enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
-                default_for_string=False, default=False,
-            ),
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-        )
-        self.env.filters["para"] = para
-        self.env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
+        self.env = _environment(tuple(str(p) for p in paths))
+
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
         try:

@@ -17,6 +17,7 @@ from pbem import accept, notify
 from pbem.armor import find_signed_blocks, normalize
 from pbem.errors import PbemError
 from pbem.gamedir import GameDir, games_under
+from pbem.lock import try_lock
 from pbem.mail.inbox import Inbox, Stored
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import Source
@@ -68,20 +69,35 @@ def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
     """Handle every message of ``source`` (and the inbox's pending ones)."""
     report = IngestReport()
     inbox = Inbox(root)
-    ring = accept.keyring_for(root)
-    ours = own_addresses(root)
+    stored_now: list[Stored] = []
     if source is not None:
+        # Storing is safe for concurrent processes (content-addressed, atomic writes); the
+        # source is acknowledged only once the message is on disk.
         for incoming in source.messages():
             stored = inbox.store(incoming.raw)
             report.messages += 1
             if stored.handled is not None or stored.duplicate:
                 report.duplicates += 1
-            else:
-                _handle(root, inbox, stored, incoming.raw, now, ring, ours, report)
             source.ack(incoming.id)
-    for stored in inbox.pending():
-        report.messages += 1
-        _handle(root, inbox, stored, inbox.read(stored), now, ring, ours, report)
+            stored_now.append(stored)
+    # Handling is serialised per root: a second ingest (a pipe delivery while a cron ingest runs)
+    # leaves what it stored for the one holding the lock, or for the next run.
+    lock = try_lock(inbox.inbox_dir)
+    if lock is None:
+        report.pending += len([s for s in stored_now if s.handled is None])
+        report.notes.append("another pbem process is handling the inbox: stored for it")
+        return report
+    with lock:
+        ring = accept.keyring_for(root)
+        ours = own_addresses(root)
+        seen: set[str] = set()
+        for stored in inbox.pending():
+            if stored.sha256 in seen:
+                continue
+            seen.add(stored.sha256)
+            if source is None or all(s.sha256 != stored.sha256 for s in stored_now):
+                report.messages += 1
+            _handle(root, inbox, stored, inbox.read(stored), now, ring, ours, report)
     return report
 
 

@@ -23,6 +23,7 @@ from tests.test_report_scenario import (
     alliances_game,
     golden_game,
     reveal,
+    wild_game,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -73,6 +74,11 @@ def mails() -> dict[str, RenderedMail]:
     out["game_end_algol"] = render.game_end(r, AD, end.state, end.events, ["algol"],
                                             PLAYERS["algol"], {**GAME, "deadline": None},
                                             reveal(rounds))
+    _, wrounds = wild_game()
+    w = wrounds[0]
+    out["turn1_wild_algol"] = render.turn_report(r, AD, w.before, w.after, w.events, ["algol"],
+                                                 PLAYERS["algol"], GAME)
+    out["gm_summary_wild"] = render.gm_summary(r, AD, w.before, w.after, w.events, GAME)
     out["html_only_reply"] = render.html_only_reply(r, PLAYERS["regulus"], GAME,
                                                     subject="orders for turn 2")
     return out
@@ -81,7 +87,8 @@ def mails() -> dict[str, RenderedMail]:
 NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pavo",
          "turn4_antares", "turn1_pavo_antares", "welcome_algol", "receipt_algol",
          "receipt_regulus", "rejection_algol", "reminder_algol", "late_notice_antares",
-         "gm_summary", "game_end_algol", "html_only_reply"]
+         "gm_summary", "gm_summary_wild", "turn1_wild_algol", "game_end_algol",
+         "html_only_reply"]
 
 
 def _compare(path: Path, got: str) -> None:
@@ -145,7 +152,7 @@ def test_attachments(name):
     files = {f: (mime, data) for f, mime, data in mail.attachments}
     ET.fromstring(files["map.svg"][1])
     assert files["map.svg"][0] == "image/svg+xml"
-    if name == "gm_summary":
+    if name.startswith("gm_summary"):
         assert {"state.json", "events.json"} <= set(files)
         return
     views = {f: json.loads(data) for f, (mime, data) in files.items() if f.endswith(".json")

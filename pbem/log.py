@@ -178,6 +178,12 @@ def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
     return Entry(seq, prev, kind, time, body, digest)
 
 
+def parse_entry(raw: bytes, lineno: int, source: str = "log") -> Entry:
+    """Parse and verify one complete line on its own (form and hash; not its place in a chain).
+    Raises CorruptEntry naming ``source``, ``lineno`` and the seq."""
+    return _parse_line(raw, lineno, source)
+
+
 def parse_lines(lines: Iterable[bytes], source: str = "log") -> list[Entry]:
     """Parse and verify complete lines (without their newlines) into a verified chain."""
     entries: list[Entry] = []

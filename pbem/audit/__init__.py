@@ -1,0 +1,34 @@
+"""``pbem audit``: verify a whole game from its export or its directory and name the first lie
+(docs/audit.md).
+
+In order, stopping at the first disagreement (an :class:`AuditFailure` naming the entry: seq,
+file line, turn, power, field, what was expected and what was found):
+
+1. the genesis entry (its hash, format, plugin, keys, and the initial state re-made by the rules
+   core) and, for an export, the referee's signature over its header;
+2. the hash chain over every line (pbem.log's rules; a withheld record's hash is finished from
+   its SHA-256 midstate);
+3. the walk from genesis (:mod:`pbem.audit._walk`): every order file's signature against the
+   key registered for its power at that point (genesis, then referee-signed ``key`` entries),
+   that the entry holds exactly what was signed, the turn and seq rules of acceptance, the rules
+   core's own order check (commitments opened by reveals, arrival distances); every escrow
+   opening against what the rules core makes of it; every resolution replayed with
+   ``engine.replay_resolution`` (recorded state digest and events); every gm entry's signature
+   and the state change of concede and end;
+4. the export's checkpoint (the referee-signed head), then every checkpoint a player kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that pbem.export can use pbem.audit.sha256mid without an import cycle.
+    if name in __all__:
+        from pbem.audit import verify
+
+        return getattr(verify, name)
+    raise AttributeError(name)

@@ -1,0 +1,422 @@
+"""Walking a verified chain from genesis: signatures, keys, order checks, escrow openings and the
+replay of every resolution and game-master operation by the rules core."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import canonical, engine, games
+from pbem.audit._chain import Record, Withheld
+from pbem.errors import PbemError, Problem, Rejected
+from pbem.gamedir import GENESIS_FORMAT
+from pbem.keys import BadSignature, KeyError_, PublicKey
+from pbem.log import Entry
+from pbem.orderdoc import verify_orders
+from pbem.plugin import GamePlugin
+
+ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
+                           "message_id", "key"})
+RESOLVE_FIELDS = frozenset({"turn", "due", "used", "escrow", "state", "events"})
+KEY_FIELDS = frozenset({"power", "key", "signature"})
+_CHECK_NAMES = {"commitment": "the commitment check", "distance": "the arrival distance check",
+                "nonce": "the commitment check"}
+
+
+class AuditFailure(PbemError):
+    """The first entry that disagrees: where, which field, what was expected and found."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, seq: int | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        self.seq = seq
+        self.line = line
+        self.field = field
+        super().__init__(message)
+
+
+@dataclass
+class Tally:
+    game: str = ""
+    plugin: str = ""
+    variant: str = ""
+    variant_title: str = ""
+    powers: list[str] = field(default_factory=list)
+    entries: int = 0
+    orders: int = 0
+    resolutions: int = 0
+    turns: list[int] = field(default_factory=list)
+    battles: int = 0
+    escrow_opened: int = 0
+    gm_ops: list[str] = field(default_factory=list)
+    keys_replaced: list[str] = field(default_factory=list)
+    result: Any = None
+    over: bool = False
+    withheld_orders: int = 0
+    withheld_resolutions: int = 0
+    unreplayed_resolutions: int = 0  # whole, but after the state became unknown
+    unreplayed_gm: int = 0
+    public_battles: int = 0
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
+    """The first path at which two JSON values differ, and the two values there."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b or a[k] != b[k]:
+                if k in a and k in b:
+                    return _first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
+                return (f"{path}.{k}" if path else str(k), a.get(k, "(absent)"),
+                        b.get(k, "(absent)"))
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f"{path} (length)", len(a), len(b)
+    return path, a, b
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else canonical.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Walker:
+    """Replays the records in order; raises AuditFailure at the first disagreement."""
+
+    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int]) -> None:
+        self.records = records
+        self.line_of = line_of
+        self.tally = Tally(entries=len(records))
+        genesis = records[0]
+        if not isinstance(genesis, Entry):
+            raise self.fail(genesis, "body", "the genesis entry whole", "a withheld record")
+        self.genesis = genesis
+        body = genesis.body
+        if not isinstance(body, dict) or body.get("format") != GENESIS_FORMAT:
+            raise self.fail(genesis, "format", GENESIS_FORMAT, _short(
+                body.get("format") if isinstance(body, dict) else body))
+        self.game_id = str(body["game_id"])
+        try:
+            self.plugin: GamePlugin = games.load(body["plugin"])
+        except PbemError as exc:
+            raise self.fail(genesis, "plugin", "an installed game plugin", str(exc)) from None
+        variants = self.plugin.variants()
+        if body.get("variant") not in variants:
+            raise self.fail(genesis, "variant", f"one of {', '.join(sorted(variants))}",
+                            body.get("variant"))
+        info = variants[body["variant"]]
+        try:
+            self.keys = {p: PublicKey.parse(t) for p, t in body["keys"].items()}
+            self.referee = PublicKey.parse(body["referee"])
+        except KeyError_ as exc:
+            raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
+        if sorted(self.keys) != sorted(info.powers):
+            raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
+                            ", ".join(sorted(self.keys)))
+        initial = self.plugin.setup(body["variant"], body["options"])
+        digest = canonical.digest(initial)
+        if digest != body.get("initial_state"):
+            raise self.fail(genesis, "initial_state", str(body.get("initial_state")), digest,
+                            "the rules core's set-up with the recorded variant and options "
+                            "gives another initial state")
+        t = self.tally
+        t.game, t.plugin, t.variant, t.variant_title = (
+            self.game_id, self.plugin.id, body["variant"], info.title)
+        t.powers = list(info.powers)
+        self.state: dict[str, Any] | None = initial
+        self.version = 0  # counts state changes, to reuse acceptance-time order checks
+        self.standing: dict[str, dict[str, Any]] = {}
+        self.checked: dict[str, tuple[int, str]] = {}
+        self.retired: dict[str, tuple[str, int]] = {}  # fingerprint -> (power, seq replaced)
+
+    # -- reporting ---------------------------------------------------------------------------
+    def where(self, record: Record) -> str:
+        parts = [record.kind]
+        body = record.body if isinstance(record, Entry) else record.public
+        if isinstance(body, dict):
+            turn = body.get("turn")
+            if turn is None and self.state is not None and record.kind != "genesis":
+                turn = self.plugin.orders_turn(self.state)
+            if turn is not None:
+                parts.append(f"turn {turn}")
+            if isinstance(body.get("power"), str):
+                parts.append(f"power {body['power']}")
+        parts.append(f"line {self.line_of(record.seq)}")
+        return f"log entry seq {record.seq} ({', '.join(parts)})"
+
+    def fail(self, record: Record, field_: str, expected: Any, found: Any,
+             why: str = "") -> AuditFailure:
+        text = (f"{self.where(record)}, field {field_}: expected {_short(expected, 120)}, "
+                f"found {_short(found, 120)}.")
+        if why:
+            text += f" {why[0].upper()}{why[1:]}."
+        return AuditFailure(text, seq=record.seq, line=self.line_of(record.seq), field=field_)
+
+    # -- the walk ----------------------------------------------------------------------------
+    def run(self) -> Tally:
+        for record in self.records[1:]:
+            if isinstance(record, Withheld):
+                self.withheld(record)
+            elif record.kind == engine.ORDERS:
+                self.orders(record)
+            elif record.kind == engine.RESOLVE:
+                self.resolve(record)
+            elif record.kind == engine.GM:
+                self.gm(record)
+            elif record.kind == engine.KEY:
+                self.key(record)
+            else:
+                raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
+        if self.state is not None:
+            self.tally.over = self.plugin.is_over(self.state)
+            self.tally.result = self.state.get("result")
+        return self.tally
+
+    def withheld(self, record: Withheld) -> None:
+        if record.kind == engine.ORDERS:
+            self.tally.withheld_orders += 1
+            return
+        self.tally.withheld_resolutions += 1
+        self.state = None  # unknown from here on: nothing after can be replayed
+        self.standing = {}
+        events = record.public.get("events")
+        if isinstance(events, list):
+            self.tally.public_battles += sum(
+                1 for e in events if isinstance(e, dict) and e.get("type") == "battle")
+        if isinstance(record.public.get("turn"), int):
+            self.tally.turns.append(record.public["turn"])
+
+    def orders(self, entry: Entry) -> None:
+        b = entry.body
+        if not isinstance(b, dict) or b.keys() != ORDERS_FIELDS:
+            found = sorted(b) if isinstance(b, dict) else type(b).__name__
+            raise self.fail(entry, "body", f"the fields {sorted(ORDERS_FIELDS)}", found)
+        power = b["power"]
+        if power not in self.keys:
+            raise self.fail(entry, "power", f"one of {', '.join(self.keys)}", power)
+        key = self.keys[power]
+        by_fp = {k.fingerprint: k for k in self.keys.values()}
+
+        def keys_for(game: str, p: str) -> tuple[PublicKey, ...]:
+            return (self.keys[p],) if game == self.game_id and p in self.keys else ()
+
+        try:
+            v = verify_orders(str(b["text"]), keys_for, fingerprints=by_fp)
+        except Rejected as exc:
+            raise self._rejected(entry, power, key, exc.problems) from None
+        expected = {"game": self.game_id, "power": power, "turn": b["turn"], "seq": b["seq"],
+                    "sha256": b["sha256"], "key": b["key"]}
+        found = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+                 "sha256": v.sha256, "key": v.key_fingerprint}
+        for name in expected:
+            if expected[name] != found[name]:
+                raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
+                                f"{found[name]} in the signed order file",
+                                "the entry does not describe the order file it holds")
+        parsed = engine.json_safe(v.body)
+        if parsed != b["orders"]:
+            path, want, got = _first_difference(parsed, b["orders"])
+            raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
+                            f"{_short(got)} (the entry's parsed orders)",
+                            "the parsed orders the referee logged are not what the player "
+                            "signed")
+        self.tally.orders += 1
+        state = self.state
+        if state is not None:
+            turn = self.plugin.orders_turn(state)
+            if b["turn"] != turn:
+                raise self.fail(entry, "turn", turn, b["turn"], "the referee takes orders only "
+                                "for the turn being played: an old or future order file was "
+                                "logged")
+            current = self.standing.get(power)
+            if current is not None and b["seq"] <= current["seq"]:
+                raise self.fail(entry, "seq", f"more than {current['seq']} (accepted before)",
+                                b["seq"], "an older or equal submission cannot replace an "
+                                "accepted one (a replayed order file)")
+            self._check_orders(entry, power, b)
+        self.standing[power] = b
+
+    def _rejected(self, entry: Entry, power: str, key: PublicKey,
+                  problems: list[Problem]) -> AuditFailure:
+        first = problems[0]
+        found = first.message
+        fp = entry.body.get("key")
+        if first.code == "unknown-signer" and fp in self.retired:
+            owner, seq = self.retired[fp]
+            found = (f"a signature by key {fp}, {owner}'s key until the game master replaced "
+                     f"it at seq {seq}")
+        elif first.code == "not-registered":
+            other = next((p for p, k in self.keys.items() if k.fingerprint == fp), None)
+            if other:
+                found = f"a valid signature by {other}'s key {fp}, not {power}'s"
+        return self.fail(entry, f"text ({first.path or first.code})",
+                         f"an order file signed with {power}'s registered key "
+                         f"{key.fingerprint}", found,
+                         "the signature check of the order file fails")
+
+    def _check_orders(self, entry: Entry, power: str, b: Mapping[str, Any]) -> None:
+        assert self.state is not None
+        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(self.state,
+                                                                                  power))
+        if problems:
+            p = problems[0]
+            check = _CHECK_NAMES.get(p.code, f"the order check ({p.code})")
+            raise self.fail(entry, f"orders.{p.path}" if p.path else "orders",
+                            "orders the rules core accepts against the power's view",
+                            p.message, f"{check} of the rules core (normalize_orders) "
+                            "refuses these orders, so the referee could not accept them")
+        self.checked[power] = (self.version, str(b["sha256"]))
+
+    def resolve(self, entry: Entry) -> None:
+        b = entry.body
+        if not isinstance(b, dict) or not b.keys() >= RESOLVE_FIELDS:
+            found = sorted(b) if isinstance(b, dict) else type(b).__name__
+            raise self.fail(entry, "body", f"at least the fields {sorted(RESOLVE_FIELDS)}", found)
+        if isinstance(b["turn"], int):
+            self.tally.turns.append(b["turn"])
+        self.tally.resolutions += 1
+        state = self.state
+        if state is None:
+            self.tally.unreplayed_resolutions += 1
+            self.standing = {}
+            return
+        plugin = self.plugin
+        if b["turn"] != plugin.orders_turn(state):
+            raise self.fail(entry, "turn", plugin.orders_turn(state), b["turn"])
+        if b["due"] != plugin.powers_due(state):
+            raise self.fail(entry, "due", plugin.powers_due(state), b["due"])
+        used = b["used"]
+        if not isinstance(used, dict):
+            raise self.fail(entry, "used", "a mapping of power to order file digest", used)
+        for power, sha in used.items():
+            if not sha:
+                continue
+            sub = self.standing.get(power)
+            if sub is None or sub["sha256"] != sha:
+                raise self.fail(entry, f"used.{power}", f"{sha} among the accepted order files",
+                                "no accepted order file with that digest since the last "
+                                "resolution")
+            if self.checked.get(power) != (self.version, sha):
+                self._check_orders(entry, power, sub)
+        self._check_escrow(entry, state, used)
+        try:
+            result = engine.replay_resolution(plugin, state, self.standing, entry)
+        except engine.ReplayMismatch as exc:
+            raise self._mismatch(entry, state, exc) from None
+        self.tally.battles += sum(1 for e in result.events if e.get("type") == "battle")
+        self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
+        self.state = result.state
+        self.version += 1
+        self.standing = {}
+
+    def _check_escrow(self, entry: Entry, state: dict[str, Any], used: Mapping[str, Any]) -> None:
+        recorded = entry.body["escrow"]
+        if not isinstance(recorded, dict):
+            raise self.fail(entry, "escrow", "a mapping of power to openings", recorded)
+        due = self.plugin.powers_due(state)
+        for power in recorded:
+            if power not in due or used.get(power):
+                raise self.fail(entry, f"escrow.{power}", "openings only for a due power that "
+                                "sent no orders", f"an opening for {power}, whose own orders "
+                                "were used" if used.get(power) else f"an opening for {power}")
+        for power in due:
+            if used.get(power):
+                continue
+            items = recorded.get(power, {})
+
+            def from_log(warp: str, blob: str, turn: int, items: Any = items) -> Any:
+                item = items.get(warp) if isinstance(items, dict) else None
+                return (item["destination"], item["nonce"]) if isinstance(item, dict) else None
+
+            _, opened = self.plugin.nmr_orders(state, power, from_log)
+            if opened != items:
+                path, want, got = _first_difference(opened, items)
+                raise self.fail(entry, f"escrow.{power}.{path}", f"{_short(want)} (the rules "
+                                "core's escrow check: commitment and arrival distance)",
+                                f"{_short(got)} as recorded", "the escrow opening the referee "
+                                "recorded is not what the rules core makes of it: a reveal "
+                                "that does not open the departure's commitment, is not due, "
+                                "or was opened where no escrow was given")
+
+    def _mismatch(self, entry: Entry, state: dict[str, Any],
+                  exc: engine.ReplayMismatch) -> AuditFailure:
+        b = entry.body
+        if exc.field == "events":
+            chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
+            recorded = b.get("escrow", {})
+
+            def from_log(power: str, warp: str, blob: str, turn: int) -> Any:
+                item = recorded.get(power, {}).get(warp)
+                return (item["destination"], item["nonce"]) if item else None
+
+            orders, *_ = engine.gather_orders(self.plugin, state, chosen, from_log)
+            events = self.plugin.resolve(state, orders).events
+            path, want, got = _first_difference(events, b["events"])
+            return self.fail(entry, f"events{path}", f"{_short(want)} (the rules core's "
+                             "replay)", f"{_short(got)} as recorded", "the referee recorded "
+                             "events the rules do not produce from these orders")
+        if exc.field == "state":
+            return self.fail(entry, "state", f"state digest {str(exc).split(' ')[-1]} (the rules "
+                             "core's replay)", f"{b['state']} as recorded", "the recorded "
+                             "state after this resolution is not the one the rules produce "
+                             "from the orders (the log keeps only the state's digest, so the "
+                             "field that differs, e.g. a ship count, cannot be named)")
+        return self.fail(entry, exc.field, "what the rules core's replay uses", str(exc),
+                         "the referee did not use the orders the rules core would use "
+                         "(a stale order file or a missing one)")
+
+    def gm(self, entry: Entry) -> None:
+        b = entry.body
+        self._referee_signed(entry)
+        op = b.get("op")
+        self.tally.gm_ops.append(str(op))
+        if op not in engine.STATE_OPS:
+            return
+        if self.state is None:
+            self.tally.unreplayed_gm += 1
+            return
+        result = engine.gm_resolution(self.plugin, self.state, b)
+        assert result is not None
+        digest = canonical.digest(result.state)
+        if digest != b.get("state"):
+            raise self.fail(entry, "state", f"state digest {digest} (the rules core's {op})",
+                            f"{b.get('state')} as recorded")
+        if "events" in b and b["events"] != result.events:
+            path, want, got = _first_difference(result.events, b["events"])
+            raise self.fail(entry, f"events{path}", f"{_short(want)} (the rules core's {op})",
+                            f"{_short(got)} as recorded")
+        self.state = result.state
+        self.version += 1
+
+    def key(self, entry: Entry) -> None:
+        b = entry.body
+        if not isinstance(b, dict) or not b.keys() >= KEY_FIELDS:
+            found = sorted(b) if isinstance(b, dict) else type(b).__name__
+            raise self.fail(entry, "body", f"at least the fields {sorted(KEY_FIELDS)}", found)
+        self._referee_signed(entry)
+        power = b["power"]
+        if power not in self.keys:
+            raise self.fail(entry, "power", f"one of {', '.join(self.keys)}", power)
+        try:
+            new = PublicKey.parse(str(b["key"]))
+        except KeyError_ as exc:
+            raise self.fail(entry, "key", "a public key", str(exc)) from None
+        self.retired[self.keys[power].fingerprint] = (power, entry.seq)
+        self.keys[power] = new
+        self.tally.keys_replaced.append(power)
+
+    def _referee_signed(self, entry: Entry) -> None:
+        if not isinstance(entry.body, dict):
+            raise self.fail(entry, "body", "a mapping", type(entry.body).__name__)
+        try:
+            engine.verify_gm(self.referee, entry.body)
+        except (BadSignature, ValueError):
+            raise self.fail(entry, "signature", f"the referee's signature (key "
+                            f"{self.referee.fingerprint}) over the entry",
+                            "a signature that does not verify", "a game-master operation "
+                            "must be signed by the referee key recorded in the genesis "
+                            "entry") from None

@@ -1,0 +1,260 @@
+"""``pbem export``: one self-contained, referee-signed file holding a whole game (docs/audit.md).
+
+The file is JSON lines. Line 1 is the header, every other line one log entry::
+
+  {"checkpoint":{"head":…,"length":N,"sig":…},"format":"pbem-export-v1","game":…,
+   "public":false,"signature":…,"withheld":{}}
+  <log.jsonl line for seq 0, byte for byte>
+  <log.jsonl line for seq 1, byte for byte, or its withheld record>
+  …
+
+* An entry line is exactly its line in log.jsonl, so its hash and the chain verify as they do
+  there (pbem.log). The genesis entry holds the config, every power's public key, the referee's
+  public key, the plugin, variant and options and the initial state digest; ``orders`` entries
+  hold each accepted order file with its signature; ``resolve`` entries every resolution,
+  escrow opening and event; ``gm`` and ``key`` entries the referee-signed operations.
+* ``checkpoint`` is the referee's signed checkpoint of the head (pbem.checkpoint): a player can
+  compare it with the ones in their mail, and a truncated or extended file no longer matches.
+* ``signature`` is the referee's signature (domain ``pbem-export-v1``) over the header without
+  it; ``withheld`` maps the seq of each withheld record to the SHA-256 of its line, so the
+  referee stands by every byte of the file, the public claims of withheld entries included.
+* Every line is canonical JSON (sorted keys, no spaces): a reader re-encodes and compares, so no
+  byte can change without the change being seen.
+
+``--public`` (:func:`withhold`) replaces each ``orders`` and ``resolve`` entry by a *withheld
+record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha256"}}``.
+``fields`` names what was left out, ``public`` keeps what every player was told anyway (for a
+resolution: turn, powers due, state digest, deadline, the public events and which powers sent
+orders), and ``sha256`` is the SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from
+which anyone can finish the entry's hash over its seq, kind, time and prev.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem import atomic, canonical, engine, games
+from pbem import log as glog
+from pbem.audit import sha256mid
+from pbem.checkpoint import Checkpoint
+from pbem.errors import PbemError
+from pbem.gamedir import GameDir
+from pbem.keys import BadSignature, PrivateKey, PublicKey
+from pbem.log import Entry
+from pbem.plugin import GamePlugin
+from pbem.referee import referee_key
+
+FORMAT = "pbem-export-v1"
+DOMAIN = "pbem-export-v1"
+PAYLOAD_TYPE = "application/vnd.pbem.export+json"
+HEADER_FIELDS = frozenset({"format", "game", "public", "checkpoint", "withheld", "signature"})
+RECORD_FIELDS = frozenset({"seq", "prev", "kind", "time", "hash", "withheld"})
+WITHHELD_KINDS = (engine.ORDERS, engine.RESOLVE)
+_BODY_OPEN = b'{"body":'
+_NULL_BODY = b'{"body":null'
+
+
+class ExportError(PbemError):
+    """An export file cannot be written or read (its header or a line is malformed)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(message)
+
+
+# -- withheld records ---------------------------------------------------------------------------
+def link_suffix(kind: str, prev: str, seq: int, time: str) -> bytes:
+    """The bytes of an entry's hash input after its body: kind, prev, seq and time."""
+    enc = canonical.encode({"body": None, "kind": kind, "prev": prev, "seq": seq, "time": time})
+    return enc[len(_NULL_BODY):]
+
+
+def record_hash(mid: sha256mid.Midstate, kind: str, prev: str, seq: int, time: str) -> str:
+    """The entry hash a withheld record stands for, finished from its midstate."""
+    return sha256mid.finish(mid, link_suffix(kind, prev, seq, time))
+
+
+def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any]) -> dict[str, Any]:
+    mid = sha256mid.midstate(glog.DOMAIN + _BODY_OPEN + canonical.encode(entry.body))
+    record = {
+        "seq": entry.seq, "prev": entry.prev, "kind": entry.kind, "time": entry.time,
+        "hash": entry.hash,
+        "withheld": {
+            "fields": fields,
+            "public": public,
+            "sha256": {"state": mid.state_hex(), "length": mid.length, "tail": mid.tail.hex()},
+        },
+    }
+    assert record_hash(mid, entry.kind, entry.prev, entry.seq, entry.time) == entry.hash
+    return record
+
+
+def withhold(entry: Entry, plugin: GamePlugin) -> dict[str, Any] | None:
+    """The withheld record a public export puts in place of ``entry``; None: keep it whole.
+
+    ``orders``: the whole signed order file and its parse (cooperation orders, escrow blobs,
+    reveals; its digest could confirm a guess of the text). ``resolve``: which order file each
+    power's orders came from (digests, as above), escrow openings (a reveal opened but not due
+    is still secret), the problems of stale submissions (they quote orders) and every event
+    addressed to some powers only; kept public: what every player's report showed.
+    """
+    body = entry.body
+    if entry.kind == engine.ORDERS:
+        return withheld_record(entry, sorted(k for k in body if k != "turn"),
+                               {"turn": body.get("turn")})
+    if entry.kind == engine.RESOLVE:
+        events = body.get("events", [])
+        shown = plugin.view_events(events, None)
+        hidden = [f"events[{i}]" for i, e in enumerate(events) if e not in shown]
+        fields = sorted(k for k in body if k in ("used", "escrow", "stale")) + hidden
+        public = {
+            "turn": body.get("turn"), "due": body.get("due"), "state": body.get("state"),
+            "deadline": body.get("deadline"), "events": shown,
+            "orders": {p: sha is not None for p, sha in body.get("used", {}).items()},
+        }
+        return withheld_record(entry, fields, public)
+    return None
+
+
+# -- the header ---------------------------------------------------------------------------------
+def _b64(sig: bytes) -> str:
+    return base64.urlsafe_b64encode(sig).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def header_payload(header: dict[str, Any]) -> bytes:
+    return canonical.encode({k: v for k, v in header.items() if k != "signature"})
+
+
+def make_header(key: PrivateKey, game: str, entries: list[Entry], public: bool,
+                withheld: dict[str, str]) -> dict[str, Any]:
+    head = glog.head_of(entries)
+    cp = Checkpoint.sign(key, game, head.length, head.hash)
+    header: dict[str, Any] = {
+        "format": FORMAT, "game": game, "public": public,
+        "checkpoint": {"length": cp.length, "head": cp.head, "sig": _b64(cp.signature)},
+        "withheld": withheld,
+    }
+    header["signature"] = key.sign(DOMAIN, PAYLOAD_TYPE, header_payload(header)).hex()
+    return header
+
+
+@dataclass(frozen=True)
+class Header:
+    game: str
+    public: bool
+    checkpoint: Checkpoint
+    withheld: dict[int, str]  # seq -> SHA-256 of the withheld record's line
+    data: dict[str, Any]
+
+    def verify(self, referee: PublicKey) -> None:
+        """Raise ExportError unless the referee signed this header (checkpoint included)."""
+        try:
+            referee.verify(DOMAIN, PAYLOAD_TYPE, header_payload(self.data),
+                           bytes.fromhex(str(self.data["signature"])))
+        except (BadSignature, ValueError):
+            raise ExportError("the header's signature is not the referee's: the header "
+                              "(its checkpoint or its list of withheld lines) was changed "
+                              "after export", 1) from None
+
+
+def parse_header(raw: bytes) -> Header:
+    def bad(why: str) -> ExportError:
+        return ExportError(f"line 1 (the export header): {why}", 1)
+
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise bad("not valid JSON") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f"not a {FORMAT} header")
+    if data.keys() != HEADER_FIELDS:
+        raise bad(f"expected the fields {sorted(HEADER_FIELDS)}, found {sorted(data)}")
+    if canonical.encode(data) != raw:
+        raise bad("not in canonical form (its bytes were altered)")
+    cp, withheld = data["checkpoint"], data["withheld"]
+    if (not isinstance(cp, dict) or cp.keys() != {"length", "head", "sig"}
+            or not isinstance(data["public"], bool) or not isinstance(data["game"], str)
+            or not isinstance(cp["sig"], str) or not isinstance(cp["head"], str)
+            or not isinstance(withheld, dict)
+            or not all(k.isdigit() and isinstance(v, str) for k, v in withheld.items())):
+        raise bad("malformed checkpoint, game, public or withheld field")
+    try:
+        sig = _unb64(cp["sig"])
+        checkpoint = Checkpoint(data["game"], cp["length"], cp["head"], sig)
+    except (binascii.Error, ValueError, PbemError) as exc:
+        raise bad(f"malformed checkpoint ({exc})") from None
+    return Header(data["game"], data["public"], checkpoint,
+                  {int(k): v for k, v in withheld.items()}, data)
+
+
+# -- writing and reading --------------------------------------------------------------------------
+def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
+    """Every line of the export of ``game`` (newlines included), header first."""
+    plugin = games.load(game.genesis["plugin"])
+    entries = list(game.log.entries)
+    lines: list[bytes] = []
+    withheld: dict[str, str] = {}
+    for entry in entries:
+        record = withhold(entry, plugin) if public else None
+        if record is None:
+            lines.append(entry.line())
+        else:
+            line = canonical.encode(record) + b"\n"
+            withheld[str(entry.seq)] = hashlib.sha256(line).hexdigest()
+            lines.append(line)
+    header = make_header(key, game.game_id, entries, public, withheld)
+    return [canonical.encode(header) + b"\n", *lines]
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    path: Path
+    entries: int
+    withheld: int
+    checkpoint: Checkpoint
+
+
+def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -> ExportSummary:
+    """Write the export of the game at ``gamedir`` to ``out`` (atomically), signed with the
+    referee key of its root."""
+    game = GameDir.open(gamedir)
+    key, _ = referee_key(game.root)
+    if PublicKey.parse(game.genesis["referee"]) != key.public:
+        raise ExportError(f"{game.root}/referee.key is not the key this game was started with")
+    lines = export_lines(game, key, public)
+    atomic.write_bytes(Path(out), b"".join(lines))
+    header = parse_header(lines[0].rstrip(b"\n"))
+    return ExportSummary(Path(out), len(lines) - 1, len(header.withheld), header.checkpoint)
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    header: Header | None  # None: a bare log.jsonl
+    lines: list[bytes]  # the entry lines, without newlines
+    first_line: int  # the file line number of lines[0]
+
+
+def read_export(data: bytes, source: str) -> ExportFile:
+    """Split an export (or a bare log.jsonl) into its header and entry lines. A file whose last
+    line lacks its newline was cut short: ExportError names it."""
+    if not data:
+        raise ExportError(f"{source} is empty")
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if tail:
+        raise ExportError(f"{source} line {len(lines) + 1}: the last line is incomplete "
+                          f"({len(tail)} bytes without a newline): the file was cut short",
+                          len(lines) + 1)
+    if lines and (not lines[0].startswith(b'{"body":') or FORMAT.encode() in lines[0]):
+        return ExportFile(parse_header(lines[0]), lines[1:], 2)
+    return ExportFile(None, lines, 1)

@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(PY) -m ruff check pbem games tests bench
+	$(PY) -m ruff check pbem games tests bench tools
 
 test: $(STAMP) lint
 	$(PY) -m pytest

@@ -216,10 +216,14 @@ def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],
         return 0
     outbox = Outbox(ctx.game.path / "outbox")
     count = 0
+    # The turn started at the last resolution (or the game's creation); never remind in the
+    # first half of a turn, however long the reminder window is set.
+    started = ctx.game.log.entries[clock.last_resolution].time
+    half_way = parse_iso(started) + (deadline - parse_iso(started)) / 2
     kind = None
     if ctx.now >= deadline:
         kind = "late"
-    elif ctx.now >= schedule.reminder_at(deadline):
+    elif ctx.now >= max(schedule.reminder_at(deadline), half_way):
         kind = "reminder"
     if kind is None:
         return 0

@@ -116,11 +116,12 @@ def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()
         raise AuditFailure(f"the hash chain does not verify: {exc}", seq=exc.seq,
                            line=exc.line, field="hash chain") from None
     walker = Walker(records, lambda seq: exp.first_line + seq)
+    if header is not None:  # before the walk: a cut or extended file is reported as such
+        _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
     tally = walker.run()
     report = Report(tally, source, header is not None, bool(header and header.public),
                     records[-1].hash)
     if header is not None:
-        _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
         report.checkpoints.append(f"the export's ({header.checkpoint.short()}) matches the head")
     for n, cp in enumerate(checkpoints, 1):
         _check_point(walker, records, cp, f"checkpoint {n} given", source)

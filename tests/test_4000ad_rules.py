@@ -629,3 +629,63 @@ def test_sequential_mode_one_slot_at_a_time():
     t.play()
     t.play()
     assert AD.powers_due(t.state) == ["pavo"] and t.state["turn"] == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Rulings (docs/rules.md) not covered above
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ruling_r7_sequential_wild_allies_in_other_slots_arrive_separately():
+    t = Table("wild-4", mode="sequential").put("Caph", "regulus", 4).put("Hamal", "pavo", 6)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1}])
+    for _ in range(2):          # pavo, antares: nothing
+        t.play()
+    t.play(regulus=t.body("regulus", ("Caph", 4, "Hamal")))
+    t.play(algol=t.body("algol", ("Algol", 4, "Hamal")))
+    for _ in range(2):
+        t.play()
+    t.play()                    # regulus alone: 4 against 6, destroyed
+    battles = t.of("battle")
+    assert battles and battles[0]["attack"] == 4 and battles[0]["winner"] == "defender"
+
+
+def test_ruling_r8_allied_fleets_of_different_lengths_combine():
+    t = Table("alliances-4").put("Schedar", "regulus", 5).put("Hamal", "pavo", 8)
+    t.play(regulus=t.body("regulus", ("Schedar", 5, "Hamal")))   # 3 turns
+    t.play(algol=t.body("algol", ("Algol", 5, "Hamal")))         # 2 turns, one turn later
+    events = t.play()
+    battle = [e for e in events if e["type"] == "battle"]
+    assert battle and battle[0]["attack"] == 10 and battle[0]["winner"] == "attacker"
+
+
+def test_ruling_r10_a_defender_that_wins_may_depart_on_its_own_turn():
+    t = Table().put("Hamal", "algol", 8).put("Sheratan", "pavo", 5)
+    t.play(pavo=t.body("pavo", ("Sheratan", 5, "Hamal")),          # pavo moves first: loses
+           algol=t.body("algol", ("Hamal", 8, "Mira")))            # algol's turn: departs
+    assert t.of("battle")[0]["winner"] == "defender"
+    assert any(e["type"] == "departure" and e["power"] == "algol" for e in t.last)
+    assert not t.of("departure_failed")
+
+
+def test_ruling_r11_a_power_holding_its_empty_home_is_not_out():
+    t = Table().put("Algol", "algol", 0, holder="algol")
+    t.play()
+    assert t.state["powers"]["algol"]["status"] == "active"
+    t.play()
+    assert t.ships("Algol") == {"algol": 1}, "it builds at its home star"
+
+
+def test_ruling_r15_holder_passes_to_longest_present_when_holder_leaves():
+    t = Table("alliances-4").put("Capella", "algol", 3).put("Capella", "regulus", 2,
+                                                              holder="algol")
+    t.play(algol=t.body("algol", ("Capella", "all", "Elnath")))
+    assert t.holder("Capella") == "regulus"
+
+
+def test_ruling_r20_liberating_a_captured_ally_home_needs_no_permission():
+    t = Table("alliances-4").put("Regulus", "regulus", 0, holder="pavo")
+    t.put("Regulus", "pavo", 2, holder="pavo").put("Markab", "algol", 3).put("Hamal", "regulus", 1)
+    t.play(algol=t.body("algol", ("Markab", 3, "Regulus")))
+    assert not t.of("diverted")
+    assert t.holder("Regulus") == "regulus"

@@ -134,13 +134,33 @@ def main() -> int:
     print("== export the revealed log and audit it")
     log = OUT / "andromeda-7.export.jsonl"
     run("export", str(game), "-o", str(log))
-    run("audit", str(log))
+    kept = kept_checkpoint(root, "algol")
+    run("audit", str(log), "--checkpoint", str(kept))
     report = newest_report(root, "algol")
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")
     print(f"report: {report.resolve()}")
     return 0
+
+
+def kept_checkpoint(root: Path, power: str) -> Path:
+    """The signed checkpoint a player kept from an early report (attached as checkpoint.txt):
+    the audit proves the published log extends it."""
+    found: list[tuple[datetime, bytes]] = []
+    for path in (root / "sent-mail").glob("*.eml"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        if f"{power}@" not in str(msg["To"]) or "report" not in str(msg["Subject"]).lower():
+            continue
+        for part in msg.iter_attachments():
+            if part.get_filename() == "checkpoint.txt":
+                found.append((email.utils.parsedate_to_datetime(str(msg["Date"])),
+                              part.get_payload(decode=True)))
+    if not found:
+        raise SystemExit(f"demo: no checkpoint kept by {power}")
+    target = OUT / "players" / power / "checkpoint-turn-3.txt"
+    target.write_bytes(sorted(found)[min(2, len(found) - 1)][1])
+    return target
 
 
 def newest_report(root: Path, power: str) -> Path:

@@ -16,6 +16,7 @@ then ends the game by agreement.
 from __future__ import annotations
 
 import email
+import email.utils
 import os
 import shutil
 import sys
@@ -63,7 +64,7 @@ def latest_view(root: Path, power: str) -> Path:
         for part in msg.iter_attachments():
             if part.get_filename() == "view.json":
                 date = email.utils.parsedate_to_datetime(str(msg["Date"]))
-                found.append((date, part.get_payload(decode=True)))
+                found.append((date, bytes(part.get_payload(decode=True))))
     if not found:
         raise SystemExit(f"demo: no mail with view.json for {power}")
     target = OUT / "players" / power / "view.json"
@@ -155,7 +156,7 @@ def kept_checkpoint(root: Path, power: str) -> Path:
         for part in msg.iter_attachments():
             if part.get_filename() == "checkpoint.txt":
                 found.append((email.utils.parsedate_to_datetime(str(msg["Date"])),
-                              part.get_payload(decode=True)))
+                              bytes(part.get_payload(decode=True))))
     if not found:
         raise SystemExit(f"demo: no checkpoint kept by {power}")
     target = OUT / "players" / power / "checkpoint-turn-3.txt"

@@ -19,7 +19,7 @@ Contract, for every game:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,7 +103,7 @@ class GamePlugin(Protocol):
         """What ``power`` may see of ``state``; ``None`` is the public view."""
         ...
 
-    def view_events(self, events: list[Event], power: str | None) -> list[Event]:
+    def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None) -> list[Event]:
         """The events ``power`` may see (``None``: the public ones)."""
         ...
 

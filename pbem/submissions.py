@@ -16,6 +16,7 @@ for people browsing (the sidecars are what counts).
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
@@ -196,7 +197,7 @@ class SubmissionStore:
                 best[sub.power] = sub
         return best
 
-    def turns(self) -> list[int]:
+    def turns(self) -> builtins.list[int]:
         if not self.root.is_dir():
             return []
         return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())

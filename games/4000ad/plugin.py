@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
@@ -73,7 +73,7 @@ class FourThousandAD:
         return view.view(state, power)
 
     def view_events(
-        self, events: list[dict[str, Any]], power: str | None
+        self, events: Sequence[Mapping[str, Any]], power: str | None
     ) -> list[dict[str, Any]]:
         return view.view_events(events, power)
 

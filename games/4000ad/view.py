@@ -10,6 +10,7 @@ in each player's vault until the arrival reveals them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import production
@@ -125,9 +126,10 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     return out
 
 
-def view_events(events: list[dict[str, Any]], power: str | None) -> list[dict[str, Any]]:
+def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
     """The events ``power`` may see (``None``: the public ones)."""
-    return [e for e in events if "to" not in e or (power is not None and power in e["to"])]
+    return [dict(e) for e in events
+            if "to" not in e or (power is not None and power in e["to"])]
 
 
 def secrets(state: dict[str, Any], power: str) -> list[str]:

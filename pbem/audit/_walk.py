@@ -84,6 +84,39 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class _Memo:
+    """The game plugin with ``view`` and ``normalize_orders`` remembered for the current state.
+
+    Both are pure (the plugin contract), and the walk asks for them twice per order file: in the
+    acceptance check and again in the replay (engine.gather_orders). Results are handed out by
+    reference; the rules core never mutates its inputs."""
+
+    def __init__(self, plugin: GamePlugin) -> None:
+        self._plugin = plugin
+        self._state: Any = None
+        self._views: dict[str | None, Any] = {}
+        self._checked: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
+
+    def view(self, state: dict[str, Any], power: str | None) -> Any:
+        if state is not self._state:
+            self._state, self._views, self._checked = state, {}, {}
+        if power not in self._views:
+            self._views[power] = self._plugin.view(state, power)
+        return self._views[power]
+
+    def normalize_orders(self, body: Any, view: Any) -> Any:
+        key = (id(body), id(view))
+        hit = self._checked.get(key)
+        if hit is not None and hit[0] is body and hit[1] is view:
+            return hit[2]
+        result = self._plugin.normalize_orders(body, view)
+        self._checked[key] = (body, view, result)
+        return result
+
+
 class Walker:
     """Replays the records in order; raises AuditFailure at the first disagreement."""
 
@@ -101,7 +134,7 @@ class Walker:
                 body.get("format") if isinstance(body, dict) else body))
         self.game_id = str(body["game_id"])
         try:
-            self.plugin: GamePlugin = games.load(body["plugin"])
+            self.plugin: GamePlugin = _Memo(games.load(body["plugin"]))  # type: ignore[assignment]
         except PbemError as exc:
             raise self.fail(genesis, "plugin", "an installed game plugin", str(exc)) from None
         variants = self.plugin.variants()

@@ -25,8 +25,9 @@ The file is JSON lines. Line 1 is the header, every other line one log entry::
 record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha256"}}``.
 ``fields`` names what was left out, ``public`` keeps what every player was told anyway (for a
 resolution: turn, powers due, state digest, deadline, the public events and which powers sent
-orders), and ``sha256`` is the SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from
-which anyone can finish the entry's hash over its seq, kind, time and prev.
+orders), and ``sha256`` (order files only; null for resolutions, see :func:`withhold`) is the
+SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from which anyone can finish the
+entry's hash over its seq, kind, time and prev.
 """
 
 from __future__ import annotations
@@ -80,29 +81,34 @@ def record_hash(mid: sha256mid.Midstate, kind: str, prev: str, seq: int, time: s
     return sha256mid.finish(mid, link_suffix(kind, prev, seq, time))
 
 
-def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any]) -> dict[str, Any]:
-    mid = sha256mid.midstate(glog.DOMAIN + _BODY_OPEN + canonical.encode(entry.body))
-    record = {
+def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any], *,
+                    midstate: bool = True) -> dict[str, Any]:
+    """The record standing for ``entry``; with ``midstate`` it carries the SHA-256 state from
+    which its hash can be finished (this publishes the last ``len % 64`` bytes of the body)."""
+    sha: dict[str, Any] | None = None
+    if midstate:
+        mid = sha256mid.midstate(glog.DOMAIN + _BODY_OPEN + canonical.encode(entry.body))
+        if record_hash(mid, entry.kind, entry.prev, entry.seq, entry.time) != entry.hash:
+            raise ExportError(f"entry seq {entry.seq}: its hash does not follow from its body")
+        sha = {"state": mid.state_hex(), "length": mid.length, "tail": mid.tail.hex()}
+    return {
         "seq": entry.seq, "prev": entry.prev, "kind": entry.kind, "time": entry.time,
         "hash": entry.hash,
-        "withheld": {
-            "fields": fields,
-            "public": public,
-            "sha256": {"state": mid.state_hex(), "length": mid.length, "tail": mid.tail.hex()},
-        },
+        "withheld": {"fields": fields, "public": public, "sha256": sha},
     }
-    assert record_hash(mid, entry.kind, entry.prev, entry.seq, entry.time) == entry.hash
-    return record
 
 
 def withhold(entry: Entry, plugin: GamePlugin) -> dict[str, Any] | None:
     """The withheld record a public export puts in place of ``entry``; None: keep it whole.
 
     ``orders``: the whole signed order file and its parse (cooperation orders, escrow blobs,
-    reveals; its digest could confirm a guess of the text). ``resolve``: which order file each
-    power's orders came from (digests, as above), escrow openings (a reveal opened but not due
-    is still secret), the problems of stale submissions (they quote orders) and every event
-    addressed to some powers only; kept public: what every player's report showed.
+    reveals; its digest could confirm a guess of the text). Its midstate is kept: the bytes it
+    publishes are the end of the signature armor and the turn. ``resolve``: which order file
+    each power's orders came from (digests, as above), escrow openings (a reveal opened but not
+    due is still secret), the problems of stale submissions (they quote orders) and every event
+    addressed to some powers only; kept public: what every player's report showed. No midstate:
+    its last bytes are the digest of an order file (``used`` sorts last), so its hash stays a
+    claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
     if entry.kind == engine.ORDERS:
@@ -118,7 +124,7 @@ def withhold(entry: Entry, plugin: GamePlugin) -> dict[str, Any] | None:
             "deadline": body.get("deadline"), "events": shown,
             "orders": {p: sha is not None for p, sha in body.get("used", {}).items()},
         }
-        return withheld_record(entry, fields, public)
+        return withheld_record(entry, fields, public, midstate=False)
     return None
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from pbem import canonical
 from pbem import log as glog
 from pbem.audit import sha256mid
+from pbem.engine import ORDERS
 from pbem.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
 from pbem.log import BrokenChain, CorruptEntry, Entry
 from pbem.schedule import is_iso
@@ -32,6 +33,7 @@ class Withheld:
     hash: str
     fields: list[str]
     public: dict[str, Any]
+    linked: bool  # its hash was finished from a midstate (else it is the referee's claim)
 
 
 Record = Entry | Withheld
@@ -70,17 +72,21 @@ def _parse_withheld(raw: bytes, lineno: int, source: str, header: Header | None)
         _need(kind in WITHHELD_KINDS and is_iso(time))
         _need(isinstance(held, dict) and held.keys() == {"fields", "public", "sha256"})
         _need(isinstance(held["fields"], list) and isinstance(held["public"], dict))
+        _need(isinstance(digest, str) and _HEX64.match(digest))
         sha = held["sha256"]
-        _need(isinstance(sha, dict) and sha.keys() == {"state", "length", "tail"})
-        _need(type(sha["length"]) is int and isinstance(sha["state"], str))
-        _need(isinstance(sha["tail"], str))
-        mid = sha256mid.from_hex(sha["state"], sha["length"], bytes.fromhex(sha["tail"]))
+        mid = None
+        if sha is not None or kind == ORDERS:  # order files always carry their midstate
+            _need(isinstance(sha, dict) and sha.keys() == {"state", "length", "tail"})
+            _need(type(sha["length"]) is int and isinstance(sha["state"], str))
+            _need(isinstance(sha["tail"], str))
+            mid = sha256mid.from_hex(sha["state"], sha["length"], bytes.fromhex(sha["tail"]))
     except ValueError:
         raise bad("malformed withheld record (prev, kind, time or sha256 midstate)", seq) from None
-    if record_hash(mid, kind, prev, seq, time) != digest:
+    if mid is not None and record_hash(mid, kind, prev, seq, time) != digest:
         raise bad("its hash does not follow from its midstate, kind, prev, seq and time (the "
                   "record was altered)", seq)
-    return Withheld(seq, prev, kind, time, digest, list(held["fields"]), dict(held["public"]))
+    return Withheld(seq, prev, kind, time, digest, list(held["fields"]), dict(held["public"]),
+                    mid is not None)
 
 
 def read_records(lines: Sequence[bytes], first_line: int, source: str,

@@ -56,11 +56,13 @@ class Report:
                 f"signatures, commitments and distances, and the {t.withheld_resolutions} "
                 f"withheld resolutions (with every state after the first, so "
                 f"{t.unreplayed_gm} state-changing gm operations too) could not be re-checked; "
-                f"the chain of hashes over them could (each withheld entry's hash was finished "
-                f"from its SHA-256 midstate over its seq, kind, time and prev). The public "
-                f"claims of the withheld resolutions ({t.public_battles} battles among their "
-                f"public events) are signed by the referee but not re-derived. Result: not "
-                f"verifiable until the full export is published")
+                f"the chain of hashes over the order files could (each one's hash was finished "
+                f"from its SHA-256 midstate over its seq, kind, time and prev); the hashes of "
+                f"the withheld resolutions are the referee's signed claims, linked to their "
+                f"neighbours and checkable against the checkpoints players got with each "
+                f"report. The public claims of the withheld resolutions ({t.public_battles} "
+                f"battles among their public events) are signed by the referee but not "
+                f"re-derived. Result: not verifiable until the full export is published")
         return text
 
 

@@ -11,6 +11,8 @@ A rejected file changes nothing: the previously accepted orders stand.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import canonical, engine, failpoints, games, notify
-from pbem.armor import dearmor
+from pbem.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.gamedir import GameDir, games_under
 from pbem.keys import PrivateKey
@@ -31,6 +33,7 @@ from pbem.schedule import to_iso
 
 RECEIPT_DOMAIN = "pbem-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
+_TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
 class GameBusy(PbemError):
@@ -134,11 +137,12 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
                         for p in found)
     data = v.block.encode("utf-8")
-    game.submissions.record(
-        turn=v.turn, power=v.power, data=data, received=received,
-        verdict="rejected" if problems else "accepted", message_id=message_id,
-        problems=problems, seq=v.seq,
-    )
+    if not _recorded(game, v, data, received):
+        game.submissions.record(
+            turn=v.turn, power=v.power, data=data, received=received,
+            verdict="rejected" if problems else "accepted", message_id=message_id,
+            problems=problems, seq=v.seq,
+        )
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
     outbox = Outbox(path / "outbox")
     if problems:
@@ -165,24 +169,39 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     return verdict
 
 
+def _recorded(game: GameDir, v: VerifiedOrders, data: bytes, received: datetime) -> bool:
+    """True if these exact bytes were recorded at this very second already. One ingest run
+    receives every message at the same time, so the same file in two messages of one batch (a
+    resent mail, or an older file sent again after a newer one) is one submission by name; the
+    first record stands (records are never overwritten) and the second is judged and answered."""
+    sha = hashlib.sha256(data).hexdigest()
+    return any(s.sha256 == sha and s.received == to_iso(received)
+               for s in game.submissions.list(v.turn, v.power))
+
+
 def _rejected_unverified(root: Path, block: str, problems: list[Problem], received: datetime,
                          message_id: str | None, reply_to: str | None, subject: str) -> Verdict:
     """A block whose signature or envelope failed. The claimed game and power are read (never
     acted on) only to tell the power's registered address; nothing is stored in the game."""
     claimed_game = claimed_power = None
     try:
-        data, _ = scan(dearmor(block).body)
-        if isinstance(data, dict):
-            claimed_game, claimed_power = data.get("game"), data.get("power")
+        body = _claimed_body(block)
+        data, _ = scan(body)
+        if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
+            data = dict(m.groups() for m in _TOP_LEVEL.finditer(body))
+        claimed_game, claimed_power = data.get("game"), data.get("power")
     except (PbemError, ValueError):
         pass
     verdict = Verdict("rejected", claimed_game if isinstance(claimed_game, str) else None,
                       claimed_power if isinstance(claimed_power, str) else None, None, problems)
     if verdict.game is None or verdict.power is None:
         return verdict
-    path = root / verdict.game
-    if not (path / "config.yaml").exists():
+    # The claim is unverified text: only the name of a game directly under ROOT is looked up
+    # ("../other-root/game" or an absolute path would reach outside the root).
+    games_here = {p.name: p for p in games_under(root)}
+    if verdict.game not in games_here:
         return verdict
+    path = games_here[verdict.game]
     lock = try_lock(path)
     if lock is None:
         raise GameBusy(f"game {verdict.game} is busy; the message will be handled later")
@@ -197,3 +216,15 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         verdict.queued.append(
             Outbox(path / "outbox").queue(msg, key=f"rejection:{digest}:{message_id}"))
     return verdict
+
+
+def _claimed_body(block: str) -> str:
+    """The text between the BEGIN and SIGNATURE lines, even when the signature part is damaged
+    (a mail client that mangled the base64 must not keep the player from hearing about it)."""
+    try:
+        return dearmor(block).body
+    except Rejected:
+        lines = [line.rstrip(" \t") for line in lines_lf(block)]
+        if BEGIN not in lines or SIGNATURE not in lines:
+            raise
+        return "\n".join(lines[lines.index(BEGIN) + 1 : lines.index(SIGNATURE)])

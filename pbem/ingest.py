@@ -23,6 +23,10 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
 
+#: Reasons not to answer that concern only the From line (pbem.mail.loops): a receipt to the
+#: registered address is still sent. Robots, bounces, lists and our own mail get nothing.
+FROM_ONLY = frozenset({"no-from", "bad-from"})
+
 
 @dataclass
 class IngestReport:
@@ -91,7 +95,11 @@ def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
         ring = accept.keyring_for(root)
         ours = own_addresses(root)
         seen: set[str] = set()
-        for stored in inbox.pending():
+        # Arrival order: what earlier runs left first (by store time), then this run's messages
+        # in the source's order (the store's mtimes tie within one clock tick).
+        arrival = {s.sha256: i for i, s in enumerate(stored_now)}
+        pending = sorted(inbox.pending(), key=lambda s: arrival.get(s.sha256, -1))
+        for stored in pending:
             if stored.sha256 in seen:
                 continue
             seen.add(stored.sha256)
@@ -127,12 +135,15 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
         inbox.quarantine(stored, reason)
         report.quarantined += 1
         return
+    # Receipts and rejections go to the power's registered address, never to From: a missing
+    # or unusable From forbids answering From, not telling the registered player.
+    reply = t.no_reply is None or t.no_reply.code in FROM_ONLY
     verdicts = []
     try:
         for block in blocks:
             verdicts.append(accept.handle_block(
                 root, block, received=now, message_id=t.message_id, ring=ring,
-                reply_to=t.message_id, subject=t.subject, reply=t.no_reply is None,
+                reply_to=t.message_id, subject=t.subject, reply=reply,
             ))
     except accept.GameBusy as exc:
         report.pending += 1

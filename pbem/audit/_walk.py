@@ -183,8 +183,8 @@ class Walker:
 
     def fail(self, record: Record, field_: str, expected: Any, found: Any,
              why: str = "") -> AuditFailure:
-        text = (f"{self.where(record)}, field {field_}: expected {_short(expected, 120)}, "
-                f"found {_short(found, 120)}.")
+        text = (f"{self.where(record)}, field {field_}: expected {_short(expected, 240)}, "
+                f"found {_short(found, 240).rstrip('.')}.")
         if why:
             text += f" {why[0].upper()}{why[1:]}."
         return AuditFailure(text, seq=record.seq, line=self.line_of(record.seq), field=field_)
@@ -241,14 +241,14 @@ class Walker:
             v = verify_orders(str(b["text"]), keys_for, fingerprints=by_fp)
         except Rejected as exc:
             raise self._rejected(entry, power, key, exc.problems) from None
-        expected = {"game": self.game_id, "power": power, "turn": b["turn"], "seq": b["seq"],
-                    "sha256": b["sha256"], "key": b["key"]}
-        found = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+        expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],
+                                    "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
+        recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
                  "sha256": v.sha256, "key": v.key_fingerprint}
         for name in expected:
-            if expected[name] != found[name]:
+            if expected[name] != recorded[name]:
                 raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
-                                f"{found[name]} in the signed order file",
+                                f"{recorded[name]} in the signed order file",
                                 "the entry does not describe the order file it holds")
         parsed = engine.json_safe(v.body)
         if parsed != b["orders"]:

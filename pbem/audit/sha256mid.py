@@ -63,7 +63,7 @@ def _compress(state: tuple[int, ...], block: bytes) -> tuple[int, ...]:
 
 def midstate(prefix: bytes) -> Midstate:
     """The state after the whole 64-byte blocks of ``prefix``, and the bytes left over."""
-    state = _IV
+    state: tuple[int, ...] = _IV
     whole = len(prefix) - len(prefix) % BLOCK
     for at in range(0, whole, BLOCK):
         state = _compress(state, prefix[at : at + BLOCK])

@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -173,10 +173,12 @@ def _recorded(game: GameDir, v: VerifiedOrders, data: bytes, received: datetime)
     """True if these exact bytes were recorded at this very second already. One ingest run
     receives every message at the same time, so the same file in two messages of one batch (a
     resent mail, or an older file sent again after a newer one) is one submission by name; the
-    first record stands (records are never overwritten) and the second is judged and answered."""
-    sha = hashlib.sha256(data).hexdigest()
-    return any(s.sha256 == sha and s.received == to_iso(received)
-               for s in game.submissions.list(v.turn, v.power))
+    first record stands (records are never overwritten) and the second is judged and answered.
+    The name is the store's documented one: receipt time (UTC, seconds) and 12 hex digits of
+    the SHA-256 of the bytes (pbem.submissions); one stat, not a read of every record."""
+    stamp = received.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    name = f"{stamp}-{hashlib.sha256(data).hexdigest()[:12]}.json"
+    return (game.submissions.dir_for(v.turn, v.power) / name).exists()
 
 
 def _rejected_unverified(root: Path, block: str, problems: list[Problem], received: datetime,

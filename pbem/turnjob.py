@@ -9,8 +9,9 @@ Per game, under the game's lock (a busy game is skipped, never waited for):
 3. queue the mails of the last resolution if a crash came before they were all queued;
 4. if the turn is due (all orders in and early processing on, or the deadline plus grace
    passed): gather the standing orders, resolve, **append the resolve entry (the commit
-   point)**, write the state cache, queue every report in the outbox (idempotent keys), mark
-   the resolution mailed; repeat while turns are due (sequential mode);
+   point)**, write the state cache, queue every mail of the resolution in the outbox in one
+   durable step under the key ``resolution:GAME:SEQ`` (``Outbox.queue_many``: all or none),
+   note the resolution mailed in ``mailed.json``; repeat while turns are due (sequential mode);
 5. remind the powers without orders shortly before the deadline, and send late notices;
 6. deliver the outbox.
 
@@ -18,11 +19,18 @@ A crash anywhere leaves the log either without the resolve entry (the next run r
 turn) or with it (the next run only finishes the mail); mail is queued under keys that make a
 second queueing a no-op, and the outbox resends only in the window between the server's
 acceptance and our record of it — byte-identical, with the same Message-ID.
+
+Whether a resolution's mail is queued is decided by the outbox: its batch key exists and its
+batch is durable. ``mailed.json`` (``{"seq": N}``) is only a hint written without fsync after
+that, so a run need not look in the outbox: if a crash loses it or leaves it torn, the key
+answers (an unreadable hint counts as 0). Game-master endings (pbem.gmops) queue their mails one
+by one under their own keys and write ``mailed.json`` durably; for them the file is the mark.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -71,6 +79,7 @@ def run_root(root: Path, now: datetime, transport: Transport | None) -> list[Gam
 
 def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     run = GameRun(path.name)
+    outbox: Outbox | None = None
     try:
         lock = try_lock(path)
     except (PbemError, OSError) as exc:
@@ -86,9 +95,10 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
                 run.status = "stopped"
                 run.notes.append((path / STOPPED).read_text(encoding="utf-8").strip())
             else:
-                _run_locked(path, now, run)
+                outbox = Outbox(path / "outbox")
+                _run_locked(path, now, run, outbox)
             if transport is not None:
-                report = Outbox(path / "outbox").deliver(
+                report = (outbox or Outbox(path / "outbox")).deliver(
                     transport, now,
                     on_stage=lambda stage, _id: failpoints.reached(f"outbox-{stage}"))
                 run.sent, run.deferred, run.failed = (
@@ -101,7 +111,7 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     return run
 
 
-def _run_locked(path: Path, now: datetime, run: GameRun) -> None:
+def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None:
     try:
         game = GameDir.open(path, repair_torn_tail=True)
     except LogError as exc:
@@ -118,7 +128,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun) -> None:
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
-    run.queued += _catch_up_mail(ctx, state)
+    run.queued += _catch_up_mail(ctx, outbox, state)
     for _ in range(MAX_STEPS):
         clock = engine.clock(game.log.entries)
         if plugin.is_over(state):
@@ -136,12 +146,12 @@ def _run_locked(path: Path, now: datetime, run: GameRun) -> None:
             if deadline is not None:
                 run.queued += _reminders(ctx, state, due, standing, deadline, clock)
             return
-        state = _resolve(ctx, state, standing, run)
+        state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
 
 
-def _resolve(ctx: notify.Context, state: dict[str, Any], standing: dict[str, Any],
-             run: GameRun) -> dict[str, Any]:
+def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
+             standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = engine.gather_orders(
         plugin, state, standing, notify.escrow_opener(game)
@@ -167,24 +177,45 @@ def _resolve(ctx: notify.Context, state: dict[str, Any], standing: dict[str, Any
     game.save_state(after)
     failpoints.reached("after-state-write")
     run.resolved.append(entry.seq)
-    run.queued += _mail_resolution(ctx, state, after, entry)
+    run.queued += _mail_resolution(ctx, outbox, state, after, entry)
     return after
 
 
-def _mail_resolution(ctx: notify.Context, before: dict[str, Any], after: dict[str, Any],
-                     entry: Any) -> int:
-    outbox = Outbox(ctx.game.path / "outbox")
-    count = 0
-    for key, msg in notify.resolution_mails(ctx, before, after, entry):
-        outbox.queue(msg, key=key)
-        count += 1
-        failpoints.reached("after-first-queue")
-    atomic.write_json(ctx.game.path / MAILED, {"seq": entry.seq})
+def resolution_key(game_id: str, seq: int) -> str:
+    """The outbox key under which every mail of the resolution at log ``seq`` is queued."""
+    return f"resolution:{game_id}:{seq}"
+
+
+def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: dict[str, Any],
+                     after: dict[str, Any], entry: Any) -> int:
+    mails = notify.resolution_mails(ctx, before, after, entry)
+    outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq))
+    failpoints.reached("after-first-queue")  # the whole batch: it is queued all or none
+    _note_mailed(ctx.game.path, entry.seq)
     failpoints.reached("after-mailed-mark")
-    return count
+    return len(mails)
 
 
-def _catch_up_mail(ctx: notify.Context, state: dict[str, Any]) -> int:
+def _mailed(path: Path) -> int:
+    """The hint in mailed.json: the last entry whose mail is queued (0 if missing or torn)."""
+    try:
+        value = json.loads((path / MAILED).read_bytes())["seq"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return 0
+    return value if isinstance(value, int) else 0
+
+
+def _note_mailed(path: Path, seq: int) -> None:
+    """Write the mailed.json hint in place, without fsync: the outbox key is the durable mark
+    (a crash may leave the old value, no file or a torn one; each reads as "look at the key")."""
+    fd = os.open(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        os.write(fd, canonical.encode({"seq": seq}) + b"\n")
+    finally:
+        os.close(fd)
+
+
+def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
     """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
     if a crash came before it was all queued."""
     entries = ctx.game.log.entries
@@ -192,20 +223,21 @@ def _catch_up_mail(ctx: notify.Context, state: dict[str, Any]) -> int:
                  or (e.kind == engine.GM and "state" in e.body)), None)
     if last is None:
         return 0
-    mailed = ctx.game.path / MAILED
-    done = json.loads(mailed.read_text(encoding="utf-8"))["seq"] if mailed.exists() else 0
-    if done >= last.seq:
+    if _mailed(ctx.game.path) >= last.seq:
+        return 0
+    if last.kind == engine.RESOLVE and outbox.queued_under(
+            resolution_key(ctx.game.game_id, last.seq)) is not None:
+        _note_mailed(ctx.game.path, last.seq)  # queued; only the hint was lost
         return 0
     initial = ctx.game.initial_state(ctx.plugin)
     before = engine.replay(ctx.plugin, entries[: last.seq], initial)
     if last.kind == engine.GM:
-        outbox = Outbox(ctx.game.path / "outbox")
         mails = notify.gm_mails(ctx, before, state, last)
         for key, msg in mails:
             outbox.queue(msg, key=key)
-        atomic.write_json(mailed, {"seq": last.seq})
+        atomic.write_json(ctx.game.path / MAILED, {"seq": last.seq})
         return len(mails)
-    return _mail_resolution(ctx, before, state, last)
+    return _mail_resolution(ctx, outbox, before, state, last)
 
 
 def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],

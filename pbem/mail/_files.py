@@ -24,8 +24,10 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool = True) -> None:
-    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory)."""
+def write_temp(path: Path, data: bytes, *, mode: int = 0o600) -> Path:
+    """Write ``data`` to a fresh temporary file beside ``path`` and fsync it; return its name.
+
+    Nothing is renamed: the caller moves it into place (and fsyncs the directory)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
@@ -39,6 +41,12 @@ def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool 
             os.unlink(tmp)
         raise
     os.close(fd)
+    return tmp
+
+
+def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory)."""
+    tmp = write_temp(path, data, mode=mode)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -77,6 +85,29 @@ def replace_symlink(path: Path, target: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def append_record(path: Path, data: bytes) -> None:
+    """Append ``data`` (one line, newline included) to the existing file ``path`` with a single
+    ``write`` and ``fdatasync``.
+
+    ``fdatasync`` is enough: it writes the data and the metadata needed to read it back (the
+    new size), not the timestamps. The file exists already (its directory entry is durable), so
+    no directory fsync. If an earlier append was cut short (the file does not end in a newline)
+    the record starts on a new line, so the torn fragment stays a line of its own that readers
+    skip.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fdatasync(fd)
+    finally:
+        os.close(fd)
 
 
 def append_line(path: Path, line: str) -> None:

@@ -95,7 +95,17 @@ class Board:
                 self.stars[star.name] = star
                 self.by_sector[sec_name].append(star)
         self._folded = {name.casefold(): name for name in self.stars}
-        self.max_distance = max(self.furthest(s) for s in self.sectors)
+        # Distances never change: computed once, so replays and views only look them up.
+        self._furthest = {
+            name: max(self.sector_distance(sec, other) for other in self.sectors.values())
+            for name, sec in self.sectors.items()
+        }
+        self._at: dict[tuple[str, int], list[str]] = {}
+        for name, origin in self.sectors.items():
+            for star in self.stars.values():
+                key = (name, self.sector_distance(origin, star.sector))
+                self._at.setdefault(key, []).append(star.name)
+        self.max_distance = max(self._furthest.values())
 
     # -- names -------------------------------------------------------------------------------
     def lookup(self, name: str) -> Star:
@@ -128,17 +138,13 @@ class Board:
     def furthest(self, sector: str | Sector) -> int:
         """Distance to the furthest sector of the board from ``sector``: a warp that travels
         further than this loses its ships."""
-        sec = self.sectors[sector] if isinstance(sector, str) else sector
-        return max(self.sector_distance(sec, other) for other in self.sectors.values())
+        return self._furthest[sector if isinstance(sector, str) else sector.name]
 
     def stars_at(self, sector: str, distance: int) -> list[str]:
         """Every star exactly ``distance`` turns from ``sector``, in board order."""
-        origin = self.sectors[sector]
-        return [
-            star.name
-            for star in self.stars.values()
-            if self.sector_distance(origin, star.sector) == distance
-        ]
+        if sector not in self.sectors:
+            raise BoardError(f"no sector named {sector!r}")
+        return list(self._at.get((sector, distance), []))
 
     def other_star(self, star: str) -> str | None:
         """The other star of the same sector (where a tied arrival may come out instead)."""

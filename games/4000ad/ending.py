@@ -61,8 +61,9 @@ def eliminate(w: World, power: str, surrender: dict[str, str], why: str) -> None
 def check_no_ships(w: World) -> None:
     """A power with no ship left anywhere that does not hold its home star (so cannot build) is
     out ("Unless he has no more ships, the player is not eliminated"; ruling R11)."""
+    totals = w.all_totals()
     for p in w.live_powers():
-        if w.total_ships(p) == 0 and w.holder(w.home(p)) != p:
+        if totals.get(p, 0) == 0 and w.holder(w.home(p)) != p:
             eliminate(w, p, {}, "no ships left")
 
 

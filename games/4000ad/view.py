@@ -20,7 +20,7 @@ from .world import World
 
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
-    w = World(state)
+    w = World(state, copy=False)  # read only: nothing below writes to the state
     board = w.board
     variant = load_variant(state["variant"])
     if power is not None and power not in state["powers"]:
@@ -29,6 +29,7 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     def sees(members: list[str], public: bool) -> bool:
         return public or (power is not None and power in members)
 
+    homes = {info["home"]: p for p, info in state["powers"].items()}
     stars = {}
     for name, star in board.stars.items():
         entry = state["stars"].get(name, {})
@@ -40,7 +41,7 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             "cross": star.cross,
             "holder": entry.get("holder"),
             "ships": dict(sorted(entry.get("ships", {}).items())),
-            "home_of": w.original_home_owner(name),
+            "home_of": homes.get(name),
         }
     warps: dict[str, Any] = {}
     for owner, slots in state["warps"].items():
@@ -67,6 +68,18 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             if owner == power:
                 shown["escrow"] = warp.get("escrow")
             warps[owner][key] = shown
+    totals: dict[str, int] = {}
+    held: dict[str, list[str]] = {}
+    for name, entry in state["stars"].items():
+        for p, n in entry["ships"].items():
+            totals[p] = totals.get(p, 0) + n
+        if entry["holder"] is not None:
+            held.setdefault(entry["holder"], []).append(name)
+    for slots in state["warps"].values():
+        for warp in slots.values():
+            if warp is not None:
+                for p, n in warp["ships"].items():
+                    totals[p] = totals.get(p, 0) + n
     powers = {}
     for p, info in state["powers"].items():
         entry = {
@@ -74,8 +87,8 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             "colour": info["colour"],
             "status": info["status"],
             "home_holder": (state["stars"].get(info["home"]) or {}).get("holder"),
-            "ships": w.total_ships(p),
-            "stars_held": w.stars_held(p),
+            "ships": totals.get(p, 0),
+            "stars_held": sorted(held.get(p, [])),
             "warps_in_flight": sum(1 for x in state["warps"][p].values() if x is not None),
             "home_lost": info["home_lost"],
         }

@@ -22,8 +22,11 @@ def copy_state(state: dict[str, Any]) -> dict[str, Any]:
 
 
 class World:
-    def __init__(self, state: dict[str, Any], board: Board | None = None) -> None:
-        self.s = copy_state(state)
+    def __init__(
+        self, state: dict[str, Any], board: Board | None = None, *, copy: bool = True
+    ) -> None:
+        # copy=False is for read-only use (the view): the state is never written through it.
+        self.s = copy_state(state) if copy else state
         self.board = board or default_board()
         self.variant: Variant = load_variant(self.s["variant"])
         self.events: list[dict[str, Any]] = []
@@ -200,6 +203,19 @@ class World:
             if w is not None
         )
         return int(at_stars + in_warps)
+
+    def all_totals(self) -> dict[str, int]:
+        """``total_ships`` of every power in one pass."""
+        totals: dict[str, int] = {}
+        for entry in self.s["stars"].values():
+            for p, n in entry["ships"].items():
+                totals[p] = totals.get(p, 0) + n
+        for ws in self.s["warps"].values():
+            for w in ws.values():
+                if w is not None:
+                    for p, n in w["ships"].items():
+                        totals[p] = totals.get(p, 0) + n
+        return totals
 
     def stars_held(self, power: str) -> list[str]:
         held = [n for n, e in self.s["stars"].items() if e["holder"] == power]

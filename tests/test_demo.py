@@ -1,21 +1,32 @@
 """``make demo`` end to end (in a temporary directory): the scripted game is played by email,
-exported and audited, and the last three lines name the game, the log and a report."""
+exported and audited, and the last three lines name the game, the log and a report. Then every
+mail the game sent is searched for other players' secrets."""
 
 from __future__ import annotations
 
 import email
+import json
 import subprocess
 import sys
 from email import policy
 from pathlib import Path
 
+import pytest
 
-def test_demo_plays_a_whole_game_and_the_audit_passes(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pbem.demo"], cwd=tmp_path,
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    cwd = tmp_path_factory.mktemp("demo")
+    done = subprocess.run([sys.executable, "-m", "pbem.demo"], cwd=cwd,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    lines = done.stdout.strip().splitlines()
-    assert "audit passed" in done.stdout
+    return cwd, done.stdout
+
+
+def test_demo_plays_a_whole_game_and_the_audit_passes(demo):
+    cwd, stdout = demo
+    lines = stdout.strip().splitlines()
+    assert "audit passed" in stdout
     game, log, report = lines[-3:]
     assert game.startswith("game: ") and log.startswith("log: ") and report.startswith("report: ")
     assert (Path(game[6:]) / "log.jsonl").exists()
@@ -23,8 +34,48 @@ def test_demo_plays_a_whole_game_and_the_audit_passes(tmp_path):
     msg = email.message_from_bytes(Path(report[8:]).read_bytes(), policy=policy.default)
     text = msg.get_body(("plain",)).get_content()
     assert "ALGOL" in text and "ORDERS FOR TURN" in text
-    story = (Path(game[6:]) / "log.jsonl").read_text()
-    for happened in ('"type":"battle"', '"type":"home_captured"', '"type":"production"',
-                     '"type":"elimination"', '"commitment":"'):
-        assert happened in story, happened
-    assert '"fleets":[{' in story and story.count('"warp":') > 10
+    entries = [json.loads(x) for x in (Path(game[6:]) / "log.jsonl").read_text().splitlines()]
+    events = [e for x in entries if x["kind"] == "resolve" for e in x["body"]["events"]]
+    kinds = {e["type"] for e in events}
+    assert {"departure", "arrival", "battle", "production", "home_captured",
+            "elimination"} <= kinds
+    combined = [e for e in events if e["type"] == "battle" and len(e["fleets"]) == 2]
+    assert combined and combined[0]["winner"] == "attacker", "two fleets came out together"
+
+
+def all_text(msg: email.message.EmailMessage) -> str:
+    """Every part of a mail, attachments included, decoded."""
+    out = [str(msg["Subject"])]
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        payload = part.get_payload(decode=True) or b""
+        out.append(payload.decode("utf-8", "replace"))
+    return "\n".join(out)
+
+
+def test_no_mail_carries_another_players_nonce_or_escrow(demo):
+    cwd, _ = demo
+    out = cwd / "demo-output"
+    secrets: dict[str, list[str]] = {}
+    for vault in (out / "players").glob("*/vault.json"):
+        power = vault.parent.name
+        data = json.loads(vault.read_text())["games"]["andromeda-7"][power]["departures"]
+        secrets[power] = [d["nonce"] for d in data]
+    assert sum(len(v) for v in secrets.values()) >= 7  # every committed departure
+    mails = [email.message_from_bytes(p.read_bytes(), policy=policy.default)
+             for p in (out / "games" / "sent-mail").glob("*.eml")]
+    checked = 0
+    for msg in mails:
+        to = str(msg["To"])
+        if "gm@" in to or "over" in str(msg["Subject"]).lower():
+            continue  # the game master's summary and the end-of-game reveal show everything
+        reader = to.split("@")[0].split("<")[-1]
+        text = all_text(msg)
+        for power, nonces in secrets.items():
+            if power == reader:
+                continue
+            for nonce in nonces:
+                assert nonce not in text and nonce[:16] not in text, (msg["Subject"], power)
+        checked += 1
+    assert checked >= 30

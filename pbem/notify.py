@@ -24,7 +24,7 @@ from pbem.gameconfig import CONFIG_NAME, GameConfig
 from pbem.gamedir import GameDir
 from pbem.keys import PrivateKey
 from pbem.log import Entry
-from pbem.mail.compose import Attachment, compose
+from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.plugin import GamePlugin
 
 DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
@@ -84,7 +84,17 @@ class Context:
 
     def compose(self, to: str | Sequence[str], mail: render.RenderedMail, *, kind: str,
                 reply_to: str | None = None) -> EmailMessage:
-        return compose(
+        return compose(**self._compose_args(to, mail, kind=kind, reply_to=reply_to))
+
+    def compose_wire(self, to: str | Sequence[str], mail: render.RenderedMail, *,
+                     kind: str) -> Wire:
+        """The same message as :meth:`compose`, as wire bytes with its envelope (for the turn
+        job's mails: no ``EmailMessage`` is built and flattened)."""
+        return compose_wire(**self._compose_args(to, mail, kind=kind, reply_to=None))
+
+    def _compose_args(self, to: str | Sequence[str], mail: render.RenderedMail, *, kind: str,
+                      reply_to: str | None) -> dict[str, Any]:
+        return dict(
             sender=self.sender,
             to=to if isinstance(to, str) else list(to),
             subject=mail.subject,
@@ -117,7 +127,7 @@ def escrow_opener(game: GameDir) -> engine.EscrowOpener | None:
 
 
 def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
-                     entry: Entry) -> list[tuple[str, EmailMessage]]:
+                     entry: Entry) -> list[tuple[str, Wire]]:
     """The mail one resolution causes: a report to every player, the game master's summary,
     the end-of-game mail when it is over, and an alert for powers missing too many turns."""
     gid = ctx.game.game_id
@@ -127,12 +137,12 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     for address, player in ctx.players().items():
         mail = render.turn_report(ctx.renderer, ctx.plugin, before, after, events,
                                   player["powers"], player, info)
-        out.append((f"report:{gid}:{entry.seq}:{address}", ctx.compose(player["email"], mail,
-                                                                       kind="report")))
+        out.append((f"report:{gid}:{entry.seq}:{address}",
+                    ctx.compose_wire(player["email"], mail, kind="report")))
     gm = ctx.game.config.gm
     if gm:
         mail = render.gm_summary(ctx.renderer, ctx.plugin, before, after, events, info)
-        out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose(gm, mail, kind="report")))
+        out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose_wire(gm, mail, kind="report")))
         alert_after = ctx.game.config.nmr_alert
         for power, in_a_row in info["missed_in_a_row"].items():
             if in_a_row >= alert_after and entry.body["used"].get(power, "") is None:
@@ -144,18 +154,18 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
             mail = render.game_end(ctx.renderer, ctx.plugin, after, events, player["powers"],
                                    player, info, reveals)
             out.append((f"game-end:{gid}:{address}",
-                        ctx.compose(player["email"], mail, kind="report")))
+                        ctx.compose_wire(player["email"], mail, kind="report")))
     return out
 
 
-def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> EmailMessage:
+def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     text = (f"{power.capitalize()} has sent no orders for {in_a_row} turns in a row in game "
             f"{ctx.game.game_id}. Standing orders were used (warps continue, no departure).\n\n"
             f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
             "--email ADDRESS --key FILE.pub\n")
     mail = render.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "
                                f"{in_a_row} turns", text, "", [])
-    return ctx.compose(gm, mail, kind="report")
+    return ctx.compose_wire(gm, mail, kind="report")
 
 
 def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],

@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail import _files
+from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
 from pbem.mail.transports import PermanentFailure, TemporaryFailure, Transport
 
@@ -208,7 +209,7 @@ class Outbox:
 
     def queue(
         self,
-        msg: EmailMessage | bytes,
+        msg: EmailMessage | Wire | bytes,
         *,
         sender: str | None = None,
         recipients: Iterable[str] | None = None,
@@ -246,7 +247,7 @@ class Outbox:
 
     def queue_many(
         self,
-        items: Sequence[tuple[str | None, EmailMessage | bytes]],
+        items: Sequence[tuple[str | None, EmailMessage | Wire | bytes]],
         *,
         key: str,
         on_stage: StageHook | None = None,
@@ -664,9 +665,14 @@ class Outbox:
 
 
 def _prepare(
-    msg: EmailMessage | bytes, sender: str | None, recipients: Iterable[str] | None
+    msg: EmailMessage | Wire | bytes, sender: str | None, recipients: Iterable[str] | None
 ) -> tuple[bytes, str, list[str], str | None]:
     """(wire bytes, envelope sender, envelope recipients, Message-ID) for a message to queue."""
+    if isinstance(msg, Wire):  # composed as bytes, envelope known: nothing to parse
+        rcpts = list(dict.fromkeys(msg.recipients if recipients is None else recipients))
+        if not rcpts:
+            raise ValueError("a queued message needs at least one recipient")
+        return msg.raw, sender or msg.sender, rcpts, msg.message_id
     bcc: list[str] = []
     if isinstance(msg, bytes):
         raw = msg

@@ -1,0 +1,105 @@
+"""``compose_wire`` builds the same message as ``compose`` without an ``EmailMessage``: parsed
+back, both give the same headers, MIME tree, transfer encodings and decoded contents."""
+
+from __future__ import annotations
+
+import email
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.mail.compose import Attachment, compose, compose_wire, to_bytes
+from pbem.mail.outbox import _prepare
+
+DATE = datetime(2026, 12, 1, 18, 30, tzinfo=UTC)
+LONG = "word " * 30
+CASES = {
+    "text only": {"text": "Hello.\n"},
+    "no final newline": {"text": "Hello."},
+    "empty text": {"text": ""},
+    "html alternative": {"text": "Hi\n", "html": "<p>Hi</p>\n"},
+    "attachments": {"text": "Hi\n", "html": "<p>Hi</p>", "attachments": [
+        Attachment("view.json", b'{"a": 1}\n', "application", "json"),
+        Attachment("map.svg", b"<svg>" + b"x" * 500 + b"</svg>", "image", "svg+xml"),
+        Attachment("checkpoint.txt", "pbem-checkpoint ✓\n".encode(), "text", "plain"),
+        Attachment("empty.bin", b""),
+    ]},
+    "attachments without html": {"text": "Hi\n", "attachments": [
+        Attachment("view.json", b"{}\n", "application", "json")]},
+    "non-ascii short lines (8bit)": {"text": "Déjà vu — ✓\n", "html": "<p>é</p>"},
+    "long ascii lines (quoted-printable)": {"text": f"{LONG}\n{LONG}= end \n",
+                                            "html": f"<p>{LONG}</p>\n"},
+    "long non-ascii lines": {"text": ("é" * 60 + "\n") * 12, "html": "<p>" + "✓" * 200},
+    "spaces at line ends": {"text": "a  \n" + "b " * 50 + " \n"},
+    "subject and names": {"subject": "Tour 3 — rapport « spécial » " + "long " * 30,
+                          "sender": "Référée du jeu <referee@pbem.example>",
+                          "to": ["Pavo, the First <pavo@players.example>",
+                                 "algol@players.example"]},
+    "reply threading": {"in_reply_to": "<abc@players.example>",
+                        "references": ["<x@y.example>", "bad id"],
+                        "extra_headers": [("X-Pbem-Turn", "3\r\nBcc: evil@x.example")]},
+}
+
+
+def build(fn, case: dict) -> object:
+    args = {"sender": "pbem referee <referee@pbem.example>", "to": "vega@players.example",
+            "subject": "[g1] Turn 3 report", "text": "", "date": DATE, "domain": "pbem.example",
+            "auto_submitted": "auto-generated", "game": "g1", **case}
+    return fn(**args)
+
+
+def tree(msg: EmailMessage) -> list[tuple]:
+    out = []
+    for part in msg.walk():
+        row = (part.get_content_type(), part.get_filename(), part["Content-Transfer-Encoding"]
+               if not part.is_multipart() else None)
+        if not part.is_multipart():
+            content = part.get_content()
+            row += (content if isinstance(content, bytes) else content.replace("\r\n", "\n"),)
+        out.append(row)
+    return out
+
+
+def cte_family(value: str | None) -> str | None:
+    return {"7bit": "plain", "8bit": "plain"}.get(value or "", value)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_wire_bytes_parse_as_the_composed_message(name: str) -> None:
+    case = CASES[name]
+    slow = email.message_from_bytes(to_bytes(build(compose, case)), policy=policy.default)
+    wire = build(compose_wire, case)
+    fast = email.message_from_bytes(wire.raw, policy=policy.default)
+    assert not fast.defects and all(not p.defects for p in fast.walk())
+    names = sorted(slow)  # the order of headers carries no meaning; their set and values do
+    assert sorted(fast) == names
+    for key in names:
+        if key == "Content-Type":  # the boundary is random
+            assert fast.get_content_type() == slow.get_content_type()
+        elif key != "Message-ID":
+            assert str(fast[key]) == str(slow[key]), key
+    assert [r[:2] + (cte_family(r[2]),) + r[3:] for r in tree(fast)] == [
+        r[:2] + (cte_family(r[2]),) + r[3:] for r in tree(slow)]
+    assert [r[2] for r in tree(fast)] == [r[2] for r in tree(slow)]  # same encodings
+    # The envelope the outbox would have read from the headers.
+    raw, sender, recipients, message_id = _prepare(wire.raw, None, None)
+    assert (wire.sender, list(wire.recipients), wire.message_id) == (sender, recipients,
+                                                                     message_id)
+    assert message_id == str(fast["Message-ID"]) and message_id.endswith("@pbem.example>")
+    lines = wire.raw.split(b"\r\n")
+    assert b"\n" not in wire.raw.replace(b"\r\n", b"") and b"\r" not in wire.raw.replace(
+        b"\r\n", b"")
+    assert max(len(line) for line in lines) <= 998
+    assert wire.raw.endswith(b"\r\n")
+
+
+def test_unusual_attachment_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="plain file name"):
+        build(compose_wire, {"attachments": [Attachment('a"b.txt', b"x")]})
+
+
+def test_naive_date_is_refused() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        build(compose_wire, {"date": datetime(2026, 12, 1)})

@@ -201,9 +201,13 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
 
 
 def _svg(renderer: Renderer, pres: ModuleType, view: Mapping[str, Any],
-         readers: Sequence[str], title: str) -> Attachment:
-    ctx = {"map": pres.star_map(view, readers), "legend": pres.legend(view), "title": title,
-           "turn": view["turn"]}
+         readers: Sequence[str], title: str, shared: Mapping[str, Any] | None = None) -> Attachment:
+    """The map as SVG; ``shared``: a context that holds this view's map and legend already."""
+    if shared is not None:
+        star_map, legend = shared["map"], shared["legend"]
+    else:
+        star_map, legend = pres.star_map(view, readers), pres.legend(view)
+    ctx = {"map": star_map, "legend": legend, "title": title, "turn": view["turn"]}
     return ("map.svg", "image/svg+xml", renderer.render("map.svg", ctx).encode())
 
 
@@ -236,8 +240,9 @@ def turn_report(
            "shared": pres.shared(list(views.values()), union, list(powers))}
     first = views[powers[0]]
     attachments = _view_attachments(views)
+    # shared() drew the map from the first view for these readers: the SVG reuses it.
     attachments.append(_svg(renderer, pres, first, powers,
-                            f"{ctx['game']['title']} — turn {first['turn']}"))
+                            f"{ctx['game']['title']} — turn {first['turn']}", ctx["shared"]))
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 

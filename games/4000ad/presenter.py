@@ -328,11 +328,13 @@ def _cell_text(cell: Mapping[str, Any]) -> str:
     return f"{cell['marker']} {name:<10} {cell['symbols']:<2} {holder}"
 
 
-def star_map_text(view: View, readers: Sequence[str]) -> list[str]:
+def star_map_text(view: View, readers: Sequence[str],
+                  grid: list[list[dict[str, Any]]] | None = None) -> list[str]:
     """The star field in at most 80 columns: areas A–L in 4 rows of 3, each area's upper (▲)
-    and lower (▼) stars with resources, holder and ships."""
+    and lower (▼) stars with resources, holder and ships. ``grid``: ``star_map(view, readers)``
+    if the caller has it already."""
     lines: list[str] = []
-    for row in star_map(view, readers):
+    for row in grid if grid is not None else star_map(view, readers):
         lines.append("".join(f" {c['area']:<{MAP_COLUMN - 1}}" for c in row).rstrip())
         for i in range(max(len(c["stars"]) for c in row)):
             parts = []
@@ -343,10 +345,11 @@ def star_map_text(view: View, readers: Sequence[str]) -> list[str]:
     return lines
 
 
-def map_notes(view: View, readers: Sequence[str]) -> list[str]:
+def map_notes(view: View, readers: Sequence[str],
+              grid: list[list[dict[str, Any]]] | None = None) -> list[str]:
     """Stars where more than one power has ships, or ships wait to surrender."""
     notes = []
-    for row in star_map(view, readers):
+    for row in grid if grid is not None else star_map(view, readers):
         for area in row:
             for c in area["stars"]:
                 if not c["others"] and (c["holder"] or not c["shown"]):
@@ -724,11 +727,12 @@ def shared(
         for line in alliance_lines(v, readers):
             if line not in known:
                 known.append(line)
+    grid = star_map(view, readers)  # once: the text map, the HTML map and the notes share it
     return {
         "events": sentences(events, readers, view["version"]),
-        "map_text": star_map_text(view, readers),
-        "map": star_map(view, readers),
-        "map_notes": map_notes(view, readers),
+        "map_text": star_map_text(view, readers, grid),
+        "map": grid,
+        "map_notes": map_notes(view, readers, grid),
         "legend": legend(view),
         "other_warps": other_warps(view, readers),
         "powers": powers_table(view, readers),

@@ -74,7 +74,9 @@ def status(path: Path, now: datetime) -> list[str]:
     outbox = Outbox(path / "outbox")
     lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
     for entry in outbox.failed():
-        lines.append(f"  failed: {', '.join(entry.recipients)}: {entry.last_error}")
+        why = entry.reply or entry.last_error or "no reason recorded"
+        code = f"{entry.code} " if entry.code and not why.startswith(str(entry.code)) else ""
+        lines.append(f"  failed: {', '.join(entry.recipients)}: {code}{why}")
     quarantined = Inbox(game.root).quarantined()
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "

@@ -176,8 +176,6 @@ def test_550_ends_in_failed_and_gm_status_shows_it(
     assert len(Outbox(root / "demo-1" / "outbox").failed()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/gmops.py status prints entry.last_error, which is "
-                   "None for a message in failed/; the server's reply is entry.reply")
 def test_gm_status_shows_why_a_message_failed(
         world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:  # noqa: F811
     _server, _root, status = refused_receipt(world, smtp_servers, tmp_path)

@@ -15,7 +15,7 @@ referee's signed receipt attached and verified; Q = quarantined with the reason)
    3  base64-attachment                     accepted, R
    4  two-order-files                       both accepted: R to Algol and R to Pavo
    5  qp-crlf                               accepted, R
-   6  qp-escaped-crlf                       rejected (bad-sig), rejection to Algol's address (*)
+   6  qp-escaped-crlf                       accepted, R (every hard CR LF escaped as =0D=0A)
    7  latin1 … 16 inline-and-attached       accepted, R (charsets, broken base64, nesting,
                                             a forwarded message/rfc822; the same text twice
                                             is found once)
@@ -134,8 +134,7 @@ EXPECTED: dict[str, Outcome] = {
     "base64-attachment": receipt(),
     "two-order-files": receipt("algol", "pavo"),
     "qp-crlf": receipt(),
-    "qp-escaped-crlf": Outcome(("rejected",), (("demo-1", ALGOL, "rejection"),),
-                               codes=("bad-sig",)),
+    "qp-escaped-crlf": receipt(),
     "latin1": receipt(),
     "utf16-base64": receipt(),
     "iso-2022-jp": receipt(),

@@ -230,7 +230,11 @@ def build(signer: Signer = stand_in) -> list[Case]:
         Expect(orders=1, names=("",)),
     )
     qp_escaped = quopri.encodestring(order.replace("\n", "\r\n").encode(), quotetabs=True)
-    qp_escaped = qp_escaped.replace(b"\r\n", b"=0D=0A=\r\n")
+    # Escape only the hard line ends: a line ending in "=" is a soft break and stays one.
+    qp_escaped = b"".join(
+        line + b"\n" if line.rstrip(b"\r").endswith(b"=") else line.rstrip(b"\r") + b"=0D=0A=\r\n"
+        for line in qp_escaped.split(b"\n")[:-1]
+    ) + qp_escaped.split(b"\n")[-1]
     add(
         "qp-escaped-crlf",
         "Quoted-printable with every CR LF escaped as =0D=0A (Outlook-style).",

@@ -132,6 +132,9 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
         reason = "no signed order block found"
         if t.no_reply is not None:
             reason += f" ({t.no_reply.message})"
+        else:
+            notes = [str(n) for n in t.notes]
+            _no_orders_reply(root, t.sender, t.message_id, t.subject, now, notes, report)
         inbox.quarantine(stored, reason)
         report.quarantined += 1
         return
@@ -167,3 +170,16 @@ def _html_only_reply(root: Path, sender: str | None, message_id: str | None, sub
     msg = notify.html_only_mail(Path(game_path), sender, message_id, subject, now)
     Outbox(Path(game_path) / "outbox").queue(msg, key=f"html-only:{message_id}:{sender}")
     report.notes.append(f"HTML-only mail from {sender}: asked for plain text")
+
+
+def _no_orders_reply(root: Path, sender: str | None, message_id: str | None, subject: str,
+                     now: datetime, notes: list[str], report: IngestReport) -> None:
+    """Tell a registered player that the mail held no signed orders (nobody else is told)."""
+    if not sender:
+        return
+    game_path = registered_addresses(root).get(sender.lower())
+    if game_path is None:
+        return
+    msg = notify.no_orders_mail(Path(game_path), sender, message_id, subject, now, notes)
+    Outbox(Path(game_path) / "outbox").queue(msg, key=f"no-orders:{message_id}:{sender}")
+    report.notes.append(f"no signed orders from {sender}: told so")

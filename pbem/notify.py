@@ -255,10 +255,26 @@ def welcome_mails(ctx: Context, state: dict[str, Any]) -> list[tuple[str, EmailM
 
 def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject: str,
                    now: datetime) -> EmailMessage:
+    """"Please send plain text" to a registered player whose mail was HTML only."""
+    return _sender_reply(game_path, sender, message_id, now,
+                         lambda r, c: render.html_only_reply(r, {"email": sender}, c,
+                                                             subject=subject))
+
+
+def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject: str,
+                   now: datetime, notes: Sequence[str]) -> EmailMessage:
+    """"No signed orders found" to a registered player (unsigned orders, a zip, nothing)."""
+    return _sender_reply(game_path, sender, message_id, now,
+                         lambda r, c: render.no_orders_reply(r, {"email": sender}, c,
+                                                             subject=subject, notes=notes))
+
+
+def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: datetime,
+                  make: Any) -> EmailMessage:
+    """A reply to a registered player's address (the caller checked it is registered)."""
     config = GameConfig.load(game_path / CONFIG_NAME)
     renderer = render.Renderer(config.game, game_path)
-    mail = render.html_only_reply(renderer, {"email": sender}, {"game_id": config.game_id},
-                                  subject=subject)
+    mail = make(renderer, {"game_id": config.game_id})
     from_ = config.sender or DEFAULT_SENDER
     return compose(sender=from_, to=sender, subject=mail.subject, text=mail.text, html=mail.html,
                    date=now, domain=address_of(from_).partition("@")[2] or "pbem.invalid",

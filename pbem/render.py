@@ -416,3 +416,18 @@ def html_only_reply(
     """A mail with no plain-text part was not read: ask for the signed block as plain text."""
     ctx = {"game": _game(game, player), "player": _player(player), "original": subject}
     return renderer.mail("html_only_reply", ctx)
+
+
+def no_orders_reply(
+    renderer: Renderer,
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    subject: str = "",
+    notes: Sequence[str] = (),
+) -> RenderedMail:
+    """A registered player's mail held no signed order block (unsigned orders, a zip, an empty
+    message): say so, and what was seen, so the player is never left wondering."""
+    ctx = {"game": _game(game, player), "player": _player(player), "original": subject,
+           "notes": list(notes)}
+    return renderer.mail("no_orders_reply", ctx)

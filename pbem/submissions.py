@@ -129,7 +129,8 @@ class SubmissionStore:
                 f"submission; verdicts are never overwritten"
             ) from None
         if verdict == "accepted":
-            best = self.accepted(turn).get(power)
+            mine = [sub for sub in self.list(turn, power) if sub.accepted]
+            best = max(mine, key=_rank) if mine else None
             if best is not None:
                 atomic.write_text(directory / MARKER, best.name + ".txt\n")
         return self._load(directory, name)

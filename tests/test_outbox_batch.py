@@ -180,3 +180,15 @@ def test_batched_bytes_parse_as_the_messages_queued(tmp_path: Path) -> None:
         parsed = email.message_from_bytes(outbox.raw(ident), policy=policy.default)
         assert parsed["Subject"] == msg["Subject"] and parsed["To"] == msg["To"]
     assert os.stat(next((tmp_path / "outbox" / "pending").glob("*.batch"))).st_mode & 0o077 == 0
+
+
+def test_a_damaged_batch_is_reported_never_skipped(tmp_path: Path) -> None:
+    from pbem.mail.outbox import BatchDamaged
+
+    outbox = Outbox(tmp_path / "outbox")
+    outbox.queue_many(items(), key="k")
+    (batch,) = (tmp_path / "outbox" / "pending").glob("*.batch")
+    data = batch.read_bytes()
+    os.truncate(batch, len(data) // 2)
+    with pytest.raises(BatchDamaged, match="damaged outbox batch"):
+        outbox.deliver(Recorder(), NOW)

@@ -67,7 +67,7 @@ from typing import Any
 
 from pbem.mail import _files
 from pbem.mail.compose import Wire
-from pbem.mail.errors import MailConfigError
+from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.transports import PermanentFailure, TemporaryFailure, Transport
 
 _ID = re.compile(r"^[0-9]{20}-[0-9a-f]{8}$")
@@ -145,6 +145,10 @@ StageHook = Callable[[str, str], None]
 _BATCH_MAGIC = b"pbem-outbox-batch 1\n"
 
 
+class BatchDamaged(MailError):
+    """A batch file in the outbox cannot be read."""
+
+
 class _Batch:
     """A batch file read into memory: header, the messages' bytes, the sent records."""
 
@@ -177,7 +181,14 @@ class _Batch:
 
     @classmethod
     def read(cls, path: Path) -> _Batch:
-        return cls(path, path.read_bytes())
+        """The batch at ``path``; a damaged one (it was fsynced whole before it got its name, so
+        only outside harm does that) raises :class:`BatchDamaged` naming it: never skipped."""
+        try:
+            return cls(path, path.read_bytes())
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BatchDamaged(f"{path}: damaged outbox batch ({exc}); its messages are not "
+                               "sent until it is restored") from None
+
 
     def raw(self, ident: str) -> bytes:
         start, end = self._spans[ident]
@@ -324,7 +335,7 @@ class Outbox:
         except FileNotFoundError:
             return None
         if data.startswith(_BATCH_MAGIC):
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, KeyError, TypeError):
                 batch = _Batch(key_path, data)
                 for directory in (self.pending_dir, self.sent_dir):
                     if (directory / f"{batch.bid}.batch").exists():
@@ -648,7 +659,7 @@ class Outbox:
         for path in paths:
             try:
                 batch = _Batch.read(path)
-            except (FileNotFoundError, ValueError):
+            except (FileNotFoundError, BatchDamaged):
                 continue
             if all(m["id"] in pending or self._member_done(batch, m["id"])
                    for m in batch.members):

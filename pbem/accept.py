@@ -156,7 +156,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
     failpoints.reached("after-orders-append")
-    game.save_state(state)  # same state, new log head: keep the cache current
+    # The state is unchanged: the cache stays valid (orders entries never change the state).
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": to_iso(received)}
     signature = receipt_signature(ctx.referee, fields)

@@ -299,6 +299,17 @@ class GameDir:
         self.save_state(state)
         return LoadedState(state, reason)
 
+    def _unchanged_since(self, length: object, head: object) -> bool:
+        """Whether the cache written at (length, head) is still the state now: that entry is in
+        this log, and every later entry is one that does not change the state (accepted
+        orders, key replacements), so accepting an order needs no state write."""
+        entries = self.log.entries
+        if not isinstance(length, int) or not 0 < length <= len(entries):
+            return False
+        if entries[length - 1].hash != head:
+            return False
+        return all(e.kind in STATELESS_KINDS for e in entries[length:])
+
     def _cache_problem(self) -> State | str:
         path = self.state_path
         try:
@@ -314,7 +325,9 @@ class GameDir:
         if not isinstance(data, dict) or set(data) != {"log_length", "head", "digest", "state"}:
             return f"{path} does not have the fields log_length, head, digest, state"
         head = self.log.head
-        if (data["log_length"], data["head"]) != (head.length, head.hash):
+        if (data["log_length"], data["head"]) != (head.length, head.hash) and not (
+            self._unchanged_since(data["log_length"], data["head"])
+        ):
             return (
                 f"{path} is stale: it is for log length {data['log_length']}, the log has "
                 f"{head.length} entries"
@@ -323,6 +336,10 @@ class GameDir:
         if not isinstance(state, dict) or canonical.digest(state) != data["digest"]:
             return f"{path}: the state does not match its digest (corrupted)"
         return state
+
+
+STATELESS_KINDS = frozenset({"orders", "key"})
+"""Log entries that never change the state: a cache made before them is still current."""
 
 
 def _write_state(path: Path, length: int, head: str, state: State) -> None:

@@ -132,7 +132,11 @@ class SubmissionStore:
             mine = [sub for sub in self.list(turn, power) if sub.accepted]
             best = max(mine, key=_rank) if mine else None
             if best is not None:
-                atomic.write_text(directory / MARKER, best.name + ".txt\n")
+                # A pointer for people browsing, not a record (the sidecars decide): replaced
+                # atomically but not fsynced; after a crash it is rewritten with the next one.
+                tmp = directory / f".{MARKER}.tmp"
+                tmp.write_text(best.name + ".txt\n", encoding="ascii")
+                tmp.replace(directory / MARKER)
         return self._load(directory, name)
 
     def _load(self, directory: Path, name: str) -> Submission:

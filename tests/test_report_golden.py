@@ -81,6 +81,9 @@ def mails() -> dict[str, RenderedMail]:
     out["gm_summary_wild"] = render.gm_summary(r, AD, w.before, w.after, w.events, GAME)
     out["html_only_reply"] = render.html_only_reply(r, PLAYERS["regulus"], GAME,
                                                     subject="orders for turn 2")
+    out["no_orders_reply"] = render.no_orders_reply(
+        r, PLAYERS["regulus"], GAME, subject="my orders",
+        notes=["attachment 'orders.zip': a zip archive is not read; attach the signed .txt"])
     return out
 
 
@@ -88,7 +91,7 @@ NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pav
          "turn4_antares", "turn1_pavo_antares", "welcome_algol", "receipt_algol",
          "receipt_regulus", "rejection_algol", "reminder_algol", "late_notice_antares",
          "gm_summary", "gm_summary_wild", "turn1_wild_algol", "game_end_algol",
-         "html_only_reply"]
+         "html_only_reply", "no_orders_reply"]
 
 
 def _compare(path: Path, got: str) -> None:
@@ -107,7 +110,8 @@ def test_every_template_is_covered():
                  for p in (Path(render.templates_root()) / d).glob("*.subject.txt")}
     covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
                "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
-               "gm": "gm_summary", "game": "game_end", "html": "html_only_reply"}
+               "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",
+               "no": "no_orders_reply"}
     assert {covered[k] for k in kinds} == templates
 
 

@@ -190,7 +190,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         body = _claimed_body(block)
         data, _ = scan(body)
         if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
-            data = dict(m.groups() for m in _TOP_LEVEL.finditer(body))
+            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
         claimed_game, claimed_power = data.get("game"), data.get("power")
     except (PbemError, ValueError):
         pass

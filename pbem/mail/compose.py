@@ -174,7 +174,8 @@ class Wire:
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _MIME_TOKEN = re.compile(r"^[a-z0-9][a-z0-9.+-]{0,63}$")
-_MAX_LINE = policy.SMTP.max_line_length  # 78, the limit the email package folds and encodes at
+# 78: the limit the email package folds and encodes at
+_MAX_LINE: int = policy.SMTP.max_line_length or 78
 
 
 def compose_wire(

@@ -99,7 +99,7 @@ def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def _write_temp(path: Path, data: bytes, mode: int) -> Path:
+def write_temp(path: Path, data: bytes, mode: int) -> Path:
     """Write ``data`` to a fresh fsynced temp file beside ``path``; return its name."""
     tmp = _temp_name(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
@@ -120,7 +120,7 @@ def write_bytes(path: Path | str, data: bytes, *, mode: int = 0o644) -> None:
     path = Path(path)
     tmp: Path | None = None
     try:
-        tmp = _write_temp(path, data, mode)
+        tmp = write_temp(path, data, mode)
         os.replace(tmp, path)
         tmp = None
         fsync_dir(path.parent)
@@ -150,7 +150,7 @@ def create_bytes(path: Path | str, data: bytes, *, mode: int = 0o644) -> bool:
     path = Path(path)
     tmp: Path | None = None
     try:
-        tmp = _write_temp(path, data, mode)
+        tmp = write_temp(path, data, mode)
         try:
             os.link(tmp, path)
         except FileExistsError:

@@ -1,8 +1,8 @@
-"""Durable small-file primitives used by the inbox and the outbox.
+"""Durable small-file primitives used by the inbox and the outbox, on top of pbem.atomic.
 
 A write goes to a temporary file in the same directory, is fsynced, renamed into place, and the
-directory is fsynced, so after a crash a file is either absent or complete. (``pbem.atomic`` does
-the same for the game store; this private copy keeps the mail layer free of that dependency.)
+directory is fsynced, so after a crash a file is either absent or complete. What the mail spool
+adds: readable JSON, durable moves, symlink swaps and appended records.
 """
 
 from __future__ import annotations
@@ -14,34 +14,18 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
+from pbem.atomic import fsync_dir
 
-def fsync_dir(directory: Path) -> None:
-    """Make a create/rename/unlink inside ``directory`` survive a crash."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+__all__ = ["fsync_dir", "write_temp", "write_durably", "write_json", "read_json",
+           "move_durably", "replace_symlink", "append_record", "append_line"]
 
 
 def write_temp(path: Path, data: bytes, *, mode: int = 0o600) -> Path:
-    """Write ``data`` to a fresh temporary file beside ``path`` and fsync it; return its name.
+    """Write ``data`` to a fresh fsynced temporary file beside ``path``; return its name.
 
     Nothing is renamed: the caller moves it into place (and fsyncs the directory)."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    os.close(fd)
-    return tmp
+    return atomic.write_temp(path, data, mode)
 
 
 def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool = True) -> None:

@@ -6,8 +6,8 @@ import importlib
 import sys
 
 # Each module has run() -> None printing its lines through bench.report.line.
-MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_turnjob",
-           "bench_audit")
+MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_ingest",
+           "bench_turnjob", "bench_audit")
 
 
 def main() -> int:

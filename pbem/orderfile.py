@@ -100,11 +100,35 @@ def write(path: Path, text: str) -> None:
 # -- the view -------------------------------------------------------------------------------------
 
 
+def _view_from_mail(path: Path, raw: bytes) -> str | None:
+    """The view.json attached to a saved report mail (.eml), if ``raw`` is one."""
+    import email
+    from email import policy
+
+    if not raw.lstrip()[:1].isalpha():  # JSON starts with "{", a mail with a header name
+        return None
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    for part in msg.iter_attachments():
+        name = part.get_filename() or ""
+        if name == "view.json" or (name.startswith("view-") and name.endswith(".json")):
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload.decode("utf-8")
+    raise OrderFileError(f"{path} is a mail without a view.json attachment: save the report "
+                         "mail the referee sent you (it carries view.json)")
+
+
 def load_view(path: Path) -> dict[str, Any]:
-    """A per-power view (or a report JSON holding one under ``view``)."""
+    """A per-power view: view.json, a report JSON holding one under ``view``, or the report
+    mail itself saved as a file (.eml), whose view.json attachment is read."""
     try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise OrderFileError(f"cannot read {path}: {exc.strerror}") from None
+    text = _view_from_mail(path, raw)
+    try:
+        data = json.loads(text if text is not None else raw.decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise OrderFileError(f"{path} is not JSON ({exc})") from None
     if isinstance(data, dict) and "viewer" not in data and isinstance(data.get("view"), dict):
         data = data["view"]

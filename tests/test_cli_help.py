@@ -1,0 +1,45 @@
+"""Every user-visible command has --help; errors are one clear line, a traceback only with
+--verbose."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pbem.cli.main import build_parser, main
+
+COMMANDS = [
+    ["distance"], ["keygen"], ["new"], ["ingest"], ["run"], ["export"], ["audit"],
+    ["orders"], ["orders", "new"], ["orders", "depart"], ["orders", "reveal"],
+    ["orders", "check"], ["orders", "sign"],
+    ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
+    ["gm", "replace"], ["gm", "concede"], ["gm", "end"],
+]
+
+
+def test_every_registered_command_is_listed_here():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert sorted(sub.choices) == sorted({c[0] for c in COMMANDS})
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: pbem " + " ".join(command))
+    assert len(out.splitlines()) > 3
+
+
+def test_errors_are_one_line_and_verbose_adds_the_traceback(tmp_path):
+    cmd = [sys.executable, "-m", "pbem", "gm", "status", str(tmp_path / "missing")]
+    plain = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert plain.returncode == 1
+    assert plain.stderr.count("\n") == 1 and "missing" in plain.stderr
+    verbose = subprocess.run([sys.executable, "-m", "pbem", "--verbose", *cmd[3:]],
+                             capture_output=True, text=True, check=False)
+    assert verbose.returncode == 1 and "Traceback" in verbose.stderr

@@ -43,3 +43,11 @@ def test_errors_are_one_line_and_verbose_adds_the_traceback(tmp_path):
     verbose = subprocess.run([sys.executable, "-m", "pbem", "--verbose", *cmd[3:]],
                              capture_output=True, text=True, check=False)
     assert verbose.returncode == 1 and "Traceback" in verbose.stderr
+
+
+@pytest.mark.parametrize("command", [["run"], ["ingest", "--maildir", "md"]])
+def test_a_mistyped_root_fails_loudly_and_creates_nothing(tmp_path, capsys, command):
+    root = tmp_path / "no-such-root"
+    assert main([command[0], str(root), *command[1:]]) == 1
+    assert "no such directory" in capsys.readouterr().err
+    assert not root.exists()

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from pbem import ingest, mailconfig
-from pbem.cli.run import now_from
+from pbem.cli.run import existing_root, now_from
 from pbem.errors import PbemError
 from pbem.mail.errors import TransientMailError
 from pbem.mail.sources import MaildirSource, MboxSource, Source, StdinSource
@@ -49,6 +49,7 @@ def _source(args: argparse.Namespace) -> Source:
 
 
 def run(args: argparse.Namespace) -> int:
+    existing_root(args.root)
     try:
         source = _source(args)
         try:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem import ingest, mailconfig, turnjob
+from pbem.errors import UsageError
 from pbem.schedule import parse_iso
 
 
@@ -31,9 +32,16 @@ def now_from(text: str | None) -> datetime:
     return parse_iso(text, "--now") if text else datetime.now(UTC)
 
 
+def existing_root(root: Path) -> Path:
+    """ROOT must exist: a mistyped path in a crontab must fail loudly, not create a new root."""
+    if not root.is_dir():
+        raise UsageError(f"{root}: no such directory (games are made with: pbem new ROOT/GAME …)")
+    return root
+
+
 def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
-    root: Path = args.root
+    root = existing_root(args.root)
     report = ingest.ingest(root, None, now)
     if report.messages:
         for line in report.lines():
@@ -44,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if transport is not None:
             transport.close()
+    if not runs:
+        print(f"no games under {root}")
     for r in runs:
         print(r.line())
     return 1 if any(r.status in ("stopped", "error") for r in runs) else 0

@@ -92,13 +92,15 @@ def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
         report.notes.append("another pbem process is handling the inbox: stored for it")
         return report
     with lock:
-        ring = accept.keyring_for(root)
-        ours = own_addresses(root)
-        seen: set[str] = set()
         # Arrival order: what earlier runs left first (by store time), then this run's messages
         # in the source's order (the store's mtimes tie within one clock tick).
         arrival = {s.sha256: i for i, s in enumerate(stored_now)}
         pending = sorted(inbox.pending(), key=lambda s: arrival.get(s.sha256, -1))
+        if not pending:
+            return report  # nothing to handle: do not open every game for its keys
+        ring = accept.keyring_for(root)
+        ours = own_addresses(root)
+        seen: set[str] = set()
         for stored in pending:
             if stored.sha256 in seen:
                 continue

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -108,6 +110,11 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
             # must not stop the others; what was committed stays, the next run goes on.
             run.status = "error"
             run.notes.append(str(exc))
+        except Exception as exc:  # a bug must not stop the other games either
+            run.status = "error"
+            run.notes.append(f"internal error {type(exc).__name__}: {exc} (a bug: please "
+                             "report it with the traceback above)")
+            traceback.print_exc(file=sys.stderr)
     return run
 
 

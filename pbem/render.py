@@ -128,6 +128,7 @@ class Renderer:
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
         self.env = _environment(tuple(str(p) for p in paths))
+        self.svg_cache: dict[str, str] = {}
 
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
@@ -200,15 +201,32 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
     return out
 
 
+READERS_CSS = "/*pbem-readers*/"
+
+
 def _svg(renderer: Renderer, pres: ModuleType, view: Mapping[str, Any],
          readers: Sequence[str], title: str, shared: Mapping[str, Any] | None = None) -> Attachment:
-    """The map as SVG; ``shared``: a context that holds this view's map and legend already."""
+    """The map as SVG; ``shared``: a context that holds this view's map and legend already.
+
+    The drawing is the same for every reader of one resolution; only a CSS rule marks the
+    reader's own stars. So it is rendered once per renderer (one game's run) and content, and
+    each reader gets it with its own rule put in."""
     if shared is not None:
         star_map, legend = shared["map"], shared["legend"]
     else:
         star_map, legend = pres.star_map(view, readers), pres.legend(view)
-    ctx = {"map": star_map, "legend": legend, "title": title, "turn": view["turn"]}
-    return ("map.svg", "image/svg+xml", renderer.render("map.svg", ctx).encode())
+    neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
+                                   for s in area["stars"]]} for area in row] for row in star_map]
+    ctx = {"map": neutral, "legend": legend, "title": title, "turn": view["turn"],
+           "readers_css": READERS_CSS}
+    key = canonical.digest(ctx)
+    svg = renderer.svg_cache.get(key)
+    if svg is None:
+        svg = renderer.render("map.svg", ctx)
+        renderer.svg_cache[key] = svg
+    css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
+                  for p in sorted(readers) if p.isidentifier())
+    return ("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())
 
 
 # -- the mails ------------------------------------------------------------------------------------

@@ -245,7 +245,7 @@ def test_svg_map_is_well_formed_xml():
     r = render.Renderer("4000ad")
     svg = r.render("map.svg", {"map": PRES.star_map(view, ["algol"]),
                                "legend": PRES.legend(view), "title": "A & B <test>",
-                               "turn": 1})
+                               "turn": 1, "readers_css": ""})
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     texts = [el.text for el in root.iter("{http://www.w3.org/2000/svg}text")]

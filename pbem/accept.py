@@ -126,7 +126,10 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
     elif standing is not None and standing["sha256"] == v.sha256:
-        return Verdict("duplicate", v.game, v.power, v.turn)
+        # Already accepted (a resent mail, or a rerun after a crash that came between the log
+        # entry and the receipt): nothing is recorded again, but the receipt is queued if it
+        # is missing (its outbox key makes a second queueing a no-op).
+        return _receipt_again(path, game, plugin, state, v, standing, reply_to, subject, reply)
     elif standing is not None and v.seq <= standing["seq"]:
         problems.append(Problem(
             "replay", "seq",
@@ -166,6 +169,23 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
                               subject)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
+    return verdict
+
+
+def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any],
+                   v: VerifiedOrders, standing: Mapping[str, Any], reply_to: str | None,
+                   subject: str, reply: bool) -> Verdict:
+    verdict = Verdict("duplicate", v.game, v.power, v.turn)
+    if not reply:
+        return verdict
+    normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
+    fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+              "sha256": v.sha256, "received": standing["received"]}
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0],
+                         datetime.fromisoformat(standing["received"].replace("Z", "+00:00")))
+    msg = notify.receipt_mail(ctx, state, v.power, normalized, fields,
+                              receipt_signature(ctx.referee, fields), reply_to, subject)
+    verdict.queued.append(Outbox(path / "outbox").queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 
 

@@ -243,14 +243,28 @@ def signature_text(fields: dict[str, Any], signature: str) -> str:
     return "\n".join(lines)
 
 
-def welcome_mails(ctx: Context, state: dict[str, Any]) -> list[tuple[str, EmailMessage]]:
+def welcome_mails(ctx: Context, state: dict[str, Any],
+                  skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
+    """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
+    those already queued without rendering them."""
     info = ctx.game_info(state)
     out = []
     for address, player in ctx.players().items():
+        key = f"welcome:{ctx.game.game_id}:{address}"
+        if skip(key):
+            continue
         mail = render.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
-        out.append((f"welcome:{ctx.game.game_id}:{address}",
-                    ctx.compose(player["email"], mail, kind="report")))
+        out.append((key, ctx.compose(player["email"], mail, kind="report")))
     return out
+
+
+def queue_welcome(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+    """Queue the welcome mails not queued yet (``pbem new``; ``pbem run`` again before the
+    first resolution, so a crash right after creating the game loses none)."""
+    mails = welcome_mails(ctx, state, skip=lambda key: outbox.queued_under(key) is not None)
+    for key, msg in mails:
+        outbox.queue(msg, key=key)
+    return len(mails)
 
 
 def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject: str,

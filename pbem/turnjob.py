@@ -136,6 +136,8 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
+    if not any(e.kind == engine.RESOLVE for e in game.log.entries):
+        run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
         clock = engine.clock(game.log.entries)
         if plugin.is_over(state):

@@ -145,3 +145,16 @@ def test_resolve_entry_records_state_digest_that_replay_reproduces(tmp_path):
     assert state == host.state()
     assert state["stars"]["Hamal"]["ships"] == {"algol": 5}
     assert json.loads((host.path / "mailed.json").read_text())["seq"] == len(game.log) - 1
+
+
+def test_welcome_mails_lost_by_a_crash_after_pbem_new_are_queued_by_the_next_run(tmp_path):
+    import shutil
+
+    host = Host(tmp_path)
+    shutil.rmtree(host.path / "outbox")  # pbem new died after creating the game
+    host.run(at(1))
+    welcomes = [m for m in host.sent() if "welcome" in str(m["Subject"]).lower()]
+    assert sorted(str(m["To"]) for m in welcomes) == sorted(f"{p}@example.org"
+                                                            for p in host.powers)
+    host.run(at(2))
+    assert len([m for m in host.sent() if "welcome" in str(m["Subject"]).lower()]) == 4

@@ -196,9 +196,4 @@ def _welcome(game: GameDir, plugin: Any, now: datetime) -> int:
     from pbem.referee import referee_key
 
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
-    state = game.initial_state(plugin)
-    outbox = Outbox(game.path / "outbox")
-    mails = notify.welcome_mails(ctx, state)
-    for key, msg in mails:
-        outbox.queue(msg, key=key)
-    return len(mails)
+    return notify.queue_welcome(ctx, game.initial_state(plugin), Outbox(game.path / "outbox"))

@@ -270,6 +270,8 @@ def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],
         return 0
     for power in missing:
         key = f"{kind}:{ctx.game.game_id}:{clock.last_resolution}:{power}"
+        if outbox.queued_under(key) is not None:
+            continue  # sent on an earlier run: not rendered again
         msg = notify.reminder_mail(ctx, state, power, deadline, late=kind == "late")
         outbox.queue(msg, key=key)
         count += 1

@@ -10,6 +10,7 @@ to ``ROOT/sent-mail/`` (a file outbox), and mail comes in through ``pbem ingest`
     security: starttls          # starttls | tls | none (none: loopback only)
     credentials_file: /home/gm/.pbem-smtp   # user on line 1, password on line 2, mode 0600
     # or: credentials_env: [PBEM_SMTP_USER, PBEM_SMTP_PASSWORD]
+    # ca_file: /etc/pbem/my-ca.pem           # trust a private CA (a self-hosted server)
   imap:
     host: imap.example.org
     port: 993
@@ -29,7 +30,7 @@ from typing import Any
 from pbem import safeyaml
 from pbem.errors import PbemError
 from pbem.mail.imap import IMAPSource
-from pbem.mail.security import Credentials
+from pbem.mail.security import Credentials, client_context
 from pbem.mail.transports import FileTransport, SMTPTransport, Transport
 
 NAME = "mail.yaml"
@@ -65,6 +66,12 @@ def _credentials(section: dict[str, Any], where: str) -> Credentials | None:
     return None
 
 
+def _tls(section: dict[str, Any]) -> Any:
+    """A verifying TLS context, trusting ``ca_file`` too when given (None: the system's)."""
+    ca = section.get("ca_file")
+    return client_context(Path(str(ca)).expanduser()) if ca else None
+
+
 def transport(root: Path) -> Transport:
     smtp = _load(root).get("smtp")
     if not smtp:
@@ -74,6 +81,7 @@ def transport(root: Path) -> Transport:
             str(smtp["host"]), int(smtp.get("port", 587)),
             security=str(smtp.get("security", "starttls")),
             credentials=_credentials(smtp, "smtp"),
+            ssl_context=_tls(smtp),
         )
     except KeyError as exc:
         raise MailSettingsError(f"{root / NAME}: smtp.{exc.args[0]} is missing") from None
@@ -91,4 +99,5 @@ def imap_source(root: Path) -> IMAPSource:
         security=str(imap.get("security", "tls")),
         mailbox=str(imap.get("mailbox", "INBOX")),
         done_folder=imap.get("done_folder", "pbem-handled"),
+        ssl_context=_tls(imap),
     )

@@ -153,3 +153,16 @@ def test_unreachable_imap_server_exits_75(world: World, tmp_path: Path) -> None:
     done = ingest_cli(root, "--imap")
     assert done.returncode == 75, done.stderr.decode()
     assert "try again later" in done.stderr.decode()
+
+
+def test_mail_yaml_ca_file_trusts_a_private_ca_without_the_environment(
+        world: World, dovecot: Dovecot, tmp_path: Path) -> None:  # noqa: F811
+    user = dovecot.new_account()
+    root = world.clone(tmp_path / "root")
+    configure(root, dovecot, user, "tls")
+    with open(root / "mail.yaml", "a", encoding="utf-8") as fh:
+        fh.write(f"  ca_file: {dovecot.tls.cert}\n")
+    append(dovecot, user, order_mail(world.sign("algol"), msgid="<imap-ca-file@example.org>"))
+    done = ingest_cli(root, "--imap", env={"SSL_CERT_FILE": "/nonexistent"})
+    assert done.returncode == 0, done.stderr.decode()
+    assert "accepted: demo-1/algol" in done.stdout.decode()

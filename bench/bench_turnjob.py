@@ -48,6 +48,7 @@ from pbem.keys import PrivateKey
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import FileTransport
 from pbem.orderdoc import Keyring, sign_orders, verify_orders
+from pbem.referee import referee_key
 from pbem.schedule import to_iso
 
 FLOOR_MS = 4.0
@@ -71,6 +72,12 @@ def build(root: Path, n: int) -> None:
             "schedule": {"period": "48h"},
         })
         game = GameDir.create(root, config, {p: k.public for p, k in keys.items()}, plugin, T0)
+        # As after `pbem new` and a first `pbem run`: the welcome mails queued and delivered,
+        # so the measured run is one game-turn and nothing else.
+        outbox = Outbox(game.path / "outbox")
+        ctx = notify.Context(game, plugin, referee_key(root)[0], T0)
+        notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
+        outbox.deliver(FileTransport(root.parent / "welcome-mail"), T0)
         ring = Keyring()
         for p, k in keys.items():
             ring.add(gid, p, k.public)

@@ -1,0 +1,21 @@
+"""The benchmarks still run (tiny sizes, no timing asserted): a broken benchmark is found by the
+test suite, not by the next person who runs ``make bench``."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("module,env", [
+    ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
+    ("bench_ingest", {"PBEM_BENCH_MAILS": "5"}),
+    ("bench_rules", {}),
+])
+def test_benchmark_runs(module, env, monkeypatch, capsys):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    importlib.import_module(f"bench.{module}").run()
+    out = capsys.readouterr().out
+    assert "(floor " in out and "ratio " in out

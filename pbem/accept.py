@@ -111,9 +111,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
            reply_to: str | None, subject: str, reply: bool) -> Verdict:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = games.load(game.config.game)
-    state = game.load_state(
-        lambda entries: engine.replay(plugin, entries, game.initial_state(plugin))
-    ).state
+    state = engine.load_state(plugin, game).state
     verdict = Verdict("rejected", v.game, v.power, v.turn)
     problems = verdict.problems
     standing = engine.standing_orders(game.log.entries).get(v.power)

@@ -15,28 +15,28 @@ import hmac
 import re
 import secrets
 
+from pbem.framing import fields
+
 DOMAIN = b"pbem-commitment-v1"
 NONCE_BYTES = 32
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def _field(data: bytes) -> bytes:
-    return len(data).to_bytes(4, "big") + data
-
-
 def preimage(game: str, power: str, warp: int, turn: int, destination: str, nonce: bytes) -> bytes:
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"nonce must be {NONCE_BYTES} bytes, not {len(nonce)}")
-    return DOMAIN + b"".join(
-        _field(x)
-        for x in (
-            game.encode("utf-8"),
-            power.encode("utf-8"),
-            str(int(warp)).encode("ascii"),
-            str(int(turn)).encode("ascii"),
-            destination.encode("utf-8"),
-            nonce,
-        )
+    return DOMAIN + departure_fields(game, power, warp, turn) + fields(
+        destination.encode("utf-8"), nonce
+    )
+
+
+def departure_fields(game: str, power: str, warp: int, turn: int) -> bytes:
+    """The framed fields naming one departure (shared with the escrow's associated data)."""
+    return fields(
+        game.encode("utf-8"),
+        power.encode("utf-8"),
+        str(int(warp)).encode("ascii"),
+        str(int(turn)).encode("ascii"),
     )
 
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError, Problem
+from pbem.gamedir import GameDir, LoadedState
 from pbem.keys import PrivateKey, PublicKey
 from pbem.log import Entry
 from pbem.plugin import GamePlugin, Resolution
@@ -148,6 +148,11 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> Stat
     return state
 
 
+def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
+    """The game's state at its log head: the cache if current, else the replay of the log."""
+    return game.load_state(lambda entries: replay(plugin, entries, game.initial_state(plugin)))
+
+
 def replay_resolution(
     plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry
 ) -> Resolution:
@@ -258,8 +263,3 @@ def missed_turns(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
                 rec["in_a_row"] = 0
     return out
 
-
-def iso(when: datetime) -> str:
-    from pbem.schedule import to_iso
-
-    return to_iso(when)

@@ -37,8 +37,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.commitment import NONCE_BYTES, is_hex64
+from pbem.commitment import NONCE_BYTES, departure_fields, is_hex64
 from pbem.errors import PbemError
+from pbem.framing import fields
 
 DOMAIN = b"pbem-escrow-v1"
 VERSION = 1
@@ -49,10 +50,6 @@ _RAW = (serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 class EscrowError(PbemError):
     """An escrow blob or an X25519 key cannot be read or does not open."""
-
-
-def _field(data: bytes) -> bytes:
-    return len(data).to_bytes(4, "big") + data
 
 
 def _fields(data: bytes, count: int) -> list[bytes]:
@@ -73,15 +70,7 @@ def _fields(data: bytes, count: int) -> list[bytes]:
 
 
 def associated_data(game: str, power: str, warp: int, turn: int) -> bytes:
-    return DOMAIN + b"".join(
-        _field(x)
-        for x in (
-            game.encode("utf-8"),
-            power.encode("utf-8"),
-            str(int(warp)).encode("ascii"),
-            str(int(turn)).encode("ascii"),
-        )
-    )
+    return DOMAIN + departure_fields(game, power, warp, turn)
 
 
 def _key(shared: bytes, ephemeral_pub: bytes, referee_pub: bytes) -> bytes:
@@ -110,7 +99,7 @@ def seal_with(
     eph_pub = public_bytes(ephemeral.public_key())
     ref_pub = public_bytes(referee_pub)
     key = _key(ephemeral.exchange(referee_pub), eph_pub, ref_pub)
-    plaintext = _field(destination.encode("utf-8")) + _field(bytes.fromhex(nonce_hex))
+    plaintext = fields(destination.encode("utf-8"), bytes.fromhex(nonce_hex))
     sealed = ChaCha20Poly1305(key).encrypt(
         _ZERO_NONCE, plaintext, associated_data(game, power, warp, turn)
     )

@@ -44,8 +44,7 @@ class Done:
 def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = games.load(game.config.game)
-    state = game.load_state(
-        lambda entries: engine.replay(plugin, entries, game.initial_state(plugin))).state
+    state = engine.load_state(plugin, game).state
     return game, plugin, state
 
 

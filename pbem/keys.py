@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import PbemError
+from pbem.framing import fields
 
 PUB_TAG = "pbem-ed25519"
 PAE_TAG = b"PBEMSIG1"
@@ -40,12 +41,8 @@ class BadSignature(PbemError):
     """A signature does not verify."""
 
 
-def _field(data: bytes) -> bytes:
-    return len(data).to_bytes(4, "big") + data
-
-
 def pae(domain: str, payload_type: str, body: bytes) -> bytes:
-    return PAE_TAG + _field(domain.encode()) + _field(payload_type.encode()) + _field(body)
+    return PAE_TAG + fields(domain.encode(), payload_type.encode(), body)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,11 @@ def address_of(text: str) -> str:
     return parseaddr(text)[1].lower()
 
 
+def domain_of(sender: str) -> str:
+    """The mail domain of the referee's From (Message-IDs, List-Id)."""
+    return address_of(sender).partition("@")[2] or "pbem.invalid"
+
+
 @dataclass
 class Context:
     game: GameDir
@@ -48,7 +53,7 @@ class Context:
 
     @property
     def domain(self) -> str:
-        return address_of(self.sender).partition("@")[2] or "pbem.invalid"
+        return domain_of(self.sender)
 
     @cached_property
     def renderer(self) -> render.Renderer:
@@ -291,7 +296,7 @@ def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: dat
     mail = make(renderer, {"game_id": config.game_id})
     from_ = config.sender or DEFAULT_SENDER
     return compose(sender=from_, to=sender, subject=mail.subject, text=mail.text, html=mail.html,
-                   date=now, domain=address_of(from_).partition("@")[2] or "pbem.invalid",
+                   date=now, domain=domain_of(from_),
                    auto_submitted="auto-replied", in_reply_to=message_id,
                    game=config.game_id)
 
@@ -307,5 +312,5 @@ def stopped_mail(path: Path, now: datetime, message: str) -> EmailMessage | None
             "investigate, then delete the STOPPED file in the game directory.\n")
     return compose(sender=from_, to=config.gm, subject=f"[{config.game_id}] game stopped",
                    text=text, date=now,
-                   domain=address_of(from_).partition("@")[2] or "pbem.invalid",
+                   domain=domain_of(from_),
                    auto_submitted="auto-generated", game=config.game_id)

@@ -127,8 +127,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
     plugin = games.load(game.config.game)
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
     try:
-        loaded = game.load_state(lambda entries: engine.replay(
-            plugin, entries, game.initial_state(plugin)))
+        loaded = engine.load_state(plugin, game)
     except engine.ReplayMismatch as exc:
         _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
         return
@@ -153,7 +152,8 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         schedule = game.config.schedule
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
             if deadline is not None:
-                run.queued += _reminders(ctx, state, due, standing, deadline, clock)
+                run.queued += _reminders(ctx, outbox, state, due, standing, deadline,
+                                         clock)
             return
         state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
@@ -249,13 +249,12 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
     return _mail_resolution(ctx, outbox, before, state, last)
 
 
-def _reminders(ctx: notify.Context, state: dict[str, Any], due: list[str],
+def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
                standing: dict[str, Any], deadline: datetime, clock: engine.Clock) -> int:
     schedule = ctx.game.config.schedule
     missing = [p for p in due if p not in standing]
     if not missing:
         return 0
-    outbox = Outbox(ctx.game.path / "outbox")
     count = 0
     # The turn started at the last resolution (or the game's creation); never remind in the
     # first half of a turn, however long the reminder window is set.

@@ -220,10 +220,6 @@ def order_texts(msg: Message, limits: Limits = DEFAULT_LIMITS) -> list[TextPart]
     return list(scan_parts(msg, limits).texts)
 
 
-def is_html_only(msg: Message, limits: Limits = DEFAULT_LIMITS) -> bool:
-    """True for mail with a text/html body, no text/plain body and no order attachment."""
-    return scan_parts(msg, limits).html_only
-
 
 def scan_parts(msg: Message, limits: Limits = DEFAULT_LIMITS) -> PartScan:
     """Walk every part once: collect order texts, note what was ignored, see plain vs HTML.

@@ -425,20 +425,7 @@ class Outbox:
         # A temporary failure leaves the member's retry state in pending/<id>.json.
         with contextlib.suppress(FileNotFoundError, ValueError):
             state = _files.read_json(self.pending_dir / f"{ident}.json")
-        next_try = state.get("next_try")
-        return Entry(
-            id=ident,
-            state="pending",
-            path=batch.path,
-            sender=state["sender"],
-            recipients=tuple(state["recipients"]),
-            message_id=state.get("message_id"),
-            attempts=int(state.get("attempts", 0)),
-            next_try=datetime.fromisoformat(next_try) if next_try else None,
-            last_error=state.get("last_error"),
-            record=state,
-            batch=batch.path,
-        )
+        return _pending(ident, batch.path, state, batch=batch.path)
 
     def failed(self) -> list[Entry]:
         """Messages that will not be sent, with the server's reply: for the game master."""
@@ -495,19 +482,7 @@ class Outbox:
             # rebuild the envelope from the headers.
             _, sender, recipients, message_id = _prepare(path.read_bytes(), None, None)
             state = {"sender": sender, "recipients": recipients, "message_id": message_id}
-        next_try = state.get("next_try")
-        return Entry(
-            id=ident,
-            state="pending",
-            path=path,
-            sender=state["sender"],
-            recipients=tuple(state["recipients"]),
-            message_id=state.get("message_id"),
-            attempts=int(state.get("attempts", 0)),
-            next_try=datetime.fromisoformat(next_try) if next_try else None,
-            last_error=state.get("last_error"),
-            record=state,
-        )
+        return _pending(ident, path, state)
 
     # -- delivering ----------------------------------------------------------------------------
 
@@ -713,3 +688,22 @@ def _prepare(
     if not rcpts:
         raise ValueError("a queued message needs at least one recipient")
     return raw, sender, rcpts, message_ids[0].strip()
+
+
+def _pending(ident: str, path: Path, state: dict[str, Any], *,
+             batch: Path | None = None) -> Entry:
+    """A pending message's Entry from its recorded retry state."""
+    next_try = state.get("next_try")
+    return Entry(
+        id=ident,
+        state="pending",
+        path=path,
+        sender=state["sender"],
+        recipients=tuple(state["recipients"]),
+        message_id=state.get("message_id"),
+        attempts=int(state.get("attempts", 0)),
+        next_try=datetime.fromisoformat(next_try) if next_try else None,
+        last_error=state.get("last_error"),
+        record=state,
+        batch=batch,
+    )

@@ -8,9 +8,10 @@ pending inbox messages first); the same message delivered twice is handled once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
 
 from pbem import accept, notify
@@ -44,29 +45,31 @@ class IngestReport:
         return [head, *(v.line() for v in self.verdicts), *self.notes]
 
 
-def own_addresses(root: Path) -> set[str]:
-    """The referee's addresses (never answered: mail loops)."""
-    out = set()
-    for path in games_under(root):
-        try:
-            out.add(notify.address_of(GameDir.open(path).config.sender or ""))
-        except PbemError:
-            continue
-    out.discard("")
-    return out
+@dataclass
+class Directory:
+    """What handling mail needs to know about every game under a root, read in one pass: the
+    registered keys, the referee's own addresses (never answered: mail loops) and each
+    registered player address with a game it plays in (the only addresses ever answered)."""
 
+    ring: accept.Keyring = field(default_factory=accept.Keyring)
+    ours: set[str] = field(default_factory=set)
+    registered: dict[str, Path] = field(default_factory=dict)
 
-def registered_addresses(root: Path) -> dict[str, str]:
-    """Lower-cased player address → a game directory where it is registered."""
-    out: dict[str, str] = {}
-    for path in games_under(root):
-        try:
-            game = GameDir.open(path)
-        except PbemError:
-            continue
-        for entry in game.config.powers.values():
-            out.setdefault(entry.email.lower(), str(path))
-    return out
+    @classmethod
+    def scan(cls, root: Path) -> Directory:
+        out = cls()
+        for path in games_under(root):
+            try:
+                game = GameDir.open(path)
+            except PbemError:
+                continue  # a damaged game is stopped by the turn job; it takes no orders
+            for power, key in game.registered_keys().items():
+                out.ring.add(game.game_id, power, key)
+            out.ours.add(notify.address_of(game.config.sender or ""))
+            for entry in game.config.powers.values():
+                out.registered.setdefault(entry.email.lower(), path)
+        out.ours.discard("")
+        return out
 
 
 def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
@@ -98,8 +101,7 @@ def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
         pending = sorted(inbox.pending(), key=lambda s: arrival.get(s.sha256, -1))
         if not pending:
             return report  # nothing to handle: do not open every game for its keys
-        ring = accept.keyring_for(root)
-        ours = own_addresses(root)
+        directory = Directory.scan(root)
         seen: set[str] = set()
         for stored in pending:
             if stored.sha256 in seen:
@@ -107,13 +109,13 @@ def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
             seen.add(stored.sha256)
             if source is None or all(s.sha256 != stored.sha256 for s in stored_now):
                 report.messages += 1
-            _handle(root, inbox, stored, inbox.read(stored), now, ring, ours, report)
+            _handle(root, inbox, stored, inbox.read(stored), now, directory, report)
     return report
 
 
 def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
-            ring: accept.Keyring, ours: Iterable[str], report: IngestReport) -> None:
-    t = triage(raw, own_addresses=set(ours))
+            directory: Directory, report: IngestReport) -> None:
+    t = triage(raw, own_addresses=directory.ours)
     if t.too_big is not None:
         inbox.quarantine(stored, f"{t.too_big.code}: {t.too_big.message}")
         report.quarantined += 1
@@ -128,7 +130,9 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
                 blocks.append(block)
     if not blocks:
         if t.html_only and t.no_reply is None:
-            _html_only_reply(root, t.sender, t.message_id, t.subject, now, report)
+            _reply_to_registered(directory, t.sender, "html-only", t.message_id, report,
+                                 lambda game: notify.html_only_mail(
+                                     game, str(t.sender), t.message_id, t.subject, now))
             inbox.done(stored, "html-only")
             return
         reason = "no signed order block found"
@@ -136,7 +140,9 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
             reason += f" ({t.no_reply.message})"
         else:
             notes = [str(n) for n in t.notes]
-            _no_orders_reply(root, t.sender, t.message_id, t.subject, now, notes, report)
+            _reply_to_registered(directory, t.sender, "no-orders", t.message_id, report,
+                                 lambda game: notify.no_orders_mail(
+                                     game, str(t.sender), t.message_id, t.subject, now, notes))
         inbox.quarantine(stored, reason)
         report.quarantined += 1
         return
@@ -147,7 +153,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
     try:
         for block in blocks:
             verdicts.append(accept.handle_block(
-                root, block, received=now, message_id=t.message_id, ring=ring,
+                root, block, received=now, message_id=t.message_id, ring=directory.ring,
                 reply_to=t.message_id, subject=t.subject, reply=reply,
             ))
     except accept.GameBusy as exc:
@@ -159,29 +165,17 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
     inbox.done(stored, outcome, verdicts=[v.line() for v in verdicts])
 
 
-def _html_only_reply(root: Path, sender: str | None, message_id: str | None, subject: str,
-                     now: datetime, report: IngestReport) -> None:
-    """Ask for plain text — only if the sender is a registered player (From proves nothing, but
-    answering only registered addresses means we can never be used to mail a stranger)."""
+def _reply_to_registered(directory: Directory, sender: str | None, kind: str,
+                         message_id: str | None, report: IngestReport,
+                         make: Callable[[Path], EmailMessage]) -> None:
+    """Answer a mail that held no orders — only if its sender is a registered player. From
+    proves nothing, but answering only registered addresses means pbem can never be used to
+    mail a stranger."""
     if not sender:
         return
-    game_path = registered_addresses(root).get(sender.lower())
+    game_path = directory.registered.get(sender.lower())
     if game_path is None:
-        report.notes.append(f"HTML-only mail from unregistered {sender}: not answered")
+        report.notes.append(f"{kind} mail from unregistered {sender}: not answered")
         return
-    msg = notify.html_only_mail(Path(game_path), sender, message_id, subject, now)
-    Outbox(Path(game_path) / "outbox").queue(msg, key=f"html-only:{message_id}:{sender}")
-    report.notes.append(f"HTML-only mail from {sender}: asked for plain text")
-
-
-def _no_orders_reply(root: Path, sender: str | None, message_id: str | None, subject: str,
-                     now: datetime, notes: list[str], report: IngestReport) -> None:
-    """Tell a registered player that the mail held no signed orders (nobody else is told)."""
-    if not sender:
-        return
-    game_path = registered_addresses(root).get(sender.lower())
-    if game_path is None:
-        return
-    msg = notify.no_orders_mail(Path(game_path), sender, message_id, subject, now, notes)
-    Outbox(Path(game_path) / "outbox").queue(msg, key=f"no-orders:{message_id}:{sender}")
-    report.notes.append(f"no signed orders from {sender}: told so")
+    Outbox(game_path / "outbox").queue(make(game_path), key=f"{kind}:{message_id}:{sender}")
+    report.notes.append(f"{kind} mail from {sender}: answered")

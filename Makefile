@@ -17,18 +17,15 @@ venv: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check pbem games tests bench tools
 
-# mypy cannot import games/4000ad by its directory name (it starts with a digit): it is checked
-# through a link named like the module pbem.games loads it as.
 typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
-	rm -rf .mypy-games && mkdir .mypy-games && ln -s ../games/4000ad .mypy-games/pbem_game_4000ad
-	cd .mypy-games && MYPYPATH=.. ../$(PY) -m mypy --config-file ../pyproject.toml -p pbem_game_4000ad
+	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad
 
 test: $(STAMP) lint typecheck
 	$(PY) -m pytest
 
 demo: $(STAMP)
-	$(PY) -m pbem.demo
+	$(PY) -m pbem.cli.demo
 
 bench: $(STAMP)
 	$(PY) -m bench

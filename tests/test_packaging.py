@@ -19,8 +19,9 @@ def test_wheel_contains_games_and_templates(tmp_path):
     assert done.returncode == 0, done.stderr
     (wheel,) = tmp_path.glob("pbem-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("pbem/_games/4000ad/game.yaml", "pbem/_games/4000ad/board.yaml",
-                   "pbem/_games/4000ad/__init__.py", "pbem/_templates/4000ad/turn_report.txt",
+    game = "pbem/_games/fourthousand_ad"
+    for needed in (f"{game}/game.yaml", f"{game}/board.yaml", f"{game}/__init__.py",
+                   "pbem/_templates/4000ad/turn_report.txt",
                    "pbem/_templates/common/receipt.txt", "pbem/cli/main.py"):
         assert needed in names, needed
     assert not [n for n in names if "__pycache__" in n]

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem import canonical, render
+from pbem import canonical
 from pbem.errors import Problem
-from pbem.render import RenderedMail
+from pbem.render import mails as render
+from pbem.render.mails import RenderedMail
 from tests.ad_driver import AD
 from tests.test_report_scenario import (
     GAME,

@@ -20,15 +20,6 @@ file line, turn, power, field, what was expected and what was found):
 
 from __future__ import annotations
 
-from typing import Any
+from pbem.audit.verify import AuditFailure, Report, audit_bytes, audit_path, read_checkpoint
 
 __all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
-
-
-def __getattr__(name: str) -> Any:
-    # Lazy, so that pbem.export can use pbem.audit.sha256mid without an import cycle.
-    if name in __all__:
-        from pbem.audit import verify
-
-        return getattr(verify, name)
-    raise AttributeError(name)

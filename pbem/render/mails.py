@@ -2,8 +2,8 @@
 
 Generic: nothing here knows a game's rules. Templates come from, in order, the game directory's
 ``templates/`` (per-game overrides), ``templates/<game>/`` and ``templates/common/``; a game's
-presenter (``<game package>.presenter``, e.g. ``games/4000ad/presenter.py``) turns a power's view
-and visible events into the template context. Everything about a power comes only from
+presenter (``<game package>.presenter``, e.g. ``games/fourthousand_ad/presenter.py``) turns a
+power's view and visible events into the template context. Everything about a power comes only from
 ``plugin.view(state, power)`` and ``plugin.view_events(events, power)``; the game master's
 summary is the one mail made from the whole state.
 
@@ -26,11 +26,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-from pbem import canonical, games
-from pbem.checkpoint import Checkpoint, CheckpointError
+from pbem import canonical
 from pbem.errors import PbemError, Problem
-from pbem.plugin import GamePlugin
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
 from pbem.resources import templates_root
+from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
@@ -153,9 +154,9 @@ class Renderer:
 
 def presenter(plugin: GamePlugin) -> ModuleType:
     """The game's presenter module: ``presenter.py`` in the game's package."""
-    games.load(plugin.id)
+    registry.load(plugin.id)
     try:
-        return importlib.import_module(f"{games.module_name(plugin.id)}.presenter")
+        return importlib.import_module(f"{registry.module_name(plugin.id)}.presenter")
     except ModuleNotFoundError:
         raise RenderError(f"game {plugin.id!r} has no presenter.py: it cannot render reports") \
             from None

@@ -1,0 +1,104 @@
+"""The layers of pbem/ import only downward (docs/architecture.md).
+
+Each subpackage has a rank; a module may import its own subpackage and any of lower rank, never
+one of the same or higher rank. The top-level modules (errors, canonical, framing, schedule,
+failpoints, resources) are the base every layer may use; they import only each other. pbem/
+names no game: no module imports a game package, and none defaults to one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PBEM = Path(__file__).resolve().parent.parent / "pbem"
+
+RANKS = {
+    "base": 0,
+    "protocol": 1,
+    "game": 2,
+    "store": 3,
+    "mail": 4,
+    "render": 4,
+    "audit": 4,
+    "host": 5,
+    "cli": 6,
+    "main": 7,
+}
+
+
+def layer_of(module: str) -> str:
+    """``pbem.store.log`` -> ``store``; ``pbem.errors`` -> ``base``."""
+    parts = module.split(".")
+    if module == "pbem.__main__":
+        return "main"  # ``python -m pbem``: the entry point above everything
+    if len(parts) >= 2 and parts[1] in RANKS:
+        return parts[1]
+    return "base"
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PBEM.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "pbem":
+                found += [(node.lineno, f"pbem.{a.name}") for a in node.names]
+            elif node.module.startswith("pbem."):
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("pbem.")]
+    return found
+
+
+def sources() -> list[Path]:
+    return [p for p in sorted(PBEM.rglob("*.py"))
+            if not {"_games", "_templates"} & set(p.relative_to(PBEM).parts)]
+
+
+def test_every_subpackage_has_a_rank() -> None:
+    packages = {p.name for p in PBEM.iterdir() if (p / "__init__.py").is_file()}
+    missing = packages - set(RANKS)
+    assert not missing, f"give these a rank in tests/test_layers.py: {missing}"
+
+
+def test_imports_only_go_downward() -> None:
+    wrong = []
+    for path in sources():
+        own = layer_of(module_name(path))
+        for line, target in imports_of(path):
+            other = layer_of(target)
+            if other == own:
+                continue
+            if RANKS[other] >= RANKS[own]:
+                where = path.relative_to(PBEM.parent)
+                wrong.append(f"{where}:{line}: {own} imports {target} ({other})")
+    assert not wrong, "imports that go up or sideways:\n" + "\n".join(wrong)
+
+
+def test_the_layer_check_catches_an_upward_import(tmp_path: Path) -> None:
+    """The checker itself: a store module importing the host layer is reported."""
+    assert layer_of("pbem.store.log") == "store" and layer_of("pbem.errors") == "base"
+    bad = tmp_path / "x.py"
+    bad.write_text("from pbem.host import turnjob\nfrom pbem import errors\n")
+    assert imports_of(bad) == [(1, "pbem.host"), (2, "pbem.errors")]
+    assert RANKS[layer_of("pbem.host.turnjob")] > RANKS["store"]
+
+
+def test_pbem_names_no_game() -> None:
+    games_dir = PBEM.parent / "games"
+    packages = {p.name for p in games_dir.iterdir() if (p / "game.yaml").is_file()}
+    wrong = []
+    for path in sources():
+        for line, target in imports_of(path):
+            if target.split(".")[1] in packages:
+                wrong.append(f"{path}:{line}: imports game package {target}")
+    assert not wrong, "\n".join(wrong)

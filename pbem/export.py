@@ -244,7 +244,12 @@ def parse_header(raw: bytes) -> Header:
 def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
     """Every line of the export of ``game`` (newlines included), header first."""
     plugin = games.load(game.genesis["plugin"])
-    entries = list(game.log.entries)
+    return lines_of(list(game.log.entries), plugin, game.game_id, key, public)
+
+
+def lines_of(entries: list[Entry], plugin: GamePlugin, game_id: str, key: PrivateKey,
+             public: bool) -> list[bytes]:
+    """Every line of the export of the log ``entries`` (newlines included), header first."""
     lines: list[bytes] = []
     withheld: dict[str, str] = {}
     locate = locator(entries)
@@ -256,7 +261,7 @@ def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
             line = canonical.encode(record) + b"\n"
             withheld[str(entry.seq)] = hashlib.sha256(line).hexdigest()
             lines.append(line)
-    header = make_header(key, game.game_id, entries, public, withheld)
+    header = make_header(key, game_id, entries, public, withheld)
     return [canonical.encode(header) + b"\n", *lines]
 
 

@@ -150,7 +150,7 @@ def test_an_appended_entry_after_the_signed_head_is_named(game):
     entries = entries_of(game.export)
     extra = glog.make_entry(entries[-1], "gm", entries[-1].time, {"op": "pause"})
     failure = fails(join([*lines_of(game.export), extra.line().rstrip(b"\n")]))
-    assert failure.seq == 16 and "added after export" in str(failure)
+    assert failure.seq == 17 and "added after export" in str(failure)
 
 
 # -- a lying referee --------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from pbem.gamedir import LOG_NAME
 from pbem.keys import PublicKey
 from pbem.log import LogError, parse_entry
 
-__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
+__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
+           "read_source", "verified_records"]
 
 
 @dataclass
@@ -114,22 +115,29 @@ def read_checkpoint(text_or_file: str) -> Checkpoint:
 
 def audit_path(path: Path | str, checkpoints: Sequence[str] = ()) -> Report:
     """Audit an export file, a game directory or a bare log.jsonl."""
+    data, source = read_source(path)
+    return audit_bytes(data, source, [read_checkpoint(c) for c in checkpoints])
+
+
+def read_source(path: Path | str) -> tuple[bytes, str]:
+    """The bytes of an export file, a game directory's log.jsonl or a bare log, and its name."""
     path = Path(path)
     target = path / LOG_NAME if path.is_dir() else path
     try:
-        data = target.read_bytes()
+        return target.read_bytes(), str(target)
     except OSError as exc:
         raise PbemError(f"{target}: cannot read ({exc.strerror})") from None
-    return audit_bytes(data, str(target), [read_checkpoint(c) for c in checkpoints])
 
 
-def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+def verified_records(data: bytes, source: str) -> tuple[list[Record], ExportFile]:
+    """The records of an export or log whose chain (and, for an export, the referee's
+    signature over its header) verifies; AuditFailure names what does not. The walk from
+    genesis (signatures, rules, replay) is not made here."""
     try:
         exp = read_export(data, source)
     except ExportError as exc:
         raise AuditFailure(f"{source}: {exc}", line=exc.line, field="file") from None
     header = exp.header
-    walker: Walker | None = None
     try:
         if not exp.lines:
             raise AuditFailure(f"{source}: no log entries", field="file")
@@ -143,6 +151,12 @@ def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()
     except LogError as exc:
         raise AuditFailure(f"the hash chain does not verify: {exc}", seq=exc.seq,
                            line=exc.line, field="hash chain") from None
+    return records, exp
+
+
+def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+    records, exp = verified_records(data, source)
+    header = exp.header
     walker = Walker(records, lambda seq: exp.first_line + seq)
     if header is not None:  # before the walk: a cut or extended file is reported as such
         _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)

@@ -111,7 +111,8 @@ def text_of(data: bytes) -> str:
     if not _HEADER_LINE.match(data[:200]):
         return data.decode("utf-8", "replace")
     msg = email.message_from_bytes(data, policy=policy.default)
-    plain, html = [], []
+    plain: list[str] = []
+    html: list[str] = []
     for part in msg.walk():
         if part.get_content_maintype() != "text":
             continue

@@ -350,11 +350,11 @@ class Walker:
             if want is not None and not self._accepted_now(state, power):
                 want = None  # stale: the rules core no longer accepts it
             sha = used[power]
-            found: OrderRef | str | None = None
+            named: OrderRef | str | None = None
             if sha is not None:
-                found = self.index.find(str(sha), power, entry.seq) or (
+                named = self.index.find(str(sha), power, entry.seq) or (
                     f"{_short(sha)}, a digest no orders entry of the log holds")
-            bad = misuse(found, want, newest.get(power), power, entry.seq, self.previous)
+            bad = misuse(named, want, newest.get(power), power, entry.seq, self.previous)
             if bad:
                 raise self.fail(entry, f"used.{power}", *bad)
         self.tally.used_checked += 1

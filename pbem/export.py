@@ -27,9 +27,9 @@ record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha
 resolution: turn, powers due, state digest, deadline, the public events and which powers sent
 orders) and what the audit needs to hold every resolution to the orders-used rule without
 revealing an order file (its power, turn and seq; which ``orders`` entry each resolution used,
-by log seq, and which were stale), and ``sha256`` (order files only; null for resolutions, see :func:`withhold`) is the
-SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from which anyone can finish the
-entry's hash over its seq, kind, time and prev.
+by log seq, and which were stale), and ``sha256`` (order files only; null for resolutions,
+see :func:`withhold`) is the SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from
+which anyone can finish the entry's hash over its seq, kind, time and prev.
 """
 
 from __future__ import annotations

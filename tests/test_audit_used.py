@@ -226,3 +226,16 @@ def test_a_pad_that_carries_something_is_refused(game, tmp_path):
     items[7]["body"]["pad"] = "x" + pad[1:]
     failure = fails(game, items, "full", tmp_path)
     assert failure.seq == 7 and failure.field == "pad"
+
+
+def test_stale_orders_may_be_left_out_but_not_used():
+    """The rules core's verdict at the resolution decides: a stale file gives the standing
+    orders (null is right), and using it anyway is named."""
+    from pbem.audit._used import OrderRef, misuse
+
+    stale = OrderRef(7, "algol", 2, 2, "a" * 64)
+    assert misuse(None, None, stale, "algol", 10, 5) is None
+    expected, found, why = misuse(stale, None, stale, "algol", 10, 5) or ("", "", "")
+    assert expected.startswith("no order file (the standing orders): algol's order file seq 2")
+    assert "stale" in expected and found == stale.name() and "refuses" in why
+    assert misuse(None, None, None, "algol", 10, 5) is None

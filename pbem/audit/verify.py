@@ -63,15 +63,15 @@ class Report:
 
     def _used(self) -> str:
         t = self.tally
-        text = (f"orders used: {t.used_checked} resolutions used, for each power due, the "
-                "highest-seq order file accepted since the previous resolution, or the standing "
-                "orders where none was")
+        claims = ""
         if t.withheld_resolutions:
-            text += (" (in the withheld resolutions by the referee's signed public claims of "
-                     "which logged order file each power's orders came from")
-            if t.stale_claims:
-                text += f"; {t.stale_claims} claimed stale, not re-checked"
-            text += ")"
+            claims = ("by the referee's signed public claims of which logged order file each "
+                      "power's orders came from, ")
+        text = (f"orders used: {claims}{t.used_checked} resolutions used, for each power due, "
+                "the highest-seq order file accepted since the previous resolution, or the "
+                "standing orders where none was")
+        if t.stale_claims:
+            text += f" ({t.stale_claims} claimed stale, not re-checked)"
         if t.used_unchecked:
             text += (f"; {t.used_unchecked} withheld resolutions not checked: the export was "
                      "made before public exports named the order files used")

@@ -26,7 +26,7 @@ from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError
-from pbem.keys import BadSignature, PrivateKey, PublicKey
+from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 
 DOMAIN = "pbem-receipt-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.receipt+json"

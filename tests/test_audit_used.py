@@ -18,15 +18,17 @@ from typing import Any
 
 import pytest
 
-from pbem import canonical, engine, games
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes, audit_path
-from pbem.export import lines_of
-from pbem.log import Entry
-from pbem.referee import referee_key
+from pbem.audit.export import lines_of
+from pbem.game import registry
+from pbem.store import log as glog
+from pbem.store import replay
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
 from tests.test_audit_game import Played, played
 
-AD = games.load("4000ad")
+AD = registry.load("4000ad")
 TURN2, TURN3 = 10, 16  # log seqs of the resolutions of turns 2 and 3 (see the layout test)
 
 
@@ -62,8 +64,8 @@ def re_resolve_without(items: Items, seq: int, power: str) -> None:
     carry on from there (the log ends with this resolution)."""
     chain = chain_of(items[:seq])
     initial = AD.setup(chain[0].body["variant"], chain[0].body["options"])
-    state = engine.replay(AD, chain, initial)
-    standing = engine.standing_orders(chain)
+    state = replay.replay(AD, chain, initial)
+    standing = replay.standing_orders(chain)
     assert power in standing
     del standing[power]
     body = items[seq]["body"]
@@ -73,7 +75,7 @@ def re_resolve_without(items: Items, seq: int, power: str) -> None:
         item = recorded.get(p, {}).get(warp)
         return (item["destination"], item["nonce"]) if item else None
 
-    orders, used, opened, _ = engine.gather_orders(AD, state, standing, from_log)
+    orders, used, opened, _ = replay.gather_orders(AD, state, standing, from_log)
     result = AD.resolve(state, orders)
     assert used[power] is None
     body.update(used=used, escrow=opened, state=canonical.digest(result.state),
@@ -197,7 +199,7 @@ def test_a_stale_claim_without_an_order_file_is_refused_in_the_public_export(gam
     header = json.loads(lines[0])
     import hashlib
 
-    from pbem.export import DOMAIN, PAYLOAD_TYPE, header_payload
+    from pbem.audit.export import DOMAIN, PAYLOAD_TYPE, header_payload
     header["withheld"][str(TURN2)] = hashlib.sha256(lines[1 + TURN2]).hexdigest()
     header["signature"] = key.sign(DOMAIN, PAYLOAD_TYPE, header_payload(header)).hex()
     lines[0] = canonical.encode(header) + b"\n"
@@ -213,7 +215,7 @@ def test_withheld_order_files_show_only_the_bucket_of_their_length(game):
         record = json.loads(raw)
         sha = record.get("withheld", {}).get("sha256")
         if sha:
-            assert sha["tail"] == "" and sha["length"] % engine.PAD_BUCKET == 0
+            assert sha["tail"] == "" and sha["length"] % replay.PAD_BUCKET == 0
             lengths.add(sha["length"])
     # the files differ in length (reveals, escrow, concessions, corrections), the buckets not
     texts = {len(e.body["text"]) for e in game.host.entries("orders")}

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import accept, notify
 from pbem.audit import verified_records
+from pbem.audit.export import lines_of
 from pbem.audit.receipts import check
-from pbem.export import lines_of
+from pbem.host import accept, notify
 from pbem.receipt import Receipt, ReceiptError, read
-from pbem.referee import referee_key
+from pbem.store.referee import referee_key
 from tests.test_audit_game import Played, played
 from tests.test_audit_used import AD, TURN2, chain_of, items_of, re_resolve_without
 
@@ -133,7 +133,7 @@ def test_a_changed_receipt_or_another_referee_is_refused(game, tmp_path):
     done = cli(str(forged), "--log", str(game.host.path))
     assert done.returncode == 1 and "signature is not the referee's" in done.stderr
     other = tmp_path / "other.pub"
-    from pbem.keys import PrivateKey
+    from pbem.protocol.keys import PrivateKey
     other.write_text(PrivateKey.generate().public.text())
     done = cli(str(mail), "--log", str(game.host.path), "--referee-key", str(other))
     assert done.returncode == 1 and "was started with referee key" in done.stderr

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pbem.export import nearest_order
+from pbem.audit.export import nearest_order
 
 
 @dataclass(frozen=True, slots=True)

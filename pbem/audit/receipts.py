@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import engine
 from pbem.audit._chain import Record, Withheld
-from pbem.log import Entry
 from pbem.receipt import Receipt
+from pbem.store import replay
+from pbem.store.log import Entry
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def _body(rec: Record) -> dict[str, Any]:
 
 
 def _is_file(rec: Record, r: Receipt) -> bool:
-    if rec.kind != engine.ORDERS:
+    if rec.kind != replay.ORDERS:
         return False
     b = _body(rec)
     if isinstance(rec, Entry):
@@ -60,10 +60,10 @@ def check(r: Receipt, records: Sequence[Record]) -> Finding:
     what = f"{r.power}'s order file seq {r.seq} for turn {r.turn}"
     logged = next((rec for rec in records if _is_file(rec, r)), None)
     after = logged.seq + 1 if logged else 1
-    resolution = next((rec for rec in records[after:] if rec.kind == engine.RESOLVE
+    resolution = next((rec for rec in records[after:] if rec.kind == replay.RESOLVE
                        and _body(rec).get("turn") == r.turn), None)
     if logged is None:
-        public_without_claims = any(isinstance(rec, Withheld) and rec.kind == engine.ORDERS
+        public_without_claims = any(isinstance(rec, Withheld) and rec.kind == replay.ORDERS
                                     and "power" not in rec.public for rec in records)
         if public_without_claims:
             return Finding("unknown", "this public export does not name its order files (it "
@@ -119,8 +119,8 @@ def _used_file(records: Sequence[Record], value: Any, power: str, logged: int,
     export, a digest otherwise): the same power's between ``logged`` and ``resolution`` first."""
     if type(value) is int:
         rec = records[value] if 0 <= value < len(records) else None
-        return rec if rec is not None and rec.kind == engine.ORDERS else None
-    hits = [rec for rec in records if rec.kind == engine.ORDERS
+        return rec if rec is not None and rec.kind == replay.ORDERS else None
+    hits = [rec for rec in records if rec.kind == replay.ORDERS
             and isinstance(rec, Entry) and _body(rec).get("sha256") == value]
     hits.sort(key=lambda rec: (_body(rec).get("power") != power,
                                not logged < rec.seq < resolution))

@@ -9,9 +9,9 @@ from pathlib import Path
 from pbem.audit import AuditFailure, audit_bytes, read_source, verified_records
 from pbem.audit.receipts import check
 from pbem.errors import PbemError
-from pbem.keys import KeyError_, PublicKey
-from pbem.log import Entry
+from pbem.protocol.keys import KeyError_, PublicKey
 from pbem.receipt import ReceiptError, read
+from pbem.store.log import Entry
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

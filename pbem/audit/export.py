@@ -43,23 +43,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, engine, games
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import sha256mid
-from pbem.checkpoint import Checkpoint
 from pbem.errors import PbemError
-from pbem.gamedir import GameDir
-from pbem.keys import BadSignature, PrivateKey, PublicKey
-from pbem.log import Entry
-from pbem.plugin import GamePlugin
-from pbem.referee import referee_key
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
+from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
+from pbem.store import atomic, replay
+from pbem.store import log as glog
+from pbem.store.checkpoint import Checkpoint
+from pbem.store.gamedir import GameDir
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
 
 FORMAT = "pbem-export-v1"
 DOMAIN = "pbem-export-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.export+json"
 HEADER_FIELDS = frozenset({"format", "game", "public", "checkpoint", "withheld", "signature"})
 RECORD_FIELDS = frozenset({"seq", "prev", "kind", "time", "hash", "withheld"})
-WITHHELD_KINDS = (engine.ORDERS, engine.RESOLVE)
+WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE)
 _BODY_OPEN = b'{"body":'
 _NULL_BODY = b'{"body":null'
 
@@ -120,7 +122,7 @@ def locator(entries: Iterable[Entry]) -> Locate:
     """Where each order file digest of the log was logged (for :func:`withhold`)."""
     by_sha: dict[str, list[tuple[int, str]]] = {}
     for e in entries:
-        if e.kind == engine.ORDERS and isinstance(e.body, dict):
+        if e.kind == replay.ORDERS and isinstance(e.body, dict):
             by_sha.setdefault(str(e.body.get("sha256")), []).append(
                 (e.seq, str(e.body.get("power"))))
     return lambda sha, power, at: nearest_order(by_sha.get(sha, ()), power, at)
@@ -145,10 +147,10 @@ def withhold(entry: Entry, plugin: GamePlugin,
     claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
-    if entry.kind == engine.ORDERS:
+    if entry.kind == replay.ORDERS:
         shown = {k: body.get(k) for k in ("turn", "power", "seq")}
         return withheld_record(entry, sorted(k for k in body if k not in shown), shown)
-    if entry.kind == engine.RESOLVE:
+    if entry.kind == replay.RESOLVE:
         events = body.get("events", [])
         shown_events = plugin.view_events(events, None)
         hidden = [f"events[{i}]" for i, e in enumerate(events) if e not in shown_events]
@@ -245,7 +247,7 @@ def parse_header(raw: bytes) -> Header:
 # -- writing and reading --------------------------------------------------------------------------
 def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
     """Every line of the export of ``game`` (newlines included), header first."""
-    plugin = games.load(game.genesis["plugin"])
+    plugin = registry.load(game.genesis["plugin"])
     return lines_of(list(game.log.entries), plugin, game.game_id, key, public)
 
 

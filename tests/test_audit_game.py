@@ -65,6 +65,8 @@ def play(tmp: Path) -> Played:
     for power in ("pavo", "antares", "regulus"):
         assert host.submit(power, {"concede": True}, at(52)).verdict == "accepted"
     assert host.submit("algol", {}, at(52)).verdict == "accepted"
+    # algol corrects its orders (a higher seq): the resolution must use the correction.
+    assert host.submit("algol", {}, at(52.5)).verdict == "accepted"
     host.run(at(53))
     assert host.state()["result"]["winners"] == ["algol"]
     full, public = tmp / "game.export", tmp / "game.public"

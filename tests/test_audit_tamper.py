@@ -152,7 +152,7 @@ def test_an_appended_entry_after_the_signed_head_is_named(game):
     entries = entries_of(game.export)
     extra = glog.make_entry(entries[-1], "gm", entries[-1].time, {"op": "pause"})
     failure = fails(join([*lines_of(game.export), extra.line().rstrip(b"\n")]))
-    assert failure.seq == 16 and "added after export" in str(failure)
+    assert failure.seq == 17 and "added after export" in str(failure)
 
 
 # -- a lying referee --------------------------------------------------------------------------
@@ -287,6 +287,10 @@ def test_checkpoints_of_the_real_log_are_extended(game):
     kept = [Checkpoint.sign(key, "g1", n, entries[n - 1].hash) for n in (1, 6, 11, 16)]
     report = audit_bytes(game.export, "game.export", kept)
     assert len(report.checkpoints) == 5
+    line = next(x for x in report.lines() if x.startswith("checkpoints: "))
+    # named, not counted: "1 given … 2 given" read like counts (issue 13)
+    assert "given" not in line and "the export header's g1@17:" in line
+    assert f"--checkpoint #2 g1@6:{entries[5].hash[:12]} is extended by this log" in line
 
 
 def test_a_checkpoint_from_a_forked_log_names_the_fork(game):
@@ -302,7 +306,7 @@ def test_a_checkpoint_from_a_forked_log_names_the_fork(game):
     early = Checkpoint.sign(key, "g1", 4, entries[3].hash)
     failure = fails(game.export, [early, from_fork])
     assert failure.field == "checkpoint" and failure.seq == 8
-    assert "checkpoint 2 given" in str(failure) and "forked at or before seq 8" in str(failure)
+    assert "--checkpoint #2" in str(failure) and "forked at or before seq 8" in str(failure)
 
 
 def test_a_checkpoint_with_a_bad_signature_or_for_another_game_is_refused(game):

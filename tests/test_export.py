@@ -73,8 +73,14 @@ def test_public_export_withholds_order_files_escrow_and_digests(game):
 def test_public_export_audit_says_what_could_not_be_verified(game):
     report = audit_bytes(game.public, "game.public")
     text = "\n".join(report.lines())
-    assert report.public and report.tally.withheld_orders == 11
-    assert "11 order files withheld" in text and "3 withheld resolutions" in text
+    assert report.public and report.tally.withheld_orders == 12
+    assert "12 order files withheld" in text and "3 withheld resolutions" in text
+    lines = report.lines()
+    # the first line and the last agree: a partial audit, the withheld part not verified
+    assert lines[0].startswith("partial audit passed: game.public is a public export")
+    assert "not verified" in lines[0] and lines[-1].startswith("not verified (public export)")
+    assert lines[-1].endswith("audit the full export when it is published")
+    assert "3 resolutions used, for each power due, the highest-seq order file" in text
     assert report.tally.keys_replaced == ["antares"]  # key entries stay whole and are checked
 
 

@@ -13,13 +13,27 @@ file line, turn, power, field, what was expected and what was found):
    that the entry holds exactly what was signed, the turn and seq rules of acceptance, the rules
    core's own order check (commitments opened by reveals, arrival distances); every escrow
    opening against what the rules core makes of it; every resolution replayed with
-   ``engine.replay_resolution`` (recorded state digest and events); every gm entry's signature
+   ``engine.replay_resolution`` (recorded state digest and events), after holding the order
+   files it used to the rule (:mod:`pbem.audit._used`: for each power due, the highest-seq
+   file accepted since the previous resolution, or the standing orders where none was; in a
+   public export, over the referee's signed public claims); every gm entry's signature
    and the state change of concede and end;
 4. the export's checkpoint (the referee-signed head), then every checkpoint a player kept.
+
+:mod:`pbem.audit.receipts` checks one player's receipt against a log (``pbem verify-receipt``).
 """
 
 from __future__ import annotations
 
-from pbem.audit.verify import AuditFailure, Report, audit_bytes, audit_path, read_checkpoint
+from pbem.audit.verify import (
+    AuditFailure,
+    Report,
+    audit_bytes,
+    audit_path,
+    read_checkpoint,
+    read_source,
+    verified_records,
+)
 
-__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
+__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
+           "read_source", "verified_records"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
+from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
@@ -16,10 +17,11 @@ from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import verify_orders
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
-from pbem.store.log import Entry
+from pbem.store.log import DOMAIN, Entry
 
 ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
                            "message_id", "key"})
+PADDED_FIELDS = ORDERS_FIELDS | {"pad"}  # pbem.engine.padded; logs before it have no pad
 RESOLVE_FIELDS = frozenset({"turn", "due", "used", "escrow", "state", "events"})
 KEY_FIELDS = frozenset({"power", "key", "signature"})
 _CHECK_NAMES = {"commitment": "the commitment check", "distance": "the arrival distance check",
@@ -61,6 +63,9 @@ class Tally:
     unreplayed_resolutions: int = 0  # whole, but after the state became unknown
     unreplayed_gm: int = 0
     public_battles: int = 0
+    used_checked: int = 0  # resolutions whose used order files were held to the rule
+    used_unchecked: int = 0  # withheld resolutions of an export without the public claims
+    stale_claims: int = 0  # withheld: "stale" is the referee's claim
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
@@ -167,6 +172,9 @@ class Walker:
         self.standing: dict[str, dict[str, Any]] = {}
         self.checked: dict[str, tuple[int, str]] = {}
         self.retired: dict[str, tuple[str, int]] = {}  # fingerprint -> (power, seq replaced)
+        self.index = OrderIndex(_order_refs(records))
+        self.since: list[OrderRef] = []  # order files logged since the previous resolution
+        self.previous = 0  # log seq of the previous resolution (0: genesis)
 
     # -- reporting ---------------------------------------------------------------------------
     def where(self, record: Record) -> str:
@@ -214,8 +222,16 @@ class Walker:
     def withheld(self, record: Withheld) -> None:
         if record.kind == replay.ORDERS:
             self.tally.withheld_orders += 1
+            ref = self.index.by_entry.get(record.seq)
+            if ref is not None:
+                if ref.power not in self.keys or type(ref.seq) is not int:
+                    raise self.fail(record, "withheld.public", "the power and seq of an order "
+                                    "file", f"power {ref.power!r}, seq {ref.seq!r}")
+                self.since.append(ref)
             return
         self.tally.withheld_resolutions += 1
+        self._check_claimed_use(record)
+        self.since, self.previous = [], record.seq
         self.state = None  # unknown from here on: nothing after can be replayed
         self.standing = {}
         events = record.public.get("events")
@@ -227,9 +243,10 @@ class Walker:
 
     def orders(self, entry: Entry) -> None:
         b = entry.body
-        if not isinstance(b, dict) or b.keys() != ORDERS_FIELDS:
+        if not isinstance(b, dict) or b.keys() not in (ORDERS_FIELDS, PADDED_FIELDS):
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
-            raise self.fail(entry, "body", f"the fields {sorted(ORDERS_FIELDS)}", found)
+            raise self.fail(entry, "body", f"the fields {sorted(PADDED_FIELDS)}", found)
+        self._check_pad(entry)
         power = b["power"]
         if power not in self.keys:
             raise self.fail(entry, "power", f"one of {', '.join(self.keys)}", power)
@@ -274,6 +291,7 @@ class Walker:
                                 "accepted one (a replayed order file)")
             self._check_orders(entry, power, b)
         self.standing[power] = b
+        self.since.append(self.index.by_entry[entry.seq])
 
     def _rejected(self, entry: Entry, power: str, key: PublicKey,
                   problems: list[Problem]) -> AuditFailure:
@@ -317,7 +335,7 @@ class Walker:
         state = self.state
         if state is None:
             self.tally.unreplayed_resolutions += 1
-            self.standing = {}
+            self.standing, self.since, self.previous = {}, [], entry.seq
             return
         plugin = self.plugin
         if b["turn"] != plugin.orders_turn(state):
@@ -325,18 +343,23 @@ class Walker:
         if b["due"] != plugin.powers_due(state):
             raise self.fail(entry, "due", plugin.powers_due(state), b["due"])
         used = b["used"]
-        if not isinstance(used, dict):
-            raise self.fail(entry, "used", "a mapping of power to order file digest", used)
-        for power, sha in used.items():
-            if not sha:
-                continue
-            sub = self.standing.get(power)
-            if sub is None or sub["sha256"] != sha:
-                raise self.fail(entry, f"used.{power}", f"{sha} among the accepted order files",
-                                "no accepted order file with that digest since the last "
-                                "resolution")
-            if self.checked.get(power) != (self.version, sha):
-                self._check_orders(entry, power, sub)
+        if not isinstance(used, dict) or sorted(used) != sorted(b["due"]):
+            raise self.fail(entry, "used", "a mapping of each power due to the digest of the "
+                            "order file used (or null)", used)
+        newest = latest(self.since)
+        for power in b["due"]:
+            want = newest.get(power)
+            if want is not None and not self._accepted_now(state, power):
+                want = None  # stale: the rules core no longer accepts it
+            sha = used[power]
+            named: OrderRef | str | None = None
+            if sha is not None:
+                named = self.index.find(str(sha), power, entry.seq) or (
+                    f"{_short(sha)}, a digest no orders entry of the log holds")
+            bad = misuse(named, want, newest.get(power), power, entry.seq, self.previous)
+            if bad:
+                raise self.fail(entry, f"used.{power}", *bad)
+        self.tally.used_checked += 1
         self._check_escrow(entry, state, used)
         try:
             result = replay.replay_resolution(plugin, state, self.standing, entry)
@@ -346,7 +369,68 @@ class Walker:
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
         self.state = result.state
         self.version += 1
-        self.standing = {}
+        self.standing, self.since, self.previous = {}, [], entry.seq
+
+    def _accepted_now(self, state: dict[str, Any], power: str) -> bool:
+        """Whether the rules core accepts the power's standing order file against ``state``
+        (False: stale, e.g. after a concession changed the board)."""
+        b = self.standing[power]
+        if self.checked.get(power) == (self.version, str(b["sha256"])):
+            return True
+        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(state, power))
+        return not problems
+
+    def _check_claimed_use(self, record: Withheld) -> None:
+        """A withheld resolution: its public claims of which ``orders`` entry each power's
+        orders came from, held to the rule over the public claims of the order files."""
+        pub = record.public
+        used, due, stale = pub.get("used"), pub.get("due"), pub.get("stale")
+        if not isinstance(used, dict) or not isinstance(due, list) or not isinstance(stale,
+                                                                                     list):
+            self.tally.used_unchecked += 1  # an export made before these claims
+            return
+        if sorted(used) != sorted(due) or not set(stale) <= set(due):
+            raise self.fail(record, "withheld.public.used", "one entry per power due",
+                            sorted(used))
+        for ref in self.since:
+            if ref.turn != pub.get("turn"):
+                raise self.fail(self.records[ref.entry], "withheld.public.turn",
+                                f"turn {pub.get('turn')} (the turn the next resolution "
+                                f"resolves, log entry {record.seq})", ref.turn, "the referee "
+                                "takes orders only for the turn being played")
+        newest = latest(self.since)
+        for power in due:
+            want = newest.get(power)
+            if power in stale:
+                if want is None:
+                    raise self.fail(record, f"withheld.public.stale.{power}", "stale only "
+                                    "for a power with an order file", "no order file")
+                self.tally.stale_claims += 1
+                want = None
+            claim = used[power]
+            found: OrderRef | str | None = None
+            if claim is not None:
+                found = self.index.by_entry.get(claim) if type(claim) is int else None
+                if found is None:
+                    found = (f"log entry {claim}, which is no order file" if type(claim) is int
+                             else f"{_short(claim)}: a digest no orders entry of the log holds")
+            bad = misuse(found, want, newest.get(power), power, record.seq, self.previous)
+            if bad:
+                raise self.fail(record, f"withheld.public.used.{power}", *bad)
+        self.tally.used_checked += 1
+
+    def _check_pad(self, entry: Entry) -> None:
+        """The pad (pbem.engine.padded) holds only spaces and fills the bucket: it carries
+        nothing, and a public export shows only the bucket of the entry's length."""
+        pad = entry.body.get("pad")
+        if pad is None:
+            return
+        size = len(DOMAIN) + len(b'{"body":') + len(canonical.encode(entry.body))
+        if not isinstance(pad, str) or pad.strip(" ") or size % replay.PAD_BUCKET:
+            raise self.fail(entry, "pad", f"spaces that bring the entry to a multiple of "
+                            f"{replay.PAD_BUCKET} bytes", f"{len(str(pad))} characters, the "
+                            f"entry {size} bytes", "the pad must carry nothing and hide the "
+                            "length of the order file")
 
     def _check_escrow(self, entry: Entry, state: dict[str, Any], used: Mapping[str, Any]) -> None:
         recorded = entry.body["escrow"]
@@ -455,3 +539,19 @@ class Walker:
                             "a signature that does not verify", "a game-master operation "
                             "must be signed by the referee key recorded in the genesis "
                             "entry") from None
+
+
+def _order_refs(records: Sequence[Record]) -> list[OrderRef]:
+    """Every order file of the log: whole entries by their body, withheld ones by their public
+    claims (an export made before those claims has none: its order files are not indexed)."""
+    refs = []
+    for r in records:
+        if r.kind != replay.ORDERS:
+            continue
+        b = r.body if isinstance(r, Entry) else r.public
+        if not isinstance(b, dict) or "power" not in b:
+            continue
+        sha = b.get("sha256") if isinstance(r, Entry) else None
+        refs.append(OrderRef(r.seq, str(b["power"]), b.get("turn"), b.get("seq"),
+                             sha if isinstance(sha, str) else None))
+    return refs

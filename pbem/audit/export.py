@@ -25,9 +25,11 @@ The file is JSON lines. Line 1 is the header, every other line one log entry::
 record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha256"}}``.
 ``fields`` names what was left out, ``public`` keeps what every player was told anyway (for a
 resolution: turn, powers due, state digest, deadline, the public events and which powers sent
-orders), and ``sha256`` (order files only; null for resolutions, see :func:`withhold`) is the
-SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from which anyone can finish the
-entry's hash over its seq, kind, time and prev.
+orders) and what the audit needs to hold every resolution to the orders-used rule without
+revealing an order file (its power, turn and seq; which ``orders`` entry each resolution used,
+by log seq, and which were stale), and ``sha256`` (order files only; null for resolutions,
+see :func:`withhold`) is the SHA-256 midstate of the hidden body (pbem.audit.sha256mid), from
+which anyone can finish the entry's hash over its seq, kind, time and prev.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import base64
 import binascii
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,31 +103,67 @@ def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any], *,
     }
 
 
-def withhold(entry: Entry, plugin: GamePlugin) -> dict[str, Any] | None:
+NOT_LOGGED = "no orders entry holds it"
+"""A public resolution record's ``used`` value for a digest no ``orders`` entry holds."""
+
+Locate = Callable[[str, str, int], "int | str"]
+"""(digest, power, resolution seq) -> log seq of the ``orders`` entry holding it, or NOT_LOGGED."""
+
+
+def nearest_order(refs: Iterable[tuple[int, str]], power: str, at: int) -> int | str:
+    """Of the ``orders`` entries (log seq, power) holding one digest, the one a resolution at
+    log seq ``at`` names for ``power``: the same power's first, then one logged before ``at``,
+    then the nearest. One rule for the exporter and the audit, so both name the same entry."""
+    best = min(refs, key=lambda r: (r[1] != power, r[0] > at, abs(at - r[0])), default=None)
+    return NOT_LOGGED if best is None else best[0]
+
+
+def locator(entries: Iterable[Entry]) -> Locate:
+    """Where each order file digest of the log was logged (for :func:`withhold`)."""
+    by_sha: dict[str, list[tuple[int, str]]] = {}
+    for e in entries:
+        if e.kind == replay.ORDERS and isinstance(e.body, dict):
+            by_sha.setdefault(str(e.body.get("sha256")), []).append(
+                (e.seq, str(e.body.get("power"))))
+    return lambda sha, power, at: nearest_order(by_sha.get(sha, ()), power, at)
+
+
+def withhold(entry: Entry, plugin: GamePlugin,
+             locate: Locate | None = None) -> dict[str, Any] | None:
     """The withheld record a public export puts in place of ``entry``; None: keep it whole.
 
     ``orders``: the whole signed order file and its parse (cooperation orders, escrow blobs,
-    reveals; its digest could confirm a guess of the text). Its midstate is kept: the bytes it
-    publishes are the end of the signature armor and the turn. ``resolve``: which order file
-    each power's orders came from (digests, as above), escrow openings (a reveal opened but not
-    due is still secret), the problems of stale submissions (they quote orders) and every event
-    addressed to some powers only; kept public: what every player's report showed. No midstate:
+    reveals; its digest could confirm a guess of the text). Kept public: its power, turn and
+    seq, and its midstate (the body is padded to a bucket, pbem.engine.padded, so the midstate
+    tells only the bucket of its length and publishes no byte of it; an unpadded entry of an
+    older log publishes its exact length and its last ``len % 64`` bytes: the end of the
+    signature armor and the turn). ``resolve``: which order file each power's orders came
+    from (digests, as above), escrow openings (a reveal opened but not due is still secret),
+    the problems of stale submissions (they quote orders) and every event addressed to some
+    powers only; kept public: what every player's report showed, and which ``orders`` entry
+    (by log seq, from ``locate``) each power's orders came from and which powers' orders were
+    stale, so the audit can hold every resolution to the rule of pbem.audit._used. No midstate:
     its last bytes are the digest of an order file (``used`` sorts last), so its hash stays a
     claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
     if entry.kind == replay.ORDERS:
-        return withheld_record(entry, sorted(k for k in body if k != "turn"),
-                               {"turn": body.get("turn")})
+        shown = {k: body.get(k) for k in ("turn", "power", "seq")}
+        return withheld_record(entry, sorted(k for k in body if k not in shown), shown)
     if entry.kind == replay.RESOLVE:
         events = body.get("events", [])
-        shown = plugin.view_events(events, None)
-        hidden = [f"events[{i}]" for i, e in enumerate(events) if e not in shown]
+        shown_events = plugin.view_events(events, None)
+        hidden = [f"events[{i}]" for i, e in enumerate(events) if e not in shown_events]
         fields = sorted(k for k in body if k in ("used", "escrow", "stale")) + hidden
+        used = body.get("used", {})
+        locate = locate or (lambda sha, power, at: NOT_LOGGED)
         public = {
             "turn": body.get("turn"), "due": body.get("due"), "state": body.get("state"),
-            "deadline": body.get("deadline"), "events": shown,
-            "orders": {p: sha is not None for p, sha in body.get("used", {}).items()},
+            "deadline": body.get("deadline"), "events": shown_events,
+            "orders": {p: sha is not None for p, sha in used.items()},
+            "used": {p: None if sha is None else locate(str(sha), p, entry.seq)
+                     for p, sha in used.items()},
+            "stale": sorted(body.get("stale") or {}),
         }
         return withheld_record(entry, fields, public, midstate=False)
     return None
@@ -209,18 +248,24 @@ def parse_header(raw: bytes) -> Header:
 def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
     """Every line of the export of ``game`` (newlines included), header first."""
     plugin = registry.load(game.genesis["plugin"])
-    entries = list(game.log.entries)
+    return lines_of(list(game.log.entries), plugin, game.game_id, key, public)
+
+
+def lines_of(entries: list[Entry], plugin: GamePlugin, game_id: str, key: PrivateKey,
+             public: bool) -> list[bytes]:
+    """Every line of the export of the log ``entries`` (newlines included), header first."""
     lines: list[bytes] = []
     withheld: dict[str, str] = {}
+    locate = locator(entries)
     for entry in entries:
-        record = withhold(entry, plugin) if public else None
+        record = withhold(entry, plugin, locate) if public else None
         if record is None:
             lines.append(entry.line())
         else:
             line = canonical.encode(record) + b"\n"
             withheld[str(entry.seq)] = hashlib.sha256(line).hexdigest()
             lines.append(line)
-    header = make_header(key, game.game_id, entries, public, withheld)
+    header = make_header(key, game_id, entries, public, withheld)
     return [canonical.encode(header) + b"\n", *lines]
 
 

@@ -15,7 +15,8 @@ from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
 from pbem.store.gamedir import LOG_NAME
 from pbem.store.log import LogError, parse_entry
 
-__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
+__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
+           "read_source", "verified_records"]
 
 
 @dataclass
@@ -28,10 +29,19 @@ class Report:
     checkpoints: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
+        """The summary: a first line that says what was proven, consistent with the last."""
         t = self.tally
-        out = [f"audit passed: {self.source}",
-               f"game {t.game}: {t.plugin} {t.variant} ({t.variant_title}); powers "
-               f"{', '.join(t.powers)}"]
+        partial = bool(t.withheld_orders or t.withheld_resolutions)
+        if partial:
+            out = [f"partial audit passed: {self.source} is a public export; everything it shows "
+                   "verifies, but what it withholds (order files, resolutions) is not verified "
+                   "(see the last line)"]
+        else:
+            out = [f"audit passed: {self.source}: every entry verified from genesis to the head, "
+                   "every resolution replayed by the rules core with the order files the rule "
+                   "picks"]
+        out.append(f"game {t.game}: {t.plugin} {t.variant} ({t.variant_title}); powers "
+                   f"{', '.join(t.powers)}")
         keys = f"; keys replaced: {', '.join(t.keys_replaced)}" if t.keys_replaced else ""
         out.append(f"log: {t.entries} entries, head seq {t.entries - 1} {self.head[:16]}…{keys}")
         turns = f"turns {min(t.turns)}-{max(t.turns)}" if t.turns else "no turn resolved yet"
@@ -40,15 +50,32 @@ class Report:
                    f"files verified, {t.battles} battles, {t.escrow_opened} escrow openings, "
                    f"{len(t.gm_ops)} gm operations" + (f" ({', '.join(t.gm_ops)})"
                                                         if t.gm_ops else ""))
+        out.append(self._used())
         if self.checkpoints:
             out.append("checkpoints: " + "; ".join(self.checkpoints))
-        if t.withheld_orders or t.withheld_resolutions:
+        if partial:
             out.append(self._not_verified())
         elif t.over:
             out.append(f"result: {_result(t.result)}")
         else:
             out.append("result: the game is still running")
         return out
+
+    def _used(self) -> str:
+        t = self.tally
+        claims = ""
+        if t.withheld_resolutions:
+            claims = ("by the referee's signed public claims of which logged order file each "
+                      "power's orders came from, ")
+        text = (f"orders used: {claims}{t.used_checked} resolutions used, for each power due, "
+                "the highest-seq order file accepted since the previous resolution, or the "
+                "standing orders where none was")
+        if t.stale_claims:
+            text += f" ({t.stale_claims} claimed stale, not re-checked)"
+        if t.used_unchecked:
+            text += (f"; {t.used_unchecked} withheld resolutions not checked: the export was "
+                     "made before public exports named the order files used")
+        return text
 
     def _not_verified(self) -> str:
         t = self.tally
@@ -62,7 +89,7 @@ class Report:
                 f"neighbours and checkable against the checkpoints players got with each "
                 f"report. The public claims of the withheld resolutions ({t.public_battles} "
                 f"battles among their public events) are signed by the referee but not "
-                f"re-derived. Result: not verifiable until the full export is published")
+                f"re-derived. Result: not verified; audit the full export when it is published")
         return text
 
 
@@ -88,22 +115,29 @@ def read_checkpoint(text_or_file: str) -> Checkpoint:
 
 def audit_path(path: Path | str, checkpoints: Sequence[str] = ()) -> Report:
     """Audit an export file, a game directory or a bare log.jsonl."""
+    data, source = read_source(path)
+    return audit_bytes(data, source, [read_checkpoint(c) for c in checkpoints])
+
+
+def read_source(path: Path | str) -> tuple[bytes, str]:
+    """The bytes of an export file, a game directory's log.jsonl or a bare log, and its name."""
     path = Path(path)
     target = path / LOG_NAME if path.is_dir() else path
     try:
-        data = target.read_bytes()
+        return target.read_bytes(), str(target)
     except OSError as exc:
         raise PbemError(f"{target}: cannot read ({exc.strerror})") from None
-    return audit_bytes(data, str(target), [read_checkpoint(c) for c in checkpoints])
 
 
-def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+def verified_records(data: bytes, source: str) -> tuple[list[Record], ExportFile]:
+    """The records of an export or log whose chain (and, for an export, the referee's
+    signature over its header) verifies; AuditFailure names what does not. The walk from
+    genesis (signatures, rules, replay) is not made here."""
     try:
         exp = read_export(data, source)
     except ExportError as exc:
         raise AuditFailure(f"{source}: {exc}", line=exc.line, field="file") from None
     header = exp.header
-    walker: Walker | None = None
     try:
         if not exp.lines:
             raise AuditFailure(f"{source}: no log entries", field="file")
@@ -117,6 +151,12 @@ def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()
     except LogError as exc:
         raise AuditFailure(f"the hash chain does not verify: {exc}", seq=exc.seq,
                            line=exc.line, field="hash chain") from None
+    return records, exp
+
+
+def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+    records, exp = verified_records(data, source)
+    header = exp.header
     walker = Walker(records, lambda seq: exp.first_line + seq)
     if header is not None:  # before the walk: a cut or extended file is reported as such
         _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
@@ -124,10 +164,11 @@ def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()
     report = Report(tally, source, header is not None, bool(header and header.public),
                     records[-1].hash)
     if header is not None:
-        report.checkpoints.append(f"the export's ({header.checkpoint.short()}) matches the head")
+        report.checkpoints.append(f"the export header's {header.checkpoint.short()} is the "
+                                  "head")
     for n, cp in enumerate(checkpoints, 1):
-        _check_point(walker, records, cp, f"checkpoint {n} given", source)
-        report.checkpoints.append(f"{n} given ({cp.short()}) extended")
+        _check_point(walker, records, cp, f"--checkpoint #{n}", source)
+        report.checkpoints.append(f"--checkpoint #{n} {cp.short()} is extended by this log")
     return report
 
 

@@ -13,10 +13,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "audit",
         help="verify a game export or directory: chain, signatures, commitments, replay",
         description="Verify the hash chain from genesis, every order file's signature against "
-        "the key registered for its power at the time, every commitment and arrival, every "
-        "resolution by replaying it with the rules core, every game-master signature, the "
-        "export's checkpoint and each checkpoint given. Exit 0 with a summary, or 1 naming the "
-        "first entry that disagrees (see docs/audit.md).",
+        "the key registered for its power at the time, every commitment and arrival, that "
+        "every resolution used exactly the latest order file accepted from each power due "
+        "(or the standing orders where none was), every resolution by replaying it with the "
+        "rules core, every game-master signature, the export's checkpoint and each checkpoint "
+        "given. Exit 0 with a summary, or 1 naming the first entry that disagrees (see "
+        "docs/audit.md). To prove with your receipt mail that your own order file was used "
+        "or dropped: pbem verify-receipt RECEIPT --log FILE|GAMEDIR.",
     )
     p.add_argument("source", type=Path, metavar="FILE|GAMEDIR",
                    help="a file written by pbem export, a game directory or a log.jsonl")

@@ -35,7 +35,7 @@ from pbem.store.lock import try_lock
 from pbem.store.referee import referee_key
 
 RECEIPT_DOMAIN = "pbem-receipt-v1"
-RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
+RECEIPT_TYPE = "application/vnd.pbem.protocol.receipt+json"
 _TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 

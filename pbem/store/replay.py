@@ -4,8 +4,9 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
 ``genesis`` written by pbem.gamedir):
 
 ``orders``   an accepted order submission: ``{turn, power, seq, sha256, text, orders, received,
-             message_id, key}`` — ``text`` is the signed armored block exactly as verified,
-             ``orders`` its parsed body (JSON). Within one resolution the highest seq stands.
+             message_id, key, pad}`` — ``text`` is the signed armored block exactly as
+             verified, ``orders`` its parsed body (JSON), ``pad`` spaces (see ``padded``).
+             Within one resolution the highest seq stands.
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
              escrow: {power: {warp: {destination, nonce}}}, state: digest, events, deadline}``.
              ``used`` names the order submission each power's orders came from (null: none, the
@@ -29,7 +30,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin, Resolution
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.store.gamedir import GameDir, LoadedState
-from pbem.store.log import Entry
+from pbem.store.log import DOMAIN, Entry
 
 ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
 GM_DOMAIN = "pbem-gm-v1"
@@ -65,10 +66,27 @@ def orders_body(
     *, turn: int, power: str, seq: int, sha256: str, text: str, orders: Any,
     received: str, message_id: str | None, key: str,
 ) -> dict[str, Any]:
-    return {
+    return padded({
         "turn": turn, "power": power, "seq": seq, "sha256": sha256, "text": text,
         "orders": json_safe(orders), "received": received, "message_id": message_id, "key": key,
-    }
+    })
+
+
+PAD_BUCKET = 1024
+"""An ``orders`` entry's hashed prefix (``DOMAIN {"body":<body>``) is padded to a multiple of
+this many bytes."""
+
+
+def padded(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with a ``pad`` of spaces bringing its hashed prefix to a multiple of PAD_BUCKET.
+
+    Why: a public export finishes a withheld order file's hash from its SHA-256 midstate, and
+    SHA-256 needs the exact length of what it hashed, so the length is public. Padded, it tells
+    only the bucket, not whether a secret vote, permit or escrow made the file a few bytes
+    longer; and the midstate's tail (the bytes after the last whole block) is empty."""
+    unpadded = {k: v for k, v in body.items() if k != "pad"}
+    size = len(DOMAIN) + len(b'{"body":') + len(canonical.encode(unpadded)) + len(b',"pad":""')
+    return {**unpadded, "pad": " " * (-size % PAD_BUCKET)}
 
 
 def since_last_resolution(entries: Sequence[Entry]) -> list[Entry]:

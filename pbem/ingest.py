@@ -23,7 +23,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem import accept, notify
+from pbem import accept, failpoints, notify
 from pbem.armor import find_signed_blocks, normalize
 from pbem.errors import PbemError
 from pbem.gamedir import GameDir, games_under
@@ -67,6 +67,8 @@ class Directory:
     ring: accept.Keyring = field(default_factory=accept.Keyring)
     ours: set[str] = field(default_factory=set)
     registered: dict[str, Path] = field(default_factory=dict)
+    #: bare address (lowercased) -> the address as registered (replies go to it, not to From).
+    spelled: dict[str, str] = field(default_factory=dict)
     #: game id -> its directory (only games directly under the root).
     games: dict[str, Path] = field(default_factory=dict)
 
@@ -86,6 +88,7 @@ class Directory:
                 # "Name <addr>" registrations are matched by the bare address, as From is.
                 address = notify.address_of(entry.email) or entry.email.lower()
                 out.registered.setdefault(address, path)
+                out.spelled.setdefault(address, notify.address_of(entry.email) or entry.email)
         out.ours.discard("")
         return out
 
@@ -160,6 +163,7 @@ def _handle_bounded(root: Path, inbox: Inbox, stored: Stored, now: datetime,
     is recorded durably first, so even a process killed while handling it (out of memory, a
     time limit) counts; any exception quarantines the message with its reason."""
     attempt = inbox.begin(stored.sha256)
+    failpoints.reached("ingest-handling")
     if attempt > MAX_ATTEMPTS:
         reason = (f"handling it started {attempt - 1} times and never finished (the process "
                   "was killed: out of memory or time?); not read again")
@@ -224,8 +228,8 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
                 report.notes.append(f"html-only mail not answered: {muted.message}")
             else:
                 _reply_to_registered(directory, limits, t.sender, "html-only", t.message_id,
-                                     report, lambda game: notify.html_only_mail(
-                                         game, str(t.sender), t.message_id, "", now))
+                                     report, lambda game, to: notify.html_only_mail(
+                                         game, to, t.message_id, "", now))
             inbox.done(stored, "html-only")
             return
         reason = "no signed order block found"
@@ -237,8 +241,8 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             # Only our own sentences, never the sender's text (names, subject) go back.
             notes = [n.message[:160] for n in t.notes]
             _reply_to_registered(directory, limits, t.sender, "no-orders", t.message_id,
-                                 report, lambda game: notify.no_orders_mail(
-                                     game, str(t.sender), t.message_id, "", now, notes))
+                                 report, lambda game, to: notify.no_orders_mail(
+                                     game, to, t.message_id, "", now, notes))
         inbox.quarantine(stored, reason)
         report.quarantined += 1
         return
@@ -348,7 +352,7 @@ def _capped(problems: list[Problem]) -> list[Problem]:
 
 def _reply_to_registered(directory: Directory, limits: ReplyLimits, sender: str | None,
                          kind: str, message_id: str | None, report: IngestReport,
-                         make: Callable[[Path], EmailMessage]) -> None:
+                         make: Callable[[Path, str], EmailMessage]) -> None:
     """Answer a mail that held no orders — only if its sender is a registered player, and
     within the reply limits. From proves nothing, but answering only registered addresses
     means pbem can never be used to mail a stranger; the limits keep a forged From from
@@ -364,6 +368,7 @@ def _reply_to_registered(directory: Directory, limits: ReplyLimits, sender: str 
     if over is not None:
         report.notes.append(f"{kind} mail from {sender}: not answered ({over})")
         return
-    Outbox(game_path / "outbox").queue(make(game_path), key=f"{kind}:{message_id}:{sender}")
+    to = directory.spelled.get(address, sender)
+    Outbox(game_path / "outbox").queue(make(game_path, to), key=f"{kind}:{message_id}:{to}")
     limits.record(address, f"{game_path.name}/{address}")
-    report.notes.append(f"{kind} mail from {sender}: answered")
+    report.notes.append(f"{kind} mail from {sender}: answered at {to}")

@@ -58,7 +58,11 @@ class Verdict:
     verified: bool = True
 
     def line(self) -> str:
-        who = f"{self.game}/{self.power} turn {self.turn}" if self.game else "unknown game"
+        who = f"{self.game}/{self.power}" if self.game else "unknown game"
+        if self.game and self.turn is not None:
+            who += f" turn {self.turn}"
+        if self.game and not self.verified:
+            who += " (claimed)"
         text = f"{self.verdict}: {who}"
         if self.problems:
             text += " — " + "; ".join(str(p) for p in self.problems)

@@ -15,8 +15,11 @@ rate-limited (pbem.mail.replylimits); a stranger's text is never echoed to a pla
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -25,11 +28,9 @@ from typing import Any
 
 from pbem import accept, failpoints, notify
 from pbem.armor import find_signed_blocks, normalize
-from pbem.errors import PbemError
+from pbem.errors import PbemError, Problem
 from pbem.gamedir import GameDir, games_under
-from pbem.lock import try_lock
-from pbem.errors import Problem
-from pbem.lock import GameLock
+from pbem.lock import GameLock, try_lock
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
@@ -148,6 +149,35 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
             return report
 
 
+#: Seconds one message may spend being parsed and searched for blocks (pure work, no I/O).
+#: The parse budgets keep it linear; this catches what they miss. Over it: quarantine.
+PARSE_SECONDS = 30.0
+
+
+class BudgetExceeded(Exception):
+    """A message took more than its time budget to parse."""
+
+
+@contextlib.contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`BudgetExceeded` in the block after ``seconds`` (SIGALRM; main thread
+    only — elsewhere the attempt count is the only bound)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise BudgetExceeded(f"parsing took more than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _lock(directory: Path, wait: float) -> GameLock | None:
     deadline = time.monotonic() + wait
     while True:
@@ -197,21 +227,21 @@ def _short(exc: BaseException) -> str:
 def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: datetime,
             now: datetime, directory: Directory, limits: ReplyLimits,
             report: IngestReport) -> None:
-    t = triage(raw, own_addresses=directory.ours)
+    with _time_budget(PARSE_SECONDS):
+        t = triage(raw, own_addresses=directory.ours)
+        header_sender = _header_sender(t) if t.too_big is None else None
+        blocks: list[str] = []
+        seen: set[str] = set()
+        for part in t.texts:
+            for block in find_signed_blocks(part.text):
+                key = normalize(block)
+                if key not in seen:
+                    seen.add(key)
+                    blocks.append(block)
     if t.too_big is not None:
         _quarantine(inbox, stored, f"{t.too_big.code}: {t.too_big.message}", report)
         return
-    assert t.message is not None
     no_reply = t.no_reply
-    header_sender = _header_sender(t)
-    blocks: list[str] = []
-    seen: set[str] = set()
-    for part in t.texts:
-        for block in find_signed_blocks(part.text):
-            key = normalize(block)
-            if key not in seen:
-                seen.add(key)
-                blocks.append(block)
     # Autoresponders that set no RFC 3834 header: their subject, or the same subject again
     # and again from one sender without orders. They only silence the replies that are not
     # receipts (a receipt answers a real signed file and goes to the registered address).

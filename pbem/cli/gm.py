@@ -6,11 +6,10 @@ import argparse
 from pathlib import Path
 
 from pbem import gmops
-from pbem.cli.run import existing_root
+from pbem.cli.run import existing_root, now_from
 from pbem.errors import UsageError
-from pbem.mail.inbox import Inbox
-from pbem.cli.run import now_from
 from pbem.gamedir import read_public_key
+from pbem.mail.inbox import Inbox
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

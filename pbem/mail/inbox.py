@@ -36,8 +36,8 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
-from email.parser import BytesHeaderParser
 from datetime import UTC, datetime
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 

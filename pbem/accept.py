@@ -98,11 +98,14 @@ def handle_block(
     subject: str = "",
     reply: bool = True,
     mail_rejection: bool = True,
+    now: datetime | None = None,
 ) -> Verdict:
     """Handle one armored block found in a message (or given directly). With ``reply`` false
     (an auto-submitted message, a bounce, list mail) nothing is mailed back. With
     ``mail_rejection`` false a rejection is recorded but not mailed: ingest sends one rejection
-    per message for all its blocks (:func:`queue_rejection`)."""
+    per message for all its blocks (:func:`queue_rejection`). ``received`` is when the
+    message arrived (stored); ``now`` (default: ``received``) when it is handled — the time of
+    the log entry, so the log's times never go backwards."""
     ring = ring or keyring_for(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
@@ -121,7 +124,7 @@ def handle_block(
         raise GameBusy(f"game {verified.game} is busy; the message will be handled later")
     with lock:
         return _judge(path, verified, received, message_id, reply_to, subject, reply,
-                      mail_rejection)
+                      mail_rejection, now or received)
 
 
 def _logged(entries: Any, v: VerifiedOrders) -> Any:
@@ -142,7 +145,7 @@ def _turn_bytes(entries: Any, power: str, turn: int) -> int:
 
 def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | None,
            reply_to: str | None, subject: str, reply: bool,
-           mail_rejection: bool = True) -> Verdict:
+           mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = games.load(game.config.game)
     state = engine.load_state(plugin, game).state
@@ -199,7 +202,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
-    game.log.append(engine.ORDERS, received, engine.orders_body(
+    game.log.append(engine.ORDERS, max(now or received, received), engine.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
     failpoints.reached("after-orders-append")

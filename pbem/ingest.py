@@ -285,6 +285,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             verdicts.append(accept.handle_block(
                 root, block, received=received, message_id=t.message_id, ring=directory.ring,
                 reply_to=t.message_id, subject=t.subject, reply=reply, mail_rejection=False,
+                now=now,
             ))
         if reply and muted is None:
             _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,

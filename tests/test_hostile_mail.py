@@ -26,12 +26,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem import accept
-from pbem.lock import try_lock
-from pbem.log import GameLog
+from pbem.host import accept
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox
 from pbem.mail.replylimits import PER_POWER, PER_SENDER, SAME_SUBJECT
-from pbem.orderdoc import sign_orders
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store.lock import try_lock
+from pbem.store.log import GameLog
 from tests.pbem_host import at, iso
 from tests.test_ingest_helpers import (
     NOW,

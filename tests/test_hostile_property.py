@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import ingest
+from pbem.host import ingest
 from pbem.mail.inbox import Inbox
 from pbem.mail.sources import StdinSource
 from tests.mail_corpus import build

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem import gmops
 from pbem.cli.run import existing_root, now_from
 from pbem.errors import UsageError
-from pbem.gamedir import read_public_key
+from pbem.host import gmops
 from pbem.mail.inbox import Inbox
+from pbem.store.gamedir import read_public_key
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -19,17 +19,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, engine, failpoints, games, notify
-from pbem.armor import BEGIN, SIGNATURE, dearmor, lines_lf
+from pbem import canonical, failpoints
 from pbem.errors import PbemError, Problem, Rejected
-from pbem.gamedir import GameDir, games_under
-from pbem.keys import PrivateKey
-from pbem.lock import try_lock
+from pbem.game import registry
+from pbem.host import notify
 from pbem.mail.outbox import Outbox
-from pbem.orderdoc import Keyring, VerifiedOrders, verify_orders
-from pbem.referee import referee_key
-from pbem.safeyaml import scan
+from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import Keyring, VerifiedOrders, verify_orders
+from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
+from pbem.store import replay
+from pbem.store.gamedir import GameDir, games_under
+from pbem.store.lock import try_lock
+from pbem.store.referee import referee_key
 
 #: Accepted order bytes per power per turn (the sum of the signed blocks logged for it). Past
 #: the cap a further file is rejected ("quota"): one player cannot grow the log without limit.
@@ -130,7 +133,7 @@ def handle_block(
 def _logged(entries: Any, v: VerifiedOrders) -> Any:
     """The ``orders`` log entry that holds exactly this file (same power, same bytes), if any."""
     for entry in reversed(entries):
-        if (entry.kind == engine.ORDERS and entry.body.get("sha256") == v.sha256
+        if (entry.kind == replay.ORDERS and entry.body.get("sha256") == v.sha256
                 and entry.body.get("power") == v.power):
             return entry
     return None
@@ -139,7 +142,7 @@ def _logged(entries: Any, v: VerifiedOrders) -> Any:
 def _turn_bytes(entries: Any, power: str, turn: int) -> int:
     """Bytes of the order files already accepted (logged) for ``power`` in ``turn``."""
     return sum(len(str(e.body.get("text", "")).encode("utf-8")) for e in entries
-               if e.kind == engine.ORDERS and e.body.get("power") == power
+               if e.kind == replay.ORDERS and e.body.get("power") == power
                and e.body.get("turn") == turn)
 
 
@@ -147,11 +150,11 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     game = GameDir.open(path, repair_torn_tail=True)
-    plugin = games.load(game.config.game)
-    state = engine.load_state(plugin, game).state
+    plugin = registry.load(game.config.game)
+    state = replay.load_state(plugin, game).state
     verdict = Verdict("rejected", v.game, v.power, v.turn)
     problems = verdict.problems
-    standing = engine.standing_orders(game.log.entries).get(v.power)
+    standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
     logged = _logged(game.log.entries, v)
     outbox = Outbox(path / "outbox")
@@ -202,7 +205,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
-    game.log.append(engine.ORDERS, max(now or received, received), engine.orders_body(
+    game.log.append(replay.ORDERS, max(now or received, received), replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
     failpoints.reached("after-orders-append")
@@ -229,7 +232,7 @@ def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any]
         return verdict
     if entry_seq is not None and standing.get("turn") != plugin.orders_turn(state):
         entries = game.log.entries
-        state = engine.replay(plugin, entries[:entry_seq], game.initial_state(plugin))
+        state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin))
     normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
@@ -278,7 +281,7 @@ def queue_rejection(path: Path, power: str, turn: int | None, problems: list[Pro
         game = GameDir.open(path, repair_torn_tail=True)
         if power not in game.config.powers:
             return None
-        plugin = games.load(game.config.game)
+        plugin = registry.load(game.config.game)
         ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
         msg = notify.rejection_mail(ctx, power, turn, problems, reply_to, "")
         return Outbox(path / "outbox").queue(msg, key=key)
@@ -314,7 +317,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         game = GameDir.open(path, repair_torn_tail=True)
         if verdict.power not in game.config.powers:
             return verdict
-        plugin = games.load(game.config.game)
+        plugin = registry.load(game.config.game)
         ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
         msg = notify.rejection_mail(ctx, verdict.power, None, problems, reply_to, subject)
         digest = canonical.digest(block)

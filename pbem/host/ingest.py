@@ -26,17 +26,18 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem import accept, failpoints, notify
-from pbem.armor import find_signed_blocks, normalize
+from pbem import failpoints
 from pbem.errors import PbemError, Problem
-from pbem.gamedir import GameDir, games_under
-from pbem.lock import GameLock, try_lock
+from pbem.host import accept, notify
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
+from pbem.protocol.armor import find_signed_blocks, normalize
+from pbem.store.gamedir import GameDir, games_under
+from pbem.store.lock import GameLock, try_lock
 
 #: Reasons not to answer that concern only the From line (pbem.mail.loops): a receipt to the
 #: registered address is still sent. Robots, bounces, lists and our own mail get nothing.

@@ -43,7 +43,9 @@ def existing_root(root: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
-    report = ingest.ingest(root, None, now)
+    # Wait (up to a minute) for an ingest that holds the inbox: order files stored before this
+    # run must be judged before it resolves a turn.
+    report = ingest.ingest(root, None, now, wait=60.0)
     if report.messages:
         for line in report.lines():
             print(f"inbox: {line}")

@@ -442,20 +442,51 @@ def test_alliance_concession_ends_the_game():
 def test_independents_home_captured_not_regained_next_turn_eliminates_and_surrenders():
     """RB "Capture of a Home Star": eliminated if not regained on his very next turn; his fleets
     in hyperspace arrive at a star of his choosing; his ships surrender to the first player who
-    sends a ship there."""
-    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3).put("Menkar", "antares", 1)
+    sends a ship there. Captured in round 1 before algol's slot, algol's orders for round 1 were
+    written blind: its very next turn is round 2 (ruling R23)."""
+    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3).put("Sheratan", "antares", 1)
     t.set("warps.algol.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
                             "travelled": 1, "ships": {"algol": 2}, "commitment": "0" * 64,
                             "escrow": None})
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", surrender={1: "Mira"}))
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")), algol=t.body("algol"))
     assert t.holder("Algol") == "pavo"
+    assert t.state["powers"]["algol"]["status"] == "active", "no elimination on blind orders"
+    assert t.state["powers"]["algol"]["home_lost"]["turn"] == 1
+    t.play(algol=t.body("algol", surrender={1: "Mirach"}))  # 3 sectors from D-yellow
     assert t.state["powers"]["algol"]["status"] == "eliminated"
-    assert t.ships("Mira") == {"algol": 2}, "the fleet came out where its power chose"
+    assert t.ships("Mirach") == {"algol": 2}, "the fleet came out where its power chose"
     assert t.ships("Hamal") == {"algol": 3}
-    t.play(antares=t.body("antares", ("Menkar", 1, "Mira")))
-    assert t.ships("Mira") == {"antares": 3}
-    assert t.of("surrender")[0]["ships"] == 2
+    t.play(antares=t.body("antares", ("Sheratan", 1, "Hamal")))
+    assert t.ships("Hamal") == {"antares": 4}
+    assert t.of("surrender")[0]["ships"] == 3
+
+
+def test_rule_r23_blind_elimination_deadline_counts_from_the_first_informed_turn():
+    """Issue 12 point 1. RB: eliminated "if he cannot regain it on his very next turn"; in
+    simultaneous mode a capture earlier in the round is unknown to the orders of the rest of
+    the round, so the very next turn is the next round's; the reports say so."""
+    from importlib import import_module
+
+    presenter = import_module("games.4000ad.presenter")
+    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    assert t.state["powers"]["algol"]["status"] == "active"
+    captured = t.of("home_captured")[0]
+    assert captured["deadline"] == 2
+    view = t.view("algol")
+    assert view["powers"]["algol"]["home_deadline"] == 2
+    text = presenter.sentence(captured, presenter.Voice(["algol"]), "independents")
+    assert "by the end of your turn in round 2" in text
+    t.play()
+    assert t.state["powers"]["algol"]["status"] == "eliminated"
+    # sequential mode: algol's slot comes after pavo's and orders after it: same round
+    s = Table(mode="sequential").put("Caph", "pavo", 20).put("Hamal", "algol", 3)
+    s.play(pavo=s.body("pavo", ("Caph", 20, "Algol")))
+    assert s.of("home_captured")[0]["deadline"] == 1
+    s.play()
+    s.play()
+    s.play()
+    assert s.state["powers"]["algol"]["status"] == "eliminated"
 
 
 def test_independents_regaining_home_next_turn_avoids_elimination():
@@ -470,34 +501,108 @@ def test_independents_regaining_home_next_turn_avoids_elimination():
     assert any(e["type"] == "home_regained" for e in t.last)
 
 
+def _withdrawal_table() -> Table:
+    """Round 1: pavo captures Algol. Round 2 (algol's first informed turn): algol captures Pavo
+    from Shaula (same sector) and proposes a mutual withdrawal."""
+    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    t.play(algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert t.holder("Algol") == "pavo" and t.holder("Pavo") == "algol"
+    assert t.state["powers"]["algol"]["status"] == "active"
+    assert t.of("withdrawal_proposed")[0]["answer_turn"] == 3
+    return t
+
+
 def test_independents_mutual_withdrawal_agreed():
     """RB: he may capture the Home Star of the player who captured his, and persuade him to a
     mutual withdrawal; "If they agree to withdraw, each must do so.\""""
-    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
-    assert t.holder("Algol") == "pavo" and t.holder("Pavo") == "algol"
-    assert t.state["powers"]["algol"]["status"] == "active"
+    t = _withdrawal_table()
     t.play(pavo=t.body("pavo", withdraw="algol"))
     assert t.of("mutual_withdrawal")
     assert t.holder("Algol") == "algol" and t.holder("Pavo") == "pavo"
-    # both withdrew home, then built one ship each on production turn 2
-    assert t.ships("Pavo") == {"pavo": 21} and t.ships("Algol") == {"algol": 21}
+    assert t.ships("Pavo") == {"pavo": 20} and t.ships("Algol") == {"algol": 20}
     assert all(t.state["powers"][p]["status"] == "active" for p in ("pavo", "algol"))
 
 
 def test_independents_mutual_withdrawal_refused_captor_faces_elimination():
     """RB: "the other player must agree or face elimination himself, unless he is in a position
     to recapture his Home Star on his next turn" (ruling R12)."""
-    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    t = _withdrawal_table()
     t.play(pavo=t.body("pavo"))
     assert t.state["powers"]["pavo"]["status"] == "eliminated"
     assert t.state["powers"]["algol"]["status"] == "active"
     assert t.holder("Algol") == "algol", "pavo's ships there surrendered: the star is free"
-    # algol built 2 ships there (Algol and Pavo held): the surrendered ships join it
-    assert t.ships("Algol") == {"algol": 22}
+    assert t.ships("Algol") == {"pavo": 20}, "they wait there to surrender (ruling R16)"
+
+
+def test_rule_r12_blind_withdrawal_answer_waits_for_informed_orders():
+    """Issue 12 point 2: a captor later in the round does not answer (or refuse) a proposal
+    made earlier in that round with orders written before it; it answers next round."""
+    t = Table().put("Caph", "regulus", 0).put("Markab", "algol", 20).put("Hamal", "regulus", 20)
+    # round 1: regulus (slot 2) captures Algol; round 2: algol (slot 3) captures Regulus from
+    # Markab and proposes; regulus's slot 2 already passed in round 2.
+    t.set("warps.regulus.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                              "travelled": 1, "ships": {"regulus": 20}, "commitment": None,
+                              "escrow": None})
+    t.set("options.destinations", "free")
+    t.play(regulus={"warps": {1: {"arrive": "Algol"}}})
+    assert t.holder("Algol") == "regulus"
+    t.play(algol=t.body("algol", ("Markab", 20, "Regulus"), withdraw="regulus"))
+    proposal = t.of("withdrawal_proposed")[0]
+    assert proposal["answer_turn"] == 3
+    # round 3: algol's turn (slot 3) comes after regulus's (slot 2), which answers first
+    t.play(regulus=t.body("regulus", withdraw="algol"))
+    assert t.of("mutual_withdrawal")
+    assert t.holder("Algol") == "algol" and t.holder("Regulus") == "regulus"
+    # simultaneous orders of the proposal's own round never answer it
+    u = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    u.play(pavo=u.body("pavo", ("Caph", 20, "Algol")))
+    u.play(pavo=u.body("pavo", withdraw="algol"),
+           algol=u.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert not u.of("mutual_withdrawal") and not u.of("withdrawal_refused")
+    assert u.state["withdrawals"] and u.state["powers"]["algol"]["status"] == "active"
+
+
+def test_rule_r16_fleets_of_a_power_eliminated_outside_its_turn_arrive_and_surrender():
+    """Issue 12 point 4. RB: "he must on that next turn make any fleet(s) he has in hyperspace
+    arrive at a star of his own choosing"; a concession (Independents) takes effect before any
+    move, so the warps make their step and come out where the surrender: orders say."""
+    t = Table().put("Hamal", "algol", 3)
+    t.set("warps.algol.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                            "travelled": 2, "ships": {"algol": 4}, "commitment": "0" * 64,
+                            "escrow": None})
+    t.set("warps.algol.2", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                            "travelled": 1, "ships": {"algol": 2}, "commitment": "0" * 64,
+                            "escrow": None})
+    t.play(algol=t.body("algol", concede=True, surrender={1: "Mirach"}))
+    assert t.state["powers"]["algol"]["status"] == "eliminated"
+    assert t.ships("Mirach") == {"algol": 4}, "its chosen star, 3 sectors out"
+    unchosen = [e for e in t.of("surrender_arrival") if e["warp"] == 2][0]
+    assert not unchosen["chosen"] and t.ships(unchosen["star"]) == {"algol": 2}, (
+        "no fleet is thrown away: the referee picks an empty star at its distance")
+    assert not t.state["tally"]["lost"]
+    # ...and it surrenders to the first power to reach it
+    t.put("Sheratan", "antares", 1)
+    t.play(antares=t.body("antares", ("Sheratan", 1, "Hamal")))
+    assert t.ships("Hamal") == {"antares": 4}
+
+
+def test_rule_r12_mutual_withdrawal_homecoming_fights_who_is_there():
+    """Issue 12 point 5: ships sent home by a mutual withdrawal arrive as any fleet does: an
+    enemy at the home star is fought, not joined."""
+    t = Table("wild-4").put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1}])
+    t.put("Pavo", "regulus", 5, holder="pavo")
+    t.put("Regulus", "regulus", 0, holder="antares").put("Regulus", "antares", 3)
+    t.set("powers.regulus.home_lost", None)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    t.play(algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert t.ships("Pavo") == {"algol": 20, "regulus": 5}
+    t.play(pavo=t.body("pavo", withdraw="algol"))
+    assert t.of("mutual_withdrawal")
+    assert t.ships("Regulus") == {"regulus": 5}, "5 regulus ships beat the 3 antares ones"
+    assert t.holder("Regulus") == "regulus"
+    assert any(b["star"] == "Regulus" and b["winner"] == "attacker" for b in t.of("battle"))
 
 
 def test_independents_last_power_standing_wins_and_concession():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .world import Ships, World
+from .world import Ships, World, deadline_turn
 
 LANDED, WON, DESTROYED, BLOCKED = "landed", "won", "destroyed", "blocked"
 
@@ -155,6 +155,13 @@ def _capture_event(w: World, star: str, holder_before: str | None) -> None:
     if holder == owner:
         w.emit("home_regained", power=owner, star=star)
     elif holder is not None and not w.allied(holder, owner) and w.alive(owner):
-        w.emit("home_captured", power=holder, owner=owner, star=star)
-    elif holder is not None and holder_before == owner:
-        w.emit("home_held_by_ally", power=holder, owner=owner, star=star)
+        deadline = None
+        if w.version != "alliances":
+            deadline = deadline_turn(w.options["mode"], w.s["slots"], owner, w.turn,
+                                     w.s["slot"])
+        w.emit("home_captured", power=holder, owner=owner, star=star, deadline=deadline)
+    elif holder is not None and w.alive(owner):
+        # an ally now holds it: taken from its owner with permission, or liberated from an
+        # enemy (ADC2 OCCUPATION: the owner takes it back when one of its own ships arrives)
+        w.emit("home_held_by_ally", power=holder, owner=owner, star=star,
+               liberated=holder_before != owner)

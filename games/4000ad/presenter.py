@@ -188,15 +188,24 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
     if t == "home_captured":
         owner = e["owner"]
         text = (f"{e['star']}, {v.poss(owner)} home star, was captured by {v.subj(p)}.")
-        if version != "alliances":
+        if version != "alliances" and e.get("deadline") is not None:
+            text += (f" {cap(v.subj(owner))} must regain it by the end of "
+                     f"{'your' if v.mine(owner) else 'its'} turn in round {e['deadline']} or "
+                     "be eliminated.")
+        elif version != "alliances":
             text += (f" {cap(v.subj(owner))} must regain it on "
                      f"{'your' if v.mine(owner) else 'its'} next turn or be eliminated.")
         return cap(text)
     if t == "home_regained":
         return cap(f"{v.subj(p)} regained {v.poss(p)} home star {e['star']}.")
     if t == "home_held_by_ally":
-        return cap(f"{e['star']}, {v.poss(e['owner'])} home star, is now held by "
-                   f"{v.subj(p)}, an ally.")
+        text = (f"{e['star']}, {v.poss(e['owner'])} home star, is now held by "
+                f"{v.subj(p)}, an ally.")
+        if e.get("liberated"):
+            text += (f" {cap(v.subj(e['owner']))} take{'' if v.mine(e['owner']) else 's'} it "
+                     "back when one of its own ships arrives there, or when no ship is left "
+                     "there (ADC2 OCCUPATION).")
+        return cap(text)
     if t == "surrender":
         return cap(f"{plural(e['ships'], 'ship')} of the eliminated {power_name(e['from_power'])}"
                    f" at {e['star']} surrendered to {v.subj(e['to_power'])}.")
@@ -232,7 +241,13 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
     if t == "concession":
         return cap(f"{v.subj(p)} conceded.")
     if t == "withdrawal_proposed":
-        return cap(f"{v.subj(p)} proposed a mutual withdrawal to {v.subj(e['other'])}.")
+        text = f"{v.subj(p)} proposed a mutual withdrawal to {v.subj(e['other'])}."
+        if e.get("answer_turn") is not None:
+            text += (f" {cap(v.subj(e['other']))} answer{'' if v.mine(e['other']) else 's'} "
+                     f"with the orders for turn {e['answer_turn']} (withdraw: {p}); without "
+                     f"that answer {v.subj(p)} {'are' if v.mine(p) else 'is'} eliminated at "
+                     "the end of that turn.")
+        return cap(text)
     if t == "mutual_withdrawal":
         moves = "; ".join(f"{v.poss(m['power'])} {plural(m['ships'], 'ship')} went from "
                           f"{m['from']} to {m['to']}" for m in e["moves"])
@@ -541,7 +556,8 @@ def alliance_lines(view: View, readers: Sequence[str]) -> list[str]:
                        "not yet accepted."))
     for d in view["withdrawals"]:
         out.append(cap(f"{v.subj(d['from'])} proposed a mutual withdrawal to "
-                       f"{v.subj(d['to'])} on turn {d['turn']}."))
+                       f"{v.subj(d['to'])} on turn {d['turn']}; the answer (withdraw: "
+                       f"{d['from']}) is taken from the orders for turn {d['answer_turn']}."))
     return out
 
 
@@ -699,6 +715,7 @@ def report(
         "status": info["status"],
         "alive": info["status"] == "active",
         "home_holder": info["home_holder"],
+        "home_warning": home_warning(view_after, power),
         "version": view_after["version"],
         "variant_title": view_after["variant_title"],
         "resolved_turn": view_before["turn"],
@@ -712,6 +729,31 @@ def report(
         "result": result_context(view_after, readers),
         "order_form": order_form(view_after, power, seq) if due else "",
     }
+
+
+def home_warning(view: View, power: str) -> str:
+    """What happens to a power whose home star is held by another, and when (rulings R12,
+    R23); empty when there is nothing to warn of."""
+    info = view["powers"][power]
+    home = info["home"]
+    if (info["status"] != "active" or view["version"] == "alliances"
+            or info["home_holder"] == power):
+        return ""
+    holder = power_name(info["home_holder"]) if info["home_holder"] else "nobody"
+    text = f"your home star {home} is held by {holder}."
+    pending = [d for d in view["withdrawals"] if d["from"] == power]
+    deadline = info.get("home_deadline")
+    if pending:
+        d = pending[0]
+        return cap(text + f" You proposed a mutual withdrawal to {power_name(d['to'])}: it "
+                   f"answers with its orders for turn {d['answer_turn']}; if it does not agree "
+                   f"and you have not regained {home} by then, you are eliminated.")
+    if deadline is None:
+        return cap(text + " Regain it on your next turn or be eliminated.")
+    when = "this turn" if deadline == view["turn"] else f"in round {deadline}"
+    return cap(text + f" Regain it by the end of your turn {when} (your orders for turn "
+               f"{deadline}), or hold its captor's home star and order a mutual withdrawal, "
+               "or be eliminated.")
 
 
 def shared(

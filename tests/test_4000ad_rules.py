@@ -229,6 +229,51 @@ def test_tie_at_both_stars_of_the_sector_stays_in_hyperspace():
     assert t.state["warps"]["algol"]["1"]["travelled"] == 2
 
 
+def _tie_orders(t: Table, on_tie: str | None) -> dict:
+    body = t.body("algol")
+    if on_tie is not None:
+        body["warps"]["1"]["on_tie"] = on_tie
+    return body
+
+
+def test_rule_r13_tie_default_never_diverts_into_a_losing_battle():
+    """Issue 12 point 3. RB: "the attacker may not come out of hyperspace at that star, though
+    he *may* come out at the other star in the same sector": a choice, not a duty. Without
+    on_tie the fleet diverts only where it would not be destroyed."""
+    from importlib import import_module
+
+    presenter = import_module("games.4000ad.presenter")
+    t = Table().put("Hamal", "pavo", 6).put("Sheratan", "antares", 9)
+    t.play(algol=t.body("algol", ("Algol", 6, "Hamal")))
+    t.play()
+    assert t.of("tie") and not t.of("diverted") and not t.of("battle")
+    assert t.of("held_in_hyperspace")[0]["star"] == "Hamal"
+    assert t.ships("Sheratan") == {"antares": 9} and not t.state["tally"]["destroyed"]
+    warp = t.state["warps"]["algol"]["1"]
+    assert warp["ships"] == {"algol": 6} and warp["doomed"] == "Hamal"
+    note = presenter.own_warps(t.view("algol"), "algol")[0]["note"]
+    assert note.startswith("It can never arrive: it was held in hyperspace at Hamal")
+
+
+def test_rule_r13_on_tie_order_chooses_stay_or_divert():
+    """The arrival order says what a tie does: `divert` comes out at the other star whatever
+    waits there; `stay` stays in hyperspace even when the other star is free."""
+    t = Table().put("Hamal", "pavo", 6).put("Sheratan", "antares", 9)
+    t.play(algol=t.body("algol", ("Algol", 6, "Hamal")))
+    t.play(algol=_tie_orders(t, "divert"))
+    assert t.of("diverted")[0]["to_star"] == "Sheratan"
+    assert t.of("battle")[0]["winner"] == "defender"
+    assert t.state["tally"]["destroyed"] == {"algol": 6}
+    u = Table(destinations="free").put("Hamal", "pavo", 6)
+    u.play(algol=u.body("algol", ("Algol", 6, "Hamal")))
+    u.play(algol=_tie_orders(u, "stay"))
+    assert u.of("held_in_hyperspace") and not u.of("diverted")
+    assert u.ships("Sheratan") == {}
+    assert "doomed" not in u.state["warps"]["algol"]["1"], "free destinations: it may arrive later"
+    _, problems = u.check("algol", {"warps": {1: {"arrive": "Mira", "on_tie": "fight"}}})
+    assert [p.code for p in problems] == ["on_tie"]
+
+
 def test_undefended_star_occupied_while_one_ship_remains():
     t = Table()
     t.play(algol=t.body("algol", ("Algol", 1, "Caph")))

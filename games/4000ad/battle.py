@@ -31,23 +31,41 @@ def _entry_refused(w: World, star: str, owners: list[str]) -> str | None:
     return None
 
 
+def _defenders(w: World, star: str, initiator: str) -> Ships:
+    """The ships at ``star`` an arrival of ``initiator`` fights: every live power's not allied
+    with it, unless it has ships there already (fleets together never fight, ruling R17)."""
+    if w.ships_at(star).get(initiator, 0) > 0 and w.alive(initiator):
+        return {}
+    return {p: n for p, n in w.live_ships_at(star).items() if not w.allied(initiator, p)}
+
+
+def _would_lose(w: World, star: str, fleets: list[dict[str, Any]], initiator: str) -> bool:
+    strength = sum(merge(fleets).values())
+    return strength < sum(_defenders(w, star, initiator).values())
+
+
 def arrive(
-    w: World, star: str, fleets: list[dict[str, Any]], initiator: str, *, other_ok: bool = True
+    w: World,
+    star: str,
+    fleets: list[dict[str, Any]],
+    initiator: str,
+    *,
+    other_ok: bool = True,
+    on_tie: str = "safe",
 ) -> tuple[str, str]:
     """Bring ``fleets`` (each {"power", "warp", "ships"}) out of hyperspace at ``star``
-    together. Returns (outcome, star where it happened). A tie or a refused entry sends the
-    fleets to the other star of the sector (once); if that fails too they stay in hyperspace."""
+    together. Returns (outcome, star where it happened). A tie or a refused entry does what
+    ``on_tie`` says (ruling R13): ``divert`` to the other star of the sector (once), ``stay``
+    in hyperspace, ``safe`` (no on_tie given) divert unless the fleets would lose the battle
+    there, else stay: the default never throws a fleet away."""
     attack = merge(fleets)
     owners = sorted(attack)
     strength = sum(attack.values())
     refused = _entry_refused(w, star, owners)
     live = w.live_ships_at(star)
-    present_before = w.ships_at(star).get(initiator, 0) > 0 and w.alive(initiator)
     # Fleets already together at a star never fight each other (Wild Alliance non-aggression:
     # "neither of those fleets can attack the other while they are there together").
-    defenders: Ships = (
-        {} if present_before else {p: n for p, n in live.items() if not w.allied(initiator, p)}
-    )
+    defenders = _defenders(w, star, initiator)
     defence = sum(defenders.values())
     fleet_info = [
         {"power": f["power"], "warp": f["warp"], "ships": sum(f["ships"].values())} for f in fleets
@@ -58,6 +76,11 @@ def arrive(
                defence=defence, defenders=defenders)
     if refused is not None:
         other = w.board.other_star(star)
+        if on_tie == "safe" and other is not None and _would_lose(w, other, fleets, initiator):
+            refused += f"; {other}, the other star of the sector, is held by more ships"
+            other = None
+        if on_tie == "stay":
+            other = None
         if other_ok and other is not None:
             w.emit("diverted", power=initiator, star=star, to_star=other, reason=refused,
                    fleets=fleet_info)

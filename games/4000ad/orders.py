@@ -22,6 +22,9 @@ MAX_ALTERNATIVES = 5
 TOP_KEYS = ("warps", "depart", "permit", "resources", "alliance", "withdraw", "surrender",
             "concede", "vote_end")
 ARRIVE_KEYS = ("arrive", "nonce", "on_tie")
+# What a tied (or refused) arrival does (ruling R13): stay in hyperspace, or come out at the
+# other star of the sector. Without on_tie: divert unless the fleet would lose there, then stay.
+ON_TIE = ("stay", "divert")
 DEPART_KEYS = ("warp", "from", "ships", "commitment", "with", "escrow", "to", "else")
 
 
@@ -285,7 +288,7 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
                       f"{_kind(order)}")
             continue
         for k in order:
-            if k not in ("arrive", "nonce"):
+            if k not in ARRIVE_KEYS:
                 c.problem("unknown-key", f"{path}.{_word(k)}", f"unknown key {_show(k)}"
                           f"{_did_you_mean(_word(k), ARRIVE_KEYS)}")
         if warp is None:
@@ -304,6 +307,11 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
                       f"have travelled {nxt} this turn: it can only come out at a star {nxt} "
                       f"turns from {warp['sector']}")
             continue
+        on_tie = order.get("on_tie")
+        if on_tie is not None and on_tie not in ON_TIE:
+            c.problem("on_tie", f"{path}.on_tie",
+                      f"on_tie is stay or divert, not {_show(on_tie)}")
+            continue
         nonce = order.get("nonce")
         if committed:
             if not is_hex64(nonce):
@@ -321,6 +329,8 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
             continue
         arriving[key] = star
         out["arrive"][key] = {"star": star, "nonce": nonce if committed else None}
+        if on_tie is not None:
+            out["arrive"][key]["on_tie"] = on_tie
     return arriving
 
 

@@ -413,10 +413,18 @@ def _reach_note(w: Mapping[str, Any], own: bool) -> str:
     nxt, reach = w["next_distance"], w["furthest"]
     if nxt > reach:
         return "It can arrive nowhere any more: it will be lost in hyperspace next turn."
+    if w.get("doomed"):
+        return (f"It can never arrive: it was held in hyperspace at {w['doomed']}, its committed "
+                "destination, which only grows more distant; it is lost in hyperspace after "
+                f"{plural(reach - w['travelled'] + 1, 'more turn')}.")
     text = ""
     if own:
         text = (f"If its destination is {nxt} sectors from {w['sector']}, it arrives next turn: "
                 "`pbem orders reveal` fills in the arrival from your vault.")
+        if w.get("commitment") and w["travelled"] > 1:
+            text += (f" If its destination is nearer, it missed the turn it was due and can "
+                     "never arrive: it is lost in hyperspace after "
+                     f"{plural(reach - w['travelled'] + 1, 'more turn')}.")
     if nxt == reach:
         text += (" " if text else "") + ("Furthest reach: it must come out next turn, or it is "
                                          "lost in hyperspace.")
@@ -590,10 +598,13 @@ def order_form(view: View, power: str, seq: int = 1) -> str:
         for k, w in flying:
             lines.append(f"    {k}: continue    # {plural(w['ships_total'], 'ship')} from "
                          f"{w['from']}, {plural(w['travelled'], 'sector')} so far")
-            arrive = "{arrive: STAR, nonce: NONCE}" if committed else "{arrive: STAR}"
+            arrive = ("{arrive: STAR, nonce: NONCE, on_tie: divert}" if committed
+                      else "{arrive: STAR, on_tie: divert}")
             lines.append(f"    # {k}: {arrive}")
         lines.append("    # `pbem orders reveal FILE --view view.json` writes the arrivals due")
-        lines.append("    # this turn from your vault.")
+        lines.append("    # this turn from your vault. on_tie (equal forces, or an ally's home")
+        lines.append("    # without permission): stay in hyperspace, or divert to the other")
+        lines.append("    # star of the sector; without it: divert unless outnumbered there.")
     else:
         lines.append("  # warps: none of yours is in hyperspace, so no arrival is due.")
     warp = free[0] if free else (flying[0][0] if flying else "1")
@@ -647,10 +658,14 @@ def receipt_lines(orders: Mapping[str, Any], view: View) -> list[str]:
             continue
         arrive = orders.get("arrive", {}).get(key)
         if arrive:
+            tie = {"stay": " On a tie it stays in hyperspace.",
+                   "divert": " On a tie it comes out at the other star of the sector."}.get(
+                       str(arrive.get("on_tie")), " On a tie it comes out at the other star of "
+                       "the sector unless outnumbered there, else stays in hyperspace.")
             lines.append(f"Warp {key} ({plural(w['ships_total'], 'ship')} from {w['from']}) "
                          f"arrives at {arrive['star']}, {w['next_distance']} sectors from "
                          f"{w['sector']}"
-                         + (": the reveal opens its commitment." if committed else "."))
+                         + (": the reveal opens its commitment." if committed else ".") + tie)
         else:
             lines.append(f"Warp {key} continues, step {w['next_distance']} of its journey "
                          f"from sector {w['sector']} ({plural(w['ships_total'], 'ship')}).")

@@ -64,6 +64,8 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
                 "next_distance": nxt,
                 "could_arrive_next": board.stars_at(warp["sector"], nxt) if nxt <= reach else [],
                 "lost_if_not_arriving": nxt >= reach,
+                # held in hyperspace at its revealed committed star: can never arrive (R13)
+                "doomed": warp.get("doomed"),
             }
             if owner == power:
                 shown["escrow"] = warp.get("escrow")

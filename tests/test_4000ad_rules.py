@@ -734,6 +734,98 @@ def test_wild_ally_liberating_without_owner_ship_does_not_save_owner():
     assert t.holder("Algol") == "pavo"
 
 
+def test_rule_r9_wild_owner_ship_arriving_takes_back_its_liberated_home():
+    """Issue 12 point 6. ADC2 OCCUPATION: "The original HS of the liberated Home Star will
+    recieve control upon arrival of one or more of the original HS's ships"; everyone is told
+    who holds it."""
+    t = Table("wild-4").put("Caph", "pavo", 16).put("Hamal", "algol", 1)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1}])
+    t.play(pavo=t.body("pavo", ("Caph", 16, "Algol")))       # round 1: algol's home captured
+    assert t.holder("Algol") == "pavo"
+    t.put("Caph", "regulus", 17, holder="regulus").put("Caph", "algol", 1, holder="regulus")
+    t.play(regulus=t.body("regulus", ("Caph", 17, "Algol")),  # round 2: regulus liberates
+           algol=t.body("algol", ("Caph", 1, "Algol")))        # then algol's own ship arrives
+    held = t.of("home_held_by_ally")[0]
+    assert held["power"] == "regulus" and held["liberated"]
+    assert any(e["type"] == "home_regained" and e["power"] == "algol" for e in t.last)
+    assert t.holder("Algol") == "algol"
+    assert t.state["powers"]["algol"]["status"] == "active"
+    assert t.ships("Algol") == {"regulus": 17, "algol": 1}
+
+
+def test_rule_r24_pairwise_alliances_an_ally_does_not_defend_against_its_other_ally():
+    """Wild Alliance alliances are pairs. Ships at a star defend together against a power that is
+    the enemy of each of them; a power allied with the attacker neither defends nor is attacked
+    (RB: "Allied ships at the same star ... form one force for defense")."""
+    t = Table("wild-4").put("Elnath", "algol", 3).put("Elnath", "regulus", 3, holder="algol")
+    t.put("Capella", "pavo", 4)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1},
+                        {"members": ["algol", "pavo"], "public": True, "since": 1}])
+    t.play(pavo=t.body("pavo", ("Capella", 4, "Elnath")))
+    battle = t.of("battle")[0]
+    assert battle["defenders"] == {"regulus": 3} and battle["winner"] == "attacker"
+    assert t.ships("Elnath") == {"algol": 3, "pavo": 4}
+
+
+def test_rule_r24_former_allies_together_still_count_as_one_force():
+    """Former allies whose fleets are still together at a star (R17: they never fight each
+    other there) are attacked as the ships at that star: an attacker must beat them all."""
+    t = Table("wild-4").put("Elnath", "algol", 3).put("Elnath", "regulus", 3, holder="algol")
+    t.put("Capella", "antares", 5)
+    t.play(antares=t.body("antares", ("Capella", 5, "Elnath")))
+    battle = t.of("battle")[0]
+    assert battle["defence"] == 6 and battle["winner"] == "defender"
+
+
+def test_rule_r25_no_wild_alliance_for_three_players():
+    """RB allows alliances in any Independents game; ADC2 makes Wild Alliance a four-player
+    game and forbids alliances in the three-player one (ruling R25)."""
+    names = set(AD.variants())
+    assert "wild-4" in names and not any(n.startswith("wild") and n != "wild-4" for n in names)
+    _, problems = Table("independents-3").check("mira", {"alliance": {"propose": ["antares"]}})
+    assert [p.code for p in problems] == ["variant"]
+
+
+def test_rule_r18_two_player_alliances_one_concession_concedes_for_both():
+    """Issue 12 point 9. RB 2 players: one player commands both home stars, so his concession
+    (given with either power's orders) is the alliance's."""
+    t = Table("alliances-2")
+    t.play(pavo=t.body("pavo", concede=True))
+    assert t.state["result"]["winners"] == ["algol", "regulus"]
+    four = Table("alliances-4")
+    four.play(pavo=four.body("pavo", concede=True))
+    assert four.state["result"] is None, "4 players: each ally concedes for itself"
+
+
+def test_rule_r16_surrender_star_at_the_wrong_distance_is_refused():
+    """Issue 12 point 7: the surrender star must be where the fleet can come out this turn."""
+    t = Table()
+    t.play(algol=t.body("algol", ("Algol", 5, "Adhara")))        # a 4-sector journey
+    assert t.view("algol")["warps"]["algol"]["1"]["next_distance"] == 2
+    _, problems = t.check("algol", {"surrender": {1: "Mirach"}})  # 2 sectors: fine
+    assert problems == []
+    _, problems = t.check("algol", {"surrender": {1: "Adhara"}})  # 4 sectors: not this turn
+    assert [p.code for p in problems] == ["distance"]
+    _, problems = t.check("algol", {"surrender": {1: "Hamal", 2: "Hamal"}})
+    assert [p.code for p in problems] == ["not-in-flight"]
+
+
+def test_rule_eliminated_power_orders_are_refused_saying_so():
+    """Issue 12 point 7: an eliminated power is told it was eliminated, not that it must wait."""
+    t = Table().set("powers.algol.status", "eliminated")
+    _, problems = t.check("algol", {})
+    assert [(p.code, p.message) for p in problems] == [
+        ("eliminated", "algol was eliminated: no more orders are taken from it")]
+
+
+def test_rule_same_sector_journey_to_its_own_star_is_refused():
+    """Issue 12 point 7. RB: "A journey is always from one star to another star"."""
+    t = Table()
+    _, problems = t.check("algol", {"depart": {"warp": 1, "from": "Algol", "ships": 1,
+                                               "to": "Algol"}})
+    assert [p.code for p in problems] == ["to"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Hidden destinations
 # ---------------------------------------------------------------------------------------------

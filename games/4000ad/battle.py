@@ -114,7 +114,10 @@ def arrive(
         _take_star(w, star, initiator, owners)
         outcome = WON
     else:
-        if not holder_present:
+        owner = w.home_owner(star)
+        if not holder_present or (owner in owners and holder_before != owner):
+            # ADC2 OCCUPATION: "The original HS of the liberated Home Star will recieve control
+            # upon arrival of one or more of the original HS's ships" (ruling R9)
             _take_star(w, star, initiator, owners)
         w.emit("arrival", power=initiator, star=star, fleets=fleet_info, ships=attack)
         outcome = LANDED

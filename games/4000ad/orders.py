@@ -214,7 +214,9 @@ def normalize_orders(
         return out, c.problems
     if view.get("result") is not None:
         c.problem("game-over", "", "the game is over: no more orders are taken")
-    if c.me not in view.get("due", []):
+    if view["powers"].get(c.me, {}).get("status") == "eliminated":
+        c.problem("eliminated", "", f"{c.me} was eliminated: no more orders are taken from it")
+    elif c.me not in view.get("due", []):
         c.problem("not-due", "", f"{c.me} has no turn to order now "
                   f"(waiting for {', '.join(view.get('due', [])) or 'nobody'})")
     for key in body:
@@ -523,8 +525,23 @@ def _surrender(c: _Checker, value: Any) -> dict[str, str]:
         c.problem("type", "surrender", f"expected a mapping of warp to star, got {_kind(value)}")
         return out
     for raw_key, star_name in value.items():
-        key = c.warp_number(raw_key, f"surrender[{_word(raw_key)}]")
-        star = c.star(star_name, f"surrender[{_word(raw_key)}]")
-        if key and star:
-            out[key] = star
+        path = f"surrender[{_word(raw_key)}]"
+        key = c.warp_number(raw_key, path)
+        star = c.star(star_name, path)
+        if not (key and star):
+            continue
+        warp = c.view["warps"][c.me][key]
+        if warp is None:
+            c.problem("not-in-flight", path, f"warp {key} is not in hyperspace")
+            continue
+        # it comes out on this turn's step (ruling R16): at a star next_distance sectors out
+        nxt = warp["travelled"] + 1
+        distance = c.board.sector_distance(c.board.sector(warp["sector"]),
+                                           c.board.stars[star].sector)
+        if distance != nxt:
+            c.problem("distance", path,
+                      f"{star} is {distance} sectors from {warp['sector']}; on surrender warp "
+                      f"{key} comes out at a star {nxt} sectors from {warp['sector']}")
+            continue
+        out[key] = star
     return out

@@ -521,7 +521,7 @@ def test_rule_r23_blind_elimination_deadline_counts_from_the_first_informed_turn
     view = t.view("algol")
     assert view["powers"]["algol"]["home_deadline"] == 2
     text = presenter.sentence(captured, presenter.Voice(["algol"]), "independents")
-    assert "by the end of your turn in round 2" in text
+    assert "You must regain it on turn 2 (by the end of your own move)" in text
     t.play()
     assert t.state["powers"]["algol"]["status"] == "eliminated"
     # sequential mode: algol's slot comes after pavo's and orders after it: same round

@@ -189,9 +189,9 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
         owner = e["owner"]
         text = (f"{e['star']}, {v.poss(owner)} home star, was captured by {v.subj(p)}.")
         if version != "alliances" and e.get("deadline") is not None:
-            text += (f" {cap(v.subj(owner))} must regain it by the end of "
-                     f"{'your' if v.mine(owner) else 'its'} turn in round {e['deadline']} or "
-                     "be eliminated.")
+            text += (f" {cap(v.subj(owner))} must regain it on turn {e['deadline']} (by the "
+                     f"end of {'your' if v.mine(owner) else 'its'} own move) or be "
+                     "eliminated.")
         elif version != "alliances":
             text += (f" {cap(v.subj(owner))} must regain it on "
                      f"{'your' if v.mine(owner) else 'its'} next turn or be eliminated.")
@@ -755,20 +755,21 @@ def home_warning(view: View, power: str) -> str:
             or info["home_holder"] == power):
         return ""
     holder = power_name(info["home_holder"]) if info["home_holder"] else "nobody"
-    text = f"your home star {home} is held by {holder}."
+    text = f"your home star {home} is held by {holder}."  # "WARNING: your home star ..."
     pending = [d for d in view["withdrawals"] if d["from"] == power]
     deadline = info.get("home_deadline")
     if pending:
         d = pending[0]
-        return cap(text + f" You proposed a mutual withdrawal to {power_name(d['to'])}: it "
+        return (text + f" You proposed a mutual withdrawal to {power_name(d['to'])}: it "
                    f"answers with its orders for turn {d['answer_turn']}; if it does not agree "
-                   f"and you have not regained {home} by then, you are eliminated.")
+                f"and you have not regained {home} by then, you are eliminated.")
     if deadline is None:
-        return cap(text + " Regain it on your next turn or be eliminated.")
-    when = "this turn" if deadline == view["turn"] else f"in round {deadline}"
-    return cap(text + f" Regain it by the end of your turn {when} (your orders for turn "
-               f"{deadline}), or hold its captor's home star and order a mutual withdrawal, "
-               "or be eliminated.")
+        return text + " Regain it on your next turn or be eliminated."
+    captor = info["home_holder"]
+    withdraw = (f", or hold {power_name(captor)}'s home star and order `withdraw: {captor}`"
+                if captor else "")
+    return (text + f" Regain it with your orders for turn {deadline} (by the end of your own "
+            f"move){withdraw}, or be eliminated.")
 
 
 def shared(

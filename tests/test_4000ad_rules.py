@@ -892,6 +892,30 @@ def test_ruling_r7_sequential_wild_allies_in_other_slots_arrive_separately():
     assert battles and battles[0]["attack"] == 4 and battles[0]["winner"] == "defender"
 
 
+def test_ruling_r7_no_move_out_of_sequence_is_needed_to_get_a_ship_out_of_the_way():
+    """RB: "If, in order to make a simultaneous move and arrival, it is necessary for an ally to
+    make one of his other moves out of normal sequence or turn (to get a ship out of the way) he
+    may do so." Here no ship is ever in the way: an ally's trailing warp joins an allied arrival
+    although its leading warp has not moved yet, and the leading warp moves in its own turn
+    (ruling R7)."""
+    t = Table("alliances-4", destinations="free").put("Hamal", "pavo", 8)
+    t.set("warps.algol.1", {"from": "Algol", "sector": "A-yellow", "departed": 0,
+                            "travelled": 3, "ships": {"algol": 2}, "commitment": None,
+                            "escrow": None})
+    t.set("warps.algol.2", {"from": "Algol", "sector": "A-yellow", "departed": 0,
+                            "travelled": 1, "ships": {"algol": 5}, "commitment": None,
+                            "escrow": None})
+    t.set("warps.regulus.1", {"from": "Schedar", "sector": "B-yellow", "departed": 0,
+                              "travelled": 2, "ships": {"regulus": 5}, "commitment": None,
+                              "escrow": None})
+    t.play(regulus={"warps": {1: {"arrive": "Hamal"}}},
+           algol={"warps": {2: {"arrive": "Hamal"}}})
+    battle = t.of("battle")[0]
+    assert battle["power"] == "regulus" and battle["attack"] == 10
+    assert {(f["power"], f["warp"]) for f in battle["fleets"]} == {("regulus", 1), ("algol", 2)}
+    assert t.state["warps"]["algol"]["1"]["travelled"] == 4, "the leading warp moved on its own"
+
+
 def test_ruling_r8_allied_fleets_of_different_lengths_combine():
     t = Table("alliances-4").put("Schedar", "regulus", 5).put("Hamal", "pavo", 8)
     t.play(regulus=t.body("regulus", ("Schedar", 5, "Hamal")))   # 3 turns

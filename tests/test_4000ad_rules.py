@@ -647,7 +647,13 @@ def test_rule_r12_mutual_withdrawal_homecoming_fights_who_is_there():
     assert t.of("mutual_withdrawal")
     assert t.ships("Regulus") == {"regulus": 5}, "5 regulus ships beat the 3 antares ones"
     assert t.holder("Regulus") == "regulus"
-    assert any(b["star"] == "Regulus" and b["winner"] == "attacker" for b in t.of("battle"))
+    battle = [b for b in t.of("battle") if b["star"] == "Regulus"][0]
+    assert battle["winner"] == "attacker"
+    from importlib import import_module
+
+    presenter = import_module("games.4000ad.presenter")
+    text = presenter.sentence(battle, presenter.Voice(["regulus"]), "wild")
+    assert text.startswith("Your 5 ships going home attacked Regulus, 5 ships against 3")
 
 
 def test_independents_last_power_standing_wins_and_concession():

@@ -82,7 +82,7 @@ def _surrender_arrival(
             and w.s["stars"][star]["ships"].get(p, 0) > 0]
     if live:  # "If another player is already at the star, they are surrendered to him."
         holder = w.holder(star)
-        surrender_to(w, star, holder if holder in live else live[0])
+        surrender_to(w, star, holder if holder is not None and holder in live else live[0])
 
 
 def check_no_ships(w: World) -> None:
@@ -176,7 +176,7 @@ def _withdraw(w: World, a: str, b: str) -> None:
     """Both sides (and their allies) leave the other's home star and go home (ruling R12).
     The ships come home as an arrival does (issue 12 point 5): a third power's ships at the
     home star are fought (or, if equal, the withdrawing ships stay where they were)."""
-    moves = []
+    moves: list[dict[str, Any]] = []
     for mover, star in ((a, w.home(b)), (b, w.home(a))):
         for p, n in sorted(w.live_ships_at(star).items()):
             if p == mover or (w.allied(p, mover) and p not in (a, b)):
@@ -188,18 +188,18 @@ def _withdraw(w: World, a: str, b: str) -> None:
             w.set_holder(w.home(p), p)
     w.emit("mutual_withdrawal", powers=sorted([a, b]), moves=moves)
     for move in moves:
-        p, home = move["power"], move["to"]
+        p, home = str(move["power"]), str(move["to"])
         others = {q for q in w.live_ships_at(home) if not w.allied(p, q)}
         if not others:
-            w.add_ships(home, p, move["ships"])
+            w.add_ships(home, p, int(move["ships"]))
             if w.home_owner(home) == p:
                 w.set_holder(home, p)
             continue
-        fleet = [{"power": p, "warp": 0, "ships": {p: move["ships"]}}]
+        fleet = [{"power": p, "warp": 0, "ships": {p: int(move["ships"])}}]
         outcome, _ = arrive(w, home, fleet, p, other_ok=False)
         if outcome == BLOCKED:  # equal forces: the withdrawal cannot be made, they stay
-            w.add_ships(move["from"], p, move["ships"])
-            w.settle_after_leaving(move["from"])
+            w.add_ships(str(move["from"]), p, int(move["ships"]))
+            w.settle_after_leaving(str(move["from"]))
 
 
 # -- victory ------------------------------------------------------------------------------------

@@ -111,7 +111,9 @@ def _fleets(v: Voice, fleets: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for p, fs in by_power.items():
         keys = and_list([str(f["warp"]) for f in fs])
-        if len(fs) == 1:
+        if len(fs) == 1 and not fs[0]["warp"]:  # ships going home (mutual withdrawal)
+            parts.append(f"{v.poss(p)} {plural(fs[0]['ships'], 'ship')} going home")
+        elif len(fs) == 1:
             parts.append(f"{v.poss(p)} warp {keys} ({plural(fs[0]['ships'], 'ship')})")
         else:
             sizes = " + ".join(str(f["ships"]) for f in fs)

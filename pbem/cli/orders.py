@@ -315,12 +315,11 @@ def _check_departure(
     if normalize is None:
         return
     trial = dict(dep)
-    if orderfile.free_destinations(view):
-        pass
-    elif args.destination and board.distance(dep["from"], args.destination) == 1:
-        trial["to"] = board.lookup(args.destination).name
-    else:
-        trial["commitment"] = "0" * 64  # a stand-in: the real one is made after this check
+    if not orderfile.free_destinations(view):
+        if args.destination and board.distance(dep["from"], args.destination) == 1:
+            trial["to"] = board.lookup(args.destination).name
+        else:
+            trial["commitment"] = "0" * 64  # a stand-in: the real one is made after this check
     _, found = normalize({"warps": orders.get("warps"), "depart": trial}, view)
     wrong = [p for p in found if p.path.startswith("depart")]
     if wrong:

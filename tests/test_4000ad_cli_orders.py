@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.vault import Departure, Vault
+from pbem.protocol.vault import Departure, Vault
 from tests.ad_driver import Table
 
 GAME = "test-game"

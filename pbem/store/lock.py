@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.atomic import storage_error
 from pbem.errors import PbemError
+from pbem.store.atomic import storage_error
 
 LOCK_NAME = "lock"
 

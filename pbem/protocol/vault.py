@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.commitment import is_hex64
 from pbem.errors import PbemError
+from pbem.protocol.commitment import is_hex64
 
 VERSION = 1
 

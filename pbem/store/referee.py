@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.atomic import fsync_dir
 from pbem.errors import PbemError
-from pbem.keys import PrivateKey, PublicKey, write_keypair
+from pbem.protocol.keys import PrivateKey, PublicKey, write_keypair
+from pbem.store.atomic import fsync_dir
 
 KEY_NAME = "referee.key"
 PUB_NAME = "referee.pub"

@@ -157,9 +157,12 @@ def _flights(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(w, f) for w, f in orderfile.own_warps(view).items() if f]
 
 
-def _due(board: Any, view: dict[str, Any], vault: Vault) -> dict[int, Departure | None]:
+def _due(
+    board: Any, view: dict[str, Any], vault: Vault, missed: dict[int, Departure] | None = None
+) -> dict[int, Departure | None]:
     """For each own committed warp in flight: its vault departure if due now, else omitted;
-    None where the vault has no entry (and a warning was printed)."""
+    None where the vault has no entry (and a warning was printed). Warps whose due turn has
+    passed (they can never arrive) go into ``missed``."""
     game, power = view["game_id"], view["viewer"]
     due: dict[int, Departure | None] = {}
     for warp, flight in _flights(view):
@@ -183,6 +186,8 @@ def _due(board: Any, view: dict[str, Any], vault: Vault) -> dict[int, Departure 
         length = board.sector_distance(origin, board.lookup(entry.destination).sector)
         if length == int(flight.get("travelled", 0)) + 1:
             due[warp] = entry
+        elif missed is not None and length <= int(flight.get("travelled", 0)):
+            missed[warp] = entry
     return due
 
 
@@ -285,6 +290,8 @@ def run_depart(args: argparse.Namespace) -> int:
     dep: dict[str, Any] = {"warp": warp, "from": origin, "ships": _ships(args.ships)}
     if args.allies:
         dep["with"] = _allies(args.allies)
+    if view is not None:
+        _check_departure(args, board, orders, dep, view)
     note = _destination(args, env, board, origin, warp, dep, view)
     if args.alternative:
         alternatives = existing.setdefault("else", []) if isinstance(existing, dict) else None
@@ -297,6 +304,27 @@ def run_depart(args: argparse.Namespace) -> int:
     orderfile.write(args.file, orderfile.render(doc, header))
     print(f"{args.file}: warp {warp} leaves {origin} with {dep['ships']} ships; {note}")
     return 0
+
+
+def _check_departure(
+    args: argparse.Namespace, board: Any, orders: dict[str, Any], dep: dict[str, Any],
+    view: dict[str, Any],
+) -> None:
+    """Refuse, before the vault is touched, a departure the referee would refuse (no ships at
+    the star, too many ships, a busy warp): the same validator as ``check``."""
+    normalize = getattr(registry.load(args.rules), "normalize_orders", None)
+    if normalize is None:
+        return
+    trial = dict(dep)
+    if not orderfile.free_destinations(view):
+        if args.destination and board.distance(dep["from"], args.destination) == 1:
+            trial["to"] = board.lookup(args.destination).name
+        else:
+            trial["commitment"] = "0" * 64  # a stand-in: the real one is made after this check
+    _, found = normalize({"warps": orders.get("warps"), "depart": trial}, view)
+    wrong = [p for p in found if p.path.startswith("depart")]
+    if wrong:
+        raise UsageError("; ".join(f"orders.{p.path}: {p.message}" for p in wrong))
 
 
 def _destination(
@@ -345,7 +373,8 @@ def run_reveal(args: argparse.Namespace) -> int:
     orders = dict(env.orders)
     warps = orders.get("warps")
     warps = dict(warps) if isinstance(warps, dict) else {}
-    due = _due(board, view, Vault.load(args.vault))
+    missed: dict[int, Departure] = {}
+    due = _due(board, view, Vault.load(args.vault), missed)
     for warp, flight in _flights(view):
         entry = due.get(warp)
         if entry is not None:
@@ -353,7 +382,11 @@ def run_reveal(args: argparse.Namespace) -> int:
             print(f"warp {warp} arrives at {entry.destination} this turn (revealed)")
         elif warp not in warps:
             warps[warp] = "continue"
-        if warp not in due:
+        if warp in missed:
+            print(f"warp {warp} ({_flight_text(flight)}) can never arrive: it was due at "
+                  f"{missed[warp].destination} on an earlier turn and missed it; it is lost "
+                  "in hyperspace past its furthest reach")
+        elif warp not in due:
             print(f"warp {warp} continues ({_flight_text(flight)})")
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))

@@ -16,6 +16,7 @@ COMMANDS = [
     ["orders", "check"], ["orders", "sign"],
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"],
+    ["dice"], ["dice", "verify"], ["dice", "roll"],
 ]
 
 

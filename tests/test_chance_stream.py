@@ -224,3 +224,17 @@ def test_the_shuffle_record_holds_the_permutation_not_the_cards():
     assert [deck[i] for i in draw.result] == dealt
     assert "secret-card" not in canonical.dumps(chance.draws.to_json("secret"))
     assert chance.published()["draws"] == []  # secret draws are never in the public block
+
+
+@pytest.mark.parametrize("sides", [1, 2, 6, 7, 20, 200, 256, 257, 1000])
+def test_many_rolls_and_mixed_draws_match_the_documented_construction(sides):
+    """Dice take a fast path over whole blocks; across block boundaries and mixed with wide
+    draws it must give exactly the byte-by-byte construction."""
+    seed = hashlib.sha256(b"mixed").digest()
+    faces = list(range(100, 100 + sides))
+    s, source = Stream(seed, "m"), stream_bytes(seed, "m")
+    for count in (1, 31, 500, 0, 3):
+        assert s.roll(faces, count) == [faces[reference_below(source, sides)[0]]
+                                        for _ in range(count)]
+        assert s.below(2**64 + 1) == reference_below(source, 2**64 + 1)[0]
+        assert s.below(5) == reference_below(source, 5)[0]

@@ -19,6 +19,7 @@ can publish the public ones and the audit can recompute them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -71,6 +72,15 @@ class Draws:
         return [d.to_json() for d in self.of(scope)]
 
 
+@functools.lru_cache(maxsize=256)
+def _byte_tables(n: int) -> tuple[int, bytes, bytes]:
+    """For one-byte tries below n: the mask, a translation table keeping the low bits, and the
+    bytes whose low bits are n or more (rejected)."""
+    mask = (1 << (n - 1).bit_length()) - 1
+    table = bytes(b & mask for b in range(256))
+    return mask, table, bytes(b for b in range(256) if b & mask >= n)
+
+
 def check_label(label: object) -> str:
     if not isinstance(label, str) or not label:
         raise ChanceError(f"a stream label must be a non-empty string, not {label!r}")
@@ -94,23 +104,57 @@ class Stream:
         self._prefix = seed + field(label.encode("utf-8"))
         self._block = 0
         self._buffer = b""
+        self._pos = 0  # bytes of _buffer before _pos are used
 
     @property
     def blocks_used(self) -> int:
         """How many SHA-256 blocks this stream has computed (the benchmark's floor counts them)."""
         return self._block
 
+    def _next_block(self) -> bytes:
+        block = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+        self._block += 1
+        return block
+
     def _read(self, count: int) -> bytes:
-        while len(self._buffer) < count:
-            block = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
-            self._buffer += block
-            self._block += 1
-        out, self._buffer = self._buffer[:count], self._buffer[count:]
+        while len(self._buffer) - self._pos < count:
+            self._buffer = self._buffer[self._pos:] + self._next_block()
+            self._pos = 0
+        out = self._buffer[self._pos:self._pos + count]
+        self._pos += count
+        return out
+
+    def _small(self, n: int, count: int) -> list[int]:
+        """``count`` values of ``below(n)`` for 2 <= n <= 256: one byte per try (the same
+        construction as the general case; dice are the common draw, so whole blocks are masked
+        and filtered by ``bytes.translate`` rather than byte by byte)."""
+        mask, table, rejected = _byte_tables(n)
+        out: list[int] = []
+        buf, pos = self._buffer, self._pos
+        while len(out) < count:
+            if pos >= len(buf):
+                buf, pos = self._next_block(), 0
+            accepted = buf[pos:].translate(table, rejected)
+            need = count - len(out)
+            if len(accepted) < need:  # all of it (equal: stop at the last one, below)
+                out += accepted
+                pos = len(buf)
+                continue
+            for i, byte in enumerate(buf[pos:]):  # the last block: stop after the need-th value
+                if byte & mask < n:
+                    need -= 1
+                    if need == 0:
+                        out += buf[pos:pos + i + 1].translate(table, rejected)
+                        pos += i + 1
+                        break
+        self._buffer, self._pos = buf, pos
         return out
 
     def _below(self, n: int) -> int:
         if n == 1:
             return 0
+        if n <= 256:
+            return self._small(n, 1)[0]
         bits = (n - 1).bit_length()
         width, mask = (bits + 7) // 8, (1 << bits) - 1
         while True:
@@ -134,7 +178,11 @@ class Stream:
             raise ChanceError(f"a die needs a non-empty list of whole-number faces, not {faces!r}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ChanceError(f"the number of rolls must be a whole number >= 0, not {count!r}")
-        result = [faces[self._below(len(faces))] for _ in range(count)]
+        n = len(faces)
+        if 2 <= n <= 256:
+            result = [faces[i] for i in self._small(n, count)]
+        else:
+            result = [faces[self._below(n)] for _ in range(count)]
         self._note("roll", {"faces": faces, "count": count}, result)
         return result
 

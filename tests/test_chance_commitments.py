@@ -178,3 +178,10 @@ def test_a_vault_without_chance_seeds_is_written_as_before(tmp_path):
     path.write_text(json.dumps({"pbem_vault": 1, "games": {GAME: {"algol": {"departures": []}}}}))
     assert Vault.load(path).to_json() == {"pbem_vault": 1,
                                           "games": {GAME: {"algol": {"departures": []}}}}
+
+
+def test_the_revealed_secret_must_also_make_the_referee_tip(referee):
+    commits = referee.commitments()
+    check_secret(referee.k, commits.secret_commit, commits.referee_tip)
+    with pytest.raises(ChanceMismatch, match="does not make the referee_tip"):
+        check_secret(referee.k, commits.secret_commit, flip(commits.referee_tip))

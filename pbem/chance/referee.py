@@ -57,11 +57,16 @@ def secret_commit(k: bytes) -> bytes:
     return sha256(SECRET_TAG + k)
 
 
-def check_secret(k: bytes, commit: bytes) -> None:
-    """Raise ChanceMismatch unless K opens the genesis ``secret_commit``."""
+def check_secret(k: bytes, commit: bytes, referee_tip: bytes | None = None) -> None:
+    """Raise ChanceMismatch unless K opens the genesis ``secret_commit`` (and, given the genesis
+    ``referee_tip``, unless K's chain ends at it: N hashes, once per game)."""
     if len(k) != 32 or not hmac.compare_digest(secret_commit(k), commit):
         raise ChanceMismatch(f"referee: the revealed secret K ({k.hex()[:16]}…) does not match "
                              "the secret_commit recorded at genesis")
+    if referee_tip is not None and not hmac.compare_digest(
+            HashChain(chain_start(k)).tip, referee_tip):
+        raise ChanceMismatch("referee: the revealed secret K does not make the referee_tip "
+                             "recorded at genesis")
 
 
 def check_referee_reveal(value: bytes, step: int, known: bytes, known_step: int = 0) -> None:

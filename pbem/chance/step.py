@@ -15,8 +15,8 @@ game's end and the audit replays every hidden draw.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pbem.chance.chain import sha256
 from pbem.chance.errors import ChanceError
@@ -96,3 +96,21 @@ class StepChance:
         return {"pbem_chance": BLOCK_VERSION, "game": self.game, "step": self.step,
                 **self.inputs(), "public_seed": self.public_seed.hex(),
                 "draws": self.draws.to_json(PUBLIC)}
+
+
+if TYPE_CHECKING:
+    # The contract games see (pbem.game.plugin's Chance and Stream protocols); this layer may
+    # not import the game layer, so mypy checks here that StepChance fits it structurally.
+    T = TypeVar("T")
+
+    class _Stream(Protocol):
+        def below(self, n: int) -> int: ...
+        def roll(self, faces: Sequence[int], count: int = 1) -> list[int]: ...
+        def shuffle(self, items: Sequence[T]) -> list[T]: ...
+
+    class _Chance(Protocol):
+        def public(self, label: str) -> _Stream: ...
+        def secret(self, label: str) -> _Stream: ...
+
+    def _fits(chance: StepChance) -> _Chance:
+        return chance

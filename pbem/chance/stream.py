@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -194,7 +194,7 @@ class Stream:
             order[i], order[j] = order[j], order[i]
         return order
 
-    def shuffle(self, items: Sequence[T]) -> list[T]:
+    def shuffle(self, items: Iterable[T]) -> list[T]:
         """A new list: ``items`` in a uniformly random order. The record keeps the permutation
         (position -> original index), never the items, so a hidden deck is not copied into it."""
         items = list(items)

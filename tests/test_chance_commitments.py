@@ -185,3 +185,19 @@ def test_the_revealed_secret_must_also_make_the_referee_tip(referee):
     check_secret(referee.k, commits.secret_commit, commits.referee_tip)
     with pytest.raises(ChanceMismatch, match="does not make the referee_tip"):
         check_secret(referee.k, commits.secret_commit, flip(commits.referee_tip))
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"tips": {"players": ["algol"]}}, "tips.players: must be a mapping"),
+    ({"tips": "x"}, "tips: must be a mapping"),
+    ({"players": {"algol": "AB" * 32}}, "players.algol: must be 64 lower-case hex digits"),
+    ({"step": 0}, "step: must be a whole number >= 1"),
+    ({"draws": [{"label": "x", "kind": "roll", "faces": [1], "count": 10**7, "result": []}]},
+     "draws: more than 1000000 values"),
+    ({"pbem_chance": 2}, "not a version-1 pbem chance block"),
+])
+def test_a_malformed_block_is_one_clear_error(change, message):
+    block = StepChance(GAME, 2, bytes(32), {"algol": None}).published()
+    block.update(change)
+    with pytest.raises(ChanceError, match=message.replace("(", r"\(")):
+        verify_block(block)

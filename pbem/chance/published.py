@@ -125,7 +125,10 @@ def verify_block(block: Any, referee_tip: bytes | None = None) -> Verified:
     wanted = [("referee", referee, referee_tip)]
     if "referee" in tips:
         wanted.append(("referee", referee, _hex32(tips["referee"], "tips.referee")))
-    for power, tip in (tips.get("players") or {}).items():
+    tip_players = tips.get("players") or {}
+    if not isinstance(tip_players, dict):
+        raise ChanceError("tips.players: must be a mapping of power to tip")
+    for power, tip in tip_players.items():
         value = players.get(power)
         if value is not None:
             wanted.append((power, value, _hex32(tip, f"tips.players.{power}")))

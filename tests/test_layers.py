@@ -16,6 +16,7 @@ PBEM = Path(__file__).resolve().parent.parent / "pbem"
 RANKS = {
     "base": 0,
     "protocol": 1,
+    "chance": 1,
     "game": 2,
     "store": 3,
     "mail": 4,

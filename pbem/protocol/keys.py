@@ -123,6 +123,15 @@ class PrivateKey:
     def sign(self, domain: str, payload_type: str, body: bytes) -> bytes:
         return self.key.sign(pae(domain, payload_type, body))
 
+    def raw(self) -> bytes:
+        """The 32 raw private-key bytes (the Ed25519 seed): the input from which per-game
+        secrets are derived (the chance protocol's K, pbem.chance.referee). Never published."""
+        return self.key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+
     def pem(self) -> bytes:
         return self.key.private_bytes(
             serialization.Encoding.PEM,

@@ -11,6 +11,11 @@ File format (JSON, mode 0600, written atomically: temp file, fsync, rename, fsyn
         {"turn": 4, "warp": 1, "from": "Vega", "destination": "Hamal",
          "nonce": "<64 hex>", "commitment": "<64 hex>"}]}}}}
 
+A power's entry may also hold ``"chance": [{"seed": "<64 hex>", "tip": "<64 hex>"}]``: the
+seeds of the player's hash chains for fair chance (pbem.chance.player), one per set-up, found by
+the tip the game recorded. Lose the seed and the player contributes nothing to later steps' dice
+(the game goes on without his value).
+
 Default location: ``$PBEM_VAULT`` or ``~/.pbem/vault.json``.
 """
 
@@ -79,6 +84,7 @@ class Vault:
     def __init__(self, path: Path, data: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self._games: dict[str, dict[str, list[Departure]]] = {}
+        self._chance: dict[str, dict[str, list[dict[str, str]]]] = {}
         if data is not None:
             self._read(data)
 
@@ -113,6 +119,17 @@ class Vault:
                 self._games.setdefault(game, {})[power] = [
                     Departure.from_record(r, where) for r in records
                 ]
+                seeds = entry.get("chance", [])
+                if not isinstance(seeds, list) or not all(
+                    isinstance(r, dict) and is_hex64(r.get("seed")) and is_hex64(r.get("tip"))
+                    for r in seeds
+                ):
+                    raise VaultError(f"{where}: chance must be a list of {{seed, tip}} records "
+                                     "of 64 lower-case hex digits each")
+                if seeds:
+                    self._chance.setdefault(game, {})[power] = [
+                        {"seed": r["seed"], "tip": r["tip"]} for r in seeds
+                    ]
 
     def departures(self, game: str, power: str) -> list[Departure]:
         return list(self._games.get(game, {}).get(power, []))
@@ -129,16 +146,34 @@ class Vault:
             (d for d in self.departures(game, power) if d.commitment == commitment), None
         )
 
+    def add_chance_seed(self, game: str, power: str, seed: str, tip: str) -> None:
+        """Remember a fair-chance chain seed (hex) and its tip (a repeat is ignored)."""
+        if not (is_hex64(seed) and is_hex64(tip)):
+            raise VaultError("a chance seed and its tip must be 64 lower-case hex digits")
+        entries = self._chance.setdefault(game, {}).setdefault(power, [])
+        if all(e["tip"] != tip for e in entries):
+            entries.append({"seed": seed, "tip": tip})
+
+    def chance_seed(self, game: str, power: str, tip: str) -> str | None:
+        """The seed (hex) whose chain has this tip, if this vault has it."""
+        entries = self._chance.get(game, {}).get(power, [])
+        return next((e["seed"] for e in entries if e["tip"] == tip), None)
+
     def to_json(self) -> dict[str, Any]:
+        games: dict[str, dict[str, Any]] = {
+            game: {
+                power: {"departures": [d.record() for d in deps]}
+                for power, deps in powers.items()
+            }
+            for game, powers in self._games.items()
+        }
+        for game, powers in self._chance.items():
+            for power, seeds in powers.items():
+                entry = games.setdefault(game, {}).setdefault(power, {"departures": []})
+                entry["chance"] = [dict(e) for e in seeds]
         return {
             "pbem_vault": VERSION,
-            "games": {
-                game: {
-                    power: {"departures": [d.record() for d in deps]}
-                    for power, deps in sorted(powers.items())
-                }
-                for game, powers in sorted(self._games.items())
-            },
+            "games": {game: dict(sorted(powers.items())) for game, powers in sorted(games.items())},
         }
 
     def save(self) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pbem import ingest, mailconfig, turnjob
 from pbem.errors import UsageError
+from pbem.referee import warn_permissions
 from pbem.schedule import parse_iso
 
 
@@ -42,6 +43,7 @@ def existing_root(root: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
+    warn_permissions(root)
     report = ingest.ingest(root, None, now)
     if report.messages:
         for line in report.lines():

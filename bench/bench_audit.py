@@ -24,12 +24,13 @@ from typing import Any
 import yaml
 
 from bench.report import line, median_seconds
-from pbem import canonical, engine
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import audit_bytes
-from pbem.gamedir import GENESIS_FORMAT
-from pbem.keys import PrivateKey
-from pbem.orderdoc import sign_orders
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store import log as glog
+from pbem.store import replay
+from pbem.store.gamedir import GENESIS_FORMAT
 from tests.ad_driver import AD, Table
 from tests.test_4000ad_properties import random_body
 
@@ -71,19 +72,19 @@ def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, dict[str, float]
                    "seq": turn, "orders": body}
             text = sign_orders(yaml.safe_dump(doc, sort_keys=False), keys[power], check=False)
             text_bytes += len(text)
-            sub = engine.orders_body(
+            sub = replay.orders_body(
                 turn=state["turn"], power=power, seq=turn,
                 sha256=_sha(text), text=text, orders=body, received=_time(turn, step),
                 message_id=None, key=keys[power].public.fingerprint)
-            entries.append(glog.make_entry(entries[-1], engine.ORDERS, _time(turn, step), sub))
+            entries.append(glog.make_entry(entries[-1], replay.ORDERS, _time(turn, step), sub))
             standing[power] = sub
-        orders, used, opened, stale = engine.gather_orders(AD, state, standing, None)
+        orders, used, opened, stale = replay.gather_orders(AD, state, standing, None)
         result = AD.resolve(state, orders)
         resolve = {"turn": AD.orders_turn(state), "due": AD.powers_due(state), "used": used,
                    "escrow": opened, "stale": {p: [str(x) for x in v] for p, v in stale.items()},
                    "state": canonical.digest(result.state), "events": result.events,
                    "deadline": _time(turn + 1, 0)}
-        entries.append(glog.make_entry(entries[-1], engine.RESOLVE, _time(turn, 9), resolve))
+        entries.append(glog.make_entry(entries[-1], replay.RESOLVE, _time(turn, 9), resolve))
         table.state = result.state
     sizes = {"order_bytes": text_bytes / (turns * 4),
              "state_bytes": len(canonical.encode(table.state))}
@@ -116,7 +117,7 @@ def _peaceful(table: Table, power: str, body: dict[str, Any]) -> dict[str, Any]:
 def _sha(text: str) -> str:
     import hashlib
 
-    from pbem.armor import dearmor
+    from pbem.protocol.armor import dearmor
 
     return hashlib.sha256(dearmor(text).body.encode("utf-8")).hexdigest()
 

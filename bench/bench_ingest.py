@@ -38,16 +38,17 @@ from pathlib import Path
 import yaml
 
 from bench.report import line, median_seconds
-from pbem import games, ingest
-from pbem.commitment import commit
-from pbem.gameconfig import GameConfig
-from pbem.gamedir import GameDir
-from pbem.keys import PrivateKey
+from pbem.game import registry
+from pbem.host import ingest
 from pbem.mail import _files
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource
-from pbem.orderdoc import sign_orders
-from pbem.referee import referee_key
+from pbem.protocol.commitment import commit
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store.gameconfig import GameConfig
+from pbem.store.gamedir import GameDir
+from pbem.store.referee import referee_key
 
 ORDER_PARSE_MS = 0.465
 VERIFY_MS = 0.064
@@ -65,7 +66,7 @@ def build(work: Path, mails: int) -> tuple[Path, Path]:
     root, box = work / "root", work / "Maildir"
     for sub in ("new", "cur", "tmp"):
         (box / sub).mkdir(parents=True)
-    plugin = games.load("4000ad")
+    plugin = registry.load("4000ad")
     keys = {p: PrivateKey.generate() for p in POWERS}
     config = GameConfig.from_data({
         "game_id": GAME, "game": "4000ad", "variant": "independents-4",

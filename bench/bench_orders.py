@@ -8,10 +8,11 @@ import yaml
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.report import line, median_seconds
-from pbem import commitment, games
-from pbem.keys import PrivateKey
-from pbem.orderdoc import Keyring, find_signed_blocks, sign_orders, verify_orders
-from pbem.safeyaml import load_order_yaml
+from pbem.game import registry
+from pbem.protocol import commitment
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import Keyring, find_signed_blocks, sign_orders, verify_orders
+from pbem.protocol.safeyaml import load_order_yaml
 
 FLOOR_MS = 0.53
 GAME = "bench-1"
@@ -50,7 +51,7 @@ def run() -> None:
     ring.add(GAME, "algol", key.public)
     text = order_file()
     mail = "Hello referee,\n\n" + sign_orders(text, key) + "\n-- \nalgol\n"
-    ad = games.load("4000ad")
+    ad = registry.load("4000ad")
     state = ad.setup("wild-4", {"game_id": GAME})
     state["alliances"] = [{"members": ["algol", "regulus"], "public": False, "since": 0}]
     view = ad.view(state, "algol")

@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from bench.report import line, median_seconds
-from pbem import atomic
-from pbem import log as glog
+from pbem.store import atomic
+from pbem.store import log as glog
 
 T0 = "2026-11-30T17:00:00Z"
 WRITE_50KB_DURABLE_MS = 0.411

@@ -41,15 +41,17 @@ from pathlib import Path
 import yaml
 
 from bench.report import line
-from pbem import engine, games, notify, render, turnjob
-from pbem.gameconfig import GameConfig
-from pbem.gamedir import GameDir
-from pbem.keys import PrivateKey
+from pbem.game import registry
+from pbem.host import notify, turnjob
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import FileTransport
-from pbem.orderdoc import Keyring, sign_orders, verify_orders
-from pbem.referee import referee_key
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import Keyring, sign_orders, verify_orders
 from pbem.schedule import to_iso
+from pbem.store import replay
+from pbem.store.gameconfig import GameConfig
+from pbem.store.gamedir import GameDir
+from pbem.store.referee import referee_key
 
 FLOOR_MS = 4.0
 FLOOR_RESOLVE_MS = 0.8 + 4 * 0.064
@@ -61,7 +63,7 @@ POWERS = ("pavo", "antares", "regulus", "algol")
 
 
 def build(root: Path, n: int) -> None:
-    plugin = games.load("4000ad")
+    plugin = registry.load("4000ad")
     keys = {p: PrivateKey.generate() for p in POWERS}
     for i in range(n):
         gid = f"bench-{i:04d}"
@@ -87,7 +89,7 @@ def build(root: Path, n: int) -> None:
                                          "to": {"pavo": "Shaula", "antares": "Sabik",
                                                 "regulus": "Markab", "algol": "Caph"}[p]}}}
             v = verify_orders(sign_orders(yaml.safe_dump(doc), keys[p]), ring, fingerprints=ring)
-            game.log.append(engine.ORDERS, T0, engine.orders_body(
+            game.log.append(replay.ORDERS, T0, replay.orders_body(
                 turn=1, power=p, seq=1, sha256=v.sha256, text=v.block, orders=v.body,
                 received=to_iso(T0), message_id=None, key=v.key_fingerprint))
 

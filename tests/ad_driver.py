@@ -8,10 +8,11 @@ import hashlib
 import json
 from typing import Any
 
-from pbem import canonical, games
-from pbem.commitment import commit
+from pbem import canonical
+from pbem.game import registry
+from pbem.protocol.commitment import commit
 
-AD = games.load("4000ad")
+AD = registry.load("4000ad")
 
 
 def nonce_for(power: str, warp: int, turn: int) -> bytes:

@@ -6,16 +6,16 @@ import importlib
 
 import pytest
 
-from pbem import games
+from pbem.game import registry
 
 
 @pytest.fixture(scope="session")
 def ad():
     """The 4000 A.D. plugin object."""
-    return games.load("4000ad")
+    return registry.load("4000ad")
 
 
 def ad_module(name: str):
     """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
-    games.load("4000ad")
-    return importlib.import_module(f"{games.module_name('4000ad')}.{name}")
+    registry.load("4000ad")
+    return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")

@@ -15,16 +15,17 @@ from typing import Any
 
 import yaml
 
-from pbem import accept, games, turnjob
 from pbem.cli.main import main as pbem_main
-from pbem.commitment import commit
-from pbem.gamedir import GameDir
-from pbem.keys import PrivateKey
+from pbem.game import registry
+from pbem.host import accept, turnjob
 from pbem.mail.transports import FileTransport
-from pbem.orderdoc import sign_orders
+from pbem.protocol.commitment import commit
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store.gamedir import GameDir
 
 T0 = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
-AD = games.load("4000ad")
+AD = registry.load("4000ad")
 
 
 def at(hours: float) -> datetime:

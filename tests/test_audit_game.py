@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import escrow, gmops
 from pbem.audit import audit_bytes, audit_path
+from pbem.audit.export import export_game
 from pbem.cli.main import main as pbem_main
-from pbem.export import export_game
-from pbem.keys import PrivateKey
+from pbem.host import gmops
+from pbem.protocol import escrow
+from pbem.protocol.keys import PrivateKey
 from tests.pbem_host import Host, at
 
 

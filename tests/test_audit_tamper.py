@@ -16,18 +16,20 @@ from typing import Any
 
 import pytest
 
-from pbem import canonical, engine, games
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes
-from pbem.checkpoint import Checkpoint
-from pbem.export import make_header
-from pbem.keys import PrivateKey
-from pbem.log import Entry
-from pbem.orderdoc import sign_orders
-from pbem.referee import referee_key
+from pbem.audit.export import make_header
+from pbem.game import registry
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store import log as glog
+from pbem.store import replay
+from pbem.store.checkpoint import Checkpoint
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
 from tests.test_audit_game import Played, played
 
-AD = games.load("4000ad")
+AD = registry.load("4000ad")
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def lying_referee(game: Played, change: Callable[[list[dict[str, Any]]], None]) 
 def state_before(game: Played, seq: int) -> dict[str, Any]:
     entries = entries_of(game.export)
     initial = AD.setup(entries[0].body["variant"], entries[0].body["options"])
-    return engine.replay(AD, entries[:seq], initial)
+    return replay.replay(AD, entries[:seq], initial)
 
 
 # -- an attacker editing the file ---------------------------------------------------------------

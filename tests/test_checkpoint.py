@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import log as glog
-from pbem.checkpoint import Checkpoint, CheckpointError, check_extends, extends
-from pbem.keys import PrivateKey
+from pbem.protocol.keys import PrivateKey
+from pbem.store import log as glog
+from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends, extends
 
 T0 = "2026-11-30T17:00:00Z"
 

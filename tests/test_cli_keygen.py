@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem import escrow
-from pbem.keys import PrivateKey, PublicKey
+from pbem.protocol import escrow
+from pbem.protocol.keys import PrivateKey, PublicKey
 
 
 def pbem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.gamedir import GameDir
-from pbem.keys import write_keypair
+from pbem.protocol.keys import write_keypair
+from pbem.store.gamedir import GameDir
 
 REPO = Path(__file__).resolve().parent.parent
 POWERS = ("pavo", "antares", "regulus", "algol")

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from pbem import games
-from pbem.keys import PublicKey, write_keypair
-from pbem.orderdoc import Keyring, find_signed_blocks, verify_orders
-from pbem.safeyaml import load_order_yaml
-from pbem.vault import Vault
+from pbem.game import registry
+from pbem.protocol.keys import PublicKey, write_keypair
+from pbem.protocol.orderdoc import Keyring, find_signed_blocks, verify_orders
+from pbem.protocol.safeyaml import load_order_yaml
+from pbem.protocol.vault import Vault
 
 GAME = "andromeda-7"
 
@@ -47,7 +47,7 @@ class Player:
 
 @pytest.fixture(scope="module")
 def ad():
-    return games.load("4000ad")
+    return registry.load("4000ad")
 
 
 @pytest.fixture
@@ -181,7 +181,7 @@ def test_second_departure_only_as_alternative(player):
 
 
 def escrow_pub(player: Player) -> Path:
-    from pbem import escrow
+    from pbem.protocol import escrow
 
     _key, pub = escrow.write_keypair(player.root / "referee")
     return pub

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import commitment
+from pbem.protocol import commitment
 from tests.test_orderdoc_vectors import vector, vector_names
 
 

@@ -9,16 +9,17 @@ import json
 
 import pytest
 
-from pbem import canonical, games
-from pbem.plugin import GamePlugin
+from pbem import canonical
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
 
-CASES = [(gid, variant) for gid in games.available()
-         for variant in games.load(gid).variants()]
+CASES = [(gid, variant) for gid in registry.available()
+         for variant in registry.load(gid).variants()]
 
 
 @pytest.mark.parametrize("game_id,variant", CASES)
 def test_plugin_conformance(game_id: str, variant: str) -> None:
-    plugin: GamePlugin = games.load(game_id)
+    plugin: GamePlugin = registry.load(game_id)
     options = {"game_id": "conformance"}
     state = plugin.setup(variant, options)
     assert canonical.encode(plugin.setup(variant, options)) == canonical.encode(state)

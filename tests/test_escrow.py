@@ -8,8 +8,8 @@ import stat
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from pbem import commitment, escrow
-from pbem.escrow import EscrowError, open_escrow, seal
+from pbem.protocol import commitment, escrow
+from pbem.protocol.escrow import EscrowError, open_escrow, seal
 from tests.test_orderdoc_vectors import vector
 
 V = vector("escrow-1")

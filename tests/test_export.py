@@ -10,11 +10,12 @@ import shutil
 
 import pytest
 
-from pbem import canonical, gmops
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes, audit_path, sha256mid
-from pbem.export import DOMAIN, PAYLOAD_TYPE, ExportError, export_game, header_payload
-from pbem.referee import referee_key
+from pbem.audit.export import DOMAIN, PAYLOAD_TYPE, ExportError, export_game, header_payload
+from pbem.host import gmops
+from pbem.store import log as glog
+from pbem.store.referee import referee_key
 from tests.pbem_host import Host, at
 from tests.test_audit_game import Played, played
 
@@ -131,14 +132,14 @@ def _rewrite(host: Host, seq: int, change) -> bytes:
 
 
 def test_a_gm_end_with_another_state_is_caught_even_when_re_signed(ended):
-    from pbem import engine
+    from pbem.store import replay
 
     key, _ = referee_key(ended.root)
     seq = len(ended.entries()) - 1
 
     def change(body):
         body["state"] = "0" * 64
-        body.update(engine.sign_gm(key, body))
+        body.update(replay.sign_gm(key, body))
 
     with pytest.raises(AuditFailure) as info:
         audit_bytes(_rewrite(ended, seq, change), "log.jsonl")

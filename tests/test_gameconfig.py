@@ -6,7 +6,7 @@ from datetime import time, timedelta
 
 import pytest
 
-from pbem.gameconfig import ConfigError, GameConfig
+from pbem.store.gameconfig import ConfigError, GameConfig
 
 GOOD = """\
 game_id: andromeda-7

@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from pbem import canonical, games
-from pbem import log as glog
-from pbem.checkpoint import check_extends
-from pbem.gameconfig import GameConfig, PowerEntry
-from pbem.gamedir import ConfigMismatch, GameDir, GameDirError, games_under
-from pbem.keys import PrivateKey
-from pbem.lock import Busy, locked
-from pbem.referee import referee_key
+from pbem import canonical
+from pbem.game import registry
+from pbem.protocol.keys import PrivateKey
 from pbem.schedule import Schedule
+from pbem.store import log as glog
+from pbem.store.checkpoint import check_extends
+from pbem.store.gameconfig import GameConfig, PowerEntry
+from pbem.store.gamedir import ConfigMismatch, GameDir, GameDirError, games_under
+from pbem.store.lock import Busy, locked
+from pbem.store.referee import referee_key
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 POWERS = ("pavo", "antares", "regulus", "algol")
@@ -26,7 +27,7 @@ POWERS = ("pavo", "antares", "regulus", "algol")
 
 @pytest.fixture(scope="module")
 def plugin():
-    return games.load("4000ad")
+    return registry.load("4000ad")
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import engine, gmops
 from pbem.cli.main import main as pbem_main
-from pbem.keys import PrivateKey
-from pbem.log import GameLog
-from pbem.referee import referee_public
+from pbem.host import gmops
+from pbem.protocol.keys import PrivateKey
+from pbem.store import replay
+from pbem.store.log import GameLog
+from pbem.store.referee import referee_public
 from tests.pbem_host import Host, at
 
 
@@ -25,10 +26,10 @@ def test_every_operation_is_logged_and_signed_by_the_referee(tmp_path):
     ops = [e.body["op"] for e in gm_entries(host)]
     assert ops == ["pause", "resume", "extend"]
     for entry in gm_entries(host):
-        engine.verify_gm(referee, entry.body)
+        replay.verify_gm(referee, entry.body)
     tampered = dict(gm_entries(host)[2].body, deadline="2030-01-01T00:00:00Z")
     with pytest.raises(Exception, match="signature"):
-        engine.verify_gm(referee, tampered)
+        replay.verify_gm(referee, tampered)
 
 
 def test_paused_game_does_not_resolve_and_resume_gives_a_fresh_deadline(tmp_path):
@@ -37,7 +38,7 @@ def test_paused_game_does_not_resolve_and_resume_gives_a_fresh_deadline(tmp_path
     assert host.run(at(100))[0].status == "paused"
     assert not gm_entries(host, "resolve")
     gmops.resume(host.path, at(100))
-    clock = engine.clock(GameLog.load(host.path / "log.jsonl").entries)
+    clock = replay.clock(GameLog.load(host.path / "log.jsonl").entries)
     assert clock.deadline == "2026-12-07T04:00:00Z" and not clock.paused
     assert host.run(at(101))[0].status == "waiting"
     assert host.run(at(148.5))[0].status == "resolved"
@@ -59,7 +60,7 @@ def test_replace_a_player_new_key_accepted_old_key_refused(tmp_path):
     assert pbem_main(["gm", "replace", str(host.path), "algol", "--email",
                       "newbie@example.org", "--key", str(tmp_path / "newbie.pub"),
                       "--now", "2026-12-01T01:00:00Z"]) == 0
-    engine.verify_gm(referee_public(host.root), gm_entries(host, "key")[0].body)
+    replay.verify_gm(referee_public(host.root), gm_entries(host, "key")[0].body)
     old = host.submit("algol", {}, at(2))
     assert old.verdict == "rejected"
     host.keys["algol"] = new_key

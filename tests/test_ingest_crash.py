@@ -10,8 +10,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.log import GameLog
 from pbem.mail.outbox import Outbox
+from pbem.store.log import GameLog
 from tests.pbem_host import Host
 
 

@@ -29,8 +29,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem import ingest
 from pbem.cli.main import main as pbem_main
+from pbem.host import ingest
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource

@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from pbem import games
+from pbem.game import registry
 from tests.pbem_host import Host, at
 from tests.test_ingest_helpers import (
     HOME,
@@ -32,7 +32,7 @@ from tests.test_ingest_helpers import (
     registered,
 )
 
-AD = games.load("4000ad")
+AD = registry.load("4000ad")
 ESCROW = "ESCROW-pavo-" + "Zm9vYmFy" * 8
 
 

@@ -7,7 +7,7 @@ import email
 from email import policy
 from email.message import EmailMessage
 
-from pbem import ingest
+from pbem.host import ingest
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource

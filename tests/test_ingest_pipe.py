@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.lock import try_lock
 from pbem.mail.inbox import Inbox
+from pbem.store.lock import try_lock
 from tests.mail_corpus import build
 from tests.pbem_host import at, iso
 from tests.test_ingest_helpers import (

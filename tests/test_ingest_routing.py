@@ -80,12 +80,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem import accept, canonical, engine
-from pbem.gamedir import GameDir
-from pbem.keys import PrivateKey
+from pbem import canonical
+from pbem.host import accept
 from pbem.mail.inbox import Inbox
-from pbem.orderdoc import sign_orders
-from pbem.referee import referee_public
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from pbem.store import replay
+from pbem.store.gamedir import GameDir
+from pbem.store.referee import referee_public
 from tests.mail_corpus import Case, build
 from tests.test_ingest_helpers import (
     NOW,
@@ -204,8 +206,8 @@ def message_id(raw: bytes) -> str | None:
     return str(value).strip() if value else None
 
 
-def orders_entries(root: Path, game: str = "demo-1") -> list[engine.Entry]:
-    return [e for e in GameDir.open(root / game).log.entries if e.kind == engine.ORDERS]
+def orders_entries(root: Path, game: str = "demo-1") -> list[replay.Entry]:
+    return [e for e in GameDir.open(root / game).log.entries if e.kind == replay.ORDERS]
 
 
 def kind_of(msg) -> str:
@@ -217,7 +219,7 @@ def kind_of(msg) -> str:
     return "html-only" if "plain text" in text_of(msg).lower() else subject
 
 
-def check_receipt(root: Path, msg, in_reply_to: str | None, entry: engine.Entry) -> None:
+def check_receipt(root: Path, msg, in_reply_to: str | None, entry: replay.Entry) -> None:
     """A receipt: threaded, restating the orders, carrying a signature the referee key checks."""
     assert msg["In-Reply-To"] == in_reply_to
     assert in_reply_to in str(msg["References"]).split()
@@ -419,7 +421,7 @@ def test_replays_in_the_same_turn_and_resends_in_one_batch(world: World, tmp_pat
         "accepted", "accepted", "rejected", "duplicate", "rejected", "rejected", "rejected"]
     assert [p.code for v in report.verdicts for p in v.problems] == [
         "replay", "replay", "unknown-key", "unknown-key"]
-    standing = engine.standing_orders(GameDir.open(root / "demo-1").log.entries)["algol"]
+    standing = replay.standing_orders(GameDir.open(root / "demo-1").log.entries)["algol"]
     assert standing["seq"] == 60
     kinds = [(str(m["In-Reply-To"]), kind_of(m)) for _, m in queued(root)]
     assert sorted(kinds) == sorted([

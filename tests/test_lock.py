@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.lock import Busy, locked, try_lock
+from pbem.store.lock import Busy, locked, try_lock
 
 REPO = Path(__file__).resolve().parent.parent
 
 HOLDER = textwrap.dedent("""
     import sys
-    from pbem.lock import locked
+    from pbem.store.lock import locked
     with locked(sys.argv[1]):
         print("locked", flush=True)
         sys.stdin.read()  # hold until the parent closes our stdin
@@ -71,7 +71,7 @@ def test_killed_holder_releases_the_lock(tmp_path):
 def test_two_processes_race_one_wins(tmp_path):
     racer = textwrap.dedent("""
         import sys, time
-        from pbem.lock import try_lock
+        from pbem.store.lock import try_lock
         lock = try_lock(sys.argv[1])
         print("won" if lock else "busy", flush=True)
         time.sleep(2)

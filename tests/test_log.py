@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from pbem import canonical
-from pbem import log as glog
+from pbem.store import log as glog
 
 T0 = "2026-11-30T17:00:00Z"
 

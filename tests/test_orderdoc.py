@@ -11,10 +11,10 @@ from email.parser import BytesParser
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.armor import END, SIGNATURE, find_signed_blocks, normalize
 from pbem.errors import Rejected
-from pbem.keys import PrivateKey
-from pbem.orderdoc import Keyring, VerifiedOrders, sign_orders, supersede, verify_orders
+from pbem.protocol.armor import END, SIGNATURE, find_signed_blocks, normalize
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import Keyring, VerifiedOrders, sign_orders, supersede, verify_orders
 
 GAME = "andromeda-7"
 C64 = "3a7b" * 16

@@ -7,11 +7,18 @@ from __future__ import annotations
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import commitment, games
 from pbem.errors import Problem, Rejected
-from pbem.keys import PrivateKey
-from pbem.orderdoc import Keyring, VerifiedOrders, find_signed_blocks, sign_orders, supersede
-from pbem.orderdoc import verify_orders as verify
+from pbem.game import registry
+from pbem.protocol import commitment
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import (
+    Keyring,
+    VerifiedOrders,
+    find_signed_blocks,
+    sign_orders,
+    supersede,
+)
+from pbem.protocol.orderdoc import verify_orders as verify
 
 GAME = "andromeda-7"
 KEY = PrivateKey(Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
@@ -21,7 +28,7 @@ TO_HAMAL = commitment.commit(GAME, "algol", 1, 1, "Hamal", NONCE)
 
 @pytest.fixture(scope="module")
 def game():
-    ad = games.load("4000ad")
+    ad = registry.load("4000ad")
     state1 = ad.setup("independents-4", {"game_id": GAME})
     body = {"depart": {"warp": 1, "from": "Algol", "ships": 5, "commitment": TO_HAMAL}}
     orders, problems = ad.normalize_orders(body, ad.view(state1, "algol"))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.envelope import check_envelope, parse_envelope
 from pbem.errors import Rejected
-from pbem.safeyaml import load_order_yaml
+from pbem.protocol.envelope import check_envelope, parse_envelope
+from pbem.protocol.safeyaml import load_order_yaml
 
 GOOD = "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\norders: {}\n"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import games
-from pbem.envelope import parse_envelope
-from pbem.keys import PrivateKey, PublicKey, pae
-from pbem.orderdoc import DOMAIN, PAYLOAD_TYPE, Keyring, sign_orders, verify_orders
-from pbem.safeyaml import load_order_yaml
+from pbem.game import registry
+from pbem.protocol.envelope import parse_envelope
+from pbem.protocol.keys import PrivateKey, PublicKey, pae
+from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE, Keyring, sign_orders, verify_orders
+from pbem.protocol.safeyaml import load_order_yaml
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 _BLOCK = re.compile(r"<!-- vector: ([\w-]+) -->\n```[a-z]*\n(.*?)```", re.S)
@@ -82,7 +82,7 @@ def test_every_order_kind_in_the_example_is_understood_by_the_game():
     example = load_order_yaml(yaml_examples()[0])["orders"]
     assert set(example) == {"warps", "depart", "permit", "resources", "alliance", "withdraw",
                             "surrender", "concede", "vote_end"}
-    ad = games.load("4000ad")
+    ad = registry.load("4000ad")
     state = ad.setup("wild-4", {"game_id": "andromeda-7"})
     _orders, problems = ad.normalize_orders(example, ad.view(state, "algol"))
     assert not [p for p in problems if p.code in ("unknown-key", "type")], problems

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from pbem.errors import Rejected
-from pbem.safeyaml import MAX_BYTES, MAX_DEPTH, load_order_yaml, resolve_plain, scan
+from pbem.protocol.safeyaml import MAX_BYTES, MAX_DEPTH, load_order_yaml, resolve_plain, scan
 
 
 def problems(text: str) -> list[tuple[str, str]]:

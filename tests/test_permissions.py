@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import gmops
-from pbem.atomic import SymlinkRefused
 from pbem.cli.main import main as pbem_main
-from pbem.gamedir import GameDir
-from pbem.lock import try_lock
+from pbem.host import gmops
+from pbem.store.atomic import SymlinkRefused
+from pbem.store.gamedir import GameDir
+from pbem.store.lock import try_lock
 from tests.pbem_host import Host, at, iso
 
 

@@ -8,11 +8,12 @@ import re
 import pytest
 import yaml
 
-from pbem import render, safeyaml
-from pbem.envelope import check_envelope
+from pbem.protocol import safeyaml
+from pbem.protocol.envelope import check_envelope
+from pbem.render import mails
 from tests.ad_driver import AD, Table
 
-PRES = render.presenter(AD)
+PRES = mails.presenter(AD)
 BOARD = AD.board
 COMMITMENT = "ab" * 32
 
@@ -242,7 +243,7 @@ def test_svg_map_is_well_formed_xml():
 
     t = Table().put("Hamal", "pavo", 3)
     view = t.view("algol")
-    r = render.Renderer("4000ad")
+    r = mails.Renderer("4000ad")
     svg = r.render("map.svg", {"map": PRES.star_map(view, ["algol"]),
                                "legend": PRES.legend(view), "title": "A & B <test>",
                                "turn": 1, "readers_css": ""})

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem import canonical, render
+from pbem import canonical
 from pbem.errors import Problem
-from pbem.render import RenderedMail
+from pbem.render import mails
+from pbem.render.mails import RenderedMail
 from tests.ad_driver import AD
 from tests.test_report_scenario import (
     GAME,
@@ -34,54 +35,54 @@ RECEIPT_SIG = "pbem-receipt game=test-game power=algol turn=2 seq=1\n sig=c2lnbm
 @cache
 def mails() -> dict[str, RenderedMail]:
     """Every template, rendered once for the scripted games."""
-    r = render.Renderer("4000ad")
+    r = mails.Renderer("4000ad")
     t, rounds = golden_game()
     out: dict[str, RenderedMail] = {}
     for index, power in ((0, "regulus"), (1, "algol"), (2, "algol"), (2, "pavo"),
                          (3, "pavo"), (3, "antares")):
         rd = rounds[index]
-        out[f"turn{index + 1}_{power}"] = render.turn_report(
+        out[f"turn{index + 1}_{power}"] = mails.turn_report(
             r, AD, rd.before, rd.after, rd.events, [power], PLAYERS[power], GAME)
     _, arounds = alliances_game()
     a = arounds[0]
-    out["turn1_pavo_antares"] = render.turn_report(
+    out["turn1_pavo_antares"] = mails.turn_report(
         r, AD, a.before, a.after, a.events, ["pavo", "antares"], PLAYERS["pavo"],
         {**GAME, "checkpoint": None, "deadline": None})
     first = rounds[0].before
-    out["welcome_algol"] = render.welcome(
+    out["welcome_algol"] = mails.welcome(
         r, AD, first, ["algol"], PLAYERS["algol"],
         {**GAME, "checkpoint": None, "schedule": "Orders are due every 48 hours; a turn is "
          "resolved early when every order is in."})
-    out["receipt_algol"] = render.receipt(
+    out["receipt_algol"] = mails.receipt(
         r, AD, rounds[1].before, "algol", rounds[1].orders["algol"], PLAYERS["algol"], GAME,
         seq=1, signature=RECEIPT_SIG)
-    out["receipt_regulus"] = render.receipt(
+    out["receipt_regulus"] = mails.receipt(
         r, AD, rounds[0].before, "regulus", rounds[0].orders["regulus"], PLAYERS["regulus"],
         GAME, seq=3)
-    out["rejection_algol"] = render.rejection(
+    out["rejection_algol"] = mails.rejection(
         r, [Problem("ships", "orders.depart.ships", "you have 3 ships at Vega, not 5"),
             Problem("unknown-star", "orders.warps[2].arrive",
                     'no star named "Hamall" — did you mean Hamal?'),
             "the signature does not verify with the key registered for algol"],
         PLAYERS["algol"], GAME, power="algol", turn=2, seq=4)
-    out["reminder_algol"] = render.reminder(r, AD, rounds[1].before, ["algol"],
+    out["reminder_algol"] = mails.reminder(r, AD, rounds[1].before, ["algol"],
                                             PLAYERS["algol"], GAME)
-    out["late_notice_antares"] = render.late_notice(
+    out["late_notice_antares"] = mails.late_notice(
         r, "antares", PLAYERS["antares"], GAME, turn=3, received="2026-12-02T18:05:00Z")
     rd = rounds[2]
-    out["gm_summary"] = render.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
+    out["gm_summary"] = mails.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
     end = AD.end_game(t.state, "ended by agreement")
-    out["game_end_algol"] = render.game_end(r, AD, end.state, end.events, ["algol"],
+    out["game_end_algol"] = mails.game_end(r, AD, end.state, end.events, ["algol"],
                                             PLAYERS["algol"], {**GAME, "deadline": None},
                                             reveal(rounds))
     _, wrounds = wild_game()
     w = wrounds[0]
-    out["turn1_wild_algol"] = render.turn_report(r, AD, w.before, w.after, w.events, ["algol"],
+    out["turn1_wild_algol"] = mails.turn_report(r, AD, w.before, w.after, w.events, ["algol"],
                                                  PLAYERS["algol"], GAME)
-    out["gm_summary_wild"] = render.gm_summary(r, AD, w.before, w.after, w.events, GAME)
-    out["html_only_reply"] = render.html_only_reply(r, PLAYERS["regulus"], GAME,
+    out["gm_summary_wild"] = mails.gm_summary(r, AD, w.before, w.after, w.events, GAME)
+    out["html_only_reply"] = mails.html_only_reply(r, PLAYERS["regulus"], GAME,
                                                     subject="orders for turn 2")
-    out["no_orders_reply"] = render.no_orders_reply(
+    out["no_orders_reply"] = mails.no_orders_reply(
         r, PLAYERS["regulus"], GAME, subject="my orders",
         notes=["attachment 'orders.zip': a zip archive is not read; attach the signed .txt"])
     return out
@@ -107,7 +108,7 @@ def test_every_template_is_covered():
     assert sorted(NAMES) == sorted(mails())
     kinds = {name.split("_")[0].rstrip("0123456789") for name in NAMES}
     templates = {p.name.split(".")[0] for d in ("common", "4000ad")
-                 for p in (Path(render.templates_root()) / d).glob("*.subject.txt")}
+                 for p in (Path(mails.templates_root()) / d).glob("*.subject.txt")}
     covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
                "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
                "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",

@@ -21,14 +21,14 @@ from functools import cache
 
 import pytest
 
-from pbem import render
+from pbem.render import mails
 from tests.ad_driver import AD
 from tests.test_report_scenario import ESCROW, GAME, PLAYERS, Round, golden_game, wild_game
 
-PRES = render.presenter(AD)
+PRES = mails.presenter(AD)
 
 
-def _blob(mail: render.RenderedMail) -> str:
+def _blob(mail: mails.RenderedMail) -> str:
     parts = [mail.subject, mail.text, mail.html]
     parts += [data.decode("utf-8") for _, _, data in mail.attachments]
     return "\n".join(parts)
@@ -51,18 +51,18 @@ def games() -> dict[str, list[Round]]:
 
 def _mails_for(power: str, rounds: list[Round]):
     """(label, round, state the mail shows, mail) for every mail this power gets."""
-    r = render.Renderer("4000ad")
+    r = mails.Renderer("4000ad")
     player = PLAYERS[power]
-    yield "welcome", rounds[0], rounds[0].before, render.welcome(
+    yield "welcome", rounds[0], rounds[0].before, mails.welcome(
         r, AD, rounds[0].before, [power], player, GAME)
     for i, rd in enumerate(rounds):
-        yield f"turn {i + 1}", rd, rd.after, render.turn_report(
+        yield f"turn {i + 1}", rd, rd.after, mails.turn_report(
             r, AD, rd.before, rd.after, rd.events, [power], player, GAME)
         if power in rd.orders:
-            yield f"receipt {i + 1}", rd, rd.before, render.receipt(
+            yield f"receipt {i + 1}", rd, rd.before, mails.receipt(
                 r, AD, rd.before, power, rd.orders[power], player, GAME, seq=1)
         if power in AD.powers_due(rd.after):
-            yield f"reminder {i + 2}", rd, rd.after, render.reminder(
+            yield f"reminder {i + 2}", rd, rd.after, mails.reminder(
                 r, AD, rd.after, [power], player, GAME)
 
 
@@ -104,9 +104,9 @@ def test_no_mail_leaks_another_powers_secrets(variant, reader):
 def test_own_warps_never_claim_a_destination(variant, reader):
     """The referee does not know where a fleet goes: not even its owner's report says it."""
     rounds = games()[variant]
-    r = render.Renderer("4000ad")
+    r = mails.Renderer("4000ad")
     for rd in rounds:
-        mail = render.turn_report(r, AD, rd.before, rd.after, rd.events, [reader],
+        mail = mails.turn_report(r, AD, rd.before, rd.after, rd.events, [reader],
                                   PLAYERS[reader], GAME)
         blob = _blob(mail)
         for (owner, key, departed), (star, _) in rd.vault.items():
@@ -133,20 +133,20 @@ def test_secrets_reach_their_owners_only():
     Algol's and Regulus's reports."""
     rounds = games()["wild-4"]
     rd = rounds[0]
-    r = render.Renderer("4000ad")
-    pavo = _blob(render.turn_report(r, AD, rd.before, rd.after, rd.events, ["pavo"],
+    r = mails.Renderer("4000ad")
+    pavo = _blob(mails.turn_report(r, AD, rd.before, rd.after, rd.events, ["pavo"],
                                     PLAYERS["pavo"], GAME))
     assert ESCROW in pavo
-    algol = render.turn_report(r, AD, rd.before, rd.after, rd.events, ["algol"],
+    algol = mails.turn_report(r, AD, rd.before, rd.after, rd.events, ["algol"],
                                PLAYERS["algol"], GAME)
     assert "Regulus: allied since turn 1 (secret: only its members know)" in algol.text
 
 
 @pytest.mark.parametrize("variant", ["independents-4", "wild-4"])
 def test_gm_summary_is_the_one_mail_with_everything(variant):
-    r = render.Renderer("4000ad")
+    r = mails.Renderer("4000ad")
     for rd in games()[variant]:
-        mail = render.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
+        mail = mails.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
         blob = _blob(mail)
         for power in rd.after["powers"]:
             for secret in AD.secrets(rd.after, power):
@@ -164,7 +164,7 @@ def test_game_end_reveals_every_destination_and_nonce():
 
     t, rounds = golden_game()
     end = AD.end_game(t.state, "ended by agreement")
-    mail = render.game_end(render.Renderer("4000ad"), AD, end.state, end.events, ["pavo"],
+    mail = mails.game_end(mails.Renderer("4000ad"), AD, end.state, end.events, ["pavo"],
                            PLAYERS["pavo"], GAME, reveal(rounds))
     blob = _blob(mail)
     for item in reveal(rounds):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from pbem import engine, games
+from pbem.game import registry
+from pbem.store import replay
 from tests.pbem_host import Host, at
 
 
@@ -41,7 +42,7 @@ def test_deadline_passes_with_missing_orders_standing_orders_apply(tmp_path):
     assert runs[0].status == "resolved"
     used = host.entries("resolve")[0].body["used"]
     assert used["algol"] and used["pavo"] is None and used["regulus"] is None
-    missed = engine.missed_turns(host.game().log.entries)
+    missed = replay.missed_turns(host.game().log.entries)
     assert missed["pavo"] == {"total": 1, "in_a_row": 1} and missed["algol"]["total"] == 0
     state = host.state()
     assert state["warps"]["algol"]["1"]["travelled"] == 1
@@ -80,7 +81,7 @@ def test_replayed_lower_seq_is_refused_and_previous_orders_stand(tmp_path):
     assert first.verdict == "accepted"
     older = host.submit("algol", {}, at(2), seq=4)
     assert older.verdict == "rejected" and older.problems[0].code == "replay"
-    standing = engine.standing_orders(host.game().log.entries)
+    standing = replay.standing_orders(host.game().log.entries)
     assert standing["algol"]["seq"] == 5
 
 
@@ -140,8 +141,8 @@ def test_resolve_entry_records_state_digest_that_replay_reproduces(tmp_path):
     all_submit(host, at(3))
     host.run(at(4))
     game = host.game()
-    plugin = games.load("4000ad")
-    state = engine.replay(plugin, game.log.entries, game.initial_state(plugin))
+    plugin = registry.load("4000ad")
+    state = replay.replay(plugin, game.log.entries, game.initial_state(plugin))
     assert state == host.state()
     assert state["stars"]["Hamal"]["ships"] == {"algol": 5}
     assert json.loads((host.path / "mailed.json").read_text())["seq"] == len(game.log) - 1

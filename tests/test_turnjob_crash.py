@@ -14,7 +14,7 @@ from email import policy
 
 import pytest
 
-from pbem.log import GameLog
+from pbem.store.log import GameLog
 from tests.mailservers import smtp_servers, tls_files  # noqa: F401  (fixtures)
 from tests.pbem_host import Host, at, iso
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.log import GameLog
+from pbem.store.log import GameLog
 from tests.pbem_host import Host, at
 
 

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from pbem.vault import Departure, Vault, VaultError, default_path
+from pbem.protocol.vault import Departure, Vault, VaultError, default_path
 
 DEP = Departure(4, 1, "Vega", "Hamal", "ab" * 32, "cd" * 32)
 

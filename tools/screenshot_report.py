@@ -47,13 +47,13 @@ def screenshot(html: str, png: Path, width: int = 420, height: int = 2400) -> No
 
 def demo_html(power: str = "algol", index: int = 2) -> str:
     sys.path.insert(0, str(ROOT))
-    from pbem import render
+    from pbem.render import mails
     from tests.ad_driver import AD
     from tests.test_report_scenario import GAME, PLAYERS, golden_game
 
     _, rounds = golden_game()
     r = rounds[index]
-    mail = render.turn_report(render.Renderer("4000ad"), AD, r.before, r.after, r.events,
+    mail = mails.turn_report(mails.Renderer("4000ad"), AD, r.before, r.after, r.events,
                               [power], PLAYERS[power], GAME)
     return mail.html
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import canonical
-from pbem import log as glog
 from pbem.audit import sha256mid
-from pbem.engine import ORDERS
-from pbem.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
-from pbem.log import BrokenChain, CorruptEntry, Entry
+from pbem.audit.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
 from pbem.schedule import is_iso
+from pbem.store import log as glog
+from pbem.store.log import BrokenChain, CorruptEntry, Entry
+from pbem.store.replay import ORDERS
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 

@@ -7,14 +7,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import canonical, engine, games
+from pbem import canonical
 from pbem.audit._chain import Record, Withheld
 from pbem.errors import PbemError, Problem, Rejected
-from pbem.gamedir import GENESIS_FORMAT
-from pbem.keys import BadSignature, KeyError_, PublicKey
-from pbem.log import Entry
-from pbem.orderdoc import verify_orders
-from pbem.plugin import GamePlugin
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
+from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
+from pbem.protocol.orderdoc import verify_orders
+from pbem.store import replay
+from pbem.store.gamedir import GENESIS_FORMAT
+from pbem.store.log import Entry
 
 ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
                            "message_id", "key"})
@@ -88,7 +90,7 @@ class _Memo:
     """The game plugin with ``view`` and ``normalize_orders`` remembered for the current state.
 
     Both are pure (the plugin contract), and the walk asks for them twice per order file: in the
-    acceptance check and again in the replay (engine.gather_orders). Results are handed out by
+    acceptance check and again in the replay (replay.gather_orders). Results are handed out by
     reference; the rules core never mutates its inputs."""
 
     def __init__(self, plugin: GamePlugin) -> None:
@@ -134,7 +136,7 @@ class Walker:
                 body.get("format") if isinstance(body, dict) else body))
         self.game_id = str(body["game_id"])
         try:
-            self.plugin: GamePlugin = _Memo(games.load(body["plugin"]))  # type: ignore[assignment]
+            self.plugin: GamePlugin = _Memo(registry.load(body["plugin"]))  # type: ignore[assignment]
         except PbemError as exc:
             raise self.fail(genesis, "plugin", "an installed game plugin", str(exc)) from None
         variants = self.plugin.variants()
@@ -194,13 +196,13 @@ class Walker:
         for record in self.records[1:]:
             if isinstance(record, Withheld):
                 self.withheld(record)
-            elif record.kind == engine.ORDERS:
+            elif record.kind == replay.ORDERS:
                 self.orders(record)
-            elif record.kind == engine.RESOLVE:
+            elif record.kind == replay.RESOLVE:
                 self.resolve(record)
-            elif record.kind == engine.GM:
+            elif record.kind == replay.GM:
                 self.gm(record)
-            elif record.kind == engine.KEY:
+            elif record.kind == replay.KEY:
                 self.key(record)
             else:
                 raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
@@ -210,7 +212,7 @@ class Walker:
         return self.tally
 
     def withheld(self, record: Withheld) -> None:
-        if record.kind == engine.ORDERS:
+        if record.kind == replay.ORDERS:
             self.tally.withheld_orders += 1
             return
         self.tally.withheld_resolutions += 1
@@ -250,7 +252,7 @@ class Walker:
                 raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
                                 f"{recorded[name]} in the signed order file",
                                 "the entry does not describe the order file it holds")
-        parsed = engine.json_safe(v.body)
+        parsed = replay.json_safe(v.body)
         if parsed != b["orders"]:
             path, want, got = _first_difference(parsed, b["orders"])
             raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
@@ -337,8 +339,8 @@ class Walker:
                 self._check_orders(entry, power, sub)
         self._check_escrow(entry, state, used)
         try:
-            result = engine.replay_resolution(plugin, state, self.standing, entry)
-        except engine.ReplayMismatch as exc:
+            result = replay.replay_resolution(plugin, state, self.standing, entry)
+        except replay.ReplayMismatch as exc:
             raise self._mismatch(entry, state, exc) from None
         self.tally.battles += sum(1 for e in result.events if e.get("type") == "battle")
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
@@ -376,7 +378,7 @@ class Walker:
                                 "or was opened where no escrow was given")
 
     def _mismatch(self, entry: Entry, state: dict[str, Any],
-                  exc: engine.ReplayMismatch) -> AuditFailure:
+                  exc: replay.ReplayMismatch) -> AuditFailure:
         b = entry.body
         if exc.field == "events":
             chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
@@ -386,7 +388,7 @@ class Walker:
                 item = recorded.get(power, {}).get(warp)
                 return (item["destination"], item["nonce"]) if item else None
 
-            orders, *_ = engine.gather_orders(self.plugin, state, chosen, from_log)
+            orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)
             events = self.plugin.resolve(state, orders).events
             path, want, got = _first_difference(events, b["events"])
             return self.fail(entry, f"events{path}", f"{_short(want)} (the rules core's "
@@ -407,12 +409,12 @@ class Walker:
         self._referee_signed(entry)
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
-        if op not in engine.STATE_OPS:
+        if op not in replay.STATE_OPS:
             return
         if self.state is None:
             self.tally.unreplayed_gm += 1
             return
-        result = engine.gm_resolution(self.plugin, self.state, b)
+        result = replay.gm_resolution(self.plugin, self.state, b)
         assert result is not None
         digest = canonical.digest(result.state)
         if digest != b.get("state"):
@@ -446,7 +448,7 @@ class Walker:
         if not isinstance(entry.body, dict):
             raise self.fail(entry, "body", "a mapping", type(entry.body).__name__)
         try:
-            engine.verify_gm(self.referee, entry.body)
+            replay.verify_gm(self.referee, entry.body)
         except (BadSignature, ValueError):
             raise self.fail(entry, "signature", f"the referee's signature (key "
                             f"{self.referee.fingerprint}) over the entry",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from pbem.audit._chain import Record, read_records
 from pbem.audit._walk import AuditFailure, Tally, Walker
-from pbem.checkpoint import Checkpoint, CheckpointError, check_extends
+from pbem.audit.export import ExportError, ExportFile, read_export
 from pbem.errors import PbemError
-from pbem.export import ExportError, ExportFile, read_export
-from pbem.gamedir import LOG_NAME
-from pbem.keys import PublicKey
-from pbem.log import LogError, parse_entry
+from pbem.protocol.keys import PublicKey
+from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
+from pbem.store.gamedir import LOG_NAME
+from pbem.store.log import LogError, parse_entry
 
 __all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint"]
 

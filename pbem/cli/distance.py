@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pbem import games
+from pbem.game import registry
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    plugin = games.load(args.game)
+    plugin = registry.load(args.game)
     board = plugin.board  # type: ignore[attr-defined]
     print(board.distance(args.origin, args.destination))
     return 0

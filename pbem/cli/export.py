@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem.export import export_game
+from pbem.audit.export import export_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem import gmops
 from pbem.cli.run import now_from
-from pbem.gamedir import read_public_key
+from pbem.host import gmops
+from pbem.store.gamedir import read_public_key
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,9 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from pbem import ingest, mailconfig
 from pbem.cli.run import existing_root, now_from
 from pbem.errors import PbemError
+from pbem.host import ingest
+from pbem.mail import config
 from pbem.mail.errors import TransientMailError
 from pbem.mail.sources import MaildirSource, MboxSource, Source, StdinSource
 
@@ -45,7 +46,7 @@ def _source(args: argparse.Namespace) -> Source:
         state = args.root / "inbox" / f"mbox-{args.mbox.name}.handled"
         state.parent.mkdir(parents=True, exist_ok=True)
         return MboxSource(args.mbox, state)
-    return mailconfig.imap_source(args.root)
+    return config.imap_source(args.root)
 
 
 def run(args: argparse.Namespace) -> int:

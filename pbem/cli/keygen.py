@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem import escrow, keys
 from pbem.errors import UsageError
+from pbem.protocol import escrow, keys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,14 +7,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import games
 from pbem.errors import PbemError, Problem, UsageError
-from pbem.gameconfig import MODES, ConfigError, GameConfig, check_email, is_slug
-from pbem.gamedir import GameDir, read_public_key
-from pbem.keys import PublicKey
-from pbem.referee import KEY_NAME, PUB_NAME
-from pbem.safeyaml import resolve_plain
+from pbem.game import registry
+from pbem.protocol.keys import PublicKey
+from pbem.protocol.safeyaml import resolve_plain
 from pbem.schedule import ScheduleError, parse_iso
+from pbem.store.gameconfig import MODES, ConfigError, GameConfig, check_email, is_slug
+from pbem.store.gamedir import GameDir, read_public_key
+from pbem.store.referee import KEY_NAME, PUB_NAME
 
 EPILOG = """\
 examples:
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
     gamedir, config, keys = build(args)
-    plugin = games.load(config.game)
+    plugin = registry.load(config.game)
     root = gamedir.parent
     had_key = (root / KEY_NAME).exists()
     game = GameDir.create(root, config, keys, plugin, now)
@@ -191,9 +191,9 @@ def run(args: argparse.Namespace) -> int:
 def _welcome(game: GameDir, plugin: Any, now: datetime) -> int:
     """Queue each player's welcome mail: the game, its powers, how to send orders, the deadline,
     and the starting view (view.json) to write the first orders from."""
-    from pbem import notify
+    from pbem.host import notify
     from pbem.mail.outbox import Outbox
-    from pbem.referee import referee_key
+    from pbem.store.referee import referee_key
 
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
     return notify.queue_welcome(ctx, game.initial_state(plugin), Outbox(game.path / "outbox"))

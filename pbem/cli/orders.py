@@ -18,14 +18,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem import commitment, escrow, games, orderfile
-from pbem.armor import dearmor, find_signed_blocks
-from pbem.envelope import PROTOCOL, check_envelope, parse_envelope
 from pbem.errors import PbemError, Problem, Rejected, UsageError
-from pbem.keys import PrivateKey, PublicKey
-from pbem.orderdoc import sign_orders, verify_orders
-from pbem.safeyaml import load_order_yaml
-from pbem.vault import Departure, Vault
+from pbem.game import registry
+from pbem.protocol import commitment, escrow, orderfile
+from pbem.protocol.armor import dearmor, find_signed_blocks
+from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
+from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.protocol.orderdoc import sign_orders, verify_orders
+from pbem.protocol.safeyaml import load_order_yaml
+from pbem.protocol.vault import Departure, Vault
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -139,7 +140,7 @@ def _warn(text: str) -> None:
 
 
 def _board(rules: str) -> Any:
-    board = getattr(games.load(rules), "board", None)
+    board = getattr(registry.load(rules), "board", None)
     if board is None:
         raise UsageError(f"game {rules} has no star board: departures do not apply")
     return board
@@ -386,7 +387,7 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     problems = list(envelope_problems)
     if view is None or body is None:
         return problems
-    plugin = games.load(args.rules)
+    plugin = registry.load(args.rules)
     normalize = getattr(plugin, "normalize_orders", None)
     if normalize is None:
         _warn(f"the {args.rules} rules cannot check orders yet: only the envelope was checked")

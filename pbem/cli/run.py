@@ -6,10 +6,11 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pbem import ingest, mailconfig, turnjob
 from pbem.errors import UsageError
-from pbem.referee import warn_permissions
+from pbem.host import ingest, turnjob
+from pbem.mail import config
 from pbem.schedule import parse_iso
+from pbem.store.referee import warn_permissions
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if report.messages:
         for line in report.lines():
             print(f"inbox: {line}")
-    transport = None if args.no_send else mailconfig.transport(root)
+    transport = None if args.no_send else config.transport(root)
     try:
         runs = turnjob.run_root(root, now, transport)
     finally:

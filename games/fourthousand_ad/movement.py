@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.commitment import opens
+from pbem.protocol.commitment import opens
 
 from .battle import BLOCKED, arrive
 from .world import World

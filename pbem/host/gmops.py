@@ -19,17 +19,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, engine, games, notify
+from pbem import canonical
 from pbem.errors import PbemError
-from pbem.gameconfig import CONFIG_NAME, GameConfig, check_email
-from pbem.gamedir import GameDir
-from pbem.keys import PublicKey
-from pbem.lock import locked
+from pbem.game import registry
+from pbem.host import notify
+from pbem.host.turnjob import MAILED, STOPPED
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
-from pbem.referee import referee_key
+from pbem.protocol.keys import PublicKey
 from pbem.schedule import parse_iso, to_iso
-from pbem.turnjob import MAILED, STOPPED
+from pbem.store import atomic, replay
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
+from pbem.store.gamedir import GameDir
+from pbem.store.lock import locked
+from pbem.store.referee import referee_key
 
 
 class GMError(PbemError):
@@ -44,15 +47,15 @@ class Done:
 
 def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
     game = GameDir.open(path, repair_torn_tail=True)
-    plugin = games.load(game.config.game)
-    state = engine.load_state(plugin, game).state
+    plugin = registry.load(game.config.game)
+    state = replay.load_state(plugin, game).state
     return game, plugin, state
 
 
 def status(path: Path, now: datetime) -> list[str]:
     game, plugin, state = _open(path)
-    clock = engine.clock(game.log.entries)
-    standing = engine.standing_orders(game.log.entries)
+    clock = replay.clock(game.log.entries)
+    standing = replay.standing_orders(game.log.entries)
     due = plugin.powers_due(state)
     lines = [f"game {game.game_id}: {plugin.title} {game.config.variant}, "
              f"{game.config.mode}, turn {plugin.orders_turn(state)}"]
@@ -66,7 +69,7 @@ def status(path: Path, now: datetime) -> list[str]:
             have = standing.get(p)
             got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"
             lines.append(f"  {p:<8} {game.config.powers[p].email:<32} {got}")
-    missed = engine.missed_turns(game.log.entries)
+    missed = replay.missed_turns(game.log.entries)
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
             f"{p} {m['total']} ({m['in_a_row']} in a row)" for p, m in missed.items()
@@ -86,7 +89,7 @@ def status(path: Path, now: datetime) -> list[str]:
     return lines
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = engine.GM,
+def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
             then: Callable[[GameDir], None] | None = None) -> Done:
     """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
     the lock (files that follow from the entry)."""
@@ -95,10 +98,10 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = engi
         if plugin.is_over(state) and body["op"] not in ("status",):
             raise GMError(f"game {game.game_id} is over")
         key, _ = referee_key(game.root)
-        result = engine.gm_resolution(plugin, state, body)
+        result = replay.gm_resolution(plugin, state, body)
         if result is not None:
             body = {**body, "state": canonical.digest(result.state), "events": result.events}
-        signed = engine.sign_gm(key, {**body, "time": to_iso(now)})
+        signed = replay.sign_gm(key, {**body, "time": to_iso(now)})
         entry = game.log.append(kind, now, signed)
         if result is None:
             # The state is unchanged: move the cache to the new head, so the next run does not
@@ -139,7 +142,7 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
     from pbem.schedule import parse_duration
 
     game = GameDir.open(path)
-    current = engine.clock(game.log.entries).deadline
+    current = replay.clock(game.log.entries).deadline
     if to:
         deadline = parse_iso(to, "--to")
     elif by and current:
@@ -174,7 +177,7 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
         atomic.write_text(path / CONFIG_NAME, text)
 
     return _append(path, now, {"op": "replace", "power": power, "email": email,
-                               "key": key.text()}, kind=engine.KEY, then=write_files)
+                               "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
 def concede(path: Path, now: datetime, power: str) -> Done:

@@ -17,15 +17,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pbem import engine, render
 from pbem.errors import PbemError, Problem
-from pbem.escrow import load_private, open_escrow
-from pbem.gameconfig import CONFIG_NAME, GameConfig
-from pbem.gamedir import GameDir
-from pbem.keys import PrivateKey
-from pbem.log import Entry
+from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
-from pbem.plugin import GamePlugin
+from pbem.protocol.escrow import load_private, open_escrow
+from pbem.protocol.keys import PrivateKey
+from pbem.render import mails
+from pbem.store import replay
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig
+from pbem.store.gamedir import GameDir
+from pbem.store.log import Entry
 
 DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
 ESCROW_KEY = "referee.x25519.key"
@@ -56,8 +57,8 @@ class Context:
         return domain_of(self.sender)
 
     @cached_property
-    def renderer(self) -> render.Renderer:
-        return render.Renderer(self.game.config.game, self.game.path)
+    def renderer(self) -> mails.Renderer:
+        return mails.Renderer(self.game.config.game, self.game.path)
 
     def players(self) -> dict[str, dict[str, Any]]:
         """Each player (by address) and the powers it commands, in turn order."""
@@ -70,9 +71,9 @@ class Context:
         return out
 
     def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
-        clock = engine.clock(self.game.log.entries)
+        clock = replay.clock(self.game.log.entries)
         head = self.game.log.head
-        missed = engine.missed_turns(self.game.log.entries)
+        missed = replay.missed_turns(self.game.log.entries)
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
@@ -87,17 +88,17 @@ class Context:
             "sender": self.sender,
         }
 
-    def compose(self, to: str | Sequence[str], mail: render.RenderedMail, *, kind: str,
+    def compose(self, to: str | Sequence[str], mail: mails.RenderedMail, *, kind: str,
                 reply_to: str | None = None) -> EmailMessage:
         return compose(**self._compose_args(to, mail, kind=kind, reply_to=reply_to))
 
-    def compose_wire(self, to: str | Sequence[str], mail: render.RenderedMail, *,
+    def compose_wire(self, to: str | Sequence[str], mail: mails.RenderedMail, *,
                      kind: str) -> Wire:
         """The same message as :meth:`compose`, as wire bytes with its envelope (for the turn
         job's mails: no ``EmailMessage`` is built and flattened)."""
         return compose_wire(**self._compose_args(to, mail, kind=kind, reply_to=None))
 
-    def _compose_args(self, to: str | Sequence[str], mail: render.RenderedMail, *, kind: str,
+    def _compose_args(self, to: str | Sequence[str], mail: mails.RenderedMail, *, kind: str,
                       reply_to: str | None) -> dict[str, Any]:
         return dict(
             sender=self.sender,
@@ -115,7 +116,7 @@ class Context:
         )
 
 
-def escrow_opener(game: GameDir) -> engine.EscrowOpener | None:
+def escrow_opener(game: GameDir) -> replay.EscrowOpener | None:
     """Opens escrowed reveals with the referee's X25519 key (ROOT/referee.x25519.key)."""
     path = game.root / ESCROW_KEY
     if not path.exists():
@@ -140,13 +141,13 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
     out = []
     for address, player in ctx.players().items():
-        mail = render.turn_report(ctx.renderer, ctx.plugin, before, after, events,
+        mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
                                   player["powers"], player, info)
         out.append((f"report:{gid}:{entry.seq}:{address}",
                     ctx.compose_wire(player["email"], mail, kind="report")))
     gm = ctx.game.config.gm
     if gm:
-        mail = render.gm_summary(ctx.renderer, ctx.plugin, before, after, events, info)
+        mail = mails.gm_summary(ctx.renderer, ctx.plugin, before, after, events, info)
         out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose_wire(gm, mail, kind="report")))
         alert_after = ctx.game.config.nmr_alert
         for power, in_a_row in info["missed_in_a_row"].items():
@@ -156,7 +157,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     if ctx.plugin.is_over(after):
         reveals = revealed_departures(ctx.game.log.entries)
         for address, player in ctx.players().items():
-            mail = render.game_end(ctx.renderer, ctx.plugin, after, events, player["powers"],
+            mail = mails.game_end(ctx.renderer, ctx.plugin, after, events, player["powers"],
                                    player, info, reveals)
             out.append((f"game-end:{gid}:{address}",
                         ctx.compose_wire(player["email"], mail, kind="report")))
@@ -168,7 +169,7 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
             f"{ctx.game.game_id}. Standing orders were used (warps continue, no departure).\n\n"
             f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
             "--email ADDRESS --key FILE.pub\n")
-    mail = render.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "
+    mail = mails.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "
                                f"{in_a_row} turns", text, "", [])
     return ctx.compose_wire(gm, mail, kind="report")
 
@@ -184,7 +185,7 @@ def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
     reveals = revealed_departures(ctx.game.log.entries)
     out = []
     for address, player in ctx.players().items():
-        mail = render.game_end(ctx.renderer, ctx.plugin, after, entry.body.get("events", []),
+        mail = mails.game_end(ctx.renderer, ctx.plugin, after, entry.body.get("events", []),
                                player["powers"], player, info, reveals)
         out.append((f"game-end:{gid}:{address}",
                     ctx.compose(player["email"], mail, kind="report")))
@@ -195,13 +196,13 @@ def revealed_departures(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     """Every arrival reveal and escrow opening in the log (for the end-of-game mail)."""
     out = []
     for entry in entries:
-        if entry.kind == engine.ORDERS:
+        if entry.kind == replay.ORDERS:
             for warp, order in (entry.body["orders"].get("warps") or {}).items():
                 if isinstance(order, dict) and order.get("arrive"):
                     out.append({"turn": entry.body["turn"], "power": entry.body["power"],
                                 "warp": warp, "destination": order["arrive"],
                                 "nonce": order.get("nonce")})
-        elif entry.kind == engine.RESOLVE:
+        elif entry.kind == replay.RESOLVE:
             for power, opened in entry.body.get("escrow", {}).items():
                 for warp, item in opened.items():
                     out.append({"turn": entry.body["turn"], "power": power, "warp": warp,
@@ -215,7 +216,7 @@ def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: dat
     entry = ctx.game.config.powers[power]
     info = ctx.game_info(state)
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
-    mail = render.reminder(ctx.renderer, ctx.plugin, state, [power], player, info)
+    mail = mails.reminder(ctx.renderer, ctx.plugin, state, [power], player, info)
     return ctx.compose(entry.email, mail, kind="report")
 
 
@@ -225,7 +226,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
-    mail = render.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
+    mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature))
     return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
                        reply_to=reply_to)
@@ -236,7 +237,7 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
-    mail = render.rejection(ctx.renderer, problems, player, info, power=power, turn=turn)
+    mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn)
     return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
                        reply_to=reply_to)
 
@@ -258,7 +259,7 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
         key = f"welcome:{ctx.game.game_id}:{address}"
         if skip(key):
             continue
-        mail = render.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
+        mail = mails.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
         out.append((key, ctx.compose(player["email"], mail, kind="report")))
     return out
 
@@ -276,7 +277,7 @@ def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject
                    now: datetime) -> EmailMessage:
     """"Please send plain text" to a registered player whose mail was HTML only."""
     return _sender_reply(game_path, sender, message_id, now,
-                         lambda r, c: render.html_only_reply(r, {"email": sender}, c,
+                         lambda r, c: mails.html_only_reply(r, {"email": sender}, c,
                                                              subject=subject))
 
 
@@ -284,7 +285,7 @@ def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject
                    now: datetime, notes: Sequence[str]) -> EmailMessage:
     """"No signed orders found" to a registered player (unsigned orders, a zip, nothing)."""
     return _sender_reply(game_path, sender, message_id, now,
-                         lambda r, c: render.no_orders_reply(r, {"email": sender}, c,
+                         lambda r, c: mails.no_orders_reply(r, {"email": sender}, c,
                                                              subject=subject, notes=notes))
 
 
@@ -292,7 +293,7 @@ def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: dat
                   make: Any) -> EmailMessage:
     """A reply to a registered player's address (the caller checked it is registered)."""
     config = GameConfig.load(game_path / CONFIG_NAME)
-    renderer = render.Renderer(config.game, game_path)
+    renderer = mails.Renderer(config.game, game_path)
     mail = make(renderer, {"game_id": config.game_id})
     from_ = config.sender or DEFAULT_SENDER
     return compose(sender=from_, to=sender, subject=mail.subject, text=mail.text, html=mail.html,

@@ -40,23 +40,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, engine, games
-from pbem import log as glog
+from pbem import canonical
 from pbem.audit import sha256mid
-from pbem.checkpoint import Checkpoint
 from pbem.errors import PbemError
-from pbem.gamedir import GameDir
-from pbem.keys import BadSignature, PrivateKey, PublicKey
-from pbem.log import Entry
-from pbem.plugin import GamePlugin
-from pbem.referee import referee_key
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
+from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
+from pbem.store import atomic, replay
+from pbem.store import log as glog
+from pbem.store.checkpoint import Checkpoint
+from pbem.store.gamedir import GameDir
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
 
 FORMAT = "pbem-export-v1"
 DOMAIN = "pbem-export-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.export+json"
 HEADER_FIELDS = frozenset({"format", "game", "public", "checkpoint", "withheld", "signature"})
 RECORD_FIELDS = frozenset({"seq", "prev", "kind", "time", "hash", "withheld"})
-WITHHELD_KINDS = (engine.ORDERS, engine.RESOLVE)
+WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE)
 _BODY_OPEN = b'{"body":'
 _NULL_BODY = b'{"body":null'
 
@@ -111,10 +113,10 @@ def withhold(entry: Entry, plugin: GamePlugin) -> dict[str, Any] | None:
     claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
-    if entry.kind == engine.ORDERS:
+    if entry.kind == replay.ORDERS:
         return withheld_record(entry, sorted(k for k in body if k != "turn"),
                                {"turn": body.get("turn")})
-    if entry.kind == engine.RESOLVE:
+    if entry.kind == replay.RESOLVE:
         events = body.get("events", [])
         shown = plugin.view_events(events, None)
         hidden = [f"events[{i}]" for i, e in enumerate(events) if e not in shown]
@@ -206,7 +208,7 @@ def parse_header(raw: bytes) -> Header:
 # -- writing and reading --------------------------------------------------------------------------
 def export_lines(game: GameDir, key: PrivateKey, public: bool) -> list[bytes]:
     """Every line of the export of ``game`` (newlines included), header first."""
-    plugin = games.load(game.genesis["plugin"])
+    plugin = registry.load(game.genesis["plugin"])
     entries = list(game.log.entries)
     lines: list[bytes] = []
     withheld: dict[str, str] = {}

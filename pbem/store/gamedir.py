@@ -37,17 +37,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical
-from pbem import log as glog
-from pbem.checkpoint import Checkpoint
+from pbem import canonical
 from pbem.errors import PbemError
-from pbem.gameconfig import CONFIG_NAME, GameConfig
-from pbem.keys import PrivateKey, PublicKey
-from pbem.log import Entry, GameLog, LogError, TornTail
-from pbem.plugin import GamePlugin
-from pbem.referee import referee_key
+from pbem.game.plugin import GamePlugin
+from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
-from pbem.submissions import SubmissionStore
+from pbem.store import atomic
+from pbem.store import log as glog
+from pbem.store.checkpoint import Checkpoint
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig
+from pbem.store.log import Entry, GameLog, LogError, TornTail
+from pbem.store.referee import referee_key
+from pbem.store.submissions import SubmissionStore
 
 LOG_NAME = "log.jsonl"
 STATE_NAME = "state.json"

@@ -26,11 +26,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-from pbem import canonical, games
-from pbem.checkpoint import Checkpoint, CheckpointError
+from pbem import canonical
 from pbem.errors import PbemError, Problem
-from pbem.plugin import GamePlugin
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
 from pbem.resources import templates_root
+from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
@@ -153,9 +154,9 @@ class Renderer:
 
 def presenter(plugin: GamePlugin) -> ModuleType:
     """The game's presenter module: ``presenter.py`` in the game's package."""
-    games.load(plugin.id)
+    registry.load(plugin.id)
     try:
-        return importlib.import_module(f"{games.module_name(plugin.id)}.presenter")
+        return importlib.import_module(f"{registry.module_name(plugin.id)}.presenter")
     except ModuleNotFoundError:
         raise RenderError(f"game {plugin.id!r} has no presenter.py: it cannot render reports") \
             from None

@@ -27,11 +27,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import safeyaml
 from pbem.errors import PbemError
 from pbem.mail.imap import IMAPSource
 from pbem.mail.security import Credentials, client_context
 from pbem.mail.transports import FileTransport, SMTPTransport, Transport
+from pbem.protocol import safeyaml
 
 NAME = "mail.yaml"
 

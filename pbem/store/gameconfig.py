@@ -38,8 +38,8 @@ from typing import Any
 
 import yaml
 
-from pbem import safeyaml
 from pbem.errors import PbemError, Problem, Rejected
+from pbem.protocol import safeyaml
 from pbem.schedule import (
     WEEKDAYS,
     Schedule,

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.plugin import Resolution, VariantInfo
+from pbem.game.plugin import Resolution, VariantInfo
 
 from . import ending, orders, resolve, start, view
 from .board import Board, default_board

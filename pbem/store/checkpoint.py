@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from pbem import canonical
 from pbem.errors import PbemError
-from pbem.keys import BadSignature, PrivateKey, PublicKey
-from pbem.log import Entry
+from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
+from pbem.store.log import Entry
 
 DOMAIN = "pbem-checkpoint-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.checkpoint+json"

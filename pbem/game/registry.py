@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from pbem.errors import PbemError
-from pbem.plugin import GamePlugin
+from pbem.game.plugin import GamePlugin
 from pbem.resources import games_root
 
 

@@ -26,10 +26,10 @@ from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError, Problem
-from pbem.gamedir import GameDir, LoadedState
-from pbem.keys import PrivateKey, PublicKey
-from pbem.log import Entry
-from pbem.plugin import GamePlugin, Resolution
+from pbem.game.plugin import GamePlugin, Resolution
+from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.store.gamedir import GameDir, LoadedState
+from pbem.store.log import Entry
 
 ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
 GM_DOMAIN = "pbem-gm-v1"

@@ -20,11 +20,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pbem.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
-from pbem.envelope import check_envelope, parse_envelope
 from pbem.errors import Problem, Rejected
-from pbem.keys import BadSignature, PrivateKey, PublicKey
-from pbem.safeyaml import load_order_yaml
+from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
+from pbem.protocol.envelope import check_envelope, parse_envelope
+from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
+from pbem.protocol.safeyaml import load_order_yaml
 
 DOMAIN = "pbem-orders-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.orders+yaml"

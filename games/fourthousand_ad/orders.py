@@ -12,8 +12,8 @@ import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.commitment import is_hex64, opens
 from pbem.errors import Problem
+from pbem.protocol.commitment import is_hex64, opens
 
 from .board import Board, UnknownStar, default_board
 

@@ -38,15 +38,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, engine, failpoints, games, notify
+from pbem import canonical, failpoints
 from pbem.errors import PbemError
-from pbem.gamedir import GameDir, games_under
-from pbem.lock import try_lock
-from pbem.log import LogError
+from pbem.game import registry
+from pbem.host import notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
-from pbem.referee import referee_key
 from pbem.schedule import parse_iso, to_iso
+from pbem.store import atomic, replay
+from pbem.store.gamedir import GameDir, games_under
+from pbem.store.lock import try_lock
+from pbem.store.log import LogError
+from pbem.store.referee import referee_key
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"
@@ -124,21 +127,21 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
     except LogError as exc:
         _stop(path, now, f"the game log is damaged and the game is stopped: {exc}", run)
         return
-    plugin = games.load(game.config.game)
+    plugin = registry.load(game.config.game)
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
     try:
-        loaded = engine.load_state(plugin, game)
-    except engine.ReplayMismatch as exc:
+        loaded = replay.load_state(plugin, game)
+    except replay.ReplayMismatch as exc:
         _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
         return
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
-    if not any(e.kind == engine.RESOLVE for e in game.log.entries):
+    if not any(e.kind == replay.RESOLVE for e in game.log.entries):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
-        clock = engine.clock(game.log.entries)
+        clock = replay.clock(game.log.entries)
         if plugin.is_over(state):
             run.status = "over"
             return
@@ -146,7 +149,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
             run.status = "paused"
             return
         due = plugin.powers_due(state)
-        standing = engine.standing_orders(game.log.entries)
+        standing = replay.standing_orders(game.log.entries)
         deadline = parse_iso(clock.deadline) if clock.deadline else None
         all_in = all(p in standing for p in due)
         schedule = game.config.schedule
@@ -162,7 +165,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
 def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
              standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
     game, plugin = ctx.game, ctx.plugin
-    orders, used, opened, stale = engine.gather_orders(
+    orders, used, opened, stale = replay.gather_orders(
         plugin, state, standing, notify.escrow_opener(game)
     )
     result = plugin.resolve(state, orders)
@@ -181,7 +184,7 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
         "deadline": next_deadline,
     }
     failpoints.reached("before-resolve-append")
-    entry = game.log.append(engine.RESOLVE, ctx.now, body)
+    entry = game.log.append(replay.RESOLVE, ctx.now, body)
     failpoints.reached("after-resolve-append")
     game.save_state(after)
     failpoints.reached("after-state-write")
@@ -228,19 +231,19 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
     """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
     if a crash came before it was all queued."""
     entries = ctx.game.log.entries
-    last = next((e for e in reversed(entries) if e.kind == engine.RESOLVE
-                 or (e.kind == engine.GM and "state" in e.body)), None)
+    last = next((e for e in reversed(entries) if e.kind == replay.RESOLVE
+                 or (e.kind == replay.GM and "state" in e.body)), None)
     if last is None:
         return 0
     if _mailed(ctx.game.path) >= last.seq:
         return 0
-    if last.kind == engine.RESOLVE and outbox.queued_under(
+    if last.kind == replay.RESOLVE and outbox.queued_under(
             resolution_key(ctx.game.game_id, last.seq)) is not None:
         _note_mailed(ctx.game.path, last.seq)  # queued; only the hint was lost
         return 0
     initial = ctx.game.initial_state(ctx.plugin)
-    before = engine.replay(ctx.plugin, entries[: last.seq], initial)
-    if last.kind == engine.GM:
+    before = replay.replay(ctx.plugin, entries[: last.seq], initial)
+    if last.kind == replay.GM:
         mails = notify.gm_mails(ctx, before, state, last)
         for key, msg in mails:
             outbox.queue(msg, key=key)
@@ -250,7 +253,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
 
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
-               standing: dict[str, Any], deadline: datetime, clock: engine.Clock) -> int:
+               standing: dict[str, Any], deadline: datetime, clock: replay.Clock) -> int:
     schedule = ctx.game.config.schedule
     missing = [p for p in due if p not in standing]
     if not missing:

@@ -19,17 +19,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, engine, failpoints, games, notify
-from pbem.armor import BEGIN, SIGNATURE, dearmor, lines_lf
+from pbem import canonical, failpoints
 from pbem.errors import PbemError, Problem, Rejected
-from pbem.gamedir import GameDir, games_under
-from pbem.keys import PrivateKey
-from pbem.lock import try_lock
+from pbem.game import registry
+from pbem.host import notify
 from pbem.mail.outbox import Outbox
-from pbem.orderdoc import Keyring, VerifiedOrders, verify_orders
-from pbem.referee import referee_key
-from pbem.safeyaml import scan
+from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import Keyring, VerifiedOrders, verify_orders
+from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
+from pbem.store import replay
+from pbem.store.gamedir import GameDir, games_under
+from pbem.store.lock import try_lock
+from pbem.store.referee import referee_key
 
 RECEIPT_DOMAIN = "pbem-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
@@ -110,11 +113,11 @@ def handle_block(
 def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | None,
            reply_to: str | None, subject: str, reply: bool) -> Verdict:
     game = GameDir.open(path, repair_torn_tail=True)
-    plugin = games.load(game.config.game)
-    state = engine.load_state(plugin, game).state
+    plugin = registry.load(game.config.game)
+    state = replay.load_state(plugin, game).state
     verdict = Verdict("rejected", v.game, v.power, v.turn)
     problems = verdict.problems
-    standing = engine.standing_orders(game.log.entries).get(v.power)
+    standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
     if plugin.is_over(state):
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
@@ -153,7 +156,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
-    game.log.append(engine.ORDERS, received, engine.orders_body(
+    game.log.append(replay.ORDERS, received, replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
     failpoints.reached("after-orders-append")
@@ -229,7 +232,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         game = GameDir.open(path, repair_torn_tail=True)
         if verdict.power not in game.config.powers:
             return verdict
-        plugin = games.load(game.config.game)
+        plugin = registry.load(game.config.game)
         ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
         msg = notify.rejection_mail(ctx, verdict.power, None, problems, reply_to, subject)
         digest = canonical.digest(block)

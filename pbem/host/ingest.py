@@ -14,15 +14,15 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem import accept, notify
-from pbem.armor import find_signed_blocks, normalize
 from pbem.errors import PbemError
-from pbem.gamedir import GameDir, games_under
-from pbem.lock import try_lock
+from pbem.host import accept, notify
 from pbem.mail.inbox import Inbox, Stored
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
+from pbem.protocol.armor import find_signed_blocks, normalize
+from pbem.store.gamedir import GameDir, games_under
+from pbem.store.lock import try_lock
 
 #: Reasons not to answer that concern only the From line (pbem.mail.loops): a receipt to the
 #: registered address is still sent. Robots, bounces, lists and our own mail get nothing.

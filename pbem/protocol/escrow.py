@@ -36,10 +36,10 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem import keys
-from pbem.commitment import NONCE_BYTES, departure_fields, is_hex64
 from pbem.errors import PbemError
 from pbem.framing import fields
+from pbem.protocol import keys
+from pbem.protocol.commitment import NONCE_BYTES, departure_fields, is_hex64
 
 DOMAIN = b"pbem-escrow-v1"
 VERSION = 1

@@ -10,6 +10,7 @@ from pbem.errors import UsageError
 from pbem.host import ingest, turnjob
 from pbem.mail import config
 from pbem.schedule import parse_iso
+from pbem.store.referee import warn_permissions
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,6 +44,7 @@ def existing_root(root: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
+    warn_permissions(root)
     # Wait (up to a minute) for an ingest that holds the inbox: order files stored before this
     # run must be judged before it resolves a turn.
     report = ingest.ingest(root, None, now, wait=60.0)

@@ -13,6 +13,7 @@ end         end the game now by agreement (scored: most stars, then most ships)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +29,7 @@ from pbem.mail.outbox import Outbox
 from pbem.protocol.keys import PublicKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import atomic, replay
-from pbem.store.gameconfig import CONFIG_NAME
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import locked
 from pbem.store.referee import referee_key
@@ -88,7 +89,10 @@ def status(path: Path, now: datetime) -> list[str]:
     return lines
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM) -> Done:
+def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
+            then: Callable[[GameDir], None] | None = None) -> Done:
+    """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
+    the lock (files that follow from the entry)."""
     with locked(path):
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
@@ -99,14 +103,27 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             body = {**body, "state": canonical.digest(result.state), "events": result.events}
         signed = replay.sign_gm(key, {**body, "time": to_iso(now)})
         entry = game.log.append(kind, now, signed)
-        if result is not None:
+        if result is None:
+            # The state is unchanged: move the cache to the new head, so the next run does not
+            # take it for stale and replay the whole log.
+            game.save_state(state)
+        else:
             game.save_state(result.state)
             ctx = notify.Context(game, plugin, key, now)
             outbox = Outbox(path / "outbox")
             for mail_key, msg in notify.gm_mails(ctx, state, result.state, entry):
                 outbox.queue(msg, key=mail_key)
             atomic.write_json(path / MAILED, {"seq": entry.seq})
+        if then is not None:
+            then(game)
         return Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+
+
+def _power(game: GameDir, power: str) -> str:
+    if power not in game.config.powers:
+        raise GMError(f"no power {power!r} in {game.game_id} "
+                      f"(powers: {', '.join(game.config.powers)})")
+    return power
 
 
 def pause(path: Path, now: datetime, reason: str) -> Done:
@@ -139,24 +156,32 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
 
 def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -> Done:
     """A new player for ``power``: a signed ``key`` entry (orders are checked against it from
-    now on), then the address in config.yaml and the key file are updated."""
+    now on), then the address in config.yaml and the key file are updated.
+
+    The new config is built and validated before anything is written, so a bad address (or
+    anything else config.yaml would refuse) changes nothing."""
     game = GameDir.open(path)
-    if power not in game.config.powers:
-        raise GMError(f"no power {power!r} in {game.game_id} "
-                      f"(powers: {', '.join(game.config.powers)})")
-    done = _append(path, now, {"op": "replace", "power": power, "email": email,
-                               "key": key.text()}, kind=replay.KEY)
+    _power(game, power)
+    if check_email(email) is None:
+        raise GMError(f"--email {email!r} is not an email address (give addr@example.org "
+                      "or 'Name <addr@example.org>')")
     entry = game.config.powers[power]
     powers = dict(game.config.powers)
     powers[power] = dataclasses.replace(entry, email=email)
     config = dataclasses.replace(game.config, powers=powers)
-    with locked(path):
+    text = config.to_yaml()
+    GameConfig.from_yaml(text, str(path / CONFIG_NAME))  # raises ConfigError: nothing written
+
+    def write_files(game: GameDir) -> None:
         atomic.write_text(path / entry.key, key.text(power) + "\n")
-        atomic.write_text(path / CONFIG_NAME, config.to_yaml())
-    return done
+        atomic.write_text(path / CONFIG_NAME, text)
+
+    return _append(path, now, {"op": "replace", "power": power, "email": email,
+                               "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
 def concede(path: Path, now: datetime, power: str) -> Done:
+    _power(GameDir.open(path), power)
     return _append(path, now, {"op": "concede", "power": power})
 
 

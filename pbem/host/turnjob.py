@@ -220,7 +220,7 @@ def _mailed(path: Path) -> int:
 def _note_mailed(path: Path, seq: int) -> None:
     """Write the mailed.json hint in place, without fsync: the outbox key is the durable mark
     (a crash may leave the old value, no file or a torn one; each reads as "look at the key")."""
-    fd = os.open(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    fd = atomic.open_nofollow(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         os.write(fd, canonical.encode({"seq": seq}) + b"\n")
     finally:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from pbem.errors import PbemError
 from pbem.framing import fields
+from pbem.store import atomic
 
 PUB_TAG = "pbem-ed25519"
 PAE_TAG = b"PBEMSIG1"
@@ -71,6 +71,10 @@ class PublicKey:
             return cls.parse(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise KeyError_(f"{path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise KeyError_(f"{path}: not a public key (not UTF-8 text)") from None
+        except KeyError_ as exc:
+            raise KeyError_(f"{path}: {exc}") from None
 
     def text(self, comment: str = "") -> str:
         line = f"{PUB_TAG} {base64.b64encode(self.raw).decode()}"
@@ -141,16 +145,24 @@ class PrivateKey:
 
 
 def write_keypair(prefix: Path, comment: str = "") -> tuple[Path, Path]:
-    """Write PREFIX.key (0600, never overwritten) and PREFIX.pub; return both paths."""
+    """Write PREFIX.key (0600, never overwritten) and PREFIX.pub (0644: it is published)."""
     prefix = Path(prefix)
     key_path = prefix.with_name(prefix.name + ".key")
     pub_path = prefix.with_name(prefix.name + ".pub")
-    for path in (key_path, pub_path):
-        if path.exists():
-            raise KeyError_(f"{path} exists already: refusing to overwrite a key")
     key = PrivateKey.generate()
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(key.pem())
-    pub_path.write_text(key.public.text(comment) + "\n", encoding="utf-8")
+    write_pair(key_path, key.pem(), pub_path, key.public.text(comment) + "\n")
     return key_path, pub_path
+
+
+def write_pair(key_path: Path, pem: bytes, pub_path: Path, pub_text: str) -> None:
+    """Create a private key file (0600) and its public file (0644); neither may exist yet
+    (a key is never overwritten). Shared by the signing and the escrow key pairs."""
+    for path in (key_path, pub_path):
+        if path.exists() or path.is_symlink():
+            raise KeyError_(f"{path} exists already: refusing to overwrite a key")
+    try:
+        atomic.write_exclusive(key_path, pem, mode=atomic.PRIVATE)
+        atomic.write_exclusive(pub_path, pub_text.encode("utf-8"), mode=0o644)
+    except atomic.FileExists:
+        raise KeyError_(f"{key_path} or {pub_path} exists already: refusing to overwrite a key"
+                        ) from None

@@ -21,16 +21,15 @@ Default location: ``$PBEM_VAULT`` or ``~/.pbem/vault.json``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.protocol.commitment import is_hex64
+from pbem.store import atomic
 
 VERSION = 1
 
@@ -98,6 +97,8 @@ class Vault:
             return cls(path)
         except OSError as exc:
             raise VaultError(f"cannot read the vault {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise VaultError(f"the vault {path} is not a vault (not UTF-8 text)") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -179,25 +180,8 @@ class Vault:
     def save(self) -> None:
         """Write the vault atomically and durably (mode 0600: it holds secrets)."""
         data = (json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n").encode("utf-8")
-        directory = self.path.parent
-        tmp = directory / f".{self.path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
         try:
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, self.path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
-            dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-        except OSError as exc:
-            raise VaultError(f"cannot write the vault {self.path}: {exc.strerror} "
-                             "(the old vault is unchanged)") from None
+            atomic.make_dirs(self.path.parent)
+            atomic.write_bytes(self.path, data, mode=atomic.PRIVATE)
+        except atomic.StorageError as exc:
+            raise VaultError(f"cannot write the vault: {exc}") from None

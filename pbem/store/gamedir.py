@@ -13,6 +13,9 @@
       lock                     the per-game lock file (pbem.lock)
       outbox/ reports/         the mail layer's
 
+Files are written 0600 and directories 0700 (pbem.atomic); none of the paths pbem uses in a game
+directory, nor the directory itself, may be a symbolic link (see ``OWN_NAMES``).
+
 The genesis entry (seq 0, kind ``genesis``) holds everything the game started from: the config as
 data, every power's public key, the referee's public key, the plugin id, variant and the options
 given to ``plugin.setup``, the canonical digest of the initial state and the first deadline.
@@ -214,8 +217,10 @@ class GameDir:
         damage raises LogError: never repaired here.
         """
         path = Path(path)
+        atomic.refuse_links(path.parent, [path])
         if not path.is_dir():
             raise GameDirError(f"{path}: no such game directory")
+        atomic.refuse_links(path.parent, [path / name for name in OWN_NAMES])
         config = GameConfig.load(path / CONFIG_NAME)
         repaired = b""
         try:
@@ -337,6 +342,12 @@ class GameDir:
         if not isinstance(state, dict) or canonical.digest(state) != data["digest"]:
             return f"{path}: the state does not match its digest (corrupted)"
         return state
+
+
+OWN_NAMES = (CONFIG_NAME, LOG_NAME, STATE_NAME, KEYS_DIR, "lock", "mailed.json", "STOPPED",
+             "outbox", "submissions")
+"""What pbem reads and writes in a game directory: none of these may be a symbolic link (or
+lead out of the root), so a planted link cannot make pbem read or overwrite a file elsewhere."""
 
 
 STATELESS_KINDS = frozenset({"orders", "key"})

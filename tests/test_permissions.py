@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.atomic import SymlinkRefused
 from pbem.cli.main import main as pbem_main
 from pbem.host import gmops
-from pbem.store.atomic import SymlinkRefused
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import try_lock
 from tests.pbem_host import Host, at, iso

@@ -43,13 +43,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical, replay
 from pbem.audit import sha256mid
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
-from pbem.store import atomic, replay
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gamedir import GameDir

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pbem import atomic
 from pbem.audit import audit_path
-from pbem.store import atomic
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

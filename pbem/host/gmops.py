@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical, replay
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import notify
@@ -28,7 +28,6 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.protocol.keys import PublicKey
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import atomic, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import locked

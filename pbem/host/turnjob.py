@@ -38,14 +38,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, failpoints
+from pbem import atomic, canonical, failpoints, replay
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import atomic, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError

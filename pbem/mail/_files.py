@@ -14,8 +14,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pbem.store import atomic
-from pbem.store.atomic import fsync_dir
+from pbem import atomic
+from pbem.atomic import fsync_dir
 
 __all__ = ["fsync_dir", "write_temp", "write_durably", "write_json", "read_json",
            "move_durably", "replace_symlink", "append_record", "append_line"]

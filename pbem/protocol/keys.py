@@ -25,9 +25,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.framing import fields
-from pbem.store import atomic
 
 PUB_TAG = "pbem-ed25519"
 PAE_TAG = b"PBEMSIG1"

@@ -18,11 +18,11 @@ from typing import Any
 
 import yaml
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.protocol.armor import find_signed_blocks
 from pbem.protocol.envelope import KEYS
 from pbem.protocol.safeyaml import load_order_yaml
-from pbem.store import atomic
 
 DEPART_HINT = (
     "# To leave a star: pbem orders depart FILE --from STAR --to STAR --ships N|all\n"

@@ -27,9 +27,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.protocol.commitment import is_hex64
-from pbem.store import atomic
 
 VERSION = 1
 

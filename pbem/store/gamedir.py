@@ -37,12 +37,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
-from pbem.store import atomic
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig

@@ -16,8 +16,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from pbem.atomic import SymlinkRefused, open_nofollow, refuse_links, storage_error
 from pbem.errors import PbemError
-from pbem.store.atomic import SymlinkRefused, open_nofollow, refuse_links, storage_error
 
 LOCK_NAME = "lock"
 

@@ -29,10 +29,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.schedule import is_iso, to_iso
-from pbem.store import atomic
 
 DOMAIN = b"pbem-log-v1\0"
 GENESIS_PREV = "0" * 64

@@ -13,9 +13,9 @@ import stat
 import sys
 from pathlib import Path
 
+from pbem.atomic import fsync_dir, refuse_links
 from pbem.errors import PbemError
 from pbem.protocol.keys import PrivateKey, PublicKey, write_keypair
-from pbem.store.atomic import fsync_dir, refuse_links
 
 KEY_NAME = "referee.key"
 PUB_NAME = "referee.pub"

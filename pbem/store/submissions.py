@@ -26,10 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError, Problem
 from pbem.schedule import require_aware, to_iso
-from pbem.store import atomic
 
 DIR_NAME = "submissions"
 MARKER = "ACCEPTED"

@@ -355,6 +355,9 @@ def run_reveal(args: argparse.Namespace) -> int:
             warps[warp] = "continue"
         if warp not in due:
             print(f"warp {warp} continues ({_flight_text(flight)})")
+    if not _flights(view):
+        print(f"nothing to reveal: {view['viewer']} has no warp in hyperspace on turn "
+              f"{view['turn']}")
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))
     doc["orders"] = orders

@@ -41,7 +41,7 @@ from typing import Any
 from pbem import canonical, failpoints
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.schedule import parse_iso, to_iso
@@ -132,7 +132,9 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
     try:
         loaded = replay.load_state(plugin, game)
     except replay.ReplayMismatch as exc:
-        _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
+        detail = mismatch.explain(plugin, game, exc)
+        _stop(path, now, f"replaying the log does not give its recorded states: {exc}"
+              + (f"; {detail}" if detail else ""), run)
         return
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")

@@ -67,3 +67,12 @@ def test_without_smtp_mail_goes_to_files_and_starttls_is_the_default(tmp_path: P
     write(tmp_path, "smtp: {host: smtp.example.org}\n")
     smtp = config.transport(tmp_path)
     assert isinstance(smtp, SMTPTransport) and smtp.security == "starttls"
+
+
+def test_the_readme_documents_every_key() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for keys in config.SECTION_KEYS.values():
+        for key in keys:
+            assert f"| `{key}` |" in readme, key
+    for mode in ("starttls", "tls", "none"):
+        assert f"`{mode}`" in readme

@@ -25,12 +25,15 @@ HOME_MARK = "*"
 
 # Owner colours for HTML and SVG: (strong, light tint). Mail clients need inline colours.
 COLOURS: dict[str, tuple[str, str]] = {
-    "green": ("#2e7d32", "#e2f0e3"),
-    "blue": ("#1565c0", "#e1ebf7"),
-    "orange": ("#d35400", "#fbe9dc"),
-    "red": ("#c0392b", "#f8e1df"),
-    "purple": ("#6a1b9a", "#eee2f3"),
-    "yellow": ("#9a7d0a", "#f8f1d4"),
+    # Okabe & Ito's palette for colour-blind readers (https://jfly.uni-koeln.de/color/): the
+    # variants' colour names stay, each drawn in the palette's nearest hue; every map and table
+    # also labels powers by name or abbreviation, never by colour alone.
+    "green": ("#009e73", "#d9f1ea"),  # bluish green
+    "blue": ("#0072b2", "#d9eaf4"),
+    "orange": ("#e69f00", "#fcf0d6"),
+    "red": ("#d55e00", "#f9e4d6"),  # vermillion
+    "purple": ("#cc79a7", "#f7ebf2"),  # reddish purple
+    "yellow": ("#f0e442", "#fcfadc"),
 }
 NEUTRAL = ("#6b7280", "#ffffff")
 LEVEL_TINT = {"yellow": "#fffbea", "red": "#fff1f0"}
@@ -186,7 +189,10 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
                    f"{e['home']} ({plural(e['circles'], 'circle')} and "
                    f"{plural(e['crosses'], 'cross', 'crosses')} among the stars held).")
     if t == "no_production":
-        return cap(f"production: {v.subj(p)} built nothing ({e['reason']}).")
+        home, held, _ = str(e["reason"]).partition(" is not held by ")
+        why = (f"{v.poss(p)} home star {home} is held by another power" if held
+               else e["reason"])  # the event's reason names the power by its id
+        return cap(f"production: {v.subj(p)} built nothing ({why}).")
     if t == "home_captured":
         owner = e["owner"]
         text = (f"{e['star']}, {v.poss(owner)} home star, was captured by {v.subj(p)}.")

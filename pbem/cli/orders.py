@@ -191,6 +191,22 @@ def _due(
     return due
 
 
+def _count(n: object, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _fleet_text(flight: dict[str, Any]) -> str:
+    """``12 ships``, or ``12 ships (10 of Algol, 2 of Pavo)``: the ships' owners by name."""
+    ships = flight.get("ships") or {}
+    if not isinstance(ships, dict) or not ships:
+        return "ships"
+    total = _count(sum(int(n) for n in ships.values()), "ship")
+    if len(ships) == 1:
+        return total
+    return total + " (" + ", ".join(f"{n} of {str(p).capitalize()}"
+                                    for p, n in ships.items()) + ")"
+
+
 def _flight_text(flight: dict[str, Any]) -> str:
     return f"left {flight.get('from', '?')} on turn {flight.get('departed', '?')}"
 
@@ -207,10 +223,8 @@ def run_new(args: argparse.Namespace) -> int:
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
         for warp, flight in _flights(view):
             warps[warp] = "continue"
-            ships = flight.get("ships") or {}
-            fleet = ", ".join(f"{n} {p}" for p, n in ships.items()) or "ships"
-            header.append(f"# warp {warp}: {fleet}, {_flight_text(flight)}, travelled "
-                          f"{flight.get('travelled', '?')}")
+            header.append(f"# warp {warp}: {_fleet_text(flight)}, {_flight_text(flight)}, "
+                          f"travelled {_count(flight.get('travelled', '?'), 'sector')}")
         if not orderfile.free_destinations(view) and _flights(view):
             _due(_board(args.rules), view, Vault.load(args.vault))
     else:
@@ -388,6 +402,9 @@ def run_reveal(args: argparse.Namespace) -> int:
                   "in hyperspace past its furthest reach")
         elif warp not in due:
             print(f"warp {warp} continues ({_flight_text(flight)})")
+    if not _flights(view):
+        print(f"nothing to reveal: {view['viewer']} has no warp in hyperspace on turn "
+              f"{view['turn']}")
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))
     doc["orders"] = orders

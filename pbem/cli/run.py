@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pbem.errors import UsageError
 from pbem.host import ingest, turnjob
-from pbem.mail import config
+from pbem.mail import config, trouble
+from pbem.mail.outbox import Outbox
 from pbem.schedule import parse_iso
 from pbem.store.referee import warn_permissions
 
@@ -31,7 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def now_from(text: str | None) -> datetime:
-    return parse_iso(text, "--now") if text else datetime.now(UTC)
+    """--now, or the clock in whole seconds (deadlines and log times then read cleanly)."""
+    return parse_iso(text, "--now") if text else datetime.now(UTC).replace(microsecond=0)
 
 
 def existing_root(root: Path) -> Path:
@@ -61,4 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"no games under {root}")
     for r in runs:
         print(r.line())
+        if r.deferred or r.failed:  # the server's reply, not only a count
+            for line in trouble.lines(Outbox(root / r.game / "outbox")):
+                print(line)
     return 1 if any(r.status in ("stopped", "error") for r in runs) else 0

@@ -19,15 +19,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, replay
+from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import notify
 from pbem.host.turnjob import MAILED, STOPPED
+from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.protocol.keys import PublicKey
-from pbem.schedule import parse_iso, to_iso
+from pbem.schedule import format_duration, parse_iso, to_iso
+from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import locked
@@ -63,7 +65,7 @@ def status(path: Path, now: datetime) -> list[str]:
     if plugin.is_over(state):
         lines.append(f"over: {state.get('result')}")
     else:
-        lines.append(f"deadline {clock.deadline}" + (" (paused)" if clock.paused else ""))
+        lines.append(_deadline_line(clock.deadline, clock.paused, now))
         for p in due:
             have = standing.get(p)
             got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"
@@ -75,10 +77,7 @@ def status(path: Path, now: datetime) -> list[str]:
             if m["total"]))
     outbox = Outbox(path / "outbox")
     lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
-    for entry in outbox.failed():
-        why = entry.reply or entry.last_error or "no reason recorded"
-        code = f"{entry.code} " if entry.code and not why.startswith(str(entry.code)) else ""
-        lines.append(f"  failed: {', '.join(entry.recipients)}: {code}{why}")
+    lines += trouble.lines(outbox)
     quarantined = Inbox(game.root).quarantined()
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
@@ -86,6 +85,21 @@ def status(path: Path, now: datetime) -> list[str]:
     head = game.log.head
     lines.append(f"log: {head.length} entries, head {head.hash[:16]}")
     return lines
+
+
+def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
+    """``deadline 2026-12-03T18:00:00Z``, in whole seconds, flagged when paused or passed."""
+    if deadline is None:
+        return "deadline none" + (" (paused)" if paused else "")
+    when = parse_iso(deadline)
+    text = f"deadline {to_iso(when.replace(microsecond=0))}"
+    if paused:
+        return text + " (paused)"
+    if when <= now:
+        late = format_duration(now - when)
+        return (f"{text} PASSED {late} ago: the next pbem run resolves the turn (after the "
+                "grace period, if any)")
+    return text
 
 
 def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,

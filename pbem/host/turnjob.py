@@ -38,13 +38,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, failpoints, replay
+from pbem import atomic, canonical, failpoints
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.schedule import parse_iso, to_iso
+from pbem.store import replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
@@ -131,7 +132,9 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
     try:
         loaded = replay.load_state(plugin, game)
     except replay.ReplayMismatch as exc:
-        _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
+        detail = mismatch.explain(plugin, game, exc)
+        _stop(path, now, f"replaying the log does not give its recorded states: {exc}"
+              + (f"; {detail}" if detail else ""), run)
         return
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")

@@ -260,8 +260,10 @@ def turn_report(
     first = views[powers[0]]
     attachments = _view_attachments(views)
     # shared() drew the map from the first view for these readers: the SVG reuses it.
+    # The map shows the board after the turn the report is for (not the turn now due).
     attachments.append(_svg(renderer, pres, first, powers,
-                            f"{ctx['game']['title']} — turn {first['turn']}", ctx["shared"]))
+                            f"{ctx['game']['title']} — after turn "
+                            f"{reports[0]['resolved_turn']}", ctx["shared"]))
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -389,7 +391,8 @@ def gm_summary(
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
-        _svg(renderer, pres, public, [], f"{ctx['game']['title']} — turn {public['turn']}"),
+        _svg(renderer, pres, public, [],
+             f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 

@@ -119,6 +119,8 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
+    # Lateness is decided by the arrival time given as ``received`` (see ingest).
+    late = notify.late_facts(game, received)
     if plugin.is_over(state):
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
     elif (path / "STOPPED").exists():
@@ -131,6 +133,13 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         # entry and the receipt): nothing is recorded again, but the receipt is queued if it
         # is missing (its outbox key makes a second queueing a no-op).
         return _receipt_again(path, game, plugin, state, v, standing, reply_to, subject, reply)
+    elif late is not None and game.config.late_orders == "refuse":
+        grace = "" if late["grace_end"] == late["deadline"] else \
+            f", grace period to {late['grace_end']}"
+        problems.append(Problem(
+            "late", "turn", f"these orders arrived {to_iso(received)}, after the deadline for "
+            f"turn {v.turn} ({late['deadline']}{grace}): they are not used, standing orders "
+            "are"))
     elif standing is not None and v.seq <= standing["seq"]:
         problems.append(Problem(
             "replay", "seq",
@@ -152,7 +161,16 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     if problems:
         if not reply:
             return verdict
-        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject)
+        codes = {p.code for p in problems}
+        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)):
+            # Too late (after deadline + grace, or after the turn was resolved): the late
+            # notice says so and what was done instead.
+            msg = notify.late_mail(ctx, v.power, v.turn, received,
+                                   late if codes == {"late"} else None, reply_to)
+            verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
+            return verdict
+        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject,
+                                    seq=v.seq)
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
@@ -168,7 +186,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject)
+                              subject, ready=v.ready, late=late)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 
@@ -182,10 +200,11 @@ def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any]
     normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0],
-                         datetime.fromisoformat(standing["received"].replace("Z", "+00:00")))
+    first = datetime.fromisoformat(standing["received"].replace("Z", "+00:00"))
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], first)
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields,
-                              receipt_signature(ctx.referee, fields), reply_to, subject)
+                              receipt_signature(ctx.referee, fields), reply_to, subject,
+                              ready=v.ready, late=notify.late_facts(game, first))
     verdict.queued.append(Outbox(path / "outbox").queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 

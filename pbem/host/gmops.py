@@ -8,6 +8,10 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored: most stars, then most ships)
+
+Every operation but ``status`` changes what the players must do, so each is mailed to every
+player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
+``pbem run``, which also queues any a crash left out) and shown in the next turn report.
 """
 
 from __future__ import annotations
@@ -88,7 +92,8 @@ def status(path: Path, now: datetime) -> list[str]:
     return lines
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM) -> Done:
+def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
+            notice: bool = True) -> Done:
     with locked(path):
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
@@ -106,7 +111,18 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             for mail_key, msg in notify.gm_mails(ctx, state, result.state, entry):
                 outbox.queue(msg, key=mail_key)
             atomic.write_json(path / MAILED, {"seq": entry.seq})
-        return Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+        done = Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+        if notice:
+            done.summary += _queue_notice(game, plugin, key, now)
+        return done
+
+
+def _queue_notice(game: GameDir, plugin: Any, key: Any, now: datetime) -> str:
+    """Queue the players' notice of the operation just logged (under the game's lock)."""
+    state = replay.load_state(plugin, game).state
+    ctx = notify.Context(game, plugin, key, now)
+    count = notify.queue_gm_notices(ctx, state, Outbox(game.path / "outbox"))
+    return f"; {count} notice(s) queued for the players (sent by the next pbem run)"
 
 
 def pause(path: Path, now: datetime, reason: str) -> Done:
@@ -145,7 +161,7 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
         raise GMError(f"no power {power!r} in {game.game_id} "
                       f"(powers: {', '.join(game.config.powers)})")
     done = _append(path, now, {"op": "replace", "power": power, "email": email,
-                               "key": key.text()}, kind=replay.KEY)
+                               "key": key.text()}, kind=replay.KEY, notice=False)
     entry = game.config.powers[power]
     powers = dict(game.config.powers)
     powers[power] = dataclasses.replace(entry, email=email)
@@ -153,6 +169,9 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
     with locked(path):
         atomic.write_text(path / entry.key, key.text(power) + "\n")
         atomic.write_text(path / CONFIG_NAME, config.to_yaml())
+        # After the new address is in the configuration: the new player is told too.
+        game, plugin, _ = _open(path)
+        done.summary += _queue_notice(game, plugin, referee_key(game.root)[0], now)
     return done
 
 

@@ -50,7 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=int, help="the turn the orders are for (without --view)")
-    new.add_argument("--seq", type=int, default=0, help="submission number (default 0)")
+    new.add_argument("--seq", type=int, help="submission number (default: the next after the "
+                     "last accepted one, from the view's last_seq, as in the report's form; "
+                     "0 without a view)")
     new.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
     new.add_argument("--force", action="store_true", help="overwrite an existing --output")
     _vault_arg(new)
@@ -214,8 +216,12 @@ def run_new(args: argparse.Namespace) -> int:
             raise UsageError("give --view VIEW.json, or --game, --power and --turn "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
+    seq = args.seq
+    if seq is None:  # one rule with the report's order form: next after the last accepted
+        last = view.get("last_seq") if view is not None else None
+        seq = last + 1 if isinstance(last, int) and not isinstance(last, bool) else 0
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
-                           "seq": args.seq, "orders": {"warps": warps} if warps else {}}
+                           "seq": seq, "orders": {"warps": warps} if warps else {}}
     parse_envelope(doc)
     text = orderfile.render(doc, header)
     if args.output is None:

@@ -327,9 +327,10 @@ def turn_facts(entries: Sequence[Entry], entry: Entry, nmr_alert: int) -> dict[s
     resolved in (``due`` as recorded: the game's resolution order)."""
     before = [e for e in entries if e.seq < entry.seq]
     start = next((e.seq for e in reversed(before) if e.kind == replay.RESOLVE), 0)
-    notices = [n for e in before if e.seq > start and (n := gm_notice(e)) is not None]
-    missed = replay.missed_turns([e for e in entries if e.seq <= entry.seq])
     body = entry.body
+    notices = [{**n, "turn": body["turn"]} for e in before
+               if e.seq > start and (n := gm_notice(e)) is not None]
+    missed = replay.missed_turns([e for e in entries if e.seq <= entry.seq])
     nmr = {}
     for power, sha in body["used"].items():
         if sha is not None:

@@ -11,9 +11,10 @@ Per game, under the game's lock (a busy game is skipped, never waited for):
 4. if the turn is due (all orders in and marked ready — the envelope's ``ready``, default
    true — and early processing on; or the deadline passed with all orders in, ready or not;
    or the deadline plus grace passed): gather the standing orders, resolve, **append the
-   resolve entry (the commit point)**, write the state cache, queue every mail of the resolution in the outbox in one
-   durable step under the key ``resolution:GAME:SEQ`` (``Outbox.queue_many``: all or none),
-   note the resolution mailed in ``mailed.json``; repeat while turns are due (sequential mode);
+   resolve entry (the commit point)**, write the state cache, queue every mail of the
+   resolution in the outbox in one durable step under the key ``resolution:GAME:SEQ``
+   (``Outbox.queue_many``: all or none), note the resolution mailed in ``mailed.json``;
+   repeat while turns are due (sequential mode);
 5. remind the powers without orders shortly before the deadline, and (between the deadline
    and the end of the grace period) send them a last call naming when the grace ends;
 6. deliver the outbox.

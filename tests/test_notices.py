@@ -380,3 +380,34 @@ def test_the_form_and_orders_new_give_the_next_seq_after_the_last_accepted(tmp_p
     assert yaml.safe_load(made.stdout)["seq"] == 4
     pavo = mail(host, "pavo@example.org", "Turn 1 report")
     assert "\nseq: 2\n" in plain(pavo)
+
+
+def test_a_correction_made_with_orders_new_after_sending_the_form_is_accepted(tmp_path):
+    """Issue 13: the form was sent, then `pbem orders new` made a correction that was refused as
+    an older seq. The player's tool remembers what it signed (the vault), so the correction
+    gets the next seq and replaces the form's orders."""
+    host = Host(tmp_path)
+    (tmp_path / "algol.key").write_bytes((tmp_path / "keys" / "g1-algol.key").read_bytes())
+    env_vault = str(tmp_path / "vault.json")
+
+    def tool(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pbem", "orders", *args, "--vault",
+                               env_vault], capture_output=True, text=True, cwd=tmp_path,
+                              check=False, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    host.run(at(0.1))
+    welcome = mail(host, "algol@example.org", "Welcome")
+    view = next(p for p in welcome.iter_attachments() if p.get_filename() == "view.json")
+    (tmp_path / "view.json").write_bytes(view.get_content())
+    form = plain(welcome).split("----- 8< ----- order file")[1].split("\n", 1)[1]
+    form = form.split("----- 8< ----- end of order file")[0]
+    (tmp_path / "form.yaml").write_text(form)
+    sent = tool("sign", "form.yaml", "--key", "algol.key")
+    assert send(host, sent, at(1)).verdict == "accepted"
+    correction = tool("new", "--view", "view.json")
+    assert yaml.safe_load(correction)["seq"] == yaml.safe_load(form)["seq"] + 1
+    (tmp_path / "fix.yaml").write_text(correction)
+    verdict = send(host, tool("sign", "fix.yaml", "--key", "algol.key"), at(2))
+    assert verdict.verdict == "accepted", verdict.problems

@@ -11,6 +11,9 @@ File format (JSON, mode 0600, written atomically: temp file, fsync, rename, fsyn
         {"turn": 4, "warp": 1, "from": "Vega", "destination": "Hamal",
          "nonce": "<64 hex>", "commitment": "<64 hex>"}]}}}}
 
+A power's entry may also hold ``"last_seq": N``, the highest seq ``pbem orders sign`` signed
+for it (in any turn), so ``pbem orders new`` numbers a correction above a file already sent.
+
 Default location: ``$PBEM_VAULT`` or ``~/.pbem/vault.json``.
 """
 
@@ -79,6 +82,7 @@ class Vault:
     def __init__(self, path: Path, data: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self._games: dict[str, dict[str, list[Departure]]] = {}
+        self._seqs: dict[tuple[str, str], int] = {}
         if data is not None:
             self._read(data)
 
@@ -113,6 +117,20 @@ class Vault:
                 self._games.setdefault(game, {})[power] = [
                     Departure.from_record(r, where) for r in records
                 ]
+                last = entry.get("last_seq") if isinstance(entry, dict) else None
+                if last is not None:
+                    if type(last) is not int or last < 0:
+                        raise VaultError(f"{where}: last_seq must be a whole number")
+                    self._seqs[(game, power)] = last
+
+    def last_seq(self, game: str, power: str) -> int | None:
+        """The highest seq signed for ``power`` in ``game`` with this vault, if any."""
+        return self._seqs.get((game, power))
+
+    def note_seq(self, game: str, power: str, seq: int) -> None:
+        """Remember that a file with ``seq`` was signed (keeps the highest)."""
+        self._seqs[(game, power)] = max(seq, self._seqs.get((game, power), -1))
+        self._games.setdefault(game, {}).setdefault(power, [])
 
     def departures(self, game: str, power: str) -> list[Departure]:
         return list(self._games.get(game, {}).get(power, []))
@@ -134,7 +152,9 @@ class Vault:
             "pbem_vault": VERSION,
             "games": {
                 game: {
-                    power: {"departures": [d.record() for d in deps]}
+                    power: {"departures": [d.record() for d in deps],
+                            **({"last_seq": self._seqs[(game, power)]}
+                               if (game, power) in self._seqs else {})}
                     for power, deps in sorted(powers.items())
                 }
                 for game, powers in sorted(self._games.items())

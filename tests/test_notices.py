@@ -255,17 +255,21 @@ def test_bad_late_orders_setting_is_refused():
     assert GameConfig.from_data({**data, "late_orders": "until-run"}).late_orders == "until-run"
 
 
-def test_orders_for_a_resolved_turn_get_the_late_notice(tmp_path):
+def test_orders_for_a_missed_resolved_turn_get_the_late_notice(tmp_path):
     host = Host(tmp_path)
-    old = signed(host, "algol", {}, seq=5)
-    for power in host.powers:
+    late = signed(host, "algol", {}, seq=5)
+    for power in others(host):
         send(host, signed(host, power, {}, seq=1), at(1))
-    host.run(at(2))
-    assert send(host, old, at(3)).verdict == "rejected"
-    host.run(at(4))
+    host.run(at(48))
+    assert send(host, late, at(49)).verdict == "rejected"
+    # An old file whose orders were used is a replay: a rejection, not a late notice.
+    assert send(host, signed(host, "pavo", {}, seq=7, turn=1), at(49)).verdict == "rejected"
+    host.run(at(50))
     text = text_of(mail(host, "algol@example.org", "Too late"))
     assert "after turn 1 was resolved. They were not used" in text
-    assert "The next orders are due Thu 3 Dec 2026 02:00 UTC." in text
+    assert "The next orders are due Sat 5 Dec 2026 00:00 UTC." in text
+    assert not [s for s in subjects(host, "pavo@example.org") if "Too late" in s]
+    assert [s for s in subjects(host, "pavo@example.org") if "rejected" in s]
 
 
 def test_last_call_names_the_end_of_grace_never_a_past_deadline(tmp_path):

@@ -162,9 +162,11 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         if not reply:
             return verdict
         codes = {p.code for p in problems}
-        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)):
-            # Too late (after deadline + grace, or after the turn was resolved): the late
-            # notice says so and what was done instead.
+        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
+                                 and _missed(game, v.power, v.turn)):
+            # Too late (after deadline + grace, or after a turn the power missed was
+            # resolved): the late notice says so and what was done instead. An old file for
+            # a turn whose orders were used is a replay: the rejection says that.
             msg = notify.late_mail(ctx, v.power, v.turn, received,
                                    late if codes == {"late"} else None, reply_to)
             verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
@@ -189,6 +191,13 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
                               subject, ready=v.ready, late=late)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
+
+
+def _missed(game: GameDir, power: str, turn: int) -> bool:
+    """Whether ``power`` played ``turn`` on standing orders (it was due, no orders used)."""
+    used = [e.body["used"][power] for e in game.log.entries
+            if e.kind == replay.RESOLVE and e.body["turn"] == turn and power in e.body["used"]]
+    return bool(used) and all(sha is None for sha in used)
 
 
 def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any],

@@ -138,8 +138,8 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
             f", grace period to {late['grace_end']}"
         problems.append(Problem(
             "late", "turn", f"these orders arrived {to_iso(received)}, after the deadline for "
-            f"turn {v.turn} ({late['deadline']}{grace}): they are not used, standing orders "
-            "are"))
+            f"turn {v.turn} ({late['deadline']}{grace}): they are refused (orders accepted "
+            "before it, if any, stand)"))
     elif standing is not None and v.seq <= standing["seq"]:
         problems.append(Problem(
             "replay", "seq",

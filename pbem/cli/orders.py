@@ -26,7 +26,7 @@ from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
-from pbem.protocol.vault import Departure, Vault
+from pbem.protocol.vault import Departure, Vault, VaultError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,7 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=int, help="the turn the orders are for (without --view)")
-    new.add_argument("--seq", type=int, default=0, help="submission number (default 0)")
+    new.add_argument("--seq", type=int, help="submission number (default: the next after the "
+                     "last accepted one, from the view's last_seq, as in the report's form, or "
+                     "after the last one `orders sign` signed with this vault; else 0)")
     new.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
     new.add_argument("--force", action="store_true", help="overwrite an existing --output")
     _vault_arg(new)
@@ -115,12 +117,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="sign an order file: the block to mail",
         description="Normalise FILE and sign it with your private key, printing the armored "
         "block (or writing it to --output). This block is all you send. With --view the file is "
-        "checked first and nothing is signed if it has problems.",
+        "checked first and nothing is signed if it has problems. The signed seq is remembered "
+        "in the vault, so `orders new` numbers a correction above it.",
     )
     sig.add_argument("file", type=Path, metavar="FILE", help="the order file")
     sig.add_argument("--key", type=Path, required=True, metavar="KEY.key", help="private key")
     sig.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
     _view_arg(sig)
+    _vault_arg(sig)
     sig.set_defaults(func=run_sign)
 
 
@@ -233,8 +237,16 @@ def run_new(args: argparse.Namespace) -> int:
             raise UsageError("give --view VIEW.json, or --game, --power and --turn "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
+    seq = args.seq
+    if seq is None:
+        # One rule with the report's order form: the next after the last accepted (the view's
+        # last_seq), or after the last this vault signed (a correction of a file sent since).
+        last = view.get("last_seq") if view is not None else None
+        known = [n for n in (last, Vault.load(args.vault).last_seq(game, power))
+                 if isinstance(n, int) and not isinstance(n, bool)]
+        seq = max(known) + 1 if known else 0
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
-                           "seq": args.seq, "orders": {"warps": warps} if warps else {}}
+                           "seq": seq, "orders": {"warps": warps} if warps else {}}
     parse_envelope(doc)
     text = orderfile.render(doc, header)
     if args.output is None:
@@ -486,6 +498,17 @@ def _due_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> 
 # -- sign -----------------------------------------------------------------------------------------
 
 
+def _note_signed(args: argparse.Namespace, text: str) -> None:
+    """Remember the signed seq in the vault, so `orders new` numbers a correction above it."""
+    env = parse_envelope(load_order_yaml(text))
+    try:
+        vault = Vault.load(args.vault)
+        vault.note_seq(env.game, env.power, env.seq)
+        vault.save()
+    except VaultError as exc:
+        _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
+
+
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
@@ -496,6 +519,7 @@ def run_sign(args: argparse.Namespace) -> int:
         if problems:
             raise Rejected(problems)
     armored = sign_orders(text, PrivateKey.load(args.key))
+    _note_signed(args, text)
     if args.output is None:
         sys.stdout.write(armored)
     else:

@@ -169,6 +169,8 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
                               reply, entry_seq=logged.seq)
     used = _turn_bytes(game.log.entries, v.power, v.turn)
     size = len(v.block.encode("utf-8"))
+    # Lateness is decided by the arrival time given as ``received`` (see ingest).
+    late = notify.late_facts(game, received)
     if plugin.is_over(state):
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
     elif (path / "STOPPED").exists():
@@ -176,6 +178,13 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     elif v.turn != plugin.orders_turn(state):
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
+    elif late is not None and game.config.late_orders == "refuse":
+        grace = "" if late["grace_end"] == late["deadline"] else \
+            f", grace period to {late['grace_end']}"
+        problems.append(Problem(
+            "late", "turn", f"these orders arrived {to_iso(received)}, after the deadline for "
+            f"turn {v.turn} ({late['deadline']}{grace}): they are refused (orders accepted "
+            "before it, if any, stand)"))
     elif used + size > ORDER_BYTES_PER_TURN:
         problems.append(Problem(
             "quota", "", f"this file ({size:,} bytes) would bring the orders accepted for "
@@ -201,7 +210,18 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     if problems:
         if not (reply and mail_rejection):
             return verdict
-        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject)
+        codes = {p.code for p in problems}
+        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
+                                 and _missed(game, v.power, v.turn)):
+            # Too late (after deadline + grace, or after a turn the power missed was
+            # resolved): the late notice says so and what was done instead. An old file for
+            # a turn whose orders were used is a replay: the rejection says that.
+            msg = notify.late_mail(ctx, v.power, v.turn, received,
+                                   late if codes == {"late"} else None, reply_to)
+            verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
+            return verdict
+        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject,
+                                    seq=v.seq)
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
@@ -217,9 +237,16 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject)
+                              subject, ready=v.ready, late=late)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
+
+
+def _missed(game: GameDir, power: str, turn: int) -> bool:
+    """Whether ``power`` played ``turn`` on standing orders (it was due, no orders used)."""
+    used = [e.body["used"][power] for e in game.log.entries
+            if e.kind == replay.RESOLVE and e.body["turn"] == turn and power in e.body["used"]]
+    return bool(used) and all(sha is None for sha in used)
 
 
 def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any],
@@ -236,10 +263,11 @@ def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any]
     normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0],
-                         datetime.fromisoformat(standing["received"].replace("Z", "+00:00")))
+    first = datetime.fromisoformat(standing["received"].replace("Z", "+00:00"))
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], first)
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields,
-                              receipt_signature(ctx.referee, fields), reply_to, subject)
+                              receipt_signature(ctx.referee, fields), reply_to, subject,
+                              ready=v.ready, late=notify.late_facts(game, first))
     verdict.queued.append(Outbox(path / "outbox").queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 

@@ -8,6 +8,10 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored: most stars, then most ships)
+
+Every operation but ``status`` changes what the players must do, so each is mailed to every
+player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
+``pbem run``, which also queues any a crash left out) and shown in the next turn report.
 """
 
 from __future__ import annotations
@@ -103,9 +107,9 @@ def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
 
 
 def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
-            then: Callable[[GameDir], None] | None = None) -> Done:
+            then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
     """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
-    the lock (files that follow from the entry)."""
+    the lock (files that follow from the entry); then the players' notice is queued."""
     with locked(path):
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
@@ -129,7 +133,19 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             atomic.write_json(path / MAILED, {"seq": entry.seq})
         if then is not None:
             then(game)
-        return Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+            game, plugin, _ = _open(path)  # what then() wrote (a new address) is read back
+        done = Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+        if notice:
+            done.summary += _queue_notice(game, plugin, key, now)
+        return done
+
+
+def _queue_notice(game: GameDir, plugin: Any, key: Any, now: datetime) -> str:
+    """Queue the players' notice of the operation just logged (under the game's lock)."""
+    state = replay.load_state(plugin, game).state
+    ctx = notify.Context(game, plugin, key, now)
+    count = notify.queue_gm_notices(ctx, state, Outbox(game.path / "outbox"))
+    return f"; {count} notice(s) queued for the players (sent by the next pbem run)"
 
 
 def _power(game: GameDir, power: str) -> str:

@@ -16,6 +16,9 @@ seeds of the player's hash chains for fair chance (pbem.chance.player), one per 
 the tip the game recorded. Lose the seed and the player contributes nothing to later steps' dice
 (the game goes on without his value).
 
+A power's entry may also hold ``"last_seq": N``, the highest seq ``pbem orders sign`` signed
+for it (in any turn), so ``pbem orders new`` numbers a correction above a file already sent.
+
 Default location: ``$PBEM_VAULT`` or ``~/.pbem/vault.json``.
 """
 
@@ -84,6 +87,7 @@ class Vault:
         self.path = Path(path)
         self._games: dict[str, dict[str, list[Departure]]] = {}
         self._chance: dict[str, dict[str, list[dict[str, str]]]] = {}
+        self._seqs: dict[tuple[str, str], int] = {}
         if data is not None:
             self._read(data)
 
@@ -131,6 +135,20 @@ class Vault:
                     self._chance.setdefault(game, {})[power] = [
                         {"seed": r["seed"], "tip": r["tip"]} for r in seeds
                     ]
+                last = entry.get("last_seq") if isinstance(entry, dict) else None
+                if last is not None:
+                    if type(last) is not int or last < 0:
+                        raise VaultError(f"{where}: last_seq must be a whole number")
+                    self._seqs[(game, power)] = last
+
+    def last_seq(self, game: str, power: str) -> int | None:
+        """The highest seq signed for ``power`` in ``game`` with this vault, if any."""
+        return self._seqs.get((game, power))
+
+    def note_seq(self, game: str, power: str, seq: int) -> None:
+        """Remember that a file with ``seq`` was signed (keeps the highest)."""
+        self._seqs[(game, power)] = max(seq, self._seqs.get((game, power), -1))
+        self._games.setdefault(game, {}).setdefault(power, [])
 
     def departures(self, game: str, power: str) -> list[Departure]:
         return list(self._games.get(game, {}).get(power, []))
@@ -172,6 +190,8 @@ class Vault:
             for power, seeds in powers.items():
                 entry = games.setdefault(game, {}).setdefault(power, {"departures": []})
                 entry["chance"] = [dict(e) for e in seeds]
+        for (game, power), last in self._seqs.items():
+            games.setdefault(game, {}).setdefault(power, {"departures": []})["last_seq"] = last
         return {
             "pbem_vault": VERSION,
             "games": {game: dict(sorted(powers.items())) for game, powers in sorted(games.items())},

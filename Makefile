@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo bench lint typecheck venv clean
+.PHONY: test demo bench lint typecheck venv clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,14 @@ typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
 	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad
 
-test: $(STAMP) lint typecheck
+# The archive tests drive Debian's headless Chromium (tests/browser.py): installed here as root.
+chromium:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; } || \
+	{ echo "make test needs Chromium and its WebDriver: install the Debian packages chromium and chromium-driver"; exit 1; }
+
+test: $(STAMP) chromium lint typecheck
 	$(PY) -m pytest
 
 demo: $(STAMP)

@@ -138,6 +138,8 @@ def main() -> int:
     kept = kept_checkpoint(root, "algol")
     run("audit", str(log), "--checkpoint", str(kept))
     report = newest_report(root, "algol")
+    run("archive", str(log), "-o", str(OUT / "archive"))
+    print(f"archive: {(OUT / 'archive' / 'index.html').resolve()}")
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")

@@ -181,6 +181,9 @@ def test_phone_width_print_and_screenshots(sites, tmp_path):
     site = sites["full"]
     for width in (1000, 420):
         with chromium(width=width, height=1400) as driver:
+            # the CSS viewport itself (a headless window has a minimum width of its own)
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": 1400, "deviceScaleFactor": 1, "mobile": width < 600})
             for page in ("index.html", "step-002.html"):
                 open_page(driver, site / page)
                 if width == 420:  # readable on a phone: nothing wider than the screen

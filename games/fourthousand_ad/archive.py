@@ -32,6 +32,8 @@ Event = Mapping[str, Any]
 
 AREA_W, AREA_H = 220, 150
 PAD = 10
+LEGEND = ("* home star · ○ circle, + cross: resources · arrow: a fleet that came out this turn, "
+          "from the star it left · dashed ring: a star a fleet in hyperspace could reach next")
 ARRIVING = ("arrival", "battle", "tie", "diverted", "held_in_hyperspace")
 
 
@@ -70,7 +72,7 @@ def _positions(view: View) -> dict[str, tuple[float, float]]:
 def archive_map(before: View | None, view: View, events: Sequence[Event]) -> str:
     grid = area_grid(view)
     width = PAD * 2 + AREA_W * max(len(row) for row in grid)
-    height = PAD * 2 + AREA_H * len(grid)
+    height = PAD * 2 + AREA_H * len(grid) + 22
     at = _positions(view)
     held = sum(1 for s in view["stars"].values() if s["holder"])
     label = (f"Star map after turn {view['turn']}: {len(view['stars'])} stars, {held} held; "
@@ -149,5 +151,6 @@ def archive_map(before: View | None, view: View, events: Sequence[Event]) -> str
                    f'{"*" if cell["home"] else ""}</text>'
                    f'<text x="{x}" y="{y + 40}" text-anchor="middle" font-size="10">'
                    f'{escape(ships if cell["shown"] else "")} {escape(others)}</text></g>')
+    out.append(f'<text x="{PAD}" y="{height - 8}" font-size="11">{escape(LEGEND)}</text>')
     out.append("</svg>")
     return "".join(out)

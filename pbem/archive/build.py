@@ -114,9 +114,8 @@ def build_archive(data: bytes, source: str, out: Path | str, *,
 def _step_page(env: jinja2.Environment, common: dict[str, Any], hooks: Hooks, step: Step,
                nums: Numbers | None, before: dict[str, Any] | None) -> str:
     svg = hooks.map(before, step.view, step.events) if step.view is not None else None
-    caption = (f"The board after {step.title}, from the public view: each star's holder and "
-               "ships, and the fleets in hyperspace with the stars they could reach next. "
-               "Powers are named beside their colour.")
+    caption = (f"The map after {step.title}, drawn by the game from the public view only; "
+               "each item's description shows when pointed at.")
     return str(env.get_template("step.html.j2").render(
         **common, here=step.index, page_title=step.title, map=svg, map_caption=caption,
         sentences=[hooks.event(e, step.view) for e in step.events], numbers=nums))

@@ -197,3 +197,18 @@ def test_a_tampered_export_makes_no_archive(tmp_path_factory, tmp_path):
     with pytest.raises(Exception, match="hash"):
         build_archive(b"\n".join(lines), "bad.export", tmp_path / "site")
     assert not (tmp_path / "site").exists()
+
+
+def test_the_wheel_carries_the_archive_assets():
+    """pyproject's package-data names every file the archive reads at run time."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["pbem"]
+    assets = sorted((root / "pbem" / "archive" / "assets").iterdir())
+    assert {a.name for a in assets} >= {"site.css", "steps.js", "verify.js", "index.html.j2"}
+    for asset in assets:
+        rel = asset.relative_to(root / "pbem").as_posix()
+        assert any(fnmatch.fnmatch(rel, p) for p in patterns), rel

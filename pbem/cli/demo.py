@@ -96,8 +96,9 @@ def main() -> int:
     for power in POWERS:
         (OUT / "players" / power).mkdir(parents=True)
         run("keygen", str(OUT / "players" / power / "key"))
-    run("new", str(game), "--variant", "independents-4", "--deadline", "48h",
-        "--gm", "gm@example.org", "--from", "4000 AD referee <referee@example.org>",
+    run("new", str(game), "--game", "4000ad", "--variant", "independents-4",
+        "--deadline", "48h", "--gm", "gm@example.org",
+        "--from", "4000 AD referee <referee@example.org>",
         "--now", when(0),
         *[a for p in POWERS for a in ("--power",
                                      f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
 
 import pytest
 
-from pbem.game import registry
+# The games the tests load: the bundled ones and the toy game that proves the plugin contract
+# (tests/toygame/highcard, docs/plugins.md). Set before anything reads the games roots.
+REPO = Path(__file__).resolve().parent.parent
+os.environ.setdefault("PBEM_GAMES_DIR",
+                      os.pathsep.join([str(REPO / "games"), str(REPO / "tests" / "toygame")]))
+
+from pbem.game import registry  # noqa: E402
 
 
 @pytest.fixture(scope="session")

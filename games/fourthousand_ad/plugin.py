@@ -8,9 +8,9 @@ from typing import Any
 
 from pbem.errors import Problem
 from pbem.game.chance import NO_CHANCE, Chance
-from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Window
+from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import ending, orders, resolve, start, view
+from . import ending, orders, resolve, secrecy, start, view
 from .board import Board, default_board
 from .present import PRESENTER
 from .tool import TOOL
@@ -91,7 +91,10 @@ class FourThousandAD(Steps):
         return view.view_events(events, power)
 
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
-        return view.secrets(state, power)
+        return secrecy.secrets(state, power)
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        return secrecy.variations(state, power)
 
     def hidden(self, state: dict[str, Any]) -> list[str]:
         """The referee holds no secret of its own: destinations live in the players' vaults,

@@ -81,6 +81,15 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
+class Variation:
+    """A state that differs from another only in hidden data, and the powers allowed to see
+    the difference (the owner and whoever shares the secret): ``variations``."""
+
+    state: State
+    knowers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class VariantInfo:
     name: str
     title: str
@@ -167,6 +176,13 @@ class GamePlugin(Protocol):
         appear in a leaked view; ``[]`` for a game whose referee holds no secret."""
         ...
 
+    def variations(self, state: State, power: str) -> list[Variation]:
+        """States that differ from ``state`` only in ``power``'s hidden data (a hand, a secret
+        alliance, ...), each with the powers allowed to see the difference. The conformance
+        suite checks that every other power's view, events and mails stay byte-identical, and
+        that the knowers' views do change (so the variation is of data that is shown)."""
+        ...
+
     def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         """What the audit reports about a resolution's events, in the game's words
         (4000 A.D.: ``{"battles": 2}``); summed over the game."""
@@ -191,7 +207,7 @@ class Steps:
 REQUIRED = (
     "id", "title", "presenter", "tool", "variants", "setup", "window", "powers_due",
     "orders_turn", "normalize_orders", "default_orders", "nmr_orders", "concede", "resolve",
-    "view", "view_events", "end_game", "secrets", "hidden", "counts", "is_over",
+    "view", "view_events", "end_game", "secrets", "hidden", "variations", "counts", "is_over",
 )
 PRESENTER_REQUIRED = (
     "sections", "map_kind", "title", "welcome", "report", "shared", "receipt_lines", "gm",

@@ -88,8 +88,15 @@ def template_dirs(game_id: str) -> list[Path]:
 def load(game_id: str) -> GamePlugin:
     """Import a game's package from its directory, check it against the contract and return
     its PLUGIN."""
-    path = game_dir(game_id)
+    return load_path(game_dir(game_id), game_id)
+
+
+def load_path(path: Path, game_id: str | None = None) -> GamePlugin:
+    """Import the game package in directory ``path`` (imported under its directory name) and
+    check its PLUGIN against the contract. Tests load copies of a game this way."""
+    path = Path(path)
     name = path.name
+    label = game_id or name
     if not name.isidentifier():
         raise UnknownGame(f"{path}: a game's directory name must be an importable name")
     if name not in sys.modules:
@@ -103,10 +110,11 @@ def load(game_id: str) -> GamePlugin:
         spec.loader.exec_module(module)
     plugin: GamePlugin | None = getattr(sys.modules[name], "PLUGIN", None)
     if plugin is None:
-        raise UnknownGame(f"game {game_id!r} ({path}) cannot be loaded: its __init__.py exports "
+        raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its __init__.py exports "
                           "no PLUGIN")
-    missing = missing_parts(plugin, template_dirs(game_id))
+    dirs = [path / "templates", templates_root() / str(getattr(plugin, "id", label))]
+    missing = missing_parts(plugin, dirs)
     if missing:
-        raise UnknownGame(f"game {game_id!r} ({path}) cannot be loaded: it lacks "
+        raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: it lacks "
                           f"{', '.join(missing)} (see docs/plugins.md)")
     return plugin

@@ -44,6 +44,9 @@ class Round:
 
 def _play(t: Table, rounds: list[Round], **bodies: dict[str, Any]) -> Round:
     before = t.state
+    # What Table.play would send for a due power without a body (its due reveals), made here
+    # so the round records every submission, as the log does.
+    bodies = {p: bodies.get(p) or t.body(p) for p in AD.powers_due(before)}
     normalised = {}
     for power, body in bodies.items():
         normalised[power], problems = t.check(power, body)

@@ -27,6 +27,38 @@ from pbem.protocol.vault import Departure, Vault
 from .board import Board, default_board
 
 GAME = "4000ad"
+DEPART_HINT = (
+    "# To leave a star: pbem orders depart FILE --from STAR --to STAR --ships N|all\n"
+    "# (it writes depart: {warp, from, ships, commitment} and keeps the destination in your "
+    "vault)\n"
+)
+
+
+def footer(orders: Mapping[str, Any]) -> str:
+    """How to depart, after the orders of a file that has no departure yet."""
+    return "" if isinstance(orders, Mapping) and "depart" in orders else DEPART_HINT
+
+
+def own_warps(view: Mapping[str, Any]) -> dict[int, dict[str, Any] | None]:
+    """The viewer's warps by number: None for a warp at home, else its flight."""
+    mine = (view.get("warps") or {}).get(view["viewer"]) or {}
+    return {int(w): flight for w, flight in sorted(mine.items(), key=lambda kv: int(kv[0]))}
+
+
+def warp_count(view: Mapping[str, Any] | None) -> int:
+    if view is not None:
+        warps = own_warps(view)
+        if warps:
+            return max(warps)
+        count = (view.get("options") or {}).get("warps")
+        if isinstance(count, int) and count > 0:
+            return count
+    return 2
+
+
+def free_destinations(view: Mapping[str, Any] | None) -> bool:
+    """Whether the game uses the free-destination rule (no commitments)."""
+    return view is not None and (view.get("options") or {}).get("destinations") == "free"
 
 
 def _warn(text: str) -> None:
@@ -44,7 +76,7 @@ def _view_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
 
 
 def _flights(view: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    return [(w, f) for w, f in orderfile.own_warps(dict(view)).items() if f]
+    return [(w, f) for w, f in own_warps(view).items() if f]
 
 
 def _flight_text(flight: Mapping[str, Any]) -> str:
@@ -81,7 +113,7 @@ def _due(board: Board, view: Mapping[str, Any], vault: Vault) -> dict[int, Depar
 
 
 def _committed_flights(view: Mapping[str, Any]) -> bool:
-    return not orderfile.free_destinations(dict(view)) and bool(_flights(view))
+    return not free_destinations(view) and bool(_flights(view))
 
 
 # -- depart ---------------------------------------------------------------------------------------
@@ -108,14 +140,14 @@ def _allies(items: list[str]) -> dict[str, int]:
 def _free_warp(orders: dict[str, Any], view: dict[str, Any] | None) -> int:
     busy = set()
     if view is not None:
-        busy |= {w for w, f in orderfile.own_warps(view).items() if f}
+        busy |= {w for w, f in own_warps(view).items() if f}
     listed = orders.get("warps")
     if isinstance(listed, dict):
         busy |= {w for w in listed if isinstance(w, int)}
     depart = orders.get("depart")
     if isinstance(depart, dict) and isinstance(depart.get("warp"), int):
         busy.add(depart["warp"])
-    for warp in range(1, orderfile.warp_count(view) + 1):
+    for warp in range(1, warp_count(view) + 1):
         if warp not in busy:
             return warp
     raise UsageError("no free warp: every warp is in flight or already departing (use --warp)")
@@ -150,7 +182,7 @@ def run_depart(args: argparse.Namespace) -> int:
     else:
         orders["depart"] = dep
     doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header))
+    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
     print(f"{args.file}: warp {warp} leaves {origin} with {dep['ships']} ships; {note}")
     return 0
 
@@ -165,7 +197,7 @@ def _destination(
     view: dict[str, Any] | None,
 ) -> str:
     """Fill the destination part of ``dep``; keep the secret in the vault. Returns a note."""
-    if orderfile.free_destinations(view):
+    if free_destinations(view):
         if args.destination:
             _warn("this game uses free destinations: the destination is named on arrival, "
                   "--to is not recorded")
@@ -213,7 +245,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))
     doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header))
+    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
     return 0
 
 
@@ -303,6 +335,8 @@ class StarTool:
         if _committed_flights(view):
             _due(default_board(), view, Vault.load(vault))
         return ({"warps": warps} if warps else {}), header
+
+    footer = staticmethod(footer)
 
     @staticmethod
     def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],

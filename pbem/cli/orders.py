@@ -118,6 +118,7 @@ def run_new(args: argparse.Namespace) -> int:
     view = _view(args)
     header = ["# pbem order file: edit, then `pbem orders check` and `pbem orders sign` it."]
     orders: dict[str, Any] = {}
+    footer = ""
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
@@ -125,6 +126,7 @@ def run_new(args: argparse.Namespace) -> int:
         if tool is not None:
             orders, lines = tool.new_orders(view, args.vault)
             header += lines
+            footer = tool.footer(orders)
     else:
         missing = [n for n in ("game", "power", "turn") if getattr(args, n) is None]
         if missing:
@@ -134,7 +136,7 @@ def run_new(args: argparse.Namespace) -> int:
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
                            "seq": args.seq, "orders": orders}
     parse_envelope(doc)
-    text = orderfile.render(doc, header)
+    text = orderfile.render(doc, header, footer)
     if args.output is None:
         sys.stdout.write(text)
         return 0

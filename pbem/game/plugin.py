@@ -213,4 +213,5 @@ PRESENTER_REQUIRED = (
     "sections", "map_kind", "title", "welcome", "report", "shared", "receipt_lines", "gm",
     "game_end", "reveal", "map_context",
 )
-TOOL_REQUIRED = ("register_orders", "register_commands", "new_orders", "check_warnings")
+TOOL_REQUIRED = ("register_orders", "register_commands", "new_orders", "footer",
+                 "check_warnings")

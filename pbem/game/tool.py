@@ -33,6 +33,10 @@ class Tool(Protocol):
         for its header (``vault``: the ``--vault`` path or None)."""
         ...
 
+    def footer(self, orders: Mapping[str, Any]) -> str:
+        """Comment lines written after the orders of a file (how to write the next order)."""
+        ...
+
     def check_warnings(self, view: Mapping[str, Any], orders: Mapping[str, Any],
                        vault: Any) -> list[str]:
         """For ``pbem orders check``: warnings (not problems) about a valid file, e.g. a

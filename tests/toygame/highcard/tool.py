@@ -20,12 +20,18 @@ def run_play(args: argparse.Namespace) -> int:
         if args.card not in hand:
             raise UsageError(f"{args.card!r} is not in your hand ({', '.join(hand)})")
     doc["orders"] = {**env.orders, "play": args.card}
-    orderfile.write(args.file, orderfile.render(doc, header))
+    orderfile.write(args.file, orderfile.render(doc, header, footer(doc["orders"])))
     print(f"{args.file}: play {args.card}")
     return 0
 
 
+def footer(orders: Mapping[str, Any]) -> str:
+    return "" if "play" in orders else "# To choose a card: pbem orders play FILE --card CARD\n"
+
+
 class HandTool:
+    footer = staticmethod(footer)
+
     @staticmethod
     def register_orders(cmds: Any) -> None:
         p = cmds.add_parser("play", help="choose the card to play (High Card)",

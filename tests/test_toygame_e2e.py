@@ -160,7 +160,7 @@ def test_the_export_passes_the_audit_with_the_games_own_counts(game) -> None:
     host, _, export = game
     done = pbem("audit", str(export))
     assert done.returncode == 0, done.stderr
-    assert b"audit passed" in done.stdout
+    assert b"audit passed" in done.stdout and b"4 rounds" in done.stdout
     report = audit_path(export)
     assert report.tally.counts == {"rounds": 4}
     assert report.tally.over and report.tally.plugin == "highcard"

@@ -62,14 +62,15 @@ class Tally:
     unreplayed_gm: int = 0
     public_counts: dict[str, int] = field(default_factory=dict)
 
-    # The audit's report (verify.py) still names 4000 A.D.'s count; the game's counts are above.
-    @property
-    def battles(self) -> int:
-        return self.counts.get("battles", 0)
+    def counts_text(self, public: bool = False) -> str:
+        """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
+        counts = self.public_counts if public else self.counts
+        return ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
 
     @property
-    def public_battles(self) -> int:
-        return self.public_counts.get("battles", 0)
+    def battles(self) -> int:
+        """4000 A.D.'s count, by the name tests and tools used before counts were the game's."""
+        return self.counts.get("battles", 0)
 
 
 def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:

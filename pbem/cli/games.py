@@ -17,8 +17,12 @@ from pbem.game.tool import Tool
 
 def tools() -> list[Tool]:
     """The player's-tool part of every game that loads, in game id order."""
-    out = []
-    for game_id in registry.available():
+    out: list[Tool] = []
+    try:
+        ids = registry.available()
+    except registry.UnknownGame:  # a broken manifest: reported by the command that needs it
+        return out
+    for game_id in ids:
         try:
             tool = registry.load(game_id).tool
         except registry.UnknownGame:

@@ -32,7 +32,11 @@ class UnknownGame(PbemError):
 
 
 def _manifest(path: Path) -> dict[str, Any]:
-    data = yaml.safe_load((path / "game.yaml").read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load((path / "game.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise UnknownGame(f"{path / 'game.yaml'}: cannot read the game manifest ({exc})") \
+            from None
     if not isinstance(data, dict) or not isinstance(data.get("id"), str):
         raise UnknownGame(f"{path / 'game.yaml'}: a game manifest must have an id: line")
     return data
@@ -107,7 +111,13 @@ def load_path(path: Path, game_id: str | None = None) -> GamePlugin:
             raise UnknownGame(f"{path}: no __init__.py to load")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # a game's own code failed: say which game, in one line
+            for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                del sys.modules[loaded]
+            raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its code fails on "
+                              f"import ({type(exc).__name__}: {exc})") from exc
     plugin: GamePlugin | None = getattr(sys.modules[name], "PLUGIN", None)
     if plugin is None:
         raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its __init__.py exports "

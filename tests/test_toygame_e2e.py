@@ -189,3 +189,23 @@ def test_a_game_missing_part_of_the_contract_fails_at_load(tmp_path: Path) -> No
     assert "brokencard" in done.stderr and "presenter.game_end" in done.stderr
     assert "game_end.html" in done.stderr
     assert not (tmp_path / "g" / "b-1").exists()
+
+
+def test_a_game_whose_code_fails_is_named_and_other_games_keep_working(tmp_path: Path) -> None:
+    root = tmp_path / "games"
+    broken = root / "crashcard"
+    shutil.copytree(Path(__file__).parent / "toygame" / "highcard", broken,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (broken / "game.yaml").write_text("id: crashcard\n")
+    (broken / "rules.py").write_text("raise RuntimeError('deliberately broken')\n")
+    env = {**os.environ, "PBEM_GAMES_DIR": os.pathsep.join([str(REPO / "games"), str(root)])}
+    key = PrivateKey.generate().public.text()
+    done = subprocess.run([sys.executable, "-m", "pbem", "new", str(tmp_path / "g" / "c-1"),
+                           "--game", "crashcard", "--variant", "duel-2",
+                           "--power", f"north=n@example.org:{key}"],
+                          capture_output=True, text=True, env=env, check=False, timeout=120)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "crashcard" in done.stderr and "deliberately broken" in done.stderr
+    other = subprocess.run([sys.executable, "-m", "pbem", "distance", "Vega", "Mira"],
+                           capture_output=True, text=True, env=env, check=False, timeout=120)
+    assert other.returncode == 0 and other.stdout == "5\n", other.stderr

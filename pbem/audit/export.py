@@ -61,7 +61,7 @@ DOMAIN = "pbem-export-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.export+json"
 HEADER_FIELDS = frozenset({"format", "game", "public", "checkpoint", "withheld", "signature"})
 RECORD_FIELDS = frozenset({"seq", "prev", "kind", "time", "hash", "withheld"})
-WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE)
+WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE, replay.PRESS)
 _BODY_OPEN = b'{"body":'
 _NULL_BODY = b'{"body":null'
 
@@ -147,6 +147,8 @@ def withhold(entry: Entry, plugin: GamePlugin,
     claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
+    if entry.kind == replay.PRESS:
+        return withheld_press(entry)
     if entry.kind == replay.ORDERS:
         shown = {k: body.get(k) for k in ("turn", "power", "seq")}
         return withheld_record(entry, sorted(k for k in body if k not in shown), shown)
@@ -167,6 +169,18 @@ def withhold(entry: Entry, plugin: GamePlugin,
         }
         return withheld_record(entry, fields, public, midstate=False)
     return None
+
+
+def withheld_press(entry: Entry) -> dict[str, Any] | None:
+    """``press``: private press is withheld whole (sender, recipients and text: who talks to
+    whom is itself a secret), with its midstate so the chain still verifies (the body is padded,
+    so no byte of it is published); white press to all is what every player read: kept whole."""
+    messages = entry.body.get("messages") if isinstance(entry.body, dict) else None
+    if isinstance(messages, list) and messages and all(
+            isinstance(m, dict) and m.get("to") == ["all"] and not m.get("anonymous")
+            for m in messages):
+        return None
+    return withheld_record(entry, sorted(entry.body), {"turn": entry.body.get("turn")})
 
 
 # -- the header ---------------------------------------------------------------------------------

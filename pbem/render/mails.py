@@ -279,7 +279,8 @@ def welcome(
     views = {p: plugin.view(dict(state), p) for p in powers}
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
            "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
-           "variant_title": views[powers[0]]["variant_title"]}
+           "variant_title": views[powers[0]]["variant_title"],
+           "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []]}
     first = views[powers[0]]
     attachments = _view_attachments(views)
     attachments.append(_svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start"))
@@ -385,6 +386,7 @@ def gm_summary(
     ctx = {"game": _game(game, None, plugin), "player": _player(None),
            "resolved_turn": state_before["turn"],
            "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
+           "press": {p.capitalize(): n for p, n in (game.get("press") or {}).items()},
            "gm": pres.gm(public, views, list(events), secrets)}
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),

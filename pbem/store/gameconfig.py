@@ -20,6 +20,8 @@ Example::
     reminder: 24h               # remind powers without orders this long before the deadline
   nmr_alert: 2                  # tell the GM after this many missed turns in a row
   paused: false
+  press: white                  # none | white | grey (grey: anonymous messages allowed)
+  roster: powers                # powers | addresses (the welcome mail lists players' addresses)
 
 The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
 duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every problem names its
@@ -68,7 +70,13 @@ TOP_KEYS = (
     "schedule",
     "nmr_alert",
     "paused",
+    "press",
+    "roster",
 )
+#: Press (pbem.host.press): none; white (signed by the sender's power); grey (white, and a
+#: message may be anonymous). Roster: what the welcome mail lists of the other players.
+PRESS_MODES = ("none", "white", "grey")
+ROSTERS = ("powers", "addresses")
 POWER_KEYS = ("email", "key", "tz")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder")
 
@@ -124,6 +132,8 @@ class GameConfig:
     sender: str | None = None  # the "from" address
     nmr_alert: int = 2
     paused: bool = False
+    press: str = "white"
+    roster: str = "powers"
 
     # --- parsing ----------------------------------------------------------------------------
 
@@ -180,6 +190,10 @@ class GameConfig:
             data["from"] = self.sender
         data["powers"] = {name: p.to_data() for name, p in self.powers.items()}
         data.update(schedule=sched, nmr_alert=self.nmr_alert, paused=self.paused)
+        if self.press != "white":
+            data["press"] = self.press
+        if self.roster != "powers":
+            data["roster"] = self.roster
         return data
 
     def to_yaml(self) -> str:
@@ -289,6 +303,12 @@ class _Parser:
             self.bad("nmr_alert", f"must be a whole number of turns (0 = never), not {nmr_alert!r}")
             nmr_alert = 2
         paused = self.boolean(top, "paused", "paused", False)
+        press = top.get("press", "white")
+        if press not in PRESS_MODES:
+            self.bad("press", f"{press!r} must be one of {', '.join(PRESS_MODES)}")
+        roster = top.get("roster", "powers")
+        if roster not in ROSTERS:
+            self.bad("roster", f"{roster!r} must be one of {', '.join(ROSTERS)}")
         if self.problems:
             raise ConfigError(self.source, self.problems)
         assert schedule is not None
@@ -304,6 +324,8 @@ class _Parser:
             schedule=schedule,
             nmr_alert=nmr_alert,
             paused=paused,
+            press=press,
+            roster=roster,
         )
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:

@@ -20,6 +20,7 @@ and a file already logged is answered again (missing mails queued, nothing logge
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -61,6 +62,7 @@ RELAY_TYPE = "application/vnd.pbem.press-relay+json"
 RECEIPT_DOMAIN = "pbem-press-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.press-receipt+json"
 ANONYMOUS = "anonymous"
+_TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +287,10 @@ def _queue(ctx: notify.Context, outbox: Outbox, entry: Entry, powers: list[str],
 def _claimed(block: str) -> tuple[str | None, str | None]:
     """The game and power a press block *claims* (read, never trusted)."""
     try:
-        data, _ = scan(dearmor(block, BEGIN, END).body)
+        body = dearmor(block, BEGIN, END).body
+        data, problems = scan(body)
+        if problems or not isinstance(data, dict):  # too big or damaged: the top-level lines
+            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
         game, power = data.get("game"), data.get("power")
     except Exception:  # whatever the text, a claim is only a hint
         return None, None

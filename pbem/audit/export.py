@@ -21,7 +21,8 @@ The file is JSON lines. Line 1 is the header, every other line one log entry::
 * Every line is canonical JSON (sorted keys, no spaces): a reader re-encodes and compares, so no
   byte can change without the change being seen.
 
-``--public`` (:func:`withhold`) replaces each ``orders`` and ``resolve`` entry by a *withheld
+``--public`` (:func:`withhold`) replaces each ``orders``, ``resolve`` and private ``press``
+entry (:func:`withheld_press`) by a *withheld
 record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha256"}}``.
 ``fields`` names what was left out, ``public`` keeps what every player was told anyway (for a
 resolution: turn, powers due, state digest, deadline, the public events and which powers sent

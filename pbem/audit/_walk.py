@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
+from pbem.audit._press import press_problem
 from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
@@ -66,6 +67,8 @@ class Tally:
     used_checked: int = 0  # resolutions whose used order files were held to the rule
     used_unchecked: int = 0  # withheld resolutions of an export without the public claims
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
+    press: int = 0  # press entries checked (signature and form)
+    withheld_press: int = 0
 
     def counts_text(self, public: bool = False) -> str:
         """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
@@ -228,6 +231,8 @@ class Walker:
                 self.gm(record)
             elif record.kind == replay.KEY:
                 self.key(record)
+            elif record.kind == replay.PRESS:
+                self.press(record)
             else:
                 raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
         if self.state is not None:
@@ -235,7 +240,17 @@ class Walker:
             self.tally.result = self.state.get("result")
         return self.tally
 
+    def press(self, entry: Entry) -> None:
+        """A relayed press file: signed by its power (press never changes the state)."""
+        problem = press_problem(entry.body, self.game_id, self.keys)
+        if problem is not None:
+            raise self.fail(entry, *problem)
+        self.tally.press += 1
+
     def withheld(self, record: Withheld) -> None:
+        if record.kind == replay.PRESS:
+            self.tally.withheld_press += 1
+            return
         if record.kind == replay.ORDERS:
             self.tally.withheld_orders += 1
             ref = self.index.by_entry.get(record.seq)

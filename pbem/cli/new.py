@@ -12,7 +12,15 @@ from pbem.game import registry
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.safeyaml import resolve_plain
 from pbem.schedule import ScheduleError, parse_iso
-from pbem.store.gameconfig import MODES, ConfigError, GameConfig, check_email, is_slug
+from pbem.store.gameconfig import (
+    MODES,
+    PRESS_MODES,
+    ROSTERS,
+    ConfigError,
+    GameConfig,
+    check_email,
+    is_slug,
+)
 from pbem.store.gamedir import GameDir, read_public_key
 from pbem.store.referee import KEY_NAME, PUB_NAME
 
@@ -65,6 +73,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="KEY=VALUE",
         help="a game option (e.g. ships_at_start=12); repeatable",
     )
+    p.add_argument("--press", choices=PRESS_MODES, default="white",
+                   help="press between players: none, white (signed, sender named) or grey "
+                   "(white, and anonymous messages allowed); default white")
+    p.add_argument("--roster", choices=ROSTERS, default="powers",
+                   help="what the welcome mail lists: the powers (default), or also the players' "
+                   "addresses")
     p.add_argument(
         "--now", metavar="TIMESTAMP", help="creation time, ISO-8601 UTC (default: the current time)"
     )
@@ -134,6 +148,10 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
         "powers": powers,
         "schedule": schedule,
     }
+    if getattr(args, "press", "white") != "white":
+        data["press"] = args.press
+    if getattr(args, "roster", "powers") != "powers":
+        data["roster"] = args.roster
     if args.gm:
         data["gm"] = args.gm
     if args.sender:

@@ -36,6 +36,9 @@ from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
 
 ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
+#: A relayed press file (pbem.host.press): ``{turn, power, sha256, text, messages, received,
+#: message_id, key, pad}``. Never changes the state and never counts as orders.
+PRESS = "press"
 GM_DOMAIN = "pbem-gm-v1"
 GM_TYPE = "application/vnd.pbem.gm+json"
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from pbem.game import registry
+from pbem.protocol import orderfile
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,6 +18,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "closest names.",
     )
     p.add_argument("--game", default="4000ad", help="game id (default: 4000ad)")
+    p.add_argument("--view", type=Path, metavar="VIEW.json",
+                   help="measure on the board of your game's view (view.json) instead of the "
+                   "stand-in board installed with pbem")
     p.add_argument("origin", metavar="FROM", help="departure star")
     p.add_argument("destination", metavar="TO", help="arrival star")
     p.set_defaults(func=run)
@@ -23,6 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     plugin = registry.load(args.game)
-    board = plugin.board  # type: ignore[attr-defined]
+    if args.view is not None:
+        # the game's own board, as its view carries it: no host file is read
+        board = plugin.board_of_view(orderfile.load_view(args.view))  # type: ignore[attr-defined]
+    else:
+        board = plugin.board  # type: ignore[attr-defined]
     print(board.distance(args.origin, args.destination))
     return 0

@@ -139,8 +139,14 @@ def _warn(text: str) -> None:
     print(f"warning: {text}", file=sys.stderr)
 
 
-def _board(rules: str) -> Any:
-    board = getattr(registry.load(rules), "board", None)
+def _board(rules: str, view: dict[str, Any] | None = None) -> Any:
+    """The star board: the one the view carries (the game's own; no host file is read), else the
+    plugin's stand-in board."""
+    plugin = registry.load(rules)
+    of_view = getattr(plugin, "board_of_view", None)
+    if view is not None and view.get("board") is not None and of_view is not None:
+        return of_view(view)
+    board = getattr(plugin, "board", None)
     if board is None:
         raise UsageError(f"game {rules} has no star board: departures do not apply")
     return board
@@ -212,7 +218,7 @@ def run_new(args: argparse.Namespace) -> int:
             header.append(f"# warp {warp}: {fleet}, {_flight_text(flight)}, travelled "
                           f"{flight.get('travelled', '?')}")
         if not orderfile.free_destinations(view) and _flights(view):
-            _due(_board(args.rules), view, Vault.load(args.vault))
+            _due(_board(args.rules, view), view, Vault.load(args.vault))
     else:
         missing = [n for n in ("game", "power", "turn") if getattr(args, n) is None]
         if missing:
@@ -276,7 +282,7 @@ def run_depart(args: argparse.Namespace) -> int:
     view = _view(args)
     if view is not None:
         parse_envelope(doc, game=view["game_id"], power=view["viewer"], turn=view["turn"])
-    board = _board(args.rules)
+    board = _board(args.rules, view)
     origin = board.lookup(args.origin).name
     orders = dict(env.orders)
     existing = orders.get("depart")
@@ -369,7 +375,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     doc, header = orderfile.load(args.file)
     view = orderfile.load_view(args.view)
     env = parse_envelope(doc, game=view["game_id"], power=view["viewer"], turn=view["turn"])
-    board = _board(args.rules)
+    board = _board(args.rules, view)
     orders = dict(env.orders)
     warps = orders.get("warps")
     warps = dict(warps) if isinstance(warps, dict) else {}
@@ -460,7 +466,7 @@ def _due_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> 
     warps = orders.get("warps") if isinstance(orders, dict) else None
     if not isinstance(warps, dict):
         warps = {}
-    for warp, entry in _due(_board(args.rules), view, Vault.load(args.vault)).items():
+    for warp, entry in _due(_board(args.rules, view), view, Vault.load(args.vault)).items():
         if entry is not None and not isinstance(warps.get(warp), dict):
             _warn(f"warp {warp} is due at {entry.destination} this turn but the file does not "
                   "reveal it (run: pbem orders reveal)")

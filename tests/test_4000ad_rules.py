@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ad_driver import AD, Table
+from tests.conftest import ad_module
 
 # ---------------------------------------------------------------------------------------------
 # Set-up and turn order
@@ -240,9 +241,8 @@ def test_rule_r13_tie_default_never_diverts_into_a_losing_battle():
     """Issue 12 point 3. RB: "the attacker may not come out of hyperspace at that star, though
     he *may* come out at the other star in the same sector": a choice, not a duty. Without
     on_tie the fleet diverts only where it would not be destroyed."""
-    from importlib import import_module
 
-    presenter = import_module("games.4000ad.presenter")
+    presenter = ad_module("presenter")
     t = Table().put("Hamal", "pavo", 6).put("Sheratan", "antares", 9)
     t.play(algol=t.body("algol", ("Algol", 6, "Hamal")))
     t.play()
@@ -510,9 +510,8 @@ def test_rule_r23_blind_elimination_deadline_counts_from_the_first_informed_turn
     """Issue 12 point 1. RB: eliminated "if he cannot regain it on his very next turn"; in
     simultaneous mode a capture earlier in the round is unknown to the orders of the rest of
     the round, so the very next turn is the next round's; the reports say so."""
-    from importlib import import_module
 
-    presenter = import_module("games.4000ad.presenter")
+    presenter = ad_module("presenter")
     t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3)
     t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
     assert t.state["powers"]["algol"]["status"] == "active"
@@ -649,9 +648,8 @@ def test_rule_r12_mutual_withdrawal_homecoming_fights_who_is_there():
     assert t.holder("Regulus") == "regulus"
     battle = [b for b in t.of("battle") if b["star"] == "Regulus"][0]
     assert battle["winner"] == "attacker"
-    from importlib import import_module
 
-    presenter = import_module("games.4000ad.presenter")
+    presenter = ad_module("presenter")
     text = presenter.sentence(battle, presenter.Voice(["regulus"]), "wild")
     assert text.startswith("Your 5 ships going home attacked Regulus, 5 ships against 3")
 

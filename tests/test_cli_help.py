@@ -18,6 +18,7 @@ COMMANDS = [
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
     ["dice"], ["dice", "verify"], ["dice", "roll"],
+    ["components"], ["components", "check"],
 ]
 
 

@@ -95,7 +95,7 @@ def refusal(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> str | None
                " (its genesis records no rules version, so it counts as version 1)")
         return (f"game {game_id} was started under {plugin.id} rules version {recorded}{why}, "
                 f"but the installed {plugin.id} plays rules version {current} and cannot play "
-                f"version {recorded}: the game is refused (the other games go on) until a pbem "
+                f"version {recorded}: the game is refused until a pbem "
                 f"that plays version {recorded} runs it")
     recorded_data = genesis.get(DATA_KEY)
     if recorded == current and isinstance(recorded_data, Mapping):

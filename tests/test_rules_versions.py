@@ -6,7 +6,6 @@ subprocess, so each sees the plugin and data files as a host would after an upgr
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -24,6 +23,7 @@ from pbem.game import registry, versions
 from pbem.resources import games_root
 from pbem.store.gamedir import GameDir
 from pbem.store.log import GameLog
+from tests.conftest import ad_module
 from tests.pbem_host import AD, T0, Host, at, iso
 
 GAME = "fourthousand_ad"
@@ -70,14 +70,15 @@ def test_genesis_records_the_rules_version_the_data_digests_and_the_games_own_bo
     genesis = host.game().genesis
     assert genesis["rules_version"] == AD.rules_version == 2
     variants_file = registry.game_dir("4000ad") / "variants.yaml"
-    assert genesis["data"] == {"variants.yaml": hashlib.sha256(
-        variants_file.read_bytes()).hexdigest()}
+    assert genesis["data"] == {"variants.yaml": canonical.digest(
+        yaml.safe_load(variants_file.read_text()))}
     pack = json.loads((host.path / "components.json").read_text())
     assert genesis["components"] == {"name": "board.yaml", "digest": canonical.digest(pack)}
     assert (host.path / "components.json").stat().st_mode & 0o777 == 0o600
     state = host.state()
-    assert state["board"] == pack and state["rules_version"] == 2
-    assert AD.view(state, "algol")["board"] == pack  # the player's tool needs no host file
+    assert state["board"] == ad_module("board").normal_form(pack)
+    assert state["rules_version"] == 2
+    assert AD.view(state, "algol")["board"] == state["board"]  # the tool needs no host file
 
 
 # -- rules versions ----------------------------------------------------------------------------
@@ -174,8 +175,8 @@ def test_a_new_board_file_changes_new_games_and_running_games_keep_their_own(tmp
     running = json.loads((root / "running" / "state.json").read_text())["state"]
     fresh = json.loads((root / "fresh" / "state.json").read_text())["state"]
     assert running["turn"] == 3  # resolved twice, across the board change
-    assert "Caph" in running["board"]["sectors"]["A-yellow"]
-    assert "Kaffaljidhma" in fresh["board"]["sectors"]["A-yellow"]
+    assert "Caph" in [name for name, _ in running["board"]["sectors"]["A-yellow"]]
+    assert "Kaffaljidhma" in [name for name, _ in fresh["board"]["sectors"]["A-yellow"]]
     assert "Kaffaljidhma" in AD.view(fresh, "algol")["stars"]
     assert "Caph" in AD.view(running, "algol")["stars"]
     for game_id in ("running", "fresh"):

@@ -80,10 +80,13 @@ class Board:
                     self.sectors[sec.name] = sec
         self.stars: dict[str, Star] = {}
         self.by_sector: dict[str, list[Star]] = {name: [] for name in self.sectors}
-        for sec_name, stars in sectors.items():
+        for sec_name in sectors:
             if sec_name not in self.sectors:
                 raise BoardError(f"{source}: sectors.{sec_name}: no such sector")
-            for star_name, resources in (stars or {}).items():
+        # Grid order, and each sector's stars as listed: the same Board whatever order the
+        # sector keys come in (canonical JSON sorts them; the state keeps stars as lists).
+        for sec_name in self.sectors:
+            for star_name, resources in _star_pairs(sectors.get(sec_name)):
                 res = set(resources or [])
                 unknown = res - {"circle", "cross"}
                 if unknown:
@@ -153,6 +156,31 @@ class Board:
         s = self.lookup(star)
         others = [o.name for o in self.by_sector[s.sector.name] if o.name != s.name]
         return others[0] if others else None
+
+
+def _star_pairs(stars: Any) -> list[tuple[str, Any]]:
+    """A sector's stars as (name, resources) pairs: from a board file's mapping or from the
+    state's list of [name, resources] (which keeps their order through canonical JSON)."""
+    if not stars:
+        return []
+    if isinstance(stars, Mapping):
+        return list(stars.items())
+    return [(str(pair[0]), pair[1]) for pair in stars]
+
+
+def normal_form(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked board file as the state records it: sectors in grid order, each a list of
+    [star, resources] so the star order survives canonical JSON (which sorts mapping keys)."""
+    board = Board(dict(data))
+    return {
+        "reconstruction": board.reconstruction,
+        "areas": board.areas,
+        "levels": board.levels,
+        "sectors": {
+            name: [[s.name, [r for r in ("circle", "cross") if getattr(s, r)]] for s in stars]
+            for name, stars in board.by_sector.items()
+        },
+    }
 
 
 def load_board(path: Path) -> Board:

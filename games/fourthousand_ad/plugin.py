@@ -49,8 +49,11 @@ class FourThousandAD:
         """Every problem of a board file (the 4000 A.D. component pack), each with its path."""
         return board_problems(data)
 
-    def data_files(self) -> dict[str, bytes]:
-        return {name: (HERE / name).read_bytes() for name in manifest().get("data", [])}
+    def data_files(self) -> dict[str, Any]:
+        """Data the rules read from the host besides the pack, as parsed (a comment edited in
+        the file does not count as a change)."""
+        return {name: yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
+                for name in manifest().get("data", [])}
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

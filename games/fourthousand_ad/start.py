@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .board import Board, board_of, board_problems, default_board_data
+from .board import Board, board_of, board_problems, default_board_data, normal_form
 from .variants import VariantError, load_variant, resolve_options
 
 SCHEMA = 1
@@ -83,6 +83,6 @@ def initial_state(
             "lost": {},
         },
         "result": None,
-        "board": data,
+        "board": normal_form(data),
         **({"rules_version": rules_version} if rules_version is not None else {}),
     }

@@ -10,7 +10,8 @@ plugin that declares none is rules version 1 with no pack):
   keep the old behaviour in its state;
 * ``default_components() -> (name, data)`` — the project-authored stand-in pack new games take;
 * ``check_components(data) -> list[Problem]`` — every problem of a pack, each with its path;
-* ``data_files() -> Mapping[name, bytes]`` — other data the rules read from the host (variants).
+* ``data_files() -> Mapping[name, data]`` — other data the rules read from the host (variants),
+  as parsed JSON data (so a comment does not count) or raw bytes.
 
 Genesis records ``rules_version``, ``data`` (name -> SHA-256 of each data file) and
 ``components`` ({name, digest} of the pack, whose data lives in the game directory). Set-up gets
@@ -69,7 +70,8 @@ def data_digests(plugin: Any) -> dict[str, str]:
     files = getattr(plugin, "data_files", None)
     if files is None:
         return {}
-    return {name: hashlib.sha256(raw).hexdigest() for name, raw in sorted(files().items())}
+    return {name: hashlib.sha256(value).hexdigest() if isinstance(value, bytes)
+            else canonical.digest(value) for name, value in sorted(files().items())}
 
 
 def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str, Any]:

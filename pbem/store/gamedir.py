@@ -221,7 +221,10 @@ class GameDir:
             atomic.write_text(tmp / CONFIG_NAME, config.to_yaml())
             if components is not None:
                 # 0600: a pack may hold what players must not read (a deck's cards, say)
-                atomic.write_json(tmp / COMPONENTS_NAME, components[1], mode=0o600)
+                # in the pack's own key order (the digest is canonical, the order may matter)
+                atomic.write_bytes(tmp / COMPONENTS_NAME, json.dumps(
+                    components[1], ensure_ascii=False, separators=(",", ":")).encode() + b"\n",
+                    mode=0o600)
             log = GameLog.create(tmp / LOG_NAME, now, genesis)
             _write_state(tmp / STATE_NAME, log.head.length, log.head.hash, initial)
             atomic.fsync_dir(tmp)

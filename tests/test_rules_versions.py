@@ -195,3 +195,35 @@ def test_pbem_distance_with_a_view_measures_on_the_views_board(tmp_path):
     assert int(done.stdout) == AD.board.distance("Algol", "Antares")
     host_only = pbem("distance", "Algol", "Kaffaljidhma")
     assert host_only.returncode != 0 and "Kaffaljidhma" in host_only.stderr
+
+
+def signed_mail(tmp: Path, game_id: str, power: str, msgid: str) -> bytes:
+    from pbem.protocol.keys import PrivateKey
+    from pbem.protocol.orderdoc import sign_orders
+    from tests.test_ingest_helpers import order_mail
+
+    key = PrivateKey.load(tmp / "keys" / f"{game_id}-{power}.key")
+    doc = {"pbem": 1, "game": game_id, "power": power, "turn": 1, "seq": 1, "orders": {}}
+    return order_mail(sign_orders(yaml.safe_dump(doc, sort_keys=False), key), msgid=msgid,
+                      sender=f"{power}@example.org")
+
+
+def test_ingest_refuses_orders_for_a_game_of_another_rules_version_and_takes_the_others(
+        tmp_path):
+    root = tmp_path / "root"
+    old = copy_games(tmp_path, "games-v1")
+    edit_manifest(old, rules_version=1, rules_versions_supported=[1])
+    assert new_game(tmp_path, root, "old", old).returncode == 0
+    assert new_game(tmp_path, root, "current", None).returncode == 0
+    for game_id in ("old", "current"):
+        done = subprocess.run(
+            [sys.executable, "-m", "pbem", "ingest", str(root), "--stdin", "--now", iso(at(1))],
+            input=signed_mail(tmp_path, game_id, "algol", f"<{game_id}@example.org>"),
+            capture_output=True, check=False)
+        assert done.returncode == 0, done.stderr
+        if game_id == "old":
+            assert b"rules version 1" in done.stdout + done.stderr
+    assert [e.kind for e in GameDir.open(root / "old").log.entries] == ["genesis"]
+    assert [e.kind for e in GameDir.open(root / "current").log.entries] == ["genesis", "orders"]
+    kept = list((root / "quarantine").rglob("*"))  # the refused mail is kept, not lost
+    assert any("rules version 1" in p.read_text(errors="replace") for p in kept if p.is_file())

@@ -227,3 +227,16 @@ def test_ingest_refuses_orders_for_a_game_of_another_rules_version_and_takes_the
     assert [e.kind for e in GameDir.open(root / "current").log.entries] == ["genesis", "orders"]
     kept = list((root / "quarantine").rglob("*"))  # the refused mail is kept, not lost
     assert any("rules version 1" in p.read_text(errors="replace") for p in kept if p.is_file())
+
+
+def test_the_board_reads_the_same_from_a_canonical_state_cache_as_from_set_up(tmp_path):
+    """state.json is canonical JSON (mapping keys sorted): the board, the views and the reports
+    made from a cached state list the stars in the same order as from a fresh set-up."""
+    host = Host(tmp_path)
+    fresh = AD.setup("independents-4", GameDir.open(host.path).setup_options())
+    cached = json.loads(canonical.encode(fresh))
+    assert list(cached["board"]["sectors"]) != list(fresh["board"]["sectors"])  # keys re-sorted
+    for power in (None, "algol"):
+        a, b = AD.view(cached, power), AD.view(fresh, power)
+        assert canonical.encode(a) == canonical.encode(b)
+        assert list(a["stars"]) == list(b["stars"])  # the presenter draws the map in this order

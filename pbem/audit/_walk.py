@@ -12,7 +12,7 @@ from pbem.audit._chain import Record, Withheld
 from pbem.audit._press import press_problem
 from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
 from pbem.errors import PbemError, Problem, Rejected
-from pbem.game import registry
+from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import verify_orders
@@ -146,10 +146,14 @@ class _Memo:
 class Walker:
     """Replays the records in order; raises AuditFailure at the first disagreement."""
 
-    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int]) -> None:
+    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int],
+                 components: Callable[[str], Any] | None = None) -> None:
+        """``components(digest)`` finds the game's component pack (None: not found); the
+        plugin's stand-in pack is tried when it has the digest genesis records."""
         self.records = records
         self.line_of = line_of
         self.tally = Tally(entries=len(records))
+        self.state: dict[str, Any] | None = None  # set once the genesis checks pass
         genesis = records[0]
         if not isinstance(genesis, Entry):
             raise self.fail(genesis, "body", "the genesis entry whole", "a withheld record")
@@ -176,7 +180,12 @@ class Walker:
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
-        initial = self.plugin.setup(body["variant"], body["options"])
+        refused = versions.refusal(self.game_id, self.plugin, body)
+        if refused is not None:  # replay only with the rules version the game recorded
+            raise self.fail(genesis, "rules_version", versions.recorded_version(body),
+                            versions.rules_version(self.plugin), refused)
+        initial = self.plugin.setup(body["variant"],
+                                    versions.setup_options(body, self._pack(body, components)))
         digest = canonical.digest(initial)
         if digest != body.get("initial_state"):
             raise self.fail(genesis, "initial_state", str(body.get("initial_state")), digest,
@@ -186,7 +195,7 @@ class Walker:
         t.game, t.plugin, t.variant, t.variant_title = (
             self.game_id, self.plugin.id, body["variant"], info.title)
         t.powers = list(info.powers)
-        self.state: dict[str, Any] | None = initial
+        self.state = initial
         self.version = 0  # counts state changes, to reuse acceptance-time order checks
         self.standing: dict[str, dict[str, Any]] = {}
         self.checked: dict[str, tuple[int, str]] = {}
@@ -194,6 +203,22 @@ class Walker:
         self.index = OrderIndex(_order_refs(records))
         self.since: list[OrderRef] = []  # order files logged since the previous resolution
         self.previous = 0  # log seq of the previous resolution (0: genesis)
+
+    def _pack(self, body: Mapping[str, Any], find: Callable[[str], Any] | None) -> Any:
+        """The component pack genesis names, by its digest (None if genesis names none)."""
+        recorded = body.get(versions.COMPONENTS_KEY)
+        if recorded is None:
+            return None
+        digest = recorded.get("digest") if isinstance(recorded, dict) else None
+        default = versions.default_components(self.plugin)
+        if default is not None and versions.components_digest(default[1]) == digest:
+            return default[1]
+        data = find(str(digest)) if find is not None else None
+        if data is None or versions.components_digest(data) != digest:
+            raise self.fail(self.genesis, "components", f"the pack with digest {digest}",
+                            "no such pack here", "audit the game directory, or put the game's "
+                            "components.json beside the export")
+        return data
 
     # -- reporting ---------------------------------------------------------------------------
     def where(self, record: Record) -> str:

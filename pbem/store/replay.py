@@ -182,7 +182,10 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> Stat
 
 
 def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
-    """The game's state at its log head: the cache if current, else the replay of the log."""
+    """The game's state at its log head: the cache if current, else the replay of the log.
+    A game the installed plugin cannot play (another rules version) is refused first, cache or
+    not (pbem.game.versions)."""
+    game.check_rules(plugin)
     return game.load_state(lambda entries: replay(plugin, entries, game.initial_state(plugin)))
 
 

@@ -32,7 +32,8 @@ def printed_board(tmp: Path) -> tuple[Path, dict]:
 
 
 def new_args(tmp: Path, game: Path, *extra: str) -> list[str]:
-    args = ["new", str(game), "--variant", "independents-4", "--now", iso(T0), *extra]
+    args = ["new", str(game), "--game", "4000ad", "--variant", "independents-4", "--now", iso(T0),
+            *extra]
     for power in AD.variants()["independents-4"].powers:
         prefix = tmp / f"{power}"
         if not prefix.with_suffix(".pub").exists():

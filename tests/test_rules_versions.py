@@ -20,7 +20,6 @@ import yaml
 from pbem import canonical
 from pbem.cli.main import main as pbem_main
 from pbem.game import registry, versions
-from pbem.resources import games_root
 from pbem.store.gamedir import GameDir
 from pbem.store.log import GameLog
 from tests.conftest import ad_module
@@ -39,7 +38,8 @@ def pbem(*args: str, games: Path | None = None) -> subprocess.CompletedProcess[s
 
 def copy_games(tmp: Path, name: str) -> Path:
     dest = tmp / name
-    shutil.copytree(games_root(), dest, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(registry.game_dir("4000ad").parent, dest,
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 
 
@@ -52,7 +52,8 @@ def edit_manifest(games: Path, **fields: Any) -> None:
 
 def new_game(tmp: Path, root: Path, game_id: str, games: Path | None,
              extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    args = ["new", str(root / game_id), "--variant", "independents-4", "--now", iso(T0),
+    args = ["new", str(root / game_id), "--game", "4000ad", "--variant", "independents-4",
+            "--now", iso(T0),
             "--deadline", "48h", *extra]
     keydir = tmp / "keys"
     keydir.mkdir(exist_ok=True)

@@ -296,7 +296,11 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
     """Write the export of the game at ``gamedir`` to ``out`` (atomically), signed with the
     referee key of its root. The export is audited first: the referee never signs a log the
     audit would reject (ExportError with the audit's reason, and nothing is written)."""
-    from pbem.audit.verify import AuditFailure, audit_bytes  # verify imports this module
+    from pbem.audit.verify import (  # verify imports this module
+        AuditFailure,
+        audit_bytes,
+        components_beside,
+    )
 
     game = GameDir.open(gamedir)
     key, _ = referee_key(game.root)
@@ -304,7 +308,9 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
         raise ExportError(f"{game.root}/referee.key is not the key this game was started with")
     lines = export_lines(game, key, public)
     try:
-        audit_bytes(b"".join(lines), str(out))
+        # the game directory's own component pack, wherever the export is written
+        audit_bytes(b"".join(lines), str(out),
+                    components=components_beside(str(game.path / "log.jsonl")))
     except AuditFailure as exc:
         raise ExportError(f"{game.path}: not exported, the log fails its audit: {exc}") from None
     atomic.write_bytes(Path(out), b"".join(lines))

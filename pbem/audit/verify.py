@@ -158,10 +158,14 @@ def verified_records(data: bytes, source: str) -> tuple[list[Record], ExportFile
     return records, exp
 
 
-def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = (),
+                components: Callable[[str], Any] | None = None) -> Report:
+    """Audit ``data`` (an export or a log); ``components`` finds the game's component pack by
+    digest (default: components.json beside ``source``)."""
     records, exp = verified_records(data, source)
     header = exp.header
-    walker = Walker(records, lambda seq: exp.first_line + seq, components_beside(source))
+    walker = Walker(records, lambda seq: exp.first_line + seq,
+                    components or components_beside(source))
     if header is not None:  # before the walk: a cut or extended file is reported as such
         _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
     tally = walker.run()

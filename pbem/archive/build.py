@@ -21,6 +21,7 @@ from pbem.archive.chart import line_chart
 from pbem.archive.hooks import Hooks, Numbers, hooks_for
 from pbem.archive.steps import Step, replay_steps
 from pbem.audit import audit_bytes, verified_records
+from pbem.audit.verify import components_beside
 from pbem.errors import PbemError
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -70,7 +71,7 @@ def build_archive(data: bytes, source: str, out: Path | str, *,
         raise ArchiveError(f"{source} is a full export of a game still running: its archive "
                            "would publish every order file (destinations, nonces, escrow); "
                            "build it with --public, or from a public export")
-    plugin, steps = replay_steps(records)
+    plugin, steps = replay_steps(records, components_beside(source))
     hooks = hooks_for(plugin.id)
     first_view = steps[0].view
     colours = hooks.colours(first_view, tally.powers)

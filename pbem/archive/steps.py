@@ -12,12 +12,12 @@ with the export and no view (``view`` is None) and the page says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.audit._chain import Record, Withheld
-from pbem.game import registry
+from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.store import replay
 from pbem.store.log import Entry
@@ -39,13 +39,17 @@ class Step:
     notes: list[str] = field(default_factory=list)  # key replacements, pauses, deadlines
 
 
-def replay_steps(records: Sequence[Record]) -> tuple[GamePlugin, list[Step]]:
-    """The steps of a verified chain of records (genesis first, whole)."""
+def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | None = None
+                 ) -> tuple[GamePlugin, list[Step]]:
+    """The steps of a verified chain of records (genesis first, whole); ``components`` finds
+    the game's component pack by digest (the audit has checked it is there)."""
     genesis = records[0]
     assert isinstance(genesis, Entry)
     body = genesis.body
     plugin = registry.load(body["plugin"])
-    state: dict[str, Any] | None = plugin.setup(body["variant"], body["options"])
+    _named, pack = versions.recorded_pack(plugin, body, components)
+    state: dict[str, Any] | None = plugin.setup(body["variant"],
+                                                versions.setup_options(body, pack))
     steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
     standing: dict[str, dict[str, Any]] = {}
     for record in records[1:]:

@@ -206,15 +206,9 @@ class Walker:
 
     def _pack(self, body: Mapping[str, Any], find: Callable[[str], Any] | None) -> Any:
         """The component pack genesis names, by its digest (None if genesis names none)."""
-        recorded = body.get(versions.COMPONENTS_KEY)
-        if recorded is None:
-            return None
-        digest = recorded.get("digest") if isinstance(recorded, dict) else None
-        default = versions.default_components(self.plugin)
-        if default is not None and versions.components_digest(default[1]) == digest:
-            return default[1]
-        data = find(str(digest)) if find is not None else None
-        if data is None or versions.components_digest(data) != digest:
+        named, data = versions.recorded_pack(self.plugin, body, find)
+        if named and data is None:
+            digest = body[versions.COMPONENTS_KEY].get("digest")
             raise self.fail(self.genesis, "components", f"the pack with digest {digest}",
                             "no such pack here", "audit the game directory, or put the game's "
                             "components.json beside the export")

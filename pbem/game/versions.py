@@ -21,7 +21,7 @@ the recorded version and the pack's data in its options; nothing else of the hos
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem import canonical
@@ -81,6 +81,23 @@ def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str,
         name, data = components
         out[COMPONENTS_KEY] = {"name": name, "digest": components_digest(data)}
     return out
+
+
+def recorded_pack(plugin: Any, genesis: Mapping[str, Any],
+                  find: Callable[[str], Any] | None = None) -> tuple[bool, Any]:
+    """(named, data) of the component pack genesis names, by its digest: the game's stand-in
+    pack, else what ``find(digest)`` gives; data is None where the pack cannot be had here."""
+    recorded = genesis.get(COMPONENTS_KEY)
+    if recorded is None:
+        return False, None
+    digest = recorded.get("digest") if isinstance(recorded, dict) else None
+    default = default_components(plugin)
+    if default is not None and components_digest(default[1]) == digest:
+        return True, default[1]
+    data = find(str(digest)) if find is not None else None
+    if data is None or components_digest(data) != digest:
+        return True, None
+    return True, data
 
 
 def recorded_version(genesis: Mapping[str, Any]) -> int:

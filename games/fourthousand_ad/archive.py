@@ -1,12 +1,13 @@
 """4000 A.D.'s hooks for the game archive (pbem.archive.hooks): numbers, colours, event
 sentences and the star map of a step, all from the public view and the public events.
 
-The map reuses the presenter's star-field data (area grid, star cells, power colours): the 12
-areas in 4 rows of 3, each an upper (yellow) sector over a lower (red) one with two stars each.
-A star shows its holder's colour and a three-letter label with its ships; a fleet in hyperspace
-is a dashed marker by the star it left, and a dashed ring in its colour around every star it
-could come out at on the next turn (the view's ``could_arrive_next``); a fleet that arrived this
-step is an arrow from the star it left (from the view before) to the star it reached.
+The map reuses the presenter's star-field data (starmap.py: area grid, star cells; words.py:
+power colours): the 12 areas in 4 rows of 3, each an upper (yellow) sector over a lower (red)
+one with two stars each. A star shows its holder's colour and a three-letter label with its
+ships; a fleet in hyperspace is a dashed marker by the star it left, and a dashed ring in its
+colour around every star it could come out at on the next turn (the view's
+``could_arrive_next``); a fleet that arrived this step is an arrow from the star it left (from
+the view before) to the star it reached.
 """
 
 from __future__ import annotations
@@ -15,17 +16,9 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .presenter import (
-    COLOURS,
-    NEUTRAL,
-    Voice,
-    abbr,
-    area_grid,
-    colours,
-    sentence,
-    star_cell,
-    stars_in,
-)
+from .sentences import sentence
+from .starmap import area_grid, star_cell, stars_in
+from .words import COLOURS, NEUTRAL, Voice, abbr, colours
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]

@@ -9,6 +9,19 @@ from typing import Any
 from .world import Ships, World, deadline_turn
 
 LANDED, WON, DESTROYED, BLOCKED = "landed", "won", "destroyed", "blocked"
+TIE = "tie"
+
+
+def engagement(attack: int, defence: int) -> str:
+    """What ``attack`` ships coming out against ``defence`` defending ships come to (rulebook:
+    "Battle"; ruling R13): LANDED with nobody to fight, WON with more ships, TIE with equal
+    forces (they do not engage), DESTROYED with fewer. The one comparison the rules and the
+    reports' threat lists share."""
+    if defence == 0:
+        return LANDED
+    if attack == defence:
+        return TIE
+    return DESTROYED if attack < defence else WON
 
 
 def merge(fleets: list[dict[str, Any]]) -> Ships:
@@ -41,7 +54,7 @@ def _defenders(w: World, star: str, initiator: str) -> Ships:
 
 def _would_lose(w: World, star: str, fleets: list[dict[str, Any]], initiator: str) -> bool:
     strength = sum(merge(fleets).values())
-    return strength < sum(_defenders(w, star, initiator).values())
+    return engagement(strength, sum(_defenders(w, star, initiator).values())) == DESTROYED
 
 
 def arrive(
@@ -70,7 +83,7 @@ def arrive(
     fleet_info = [
         {"power": f["power"], "warp": f["warp"], "ships": sum(f["ships"].values())} for f in fleets
     ]
-    if refused is None and defenders and strength == defence:
+    if refused is None and defenders and engagement(strength, defence) == TIE:
         refused = f"equal forces ({strength} against {defence}) do not engage"
         w.emit("tie", power=initiator, star=star, fleets=fleet_info, attack=strength,
                defence=defence, defenders=defenders)
@@ -90,7 +103,7 @@ def arrive(
         return BLOCKED, star
 
     _take_surrendered(w, star, initiator)
-    if defenders and strength < defence:
+    if defenders and engagement(strength, defence) == DESTROYED:
         for p, n in attack.items():
             w.tally("destroyed", p, n)
         w.emit("battle", power=initiator, star=star, fleets=fleet_info, attackers=attack,

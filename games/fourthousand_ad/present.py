@@ -1,5 +1,6 @@
 """4000 A.D.'s declared presenter (pbem.game.presentation.Presenter): the object the plugin hands
-the mail renderer. The building blocks live in presenter.py; this module wires them to the
+the mail renderer. The building blocks live in the modules presenter.py indexes (star map,
+sentences, threats, reach, powers, order form, contexts); this module wires them to the
 contract's mails and holds the one piece of presentation computed from the log: the end-of-game
 reveal (which departure each opened destination belongs to)."""
 
@@ -73,6 +74,8 @@ class StarFieldPresenter:
     own_warps = staticmethod(p.own_warps)
     other_warps = staticmethod(p.other_warps)
     threats = staticmethod(p.threats)
+    reach_of = staticmethod(p.reach)
+    COLOURS = p.COLOURS
     order_form = staticmethod(p.order_form)
     receipt_lines = staticmethod(p.receipt_lines)
     report = staticmethod(p.report)
@@ -100,15 +103,18 @@ class StarFieldPresenter:
     @staticmethod
     def map_context(view: View, readers: Sequence[str],
                     shared: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The star field for map.svg, the same for every reader (the reader's own stars are
-        marked by a CSS rule the renderer adds), so one drawing serves a whole run."""
+        """The star field for map.svg (the reader's own stars are marked by a CSS rule the
+        renderer adds) with the reach: each warp's tag in the sectors it can come out in next
+        turn, and the distances from the reader's stars. The star field is the same for every
+        reader; the reach names "yours", so readers of different powers get different drawings
+        (the renderer caches each drawing by its content)."""
         if shared is not None:
-            grid, legend = shared["map"], shared["legend"]
+            grid, legend, reach = shared["map"], shared["legend"], shared["reach"]
         else:
-            grid, legend = p.star_map(view, readers), p.legend(view)
+            grid, legend, reach = p.star_map(view, readers), p.legend(view), p.reach(view, readers)
         neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
                                        for s in area["stars"]]} for area in row] for row in grid]
-        return {"map": neutral, "legend": legend}
+        return {"map": neutral, "legend": legend, "reach": reach}
 
 
 PRESENTER = StarFieldPresenter()

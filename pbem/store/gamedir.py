@@ -42,6 +42,7 @@ from pbem.errors import PbemError
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
+from pbem.store import chance
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
@@ -185,6 +186,7 @@ class GameDir:
             "initial_state": canonical.digest(initial),
             "deadline": to_iso(config.schedule.next_deadline(now)),
         }
+        genesis[chance.RANDOM] = chance.genesis_random(referee, config.game_id)
         tmp = root / f".new-{config.game_id}-{secrets.token_hex(4)}"
         try:
             atomic.make_dirs(tmp / KEYS_DIR)

@@ -56,6 +56,7 @@ from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
+from pbem.protocol.keys import PrivateKey
 from pbem.store.referee import referee_key
 
 MAILED = "mailed.json"
@@ -154,6 +155,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         clock = replay.clock(game.log.entries)
         if plugin.is_over(state):
             run.status = "over"
+            reveal_chance_secret(game, ctx.referee, now, state)
             return
         if clock.paused or game.config.paused:
             run.status = "paused"
@@ -208,6 +210,23 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     run.resolved.append(entry.seq)
     run.queued += _mail_resolution(ctx, outbox, state, after, entry)
     return after
+
+
+def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
+                         state: dict[str, Any]) -> None:
+    """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
+    (only for a game that drew; once)."""
+    entries = game.log.entries
+    if not any(e.kind == replay.RESOLVE and chance.RANDOM in e.body for e in entries):
+        return
+    if any(e.kind == replay.GM and e.body.get("op") == chance.SECRET_OP for e in entries):
+        return
+    rc = chance.referee_for_root(game.root, game.genesis)
+    if rc is None:
+        return
+    game.log.append(replay.GM, now, replay.sign_gm(key, {"op": chance.SECRET_OP,
+                                                         "k": rc.k.hex(), "time": to_iso(now)}))
+    game.save_state(state)  # the entry changes no state: the cache moves to the new head
 
 
 def _step_chance(game: GameDir, due: list[str],

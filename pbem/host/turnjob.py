@@ -51,12 +51,12 @@ from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
+from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
-from pbem.protocol.keys import PrivateKey
 from pbem.store.referee import referee_key
 
 MAILED = "mailed.json"

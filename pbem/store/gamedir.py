@@ -18,7 +18,9 @@ directory, nor the directory itself, may be a symbolic link (see ``OWN_NAMES``).
 
 The genesis entry (seq 0, kind ``genesis``) holds everything the game started from: the config as
 data, every power's public key, the referee's public key, the plugin id, variant and the options
-given to ``plugin.setup``, the canonical digest of the initial state and the first deadline.
+given to ``plugin.setup``, the canonical digest of the initial state and the first deadline; and
+``random``, the referee's fair-chance commitments (pbem.store.chance; its nonce is the game's
+``instance``).
 
 ``state.json`` is only a cache. :meth:`GameDir.load_state` checks it against the log head and its
 own digest; a missing, corrupted, truncated or stale cache is rebuilt with the caller's replay

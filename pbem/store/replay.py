@@ -14,7 +14,8 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
              without orders (per power, per slot: ``{destination, nonce}``; the field name is
              the log format's for every game's value); ``state`` the canonical digest of the
              state after it.
-``gm``       a game-master operation, signed by the referee: ``{op, …, signature}``.
+``gm``       a game-master operation, signed by the referee: ``{op, …, signature}`` (op
+             ``chance-secret``: K revealed at the game's end, ``{k}``).
 ``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
 
 ``replay`` rebuilds the state from genesis; each ``resolve`` and state-changing ``gm`` entry

@@ -89,7 +89,9 @@ class Report:
         t = self.tally
         text = (f"chance: {t.chance_steps} drawing steps, each referee and player value "
                 "checked against its committed chain and each player's against his signed "
-                "file; public draws replayed")
+                "file; public draws replayed" + (" up to the first hidden draw (every report's "
+                                                 "chance-step-T.json proves the rest: pbem dice "
+                                                 "verify)" if t.hidden_unproven else ""))
         if t.chance_secret:
             text += ("; the referee's secret K revealed and checked against genesis, every "
                      "hidden draw replayed")

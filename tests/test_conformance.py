@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from pbem import canonical
+from pbem.chance.chain import sha256
+from pbem.chance.step import StepChance
 from pbem.game import registry
-from pbem.game.chance import NO_CHANCE
 from pbem.game.plugin import GamePlugin, Resolution
 from pbem.render import mails
 
@@ -28,28 +29,63 @@ CASES = [(gid, variant) for gid in registry.available()
 GAME = {"game_id": "conformance", "title": "Conformance", "deadline": None, "checkpoint": None}
 
 
-def play(plugin: GamePlugin, variant: str, rounds: int = 12
-         ) -> Iterator[tuple[dict[str, Any], Resolution]]:
+class ScriptedStream:
+    """A stream whose draws are fixed by the test: ``below(n)`` is always n - 1 (the highest
+    value, so a die shows its last face) and a shuffle reverses: an edge the real streams
+    reach only by luck."""
+
+    def below(self, n: int) -> int:
+        return n - 1
+
+    def roll(self, faces: Any, count: int = 1) -> list[int]:
+        return [list(faces)[-1]] * count
+
+    def shuffle(self, items: Any) -> list[Any]:
+        return list(reversed(list(items)))
+
+
+class ScriptedChance:
+    def public(self, label: str) -> ScriptedStream:
+        return ScriptedStream()
+
+    def secret(self, label: str) -> ScriptedStream:
+        return ScriptedStream()
+
+
+def real_chance(step: int, due: list[str], k: bytes = b"k" * 32) -> StepChance:
+    """The fair chance the engine passes (pbem.chance), from fixed inputs."""
+    return StepChance("conformance", step, sha256(b"referee %d" % step),
+                      {p: sha256(f"{p} {step}".encode()) for p in due}, k)
+
+
+def make_chance(kind: str, step: int, due: list[str], k: bytes = b"k" * 32) -> Any:
+    return ScriptedChance() if kind == "scripted" else real_chance(step, due, k)
+
+
+def play(plugin: GamePlugin, variant: str, rounds: int = 12, kind: str = "real",
+         k: bytes = b"k" * 32) -> Iterator[tuple[dict[str, Any], Resolution]]:
     """(state before, resolution) for each step of a game played on standing orders."""
     state = plugin.setup(variant, {"game_id": "conformance"})
-    for _ in range(rounds):
+    for step in range(1, rounds + 1):
         if plugin.is_over(state):
             return
-        orders = {p: plugin.default_orders(state, p) for p in plugin.powers_due(state)}
-        result = plugin.resolve(state, orders, NO_CHANCE)
+        due = plugin.powers_due(state)
+        orders = {p: plugin.default_orders(state, p) for p in due}
+        result = plugin.resolve(state, orders, make_chance(kind, step, due, k))
         yield state, result
         state = result.state
 
 
 @pytest.mark.parametrize("game_id,variant", CASES)
-def test_plugin_conformance(game_id: str, variant: str) -> None:
+@pytest.mark.parametrize("kind", ["scripted", "real"])
+def test_plugin_conformance(game_id: str, variant: str, kind: str) -> None:
     plugin: GamePlugin = registry.load(game_id)
     options = {"game_id": "conformance"}
     state = plugin.setup(variant, options)
     assert canonical.encode(plugin.setup(variant, options)) == canonical.encode(state)
     assert json.loads(json.dumps(state)) == state
     powers = list(plugin.variants()[variant].powers)
-    for _ in range(12):
+    for number in range(1, 13):
         if plugin.is_over(state):
             break
         step = plugin.window(state)
@@ -69,8 +105,9 @@ def test_plugin_conformance(game_id: str, variant: str) -> None:
             assert canonical.encode(standing) == canonical.encode(plugin.default_orders(state,
                                                                                         power))
         before = canonical.encode(state)
-        first = plugin.resolve(state, orders, NO_CHANCE)
-        again = plugin.resolve(json.loads(before), json.loads(json.dumps(orders)), NO_CHANCE)
+        first = plugin.resolve(state, orders, make_chance(kind, number, due))
+        again = plugin.resolve(json.loads(before), json.loads(json.dumps(orders)),
+                               make_chance(kind, number, due))
         assert canonical.encode(state) == before, "resolve must not change its input"
         assert canonical.encode(first.state) == canonical.encode(again.state)
         assert canonical.encode(first.events) == canonical.encode(again.events)
@@ -100,6 +137,30 @@ def test_plugin_conformance(game_id: str, variant: str) -> None:
                                           plugin.view(state, plugin.powers_due(state)[0]
                                                       if plugin.powers_due(state) else powers[0]))
     assert problems and all(p.message for p in problems)
+
+
+@pytest.mark.parametrize("game_id,variant", CASES)
+def test_hidden_draws_are_salted_so_public_digests_confirm_no_guess(game_id: str,
+                                                                    variant: str) -> None:
+    """Once a game has drawn in secret, its state holds a salt from the secret stream: two
+    games with every public input equal and another referee secret K differ in every later
+    state digest, so a published digest cannot confirm a guessed hidden card (a game that
+    never draws in secret has nothing to salt and is skipped by its own draws)."""
+    plugin = registry.load(game_id)
+    one = list(play(plugin, variant, 12, "real", b"1" * 32))
+    two = list(play(plugin, variant, 12, "real", b"2" * 32))
+    assert len(one) == len(two)
+    drew_secret = False
+    for step, ((before, a), (_, b)) in enumerate(zip(one, two, strict=True), 1):
+        chance = real_chance(step, plugin.powers_due(before), b"1" * 32)
+        plugin.resolve(before, {p: plugin.default_orders(before, p)
+                                for p in plugin.powers_due(before)}, chance)
+        drew_secret = drew_secret or bool(chance.draws.of("secret"))
+        if drew_secret:
+            assert canonical.digest(a.state) != canonical.digest(b.state), step
+            assert plugin.hidden(a.state), "a state after a hidden draw holds referee secrets"
+        else:
+            assert canonical.digest(a.state) == canonical.digest(b.state), step
 
 
 def _mail(renderer: mails.Renderer, plugin: GamePlugin, before: dict[str, Any],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.audit._chain import Record, Withheld
+from pbem.chance.errors import ChanceError
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.store import replay
@@ -68,9 +69,15 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
                 turn = claims.get("turn")
                 events = plugin.view_events(list(claims.get("events") or []), None)
             else:
-                result = replay.replay_resolution(plugin, state, standing, record)
-                state, turn = result.state, record.body.get("turn")
-                events = plugin.view_events(result.events, None)
+                try:
+                    result = replay.replay_resolution(
+                        plugin, state, standing, record, game_id=str(body["game_id"]),
+                        step=1 + sum(1 for s in steps if s.kind == "resolve"))
+                    state, turn = result.state, record.body.get("turn")
+                    events = plugin.view_events(result.events, None)
+                except ChanceError:  # a hidden draw: its secret is revealed at the game's end
+                    state, turn = None, record.body.get("turn")
+                    events = plugin.view_events(list(record.body.get("events") or []), None)
             standing = {}
             steps.append(Step(len(steps), record.seq, "resolve", f"Turn {turn}", record.time,
                               turn if isinstance(turn, int) else None,

@@ -9,13 +9,16 @@ from typing import Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
+from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._press import press_problem
 from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
+from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import verify_orders
+from pbem.store import chance as store_chance
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
 from pbem.store.log import DOMAIN, Entry
@@ -69,6 +72,9 @@ class Tally:
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
     press: int = 0  # press entries checked (signature and form)
     withheld_press: int = 0
+    chance_steps: int = 0  # resolutions that drew (fair chance), their inputs checked
+    chance_secret: bool = False  # K revealed and checked against genesis
+    hidden_unproven: int = 0  # resolutions with hidden draws, not provable before K
 
     def counts_text(self, public: bool = False) -> str:
         """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
@@ -203,6 +209,24 @@ class Walker:
         self.index = OrderIndex(_order_refs(records))
         self.since: list[OrderRef] = []  # order files logged since the previous resolution
         self.previous = 0  # log seq of the previous resolution (0: genesis)
+        self.step = 0  # the fair-chance step of the resolution being walked
+        try:
+            self.chance = ChanceAudit(body, records)
+            if self.chance.k is not None:
+                self.chance.check_secret()
+        except ChanceProblem as exc:
+            at = next((r for r in records if r.seq == self.chance_secret_seq(records)), genesis)
+            raise self._chance_fail(at, exc) from None
+
+    @staticmethod
+    def chance_secret_seq(records: Sequence[Record]) -> int:
+        """The seq of the entry revealing K (0: none)."""
+        return next((r.seq for r in records if isinstance(r, Entry) and r.kind == replay.GM
+                     and isinstance(r.body, dict)
+                     and r.body.get("op") == store_chance.SECRET_OP), 0)
+
+    def _chance_fail(self, record: Record, exc: ChanceProblem) -> AuditFailure:
+        return self.fail(record, exc.field, exc.expected, exc.found, exc.why)
 
     def _pack(self, body: Mapping[str, Any], find: Callable[[str], Any] | None) -> Any:
         """The component pack genesis names, by its digest (None if genesis names none)."""
@@ -280,6 +304,7 @@ class Walker:
                 self.since.append(ref)
             return
         self.tally.withheld_resolutions += 1
+        self.chance.ledger.step += 1  # its chance is checked in the full export
         self._check_claimed_use(record)
         self.since, self.previous = [], record.seq
         self.state = None  # unknown from here on: nothing after can be replayed
@@ -293,7 +318,8 @@ class Walker:
 
     def orders(self, entry: Entry) -> None:
         b = entry.body
-        if not isinstance(b, dict) or b.keys() not in (ORDERS_FIELDS, PADDED_FIELDS):
+        if not isinstance(b, dict) or (b.keys() - {"entropy"}) not in (ORDERS_FIELDS,
+                                                                       PADDED_FIELDS):
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
             raise self.fail(entry, "body", f"the fields {sorted(PADDED_FIELDS)}", found)
         self._check_pad(entry)
@@ -326,6 +352,11 @@ class Walker:
                             f"{_short(got)} (the entry's parsed orders)",
                             "the parsed orders the referee logged are not what the player "
                             "signed")
+        try:
+            self.chance.orders(b, v.entropy)
+        except ChanceProblem as exc:
+            raise self._chance_fail(entry, exc) from None
+        self.chance.note(entry)
         self.tally.orders += 1
         state = self.state
         if state is not None:
@@ -383,6 +414,11 @@ class Walker:
             self.tally.turns.append(b["turn"])
         self.tally.resolutions += 1
         state = self.state
+        try:
+            self.step = self.chance.resolve(entry, self.standing if state is not None else None)
+        except ChanceProblem as exc:
+            raise self._chance_fail(entry, exc) from None
+        self.tally.chance_steps = self.chance.drawing_steps
         if state is None:
             self.tally.unreplayed_resolutions += 1
             self.standing, self.since, self.previous = {}, [], entry.seq
@@ -412,9 +448,25 @@ class Walker:
         self.tally.used_checked += 1
         self._check_escrow(entry, state, used)
         try:
-            result = replay.replay_resolution(plugin, state, self.standing, entry)
+            result = replay.replay_resolution(plugin, state, self.standing, entry,
+                                              game_id=self.game_id, step=self.step,
+                                              k=self.chance.k)
         except replay.ReplayMismatch as exc:
             raise self._mismatch(entry, state, exc) from None
+        except ChanceError as exc:
+            if self.chance.k is None and "random" in b:
+                # A hidden draw: provable once the referee reveals K at the game's end.
+                self.tally.hidden_unproven += 1
+                self.tally.unreplayed_resolutions += 1
+                self.state = None
+                self.standing, self.since, self.previous = {}, [], entry.seq
+                return
+            raise self.fail(entry, "random", "the chance the rules core drew from", str(exc),
+                            "the resolution cannot be replayed with the chance it records"
+                            ) from None
+        except PbemError as exc:  # NO_CHANCE: the entry records no chance, yet the rules drew
+            raise self.fail(entry, "random", "a chance record for a resolution that draws",
+                            str(exc), "the rules core draws in this step") from None
         _add(self.tally.counts, plugin.counts(result.events))
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
         self.state = result.state
@@ -523,7 +575,8 @@ class Walker:
                 return (item["destination"], item["nonce"]) if item else None
 
             orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)
-            events = self.plugin.resolve(state, orders, replay.step_chance(b)).events
+            events = replay.resolve_step(self.plugin, state, orders, replay.step_chance(
+                b, self.game_id, self.step, self.chance.k)).events
             path, want, got = _first_difference(events, b["events"])
             return self.fail(entry, f"events{path}", f"{_short(want)} (the rules core's "
                              "replay)", f"{_short(got)} as recorded", "the referee recorded "
@@ -543,6 +596,8 @@ class Walker:
         self._referee_signed(entry)
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
+        if self.chance.secret_seq == entry.seq:
+            self.tally.chance_secret = True
         if op not in replay.STATE_OPS:
             return
         if self.state is None:
@@ -574,6 +629,7 @@ class Walker:
             new = PublicKey.parse(str(b["key"]))
         except KeyError_ as exc:
             raise self.fail(entry, "key", "a public key", str(exc)) from None
+        self.chance.note(entry)
         self.retired[self.keys[power].fingerprint] = (power, entry.seq)
         self.keys[power] = new
         self.tally.keys_replaced.append(power)

@@ -38,6 +38,11 @@ class Report:
             out = [f"partial audit passed: {self.source} is a public export; everything it shows "
                    "verifies, but what it withholds (order files, resolutions) is not verified "
                    "(see the last line)"]
+        elif t.hidden_unproven:
+            out = [f"audit passed so far: {self.source}: every entry verified from genesis to "
+                   "the head; hidden draws are not yet provable (the referee reveals their "
+                   "secret at the game's end), so the resolutions from the first one on are "
+                   "not replayed (see the chance line)"]
         else:
             out = [f"audit passed: {self.source}: every entry verified from genesis to the head, "
                    "every resolution replayed by the rules core with the order files the rule "
@@ -54,6 +59,8 @@ class Report:
                    f"{len(t.gm_ops)} gm operations" + (f" ({', '.join(t.gm_ops)})"
                                                         if t.gm_ops else ""))
         out.append(self._used())
+        if t.chance_steps or t.hidden_unproven or t.chance_secret:
+            out.append(self._chance())
         if self.checkpoints:
             out.append("checkpoints: " + "; ".join(self.checkpoints))
         if partial:
@@ -78,6 +85,21 @@ class Report:
         if t.used_unchecked:
             text += (f"; {t.used_unchecked} withheld resolutions not checked: the export was "
                      "made before public exports named the order files used")
+        return text
+
+    def _chance(self) -> str:
+        t = self.tally
+        text = (f"chance: {t.chance_steps} drawing steps, each referee and player value "
+                "checked against its committed chain and each player's against his signed "
+                "file; public draws replayed" + (" up to the first hidden draw (every report's "
+                                                 "chance-step-T.json proves the rest: pbem dice "
+                                                 "verify)" if t.hidden_unproven else ""))
+        if t.chance_secret:
+            text += ("; the referee's secret K revealed and checked against genesis, every "
+                     "hidden draw replayed")
+        elif t.hidden_unproven:
+            text += (f"; hidden draws not yet provable: {t.hidden_unproven} resolution(s) "
+                     "drew in secret before the referee revealed K (at the game's end)")
         return text
 
     def _not_verified(self) -> str:

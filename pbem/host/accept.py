@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import canonical, failpoints
+from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.host import notify
@@ -29,7 +30,7 @@ from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import Keyring, VerifiedOrders, verify_orders
 from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
-from pbem.store import replay
+from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.referee import referee_key
@@ -190,6 +191,10 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
             "quota", "", f"this file ({size:,} bytes) would bring the orders accepted for "
             f"{v.power} in turn {v.turn} to {used + size:,} bytes; the cap is "
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
+    elif (wrong := _instance_problem(game, v)) is not None:
+        problems.append(wrong)
+    elif (unfair := _chance_problem(game, v)) is not None:
+        problems.append(unfair)
     elif standing is not None and v.seq <= standing["seq"]:
         problems.append(Problem(
             "replay", "seq",
@@ -229,7 +234,8 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     failpoints.reached("before-orders-append")
     game.log.append(replay.ORDERS, max(now or received, received), replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
-        received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
+        received=to_iso(received), message_id=message_id, key=v.key_fingerprint,
+        entropy=v.entropy))
     failpoints.reached("after-orders-append")
     # The state is unchanged: the cache stays valid (orders entries never change the state).
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
@@ -242,6 +248,29 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
                               subject, ready=v.ready, late=late)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
+
+
+def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
+    """A file for another instance of this game (deleted and made again under the same id and
+    keys) is refused; a file without ``instance`` is judged as before (docs/protocol.md)."""
+    mine = chance.instance(game.genesis)
+    if v.instance is None or mine is None or v.instance == mine:
+        return None
+    return Problem("instance", "instance", f"this file is for another instance of game "
+                   f"{v.game} ({v.instance[:12]}…), not the one running now ({mine[:12]}…): "
+                   "start your orders from your latest report's view")
+
+
+def _chance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
+    """The file's fair-chance value must hash to the power's last known one (its tip is step
+    0); a wrong value rejects the file with the check's own sentence."""
+    if v.entropy is None:
+        return None
+    try:
+        chance.ledger(game.log.entries).check(v.power, v.entropy)
+    except (ChanceError, ChanceMismatch) as exc:
+        return Problem("entropy", "entropy", str(exc))
+    return None
 
 
 def _missed(game: GameDir, power: str, turn: int) -> bool:
@@ -261,7 +290,8 @@ def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any]
         return verdict
     if entry_seq is not None and standing.get("turn") != plugin.orders_turn(state):
         entries = game.log.entries
-        state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin))
+        state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin),
+                              replay.chance_key(game))
     normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}

@@ -57,7 +57,8 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
     """(state, events) the rules give for entry ``seq`` from the replayed state before it."""
     entries = game.log.entries
     entry = entries[seq]
-    before = replay.replay(plugin, entries[:seq], game.initial_state(plugin))
+    k = replay.chance_key(game)
+    before = replay.replay(plugin, entries[:seq], game.initial_state(plugin), k)
     if entry.kind == replay.RESOLVE:
         recorded = entry.body.get("escrow", {})
 
@@ -68,7 +69,9 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
         standing = replay.standing_orders(entries[:seq])
         chosen = {p: standing[p] for p, sha in entry.body["used"].items() if sha and p in standing}
         orders, _used, _opened, _ = replay.gather_orders(plugin, before, chosen, from_log)
-        result = plugin.resolve(before, orders, replay.step_chance(entry.body))
+        step = sum(1 for e in entries[1:seq + 1] if e.kind == replay.RESOLVE)
+        result = replay.resolve_step(plugin, before, orders,
+                                     replay.step_chance(entry.body, game.game_id, step, k))
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

@@ -8,8 +8,9 @@ is a no-op.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
@@ -25,7 +26,7 @@ from pbem.protocol.escrow import load_private, open_escrow
 from pbem.protocol.keys import PrivateKey
 from pbem.render import mails
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import replay
+from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
@@ -92,7 +93,30 @@ class Context:
             "missed_in_a_row": {p: m["in_a_row"] for p, m in missed.items()},
             "schedule": self.game.config.schedule.describe(),
             "sender": self.sender,
+            "view_extra": self.view_extra(state),
         }
+
+    def view_extra(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """What view.json carries besides the game's view: the game ``instance`` (order files
+        are bound to it) and, for a game asking for fair chance (a ``setup`` step, or a power
+        that committed a tip), the step number and the power's committed tip, from which
+        `pbem orders sign` fills in ``entropy`` (docs/protocol.md)."""
+        genesis = self.game.genesis
+        inst = chance.instance(genesis)
+        if inst is None:
+            return {}
+        ledger = chance.ledger(self.game.log.entries)
+        window = self.plugin.window(state)
+        setup = window is not None and window.kind == "setup"
+        out: dict[str, dict[str, Any]] = {}
+        for power in self.game.config.powers:
+            extra: dict[str, Any] = {"instance": inst}
+            tip = ledger.tips.get(power)
+            if setup or tip is not None:
+                extra["chance"] = {"step": ledger.step + 1,
+                                   "tip": tip.hex() if tip is not None else None}
+            out[power] = extra
+        return out
 
     def compose(self, to: str | Sequence[str], mail: mails.RenderedMail, *, kind: str,
                 reply_to: str | None = None) -> EmailMessage:
@@ -149,9 +173,12 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     info.update(turn_facts(ctx.game.log.entries, entry, ctx.game.config.nmr_alert))
     info["press"] = press_counts(ctx.game.log.entries, before.get("turn"))  # counts, no text
     out = []
+    block = chance_attachment(ctx, entry)
     for address, player in ctx.players().items():
         mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
                                   player["powers"], player, info)
+        if block is not None:
+            mail = replace(mail, attachments=[*mail.attachments, block])
         out.append((f"report:{gid}:{entry.seq}:{address}",
                     ctx.compose_wire(player["email"], mail, kind="report")))
     gm = ctx.game.config.gm
@@ -171,6 +198,24 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
             out.append((f"game-end:{gid}:{address}",
                         ctx.compose_wire(player["email"], mail, kind="report")))
     return out
+
+
+def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | None:
+    """``chance-step-T.json`` for a resolution that drew in public: its inputs, public seed,
+    tips and draws, so `pbem dice verify report.eml` re-checks every public draw."""
+    events = entry.body.get("events") or []
+    drawn = next((e for e in events if isinstance(e, dict) and e.get("type") == chance.EVENT),
+                 None)
+    if drawn is None or not isinstance(entry.body.get(chance.RANDOM), dict):
+        return None
+    entries = ctx.game.log.entries
+    step = sum(1 for e in entries[1:entry.seq + 1] if e.kind == replay.RESOLVE)
+    made = chance.recorded(entry.body, ctx.game.game_id, step, None)
+    assert made is not None
+    tips = chance.ledger(entries[:entry.seq]).tips
+    block = {**chance.block(made, ctx.game.genesis, tips), "draws": drawn["draws"]}
+    return (f"chance-step-{step}.json", "application/json",
+            json.dumps(block, sort_keys=True, indent=1).encode("utf-8") + b"\n")
 
 
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:

@@ -43,14 +43,17 @@ from pathlib import Path
 from typing import Any
 
 from pbem import atomic, canonical, failpoints
+from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
+from pbem.game.chance import ChanceUnavailable
 from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
+from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import replay
+from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
@@ -152,6 +155,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         clock = replay.clock(game.log.entries)
         if plugin.is_over(state):
             run.status = "over"
+            reveal_chance_secret(game, ctx.referee, now, state)
             return
         if clock.paused or game.config.paused:
             run.status = "paused"
@@ -180,7 +184,8 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     orders, used, opened, stale = replay.gather_orders(
         plugin, state, standing, notify.escrow_opener(game)
     )
-    result = plugin.resolve(state, orders, replay.step_chance(None))
+    drawn = _step_chance(game, plugin.powers_due(state), standing)
+    result = replay.resolve_step(plugin, state, orders, drawn)
     after = result.state
     next_deadline = None
     if not plugin.is_over(after):
@@ -195,6 +200,8 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
         "events": result.events,
         "deadline": next_deadline,
     }
+    if drawn.built is not None:  # the step drew: its public inputs (docs/protocol.md)
+        body[chance.RANDOM] = drawn.built.inputs()
     failpoints.reached("before-resolve-append")
     entry = game.log.append(replay.RESOLVE, ctx.now, body)
     failpoints.reached("after-resolve-append")
@@ -203,6 +210,41 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     run.resolved.append(entry.seq)
     run.queued += _mail_resolution(ctx, outbox, state, after, entry)
     return after
+
+
+def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
+                         state: dict[str, Any]) -> None:
+    """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
+    (only for a game that drew; once)."""
+    entries = game.log.entries
+    if not any(e.kind == replay.RESOLVE and chance.RANDOM in e.body for e in entries):
+        return
+    if any(e.kind == replay.GM and e.body.get("op") == chance.SECRET_OP for e in entries):
+        return
+    rc = chance.referee_for_root(game.root, game.genesis)
+    if rc is None:
+        return
+    game.log.append(replay.GM, now, replay.sign_gm(key, {"op": chance.SECRET_OP,
+                                                         "k": rc.k.hex(), "time": to_iso(now)}))
+    game.save_state(state)  # the entry changes no state: the cache moves to the new head
+
+
+def _step_chance(game: GameDir, due: list[str],
+                 standing: dict[str, Any]) -> chance.LazyChance:
+    """The next step's fair chance, built at its first draw: the referee's value for the step,
+    each due power's revealed value (None: it sent none) and K for hidden draws."""
+    entries = game.log.entries
+    step = chance.ledger(entries).step + 1
+
+    def make() -> StepChance:
+        rc = chance.referee_for_root(game.root, game.genesis)
+        if rc is None:
+            raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "
+                                    "genesis holds no chance commitments")
+        return StepChance(game.game_id, step, rc.reveal(step),
+                          chance.step_values(due, standing), rc.k)
+
+    return chance.LazyChance(make)
 
 
 def resolution_key(game_id: str, seq: int) -> str:
@@ -254,7 +296,8 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
         _note_mailed(ctx.game.path, last.seq)  # queued; only the hint was lost
         return 0
     initial = ctx.game.initial_state(ctx.plugin)
-    before = replay.replay(ctx.plugin, entries[: last.seq], initial)
+    before = replay.replay(ctx.plugin, entries[: last.seq], initial,
+                           replay.chance_key(ctx.game))
     if last.kind == replay.GM:
         mails = notify.gm_mails(ctx, before, state, last)
         for key, msg in mails:

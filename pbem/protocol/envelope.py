@@ -8,11 +8,13 @@ An order document is a YAML mapping with exactly these keys (docs/protocol.md, "
     turn: 7              # the turn the orders are for (>= 1)
     seq: 3               # per-submission counter (>= 0): within a turn the highest seq wins
     ready: true          # optional (default true): false keeps early resolution waiting
+    instance: 5f0c…      # optional: the game instance (genesis nonce) the file is for
+    entropy: 9a41…       # optional: fair chance, this step's chain value (or {tip: …})
     orders: {...}        # the game's order body (may be empty: standing orders)
 
-``ready`` is the only optional key. A player who may still correct his orders sends
-``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved early for him,
-only at the deadline or when a later file says ``ready: true``.
+``ready``, ``instance`` and ``entropy`` are the optional keys. A player who may still correct
+his orders sends ``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved
+early for him, only at the deadline or when a later file says ``ready: true``.
 
 The envelope is the same for every game; ``orders`` belongs to the game plugin
 (``plugin.normalize_orders``), whose problem paths are relative to ``orders.``.
@@ -21,6 +23,7 @@ The envelope is the same for every game; ``orders`` belongs to the game plugin
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +31,8 @@ from typing import Any
 from pbem.errors import Problem, Rejected
 
 PROTOCOL = 1
-KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "orders")
-OPTIONAL = ("ready",)
+KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "instance", "entropy", "orders")
+OPTIONAL = ("ready", "instance", "entropy")
 MAX_NUMBER = 2**53 - 1  # stays exact in JSON everywhere
 MAX_NAME = 64
 
@@ -41,7 +44,10 @@ _HINTS = {
     "seq": "the submission number, 0 for the first file of a turn",
     "ready": "true when these orders are final, false to keep the turn open for a correction",
     "orders": "the orders (an empty mapping {} keeps standing orders)",
+    "instance": "the game instance, copied from your view by `pbem orders new`",
+    "entropy": "your fair-chance value, filled in by `pbem orders sign`",
 }
+_HEX = re.compile(r"[0-9a-f]{32,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,8 @@ class Envelope:
     seq: int
     orders: dict[Any, Any]
     ready: bool = True
+    instance: str | None = None
+    entropy: Any = None  # a 64-hex chain value, {"tip": 64 hex}, or None
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -129,6 +137,17 @@ def check_envelope(
     ready = doc.get("ready", True)
     if not isinstance(ready, bool):
         bad("type", "ready", f"must be true or false, not {_describe(ready)}")
+    instance = doc.get("instance")
+    if instance is not None and (not isinstance(instance, str) or not _HEX.fullmatch(instance)):
+        bad("type", "instance", f"must be the game instance's hex id, not {_describe(instance)}")
+    entropy = doc.get("entropy")
+    if entropy is not None and not (
+            (isinstance(entropy, str) and len(entropy) == 64 and _HEX.fullmatch(entropy))
+            or (isinstance(entropy, dict) and set(entropy) == {"tip"}
+                and isinstance(entropy["tip"], str) and len(entropy["tip"]) == 64
+                and _HEX.fullmatch(entropy["tip"]))):
+        bad("type", "entropy", "must be 64 lower-case hex digits or {tip: 64 hex digits}, as "
+            "`pbem orders sign` fills it in")
     orders = doc.get("orders")
     if orders is None:
         orders = {}  # "orders:" with everything under it commented out: standing orders
@@ -152,7 +171,7 @@ def check_envelope(
     if problems:
         return None, problems
     return Envelope(names["game"], names["power"], numbers["turn"], numbers["seq"], orders,
-                    ready is True), []
+                    ready is True, instance, entropy), []
 
 
 def parse_envelope(

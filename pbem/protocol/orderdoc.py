@@ -68,6 +68,8 @@ class VerifiedOrders:
     key_fingerprint: str
     signature: bytes = field(repr=False)
     ready: bool = True  # the envelope's ``ready`` (absent: true)
+    instance: str | None = None  # the envelope's game instance (absent: None)
+    entropy: Any = None  # the envelope's fair-chance value or tip (absent: None)
 
     def __post_init__(self) -> None:
         if not _minting.get():
@@ -197,6 +199,8 @@ def verify_orders(
             key_fingerprint=key.fingerprint,
             signature=armored.signature,
             ready=envelope.ready,
+            instance=envelope.instance,
+            entropy=envelope.entropy,
         )
     finally:
         _minting.reset(token)

@@ -183,9 +183,13 @@ class Vault:
         if all(e["tip"] != tip for e in entries):
             entries.append({"seed": seed, "tip": tip})
 
-    def chance_seed(self, game: str, power: str, tip: str) -> str | None:
-        """The seed (hex) whose chain has this tip, if this vault has it."""
+    def chance_seed(self, game: str, power: str, tip: str | None) -> str | None:
+        """The seed (hex) whose chain has this tip, if this vault has it (``tip`` None: the
+        latest seed kept for the game and power, so a corrected set-up file commits the same
+        tip)."""
         entries = self._chance.get(game, {}).get(power, [])
+        if tip is None:
+            return entries[-1]["seed"] if entries else None
         return next((e["seed"] for e in entries if e["tip"] == tip), None)
 
     def to_json(self) -> dict[str, Any]:

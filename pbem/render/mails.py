@@ -191,12 +191,15 @@ def _json(value: Any) -> bytes:
 
 
 def _view_attachments(views: Mapping[str, Mapping[str, Any]],
-                      last_seq: Mapping[str, int] | None = None) -> list[Attachment]:
+                      last_seq: Mapping[str, int] | None = None,
+                      extra: Mapping[str, Mapping[str, Any]] | None = None) -> list[Attachment]:
     """Each view as JSON; with ``last_seq`` (the host's record of each power's last accepted
     seq) the view carries ``last_seq`` too, so `pbem orders new --view` picks the next seq
-    offline (the same rule as the report's order form)."""
+    offline (the same rule as the report's order form). ``extra`` adds the host's fields per
+    power (the game ``instance`` and the fair-chance step, for `pbem orders new|sign`)."""
     def doc(p: str, v: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else v
+        out = {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else v
+        return {**out, **extra[p]} if extra and p in extra else out
 
     if len(views) == 1:
         ((power, view),) = views.items()
@@ -344,7 +347,7 @@ def turn_report(
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
     first = views[powers[0]]
-    attachments = _view_attachments(views, game.get("last_seq"))
+    attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
     attachments += _svg(renderer, pres, first, powers,
@@ -371,7 +374,7 @@ def welcome(
            "variant_title": pres.title(views[powers[0]]),
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []]}
     first = views[powers[0]]
-    attachments = _view_attachments(views)
+    attachments = _view_attachments(views, None, game.get("view_extra"))
     attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
@@ -498,7 +501,8 @@ def gm_notice(
            "line": notice_line(notice, tz), "powers": list(powers),
            "paused": bool(game.get("paused")), "over": bool(game.get("over")),
            "subject_when": (format_when(notice.get("deadline"), None) or {}).get("utc", "")}
-    attachments = _view_attachments(views, game.get("last_seq")) if views else []
+    attachments = (_view_attachments(views, game.get("last_seq"), game.get("view_extra"))
+                   if views else [])
     return renderer.mail("gm_notice", ctx, attachments)
 
 

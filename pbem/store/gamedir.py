@@ -24,6 +24,8 @@ given to ``plugin.setup``, the canonical digest of the initial state and the fir
 digest of the component pack the game is played with. Set-up on replay gets the recorded version
 and the game's own pack, never the host's current files, so a rules fix or a new board file
 changes only new games; a game the installed plugin cannot play is refused with one sentence.
+``random``, the referee's fair-chance commitments (pbem.store.chance; its nonce is the game's
+``instance``).
 
 ``state.json`` is only a cache. :meth:`GameDir.load_state` checks it against the log head and its
 own digest; a missing, corrupted, truncated or stale cache is rebuilt with the caller's replay
@@ -48,6 +50,7 @@ from pbem.game import versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
+from pbem.store import chance
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
@@ -213,6 +216,7 @@ class GameDir:
             "deadline": to_iso(config.schedule.next_deadline(now)),
             **recorded,
         }
+        genesis[chance.RANDOM] = chance.genesis_random(referee, config.game_id)
         tmp = root / f".new-{config.game_id}-{secrets.token_hex(4)}"
         try:
             atomic.make_dirs(tmp / KEYS_DIR)

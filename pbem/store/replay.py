@@ -14,7 +14,8 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
              without orders (per power, per slot: ``{destination, nonce}``; the field name is
              the log format's for every game's value); ``state`` the canonical digest of the
              state after it.
-``gm``       a game-master operation, signed by the referee: ``{op, …, signature}``.
+``gm``       a game-master operation, signed by the referee: ``{op, …, signature}`` (op
+             ``chance-secret``: K revealed at the game's end, ``{k}``).
 ``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
 
 ``replay`` rebuilds the state from genesis; each ``resolve`` and state-changing ``gm`` entry
@@ -32,6 +33,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener
 from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
 
@@ -48,12 +50,35 @@ EscrowOpener = Callable[[str, str, str, int], tuple[str, str] | None]
 what a power sealed to it (pbem.protocol.escrow), for any game."""
 
 
-def step_chance(body: Mapping[str, Any] | None) -> Chance:
-    """The chance a resolution draws from: ``body`` is its log entry's body when replaying, None
-    when the turn job resolves now. Every game today is started without a chance source, so
-    this is ``NO_CHANCE`` (a draw is an error, never an unfair seed); the fair source, made
-    for a new step or rebuilt from what its entry records, comes from pbem.chance."""
-    return NO_CHANCE
+def step_chance(body: Mapping[str, Any] | None, game_id: str = "", step: int = 0,
+                k: bytes | None = None) -> Chance:
+    """The chance a recorded resolution drew from: the ``StepChance`` its entry's ``random``
+    field describes (with K, hidden draws replay too; without it they raise), or ``NO_CHANCE``
+    for an entry that drew nothing. The turn job builds a new step's chance lazily instead
+    (pbem.store.chance.LazyChance)."""
+    if body is None:
+        return NO_CHANCE
+    made = chance.recorded(body, game_id, step, k)
+    return made if made is not None else NO_CHANCE
+
+
+def resolve_step(plugin: GamePlugin, state: State, orders: Mapping[str, Any],
+                 drawn: Chance) -> Resolution:
+    """``plugin.resolve`` with the step's public draws appended as one ``chance`` event (labels
+    and results), the same way when resolving and when replaying."""
+    result = plugin.resolve(state, orders, drawn)
+    built = drawn.built if isinstance(drawn, chance.LazyChance) else drawn
+    if isinstance(built, chance.StepChance):
+        event = chance.public_event(built)
+        if event is not None:
+            return Resolution(result.state, [*result.events, event])
+    return result
+
+
+def chance_key(game: GameDir) -> bytes | None:
+    """K of a game under a root whose referee key is at hand (None: a game without chance)."""
+    rc = chance.referee_for_root(game.root, game.genesis)
+    return rc.k if rc is not None else None
 
 
 class ReplayMismatch(PbemError):
@@ -79,12 +104,15 @@ def json_safe(value: Any) -> Any:
 
 def orders_body(
     *, turn: int, power: str, seq: int, sha256: str, text: str, orders: Any,
-    received: str, message_id: str | None, key: str,
+    received: str, message_id: str | None, key: str, entropy: Any = None,
 ) -> dict[str, Any]:
-    return padded({
+    body = {
         "turn": turn, "power": power, "seq": seq, "sha256": sha256, "text": text,
         "orders": json_safe(orders), "received": received, "message_id": message_id, "key": key,
-    })
+    }
+    if entropy is not None:  # fair chance: the signed file's value or tip (pbem.store.chance)
+        body["entropy"] = json_safe(entropy)
+    return padded(body)
 
 
 PAD_BUCKET = 1024
@@ -163,10 +191,14 @@ def _bind(opener: EscrowOpener | None, power: str) -> SealedOpener | None:
     return lambda slot, blob, turn: opener(power, slot, blob, turn)
 
 
-def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> State:
-    """The state after every entry of the log, checked against every recorded digest."""
+def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
+           k: bytes | None = None) -> State:
+    """The state after every entry of the log, checked against every recorded digest (``k``:
+    the game's chance secret, for replaying hidden draws)."""
     state = initial
     standing: dict[str, dict[str, Any]] = {}
+    game_id = str(entries[0].body.get("game_id", "")) if entries else ""
+    step = 0
     for entry in entries[1:]:
         if entry.kind == ORDERS:
             body = entry.body
@@ -174,7 +206,9 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> Stat
             if current is None or body["seq"] >= current["seq"]:
                 standing[body["power"]] = body
         elif entry.kind == RESOLVE:
-            state = replay_resolution(plugin, state, standing, entry).state
+            step += 1
+            state = replay_resolution(plugin, state, standing, entry, game_id=game_id,
+                                      step=step, k=k).state
             standing = {}
         elif entry.kind == GM:
             state = apply_gm(plugin, state, entry)
@@ -186,11 +220,13 @@ def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
     A game the installed plugin cannot play (another rules version) is refused first, cache or
     not (pbem.game.versions)."""
     game.check_rules(plugin)
-    return game.load_state(lambda entries: replay(plugin, entries, game.initial_state(plugin)))
+    return game.load_state(lambda entries: replay(plugin, entries, game.initial_state(plugin),
+                                                  chance_key(game)))
 
 
 def replay_resolution(
-    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry
+    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
+    *, game_id: str = "", step: int = 0, k: bytes | None = None,
 ) -> Resolution:
     body = entry.body
     recorded = body.get("escrow", {})
@@ -206,7 +242,7 @@ def replay_resolution(
     orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)
     if used != body["used"]:
         raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
-    result = plugin.resolve(state, orders, step_chance(body))
+    result = resolve_step(plugin, state, orders, step_chance(body, game_id, step, k))
     digest = canonical.digest(result.state)
     if digest != body["state"]:
         raise ReplayMismatch(entry, "state", body["state"], digest)

@@ -30,7 +30,8 @@ class HighCard(Steps):
 
     def window(self, state: dict[str, Any]) -> Window | None:
         due = rules.due(state)
-        return Window("round", f"Round {state['turn']}", tuple(due)) if due else None
+        kind, label = rules.label(state)
+        return Window(kind, label, tuple(due)) if due else None
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])
@@ -52,8 +53,8 @@ class HighCard(Steps):
 
     def resolve(self, state: dict[str, Any], orders: Mapping[str, Any],
                 chance: Chance) -> Resolution:
-        """The deal is fixed, so ``chance`` is never drawn from."""
-        return Resolution(*rules.resolve(state, orders))
+        """Only ``lucky-2`` draws: the kitty and salt in secret at set-up, a die per round."""
+        return Resolution(*rules.resolve(state, orders, chance))
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return rules.view(state, power)
@@ -70,8 +71,9 @@ class HighCard(Steps):
         return list(state["powers"][power]["hand"])
 
     def hidden(self, state: dict[str, Any]) -> list[str]:
-        """The kitty, face down until the game ends."""
-        return [state["kitty"]] if state["result"] is None else []
+        """The kitty, face down until the game ends, and the salt (never shown)."""
+        out = [state["kitty"]] if state["result"] is None and state["kitty"] else []
+        return out + ([state["salt"]] if state.get("salt") else [])
 
     def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
         """Another hand of the same size: only its holder may notice."""

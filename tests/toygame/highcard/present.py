@@ -23,6 +23,14 @@ def sentence(e: Mapping[str, Any]) -> str:
         return f"Round {e['turn']} was tied by {', '.join(map(name, e['powers']))}."
     if kind == "hand":
         return f"Your hand now: {', '.join(e['cards']) or 'empty'}."
+    if kind == "dealt":
+        return "The kitty was dealt face down from a shuffled deck."
+    if kind == "bonus":
+        return f"The bonus die showed {e['die']}" + (": the round counts double." if
+                                                     e["die"] == 6 else ".")
+    if kind == "chance":
+        return f"Chance of step {e['step']}: " + "; ".join(
+            f"{d['label']} = {d['result']}" for d in e["draws"]) + "."
     if kind == "concession":
         return f"{name(e['power'])} conceded."
     if kind == "game_over":
@@ -38,6 +46,9 @@ def scores(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def order_form(view: Mapping[str, Any], seq: int) -> str:
     power = view["viewer"]
+    if view.get("phase") == "setup":
+        return "\n".join(["pbem: 1", f"game: {view['game_id']}", f"power: {power}",
+                          f"turn: {view['turn']}", f"seq: {seq}", "orders: {}"])
     return "\n".join([
         "pbem: 1", f"game: {view['game_id']}", f"power: {power}", f"turn: {view['turn']}",
         f"seq: {seq}", "orders:", f"  play: {min(view['hand'], key=_rank)}"
@@ -52,7 +63,7 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     power = view["viewer"]
     due = power in view["due"]
     return {"power": power, "name": name(power), "turn": view["turn"], "hand": view["hand"],
-            "due": due, "order_form": order_form(view, seq) if due else ""}
+            "due": due, "order_form": order_form(view, seq) if due and view["hand"] else ""}
 
 
 class HandPresenter:

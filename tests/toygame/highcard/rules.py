@@ -1,8 +1,10 @@
 """The rules of High Card: pure functions of (state, orders); no clock, no randomness, no I/O.
 
-The deal is fixed by the variant (a toy needs no dice: a shuffled deal would draw from the
-``chance`` the engine passes to ``resolve``, pbem.chance). Cards are named ``<suit>-<rank>``
-with one suit per power, so a card's name says whose it was.
+The hands are fixed by the variant. The ``lucky-2`` variant exercises fair chance (pbem.chance)
+end to end: a first step of kind ``setup`` (every player commits his chain's tip) whose
+resolution shuffles the kitty deck in secret and draws the referee-secret salt, then one public
+die per round (a 6 doubles the round's point). Cards are named ``<suit>-<rank>`` with one suit
+per power, so a card's name says whose it was.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ VARIANTS = {
     "duel-2": {"title": "Duel (2 players)", "powers": ("north", "south"), "ranks": (2, 5, 7, 9)},
     "trio-3": {"title": "Trio (3 players)", "powers": ("north", "east", "west"),
                "ranks": (3, 4, 8)},
+    "lucky-2": {"title": "Lucky duel (2 players, a die and a shuffled kitty)",
+                "powers": ("north", "south"), "ranks": (2, 5, 7, 9), "chance": True},
 }
+KITTY_DECK = tuple(f"kitty-{r}" for r in range(1, 10))
+DIE = (1, 2, 3, 4, 5, 6)
 KITTY = "kitty-6"
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
@@ -38,10 +44,29 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     v = VARIANTS[variant]
     powers = list(v["powers"])
     hands = {p: [f"{SUITS[i]}-{r}" for r in v["ranks"]] for i, p in enumerate(powers)}
-    return {"game": "highcard", "game_id": game_id, "variant": variant, "turn": 1,
-            "order": powers,
-            "powers": {p: {"hand": hands[p], "score": 0, "conceded": False} for p in powers},
-            "played": [], "kitty": KITTY, "result": None}
+    state = {"game": "highcard", "game_id": game_id, "variant": variant, "turn": 1,
+             "order": powers,
+             "powers": {p: {"hand": hands[p], "score": 0, "conceded": False} for p in powers},
+             "played": [], "kitty": KITTY, "result": None}
+    if v.get("chance"):
+        # Set-up is pure and secret-free: the kitty is dealt in the first step, from chance.
+        state.update({"phase": "setup", "kitty": None, "salt": None})
+    return state
+
+
+def in_setup(state: Mapping[str, Any]) -> bool:
+    return state.get("phase") == "setup"
+
+
+def deal(state: Mapping[str, Any], chance: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The set-up step: the kitty is the top card of a secretly shuffled deck, and a salt drawn
+    in secret keeps the state's digest from confirming a guess of it (docs/protocol.md)."""
+    new = copy.deepcopy(dict(state))
+    new["kitty"] = chance.secret("deal:kitty").shuffle(list(KITTY_DECK))[0]
+    new["salt"] = f"{chance.secret('salt').below(2**64):016x}"
+    new["phase"] = "play"
+    new["turn"] += 1
+    return new, [{"type": "dealt", "turn": state["turn"]}]
 
 
 def active(state: Mapping[str, Any]) -> list[str]:
@@ -54,6 +79,14 @@ def due(state: Mapping[str, Any]) -> list[str]:
     return [] if state["result"] is not None else active(state)
 
 
+def label(state: Mapping[str, Any]) -> tuple[str, str]:
+    """The next step's kind and words: the set-up step, then rounds."""
+    if in_setup(state):
+        return "setup", "Set-up"
+    n = state["turn"] - (1 if "phase" in state else 0)
+    return "round", f"Round {n}"
+
+
 def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, Any],
                                                                       list[Problem]]:
     """``{play: CARD}`` with a card of the viewer's hand, or ``{}``: the lowest card."""
@@ -63,14 +96,19 @@ def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, A
             problems.append(Problem("unknown-order", str(key),
                                     f"no order {key!r} in High Card (the one order is play)"))
     card = body.get("play")
-    if card is not None and card not in view.get("hand", []):
+    if card is not None and view.get("phase") == "setup":
+        problems.append(Problem("card", "play", "no card is played in the set-up step (send "
+                                "an empty order file: it commits your chance)"))
+    elif card is not None and card not in view.get("hand", []):
         problems.append(Problem("card", "play", f"{card!r} is not in your hand "
                                 f"({', '.join(view.get('hand', [])) or 'empty'})"))
     return {"play": card}, problems
 
 
-def resolve(state: Mapping[str, Any], orders: Mapping[str, Any]) -> tuple[dict[str, Any],
-                                                                        list[dict[str, Any]]]:
+def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
+            chance: Any = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    if in_setup(state) and state["result"] is None:
+        return deal(state, chance)
     new = copy.deepcopy(dict(state))
     events: list[dict[str, Any]] = []
     turn = new["turn"]
@@ -88,8 +126,13 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any]) -> tuple[dict[s
     new["played"].append({"turn": turn, "cards": dict(table)})
     best = max((rank(c) for c in table.values()), default=0)
     winners = sorted(p for p, c in table.items() if rank(c) == best)
+    points = 1
+    if "phase" in new:  # lucky-2: one public die per round; a 6 doubles the point
+        die = chance.public(f"bonus:turn-{turn}").roll(DIE)[0]
+        events.append({"type": "bonus", "turn": turn, "die": die})
+        points = 2 if die == 6 else 1
     if len(winners) == 1:
-        new["powers"][winners[0]]["score"] += 1
+        new["powers"][winners[0]]["score"] += points
         events.append({"type": "round_won", "turn": turn, "power": winners[0]})
     else:
         events.append({"type": "round_tied", "turn": turn, "powers": winners})
@@ -125,6 +168,8 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         "played": copy.deepcopy(state["played"]), "result": copy.deepcopy(state["result"]),
         "kitty": state["kitty"] if state["result"] is not None else None,
     }
+    if "phase" in state:
+        out["phase"] = state["phase"]
     if power is not None:
         out["hand"] = list(state["powers"][power]["hand"])
     return out

@@ -1,0 +1,225 @@
+"""Fair chance in the store: the genesis commitments, the referee's chance of a game, what the
+log says each power has committed and revealed, and the ``StepChance`` a resolution draws from
+(docs/protocol.md, "Fair chance").
+
+Why here: the turn job, the replay, the acceptance of an order file and the audit must agree on
+the same facts (the step number, each power's last known chain value, the inputs of a step), and
+all of them are facts of the log. The chance library (pbem.chance) is pure; this module reads
+them from log entries.
+
+* **Step numbers** count ``resolve`` entries from the game's start: the n-th resolution is step
+  n, whatever its kind.
+* **Tips** come from accepted order files whose envelope says ``entropy: {tip: HEX}`` (a game
+  with chance asks for them in a first step of kind ``setup``); a ``key`` entry (a replaced
+  player) forgets the power's chain, so the new player commits a tip of his own.
+* **Values** come from the ``entropy: HEX`` of the standing order file of a due power; the
+  resolve entry records them (``random: {referee, players}``) and they become the power's
+  last known value.
+* A resolution that never draws records nothing: the chance is built only at the first draw
+  (``LazyChance``), so games without dice (4000 A.D.) keep their logs and costs unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.chance.chain import N
+from pbem.chance.errors import ChanceError, ChanceMismatch
+from pbem.chance.player import check_player_reveal
+from pbem.chance.referee import RefereeChance, new_nonce
+from pbem.chance.step import StepChance
+from pbem.chance.stream import PUBLIC
+from pbem.protocol.keys import PrivateKey
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
+
+RANDOM = "random"
+SECRET_OP = "chance-secret"  # the gm entry revealing K at the game's end
+EVENT = "chance"  # the event listing a step's public draws
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+# One RefereeChance per game per process: its chain checkpoints make every later value cheap.
+_REFEREES: dict[tuple[str, str, str], RefereeChance] = {}
+
+
+def genesis_random(referee: PrivateKey, game_id: str) -> dict[str, str]:
+    """What genesis records: ``{nonce, referee_tip, secret_commit}`` (a fresh nonce)."""
+    rc = RefereeChance(referee.raw(), game_id, new_nonce())
+    _REFEREES[(game_id, rc.nonce.hex(), referee.public.text())] = rc
+    return rc.commitments().to_json()
+
+
+def instance(genesis: Mapping[str, Any]) -> str | None:
+    """This game instance's id (the genesis nonce): order files carry it, so a file of an older
+    game made again under the same id and keys is refused. None for games made before it."""
+    rnd = genesis.get(RANDOM)
+    nonce = rnd.get("nonce") if isinstance(rnd, Mapping) else None
+    return nonce if isinstance(nonce, str) else None
+
+
+def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance | None:
+    """The referee's chance of the game (None: a game made before fair chance). Refuses a key
+    that does not make the commitments genesis recorded."""
+    rnd = genesis.get(RANDOM)
+    if not isinstance(rnd, Mapping):
+        return None
+    game_id = str(genesis["game_id"])
+    cache = (game_id, str(rnd["nonce"]), referee.public.text())
+    rc = _REFEREES.get(cache)
+    if rc is None:
+        rc = RefereeChance(referee.raw(), game_id, bytes.fromhex(str(rnd["nonce"])))
+        if rc.commitments().to_json() != dict(rnd):
+            raise ChanceMismatch(f"{game_id}: the referee key does not make the chance "
+                                 "commitments recorded at genesis")
+        _REFEREES[cache] = rc
+    return rc
+
+
+def parse_entropy(value: Any) -> tuple[str, bytes] | None:
+    """An envelope's ``entropy``: ("tip", T) or ("value", e_t); None when absent."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping) and set(value) == {"tip"} and isinstance(value["tip"], str) \
+            and _HEX.fullmatch(value["tip"]):
+        return "tip", bytes.fromhex(value["tip"])
+    if isinstance(value, str) and _HEX.fullmatch(value):
+        return "value", bytes.fromhex(value)
+    raise ChanceError("entropy: must be 64 lower-case hex digits (your chain's value for this "
+                      "step) or {tip: 64 hex digits} (your set-up commitment), as `pbem orders "
+                      "sign` fills it in")
+
+
+@dataclass
+class Ledger:
+    """Each power's committed tip and last known chain value, from the log."""
+
+    step: int = 0  # resolutions so far
+    tips: dict[str, bytes] = field(default_factory=dict)
+    known: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+
+    def add(self, entry: Entry) -> None:
+        body = entry.body
+        if entry.kind == "orders":
+            parsed = _quiet(body.get("entropy"))
+            power = str(body["power"])
+            if parsed is not None and parsed[0] == "tip" and power not in self.tips:
+                self.tips[power] = parsed[1]
+                self.known[power] = (parsed[1], 0)
+        elif entry.kind == "resolve":
+            self.step += 1
+            rnd = body.get(RANDOM)
+            if isinstance(rnd, Mapping):
+                for power, value in (rnd.get("players") or {}).items():
+                    if isinstance(value, str):
+                        self.known[power] = (bytes.fromhex(value), self.step)
+        elif entry.kind == "key":
+            self.tips.pop(str(body["power"]), None)
+            self.known.pop(str(body["power"]), None)
+
+    def check(self, power: str, entropy: Any) -> None:
+        """Raise ChanceError/ChanceMismatch unless ``entropy`` may be accepted from ``power``
+        now (for step ``self.step + 1``)."""
+        parsed = parse_entropy(entropy)
+        if parsed is None:
+            return
+        kind, value = parsed
+        tip = self.tips.get(power)
+        if kind == "tip":
+            if tip is not None and tip != value:
+                raise ChanceMismatch(f"{power}: a chance tip was committed already "
+                                     f"({tip.hex()[:16]}…); this file commits another")
+            return
+        if tip is None:
+            raise ChanceMismatch(f"{power}: no chance tip is committed yet, so this file cannot "
+                                 "reveal a value (the set-up file carries entropy: {tip: …})")
+        last, last_step = self.known[power]
+        check_player_reveal(power, value, self.step + 1, last, last_step)
+
+
+def _quiet(value: Any) -> tuple[str, bytes] | None:
+    try:
+        return parse_entropy(value)
+    except ChanceError:
+        return None
+
+
+def ledger(entries: Sequence[Entry]) -> Ledger:
+    out = Ledger()
+    for entry in entries[1:]:
+        out.add(entry)
+    return out
+
+
+def step_values(due: Sequence[str], standing: Mapping[str, Mapping[str, Any]]
+                ) -> dict[str, bytes | None]:
+    """Each due power's value for this step: from its standing file's ``entropy``, or None."""
+    out: dict[str, bytes | None] = {}
+    for power in due:
+        parsed = _quiet((standing.get(power) or {}).get("entropy"))
+        out[power] = parsed[1] if parsed is not None and parsed[0] == "value" else None
+    return out
+
+
+def recorded(body: Mapping[str, Any], game_id: str, step: int,
+             k: bytes | None) -> StepChance | None:
+    """The StepChance a resolve entry's ``random`` field describes (None: it drew nothing)."""
+    rnd = body.get(RANDOM)
+    if not isinstance(rnd, Mapping):
+        return None
+    players = {str(p): (bytes.fromhex(v) if isinstance(v, str) else None)
+               for p, v in (rnd.get("players") or {}).items()}
+    return StepChance(game_id, step, bytes.fromhex(str(rnd["referee"])), players, k)
+
+
+class LazyChance:
+    """The chance of a step, built at its first draw (a step that draws nothing records
+    nothing and costs nothing)."""
+
+    def __init__(self, make: Callable[[], StepChance]) -> None:
+        self._make = make
+        self.built: StepChance | None = None
+
+    def _get(self) -> StepChance:
+        if self.built is None:
+            self.built = self._make()
+        return self.built
+
+    def public(self, label: str) -> Any:
+        return self._get().public(label)
+
+    def secret(self, label: str) -> Any:
+        return self._get().secret(label)
+
+
+def public_event(chance: StepChance) -> dict[str, Any] | None:
+    """The event listing a step's public draws (labels and results), or None if none."""
+    draws = chance.draws.to_json(PUBLIC)
+    if not draws:
+        return None
+    return {"type": EVENT, "step": chance.step, "draws": draws}
+
+
+def block(chance: StepChance, genesis: Mapping[str, Any],
+          tips: Mapping[str, bytes]) -> dict[str, Any]:
+    """The chance block a report attaches (``chance-step-T.json``): the published inputs and
+    draws, with the tips they hash to."""
+    rnd = genesis.get(RANDOM) or {}
+    return {**chance.published(),
+            "tips": {"referee": rnd.get("referee_tip"),
+                     "players": {p: tips[p].hex() for p in sorted(chance.players)
+                                 if p in tips and chance.players[p] is not None}}}
+
+
+def referee_for_root(root: Path, genesis: Mapping[str, Any]) -> RefereeChance | None:
+    """The referee's chance of a game under ROOT, with ROOT's referee key."""
+    if not isinstance(genesis.get(RANDOM), Mapping):
+        return None
+    key, _ = referee_key(root)
+    return referee_chance(genesis, key)
+
+
+__all__ = ["N", "RANDOM", "SECRET_OP", "EVENT", "Ledger", "LazyChance", "StepChance"]

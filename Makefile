@@ -19,7 +19,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
-	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad
+	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes
 
 test: $(STAMP) lint typecheck
 	$(PY) -m pytest

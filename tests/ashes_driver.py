@@ -21,6 +21,7 @@ position = importlib.import_module("ashes.position")
 deckmod = importlib.import_module("ashes.deck")
 orders = importlib.import_module("ashes.orders")
 view = importlib.import_module("ashes.view")
+PracticeChance = importlib.import_module("ashes.chance").PracticeChance
 CARDS = {c["code"]: c for c in deckmod.standin()["cards"]}
 T = TypeVar("T")
 

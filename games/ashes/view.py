@@ -58,7 +58,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         pos = Position(cards, dict(me["hand"]), dict(me["colonies"]))
         out["you"] = {
             "hand": {cid(c): n for c, n in me["hand"].items()},
-            "retreat": [cid(c) for c in me["retreat"]],
+            "retreat": [cid(c) for c in me["retreat"] if c in me["hand"]],
             "reinforcements": pos.reinforcements() if not me["conceded"] else 0,
             "stock": 108 - pos.in_play(),
             "population": population(state, power),

@@ -3,8 +3,30 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-test
+# The demo needs only pbem itself (no test extras): its own venv.
+DEMO_VENV ?= .venv-demo
+DEMO_STAMP := $(DEMO_VENV)/.installed
 
-.PHONY: test demo bench lint typecheck venv clean
+# System programs the tests need. Each is checked by path; PBEM_DOVECOT (honoured by the test
+# fixtures too) points at another Dovecot, or at a missing file to see the failure. APT_GET=
+# (empty) forbids installing.
+DOVECOT ?= $(or $(PBEM_DOVECOT),/usr/sbin/dovecot)
+APT_GET ?= $(shell command -v apt-get)
+
+# $(call need,PATH,DEBIAN-PACKAGE,NAME,WHAT-FOR): PATH exists, or is installed with apt-get when
+# we are root and have apt-get, or make stops with one sentence naming what to install.
+need = if [ ! -e "$(1)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && [ -n "$(APT_GET)" ]; then \
+	    echo "make: installing $(3) ($(2)) for $(4)"; \
+	    $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq \
+	      --no-install-recommends $(2) >/dev/null; \
+	  fi; \
+	  if [ ! -e "$(1)" ]; then \
+	    echo "make test needs $(3) (Debian: apt-get install $(2)) for $(4)" >&2; exit 1; \
+	  fi; \
+	fi
+
+.PHONY: test deps demo bench lint typecheck venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +34,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
+$(DEMO_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install -q -e .
+	touch $(DEMO_STAMP)
+
 venv: $(STAMP)
+
+# One line per system package the tests need.
+deps:
+	@$(call need,$(DOVECOT),dovecot-imapd,Dovecot,the IMAP tests)
 
 lint: $(STAMP)
 	$(PY) -m ruff check pbem games tests bench tools
@@ -21,14 +52,14 @@ typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
 	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes
 
-test: $(STAMP) lint typecheck
-	$(PY) -m pytest
+test: deps $(STAMP) lint typecheck
+	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest
 
-demo: $(STAMP)
-	$(PY) -m pbem.cli.demo
+demo: $(DEMO_STAMP)
+	$(DEMO_VENV)/bin/python -m pbem.cli.demo
 
 bench: $(STAMP)
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_VENV) build *.egg-info .pytest_cache .ruff_cache

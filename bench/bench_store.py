@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from bench.report import line, median_seconds
-from pbem.store import atomic
+from pbem import atomic
 from pbem.store import log as glog
 
 T0 = "2026-11-30T17:00:00Z"

@@ -3,7 +3,8 @@
 Each example plays a whole game with random but legal orders, every order checked by
 ``normalize_orders`` against the power's view exactly as on receipt, and checks after every
 resolution: ships are conserved, no power has more than two warps in flight or makes more than
-one departure a turn, resolution is deterministic to the byte, and the state survives a JSON
+one departure a turn (arrivals with random ``on_tie``, concessions with random ``surrender:``
+stars), resolution is deterministic to the byte, and the state survives a JSON
 round trip.
 """
 
@@ -27,6 +28,10 @@ def random_body(t: Table, power: str, rng: random.Random) -> dict:
     arrivals = t.due_reveals(power)
     body: dict = {}
     if arrivals:
+        for order in arrivals.values():
+            tie = rng.choice([None, "stay", "divert"])
+            if tie:
+                order["on_tie"] = tie
         body["warps"] = arrivals
     mine = [name for name, s in view["stars"].items() if s["ships"].get(power)]
     free = [k for k, w in t.state["warps"][power].items() if w is None or k in arrivals]
@@ -50,6 +55,12 @@ def random_body(t: Table, power: str, rng: random.Random) -> dict:
         body["withdraw"] = rng.choice([p for p in view["powers"] if p != power])
     if rng.random() < 0.05:
         body["vote_end"] = True
+    if view["version"] != "alliances" and rng.random() < 0.02:
+        body["concede"] = True  # fleets in flight come out where surrender: says (R16)
+    surrender = {k: rng.choice(w["could_arrive_next"]) for k, w in view["warps"][power].items()
+                 if w and w["could_arrive_next"] and rng.random() < 0.5}
+    if surrender:
+        body["surrender"] = surrender
     return body
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ad_driver import AD, Table
+from tests.conftest import ad_module
 
 # ---------------------------------------------------------------------------------------------
 # Set-up and turn order
@@ -229,6 +230,50 @@ def test_tie_at_both_stars_of_the_sector_stays_in_hyperspace():
     assert t.state["warps"]["algol"]["1"]["travelled"] == 2
 
 
+def _tie_orders(t: Table, on_tie: str | None) -> dict:
+    body = t.body("algol")
+    if on_tie is not None:
+        body["warps"]["1"]["on_tie"] = on_tie
+    return body
+
+
+def test_rule_r13_tie_default_never_diverts_into_a_losing_battle():
+    """Issue 12 point 3. RB: "the attacker may not come out of hyperspace at that star, though
+    he *may* come out at the other star in the same sector": a choice, not a duty. Without
+    on_tie the fleet diverts only where it would not be destroyed."""
+
+    presenter = ad_module("presenter")
+    t = Table().put("Hamal", "pavo", 6).put("Sheratan", "antares", 9)
+    t.play(algol=t.body("algol", ("Algol", 6, "Hamal")))
+    t.play()
+    assert t.of("tie") and not t.of("diverted") and not t.of("battle")
+    assert t.of("held_in_hyperspace")[0]["star"] == "Hamal"
+    assert t.ships("Sheratan") == {"antares": 9} and not t.state["tally"]["destroyed"]
+    warp = t.state["warps"]["algol"]["1"]
+    assert warp["ships"] == {"algol": 6} and warp["doomed"] == "Hamal"
+    note = presenter.own_warps(t.view("algol"), "algol")[0]["note"]
+    assert note.startswith("It can never arrive: it was held in hyperspace at Hamal")
+
+
+def test_rule_r13_on_tie_order_chooses_stay_or_divert():
+    """The arrival order says what a tie does: `divert` comes out at the other star whatever
+    waits there; `stay` stays in hyperspace even when the other star is free."""
+    t = Table().put("Hamal", "pavo", 6).put("Sheratan", "antares", 9)
+    t.play(algol=t.body("algol", ("Algol", 6, "Hamal")))
+    t.play(algol=_tie_orders(t, "divert"))
+    assert t.of("diverted")[0]["to_star"] == "Sheratan"
+    assert t.of("battle")[0]["winner"] == "defender"
+    assert t.state["tally"]["destroyed"] == {"algol": 6}
+    u = Table(destinations="free").put("Hamal", "pavo", 6)
+    u.play(algol=u.body("algol", ("Algol", 6, "Hamal")))
+    u.play(algol=_tie_orders(u, "stay"))
+    assert u.of("held_in_hyperspace") and not u.of("diverted")
+    assert u.ships("Sheratan") == {}
+    assert "doomed" not in u.state["warps"]["algol"]["1"], "free destinations: it may arrive later"
+    _, problems = u.check("algol", {"warps": {1: {"arrive": "Mira", "on_tie": "fight"}}})
+    assert [p.code for p in problems] == ["on_tie"]
+
+
 def test_undefended_star_occupied_while_one_ship_remains():
     t = Table()
     t.play(algol=t.body("algol", ("Algol", 1, "Caph")))
@@ -442,20 +487,50 @@ def test_alliance_concession_ends_the_game():
 def test_independents_home_captured_not_regained_next_turn_eliminates_and_surrenders():
     """RB "Capture of a Home Star": eliminated if not regained on his very next turn; his fleets
     in hyperspace arrive at a star of his choosing; his ships surrender to the first player who
-    sends a ship there."""
-    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3).put("Menkar", "antares", 1)
+    sends a ship there. Captured in round 1 before algol's slot, algol's orders for round 1 were
+    written blind: its very next turn is round 2 (ruling R23)."""
+    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3).put("Sheratan", "antares", 1)
     t.set("warps.algol.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
                             "travelled": 1, "ships": {"algol": 2}, "commitment": "0" * 64,
                             "escrow": None})
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", surrender={1: "Mira"}))
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")), algol=t.body("algol"))
     assert t.holder("Algol") == "pavo"
+    assert t.state["powers"]["algol"]["status"] == "active", "no elimination on blind orders"
+    assert t.state["powers"]["algol"]["home_lost"]["turn"] == 1
+    t.play(algol=t.body("algol", surrender={1: "Mirach"}))  # 3 sectors from D-yellow
     assert t.state["powers"]["algol"]["status"] == "eliminated"
-    assert t.ships("Mira") == {"algol": 2}, "the fleet came out where its power chose"
+    assert t.ships("Mirach") == {"algol": 2}, "the fleet came out where its power chose"
     assert t.ships("Hamal") == {"algol": 3}
-    t.play(antares=t.body("antares", ("Menkar", 1, "Mira")))
-    assert t.ships("Mira") == {"antares": 3}
-    assert t.of("surrender")[0]["ships"] == 2
+    t.play(antares=t.body("antares", ("Sheratan", 1, "Hamal")))
+    assert t.ships("Hamal") == {"antares": 4}
+    assert t.of("surrender")[0]["ships"] == 3
+
+
+def test_rule_r23_blind_elimination_deadline_counts_from_the_first_informed_turn():
+    """Issue 12 point 1. RB: eliminated "if he cannot regain it on his very next turn"; in
+    simultaneous mode a capture earlier in the round is unknown to the orders of the rest of
+    the round, so the very next turn is the next round's; the reports say so."""
+
+    presenter = ad_module("presenter")
+    t = Table().put("Caph", "pavo", 20).put("Hamal", "algol", 3)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    assert t.state["powers"]["algol"]["status"] == "active"
+    captured = t.of("home_captured")[0]
+    assert captured["deadline"] == 2
+    view = t.view("algol")
+    assert view["powers"]["algol"]["home_deadline"] == 2
+    text = presenter.sentence(captured, presenter.Voice(["algol"]), "independents")
+    assert "You must regain it on turn 2 (by the end of your own move)" in text
+    t.play()
+    assert t.state["powers"]["algol"]["status"] == "eliminated"
+    # sequential mode: algol's slot comes after pavo's and orders after it: same round
+    s = Table(mode="sequential").put("Caph", "pavo", 20).put("Hamal", "algol", 3)
+    s.play(pavo=s.body("pavo", ("Caph", 20, "Algol")))
+    assert s.of("home_captured")[0]["deadline"] == 1
+    s.play()
+    s.play()
+    s.play()
+    assert s.state["powers"]["algol"]["status"] == "eliminated"
 
 
 def test_independents_regaining_home_next_turn_avoids_elimination():
@@ -470,34 +545,113 @@ def test_independents_regaining_home_next_turn_avoids_elimination():
     assert any(e["type"] == "home_regained" for e in t.last)
 
 
+def _withdrawal_table() -> Table:
+    """Round 1: pavo captures Algol. Round 2 (algol's first informed turn): algol captures Pavo
+    from Shaula (same sector) and proposes a mutual withdrawal."""
+    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    t.play(algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert t.holder("Algol") == "pavo" and t.holder("Pavo") == "algol"
+    assert t.state["powers"]["algol"]["status"] == "active"
+    assert t.of("withdrawal_proposed")[0]["answer_turn"] == 3
+    return t
+
+
 def test_independents_mutual_withdrawal_agreed():
     """RB: he may capture the Home Star of the player who captured his, and persuade him to a
     mutual withdrawal; "If they agree to withdraw, each must do so.\""""
-    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
-    assert t.holder("Algol") == "pavo" and t.holder("Pavo") == "algol"
-    assert t.state["powers"]["algol"]["status"] == "active"
+    t = _withdrawal_table()
     t.play(pavo=t.body("pavo", withdraw="algol"))
     assert t.of("mutual_withdrawal")
     assert t.holder("Algol") == "algol" and t.holder("Pavo") == "pavo"
-    # both withdrew home, then built one ship each on production turn 2
-    assert t.ships("Pavo") == {"pavo": 21} and t.ships("Algol") == {"algol": 21}
+    assert t.ships("Pavo") == {"pavo": 20} and t.ships("Algol") == {"algol": 20}
     assert all(t.state["powers"][p]["status"] == "active" for p in ("pavo", "algol"))
 
 
 def test_independents_mutual_withdrawal_refused_captor_faces_elimination():
     """RB: "the other player must agree or face elimination himself, unless he is in a position
     to recapture his Home Star on his next turn" (ruling R12)."""
-    t = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
-    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")),
-           algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    t = _withdrawal_table()
     t.play(pavo=t.body("pavo"))
     assert t.state["powers"]["pavo"]["status"] == "eliminated"
     assert t.state["powers"]["algol"]["status"] == "active"
     assert t.holder("Algol") == "algol", "pavo's ships there surrendered: the star is free"
-    # algol built 2 ships there (Algol and Pavo held): the surrendered ships join it
-    assert t.ships("Algol") == {"algol": 22}
+    assert t.ships("Algol") == {"pavo": 20}, "they wait there to surrender (ruling R16)"
+
+
+def test_rule_r12_blind_withdrawal_answer_waits_for_informed_orders():
+    """Issue 12 point 2: a captor later in the round does not answer (or refuse) a proposal
+    made earlier in that round with orders written before it; it answers next round."""
+    t = Table().put("Caph", "regulus", 0).put("Markab", "algol", 20).put("Hamal", "regulus", 20)
+    # round 1: regulus (slot 2) captures Algol; round 2: algol (slot 3) captures Regulus from
+    # Markab and proposes; regulus's slot 2 already passed in round 2.
+    t.set("warps.regulus.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                              "travelled": 1, "ships": {"regulus": 20}, "commitment": None,
+                              "escrow": None})
+    t.set("options.destinations", "free")
+    t.play(regulus={"warps": {1: {"arrive": "Algol"}}})
+    assert t.holder("Algol") == "regulus"
+    t.play(algol=t.body("algol", ("Markab", 20, "Regulus"), withdraw="regulus"))
+    proposal = t.of("withdrawal_proposed")[0]
+    assert proposal["answer_turn"] == 3
+    # round 3: algol's turn (slot 3) comes after regulus's (slot 2), which answers first
+    t.play(regulus=t.body("regulus", withdraw="algol"))
+    assert t.of("mutual_withdrawal")
+    assert t.holder("Algol") == "algol" and t.holder("Regulus") == "regulus"
+    # simultaneous orders of the proposal's own round never answer it
+    u = Table().put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    u.play(pavo=u.body("pavo", ("Caph", 20, "Algol")))
+    u.play(pavo=u.body("pavo", withdraw="algol"),
+           algol=u.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert not u.of("mutual_withdrawal") and not u.of("withdrawal_refused")
+    assert u.state["withdrawals"] and u.state["powers"]["algol"]["status"] == "active"
+
+
+def test_rule_r16_fleets_of_a_power_eliminated_outside_its_turn_arrive_and_surrender():
+    """Issue 12 point 4. RB: "he must on that next turn make any fleet(s) he has in hyperspace
+    arrive at a star of his own choosing"; a concession (Independents) takes effect before any
+    move, so the warps make their step and come out where the surrender: orders say."""
+    t = Table().put("Hamal", "algol", 3)
+    t.set("warps.algol.1", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                            "travelled": 2, "ships": {"algol": 4}, "commitment": "0" * 64,
+                            "escrow": None})
+    t.set("warps.algol.2", {"from": "Hamal", "sector": "D-yellow", "departed": 0,
+                            "travelled": 1, "ships": {"algol": 2}, "commitment": "0" * 64,
+                            "escrow": None})
+    t.play(algol=t.body("algol", concede=True, surrender={1: "Mirach"}))
+    assert t.state["powers"]["algol"]["status"] == "eliminated"
+    assert t.ships("Mirach") == {"algol": 4}, "its chosen star, 3 sectors out"
+    unchosen = [e for e in t.of("surrender_arrival") if e["warp"] == 2][0]
+    assert not unchosen["chosen"] and t.ships(unchosen["star"]) == {"algol": 2}, (
+        "no fleet is thrown away: the referee picks an empty star at its distance")
+    assert not t.state["tally"]["lost"]
+    # ...and it surrenders to the first power to reach it
+    t.put("Sheratan", "antares", 1)
+    t.play(antares=t.body("antares", ("Sheratan", 1, "Hamal")))
+    assert t.ships("Hamal") == {"antares": 4}
+
+
+def test_rule_r12_mutual_withdrawal_homecoming_fights_who_is_there():
+    """Issue 12 point 5: ships sent home by a mutual withdrawal arrive as any fleet does: an
+    enemy at the home star is fought, not joined."""
+    t = Table("wild-4").put("Caph", "pavo", 20).put("Shaula", "algol", 20)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1}])
+    t.put("Pavo", "regulus", 5, holder="pavo")
+    t.put("Regulus", "regulus", 0, holder="antares").put("Regulus", "antares", 3)
+    t.set("powers.regulus.home_lost", None)
+    t.play(pavo=t.body("pavo", ("Caph", 20, "Algol")))
+    t.play(algol=t.body("algol", ("Shaula", 20, "Pavo"), withdraw="pavo"))
+    assert t.ships("Pavo") == {"algol": 20, "regulus": 5}
+    t.play(pavo=t.body("pavo", withdraw="algol"))
+    assert t.of("mutual_withdrawal")
+    assert t.ships("Regulus") == {"regulus": 5}, "5 regulus ships beat the 3 antares ones"
+    assert t.holder("Regulus") == "regulus"
+    battle = [b for b in t.of("battle") if b["star"] == "Regulus"][0]
+    assert battle["winner"] == "attacker"
+
+    presenter = ad_module("presenter")
+    text = presenter.sentence(battle, presenter.Voice(["regulus"]), "wild")
+    assert text.startswith("Your 5 ships going home attacked Regulus, 5 ships against 3")
 
 
 def test_independents_last_power_standing_wins_and_concession():
@@ -584,6 +738,98 @@ def test_wild_ally_liberating_without_owner_ship_does_not_save_owner():
     assert t.holder("Algol") == "pavo"
 
 
+def test_rule_r9_wild_owner_ship_arriving_takes_back_its_liberated_home():
+    """Issue 12 point 6. ADC2 OCCUPATION: "The original HS of the liberated Home Star will
+    recieve control upon arrival of one or more of the original HS's ships"; everyone is told
+    who holds it."""
+    t = Table("wild-4").put("Caph", "pavo", 16).put("Hamal", "algol", 1)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1}])
+    t.play(pavo=t.body("pavo", ("Caph", 16, "Algol")))       # round 1: algol's home captured
+    assert t.holder("Algol") == "pavo"
+    t.put("Caph", "regulus", 17, holder="regulus").put("Caph", "algol", 1, holder="regulus")
+    t.play(regulus=t.body("regulus", ("Caph", 17, "Algol")),  # round 2: regulus liberates
+           algol=t.body("algol", ("Caph", 1, "Algol")))        # then algol's own ship arrives
+    held = t.of("home_held_by_ally")[0]
+    assert held["power"] == "regulus" and held["liberated"]
+    assert any(e["type"] == "home_regained" and e["power"] == "algol" for e in t.last)
+    assert t.holder("Algol") == "algol"
+    assert t.state["powers"]["algol"]["status"] == "active"
+    assert t.ships("Algol") == {"regulus": 17, "algol": 1}
+
+
+def test_rule_r24_pairwise_alliances_an_ally_does_not_defend_against_its_other_ally():
+    """Wild Alliance alliances are pairs. Ships at a star defend together against a power that is
+    the enemy of each of them; a power allied with the attacker neither defends nor is attacked
+    (RB: "Allied ships at the same star ... form one force for defense")."""
+    t = Table("wild-4").put("Elnath", "algol", 3).put("Elnath", "regulus", 3, holder="algol")
+    t.put("Capella", "pavo", 4)
+    t.set("alliances", [{"members": ["algol", "regulus"], "public": True, "since": 1},
+                        {"members": ["algol", "pavo"], "public": True, "since": 1}])
+    t.play(pavo=t.body("pavo", ("Capella", 4, "Elnath")))
+    battle = t.of("battle")[0]
+    assert battle["defenders"] == {"regulus": 3} and battle["winner"] == "attacker"
+    assert t.ships("Elnath") == {"algol": 3, "pavo": 4}
+
+
+def test_rule_r24_former_allies_together_still_count_as_one_force():
+    """Former allies whose fleets are still together at a star (R17: they never fight each
+    other there) are attacked as the ships at that star: an attacker must beat them all."""
+    t = Table("wild-4").put("Elnath", "algol", 3).put("Elnath", "regulus", 3, holder="algol")
+    t.put("Capella", "antares", 5)
+    t.play(antares=t.body("antares", ("Capella", 5, "Elnath")))
+    battle = t.of("battle")[0]
+    assert battle["defence"] == 6 and battle["winner"] == "defender"
+
+
+def test_rule_r25_no_wild_alliance_for_three_players():
+    """RB allows alliances in any Independents game; ADC2 makes Wild Alliance a four-player
+    game and forbids alliances in the three-player one (ruling R25)."""
+    names = set(AD.variants())
+    assert "wild-4" in names and not any(n.startswith("wild") and n != "wild-4" for n in names)
+    _, problems = Table("independents-3").check("mira", {"alliance": {"propose": ["antares"]}})
+    assert [p.code for p in problems] == ["variant"]
+
+
+def test_rule_r18_two_player_alliances_one_concession_concedes_for_both():
+    """Issue 12 point 9. RB 2 players: one player commands both home stars, so his concession
+    (given with either power's orders) is the alliance's."""
+    t = Table("alliances-2")
+    t.play(pavo=t.body("pavo", concede=True))
+    assert t.state["result"]["winners"] == ["algol", "regulus"]
+    four = Table("alliances-4")
+    four.play(pavo=four.body("pavo", concede=True))
+    assert four.state["result"] is None, "4 players: each ally concedes for itself"
+
+
+def test_rule_r16_surrender_star_at_the_wrong_distance_is_refused():
+    """Issue 12 point 7: the surrender star must be where the fleet can come out this turn."""
+    t = Table()
+    t.play(algol=t.body("algol", ("Algol", 5, "Adhara")))        # a 4-sector journey
+    assert t.view("algol")["warps"]["algol"]["1"]["next_distance"] == 2
+    _, problems = t.check("algol", {"surrender": {1: "Mirach"}})  # 2 sectors: fine
+    assert problems == []
+    _, problems = t.check("algol", {"surrender": {1: "Adhara"}})  # 4 sectors: not this turn
+    assert [p.code for p in problems] == ["distance"]
+    _, problems = t.check("algol", {"surrender": {1: "Hamal", 2: "Hamal"}})
+    assert [p.code for p in problems] == ["not-in-flight"]
+
+
+def test_rule_eliminated_power_orders_are_refused_saying_so():
+    """Issue 12 point 7: an eliminated power is told it was eliminated, not that it must wait."""
+    t = Table().set("powers.algol.status", "eliminated")
+    _, problems = t.check("algol", {})
+    assert [(p.code, p.message) for p in problems] == [
+        ("eliminated", "algol was eliminated: no more orders are taken from it")]
+
+
+def test_rule_same_sector_journey_to_its_own_star_is_refused():
+    """Issue 12 point 7. RB: "A journey is always from one star to another star"."""
+    t = Table()
+    _, problems = t.check("algol", {"depart": {"warp": 1, "from": "Algol", "ships": 1,
+                                               "to": "Algol"}})
+    assert [p.code for p in problems] == ["to"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Hidden destinations
 # ---------------------------------------------------------------------------------------------
@@ -648,6 +894,30 @@ def test_ruling_r7_sequential_wild_allies_in_other_slots_arrive_separately():
     t.play()                    # regulus alone: 4 against 6, destroyed
     battles = t.of("battle")
     assert battles and battles[0]["attack"] == 4 and battles[0]["winner"] == "defender"
+
+
+def test_ruling_r7_no_move_out_of_sequence_is_needed_to_get_a_ship_out_of_the_way():
+    """RB: "If, in order to make a simultaneous move and arrival, it is necessary for an ally to
+    make one of his other moves out of normal sequence or turn (to get a ship out of the way) he
+    may do so." Here no ship is ever in the way: an ally's trailing warp joins an allied arrival
+    although its leading warp has not moved yet, and the leading warp moves in its own turn
+    (ruling R7)."""
+    t = Table("alliances-4", destinations="free").put("Hamal", "pavo", 8)
+    t.set("warps.algol.1", {"from": "Algol", "sector": "A-yellow", "departed": 0,
+                            "travelled": 3, "ships": {"algol": 2}, "commitment": None,
+                            "escrow": None})
+    t.set("warps.algol.2", {"from": "Algol", "sector": "A-yellow", "departed": 0,
+                            "travelled": 1, "ships": {"algol": 5}, "commitment": None,
+                            "escrow": None})
+    t.set("warps.regulus.1", {"from": "Schedar", "sector": "B-yellow", "departed": 0,
+                              "travelled": 2, "ships": {"regulus": 5}, "commitment": None,
+                              "escrow": None})
+    t.play(regulus={"warps": {1: {"arrive": "Hamal"}}},
+           algol={"warps": {2: {"arrive": "Hamal"}}})
+    battle = t.of("battle")[0]
+    assert battle["power"] == "regulus" and battle["attack"] == 10
+    assert {(f["power"], f["warp"]) for f in battle["fleets"]} == {("regulus", 1), ("algol", 2)}
+    assert t.state["warps"]["algol"]["1"]["travelled"] == 4, "the leading warp moved on its own"
 
 
 def test_ruling_r8_allied_fleets_of_different_lengths_combine():

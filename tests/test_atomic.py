@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.store import atomic
+from pbem import atomic
 
 
 def leftovers(directory: Path) -> list[str]:
@@ -148,7 +148,7 @@ def test_permission_denied_as_unprivileged_user():
         atomic.write_bytes(target, b"old state")
         script = textwrap.dedent(f"""
             import os, sys
-            from pbem.store import atomic
+            from pbem import atomic
             os.setgid(65534); os.setuid(65534)
             try:
                 atomic.write_bytes({str(target)!r}, b"new")

@@ -258,7 +258,9 @@ def test_an_order_signed_with_a_replaced_key_is_refused(game):
 
 def test_an_old_order_file_logged_again_for_a_later_turn_is_refused(game):
     def change(items):
-        items.insert(8, copy.deepcopy(items[4]))  # algol's turn-1 file, replayed in turn 2
+        replayed = copy.deepcopy(items[4])  # algol's turn-1 file, replayed in turn 2
+        replayed["time"] = items[7]["time"]  # at a time that fits its new place in the log
+        items.insert(8, replayed)
 
     failure = fails(lying_referee(game, change))
     assert failure.seq == 8 and failure.field == "turn"

@@ -16,7 +16,8 @@ COMMANDS = [
     ["orders"], ["orders", "new"], ["orders", "depart"], ["orders", "reveal"],
     ["orders", "check"], ["orders", "sign"],
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
-    ["gm", "replace"], ["gm", "concede"], ["gm", "end"],
+    ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
+    ["dice"], ["dice", "verify"], ["dice", "roll"],
 ]
 
 

@@ -1,7 +1,7 @@
 """The layers of pbem/ import only downward (docs/architecture.md).
 
 Each subpackage has a rank; a module may import its own subpackage and any of lower rank, never
-one of the same or higher rank. The top-level modules (errors, canonical, framing, schedule,
+one of the same or higher rank. The top-level modules (errors, canonical, framing, schedule, atomic,
 failpoints, resources) are the base every layer may use; they import only each other. pbem/
 names no game: no module imports a game package, and none defaults to one.
 """
@@ -16,6 +16,7 @@ PBEM = Path(__file__).resolve().parent.parent / "pbem"
 RANKS = {
     "base": 0,
     "protocol": 1,
+    "chance": 1,
     "game": 2,
     "store": 3,
     "mail": 4,

@@ -168,3 +168,19 @@ def test_plaintext_only_to_loopback() -> None:
         check_security("mail.example.org", "none", "IMAP")
     with pytest.raises(MailConfigError):
         check_security("mail.example.org", "ssl", "IMAP")
+
+
+def test_two_maildir_sources_acknowledging_the_same_message_do_not_crash(tmp_path: Path) -> None:
+    """Two `pbem ingest --maildir` on one Maildir both read a message; the second ack finds it
+    already moved to cur/ by the first — that is what ack means, not an error."""
+    box = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "new" / "1.host").write_bytes(b"From: a@example.org\n\nhi\n")
+    first, second = MaildirSource(box), MaildirSource(box)
+    [a] = list(first.messages())
+    [b] = list(second.messages())
+    first.ack(a.id)
+    second.ack(b.id)
+    assert [p.name for p in (box / "cur").iterdir()] == ["1.host:2,S"]
+    assert not list((box / "new").iterdir())

@@ -61,7 +61,7 @@ def write_sources(game: Played, items: list, tmp: Path) -> dict[str, Path]:
 
 def test_the_receipt_is_signed_as_accept_signs_it(game):
     assert (accept.RECEIPT_DOMAIN, accept.RECEIPT_TYPE) == ("pbem-receipt-v1",
-                                                            "application/vnd.pbem.protocol.receipt+json")
+                                                            "application/vnd.pbem.receipt+json")
     r = read(receipt_mail(game, "algol", 2, 2).read_bytes())
     key, _ = referee_key(game.host.root)
     r.verify(key.public)

@@ -69,12 +69,51 @@ def mails() -> dict[str, RenderedMail]:
                                             PLAYERS["algol"], GAME)
     out["late_notice_antares"] = render.late_notice(
         r, "antares", PLAYERS["antares"], GAME, turn=3, received="2026-12-02T18:05:00Z")
+    out["late_notice_deadline_antares"] = render.late_notice(
+        r, "antares", PLAYERS["antares"], {**GAME, "deadline": None}, turn=3,
+        received="2026-12-02T20:55:00Z",
+        late={"deadline": "2026-12-02T18:00:00Z", "grace_end": "2026-12-02T20:00:00Z"})
+    out["receipt_notready_algol"] = render.receipt(
+        r, AD, rounds[1].before, "algol", rounds[1].orders["algol"], PLAYERS["algol"], GAME,
+        seq=2, ready=False)
+    out["receipt_late_regulus"] = render.receipt(
+        r, AD, rounds[0].before, "regulus", rounds[0].orders["regulus"], PLAYERS["regulus"],
+        GAME, seq=3, late={"deadline": "2026-12-02T18:00:00Z",
+                           "grace_end": "2026-12-02T18:00:00Z"},
+        received="2026-12-02T18:55:00Z")
+    out["reminder_late_algol"] = render.reminder(
+        r, AD, rounds[1].before, ["algol"], PLAYERS["algol"], {**GAME, "deadline": None},
+        late={"deadline": "2026-12-02T18:00:00Z", "until": "2026-12-02T20:00:00Z"})
+    gm_time = "2026-12-02T09:30:00Z"
+    out["notice_extend_algol"] = render.gm_notice(
+        r, {"op": "extend", "time": gm_time, "deadline": "2026-12-03T18:00:00Z", "turn": 2},
+        [{"power": "algol", "name": "Algol", "due": True, "seq": 2, "ready": True}],
+        PLAYERS["algol"], {**GAME, "deadline": "2026-12-03T18:00:00Z"})
+    out["notice_pause_regulus"] = render.gm_notice(
+        r, {"op": "pause", "time": gm_time, "reason": "holidays", "turn": 2},
+        [{"power": "regulus", "name": "Regulus", "due": True, "seq": None, "ready": None}],
+        PLAYERS["regulus"], {**GAME, "paused": True})
+    out["notice_replace_pavo"] = render.gm_notice(
+        r, {"op": "replace", "time": gm_time, "power": "pavo", "turn": 2},
+        [{"power": "pavo", "name": "Pavo", "due": True, "seq": None, "ready": None}],
+        PLAYERS["pavo"], {**GAME, "last_seq": {"pavo": 4}},
+        {"pavo": AD.view(rounds[1].before, "pavo")})
     rd = rounds[2]
     out["gm_summary"] = render.gm_summary(r, AD, rd.before, rd.after, rd.events, GAME)
     end = AD.end_game(t.state, "ended by agreement")
     out["game_end_algol"] = render.game_end(r, AD, end.state, end.events, ["algol"],
                                             PLAYERS["algol"], {**GAME, "deadline": None},
                                             reveal(rounds))
+    rd = rounds[1]
+    out["turn2_notes_algol"] = render.turn_report(
+        r, AD, rd.before, rd.after, rd.events, ["algol"], PLAYERS["algol"],
+        {**GAME, "seq": {"algol": 3}, "last_seq": {"algol": 2},
+         "notices": [{"op": "extend", "time": gm_time, "deadline": "2026-12-02T18:00:00Z",
+                      "turn": 2},
+                     {"op": "replace", "time": gm_time, "power": "pavo"}],
+         "nmr": {"algol": {"turn": 2, "escrow": ["2"], "stale": [], "total": 2,
+                           "in_a_row": 2, "alerted": True}},
+         "order": ["algol", "regulus", "pavo", "antares"]})
     _, wrounds = wild_game()
     w = wrounds[0]
     out["turn1_wild_algol"] = render.turn_report(r, AD, w.before, w.after, w.events, ["algol"],
@@ -92,7 +131,10 @@ NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pav
          "turn4_antares", "turn1_pavo_antares", "welcome_algol", "receipt_algol",
          "receipt_regulus", "rejection_algol", "reminder_algol", "late_notice_antares",
          "gm_summary", "gm_summary_wild", "turn1_wild_algol", "game_end_algol",
-         "html_only_reply", "no_orders_reply"]
+         "html_only_reply", "no_orders_reply", "late_notice_deadline_antares",
+         "receipt_notready_algol", "receipt_late_regulus", "reminder_late_algol",
+         "notice_extend_algol", "notice_pause_regulus", "notice_replace_pavo",
+         "turn2_notes_algol"]
 
 
 def _compare(path: Path, got: str) -> None:
@@ -112,7 +154,7 @@ def test_every_template_is_covered():
     covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
                "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
                "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",
-               "no": "no_orders_reply"}
+               "no": "no_orders_reply", "notice": "gm_notice"}
     assert {covered[k] for k in kinds} == templates
 
 
@@ -171,6 +213,26 @@ def test_attachments(name):
         assert set(views) == {"view.json"}
 
 
+def test_view_json_carries_the_last_accepted_seq():
+    """The host's last accepted seq rides in view.json (for `pbem orders new --view`), and the
+    form's seq is the next one: one rule for both."""
+    files = {f: data for f, _, data in mails()["turn2_notes_algol"].attachments}
+    view = json.loads(files["view.json"])
+    assert view["last_seq"] == 2
+    assert "seq: 3" in mails()["turn2_notes_algol"].text
+
+
+def test_report_states_notices_missed_turn_and_order_of_play():
+    text = mails()["turn2_notes_algol"].text
+    assert "GAME MASTER NOTICES" in text and "moved the deadline for turn 2" in text
+    assert "Pavo to a new player" in text
+    assert "Algol sent no orders for turn 2: its standing orders were used." in text
+    assert "warp 2" in text and "Turns missed so far: 2 (2 in a row)." in text
+    assert "in this order: Algol, Regulus, Pavo, Antares." in " ".join(text.split())
+    html = mails()["turn2_notes_algol"].html
+    assert "Game master notices" in html and "Order of play this round" in html
+
+
 def test_view_json_is_the_canonical_view():
     t, rounds = golden_game()
     rd = rounds[2]
@@ -187,5 +249,6 @@ def test_order_forms_in_reports_load_as_yaml():
             start = text.index("\n", text.index("----- 8< ----- order file")) + 1
             end = text.index("----- 8< ----- end of order file")
             doc = yaml.safe_load(text[start:end])
-            assert doc["pbem"] == 1 and doc["game"] == "test-game" and doc["seq"] in (0, 1)
+            assert doc["pbem"] == 1 and doc["game"] == "test-game"
+            assert doc["seq"] == 3 if name == "turn2_notes_algol" else doc["seq"] in (0, 1)
             text = text[end + 10:]

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from pbem.atomic import FileExists
 from pbem.errors import Problem
-from pbem.store.atomic import FileExists
 from pbem.store.submissions import SubmissionError, SubmissionStore
 
 T = datetime(2026, 11, 30, 17, 0, 5, tzinfo=UTC)

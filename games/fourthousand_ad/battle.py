@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .world import Ships, World
+from .world import Ships, World, deadline_turn
 
 LANDED, WON, DESTROYED, BLOCKED = "landed", "won", "destroyed", "blocked"
 
@@ -31,23 +31,41 @@ def _entry_refused(w: World, star: str, owners: list[str]) -> str | None:
     return None
 
 
+def _defenders(w: World, star: str, initiator: str) -> Ships:
+    """The ships at ``star`` an arrival of ``initiator`` fights: every live power's not allied
+    with it, unless it has ships there already (fleets together never fight, ruling R17)."""
+    if w.ships_at(star).get(initiator, 0) > 0 and w.alive(initiator):
+        return {}
+    return {p: n for p, n in w.live_ships_at(star).items() if not w.allied(initiator, p)}
+
+
+def _would_lose(w: World, star: str, fleets: list[dict[str, Any]], initiator: str) -> bool:
+    strength = sum(merge(fleets).values())
+    return strength < sum(_defenders(w, star, initiator).values())
+
+
 def arrive(
-    w: World, star: str, fleets: list[dict[str, Any]], initiator: str, *, other_ok: bool = True
+    w: World,
+    star: str,
+    fleets: list[dict[str, Any]],
+    initiator: str,
+    *,
+    other_ok: bool = True,
+    on_tie: str = "safe",
 ) -> tuple[str, str]:
     """Bring ``fleets`` (each {"power", "warp", "ships"}) out of hyperspace at ``star``
-    together. Returns (outcome, star where it happened). A tie or a refused entry sends the
-    fleets to the other star of the sector (once); if that fails too they stay in hyperspace."""
+    together. Returns (outcome, star where it happened). A tie or a refused entry does what
+    ``on_tie`` says (ruling R13): ``divert`` to the other star of the sector (once), ``stay``
+    in hyperspace, ``safe`` (no on_tie given) divert unless the fleets would lose the battle
+    there, else stay: the default never throws a fleet away."""
     attack = merge(fleets)
     owners = sorted(attack)
     strength = sum(attack.values())
     refused = _entry_refused(w, star, owners)
     live = w.live_ships_at(star)
-    present_before = w.ships_at(star).get(initiator, 0) > 0 and w.alive(initiator)
     # Fleets already together at a star never fight each other (Wild Alliance non-aggression:
     # "neither of those fleets can attack the other while they are there together").
-    defenders: Ships = (
-        {} if present_before else {p: n for p, n in live.items() if not w.allied(initiator, p)}
-    )
+    defenders = _defenders(w, star, initiator)
     defence = sum(defenders.values())
     fleet_info = [
         {"power": f["power"], "warp": f["warp"], "ships": sum(f["ships"].values())} for f in fleets
@@ -58,6 +76,11 @@ def arrive(
                defence=defence, defenders=defenders)
     if refused is not None:
         other = w.board.other_star(star)
+        if on_tie == "safe" and other is not None and _would_lose(w, other, fleets, initiator):
+            refused += f"; {other}, the other star of the sector, is held by more ships"
+            other = None
+        if on_tie == "stay":
+            other = None
         if other_ok and other is not None:
             w.emit("diverted", power=initiator, star=star, to_star=other, reason=refused,
                    fleets=fleet_info)
@@ -91,7 +114,10 @@ def arrive(
         _take_star(w, star, initiator, owners)
         outcome = WON
     else:
-        if not holder_present:
+        owner = w.home_owner(star)
+        if not holder_present or (owner in owners and holder_before != owner):
+            # ADC2 OCCUPATION: "The original HS of the liberated Home Star will recieve control
+            # upon arrival of one or more of the original HS's ships" (ruling R9)
             _take_star(w, star, initiator, owners)
         w.emit("arrival", power=initiator, star=star, fleets=fleet_info, ships=attack)
         outcome = LANDED
@@ -155,6 +181,13 @@ def _capture_event(w: World, star: str, holder_before: str | None) -> None:
     if holder == owner:
         w.emit("home_regained", power=owner, star=star)
     elif holder is not None and not w.allied(holder, owner) and w.alive(owner):
-        w.emit("home_captured", power=holder, owner=owner, star=star)
-    elif holder is not None and holder_before == owner:
-        w.emit("home_held_by_ally", power=holder, owner=owner, star=star)
+        deadline = None
+        if w.version != "alliances":
+            deadline = deadline_turn(w.options["mode"], w.s["slots"], owner, w.turn,
+                                     w.s["slot"])
+        w.emit("home_captured", power=holder, owner=owner, star=star, deadline=deadline)
+    elif holder is not None and w.alive(owner):
+        # an ally now holds it: taken from its owner with permission, or liberated from an
+        # enemy (ADC2 OCCUPATION: the owner takes it back when one of its own ships arrives)
+        w.emit("home_held_by_ally", power=holder, owner=owner, star=star,
+               liberated=holder_before != owner)

@@ -100,10 +100,16 @@ def advance(
     fleets = [
         {"power": p, "warp": int(k), "ships": dict(w.warps(p)[k]["ships"])} for p, k in group
     ]
-    outcome, _where = arrive(w, star, fleets, power)
+    on_tie = str(orders.get("arrive", {}).get(key, {}).get("on_tie") or "safe")
+    outcome, _where = arrive(w, star, fleets, power, on_tie=on_tie)
     if outcome != BLOCKED:
         for p, k in group:
             w.warps(p)[k] = None
+    elif w.options["destinations"] == "committed":
+        # held in hyperspace: its committed star only grows more distant, so it can never
+        # arrive (ruling R13); the reports say so
+        for p, k in group:
+            w.warps(p)[k]["doomed"] = star
 
 
 def depart(w: World, power: str, alternatives: list[dict[str, Any]]) -> None:

@@ -21,6 +21,10 @@ MAX_SHIPS = 100_000
 MAX_ALTERNATIVES = 5
 TOP_KEYS = ("warps", "depart", "permit", "resources", "alliance", "withdraw", "surrender",
             "concede", "vote_end")
+ARRIVE_KEYS = ("arrive", "nonce", "on_tie")
+# What a tied (or refused) arrival does (ruling R13): stay in hyperspace, or come out at the
+# other star of the sector. Without on_tie: divert unless the fleet would lose there, then stay.
+ON_TIE = ("stay", "divert")
 DEPART_KEYS = ("warp", "from", "ships", "commitment", "with", "escrow", "to", "else")
 
 
@@ -76,8 +80,24 @@ def nmr_orders(
     return out, opened
 
 
+def _show(value: Any, limit: int = 40) -> str:
+    """``value`` as a message or a field path shows it: short, and safe for anything YAML can
+    hold (a 5000-digit integer has no ``str()`` in Python 3.11; issue 11, the poison order)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, (list, dict)):
+        return _kind(value)
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _word(value: Any) -> str:
+    """``value`` as it appears in a field path (``warps[1]``, ``permit.home``)."""
+    return value if isinstance(value, str) and len(value) <= 40 else _show(value)
+
+
 def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f' — did you mean "{close[0]}"?' if close else ""
 
 
@@ -89,7 +109,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, float):
         return "a fractional number"
     if isinstance(value, str):
-        return f'the text "{value}"'
+        return f'the text "{value[:40]}"' + ('…' if len(value) > 40 else '')
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -121,10 +141,10 @@ class _Checker:
 
     def power(self, value: Any, path: str, *, ally: bool = False) -> str | None:
         if not isinstance(value, str) or value.lower() not in self.powers:
-            hint = _did_you_mean(str(value).lower(), self.powers)
+            hint = _did_you_mean(_word(value).lower(), self.powers)
             names = ", ".join(self.powers)
             self.problem("unknown-power", path,
-                         f"no power {value!r} in this game{hint} (powers: {names})")
+                         f"no power {_show(value)} in this game{hint} (powers: {names})")
             return None
         p = value.lower()
         if p == self.me:
@@ -154,11 +174,13 @@ class _Checker:
 
     def warp_number(self, value: Any, path: str) -> str | None:
         warps = self.view["warps"][self.me]
-        if isinstance(value, str) and value.isdigit():
+        # str.isdigit() is true of '²' and '١', which int() refuses: only ASCII digits here.
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 6:
             value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or str(value) not in warps:
+        if (isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100
+                or str(value) not in warps):
             self.problem("warp", path,
-                         f"no warp {value!r}: your warps are {', '.join(sorted(warps))}")
+                         f"no warp {_show(value)}: your warps are {', '.join(sorted(warps))}")
             return None
         return str(value)
 
@@ -192,13 +214,15 @@ def normalize_orders(
         return out, c.problems
     if view.get("result") is not None:
         c.problem("game-over", "", "the game is over: no more orders are taken")
-    if c.me not in view.get("due", []):
+    if view["powers"].get(c.me, {}).get("status") == "eliminated":
+        c.problem("eliminated", "", f"{c.me} was eliminated: no more orders are taken from it")
+    elif c.me not in view.get("due", []):
         c.problem("not-due", "", f"{c.me} has no turn to order now "
                   f"(waiting for {', '.join(view.get('due', [])) or 'nobody'})")
     for key in body:
         if key not in TOP_KEYS:
-            c.problem("unknown-key", str(key),
-                      f"unknown order {key!r}{_did_you_mean(str(key), TOP_KEYS)}")
+            c.problem("unknown-key", _word(key),
+                      f"unknown order {_show(key)}{_did_you_mean(_word(key), TOP_KEYS)}")
     arriving = _warps(c, body.get("warps"), out)
     if "depart" in body:
         out["depart"] = _departures(c, body["depart"], arriving)
@@ -211,8 +235,9 @@ def normalize_orders(
             out["permit"] = {}
             for kind, value in permit.items():
                 if kind not in ("home", "lend"):
-                    c.problem("unknown-key", f"permit.{kind}", f"unknown permission {kind!r}"
-                              f"{_did_you_mean(str(kind), ('home', 'lend'))}")
+                    c.problem("unknown-key", f"permit.{_word(kind)}",
+                              f"unknown permission {_show(kind)}"
+                              f"{_did_you_mean(_word(kind), ('home', 'lend'))}")
                     continue
                 out["permit"][kind] = c.power_list(value, f"permit.{kind}")
     if "resources" in body:
@@ -248,7 +273,7 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
     mine = c.view["warps"][c.me]
     committed = c.view["options"]["destinations"] == "committed"
     for raw_key, order in warps.items():
-        path = f"warps[{raw_key}]"
+        path = f"warps[{_word(raw_key)}]"
         key = c.warp_number(raw_key, path)
         if key is None:
             continue
@@ -265,9 +290,9 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
                       f"{_kind(order)}")
             continue
         for k in order:
-            if k not in ("arrive", "nonce"):
-                c.problem("unknown-key", f"{path}.{k}", f"unknown key {k!r}"
-                          f"{_did_you_mean(str(k), ('arrive', 'nonce'))}")
+            if k not in ARRIVE_KEYS:
+                c.problem("unknown-key", f"{path}.{_word(k)}", f"unknown key {_show(k)}"
+                          f"{_did_you_mean(_word(k), ARRIVE_KEYS)}")
         if warp is None:
             c.problem("not-in-flight", path, f"warp {key} is not in hyperspace: nothing can "
                       "arrive")
@@ -283,6 +308,11 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
                       f"{star} is {distance} turns from {warp['sector']}, but warp {key} will "
                       f"have travelled {nxt} this turn: it can only come out at a star {nxt} "
                       f"turns from {warp['sector']}")
+            continue
+        on_tie = order.get("on_tie")
+        if on_tie is not None and on_tie not in ON_TIE:
+            c.problem("on_tie", f"{path}.on_tie",
+                      f"on_tie is stay or divert, not {_show(on_tie)}")
             continue
         nonce = order.get("nonce")
         if committed:
@@ -301,6 +331,8 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
             continue
         arriving[key] = star
         out["arrive"][key] = {"star": star, "nonce": nonce if committed else None}
+        if on_tie is not None:
+            out["arrive"][key]["on_tie"] = on_tie
     return arriving
 
 
@@ -344,8 +376,8 @@ def _departure(
     ok = True
     for k in alt:
         if k not in DEPART_KEYS:
-            c.problem("unknown-key", f"{path}.{k}",
-                      f"unknown key {k!r}{_did_you_mean(str(k), DEPART_KEYS)}")
+            c.problem("unknown-key", f"{path}.{_word(k)}",
+                      f"unknown key {_show(k)}{_did_you_mean(_word(k), DEPART_KEYS)}")
             ok = False
     committed = c.view["options"]["destinations"] == "committed"
     mine = c.view["warps"][c.me]
@@ -372,7 +404,11 @@ def _departure(
             key = free[0]
     commitment = alt.get("commitment")
     if destination is not None:
-        if origin and c.board.stars[origin].sector != c.board.stars[destination].sector:
+        if origin == destination:
+            c.problem("to", f"{path}.to", f"a journey goes from one star to another (RB "
+                      f"\"The Journey\"): {origin} to itself is no journey")
+            ok = False
+        elif origin and c.board.stars[origin].sector != c.board.stars[destination].sector:
             c.problem("to", f"{path}.to", f"{destination} is not in {origin}'s sector "
                       f"({c.board.stars[origin].sector.name}): only a same-sector journey "
                       "names its destination; others are committed")
@@ -404,8 +440,8 @@ def _departure(
             ok = False
         else:
             for ally, n in alt["with"].items():
-                p = c.power(ally, f"{path}.with.{ally}", ally=True)
-                count = c.ships(n, f"{path}.with.{ally}")
+                p = c.power(ally, f"{path}.with.{_word(ally)}", ally=True)
+                count = c.ships(n, f"{path}.with.{_word(ally)}")
                 if p is None or count is None:
                     ok = False
                 else:
@@ -415,6 +451,7 @@ def _departure(
         if ships > possible:
             here = c.view["stars"][origin]["ships"].get(c.me, 0)
             c.problem("ships", f"{path}.ships",
+                      f"you have no ships at {origin}" if possible == 0 else
                       f"you have {here} ships at {origin}, not {ships}"
                       + (f" (at most {possible} after this turn's arrivals and production)"
                          if possible != here else ""))
@@ -475,8 +512,8 @@ def _alliance(c: _Checker, value: Any) -> dict[str, list[str]]:
         return out
     for kind, powers in value.items():
         if kind not in out:
-            c.problem("unknown-key", f"alliance.{kind}", f"unknown key {kind!r}"
-                      f"{_did_you_mean(str(kind), tuple(out))}")
+            c.problem("unknown-key", f"alliance.{_word(kind)}", f"unknown key {_show(kind)}"
+                      f"{_did_you_mean(_word(kind), tuple(out))}")
             continue
         out[kind] = c.power_list(powers, f"alliance.{kind}")
     return out
@@ -488,8 +525,23 @@ def _surrender(c: _Checker, value: Any) -> dict[str, str]:
         c.problem("type", "surrender", f"expected a mapping of warp to star, got {_kind(value)}")
         return out
     for raw_key, star_name in value.items():
-        key = c.warp_number(raw_key, f"surrender[{raw_key}]")
-        star = c.star(star_name, f"surrender[{raw_key}]")
-        if key and star:
-            out[key] = star
+        path = f"surrender[{_word(raw_key)}]"
+        key = c.warp_number(raw_key, path)
+        star = c.star(star_name, path)
+        if not (key and star):
+            continue
+        warp = c.view["warps"][c.me][key]
+        if warp is None:
+            c.problem("not-in-flight", path, f"warp {key} is not in hyperspace")
+            continue
+        # it comes out on this turn's step (ruling R16): at a star next_distance sectors out
+        nxt = warp["travelled"] + 1
+        distance = c.board.sector_distance(c.board.sector(warp["sector"]),
+                                           c.board.stars[star].sector)
+        if distance != nxt:
+            c.problem("distance", path,
+                      f"{star} is {distance} sectors from {warp['sector']}; on surrender warp "
+                      f"{key} comes out at a star {nxt} sectors from {warp['sector']}")
+            continue
+        out[key] = star
     return out

@@ -25,12 +25,15 @@ HOME_MARK = "*"
 
 # Owner colours for HTML and SVG: (strong, light tint). Mail clients need inline colours.
 COLOURS: dict[str, tuple[str, str]] = {
-    "green": ("#2e7d32", "#e2f0e3"),
-    "blue": ("#1565c0", "#e1ebf7"),
-    "orange": ("#d35400", "#fbe9dc"),
-    "red": ("#c0392b", "#f8e1df"),
-    "purple": ("#6a1b9a", "#eee2f3"),
-    "yellow": ("#9a7d0a", "#f8f1d4"),
+    # Okabe & Ito's palette for colour-blind readers (https://jfly.uni-koeln.de/color/): the
+    # variants' colour names stay, each drawn in the palette's nearest hue; every map and table
+    # also labels powers by name or abbreviation, never by colour alone.
+    "green": ("#009e73", "#d9f1ea"),  # bluish green
+    "blue": ("#0072b2", "#d9eaf4"),
+    "orange": ("#e69f00", "#fcf0d6"),
+    "red": ("#d55e00", "#f9e4d6"),  # vermillion
+    "purple": ("#cc79a7", "#f7ebf2"),  # reddish purple
+    "yellow": ("#f0e442", "#fcfadc"),
 }
 NEUTRAL = ("#6b7280", "#ffffff")
 LEVEL_TINT = {"yellow": "#fffbea", "red": "#fff1f0"}
@@ -111,7 +114,9 @@ def _fleets(v: Voice, fleets: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for p, fs in by_power.items():
         keys = and_list([str(f["warp"]) for f in fs])
-        if len(fs) == 1:
+        if len(fs) == 1 and not fs[0]["warp"]:  # ships going home (mutual withdrawal)
+            parts.append(f"{v.poss(p)} {plural(fs[0]['ships'], 'ship')} going home")
+        elif len(fs) == 1:
             parts.append(f"{v.poss(p)} warp {keys} ({plural(fs[0]['ships'], 'ship')})")
         else:
             sizes = " + ".join(str(f["ships"]) for f in fs)
@@ -184,19 +189,31 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
                    f"{e['home']} ({plural(e['circles'], 'circle')} and "
                    f"{plural(e['crosses'], 'cross', 'crosses')} among the stars held).")
     if t == "no_production":
-        return cap(f"production: {v.subj(p)} built nothing ({e['reason']}).")
+        home, held, _ = str(e["reason"]).partition(" is not held by ")
+        why = (f"{v.poss(p)} home star {home} is held by another power" if held
+               else e["reason"])  # the event's reason names the power by its id
+        return cap(f"production: {v.subj(p)} built nothing ({why}).")
     if t == "home_captured":
         owner = e["owner"]
         text = (f"{e['star']}, {v.poss(owner)} home star, was captured by {v.subj(p)}.")
-        if version != "alliances":
+        if version != "alliances" and e.get("deadline") is not None:
+            text += (f" {cap(v.subj(owner))} must regain it on turn {e['deadline']} (by the "
+                     f"end of {'your' if v.mine(owner) else 'its'} own move) or be "
+                     "eliminated.")
+        elif version != "alliances":
             text += (f" {cap(v.subj(owner))} must regain it on "
                      f"{'your' if v.mine(owner) else 'its'} next turn or be eliminated.")
         return cap(text)
     if t == "home_regained":
         return cap(f"{v.subj(p)} regained {v.poss(p)} home star {e['star']}.")
     if t == "home_held_by_ally":
-        return cap(f"{e['star']}, {v.poss(e['owner'])} home star, is now held by "
-                   f"{v.subj(p)}, an ally.")
+        text = (f"{e['star']}, {v.poss(e['owner'])} home star, is now held by "
+                f"{v.subj(p)}, an ally.")
+        if e.get("liberated"):
+            text += (f" {cap(v.subj(e['owner']))} take{'' if v.mine(e['owner']) else 's'} it "
+                     "back when one of its own ships arrives there, or when no ship is left "
+                     "there (ADC2 OCCUPATION).")
+        return cap(text)
     if t == "surrender":
         return cap(f"{plural(e['ships'], 'ship')} of the eliminated {power_name(e['from_power'])}"
                    f" at {e['star']} surrendered to {v.subj(e['to_power'])}.")
@@ -232,7 +249,13 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
     if t == "concession":
         return cap(f"{v.subj(p)} conceded.")
     if t == "withdrawal_proposed":
-        return cap(f"{v.subj(p)} proposed a mutual withdrawal to {v.subj(e['other'])}.")
+        text = f"{v.subj(p)} proposed a mutual withdrawal to {v.subj(e['other'])}."
+        if e.get("answer_turn") is not None:
+            text += (f" {cap(v.subj(e['other']))} answer{'' if v.mine(e['other']) else 's'} "
+                     f"with the orders for turn {e['answer_turn']} (withdraw: {p}); without "
+                     f"that answer {v.subj(p)} {'are' if v.mine(p) else 'is'} eliminated at "
+                     "the end of that turn.")
+        return cap(text)
     if t == "mutual_withdrawal":
         moves = "; ".join(f"{v.poss(m['power'])} {plural(m['ships'], 'ship')} went from "
                           f"{m['from']} to {m['to']}" for m in e["moves"])
@@ -398,10 +421,18 @@ def _reach_note(w: Mapping[str, Any], own: bool) -> str:
     nxt, reach = w["next_distance"], w["furthest"]
     if nxt > reach:
         return "It can arrive nowhere any more: it will be lost in hyperspace next turn."
+    if w.get("doomed"):
+        return (f"It can never arrive: it was held in hyperspace at {w['doomed']}, its committed "
+                "destination, which only grows more distant; it is lost in hyperspace after "
+                f"{plural(reach - w['travelled'] + 1, 'more turn')}.")
     text = ""
     if own:
         text = (f"If its destination is {nxt} sectors from {w['sector']}, it arrives next turn: "
                 "`pbem orders reveal` fills in the arrival from your vault.")
+        if w.get("commitment") and w["travelled"] > 1:
+            text += (f" If its destination is nearer, it missed the turn it was due and can "
+                     "never arrive: it is lost in hyperspace after "
+                     f"{plural(reach - w['travelled'] + 1, 'more turn')}.")
     if nxt == reach:
         text += (" " if text else "") + ("Furthest reach: it must come out next turn, or it is "
                                          "lost in hyperspace.")
@@ -541,7 +572,8 @@ def alliance_lines(view: View, readers: Sequence[str]) -> list[str]:
                        "not yet accepted."))
     for d in view["withdrawals"]:
         out.append(cap(f"{v.subj(d['from'])} proposed a mutual withdrawal to "
-                       f"{v.subj(d['to'])} on turn {d['turn']}."))
+                       f"{v.subj(d['to'])} on turn {d['turn']}; the answer (withdraw: "
+                       f"{d['from']}) is taken from the orders for turn {d['answer_turn']}."))
     return out
 
 
@@ -574,10 +606,13 @@ def order_form(view: View, power: str, seq: int = 1) -> str:
         for k, w in flying:
             lines.append(f"    {k}: continue    # {plural(w['ships_total'], 'ship')} from "
                          f"{w['from']}, {plural(w['travelled'], 'sector')} so far")
-            arrive = "{arrive: STAR, nonce: NONCE}" if committed else "{arrive: STAR}"
+            arrive = ("{arrive: STAR, nonce: NONCE, on_tie: divert}" if committed
+                      else "{arrive: STAR, on_tie: divert}")
             lines.append(f"    # {k}: {arrive}")
         lines.append("    # `pbem orders reveal FILE --view view.json` writes the arrivals due")
-        lines.append("    # this turn from your vault.")
+        lines.append("    # this turn from your vault. on_tie (equal forces, or an ally's home")
+        lines.append("    # without permission): stay in hyperspace, or divert to the other")
+        lines.append("    # star of the sector; without it: divert unless outnumbered there.")
     else:
         lines.append("  # warps: none of yours is in hyperspace, so no arrival is due.")
     warp = free[0] if free else (flying[0][0] if flying else "1")
@@ -631,10 +666,14 @@ def receipt_lines(orders: Mapping[str, Any], view: View) -> list[str]:
             continue
         arrive = orders.get("arrive", {}).get(key)
         if arrive:
+            tie = {"stay": " On a tie it stays in hyperspace.",
+                   "divert": " On a tie it comes out at the other star of the sector."}.get(
+                       str(arrive.get("on_tie")), " On a tie it comes out at the other star of "
+                       "the sector unless outnumbered there, else stays in hyperspace.")
             lines.append(f"Warp {key} ({plural(w['ships_total'], 'ship')} from {w['from']}) "
                          f"arrives at {arrive['star']}, {w['next_distance']} sectors from "
                          f"{w['sector']}"
-                         + (": the reveal opens its commitment." if committed else "."))
+                         + (": the reveal opens its commitment." if committed else ".") + tie)
         else:
             lines.append(f"Warp {key} continues, step {w['next_distance']} of its journey "
                          f"from sector {w['sector']} ({plural(w['ships_total'], 'ship')}).")
@@ -699,6 +738,7 @@ def report(
         "status": info["status"],
         "alive": info["status"] == "active",
         "home_holder": info["home_holder"],
+        "home_warning": home_warning(view_after, power),
         "version": view_after["version"],
         "variant_title": view_after["variant_title"],
         "resolved_turn": view_before["turn"],
@@ -712,6 +752,32 @@ def report(
         "result": result_context(view_after, readers),
         "order_form": order_form(view_after, power, seq) if due else "",
     }
+
+
+def home_warning(view: View, power: str) -> str:
+    """What happens to a power whose home star is held by another, and when (rulings R12,
+    R23); empty when there is nothing to warn of."""
+    info = view["powers"][power]
+    home = info["home"]
+    if (info["status"] != "active" or view["version"] == "alliances"
+            or info["home_holder"] == power):
+        return ""
+    holder = power_name(info["home_holder"]) if info["home_holder"] else "nobody"
+    text = f"your home star {home} is held by {holder}."  # "WARNING: your home star ..."
+    pending = [d for d in view["withdrawals"] if d["from"] == power]
+    deadline = info.get("home_deadline")
+    if pending:
+        d = pending[0]
+        return (text + f" You proposed a mutual withdrawal to {power_name(d['to'])}: it "
+                   f"answers with its orders for turn {d['answer_turn']}; if it does not agree "
+                f"and you have not regained {home} by then, you are eliminated.")
+    if deadline is None:
+        return text + " Regain it on your next turn or be eliminated."
+    captor = info["home_holder"]
+    withdraw = (f", or hold {power_name(captor)}'s home star and order `withdraw: {captor}`"
+                if captor else "")
+    return (text + f" Regain it with your orders for turn {deadline} (by the end of your own "
+            f"move){withdraw}, or be eliminated.")
 
 
 def shared(

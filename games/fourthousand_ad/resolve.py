@@ -32,6 +32,7 @@ def resolve(state: dict[str, Any], orders: Mapping[str, Any]) -> tuple[dict, lis
     due = due_powers(state)
     given = {p: (orders.get(p) or default_orders()) for p in due}
     w.step_powers = set(due)
+    w.orders = given
     for p in due:
         diplomacy.apply(w, p, given[p])
     ending.check_victory(w)

@@ -16,7 +16,7 @@ from typing import Any
 from . import production
 from .resolve import due_powers
 from .variants import load_variant
-from .world import World
+from .world import World, deadline_turn
 
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
@@ -64,6 +64,8 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
                 "next_distance": nxt,
                 "could_arrive_next": board.stars_at(warp["sector"], nxt) if nxt <= reach else [],
                 "lost_if_not_arriving": nxt >= reach,
+                # held in hyperspace at its revealed committed star: can never arrive (R13)
+                "doomed": warp.get("doomed"),
             }
             if owner == power:
                 shown["escrow"] = warp.get("escrow")
@@ -91,6 +93,12 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             "stars_held": sorted(held.get(p, [])),
             "warps_in_flight": sum(1 for x in state["warps"][p].values() if x is not None),
             "home_lost": info["home_lost"],
+            # the round by whose end (its own turn) it must have regained its home (R23)
+            "home_deadline": (
+                deadline_turn(state["options"]["mode"], state["slots"], p,
+                              info["home_lost"]["turn"], info["home_lost"]["slot"])
+                if info["home_lost"] and state["version"] != "alliances" else None
+            ),
         }
         if p == power:
             entry["vote_end"] = info["vote_end"]
@@ -121,7 +129,11 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             if sees(a["members"], a["public"])
         ],
         "proposals": [pr for pr in state["proposals"] if sees(pr, False)],
-        "withdrawals": [d for d in state["withdrawals"] if sees([d["from"], d["to"]], False)],
+        "withdrawals": [
+            {**d, "answer_turn": deadline_turn(state["options"]["mode"], state["slots"],
+                                               d["to"], d["turn"], d.get("slot", -1))}
+            for d in state["withdrawals"] if sees([d["from"], d["to"]], False)
+        ],
         "stars": stars,
         "warps": warps,
         "result": state["result"],

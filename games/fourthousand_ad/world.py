@@ -16,6 +16,15 @@ from .variants import Variant, load_variant
 Ships = dict[str, int]
 
 
+def deadline_turn(mode: str, slots: list[list[str]], owner: str, turn: int, slot: int) -> int:
+    """The round in whose turn ``owner`` must have regained a home star lost at (turn, slot):
+    its first turn whose orders were written after the capture (ruling R23)."""
+    if mode == "simultaneous":
+        return turn + 1
+    mine = next(i for i, s in enumerate(slots) if owner in s)
+    return turn if mine > slot else turn + 1
+
+
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(state))
     return copied
@@ -31,6 +40,7 @@ class World:
         self.variant: Variant = load_variant(self.s["variant"])
         self.events: list[dict[str, Any]] = []
         self.step_powers: set[str] = set()  # powers whose orders this resolution uses
+        self.orders: dict[str, Any] = {}  # those powers' orders (surrender: on elimination)
 
     # -- bookkeeping -------------------------------------------------------------------------
     @property

@@ -124,6 +124,9 @@ def read_records(lines: Sequence[bytes], first_line: int, source: str,
             want = "the first entry must be" if index == 0 else "only the first entry may be"
             raise BrokenChain(source, lineno, record.seq,
                               f"{want} of kind {glog.GENESIS_KIND!r}, found {record.kind!r}")
+        last = records[-1] if records else None
+        if last and (why := glog.time_order_problem(last.seq, last.time, record.time)):
+            raise BrokenChain(source, lineno, record.seq, why)
         seen[record.hash] = lineno
         prev_hash = record.hash
         records.append(record)

@@ -43,14 +43,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.audit import sha256mid
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
-from pbem.store import atomic, replay
 from pbem.store import log as glog
+from pbem.store import replay
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
@@ -279,12 +279,19 @@ class ExportSummary:
 
 def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -> ExportSummary:
     """Write the export of the game at ``gamedir`` to ``out`` (atomically), signed with the
-    referee key of its root."""
+    referee key of its root. The export is audited first: the referee never signs a log the
+    audit would reject (ExportError with the audit's reason, and nothing is written)."""
+    from pbem.audit.verify import AuditFailure, audit_bytes  # verify imports this module
+
     game = GameDir.open(gamedir)
     key, _ = referee_key(game.root)
     if PublicKey.parse(game.genesis["referee"]) != key.public:
         raise ExportError(f"{game.root}/referee.key is not the key this game was started with")
     lines = export_lines(game, key, public)
+    try:
+        audit_bytes(b"".join(lines), str(out))
+    except AuditFailure as exc:
+        raise ExportError(f"{game.path}: not exported, the log fails its audit: {exc}") from None
     atomic.write_bytes(Path(out), b"".join(lines))
     header = parse_header(lines[0].rstrip(b"\n"))
     return ExportSummary(Path(out), len(lines) - 1, len(header.withheld), header.checkpoint)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pbem import atomic
 from pbem.audit import audit_path
 
 
@@ -30,7 +31,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = audit_path(args.source, args.checkpoint)
+    report = audit_path(args.source, [_checkpoint_text(c) for c in args.checkpoint])
     for line in report.lines():
         print(line)
     return 0
+
+
+def _checkpoint_text(text_or_file: str) -> str:
+    """A --checkpoint that names a file becomes the file's text here, so a binary or unreadable
+    file is a one-line error naming it (the audit parses the text)."""
+    path = Path(text_or_file).expanduser()
+    if "pbem-checkpoint" in text_or_file or not path.is_file():
+        return text_or_file
+    return atomic.read_text(path, "the checkpoint file")

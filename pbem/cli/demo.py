@@ -6,6 +6,12 @@ secret in the player's own vault behind commitments; mails the signed block into
 Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) accepts the orders, resolves the
 turns and mails reports into a file outbox. At the end the log is exported and audited.
 
+Every command is printed as it runs (``$ pbem ...``, the paths relative to where ``make demo``
+ran), with the two steps that are not pbem commands (saving view.json from the last mail, and
+mailing the signed orders), so a newcomer can copy them and play by hand. The last lines name
+the game, the exported log and the latest report mail, copied out of the 70-odd hash-named files
+of the outbox to ``demo-output/report.eml`` with its HTML part beside it as ``report.html``.
+
 The story (Independents, 4 players): Algol sends 6 ships to Hamal, then two fleets of 6 — one
 from Algol (5 turns), one from Hamal right after arriving there (4 turns) — timed to come out at
 Pavo together on turn 6, while Pavo's main fleet is away; Pavo's home star falls, Pavo cannot
@@ -18,6 +24,7 @@ from __future__ import annotations
 import email
 import email.utils
 import os
+import shlex
 import shutil
 import sys
 from datetime import UTC, datetime, timedelta
@@ -48,7 +55,13 @@ def when(hours: float) -> str:
     return (T0 + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def run(*args: str) -> None:
+def say(who: str, text: str) -> None:
+    """One step, as the person who does it would type or do it."""
+    print(f"{who}$ {text}" if who else f"$ {text}", flush=True)
+
+
+def run(*args: str, who: str = "referee") -> None:
+    say(who, "pbem " + shlex.join(args))
     code = pbem(list(args))
     if code != 0:
         raise SystemExit(f"demo: pbem {' '.join(args)} failed with exit code {code}")
@@ -72,7 +85,7 @@ def latest_view(root: Path, power: str) -> Path:
     return target
 
 
-def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> None:
+def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> Path:
     msg = EmailMessage()
     msg["From"] = f"{power.capitalize()} <{power}@example.org>"
     msg["To"] = "referee@example.org"
@@ -81,7 +94,9 @@ def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> None:
     msg.set_content("Orders attached.\n\n-- \nsent from my phone\n")
     msg.add_attachment(signed.read_bytes(), maintype="text", subtype="plain",
                        filename="orders.txt")
-    (maildir / "new" / f"{n:04d}.{power}.eml").write_bytes(bytes(msg))
+    path = maildir / "new" / f"{n:04d}.{power}.eml"
+    path.write_bytes(bytes(msg))
+    return path
 
 
 def main() -> int:
@@ -95,7 +110,7 @@ def main() -> int:
     print("== keys for every player, and a new game")
     for power in POWERS:
         (OUT / "players" / power).mkdir(parents=True)
-        run("keygen", str(OUT / "players" / power / "key"))
+        run("keygen", str(OUT / "players" / power / "key"), who=power)
     run("new", str(game), "--variant", "independents-4", "--deadline", "48h",
         "--gm", "gm@example.org", "--from", "4000 AD referee <referee@example.org>",
         "--now", when(0),
@@ -112,19 +127,24 @@ def main() -> int:
             view = latest_view(root, power)
             vault = str(home / "vault.json")
             os.environ["PBEM_VAULT"] = vault  # each player's own vault, never the referee's
+            say(power, f"export PBEM_VAULT={shlex.quote(vault)}")
+            print(f"{power}: saved view.json from the last mail it got, as {view}")
             orders = home / f"turn-{turn}.yaml"
-            run("orders", "new", "--view", str(view), "-o", str(orders), "--force")
-            run("orders", "reveal", str(orders), "--view", str(view), "--vault", vault)
+            run("orders", "new", "--view", str(view), "-o", str(orders), "--force", who=power)
+            run("orders", "reveal", str(orders), "--view", str(view), "--vault", vault,
+                who=power)
             if power in SCRIPT.get(turn, {}):
                 origin, ships, dest = SCRIPT[turn][power]
                 run("orders", "depart", str(orders), "--from", origin, "--ships", str(ships),
-                    "--to", dest, "--view", str(view), "--vault", vault)
-            run("orders", "check", str(orders), "--view", str(view))
+                    "--to", dest, "--view", str(view), "--vault", vault, who=power)
+            run("orders", "check", str(orders), "--view", str(view), who=power)
             signed = home / f"turn-{turn}.signed.txt"
             run("orders", "sign", str(orders), "--key", str(home / "key.key"), "-o",
-                str(signed))
+                str(signed), who=power)
             n += 1
-            mail_orders(maildir, power, signed, n)
+            delivered = mail_orders(maildir, power, signed, n)
+            print(f"{power}: mailed {signed} to referee@example.org as an attachment (it "
+                  f"arrived as {delivered})")
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(turn * 2 - 1.5))
         hours = turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49
         run("run", str(root), "--now", when(hours))
@@ -137,11 +157,12 @@ def main() -> int:
     run("export", str(game), "-o", str(log))
     kept = kept_checkpoint(root, "algol")
     run("audit", str(log), "--checkpoint", str(kept))
-    report = newest_report(root, "algol")
+    report, html = copy_report(newest_report(root, "algol"), OUT)
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")
-    print(f"report: {report.resolve()}")
+    print(f"report: {report.resolve()} (Algol's last report; open {html.name} beside it in a "
+          "browser)")
     return 0
 
 
@@ -175,6 +196,24 @@ def newest_report(root: Path, power: str) -> Path:
     if best is None:
         raise SystemExit(f"demo: no report mail for {power}")
     return best[1]
+
+
+def copy_report(mail: Path, out: Path) -> tuple[Path, Path]:
+    """The report mail as ``out/report.eml`` and its HTML part as ``out/report.html`` (with the
+    attached map beside it), so it opens in a browser instead of as quoted-printable source."""
+    raw = mail.read_bytes()
+    eml = out / "report.eml"
+    eml.write_bytes(raw)
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    body = msg.get_body(("html",))
+    if body is None:
+        raise SystemExit(f"demo: {mail} has no HTML part")
+    html = out / "report.html"
+    html.write_text(body.get_content(), encoding="utf-8")
+    for part in msg.iter_attachments():
+        if part.get_filename() == "map.svg":
+            (out / "map.svg").write_bytes(bytes(part.get_payload(decode=True)))
+    return eml, html
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from pbem.game import registry
 
@@ -24,5 +25,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     plugin = registry.load(args.game)
     board = plugin.board  # type: ignore[attr-defined]
-    print(board.distance(args.origin, args.destination))
+    turns = board.distance(args.origin, args.destination)
+    print(turns)
+    origin, destination = board.lookup(args.origin), board.lookup(args.destination)
+    if origin == destination:  # the rules' "same sector = 1" holds for the same star too
+        print(f"note: {origin.name} to {destination.name} is the same star: a fleet that "
+              f"leaves it can come back after {turns} turn ({origin.name}'s sector counts once)",
+              file=sys.stderr)
     return 0

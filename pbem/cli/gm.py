@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem.cli.run import now_from
+from pbem.cli.run import existing_root, now_from
+from pbem.errors import UsageError
 from pbem.host import gmops
+from pbem.mail.inbox import Inbox
 from pbem.store.gamedir import read_public_key
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "gm",
-        help="game-master operations: status, pause, resume, extend, replace, concede, end",
+        help="game-master operations: status, pause, resume, extend, replace, concede, end, "
+        "quarantine, release",
         description="Game-master operations. Every change is a log entry signed by the referee "
         "key, so players and auditors see it.",
     )
@@ -40,10 +43,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("power")
     q = op("end", "end the game now by agreement: most stars held, then most ships, wins")
     q.add_argument("--reason", default="ended by agreement")
+    q = ops.add_parser(
+        "quarantine", help="list the messages in ROOT/quarantine and why each is there",
+        description="List every quarantined message of the root (its id and the reason).")
+    q.add_argument("gamedir", type=Path, metavar="ROOT", help="the directory holding the games")
+    q = ops.add_parser(
+        "release", help="move a quarantined message back to the inbox to be handled again",
+        description="Move a quarantined message (by its id or a unique prefix, as `pbem gm "
+        "quarantine` shows it) back into ROOT/inbox with a fresh attempt count; the next "
+        "`pbem run` or `pbem ingest` handles it. Release only what you have read and fixed "
+        "the cause of: a message that fails again is quarantined again.")
+    q.add_argument("gamedir", type=Path, metavar="ROOT", help="the directory holding the games")
+    q.add_argument("message", metavar="ID", help="the message id (sha256, or a unique prefix)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.op in ("quarantine", "release"):
+        return _quarantine_op(args)
     now = now_from(args.now)
     path: Path = args.gamedir
     if args.op == "status":
@@ -63,4 +80,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         done = gmops.end(path, now, args.reason)
     print(f"{args.op}: {done.summary}")
+    return 0
+
+
+def _quarantine_op(args: argparse.Namespace) -> int:
+    inbox = Inbox(existing_root(args.gamedir))
+    if args.op == "quarantine":
+        found = inbox.quarantined()
+        for sha, reason in found:
+            print(f"{sha[:16]}  {reason}")
+        print(f"{len(found)} quarantined message(s) under {inbox.quarantine_dir}")
+        return 0
+    try:
+        target = inbox.release(args.message)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"release: {target.name} is back in the inbox; the next pbem run handles it")
     return 0

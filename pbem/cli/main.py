@@ -12,7 +12,7 @@ from pbem import __version__
 from pbem.errors import PbemError
 
 # Command-group modules under pbem.cli; each defines register(subparsers).
-COMMAND_MODULES = ("distance", "keygen", "orders", "new", "ingest", "run", "gm", "export",
+COMMAND_MODULES = ("distance", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
                    "audit", "receipt")
 
 

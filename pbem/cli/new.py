@@ -167,7 +167,7 @@ def _flag(problem: Problem) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        now = parse_iso(args.now, "--now") if args.now else datetime.now(UTC)
+        now = parse_iso(args.now, "--now") if args.now else datetime.now(UTC).replace(microsecond=0)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
     gamedir, config, keys = build(args)

@@ -26,7 +26,7 @@ from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
-from pbem.protocol.vault import Departure, Vault
+from pbem.protocol.vault import Departure, Vault, VaultError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,7 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=int, help="the turn the orders are for (without --view)")
-    new.add_argument("--seq", type=int, default=0, help="submission number (default 0)")
+    new.add_argument("--seq", type=int, help="submission number (default: the next after the "
+                     "last accepted one, from the view's last_seq, as in the report's form, or "
+                     "after the last one `orders sign` signed with this vault; else 0)")
     new.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
     new.add_argument("--force", action="store_true", help="overwrite an existing --output")
     _vault_arg(new)
@@ -115,12 +117,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="sign an order file: the block to mail",
         description="Normalise FILE and sign it with your private key, printing the armored "
         "block (or writing it to --output). This block is all you send. With --view the file is "
-        "checked first and nothing is signed if it has problems.",
+        "checked first and nothing is signed if it has problems. The signed seq is remembered "
+        "in the vault, so `orders new` numbers a correction above it.",
     )
     sig.add_argument("file", type=Path, metavar="FILE", help="the order file")
     sig.add_argument("--key", type=Path, required=True, metavar="KEY.key", help="private key")
     sig.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
     _view_arg(sig)
+    _vault_arg(sig)
     sig.set_defaults(func=run_sign)
 
 
@@ -157,9 +161,12 @@ def _flights(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(w, f) for w, f in orderfile.own_warps(view).items() if f]
 
 
-def _due(board: Any, view: dict[str, Any], vault: Vault) -> dict[int, Departure | None]:
+def _due(
+    board: Any, view: dict[str, Any], vault: Vault, missed: dict[int, Departure] | None = None
+) -> dict[int, Departure | None]:
     """For each own committed warp in flight: its vault departure if due now, else omitted;
-    None where the vault has no entry (and a warning was printed)."""
+    None where the vault has no entry (and a warning was printed). Warps whose due turn has
+    passed (they can never arrive) go into ``missed``."""
     game, power = view["game_id"], view["viewer"]
     due: dict[int, Departure | None] = {}
     for warp, flight in _flights(view):
@@ -183,7 +190,25 @@ def _due(board: Any, view: dict[str, Any], vault: Vault) -> dict[int, Departure 
         length = board.sector_distance(origin, board.lookup(entry.destination).sector)
         if length == int(flight.get("travelled", 0)) + 1:
             due[warp] = entry
+        elif missed is not None and length <= int(flight.get("travelled", 0)):
+            missed[warp] = entry
     return due
+
+
+def _count(n: object, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _fleet_text(flight: dict[str, Any]) -> str:
+    """``12 ships``, or ``12 ships (10 of Algol, 2 of Pavo)``: the ships' owners by name."""
+    ships = flight.get("ships") or {}
+    if not isinstance(ships, dict) or not ships:
+        return "ships"
+    total = _count(sum(int(n) for n in ships.values()), "ship")
+    if len(ships) == 1:
+        return total
+    return total + " (" + ", ".join(f"{n} of {str(p).capitalize()}"
+                                    for p, n in ships.items()) + ")"
 
 
 def _flight_text(flight: dict[str, Any]) -> str:
@@ -202,10 +227,8 @@ def run_new(args: argparse.Namespace) -> int:
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
         for warp, flight in _flights(view):
             warps[warp] = "continue"
-            ships = flight.get("ships") or {}
-            fleet = ", ".join(f"{n} {p}" for p, n in ships.items()) or "ships"
-            header.append(f"# warp {warp}: {fleet}, {_flight_text(flight)}, travelled "
-                          f"{flight.get('travelled', '?')}")
+            header.append(f"# warp {warp}: {_fleet_text(flight)}, {_flight_text(flight)}, "
+                          f"travelled {_count(flight.get('travelled', '?'), 'sector')}")
         if not orderfile.free_destinations(view) and _flights(view):
             _due(_board(args.rules), view, Vault.load(args.vault))
     else:
@@ -214,8 +237,16 @@ def run_new(args: argparse.Namespace) -> int:
             raise UsageError("give --view VIEW.json, or --game, --power and --turn "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
+    seq = args.seq
+    if seq is None:
+        # One rule with the report's order form: the next after the last accepted (the view's
+        # last_seq), or after the last this vault signed (a correction of a file sent since).
+        last = view.get("last_seq") if view is not None else None
+        known = [n for n in (last, Vault.load(args.vault).last_seq(game, power))
+                 if isinstance(n, int) and not isinstance(n, bool)]
+        seq = max(known) + 1 if known else 0
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
-                           "seq": args.seq, "orders": {"warps": warps} if warps else {}}
+                           "seq": seq, "orders": {"warps": warps} if warps else {}}
     parse_envelope(doc)
     text = orderfile.render(doc, header)
     if args.output is None:
@@ -285,6 +316,8 @@ def run_depart(args: argparse.Namespace) -> int:
     dep: dict[str, Any] = {"warp": warp, "from": origin, "ships": _ships(args.ships)}
     if args.allies:
         dep["with"] = _allies(args.allies)
+    if view is not None:
+        _check_departure(args, board, orders, dep, view)
     note = _destination(args, env, board, origin, warp, dep, view)
     if args.alternative:
         alternatives = existing.setdefault("else", []) if isinstance(existing, dict) else None
@@ -297,6 +330,27 @@ def run_depart(args: argparse.Namespace) -> int:
     orderfile.write(args.file, orderfile.render(doc, header))
     print(f"{args.file}: warp {warp} leaves {origin} with {dep['ships']} ships; {note}")
     return 0
+
+
+def _check_departure(
+    args: argparse.Namespace, board: Any, orders: dict[str, Any], dep: dict[str, Any],
+    view: dict[str, Any],
+) -> None:
+    """Refuse, before the vault is touched, a departure the referee would refuse (no ships at
+    the star, too many ships, a busy warp): the same validator as ``check``."""
+    normalize = getattr(registry.load(args.rules), "normalize_orders", None)
+    if normalize is None:
+        return
+    trial = dict(dep)
+    if not orderfile.free_destinations(view):
+        if args.destination and board.distance(dep["from"], args.destination) == 1:
+            trial["to"] = board.lookup(args.destination).name
+        else:
+            trial["commitment"] = "0" * 64  # a stand-in: the real one is made after this check
+    _, found = normalize({"warps": orders.get("warps"), "depart": trial}, view)
+    wrong = [p for p in found if p.path.startswith("depart")]
+    if wrong:
+        raise UsageError("; ".join(f"orders.{p.path}: {p.message}" for p in wrong))
 
 
 def _destination(
@@ -345,7 +399,8 @@ def run_reveal(args: argparse.Namespace) -> int:
     orders = dict(env.orders)
     warps = orders.get("warps")
     warps = dict(warps) if isinstance(warps, dict) else {}
-    due = _due(board, view, Vault.load(args.vault))
+    missed: dict[int, Departure] = {}
+    due = _due(board, view, Vault.load(args.vault), missed)
     for warp, flight in _flights(view):
         entry = due.get(warp)
         if entry is not None:
@@ -353,8 +408,15 @@ def run_reveal(args: argparse.Namespace) -> int:
             print(f"warp {warp} arrives at {entry.destination} this turn (revealed)")
         elif warp not in warps:
             warps[warp] = "continue"
-        if warp not in due:
+        if warp in missed:
+            print(f"warp {warp} ({_flight_text(flight)}) can never arrive: it was due at "
+                  f"{missed[warp].destination} on an earlier turn and missed it; it is lost "
+                  "in hyperspace past its furthest reach")
+        elif warp not in due:
             print(f"warp {warp} continues ({_flight_text(flight)})")
+    if not _flights(view):
+        print(f"nothing to reveal: {view['viewer']} has no warp in hyperspace on turn "
+              f"{view['turn']}")
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))
     doc["orders"] = orders
@@ -436,6 +498,17 @@ def _due_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> 
 # -- sign -----------------------------------------------------------------------------------------
 
 
+def _note_signed(args: argparse.Namespace, text: str) -> None:
+    """Remember the signed seq in the vault, so `orders new` numbers a correction above it."""
+    env = parse_envelope(load_order_yaml(text))
+    try:
+        vault = Vault.load(args.vault)
+        vault.note_seq(env.game, env.power, env.seq)
+        vault.save()
+    except VaultError as exc:
+        _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
+
+
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
@@ -446,6 +519,7 @@ def run_sign(args: argparse.Namespace) -> int:
         if problems:
             raise Rejected(problems)
     armored = sign_orders(text, PrivateKey.load(args.key))
+    _note_signed(args, text)
     if args.output is None:
         sys.stdout.write(armored)
     else:

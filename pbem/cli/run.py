@@ -8,8 +8,10 @@ from pathlib import Path
 
 from pbem.errors import UsageError
 from pbem.host import ingest, turnjob
-from pbem.mail import config
+from pbem.mail import config, trouble
+from pbem.mail.outbox import Outbox
 from pbem.schedule import parse_iso
+from pbem.store.referee import warn_permissions
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def now_from(text: str | None) -> datetime:
-    return parse_iso(text, "--now") if text else datetime.now(UTC)
+    """--now, or the clock in whole seconds (deadlines and log times then read cleanly)."""
+    return parse_iso(text, "--now") if text else datetime.now(UTC).replace(microsecond=0)
 
 
 def existing_root(root: Path) -> Path:
@@ -43,7 +46,10 @@ def existing_root(root: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
-    report = ingest.ingest(root, None, now)
+    warn_permissions(root)
+    # Wait (up to a minute) for an ingest that holds the inbox: order files stored before this
+    # run must be judged before it resolves a turn.
+    report = ingest.ingest(root, None, now, wait=60.0)
     if report.messages:
         for line in report.lines():
             print(f"inbox: {line}")
@@ -57,4 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"no games under {root}")
     for r in runs:
         print(r.line())
+        if r.deferred or r.failed:  # the server's reply, not only a count
+            for line in trouble.lines(Outbox(root / r.game / "outbox")):
+                print(line)
     return 1 if any(r.status in ("stopped", "error") for r in runs) else 0

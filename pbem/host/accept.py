@@ -34,8 +34,13 @@ from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.referee import referee_key
 
+#: Accepted order bytes per power per turn (the sum of the signed blocks logged for it). Past
+#: the cap a further file is rejected ("quota"): one player cannot grow the log without limit.
+#: 256 KiB is four files of the largest size the order parser reads (64 KiB).
+ORDER_BYTES_PER_TURN = 256 * 1024
+
 RECEIPT_DOMAIN = "pbem-receipt-v1"
-RECEIPT_TYPE = "application/vnd.pbem.protocol.receipt+json"
+RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
 _TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
@@ -51,9 +56,16 @@ class Verdict:
     turn: int | None = None
     problems: list[Problem] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)  # outbox ids of the reply
+    #: False when the signature or envelope failed: game and power are only claimed, and the
+    #: problems may quote a stranger's text (never mailed to a player as they are).
+    verified: bool = True
 
     def line(self) -> str:
-        who = f"{self.game}/{self.power} turn {self.turn}" if self.game else "unknown game"
+        who = f"{self.game}/{self.power}" if self.game else "unknown game"
+        if self.game and self.turn is not None:
+            who += f" turn {self.turn}"
+        if self.game and not self.verified:
+            who += " (claimed)"
         text = f"{self.verdict}: {who}"
         if self.problems:
             text += " — " + "; ".join(str(p) for p in self.problems)
@@ -88,15 +100,22 @@ def handle_block(
     reply_to: str | None = None,
     subject: str = "",
     reply: bool = True,
+    mail_rejection: bool = True,
+    now: datetime | None = None,
 ) -> Verdict:
     """Handle one armored block found in a message (or given directly). With ``reply`` false
-    (an auto-submitted message, a bounce, list mail) nothing is mailed back."""
+    (an auto-submitted message, a bounce, list mail) nothing is mailed back. With
+    ``mail_rejection`` false a rejection is recorded but not mailed: ingest sends one rejection
+    per message for all its blocks (:func:`queue_rejection`). ``received`` is when the
+    message arrived (stored); ``now`` (default: ``received``) when it is handled — the time of
+    the log entry, so the log's times never go backwards."""
     ring = ring or keyring_for(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
     except Rejected as exc:
-        if not reply:
-            return Verdict("rejected", problems=exc.problems)
+        if not (reply and mail_rejection):
+            game, power = claimed(block)
+            return Verdict("rejected", game, power, None, exc.problems, verified=False)
         return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
                                     subject)
     path = root / verified.game
@@ -107,11 +126,29 @@ def handle_block(
     if lock is None:
         raise GameBusy(f"game {verified.game} is busy; the message will be handled later")
     with lock:
-        return _judge(path, verified, received, message_id, reply_to, subject, reply)
+        return _judge(path, verified, received, message_id, reply_to, subject, reply,
+                      mail_rejection, now or received)
+
+
+def _logged(entries: Any, v: VerifiedOrders) -> Any:
+    """The ``orders`` log entry that holds exactly this file (same power, same bytes), if any."""
+    for entry in reversed(entries):
+        if (entry.kind == replay.ORDERS and entry.body.get("sha256") == v.sha256
+                and entry.body.get("power") == v.power):
+            return entry
+    return None
+
+
+def _turn_bytes(entries: Any, power: str, turn: int) -> int:
+    """Bytes of the order files already accepted (logged) for ``power`` in ``turn``."""
+    return sum(len(str(e.body.get("text", "")).encode("utf-8")) for e in entries
+               if e.kind == replay.ORDERS and e.body.get("power") == power
+               and e.body.get("turn") == turn)
 
 
 def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | None,
-           reply_to: str | None, subject: str, reply: bool) -> Verdict:
+           reply_to: str | None, subject: str, reply: bool,
+           mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = registry.load(game.config.game)
     state = replay.load_state(plugin, game).state
@@ -119,6 +156,21 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
+    logged = _logged(game.log.entries, v)
+    outbox = Outbox(path / "outbox")
+    if logged is not None and (
+            (standing is not None and standing["sha256"] == v.sha256)
+            or outbox.queued_under(f"receipt:{v.sha256}") is None):
+        # This very file was accepted and logged: the same mail again, or a retry after a crash
+        # between the log entry and the receipt — even if its turn has been resolved since (it
+        # was used), so the answer is its receipt, never a rejection. A file whose receipt went
+        # out and that no longer stands is a replay, judged below.
+        return _receipt_again(path, game, plugin, state, v, logged.body, reply_to, subject,
+                              reply, entry_seq=logged.seq)
+    used = _turn_bytes(game.log.entries, v.power, v.turn)
+    size = len(v.block.encode("utf-8"))
+    # Lateness is decided by the arrival time given as ``received`` (see ingest).
+    late = notify.late_facts(game, received)
     if plugin.is_over(state):
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
     elif (path / "STOPPED").exists():
@@ -126,11 +178,18 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     elif v.turn != plugin.orders_turn(state):
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
-    elif standing is not None and standing["sha256"] == v.sha256:
-        # Already accepted (a resent mail, or a rerun after a crash that came between the log
-        # entry and the receipt): nothing is recorded again, but the receipt is queued if it
-        # is missing (its outbox key makes a second queueing a no-op).
-        return _receipt_again(path, game, plugin, state, v, standing, reply_to, subject, reply)
+    elif late is not None and game.config.late_orders == "refuse":
+        grace = "" if late["grace_end"] == late["deadline"] else \
+            f", grace period to {late['grace_end']}"
+        problems.append(Problem(
+            "late", "turn", f"these orders arrived {to_iso(received)}, after the deadline for "
+            f"turn {v.turn} ({late['deadline']}{grace}): they are refused (orders accepted "
+            "before it, if any, stand)"))
+    elif used + size > ORDER_BYTES_PER_TURN:
+        problems.append(Problem(
+            "quota", "", f"this file ({size:,} bytes) would bring the orders accepted for "
+            f"{v.power} in turn {v.turn} to {used + size:,} bytes; the cap is "
+            f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
     elif standing is not None and v.seq <= standing["seq"]:
         problems.append(Problem(
             "replay", "seq",
@@ -148,15 +207,25 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
             problems=problems, seq=v.seq,
         )
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
-    outbox = Outbox(path / "outbox")
     if problems:
-        if not reply:
+        if not (reply and mail_rejection):
             return verdict
-        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject)
+        codes = {p.code for p in problems}
+        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
+                                 and _missed(game, v.power, v.turn)):
+            # Too late (after deadline + grace, or after a turn the power missed was
+            # resolved): the late notice says so and what was done instead. An old file for
+            # a turn whose orders were used is a replay: the rejection says that.
+            msg = notify.late_mail(ctx, v.power, v.turn, received,
+                                   late if codes == {"late"} else None, reply_to)
+            verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
+            return verdict
+        msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject,
+                                    seq=v.seq)
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
         return verdict
     failpoints.reached("before-orders-append")
-    game.log.append(replay.ORDERS, received, replay.orders_body(
+    game.log.append(replay.ORDERS, max(now or received, received), replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint))
     failpoints.reached("after-orders-append")
@@ -168,24 +237,37 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject)
+                              subject, ready=v.ready, late=late)
     verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 
 
+def _missed(game: GameDir, power: str, turn: int) -> bool:
+    """Whether ``power`` played ``turn`` on standing orders (it was due, no orders used)."""
+    used = [e.body["used"][power] for e in game.log.entries
+            if e.kind == replay.RESOLVE and e.body["turn"] == turn and power in e.body["used"]]
+    return bool(used) and all(sha is None for sha in used)
+
+
 def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any],
                    v: VerifiedOrders, standing: Mapping[str, Any], reply_to: str | None,
-                   subject: str, reply: bool) -> Verdict:
+                   subject: str, reply: bool, *, entry_seq: int | None = None) -> Verdict:
+    """Nothing is recorded again, but the receipt is queued if it is missing (its outbox key
+    makes a second queueing a no-op). The receipt shows the state the file was judged in."""
     verdict = Verdict("duplicate", v.game, v.power, v.turn)
     if not reply:
         return verdict
+    if entry_seq is not None and standing.get("turn") != plugin.orders_turn(state):
+        entries = game.log.entries
+        state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin))
     normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0],
-                         datetime.fromisoformat(standing["received"].replace("Z", "+00:00")))
+    first = datetime.fromisoformat(standing["received"].replace("Z", "+00:00"))
+    ctx = notify.Context(game, plugin, referee_key(game.root)[0], first)
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields,
-                              receipt_signature(ctx.referee, fields), reply_to, subject)
+                              receipt_signature(ctx.referee, fields), reply_to, subject,
+                              ready=v.ready, late=notify.late_facts(game, first))
     verdict.queued.append(Outbox(path / "outbox").queue(msg, key=f"receipt:{v.sha256}"))
     return verdict
 
@@ -200,6 +282,37 @@ def _recorded(game: GameDir, v: VerifiedOrders, data: bytes, received: datetime)
     stamp = received.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     name = f"{stamp}-{hashlib.sha256(data).hexdigest()[:12]}.json"
     return (game.submissions.dir_for(v.turn, v.power) / name).exists()
+
+
+def claimed(block: str) -> tuple[str | None, str | None]:
+    """The game and power a block *claims* (read, never trusted), or None for either."""
+    try:
+        body = _claimed_body(block)
+        data, _ = scan(body)
+        if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
+            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
+        game, power = data.get("game"), data.get("power")
+    except Exception:  # whatever the text, a claim is only a hint
+        return None, None
+    return (game if isinstance(game, str) else None, power if isinstance(power, str) else None)
+
+
+def queue_rejection(path: Path, power: str, turn: int | None, problems: list[Problem],
+                    reply_to: str | None, key: str, now: datetime) -> str | None:
+    """Queue one "Orders rejected" mail to ``power``'s registered address in the game at
+    ``path`` (all the problems of one incoming message). None if the power is not registered
+    there. Raises :class:`GameBusy` when the game is locked."""
+    lock = try_lock(path)
+    if lock is None:
+        raise GameBusy(f"game {path.name} is busy; the message will be handled later")
+    with lock:
+        game = GameDir.open(path, repair_torn_tail=True)
+        if power not in game.config.powers:
+            return None
+        plugin = registry.load(game.config.game)
+        ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
+        msg = notify.rejection_mail(ctx, power, turn, problems, reply_to, "")
+        return Outbox(path / "outbox").queue(msg, key=key)
 
 
 def _rejected_unverified(root: Path, block: str, problems: list[Problem], received: datetime,

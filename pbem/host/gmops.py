@@ -8,27 +8,33 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored: most stars, then most ships)
+
+Every operation but ``status`` changes what the players must do, so each is mailed to every
+player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
+``pbem run``, which also queues any a crash left out) and shown in the next turn report.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import notify
 from pbem.host.turnjob import MAILED, STOPPED
+from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.protocol.keys import PublicKey
-from pbem.schedule import parse_iso, to_iso
-from pbem.store import atomic, replay
-from pbem.store.gameconfig import CONFIG_NAME
+from pbem.schedule import format_duration, parse_iso, to_iso
+from pbem.store import replay
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import locked
 from pbem.store.referee import referee_key
@@ -63,7 +69,7 @@ def status(path: Path, now: datetime) -> list[str]:
     if plugin.is_over(state):
         lines.append(f"over: {state.get('result')}")
     else:
-        lines.append(f"deadline {clock.deadline}" + (" (paused)" if clock.paused else ""))
+        lines.append(_deadline_line(clock.deadline, clock.paused, now))
         for p in due:
             have = standing.get(p)
             got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"
@@ -75,10 +81,7 @@ def status(path: Path, now: datetime) -> list[str]:
             if m["total"]))
     outbox = Outbox(path / "outbox")
     lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
-    for entry in outbox.failed():
-        why = entry.reply or entry.last_error or "no reason recorded"
-        code = f"{entry.code} " if entry.code and not why.startswith(str(entry.code)) else ""
-        lines.append(f"  failed: {', '.join(entry.recipients)}: {code}{why}")
+    lines += trouble.lines(outbox)
     quarantined = Inbox(game.root).quarantined()
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
@@ -88,7 +91,25 @@ def status(path: Path, now: datetime) -> list[str]:
     return lines
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM) -> Done:
+def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
+    """``deadline 2026-12-03T18:00:00Z``, in whole seconds, flagged when paused or passed."""
+    if deadline is None:
+        return "deadline none" + (" (paused)" if paused else "")
+    when = parse_iso(deadline)
+    text = f"deadline {to_iso(when.replace(microsecond=0))}"
+    if paused:
+        return text + " (paused)"
+    if when <= now:
+        late = format_duration(now - when)
+        return (f"{text} PASSED {late} ago: the next pbem run resolves the turn (after the "
+                "grace period, if any)")
+    return text
+
+
+def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
+            then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
+    """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
+    the lock (files that follow from the entry); then the players' notice is queued."""
     with locked(path):
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
@@ -99,14 +120,39 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             body = {**body, "state": canonical.digest(result.state), "events": result.events}
         signed = replay.sign_gm(key, {**body, "time": to_iso(now)})
         entry = game.log.append(kind, now, signed)
-        if result is not None:
+        if result is None:
+            # The state is unchanged: move the cache to the new head, so the next run does not
+            # take it for stale and replay the whole log.
+            game.save_state(state)
+        else:
             game.save_state(result.state)
             ctx = notify.Context(game, plugin, key, now)
             outbox = Outbox(path / "outbox")
             for mail_key, msg in notify.gm_mails(ctx, state, result.state, entry):
                 outbox.queue(msg, key=mail_key)
             atomic.write_json(path / MAILED, {"seq": entry.seq})
-        return Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+        if then is not None:
+            then(game)
+            game, plugin, _ = _open(path)  # what then() wrote (a new address) is read back
+        done = Done(entry.seq, f"logged as entry {entry.seq}, signed by the referee")
+        if notice:
+            done.summary += _queue_notice(game, plugin, key, now)
+        return done
+
+
+def _queue_notice(game: GameDir, plugin: Any, key: Any, now: datetime) -> str:
+    """Queue the players' notice of the operation just logged (under the game's lock)."""
+    state = replay.load_state(plugin, game).state
+    ctx = notify.Context(game, plugin, key, now)
+    count = notify.queue_gm_notices(ctx, state, Outbox(game.path / "outbox"))
+    return f"; {count} notice(s) queued for the players (sent by the next pbem run)"
+
+
+def _power(game: GameDir, power: str) -> str:
+    if power not in game.config.powers:
+        raise GMError(f"no power {power!r} in {game.game_id} "
+                      f"(powers: {', '.join(game.config.powers)})")
+    return power
 
 
 def pause(path: Path, now: datetime, reason: str) -> Done:
@@ -139,24 +185,32 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
 
 def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -> Done:
     """A new player for ``power``: a signed ``key`` entry (orders are checked against it from
-    now on), then the address in config.yaml and the key file are updated."""
+    now on), then the address in config.yaml and the key file are updated.
+
+    The new config is built and validated before anything is written, so a bad address (or
+    anything else config.yaml would refuse) changes nothing."""
     game = GameDir.open(path)
-    if power not in game.config.powers:
-        raise GMError(f"no power {power!r} in {game.game_id} "
-                      f"(powers: {', '.join(game.config.powers)})")
-    done = _append(path, now, {"op": "replace", "power": power, "email": email,
-                               "key": key.text()}, kind=replay.KEY)
+    _power(game, power)
+    if check_email(email) is None:
+        raise GMError(f"--email {email!r} is not an email address (give addr@example.org "
+                      "or 'Name <addr@example.org>')")
     entry = game.config.powers[power]
     powers = dict(game.config.powers)
     powers[power] = dataclasses.replace(entry, email=email)
     config = dataclasses.replace(game.config, powers=powers)
-    with locked(path):
+    text = config.to_yaml()
+    GameConfig.from_yaml(text, str(path / CONFIG_NAME))  # raises ConfigError: nothing written
+
+    def write_files(game: GameDir) -> None:
         atomic.write_text(path / entry.key, key.text(power) + "\n")
-        atomic.write_text(path / CONFIG_NAME, config.to_yaml())
-    return done
+        atomic.write_text(path / CONFIG_NAME, text)
+
+    return _append(path, now, {"op": "replace", "power": power, "email": email,
+                               "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
 def concede(path: Path, now: datetime, power: str) -> Done:
+    _power(GameDir.open(path), power)
     return _append(path, now, {"op": "concede", "power": power})
 
 

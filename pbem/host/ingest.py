@@ -4,25 +4,40 @@ blocks, hand each to :mod:`pbem.accept`, record the outcome, then acknowledge th
 Nothing vanishes: a message that cannot be handled is quarantined with its reason; a message for
 a busy game stays pending in the inbox and is handled by the next run (``pbem run`` handles
 pending inbox messages first); the same message delivered twice is handled once.
+
+No message can stop the root: parsing runs under explicit budgets (pbem.mail.message.Limits),
+any exception while handling one message quarantines that message with its reason, and a
+message whose handling started :data:`~pbem.mail.inbox.MAX_ATTEMPTS` times without finishing
+(the process was killed: out of memory or time) is quarantined unread. Replies never amplify:
+one rejection mail per message and power, however many blocks it holds; automatic replies are
+rate-limited (pbem.mail.replylimits); a stranger's text is never echoed to a player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
-from pbem.errors import PbemError
+from pbem import failpoints
+from pbem.errors import PbemError, Problem
 from pbem.host import accept, notify
-from pbem.mail.inbox import Inbox, Stored
+from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
+from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
+from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
 from pbem.protocol.armor import find_signed_blocks, normalize
 from pbem.store.gamedir import GameDir, games_under
-from pbem.store.lock import try_lock
+from pbem.store.lock import GameLock, try_lock
 
 #: Reasons not to answer that concern only the From line (pbem.mail.loops): a receipt to the
 #: registered address is still sent. Robots, bounces, lists and our own mail get nothing.
@@ -54,6 +69,10 @@ class Directory:
     ring: accept.Keyring = field(default_factory=accept.Keyring)
     ours: set[str] = field(default_factory=set)
     registered: dict[str, Path] = field(default_factory=dict)
+    #: bare address (lowercased) -> the address as registered (replies go to it, not to From).
+    spelled: dict[str, str] = field(default_factory=dict)
+    #: game id -> its directory (only games directly under the root).
+    games: dict[str, Path] = field(default_factory=dict)
 
     @classmethod
     def scan(cls, root: Path) -> Directory:
@@ -66,96 +85,212 @@ class Directory:
             for power, key in game.registered_keys().items():
                 out.ring.add(game.game_id, power, key)
             out.ours.add(notify.address_of(game.config.sender or ""))
+            out.games.setdefault(game.game_id, path)
             for entry in game.config.powers.values():
-                out.registered.setdefault(entry.email.lower(), path)
+                # "Name <addr>" registrations are matched by the bare address, as From is.
+                address = notify.address_of(entry.email) or entry.email.lower()
+                out.registered.setdefault(address, path)
+                out.spelled.setdefault(address, notify.address_of(entry.email) or entry.email)
         out.ours.discard("")
         return out
 
 
-def ingest(root: Path, source: Source | None, now: datetime) -> IngestReport:
-    """Handle every message of ``source`` (and the inbox's pending ones)."""
+def ingest(root: Path, source: Source | None, now: datetime, *,
+           wait: float = 0.0) -> IngestReport:
+    """Handle every message of ``source`` (and the inbox's pending ones).
+
+    ``wait`` (seconds) is how long to wait for another process holding the inbox (``pbem run``
+    waits, so that order files stored before the resolution are handled before it); a pipe
+    delivery does not wait: the holder handles what it stored (see below)."""
     report = IngestReport()
     inbox = Inbox(root)
     stored_now: list[Stored] = []
     if source is not None:
         # Storing is safe for concurrent processes (content-addressed, atomic writes); the
-        # source is acknowledged only once the message is on disk.
+        # source is acknowledged only once the message is on disk. The arrival time is
+        # recorded now: it is when the orders count as received.
         for incoming in source.messages():
-            stored = inbox.store(incoming.raw)
+            stored = inbox.store(incoming.raw, arrived=now)
             report.messages += 1
             if stored.handled is not None or stored.duplicate:
                 report.duplicates += 1
             source.ack(incoming.id)
             stored_now.append(stored)
-    # Handling is serialised per root: a second ingest (a pipe delivery while a cron ingest runs)
-    # leaves what it stored for the one holding the lock, or for the next run.
-    lock = try_lock(inbox.inbox_dir)
-    if lock is None:
-        report.pending += len([s for s in stored_now if s.handled is None])
-        report.notes.append("another pbem process is handling the inbox: stored for it")
-        return report
-    with lock:
-        # Arrival order: what earlier runs left first (by store time), then this run's messages
-        # in the source's order (the store's mtimes tie within one clock tick).
-        arrival = {s.sha256: i for i, s in enumerate(stored_now)}
-        pending = sorted(inbox.pending(), key=lambda s: arrival.get(s.sha256, -1))
-        if not pending:
-            return report  # nothing to handle: do not open every game for its keys
-        directory = Directory.scan(root)
-        seen: set[str] = set()
-        for stored in pending:
-            if stored.sha256 in seen:
-                continue
-            seen.add(stored.sha256)
-            if source is None or all(s.sha256 != stored.sha256 for s in stored_now):
-                report.messages += 1
-            _handle(root, inbox, stored, inbox.read(stored), now, directory, report)
-    return report
-
-
-def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
-            directory: Directory, report: IngestReport) -> None:
-    t = triage(raw, own_addresses=directory.ours)
-    if t.too_big is not None:
-        inbox.quarantine(stored, f"{t.too_big.code}: {t.too_big.message}")
-        report.quarantined += 1
-        return
-    blocks: list[str] = []
+    arrival = {s.sha256: i for i, s in enumerate(stored_now)}
     seen: set[str] = set()
-    for part in t.texts:
-        for block in find_signed_blocks(part.text):
-            key = normalize(block)
-            if key not in seen:
-                seen.add(key)
-                blocks.append(block)
+    directory: Directory | None = None
+    while True:
+        # Handling is serialised per root. A process that finds the inbox held leaves what it
+        # stored to the holder, which looks for new messages again after releasing the lock:
+        # a message stored while the lock was held is never left behind.
+        lock = _lock(inbox.inbox_dir, wait)
+        if lock is None:
+            report.pending += len([s for s in stored_now if s.handled is None])
+            report.notes.append("another pbem process is handling the inbox: stored for it")
+            return report
+        with lock:
+            while True:
+                # Arrival order: what earlier runs left first (by store time), then this run's
+                # messages in the source's order (the store's mtimes tie within one tick).
+                pending = [s for s in sorted(inbox.pending(),
+                                             key=lambda s: arrival.get(s.sha256, -1))
+                           if s.sha256 not in seen]
+                if not pending:
+                    break
+                if directory is None:  # only when there is mail: do not open every game
+                    directory = Directory.scan(root)
+                limits = ReplyLimits.load(inbox.inbox_dir, now)
+                for stored in pending:
+                    seen.add(stored.sha256)
+                    if source is None or stored.sha256 not in arrival:
+                        report.messages += 1
+                    _handle_bounded(root, inbox, stored, now, directory, limits, report)
+                limits.save()
+        if not any(s.sha256 not in seen for s in inbox.pending()):
+            return report
+
+
+#: Seconds one message may spend being parsed and searched for blocks (pure work, no I/O).
+#: The parse budgets keep it linear; this catches what they miss. Over it: quarantine.
+PARSE_SECONDS = 30.0
+
+
+class BudgetExceeded(Exception):
+    """A message took more than its time budget to parse."""
+
+
+@contextlib.contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`BudgetExceeded` in the block after ``seconds`` (SIGALRM; main thread
+    only — elsewhere the attempt count is the only bound)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise BudgetExceeded(f"parsing took more than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _lock(directory: Path, wait: float) -> GameLock | None:
+    deadline = time.monotonic() + wait
+    while True:
+        lock = try_lock(directory)
+        if lock is not None or time.monotonic() >= deadline:
+            return lock
+        time.sleep(0.05)
+
+
+def _handle_bounded(root: Path, inbox: Inbox, stored: Stored, now: datetime,
+                    directory: Directory, limits: ReplyLimits, report: IngestReport) -> None:
+    """Handle one message at most :data:`MAX_ATTEMPTS` times, whatever goes wrong: the start
+    is recorded durably first, so even a process killed while handling it (out of memory, a
+    time limit) counts; any exception quarantines the message with its reason."""
+    attempt = inbox.begin(stored.sha256)
+    failpoints.reached("ingest-handling")
+    if attempt > MAX_ATTEMPTS:
+        reason = (f"handling it started {attempt - 1} times and never finished (the process "
+                  "was killed: out of memory or time?); not read again")
+        _quarantine(inbox, stored, reason, report)
+        inbox.finish(stored.sha256)
+        return
+    try:
+        raw = inbox.read(stored)
+        received = inbox.arrived(stored.sha256) or now
+        _handle(root, inbox, stored, raw, received, now, directory, limits, report)
+    except Exception as exc:  # MemoryError and RecursionError included: that is the point
+        reason = f"internal-error: handling it failed ({type(exc).__name__}: {_short(exc)})"
+        _quarantine(inbox, stored, reason, report)
+    inbox.finish(stored.sha256)
+
+
+def _quarantine(inbox: Inbox, stored: Stored, reason: str, report: IngestReport) -> None:
+    inbox.quarantine(stored, reason)
+    report.quarantined += 1
+    report.notes.append(f"quarantined {stored.sha256[:12]}: {reason}")
+
+
+def _short(exc: BaseException) -> str:
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # str() of a hostile exception may fail too
+        text = ""
+    return text[:160] or "no message"
+
+
+def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: datetime,
+            now: datetime, directory: Directory, limits: ReplyLimits,
+            report: IngestReport) -> None:
+    with _time_budget(PARSE_SECONDS):
+        t = triage(raw, own_addresses=directory.ours)
+        header_sender = _header_sender(t) if t.too_big is None else None
+        blocks: list[str] = []
+        seen: set[str] = set()
+        for part in t.texts:
+            for block in find_signed_blocks(part.text):
+                key = normalize(block)
+                if key not in seen:
+                    seen.add(key)
+                    blocks.append(block)
+    if t.too_big is not None:
+        _quarantine(inbox, stored, f"{t.too_big.code}: {t.too_big.message}", report)
+        return
+    no_reply = t.no_reply
+    # Autoresponders that set no RFC 3834 header: their subject, or the same subject again
+    # and again from one sender without orders. They only silence the replies that are not
+    # receipts (a receipt answers a real signed file and goes to the registered address).
+    muted = looks_autoreplied(t.subject)
+    if not blocks and (no_reply is None or no_reply.code in FROM_ONLY):
+        repeats = limits.subject_seen(header_sender, t.subject)
+        if muted is None and repeats >= SAME_SUBJECT:
+            muted = Problem("repeated-subject", "Subject",
+                            f"the same subject {repeats} times from {header_sender} within "
+                            "a day, without orders: taken for an autoresponder")
     if not blocks:
-        if t.html_only and t.no_reply is None:
-            _reply_to_registered(directory, t.sender, "html-only", t.message_id, report,
-                                 lambda game: notify.html_only_mail(
-                                     game, str(t.sender), t.message_id, t.subject, now))
+        if t.html_only and no_reply is None:
+            if muted is not None:
+                report.notes.append(f"html-only mail not answered: {muted.message}")
+            else:
+                _reply_to_registered(directory, limits, t.sender, "html-only", t.message_id,
+                                     report, lambda game, to: notify.html_only_mail(
+                                         game, to, t.message_id, "", now))
             inbox.done(stored, "html-only")
             return
         reason = "no signed order block found"
-        if t.no_reply is not None:
-            reason += f" ({t.no_reply.message})"
+        if no_reply is not None:
+            reason += f" ({no_reply.message})"
+        elif muted is not None:
+            reason += f" (not answered: {muted.message})"
         else:
-            notes = [str(n) for n in t.notes]
-            _reply_to_registered(directory, t.sender, "no-orders", t.message_id, report,
-                                 lambda game: notify.no_orders_mail(
-                                     game, str(t.sender), t.message_id, t.subject, now, notes))
+            # Only our own sentences, never the sender's text (names, subject) go back.
+            notes = [n.message[:160] for n in t.notes]
+            _reply_to_registered(directory, limits, t.sender, "no-orders", t.message_id,
+                                 report, lambda game, to: notify.no_orders_mail(
+                                     game, to, t.message_id, "", now, notes))
         inbox.quarantine(stored, reason)
         report.quarantined += 1
         return
     # Receipts and rejections go to the power's registered address, never to From: a missing
     # or unusable From forbids answering From, not telling the registered player.
-    reply = t.no_reply is None or t.no_reply.code in FROM_ONLY
+    reply = no_reply is None or no_reply.code in FROM_ONLY
     verdicts = []
     try:
         for block in blocks:
             verdicts.append(accept.handle_block(
-                root, block, received=now, message_id=t.message_id, ring=directory.ring,
-                reply_to=t.message_id, subject=t.subject, reply=reply,
+                root, block, received=received, message_id=t.message_id, ring=directory.ring,
+                reply_to=t.message_id, subject=t.subject, reply=reply, mail_rejection=False,
+                now=now,
             ))
+        if reply and muted is None:
+            _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,
+                             now, report)
     except accept.GameBusy as exc:
         report.pending += 1
         report.notes.append(str(exc))
@@ -165,17 +300,107 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, now: datetime,
     inbox.done(stored, outcome, verdicts=[v.line() for v in verdicts])
 
 
-def _reply_to_registered(directory: Directory, sender: str | None, kind: str,
-                         message_id: str | None, report: IngestReport,
-                         make: Callable[[Path], EmailMessage]) -> None:
-    """Answer a mail that held no orders — only if its sender is a registered player. From
-    proves nothing, but answering only registered addresses means pbem can never be used to
-    mail a stranger."""
+def _header_sender(t: Any) -> str | None:
+    """The From address as written (for the reply limits), even when it is not usable."""
+    if t.sender:
+        return str(t.sender).lower()
+    try:
+        found = from_addresses(t.message)
+    except Exception:
+        return None
+    return found[0].lower()[:200] if found else None
+
+
+def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: Directory,
+                     limits: ReplyLimits, sender: str | None, message_id: str | None,
+                     now: datetime, report: IngestReport) -> None:
+    """One "Orders rejected" mail per incoming message and power, listing every problem of
+    every rejected block for that power. A block whose signature failed is a stranger's: its
+    problems are told by code only (never the stranger's text) and the claimed power is only
+    told at all if it is registered in a game under this root."""
+    groups: dict[tuple[str, str], list[Problem]] = {}
+    forged: dict[tuple[str, str], dict[str, int]] = {}
+    turns: dict[tuple[str, str], set[int | None]] = {}
+    for number, v in enumerate(verdicts, start=1):
+        if v.verdict != "rejected" or v.game is None or v.power is None:
+            continue
+        if v.game not in directory.games:
+            continue
+        group = (v.game, v.power)
+        problems = groups.setdefault(group, [])
+        turns.setdefault(group, set()).add(v.turn)
+        if not v.verified:
+            counts = forged.setdefault(group, {})
+            for p in v.problems:
+                counts[p.code] = counts.get(p.code, 0) + 1
+            continue
+        where = f"block {number}" if len(verdicts) > 1 else ""
+        for p in v.problems:
+            path = f"{where}: {p.path}" if where and p.path else (where or p.path)
+            problems.append(Problem(p.code, path, p.message))
+    for group, counts in forged.items():
+        for code, count in sorted(counts.items()):
+            where = f"{count} block(s)" if len(verdicts) > 1 else "signature"
+            groups[group].append(Problem(code, where, _UNVERIFIED.get(code, _UNVERIFIED_DEFAULT)))
+    for (game, power), problems in groups.items():
+        over = limits.allow(sender, f"{game}/{power}")
+        if over is not None:
+            report.notes.append(f"rejection for {game}/{power} not mailed: {over}")
+            continue
+        turn = next(iter(turns[(game, power)])) if len(turns[(game, power)]) == 1 else None
+        ident = accept.queue_rejection(directory.games[game], power, turn,
+                                       _capped(problems), message_id,
+                                       f"rejection:{stored.sha256}:{power}", now)
+        if ident is None:
+            continue
+        limits.record(sender, f"{game}/{power}")
+        for v in verdicts:
+            if v.game == game and v.power == power and v.verdict == "rejected":
+                v.queued.append(ident)
+
+
+#: What a player is told about a block whose signature or envelope check failed: our words only.
+_UNVERIFIED_DEFAULT = ("a signed block claiming to be your orders failed the signature check; "
+                       "nothing was changed")
+_UNVERIFIED = {
+    "bad-signature": "the signature does not match the text: the block was changed after "
+                     "signing, or it was not signed with your key; nothing was changed",
+    "unknown-signer": "the block was not signed by a key registered for the power it names; "
+                      "nothing was changed",
+}
+
+
+#: Problems listed in one rejection mail; the rest are counted in a last line.
+MAX_LISTED = 200
+
+
+def _capped(problems: list[Problem]) -> list[Problem]:
+    """At most :data:`MAX_LISTED` problems (a mail listing 10,000 lines helps nobody)."""
+    if len(problems) <= MAX_LISTED:
+        return problems
+    rest = len(problems) - MAX_LISTED
+    return [*problems[:MAX_LISTED], Problem("more", "", f"and {rest} more problem(s)")]
+
+
+def _reply_to_registered(directory: Directory, limits: ReplyLimits, sender: str | None,
+                         kind: str, message_id: str | None, report: IngestReport,
+                         make: Callable[[Path, str], EmailMessage]) -> None:
+    """Answer a mail that held no orders — only if its sender is a registered player, and
+    within the reply limits. From proves nothing, but answering only registered addresses
+    means pbem can never be used to mail a stranger; the limits keep a forged From from
+    flooding the player."""
     if not sender:
         return
-    game_path = directory.registered.get(sender.lower())
+    address = sender.lower()
+    game_path = directory.registered.get(address)
     if game_path is None:
         report.notes.append(f"{kind} mail from unregistered {sender}: not answered")
         return
-    Outbox(game_path / "outbox").queue(make(game_path), key=f"{kind}:{message_id}:{sender}")
-    report.notes.append(f"{kind} mail from {sender}: answered")
+    over = limits.allow(address, f"{game_path.name}/{address}")
+    if over is not None:
+        report.notes.append(f"{kind} mail from {sender}: not answered ({over})")
+        return
+    to = directory.spelled.get(address, sender)
+    Outbox(game_path / "outbox").queue(make(game_path, to), key=f"{kind}:{message_id}:{to}")
+    limits.record(address, f"{game_path.name}/{address}")
+    report.notes.append(f"{kind} mail from {sender}: answered at {to}")

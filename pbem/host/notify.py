@@ -20,9 +20,11 @@ from typing import Any
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
+from pbem.protocol import orderdoc
 from pbem.protocol.escrow import load_private, open_escrow
 from pbem.protocol.keys import PrivateKey
 from pbem.render import mails
+from pbem.schedule import parse_iso, to_iso
 from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
@@ -74,13 +76,17 @@ class Context:
         clock = replay.clock(self.game.log.entries)
         head = self.game.log.head
         missed = replay.missed_turns(self.game.log.entries)
+        last = last_seqs(self.game.log.entries)
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
             "deadline": clock.deadline,
             "paused": clock.paused,
             "checkpoint": self.game.checkpoint(self.referee).text(),
-            "seq": 1,
+            # One seq rule (the report's form, `pbem orders new`): the next seq after the last
+            # accepted one of the power, in any turn; view.json carries the last one.
+            "seq": {p: last[p] + 1 if p in last else 0 for p in self.game.config.powers},
+            "last_seq": last,
             "log_length": head.length,
             "missed": {p: m["total"] for p, m in missed.items()},
             "missed_in_a_row": {p: m["in_a_row"] for p, m in missed.items()},
@@ -139,6 +145,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     gid = ctx.game.game_id
     events = entry.body["events"]
     info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
+    info.update(turn_facts(ctx.game.log.entries, entry, ctx.game.config.nmr_alert))
     out = []
     for address, player in ctx.players().items():
         mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
@@ -213,33 +220,177 @@ def revealed_departures(entries: Sequence[Entry]) -> list[dict[str, Any]]:
 
 def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: datetime, *,
                   late: bool) -> EmailMessage:
+    """A reminder before the deadline, or (``late``: the deadline has passed, the grace period
+    has not) a last call that names when the grace period ends — never a past deadline as
+    the time orders are due."""
     entry = ctx.game.config.powers[power]
     info = ctx.game_info(state)
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
-    mail = mails.reminder(ctx.renderer, ctx.plugin, state, [power], player, info)
+    last_call = None
+    if late:
+        last_call = {"deadline": to_iso(deadline),
+                     "until": to_iso(ctx.game.config.schedule.grace_end(deadline)),
+                     "until_run": ctx.game.config.late_orders == "until-run"}
+        info = {**info, "deadline": None}
+    mail = mails.reminder(ctx.renderer, ctx.plugin, state, [power], player, info,
+                          late=last_call)
     return ctx.compose(entry.email, mail, kind="report")
+
+
+def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
+    """``{deadline, grace_end}`` (UTC ISO) if orders received at ``received`` come after the
+    current turn's deadline plus grace; None if in time (or the game is paused: a paused game
+    has no running deadline)."""
+    clock = replay.clock(game.log.entries)
+    if clock.paused or game.config.paused or not clock.deadline:
+        return None
+    deadline = parse_iso(clock.deadline)
+    grace_end = game.config.schedule.grace_end(deadline)
+    if received < grace_end:
+        return None
+    return {"deadline": clock.deadline, "grace_end": to_iso(grace_end)}
 
 
 def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
                  fields: dict[str, Any], signature: str, reply_to: str | None,
-                 subject: str) -> EmailMessage:
+                 subject: str, *, ready: bool = True,
+                 late: dict[str, str] | None = None) -> EmailMessage:
+    """The receipt, quoting the current deadline (as the log has it now, after any extension)
+    and saying honestly when a correction is still possible: ``ready`` files let the turn
+    resolve early; ``late`` (accepted after deadline + grace in a game that takes late orders
+    until the run) says so and names the real deadline."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
-                          seq=int(fields["seq"]), signature=signature_text(fields, signature))
+                          seq=int(fields["seq"]), signature=signature_text(fields, signature),
+                          ready=ready, early=ctx.game.config.schedule.early, late=late,
+                          received=str(fields["received"]))
     return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
                        reply_to=reply_to)
+
+
+def late_mail(ctx: Context, power: str, turn: int, received: datetime,
+              late: dict[str, str] | None, reply_to: str | None) -> EmailMessage:
+    """The late notice: orders for ``turn`` came after its deadline plus grace (``late``) or
+    after the turn was resolved (``late`` None); they were not used."""
+    entry = ctx.game.config.powers[power]
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
+            "deadline": None if late else replay.clock(ctx.game.log.entries).deadline}
+    mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
+                             received=to_iso(received), late=late)
+    return ctx.compose(entry.email, mail, kind="reply", reply_to=reply_to)
 
 
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
-                   reply_to: str | None, subject: str) -> EmailMessage:
+                   reply_to: str | None, subject: str, *, seq: int | None = None) -> EmailMessage:
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
-    mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn)
+    mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn,
+                           seq=seq)
     return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
                        reply_to=reply_to)
+
+
+# -- what the players are told besides their orders -------------------------------------------
+GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end")
+
+
+def last_seqs(entries: Sequence[Entry]) -> dict[str, int]:
+    """Each power's last accepted seq, in any turn (the form's and `orders new`'s next seq is
+    one more)."""
+    out: dict[str, int] = {}
+    for entry in entries:
+        if entry.kind == replay.ORDERS:
+            power = entry.body["power"]
+            out[power] = max(out.get(power, -1), int(entry.body["seq"]))
+    return out
+
+
+def gm_notice(entry: Entry) -> dict[str, Any] | None:
+    """What a game-master entry changed for the players, or None if it changed nothing they
+    must act on."""
+    body = entry.body
+    op = body.get("op")
+    if entry.kind not in (replay.GM, replay.KEY) or op not in GM_OPS:
+        return None
+    return {"op": op, "seq": entry.seq, "time": entry.time, "deadline": body.get("deadline"),
+            "reason": body.get("reason") or "", "power": body.get("power") or ""}
+
+
+def turn_facts(entries: Sequence[Entry], entry: Entry, nmr_alert: int) -> dict[str, Any]:
+    """What a report says beside the events, from the log: the game master's notices since the
+    resolution before ``entry``, each due power's missed turn and what was done for it
+    (standing orders, escrow opened, orders that no longer fit), and the order the powers were
+    resolved in (``due`` as recorded: the game's resolution order)."""
+    before = [e for e in entries if e.seq < entry.seq]
+    start = next((e.seq for e in reversed(before) if e.kind == replay.RESOLVE), 0)
+    body = entry.body
+    notices = [{**n, "turn": body["turn"]} for e in before
+               if e.seq > start and (n := gm_notice(e)) is not None]
+    missed = replay.missed_turns([e for e in entries if e.seq <= entry.seq])
+    nmr = {}
+    for power, sha in body["used"].items():
+        if sha is not None:
+            continue
+        count = missed.get(power, {"total": 1, "in_a_row": 1})
+        nmr[power] = {"turn": body["turn"], "escrow": sorted(body.get("escrow", {}).get(power, {})),
+                      "stale": list(body.get("stale", {}).get(power, [])),
+                      "total": count["total"], "in_a_row": count["in_a_row"],
+                      "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
+    return {"notices": notices, "nmr": nmr, "order": list(body.get("due", []))}
+
+
+def notice_key(game_id: str, seq: int) -> str:
+    """The outbox key of the notice mails of the game-master entry at log ``seq``."""
+    return f"gm-notice:{game_id}:{seq}"
+
+
+def gm_notice_mails(ctx: Context, state: dict[str, Any],
+                    entry: Entry) -> list[tuple[str | None, EmailMessage]]:
+    """Every player's mail about a game-master operation: what changed, where each of his
+    powers stands (orders in or not), and when orders are due now."""
+    notice = gm_notice(entry)
+    if notice is None:
+        return []
+    info = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
+    notice["turn"] = ctx.plugin.orders_turn(state)
+    standing = replay.standing_orders(ctx.game.log.entries)
+    due = set(ctx.plugin.powers_due(state))
+    out: list[tuple[str | None, EmailMessage]] = []
+    for address, player in ctx.players().items():
+        powers = [{"power": p, "name": p.capitalize(), "due": p in due,
+                   "seq": standing[p]["seq"] if p in standing else None,
+                   "ready": orderdoc.ready_of(standing[p]["text"]) if p in standing else None}
+                  for p in player["powers"]]
+        views = None
+        if notice["op"] == "replace" and notice["power"] in player["powers"]:
+            views = {notice["power"]: ctx.plugin.view(state, notice["power"])}
+        mail = mails.gm_notice(ctx.renderer, notice, powers, player, info, views)
+        out.append((f"gm-notice:{ctx.game.game_id}:{entry.seq}:{address}",
+                    ctx.compose(player["email"], mail, kind="report")))
+    return out
+
+
+def queue_gm_notices(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+    """Queue the notice mails of every game-master entry since the last resolution that has
+    none queued yet (all of one entry's mails in one durable step): the operation queues them
+    itself, and the turn job catches up after a crash between its log entry and its mail."""
+    count = 0
+    entries = ctx.game.log.entries
+    for entry in replay.since_last_resolution(entries):
+        if gm_notice(entry) is None:
+            continue
+        key = notice_key(ctx.game.game_id, entry.seq)
+        if outbox.queued_under(key) is not None:
+            continue
+        items = gm_notice_mails(ctx, state, entry)
+        if items:
+            outbox.queue_many(items, key=key)
+            count += len(items)
+    return count
 
 
 def signature_text(fields: dict[str, Any], signature: str) -> str:

@@ -6,13 +6,17 @@ Per game, under the game's lock (a busy game is skipped, never waited for):
 1. open the game and verify its log (a torn last line — an append cut short — is dropped; any
    other damage stops the game with a message to the game master: it is never "fixed");
 2. load the state (the cache is checked against the log head and rebuilt by replay if stale);
-3. queue the mails of the last resolution if a crash came before they were all queued;
-4. if the turn is due (all orders in and early processing on, or the deadline plus grace
-   passed): gather the standing orders, resolve, **append the resolve entry (the commit
-   point)**, write the state cache, queue every mail of the resolution in the outbox in one
-   durable step under the key ``resolution:GAME:SEQ`` (``Outbox.queue_many``: all or none),
-   note the resolution mailed in ``mailed.json``; repeat while turns are due (sequential mode);
-5. remind the powers without orders shortly before the deadline, and send late notices;
+3. queue the mails of the last resolution if a crash came before they were all queued,
+   and the players' notices of game-master operations not queued yet;
+4. if the turn is due (all orders in and marked ready — the envelope's ``ready``, default
+   true — and early processing on; or the deadline passed with all orders in, ready or not;
+   or the deadline plus grace passed): gather the standing orders, resolve, **append the
+   resolve entry (the commit point)**, write the state cache, queue every mail of the
+   resolution in the outbox in one durable step under the key ``resolution:GAME:SEQ``
+   (``Outbox.queue_many``: all or none), note the resolution mailed in ``mailed.json``;
+   repeat while turns are due (sequential mode);
+5. remind the powers without orders shortly before the deadline, and (between the deadline
+   and the end of the grace period) send them a last call naming when the grace ends;
 6. deliver the outbox.
 
 A crash anywhere leaves the log either without the resolve entry (the next run resolves the
@@ -38,14 +42,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, failpoints
+from pbem import atomic, canonical, failpoints
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
+from pbem.protocol import orderdoc
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import atomic, replay
+from pbem.store import replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
@@ -132,12 +137,15 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
     try:
         loaded = replay.load_state(plugin, game)
     except replay.ReplayMismatch as exc:
-        _stop(path, now, f"replaying the log does not give its recorded states: {exc}", run)
+        detail = mismatch.explain(plugin, game, exc)
+        _stop(path, now, f"replaying the log does not give its recorded states: {exc}"
+              + (f"; {detail}" if detail else ""), run)
         return
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
+    run.queued += notify.queue_gm_notices(ctx, state, outbox)
     if not any(e.kind == replay.RESOLVE for e in game.log.entries):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
@@ -151,7 +159,11 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         due = plugin.powers_due(state)
         standing = replay.standing_orders(game.log.entries)
         deadline = parse_iso(clock.deadline) if clock.deadline else None
-        all_in = all(p in standing for p in due)
+        # Early resolution waits for every due power's orders marked ready; at the deadline
+        # the orders in are used, ready or not.
+        all_in = all(p in standing for p in due) and (
+            (deadline is not None and now >= deadline)
+            or all(orderdoc.ready_of(standing[p]["text"]) for p in due))
         schedule = game.config.schedule
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
             if deadline is not None:
@@ -220,7 +232,7 @@ def _mailed(path: Path) -> int:
 def _note_mailed(path: Path, seq: int) -> None:
     """Write the mailed.json hint in place, without fsync: the outbox key is the durable mark
     (a crash may leave the old value, no file or a torn one; each reads as "look at the key")."""
-    fd = os.open(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    fd = atomic.open_nofollow(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         os.write(fd, canonical.encode({"seq": seq}) + b"\n")
     finally:

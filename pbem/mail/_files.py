@@ -14,31 +14,25 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pbem.store import atomic
-from pbem.store.atomic import fsync_dir
+from pbem import atomic
+from pbem.atomic import fsync_dir
 
 __all__ = ["fsync_dir", "write_temp", "write_durably", "write_json", "read_json",
            "move_durably", "replace_symlink", "append_record", "append_line"]
 
 
-def write_temp(path: Path, data: bytes, *, mode: int = 0o600) -> Path:
+def write_temp(path: Path, data: bytes, *, mode: int = atomic.PRIVATE) -> Path:
     """Write ``data`` to a fresh fsynced temporary file beside ``path``; return its name.
 
     Nothing is renamed: the caller moves it into place (and fsyncs the directory)."""
     return atomic.write_temp(path, data, mode)
 
 
-def write_durably(path: Path, data: bytes, *, mode: int = 0o600, sync_dir: bool = True) -> None:
-    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory)."""
-    tmp = write_temp(path, data, mode=mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if sync_dir:
-        fsync_dir(path.parent)
+def write_durably(path: Path, data: bytes, *, mode: int = atomic.PRIVATE,
+                  sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory).
+    Raises OSError (the spool reports it itself)."""
+    atomic.replace_bytes(path, data, mode=mode, sync_dir=sync_dir)
 
 
 def write_json(path: Path, value: Any, *, sync_dir: bool = True) -> None:
@@ -81,7 +75,7 @@ def append_record(path: Path, data: bytes) -> None:
     the record starts on a new line, so the torn fragment stays a line of its own that readers
     skip.
     """
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+    fd = atomic.open_nofollow(path, os.O_RDWR | os.O_APPEND)
     try:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -97,7 +91,7 @@ def append_record(path: Path, data: bytes) -> None:
 def append_line(path: Path, line: str) -> None:
     """Append one line with a single write and an fsync (a small append-only record)."""
     created = not path.exists()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fd = atomic.open_nofollow(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
         os.fsync(fd)

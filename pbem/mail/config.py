@@ -17,9 +17,11 @@ to ``ROOT/sent-mail/`` (a file outbox), and mail comes in through ``pbem ingest`
     security: tls
     credentials_file: /home/gm/.pbem-imap
     mailbox: INBOX
-    done_folder: pbem-handled   # handled mail is moved here
+    done_folder: pbem-handled   # handled mail is moved here (null: left in place, flagged)
 
-Passwords are never taken from the command line or this file.
+Passwords are never taken from the command line or this file. Every key is checked: an unknown
+one (a typo such as ``securty``) is refused with its name and the file, since ignoring it would
+silently fall back to a default (starttls) and fail later with a misleading reason.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from pbem.mail.transports import FileTransport, SMTPTransport, Transport
 from pbem.protocol import safeyaml
 
 NAME = "mail.yaml"
+_COMMON = ("host", "port", "security", "credentials_file", "credentials_env", "ca_file")
+SECTION_KEYS = {"smtp": _COMMON, "imap": (*_COMMON, "mailbox", "done_folder")}
 
 
 class MailSettingsError(PbemError):
@@ -47,8 +51,20 @@ def _load(root: Path) -> dict[str, Any]:
     data, problems = safeyaml.scan(path.read_text(encoding="utf-8"))
     if problems:
         raise MailSettingsError(f"{path}: " + "; ".join(str(p) for p in problems))
-    if not isinstance(data, dict) or set(data) - {"smtp", "imap"}:
+    if not isinstance(data, dict):
         raise MailSettingsError(f"{path}: expected a mapping with smtp and/or imap")
+    for key, section in data.items():
+        if key not in SECTION_KEYS:
+            raise MailSettingsError(f"{path}: unknown key {key!r} (known: smtp, imap)")
+        if section is None:
+            continue
+        if not isinstance(section, dict):
+            raise MailSettingsError(f"{path}: {key} must be a mapping of settings")
+        known = SECTION_KEYS[key]
+        for name in section:
+            if name not in known and name != "password":  # password: refused below, by name
+                raise MailSettingsError(
+                    f"{path}: unknown key {key}.{name} (known: {', '.join(known)})")
     return data
 
 

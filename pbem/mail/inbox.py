@@ -3,10 +3,17 @@
 Layout under ROOT (nothing is ever deleted; a message only moves from inbox/ to quarantine/)::
 
     inbox/<sha256>.eml          the raw bytes exactly as received
+    inbox/<sha256>.arrived      when it was stored (ISO 8601 UTC): the time its orders count as
+                                received, however late a busy inbox lets it be handled
+    inbox/attempts/<sha256>     how many times handling it started without finishing (a crash,
+                                an out-of-memory kill); at MAX_ATTEMPTS it is quarantined unread
     inbox/<key>.key             symlink: duplicate key -> sha256 of the first copy stored
     inbox/done/<sha256>.json    the outcome once the message was handled
     quarantine/<sha256>.eml     a message that could not be handled ...
     quarantine/<sha256>.reason  ... and why, in one plain sentence
+
+``pbem gm quarantine ROOT`` lists the quarantine; ``pbem gm release ROOT SHA`` (:meth:`release`)
+moves a message back to the inbox with a fresh attempt count, to be handled by the next run.
 
 The order of operations gives the guarantees: the caller ``store()``s, then acts, then records
 ``done()``, then acknowledges the source (``source.ack(id)``). A crash anywhere leaves the message
@@ -29,6 +36,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
@@ -37,6 +45,11 @@ from pbem.mail import _files
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
+
+#: Handling a message may start this many times without finishing (each start is recorded
+#: durably before any work); the next start quarantines it unread. A message that kills its
+#: process (out of memory, a time limit) thus stops nothing after the third try.
+MAX_ATTEMPTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +107,10 @@ class Inbox:
         for d in (self.inbox_dir, self.done_dir, self.quarantine_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def store(self, raw: bytes) -> Stored:
+    def store(self, raw: bytes, arrived: datetime | None = None) -> Stored:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
-        message was handled before. Call before acting on the message; ack the source after."""
+        message was handled before. Call before acting on the message; ack the source after.
+        ``arrived`` (default: the clock) is recorded beside a new message: its arrival time."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
         key_path = self.inbox_dir / f"{key}.key"
@@ -110,6 +124,10 @@ class Inbox:
         path = self.path(sha)
         fresh = not path.exists()
         if fresh:
+            when = (arrived or datetime.now(UTC)).astimezone(UTC)
+            stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+            _files.write_durably(self.inbox_dir / f"{sha}.arrived", stamp.encode("ascii"),
+                                 sync_dir=False)
             _files.write_durably(path, raw, mode=0o600, sync_dir=False)
         # The key is a symlink whose target is the sha256: a metadata-only record, made durable
         # together with the new .eml by one fsync of the directory they share.
@@ -126,6 +144,56 @@ class Inbox:
             if p.exists():
                 return p
         return None
+
+    def arrived(self, sha: str) -> datetime | None:
+        """When the message was stored (None for one stored before arrival times were kept)."""
+        try:
+            text = (self.inbox_dir / f"{sha}.arrived").read_text(encoding="ascii").strip()
+            return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except (OSError, ValueError):
+            return None
+
+    def begin(self, sha: str) -> int:
+        """Record durably that handling ``sha`` starts; return how many starts (this one
+        included) have not finished. :meth:`finish` clears the count."""
+        directory = self.inbox_dir / "attempts"
+        directory.mkdir(exist_ok=True)
+        path = directory / sha
+        try:
+            count = int(path.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            count = 0
+        count += 1
+        _files.write_durably(path, str(count).encode("ascii"))
+        return count
+
+    def finish(self, sha: str) -> None:
+        """Handling ``sha`` ended (done, quarantined, or left pending for a busy game)."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.inbox_dir / "attempts" / sha)
+
+    def release(self, sha: str) -> Path:
+        """Move a quarantined message back into the inbox to be handled again (by the game
+        master, after fixing what made it fail): its reason, done record and attempt count go."""
+        if not _SHA.match(sha):
+            matches = [p.stem for p in self.quarantine_dir.glob(f"{sha}*.eml")] if re.match(
+                r"^[0-9a-f]{6,64}$", sha) else []
+            if len(matches) != 1:
+                raise FileNotFoundError(f"no quarantined message {sha!r}"
+                                        + (" (ambiguous prefix)" if matches else ""))
+            sha = matches[0]
+        source = self.quarantine_dir / f"{sha}.eml"
+        if not source.exists():
+            raise FileNotFoundError(f"no quarantined message {sha}")
+        target = self.path(sha)
+        _files.move_durably(source, target)
+        for leftover in (self.done_dir / f"{sha}.json", self.quarantine_dir / f"{sha}.reason",
+                         self.inbox_dir / "attempts" / sha):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(leftover)
+        _files.fsync_dir(self.done_dir)
+        _files.fsync_dir(self.quarantine_dir)
+        return target
 
     def read(self, stored: Stored | str) -> bytes:
         """The raw bytes of a stored message (from the inbox or the quarantine)."""

@@ -12,6 +12,7 @@ exactly one From address with a domain is not answered (it is malformed or a pro
 from __future__ import annotations
 
 import email.utils
+import re
 from collections.abc import Collection
 from email.message import Message
 
@@ -52,7 +53,11 @@ def from_addresses(msg: Message) -> list[str]:
     """Every addr-spec in the From headers (lowercased domain), best effort, never raising."""
     raws = [v for k, v in msg.raw_items() if k.lower() == "from"]
     found: list[str] = []
-    for _name, addr in email.utils.getaddresses([str(r) for r in raws]):
+    try:
+        pairs = email.utils.getaddresses([str(r) for r in raws])
+    except Exception:  # RecursionError on deeply nested comments, and whatever else
+        return []
+    for _name, addr in pairs:
         if addr:
             found.append(addr)
     return found
@@ -125,7 +130,30 @@ def no_reply_reason(
 
 
 def _bare(address: str) -> str:
-    return email.utils.parseaddr(address)[1] or address.strip().strip("<>")
+    try:
+        return email.utils.parseaddr(address)[1] or address.strip().strip("<>")
+    except Exception:  # nested comments: RecursionError
+        return address.strip().strip("<>")
+
+
+#: Subjects autoresponders use when they set none of the headers above (Outlook, Gmail
+#: vacation replies without Auto-Submitted, ticket systems), in the common languages.
+_AUTOREPLY_SUBJECT = re.compile(
+    r"^\s*(?:auto(?:matic)?[ -]?(?:reply|response|antwort|svar)|autoreply|auto:|"
+    r"out of (?:the )?office|abwesenheit|absence|r[ée]ponse automatique|"
+    r"vacation|on leave|away from)",
+    re.IGNORECASE,
+)
+
+
+def looks_autoreplied(subject: str) -> Problem | None:
+    """A Problem when the subject is an autoresponder's ("Automatic reply: …", "Out of
+    office", "Auto: …"), else None. Together with the repeated-subject limit of
+    pbem.mail.replylimits this catches autoresponders that set no RFC 3834 header."""
+    if _AUTOREPLY_SUBJECT.match(subject[:200]):
+        return Problem("autoreply-subject", "Subject",
+                       "the subject is an autoresponder's: not answered")
+    return None
 
 
 def _short(text: str) -> str:

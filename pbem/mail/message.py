@@ -43,6 +43,9 @@ MiB = 1024 * 1024
 # nesting level (RecursionError at ~3000), so hostile structure is refused before it is parsed.
 _DASH_LINE = re.compile(rb"^--", re.M)
 _CONTAINER_TYPE = re.compile(rb"^content-type:\s*(?:multipart/|message/rfc822)", re.M | re.I)
+_ENCODED_WORD = re.compile(rb"=\?[^?\s]{0,75}\?[BbQq]\?")
+_HEADER_FIELD = re.compile(rb"^[!-9;-~]+:", re.M)
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -83,6 +86,16 @@ class Limits:
     parts: int = 500
     #: Nesting of multiparts and forwarded messages.
     depth: int = 30
+    #: Bytes of the top-level header section (real mail with a long Received chain: ~20 KB).
+    header_bytes: int = 64 * 1024
+    #: Header fields in the top-level header section.
+    headers: int = 300
+    #: RFC 2047 encoded words ("=?charset?q?…?=") in the whole message. The stdlib decodes a
+    #: header of n encoded words in memory that grows with n² (280 KB of them took 2.7 GB).
+    encoded_words: int = 200
+    #: Nesting of comments "(…)" in any header line; the stdlib address parsers recurse once per
+    #: level (RecursionError at ~500).
+    comment_depth: int = 20
 
 
 DEFAULT_LIMITS = Limits()
@@ -151,6 +164,7 @@ def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
                 "are not read",
             )
         )
+    check_header_budget(raw, limits)
     dash_lines = len(_DASH_LINE.findall(raw))
     if dash_lines > 10 * limits.parts:
         raise _too_many_parts(dash_lines, limits, "boundary-like lines")
@@ -176,6 +190,67 @@ def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
             Problem("unreadable", "", f"the message cannot be parsed ({type(exc).__name__})")
         ) from None
     assert isinstance(msg, EmailMessage)
+    try:
+        _check_structure(msg, limits)
+    except MessageRefused:
+        raise
+    except Exception as exc:  # a part header the stdlib cannot parse while walking
+        raise MessageRefused(
+            Problem("unreadable", "", f"the message cannot be parsed ({type(exc).__name__})")
+        ) from None
+    return msg
+
+
+def check_header_budget(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
+    """Refuse (:class:`MessageTooBig`) a message whose headers would cost the stdlib parsers
+    more than linear work: too large a header section, too many fields, too many RFC 2047
+    encoded words, comments nested too deeply. Runs in linear time on the raw bytes, before any
+    parsing, so a hostile header is refused before it costs memory or recursion."""
+    end = _BLANK_LINE.search(raw)
+    head = raw[: end.start()] if end else raw
+    if len(head) > limits.header_bytes:
+        raise MessageTooBig(Problem(
+            "headers-too-big", "", f"the header section is {len(head):,} bytes; at most "
+            f"{limits.header_bytes:,} are read"))
+    fields = len(_HEADER_FIELD.findall(head))
+    if fields > limits.headers:
+        raise MessageTooBig(Problem(
+            "too-many-headers", "", f"the message has {fields:,} header fields; at most "
+            f"{limits.headers} are read"))
+    words = len(_ENCODED_WORD.findall(raw))
+    if words > limits.encoded_words:
+        raise MessageTooBig(Problem(
+            "too-many-encoded-words", "", f"the message has {words:,} RFC 2047 encoded words "
+            f"(=?…?=); at most {limits.encoded_words} are read"))
+    depth = _comment_depth(head)
+    if depth > limits.comment_depth:
+        raise MessageTooBig(Problem(
+            "headers-too-deep", "", f"a header nests comments (…) {depth} levels deep; at most "
+            f"{limits.comment_depth} are read"))
+
+
+def _comment_depth(head: bytes) -> int:
+    """The deepest nesting of "(" in ``head`` (counted per header field, escapes skipped)."""
+    deepest = depth = 0
+    escaped = False
+    previous = 0x0A
+    for byte in head:
+        if previous == 0x0A and byte not in (0x20, 0x09):
+            depth = 0  # a new header field
+        previous = byte
+        if escaped:
+            escaped = False
+        elif byte == 0x5C:  # backslash
+            escaped = True
+        elif byte == 0x28:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte == 0x29:
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _check_structure(msg: Message, limits: Limits) -> None:
     for count, (_part, depth, _fwd) in enumerate(_walk(msg), start=1):
         if count > limits.parts:
             raise _too_many_parts(count, limits, "parts")
@@ -187,7 +262,6 @@ def parse_message(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> EmailMessage:
                     f"the message's parts are nested more than {limits.depth} levels deep",
                 )
             )
-    return msg
 
 
 def _too_many_parts(count: int, limits: Limits, what: str) -> MessageTooBig:

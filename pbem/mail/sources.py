@@ -150,7 +150,13 @@ class MaildirSource:
         match = _MAILDIR_INFO.match(file.name)
         flags = set(match.group("flags") or "") if match else set()
         target = self.path / "cur" / f"{base}:2,{''.join(sorted(flags | {'S'}))}"
-        _files.move_durably(file, target)
+        try:
+            _files.move_durably(file, target)
+        except FileNotFoundError:
+            # Another ingest on the same Maildir acknowledged it first (both stored it: the
+            # inbox recognises the duplicate). Gone from new/ is what ack means.
+            if file.exists():
+                raise
 
     def close(self) -> None:
         self._locations.clear()

@@ -7,7 +7,12 @@ An order document is a YAML mapping with exactly these keys (docs/protocol.md, "
     power: algol         # the power giving the orders
     turn: 7              # the turn the orders are for (>= 1)
     seq: 3               # per-submission counter (>= 0): within a turn the highest seq wins
+    ready: true          # optional (default true): false keeps early resolution waiting
     orders: {...}        # the game's order body (may be empty: standing orders)
+
+``ready`` is the only optional key. A player who may still correct his orders sends
+``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved early for him,
+only at the deadline or when a later file says ``ready: true``.
 
 The envelope is the same for every game; ``orders`` belongs to the game plugin
 (``plugin.normalize_orders``), whose problem paths are relative to ``orders.``.
@@ -23,7 +28,8 @@ from typing import Any
 from pbem.errors import Problem, Rejected
 
 PROTOCOL = 1
-KEYS = ("pbem", "game", "power", "turn", "seq", "orders")
+KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "orders")
+OPTIONAL = ("ready",)
 MAX_NUMBER = 2**53 - 1  # stays exact in JSON everywhere
 MAX_NAME = 64
 
@@ -33,6 +39,7 @@ _HINTS = {
     "power": "your power, e.g. algol",
     "turn": "the turn these orders are for",
     "seq": "the submission number, 0 for the first file of a turn",
+    "ready": "true when these orders are final, false to keep the turn open for a correction",
     "orders": "the orders (an empty mapping {} keeps standing orders)",
 }
 
@@ -46,6 +53,7 @@ class Envelope:
     turn: int
     seq: int
     orders: dict[Any, Any]
+    ready: bool = True
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -89,7 +97,7 @@ def check_envelope(
             bad("unknown-key", str(key), f"unknown key {str(key)!r}{did_you_mean(str(key), KEYS)}"
                 f" (an order file has only {', '.join(KEYS)}; orders go under orders:)")
     for key in KEYS:
-        if key not in doc:
+        if key not in doc and key not in OPTIONAL:
             bad("missing", key, f"missing: {_HINTS[key]}")
 
     version = doc.get("pbem")
@@ -118,6 +126,9 @@ def check_envelope(
             bad("range", key, f"must be between {low} and {MAX_NUMBER}, not {value}")
         else:
             numbers[key] = value
+    ready = doc.get("ready", True)
+    if not isinstance(ready, bool):
+        bad("type", "ready", f"must be true or false, not {_describe(ready)}")
     orders = doc.get("orders")
     if orders is None:
         orders = {}  # "orders:" with everything under it commented out: standing orders
@@ -140,7 +151,8 @@ def check_envelope(
 
     if problems:
         return None, problems
-    return Envelope(names["game"], names["power"], numbers["turn"], numbers["seq"], orders), []
+    return Envelope(names["game"], names["power"], numbers["turn"], numbers["seq"], orders,
+                    ready is True), []
 
 
 def parse_envelope(

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
@@ -39,6 +38,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import PbemError
 from pbem.framing import fields
+from pbem.protocol import keys
 from pbem.protocol.commitment import NONCE_BYTES, departure_fields, is_hex64
 
 DOMAIN = b"pbem-escrow-v1"
@@ -192,6 +192,8 @@ def load_public(path: Path) -> X25519PublicKey:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise EscrowError(f"{path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise EscrowError(f"{path}: not an escrow public key (not UTF-8 text)") from None
     try:
         return parse_public(text)
     except EscrowError as exc:
@@ -226,10 +228,7 @@ def write_keypair(prefix: Path, comment: str = "") -> tuple[Path, Path]:
         serialization.NoEncryption(),
     )
     try:
-        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(pem)
-        pub_path.write_text(public_text(key.public_key(), comment) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise EscrowError(f"cannot write {exc.filename}: {exc.strerror}") from None
+        keys.write_pair(key_path, pem, pub_path, public_text(key.public_key(), comment) + "\n")
+    except keys.KeyError_ as exc:
+        raise EscrowError(str(exc)) from None
     return key_path, pub_path

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.framing import fields
 
@@ -71,6 +71,10 @@ class PublicKey:
             return cls.parse(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise KeyError_(f"{path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise KeyError_(f"{path}: not a public key (not UTF-8 text)") from None
+        except KeyError_ as exc:
+            raise KeyError_(f"{path}: {exc}") from None
 
     def text(self, comment: str = "") -> str:
         line = f"{PUB_TAG} {base64.b64encode(self.raw).decode()}"
@@ -123,6 +127,15 @@ class PrivateKey:
     def sign(self, domain: str, payload_type: str, body: bytes) -> bytes:
         return self.key.sign(pae(domain, payload_type, body))
 
+    def raw(self) -> bytes:
+        """The 32 raw private-key bytes (the Ed25519 seed): the input from which per-game
+        secrets are derived (the chance protocol's K, pbem.chance.referee). Never published."""
+        return self.key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+
     def pem(self) -> bytes:
         return self.key.private_bytes(
             serialization.Encoding.PEM,
@@ -132,16 +145,24 @@ class PrivateKey:
 
 
 def write_keypair(prefix: Path, comment: str = "") -> tuple[Path, Path]:
-    """Write PREFIX.key (0600, never overwritten) and PREFIX.pub; return both paths."""
+    """Write PREFIX.key (0600, never overwritten) and PREFIX.pub (0644: it is published)."""
     prefix = Path(prefix)
     key_path = prefix.with_name(prefix.name + ".key")
     pub_path = prefix.with_name(prefix.name + ".pub")
-    for path in (key_path, pub_path):
-        if path.exists():
-            raise KeyError_(f"{path} exists already: refusing to overwrite a key")
     key = PrivateKey.generate()
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(key.pem())
-    pub_path.write_text(key.public.text(comment) + "\n", encoding="utf-8")
+    write_pair(key_path, key.pem(), pub_path, key.public.text(comment) + "\n")
     return key_path, pub_path
+
+
+def write_pair(key_path: Path, pem: bytes, pub_path: Path, pub_text: str) -> None:
+    """Create a private key file (0600) and its public file (0644); neither may exist yet
+    (a key is never overwritten). Shared by the signing and the escrow key pairs."""
+    for path in (key_path, pub_path):
+        if path.exists() or path.is_symlink():
+            raise KeyError_(f"{path} exists already: refusing to overwrite a key")
+    try:
+        atomic.write_exclusive(key_path, pem, mode=atomic.PRIVATE)
+        atomic.write_exclusive(pub_path, pub_text.encode("utf-8"), mode=0o644)
+    except atomic.FileExists:
+        raise KeyError_(f"{key_path} or {pub_path} exists already: refusing to overwrite a key"
+                        ) from None

@@ -37,6 +37,7 @@ __all__ = [
     "VerifiedOrders",
     "find_signed_blocks",
     "load_order_yaml",
+    "ready_of",
     "sign_orders",
     "supersede",
     "verify_orders",
@@ -66,6 +67,7 @@ class VerifiedOrders:
     sha256: str
     key_fingerprint: str
     signature: bytes = field(repr=False)
+    ready: bool = True  # the envelope's ``ready`` (absent: true)
 
     def __post_init__(self) -> None:
         if not _minting.get():
@@ -194,9 +196,17 @@ def verify_orders(
             sha256=hashlib.sha256(payload).hexdigest(),
             key_fingerprint=key.fingerprint,
             signature=armored.signature,
+            ready=envelope.ready,
         )
     finally:
         _minting.reset(token)
+
+
+def ready_of(block: str) -> bool:
+    """The ``ready`` flag of an order block verified before (a logged submission's ``text``):
+    read again from the signed text, so the log entry needs no field of its own."""
+    value = load_order_yaml(dearmor(block).body).get("ready", True)
+    return value is not False
 
 
 def supersede(current: VerifiedOrders | None, candidate: VerifiedOrders) -> VerifiedOrders:

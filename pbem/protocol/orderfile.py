@@ -12,15 +12,13 @@ state for one power: ``game_id``, ``viewer``, ``turn`` (the turn the next orders
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import secrets
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.protocol.armor import find_signed_blocks
 from pbem.protocol.envelope import KEYS
@@ -80,21 +78,9 @@ def render(doc: dict[str, Any], header: list[str]) -> str:
 
 
 def write(path: Path, text: str) -> None:
-    """Replace ``path`` atomically (temp file, fsync, rename)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise OrderFileError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    """Replace ``path`` atomically (pbem.atomic: temp file, fsync, rename; mode 0600, the
+    orders are private until they are resolved)."""
+    atomic.write_text(path, text)
 
 
 # -- the view -------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from pbem.errors import PbemError
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 
 DOMAIN = "pbem-receipt-v1"
-PAYLOAD_TYPE = "application/vnd.pbem.protocol.receipt+json"
+PAYLOAD_TYPE = "application/vnd.pbem.receipt+json"
 TAG = "pbem-receipt"
 _FIELDS = ("game", "power", "received", "seq", "sha256", "turn")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")

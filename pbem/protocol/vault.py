@@ -11,19 +11,26 @@ File format (JSON, mode 0600, written atomically: temp file, fsync, rename, fsyn
         {"turn": 4, "warp": 1, "from": "Vega", "destination": "Hamal",
          "nonce": "<64 hex>", "commitment": "<64 hex>"}]}}}}
 
+A power's entry may also hold ``"chance": [{"seed": "<64 hex>", "tip": "<64 hex>"}]``: the
+seeds of the player's hash chains for fair chance (pbem.chance.player), one per set-up, found by
+the tip the game recorded. Lose the seed and the player contributes nothing to later steps' dice
+(the game goes on without his value).
+
+A power's entry may also hold ``"last_seq": N``, the highest seq ``pbem orders sign`` signed
+for it (in any turn), so ``pbem orders new`` numbers a correction above a file already sent.
+
 Default location: ``$PBEM_VAULT`` or ``~/.pbem/vault.json``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import PbemError
 from pbem.protocol.commitment import is_hex64
 
@@ -79,6 +86,8 @@ class Vault:
     def __init__(self, path: Path, data: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self._games: dict[str, dict[str, list[Departure]]] = {}
+        self._chance: dict[str, dict[str, list[dict[str, str]]]] = {}
+        self._seqs: dict[tuple[str, str], int] = {}
         if data is not None:
             self._read(data)
 
@@ -92,6 +101,8 @@ class Vault:
             return cls(path)
         except OSError as exc:
             raise VaultError(f"cannot read the vault {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise VaultError(f"the vault {path} is not a vault (not UTF-8 text)") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -113,6 +124,31 @@ class Vault:
                 self._games.setdefault(game, {})[power] = [
                     Departure.from_record(r, where) for r in records
                 ]
+                seeds = entry.get("chance", [])
+                if not isinstance(seeds, list) or not all(
+                    isinstance(r, dict) and is_hex64(r.get("seed")) and is_hex64(r.get("tip"))
+                    for r in seeds
+                ):
+                    raise VaultError(f"{where}: chance must be a list of {{seed, tip}} records "
+                                     "of 64 lower-case hex digits each")
+                if seeds:
+                    self._chance.setdefault(game, {})[power] = [
+                        {"seed": r["seed"], "tip": r["tip"]} for r in seeds
+                    ]
+                last = entry.get("last_seq") if isinstance(entry, dict) else None
+                if last is not None:
+                    if type(last) is not int or last < 0:
+                        raise VaultError(f"{where}: last_seq must be a whole number")
+                    self._seqs[(game, power)] = last
+
+    def last_seq(self, game: str, power: str) -> int | None:
+        """The highest seq signed for ``power`` in ``game`` with this vault, if any."""
+        return self._seqs.get((game, power))
+
+    def note_seq(self, game: str, power: str, seq: int) -> None:
+        """Remember that a file with ``seq`` was signed (keeps the highest)."""
+        self._seqs[(game, power)] = max(seq, self._seqs.get((game, power), -1))
+        self._games.setdefault(game, {}).setdefault(power, [])
 
     def departures(self, game: str, power: str) -> list[Departure]:
         return list(self._games.get(game, {}).get(power, []))
@@ -129,40 +165,43 @@ class Vault:
             (d for d in self.departures(game, power) if d.commitment == commitment), None
         )
 
+    def add_chance_seed(self, game: str, power: str, seed: str, tip: str) -> None:
+        """Remember a fair-chance chain seed (hex) and its tip (a repeat is ignored)."""
+        if not (is_hex64(seed) and is_hex64(tip)):
+            raise VaultError("a chance seed and its tip must be 64 lower-case hex digits")
+        entries = self._chance.setdefault(game, {}).setdefault(power, [])
+        if all(e["tip"] != tip for e in entries):
+            entries.append({"seed": seed, "tip": tip})
+
+    def chance_seed(self, game: str, power: str, tip: str) -> str | None:
+        """The seed (hex) whose chain has this tip, if this vault has it."""
+        entries = self._chance.get(game, {}).get(power, [])
+        return next((e["seed"] for e in entries if e["tip"] == tip), None)
+
     def to_json(self) -> dict[str, Any]:
+        games: dict[str, dict[str, Any]] = {
+            game: {
+                power: {"departures": [d.record() for d in deps]}
+                for power, deps in powers.items()
+            }
+            for game, powers in self._games.items()
+        }
+        for game, powers in self._chance.items():
+            for power, seeds in powers.items():
+                entry = games.setdefault(game, {}).setdefault(power, {"departures": []})
+                entry["chance"] = [dict(e) for e in seeds]
+        for (game, power), last in self._seqs.items():
+            games.setdefault(game, {}).setdefault(power, {"departures": []})["last_seq"] = last
         return {
             "pbem_vault": VERSION,
-            "games": {
-                game: {
-                    power: {"departures": [d.record() for d in deps]}
-                    for power, deps in sorted(powers.items())
-                }
-                for game, powers in sorted(self._games.items())
-            },
+            "games": {game: dict(sorted(powers.items())) for game, powers in sorted(games.items())},
         }
 
     def save(self) -> None:
         """Write the vault atomically and durably (mode 0600: it holds secrets)."""
         data = (json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n").encode("utf-8")
-        directory = self.path.parent
-        tmp = directory / f".{self.path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
         try:
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, self.path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
-            dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-        except OSError as exc:
-            raise VaultError(f"cannot write the vault {self.path}: {exc.strerror} "
-                             "(the old vault is unchanged)") from None
+            atomic.make_dirs(self.path.parent)
+            atomic.write_bytes(self.path, data, mode=atomic.PRIVATE)
+        except atomic.StorageError as exc:
+            raise VaultError(f"cannot write the vault: {exc}") from None

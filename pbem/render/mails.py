@@ -187,11 +187,94 @@ def _json(value: Any) -> bytes:
     return canonical.encode(value) + b"\n"
 
 
-def _view_attachments(views: Mapping[str, Mapping[str, Any]]) -> list[Attachment]:
+def _view_attachments(views: Mapping[str, Mapping[str, Any]],
+                      last_seq: Mapping[str, int] | None = None) -> list[Attachment]:
+    """Each view as JSON; with ``last_seq`` (the host's record of each power's last accepted
+    seq) the view carries ``last_seq`` too, so `pbem orders new --view` picks the next seq
+    offline (the same rule as the report's order form)."""
+    def doc(p: str, v: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else v
+
     if len(views) == 1:
-        (view,) = views.values()
-        return [("view.json", "application/json", _json(view))]
-    return [(f"view-{p}.json", "application/json", _json(v)) for p, v in views.items()]
+        ((power, view),) = views.items()
+        return [("view.json", "application/json", _json(doc(power, view)))]
+    return [(f"view-{p}.json", "application/json", _json(doc(p, v))) for p, v in views.items()]
+
+
+def _next_seq(game: Mapping[str, Any], power: str) -> int:
+    """The seq of ``power``'s pre-filled order form: ``game["seq"]`` per power (the host's
+    next seq after the last accepted), or one number for all (1 if not given)."""
+    seq = game.get("seq", 1)
+    if isinstance(seq, Mapping):
+        return int(seq.get(power, 0))
+    return int(seq)
+
+
+def when(iso: str | None, tz: str | None) -> str:
+    """A UTC ISO time as "Wed 2 Dec 2026 18:00 UTC (19:00 Europe/Paris)"."""
+    f = format_when(iso, tz)
+    if f is None:
+        return ""
+    return f["utc"] + (f" ({f['local']})" if f["local"] else "")
+
+
+def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
+    """One game-master operation in a sentence (the notice mail and the report's section)."""
+    op, name = notice["op"], str(notice.get("power") or "").capitalize()
+    at = when(notice.get("time"), tz)
+    reason = f" ({notice['reason']})" if notice.get("reason") else ""
+    turn = f" for turn {notice['turn']}" if notice.get("turn") else ""
+    if op == "pause":
+        return (f"The game master paused the game on {at}{reason}. No turn is resolved while "
+                "it is paused; you will get a new deadline when it resumes.")
+    if op == "resume":
+        return (f"The game master resumed the game on {at}: orders{turn} are now due "
+                f"{when(notice.get('deadline'), tz)}.")
+    if op == "extend":
+        return (f"The game master moved the deadline{turn} on {at}: orders are now due "
+                f"{when(notice.get('deadline'), tz)}.")
+    if op == "replace":
+        return (f"The game master gave {name} to a new player on {at}; orders for {name} are "
+                "now taken only with the new player's key.")
+    if op == "concede":
+        return f"{name} conceded on {at} (through the game master)."
+    if op == "end":
+        return f"The game master ended the game on {at}{reason}."
+    return f"The game master made a change on {at} ({op})."
+
+
+def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
+    """What was done for ``power`` when it sent no usable orders for a turn."""
+    name = power.capitalize()
+    out = []
+    if nmr.get("stale"):
+        out.append(f"{name}'s orders for turn {nmr['turn']} no longer fitted the situation when "
+                   f"the turn was resolved ({'; '.join(nmr['stale'])}), so they were not used: "
+                   "its standing orders were.")
+    else:
+        out.append(f"{name} sent no orders for turn {nmr['turn']}: its standing orders were "
+                   "used.")
+    for warp in nmr.get("escrow", []):
+        out.append(f"The referee opened the destination of warp {warp} that you escrowed for "
+                   "this case, so the fleet could arrive as planned.")
+    out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
+    if nmr.get("alerted"):
+        out.append("The game master has been told, and may give the power to a new player.")
+    return out
+
+
+def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
+               tz: str | None = None) -> dict[str, Any]:
+    """The report's notices beside the events (templates/common/_turn_notes.*): the game
+    master's operations since the last report, what was done for the reader's powers that
+    missed the turn, and the order the powers were resolved in (when more than one was)."""
+    nmr = game.get("nmr") or {}
+    order = [str(p).capitalize() for p in game.get("order") or []]
+    return {
+        "gm": [notice_line(n, tz) for n in game.get("notices") or []],
+        "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
+        "order": order if len(order) > 1 else [],
+    }
 
 
 def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
@@ -253,15 +336,18 @@ def turn_report(
         before = plugin.view(dict(state_before), p)
         reports.append(pres.report(before, views[p], readers=list(powers),
                                    missed=int((game.get("missed") or {}).get(p, 0)),
-                                   seq=int(game.get("seq", 1))))
+                                   seq=_next_seq(game, p)))
     ctx = {"game": _game(game, player, plugin), "player": _player(player), "reports": reports,
            "first": reports[0],
-           "shared": pres.shared(list(views.values()), union, list(powers))}
+           "shared": pres.shared(list(views.values()), union, list(powers)),
+           "notes": turn_notes(game, powers, (player or {}).get("tz"))}
     first = views[powers[0]]
-    attachments = _view_attachments(views)
+    attachments = _view_attachments(views, game.get("last_seq"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
+    # The map shows the board after the turn the report is for (not the turn now due).
     attachments.append(_svg(renderer, pres, first, powers,
-                            f"{ctx['game']['title']} — turn {first['turn']}", ctx["shared"]))
+                            f"{ctx['game']['title']} — after turn "
+                            f"{reports[0]['resolved_turn']}", ctx["shared"]))
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -297,13 +383,24 @@ def receipt(
     *,
     seq: int,
     signature: str | None = None,
+    ready: bool = True,
+    early: bool = True,
+    late: Mapping[str, str] | None = None,
+    received: str | None = None,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
-    view), with the referee's signed receipt text ``signature``."""
+    view), with the referee's signed receipt text ``signature``. It says which promise holds:
+    ``ready`` orders let the turn resolve as soon as all are ready (``early``), not-ready ones
+    can still be replaced; ``late`` ({deadline, grace_end}) orders came after the deadline
+    and are used because the game takes late orders until the run."""
     pres = presenter(plugin)
     view = plugin.view(dict(state), power)
+    tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
            "power": power, "name": power.capitalize(), "turn": view["turn"], "seq": seq,
+           "next_seq": seq + 1, "ready": ready, "early": early,
+           "late": {"deadline": format_when(late["deadline"], tz),
+                    "received": format_when(received, tz)} if late else None,
            "lines": pres.receipt_lines(orders, view),
            "signature": keepsake(signature, "receipt.txt")}
     return renderer.mail("receipt", ctx, _extras(ctx))
@@ -339,13 +436,21 @@ def reminder(
     powers: Sequence[str],
     player: Mapping[str, Any],
     game: Mapping[str, Any],
+    *,
+    late: Mapping[str, Any] | None = None,
 ) -> RenderedMail:
-    """Orders not yet received for ``powers`` before the deadline."""
+    """Orders not yet received for ``powers`` before the deadline; with ``late`` ({deadline,
+    until, until_run}) the deadline has passed and this is the last call, naming when the
+    grace period ends (the passed deadline is never given as the time orders are due)."""
     views = {p: plugin.view(dict(state), p) for p in powers}
+    tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
            "powers": [{"power": p, "name": p.capitalize(), "turn": v["turn"],
                        "missed": int((game.get("missed") or {}).get(p, 0))}
-                      for p, v in views.items()]}
+                      for p, v in views.items()],
+           "late": {"deadline": format_when(late["deadline"], tz),
+                    "until": format_when(late["until"], tz),
+                    "until_run": bool(late.get("until_run"))} if late else None}
     return renderer.mail("reminder", ctx)
 
 
@@ -357,13 +462,40 @@ def late_notice(
     *,
     turn: int,
     received: str,
+    late: Mapping[str, str] | None = None,
 ) -> RenderedMail:
-    """Orders for ``turn`` arrived (UTC ISO ``received``) after that turn was resolved: they
-    were not used; standing orders were."""
+    """Orders for ``turn`` arrived (UTC ISO ``received``) after that turn was resolved, or
+    (``late``: {deadline, grace_end}) after its deadline plus grace: they were not used;
+    standing orders were (or will be)."""
+    tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player), "player": _player(player), "power": power,
            "name": power.capitalize(), "turn": turn,
-           "received": format_when(received, (player or {}).get("tz"))}
+           "received": format_when(received, tz),
+           "late": {"deadline": format_when(late["deadline"], tz),
+                    "grace_end": format_when(late["grace_end"], tz),
+                    "grace": late["grace_end"] != late["deadline"]} if late else None}
     return renderer.mail("late_notice", ctx)
+
+
+def gm_notice(
+    renderer: Renderer,
+    notice: Mapping[str, Any],
+    powers: Sequence[Mapping[str, Any]],
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    views: Mapping[str, Mapping[str, Any]] | None = None,
+) -> RenderedMail:
+    """A game-master operation that changes what the players must do (``notice``: op, time,
+    deadline, reason, power, turn), with where each of the player's ``powers`` stands (power,
+    name, due, seq of the orders in or None, ready). ``views``: attached (the new player of a
+    replaced power gets his view, to write orders before his first report)."""
+    tz = (player or {}).get("tz")
+    ctx = {"game": _game(game, player), "player": _player(player), "notice": dict(notice),
+           "line": notice_line(notice, tz), "powers": list(powers),
+           "paused": bool(game.get("paused")), "over": bool(game.get("over")),
+           "subject_when": (format_when(notice.get("deadline"), None) or {}).get("utc", "")}
+    attachments = _view_attachments(views, game.get("last_seq")) if views else []
+    return renderer.mail("gm_notice", ctx, attachments)
 
 
 def gm_summary(
@@ -389,7 +521,8 @@ def gm_summary(
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
-        _svg(renderer, pres, public, [], f"{ctx['game']['title']} — turn {public['turn']}"),
+        _svg(renderer, pres, public, [],
+             f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 

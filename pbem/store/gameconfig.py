@@ -19,6 +19,8 @@ Example::
     grace: 2h                   # wait this long after the deadline for missing orders
     reminder: 24h               # remind powers without orders this long before the deadline
   nmr_alert: 2                  # tell the GM after this many missed turns in a row
+  late_orders: refuse           # or until-run: accept orders after deadline + grace until
+                                # the turn job resolves the turn (docs/operations.md)
   paused: false
 
 The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
@@ -67,8 +69,10 @@ TOP_KEYS = (
     "powers",
     "schedule",
     "nmr_alert",
+    "late_orders",
     "paused",
 )
+LATE_ORDERS = ("refuse", "until-run")
 POWER_KEYS = ("email", "key", "tz")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder")
 
@@ -124,6 +128,7 @@ class GameConfig:
     sender: str | None = None  # the "from" address
     nmr_alert: int = 2
     paused: bool = False
+    late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
 
     # --- parsing ----------------------------------------------------------------------------
 
@@ -180,6 +185,8 @@ class GameConfig:
             data["from"] = self.sender
         data["powers"] = {name: p.to_data() for name, p in self.powers.items()}
         data.update(schedule=sched, nmr_alert=self.nmr_alert, paused=self.paused)
+        if self.late_orders != "refuse":
+            data["late_orders"] = self.late_orders
         return data
 
     def to_yaml(self) -> str:
@@ -289,6 +296,10 @@ class _Parser:
             self.bad("nmr_alert", f"must be a whole number of turns (0 = never), not {nmr_alert!r}")
             nmr_alert = 2
         paused = self.boolean(top, "paused", "paused", False)
+        late_orders = top.get("late_orders", "refuse")
+        if late_orders not in LATE_ORDERS:
+            self.bad("late_orders", f"must be {' or '.join(LATE_ORDERS)}, not {late_orders!r}")
+            late_orders = "refuse"
         if self.problems:
             raise ConfigError(self.source, self.problems)
         assert schedule is not None
@@ -304,6 +315,7 @@ class _Parser:
             schedule=schedule,
             nmr_alert=nmr_alert,
             paused=paused,
+            late_orders=late_orders,
         )
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:

@@ -13,6 +13,9 @@
       lock                     the per-game lock file (pbem.lock)
       outbox/ reports/         the mail layer's
 
+Files are written 0600 and directories 0700 (pbem.atomic); none of the paths pbem uses in a game
+directory, nor the directory itself, may be a symbolic link (see ``OWN_NAMES``).
+
 The genesis entry (seq 0, kind ``genesis``) holds everything the game started from: the config as
 data, every power's public key, the referee's public key, the plugin id, variant and the options
 given to ``plugin.setup``, the canonical digest of the initial state and the first deadline.
@@ -34,12 +37,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
-from pbem.store import atomic
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
@@ -214,8 +216,10 @@ class GameDir:
         damage raises LogError: never repaired here.
         """
         path = Path(path)
+        atomic.refuse_links(path.parent, [path])
         if not path.is_dir():
             raise GameDirError(f"{path}: no such game directory")
+        atomic.refuse_links(path.parent, [path / name for name in OWN_NAMES])
         config = GameConfig.load(path / CONFIG_NAME)
         repaired = b""
         try:
@@ -337,6 +341,12 @@ class GameDir:
         if not isinstance(state, dict) or canonical.digest(state) != data["digest"]:
             return f"{path}: the state does not match its digest (corrupted)"
         return state
+
+
+OWN_NAMES = (CONFIG_NAME, LOG_NAME, STATE_NAME, KEYS_DIR, "lock", "mailed.json", "STOPPED",
+             "outbox", "submissions")
+"""What pbem reads and writes in a game directory: none of these may be a symbolic link (or
+lead out of the root), so a planted link cannot make pbem read or overwrite a file elsewhere."""
 
 
 STATELESS_KINDS = frozenset({"orders", "key"})

@@ -4,6 +4,8 @@ A game whose lock is held by another process is *busy*: :func:`try_lock` returns
 :func:`locked` raises :class:`Busy` at once, so a cron job skips it instead of queueing. The lock
 belongs to the open file description, so it is released when the holder exits or is killed. The
 holder's pid is written into the lock file for diagnostics only (the flock is what counts).
+A lock path that is a symbolic link is refused, never followed (opening it would truncate
+whatever it points to).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from pbem.atomic import SymlinkRefused, open_nofollow, refuse_links, storage_error
 from pbem.errors import PbemError
-from pbem.store.atomic import storage_error
 
 LOCK_NAME = "lock"
 
@@ -59,9 +61,12 @@ def try_lock(game_dir: Path | str) -> GameLock | None:
     """Take the game's lock without waiting; None if another process holds it."""
     game_dir = Path(game_dir)
     path = game_dir / LOCK_NAME
+    refuse_links(game_dir.parent, [game_dir, path])
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_nofollow(path, os.O_RDWR | os.O_CREAT)
     except OSError as exc:
+        if path.is_symlink():
+            raise SymlinkRefused(path) from None
         raise storage_error(path, "open the lock", exc) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -84,8 +89,12 @@ def locked(game_dir: Path | str) -> Iterator[GameLock]:
     lock = try_lock(game_dir)
     if lock is None:
         holder = ""
-        with contextlib.suppress(OSError), open(game_dir / LOCK_NAME, "rb") as fh:
-            holder = fh.read(32).decode("ascii", "replace").strip()
+        with contextlib.suppress(OSError):
+            fd = open_nofollow(game_dir / LOCK_NAME, os.O_RDONLY)
+            try:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
         raise Busy(game_dir, holder)
     with lock:
         yield lock

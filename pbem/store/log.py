@@ -29,10 +29,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError
-from pbem.schedule import is_iso, to_iso
-from pbem.store import atomic
+from pbem.schedule import is_iso, parse_iso, to_iso
 
 DOMAIN = b"pbem-log-v1\0"
 GENESIS_PREV = "0" * 64
@@ -72,6 +71,21 @@ class TornTail(LogError):
 
 class LogChanged(LogError):
     """The file changed between reading and appending (another writer without the lock)."""
+
+
+class TimeGoesBackwards(LogError):
+    """An entry's time is before the time of the entry it follows."""
+
+
+def time_order_problem(before_seq: int, before_time: str, after_time: str) -> str | None:
+    """Why an entry at ``after_time`` may not follow the entry ``before_seq`` at ``before_time``
+    (None: it may). Log times never
+    go backwards, so deadlines and "received" times read in log order stay meaningful; mixing
+    ``--now`` with the real clock could otherwise write a turn that ends before it began."""
+    if parse_iso(after_time) >= parse_iso(before_time):
+        return None
+    return (f"time {after_time} is before {before_time}, the time of the entry before it "
+            f"(seq {before_seq}): log times must not go backwards")
 
 
 class Head(NamedTuple):
@@ -297,8 +311,16 @@ class GameLog:
         return self._entries[0]
 
     def append(self, kind: str, time: datetime | str, body: Any) -> Entry:
-        """Append one entry durably (one write + fsync: the commit point) and return it."""
+        """Append one entry durably (one write + fsync: the commit point) and return it.
+        Refused (TimeGoesBackwards) if ``time`` is before the last entry's time."""
         entry = make_entry(self._entries[-1], kind, time, body)
+        last = self._entries[-1]
+        why = time_order_problem(last.seq, last.time, entry.time)
+        if why is not None:
+            raise TimeGoesBackwards(
+                str(self.path), None, entry.seq,
+                f"cannot append this {kind} entry: {why} (was --now given a time earlier than "
+                f"a previous run's?)")
         line = entry.line()
         try:
             self._size = atomic.append_bytes(self.path, line, expect_size=self._size)

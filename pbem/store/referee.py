@@ -1,15 +1,26 @@
-"""The referee's Ed25519 key, shared by every game under one root: ROOT/referee.key and .pub."""
+"""The referee's Ed25519 key, shared by every game under one root: ROOT/referee.key and .pub.
+
+The private key signs every checkpoint, receipt and game-master entry: whoever can read it can
+forge the referee. So it is created 0600 (pbem.atomic), it may not be a symbolic link, and pbem
+warns once per run, in one line on stderr, when the key or the root is readable or writable by
+others (the root holds every game's unresolved orders and the players' addresses).
+"""
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 from pathlib import Path
 
+from pbem.atomic import fsync_dir, refuse_links
 from pbem.errors import PbemError
 from pbem.protocol.keys import PrivateKey, PublicKey, write_keypair
-from pbem.store.atomic import fsync_dir
 
 KEY_NAME = "referee.key"
 PUB_NAME = "referee.pub"
+
+_warned: set[str] = set()
 
 
 class RefereeKeyError(PbemError):
@@ -24,6 +35,7 @@ def referee_key(root: Path | str, *, create: bool = False) -> tuple[PrivateKey, 
     """
     root = Path(root)
     key_path, pub_path = root / KEY_NAME, root / PUB_NAME
+    refuse_links(root, [key_path, pub_path])
     created = False
     if not key_path.exists():
         if not create:
@@ -36,6 +48,7 @@ def referee_key(root: Path | str, *, create: bool = False) -> tuple[PrivateKey, 
         write_keypair(root / "referee", "pbem referee")
         fsync_dir(root)
         created = True
+    warn_permissions(root)
     key = PrivateKey.load(key_path)
     if PublicKey.load(pub_path) != key.public:
         raise RefereeKeyError(f"{pub_path} does not match {key_path}")
@@ -44,3 +57,34 @@ def referee_key(root: Path | str, *, create: bool = False) -> tuple[PrivateKey, 
 
 def referee_public(root: Path | str) -> PublicKey:
     return PublicKey.load(Path(root) / PUB_NAME)
+
+
+def permission_problems(root: Path | str) -> list[str]:
+    """One sentence for the referee key and one for the root if others (group or world) may
+    read or write them; empty when both are private."""
+    root = Path(root)
+    found = []
+    for path, fix in ((root / KEY_NAME, "600"), (root, "700")):
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:
+            continue
+        others = mode & 0o077
+        if not others:
+            continue
+        how = " and ".join(
+            word for word, bits in (("readable", 0o044), ("writable", 0o022)) if others & bits
+        ) or "accessible"
+        found.append(f"{path} is {how} by others (mode {mode:04o}); run chmod {fix} {path}")
+    return found
+
+
+def warn_permissions(root: Path | str) -> None:
+    """Print the :func:`permission_problems` of ``root`` on one stderr line, once per process."""
+    key = str(Path(root).resolve())
+    if key in _warned:
+        return
+    _warned.add(key)
+    problems = permission_problems(root)
+    if problems:
+        print("warning: " + "; ".join(problems), file=sys.stderr)

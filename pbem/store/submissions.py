@@ -26,10 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical
+from pbem import atomic, canonical
 from pbem.errors import PbemError, Problem
 from pbem.schedule import require_aware, to_iso
-from pbem.store import atomic
 
 DIR_NAME = "submissions"
 MARKER = "ACCEPTED"
@@ -121,7 +120,7 @@ class SubmissionStore:
             "verdict": verdict,
         }
         atomic.make_dirs(directory)
-        atomic.create_bytes(directory / f"{name}.txt", data, mode=0o644)
+        atomic.create_bytes(directory / f"{name}.txt", data)
         try:
             atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n")
         except atomic.FileExists:
@@ -134,10 +133,10 @@ class SubmissionStore:
             best = max(mine, key=_rank) if mine else None
             if best is not None:
                 # A pointer for people browsing, not a record (the sidecars decide): replaced
-                # atomically but not fsynced; after a crash it is rewritten with the next one.
-                tmp = directory / f".{MARKER}.tmp"
-                tmp.write_text(best.name + ".txt\n", encoding="ascii")
-                tmp.replace(directory / MARKER)
+                # atomically, the directory not fsynced; after a crash it is rewritten with the
+                # next one.
+                atomic.write_bytes(directory / MARKER, (best.name + ".txt\n").encode("ascii"),
+                                   sync_dir=False)
         return self._load(directory, name)
 
     def _load(self, directory: Path, name: str) -> Submission:

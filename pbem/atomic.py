@@ -12,6 +12,15 @@ then ``link`` to the final name, which fails if the name is taken.
 
 Every OS failure becomes a :class:`StorageError` naming the file: :class:`DiskFull` (ENOSPC, EDQUOT,
 EFBIG) or :class:`NotWritable` (EROFS, EACCES, EPERM). The old file is left intact in both cases.
+
+Everything pbem writes under a root holds something private (the referee key, orders not yet
+resolved, players' addresses, reports), so files are created mode 0600 and directories 0700 unless
+the caller asks otherwise (a public key, a file the user asked for). The final path component is
+never followed when it is a symbolic link: a rename replaces the link itself and every ``open``
+uses ``O_NOFOLLOW``, so a link planted under the root cannot redirect a write outside it.
+
+This is the one implementation of these writes: the mail spool (pbem.mail._files), order files,
+the vault and key files all use it.
 """
 
 from __future__ import annotations
@@ -20,11 +29,17 @@ import contextlib
 import errno
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError
+
+PRIVATE = 0o600
+"""The default mode of every file pbem writes."""
+PRIVATE_DIR = 0o700
+"""The default mode of every directory pbem creates."""
 
 _FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -74,8 +89,9 @@ def fsync_dir(directory: Path | str) -> None:
         os.close(fd)
 
 
-def make_dirs(directory: Path | str) -> None:
-    """``mkdir -p`` whose new directories survive a crash (each new one's parent is fsynced)."""
+def make_dirs(directory: Path | str, *, mode: int = PRIVATE_DIR) -> None:
+    """``mkdir -p`` whose new directories survive a crash (each new one's parent is fsynced).
+    New directories get ``mode`` (0700 by default; existing ones are left as they are)."""
     directory = Path(directory)
     missing: list[Path] = []
     probe = directory
@@ -85,11 +101,12 @@ def make_dirs(directory: Path | str) -> None:
     try:
         for new in reversed(missing):
             try:
-                os.mkdir(new)
+                os.mkdir(new, mode)
             except FileExistsError:
                 if not new.is_dir():
                     raise
                 continue
+            os.chmod(new, mode)  # mkdir's mode is masked by the umask
             fsync_dir(new.parent)
     except OSError as exc:
         raise storage_error(directory, "create directory", exc) from None
@@ -99,11 +116,14 @@ def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def write_temp(path: Path, data: bytes, mode: int) -> Path:
-    """Write ``data`` to a fresh fsynced temp file beside ``path``; return its name."""
+def write_temp(path: Path, data: bytes, mode: int = PRIVATE) -> Path:
+    """Write ``data`` to a fresh fsynced temp file beside ``path``; return its name.
+
+    The file gets exactly ``mode`` (not masked by the umask)."""
     tmp = _temp_name(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, mode)
     try:
+        os.fchmod(fd, mode)
         _write_all(fd, data)
         os.fsync(fd)
     except BaseException:
@@ -115,54 +135,66 @@ def write_temp(path: Path, data: bytes, mode: int) -> Path:
     return tmp
 
 
-def write_bytes(path: Path | str, data: bytes, *, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically and durably."""
+def replace_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
+                  sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory).
+
+    Raises the plain OSError (callers that report it themselves); :func:`write_bytes` is the
+    same with a :class:`StorageError` naming the file."""
     path = Path(path)
-    tmp: Path | None = None
+    tmp = write_temp(path, data, mode)
     try:
-        tmp = write_temp(path, data, mode)
         os.replace(tmp, path)
-        tmp = None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync_dir:
         fsync_dir(path.parent)
+
+
+def write_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
+                sync_dir: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically and durably."""
+    try:
+        replace_bytes(path, data, mode=mode, sync_dir=sync_dir)
     except OSError as exc:
         raise storage_error(path, "write", exc, "the old file is unchanged") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
 
-def write_text(path: Path | str, text: str, *, mode: int = 0o644) -> None:
+def write_text(path: Path | str, text: str, *, mode: int = PRIVATE) -> None:
     write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def write_json(path: Path | str, value: Any, *, mode: int = 0o644) -> None:
+def write_json(path: Path | str, value: Any, *, mode: int = PRIVATE) -> None:
     """Write ``value`` as canonical JSON plus a newline."""
     write_bytes(path, canonical.encode(value) + b"\n", mode=mode)
 
 
-def create_bytes(path: Path | str, data: bytes, *, mode: int = 0o644) -> bool:
+def create_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> bool:
     """Create ``path`` holding ``data``; never overwrite.
 
     Returns True if the file was created, False if it already existed with exactly ``data`` (so a
     retried call is harmless). Raises :class:`FileExists` if it exists with other content.
     """
-    path = Path(path)
+    return _create(Path(path), data, mode, "create", same_is_fine=True)
+
+
+def _create(path: Path, data: bytes, mode: int, action: str, *, same_is_fine: bool) -> bool:
     tmp: Path | None = None
     try:
         tmp = write_temp(path, data, mode)
         try:
             os.link(tmp, path)
         except FileExistsError:
-            if path.read_bytes() == data:
+            if same_is_fine and not path.is_symlink() and path.read_bytes() == data:
                 return False
-            raise FileExists(
-                f"{path} exists already with other content: refusing to overwrite"
-            ) from None
+            other = " with other content" if same_is_fine else ""
+            raise FileExists(f"{path} exists already{other}: refusing to overwrite") from None
         fsync_dir(path.parent)
         return True
     except OSError as exc:
-        raise storage_error(path, "create", exc) from None
+        raise storage_error(path, action, exc) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
@@ -173,7 +205,8 @@ class FileExists(PbemError):
     """A file that must never be overwritten exists already with other content."""
 
 
-def append_bytes(path: Path | str, data: bytes, *, expect_size: int | None = None) -> int:
+def append_bytes(path: Path | str, data: bytes, *, expect_size: int | None = None,
+                 mode: int = PRIVATE) -> int:
     """Append ``data`` to ``path`` with one write and an fsync; return the new file size.
 
     If ``expect_size`` is given and the file is not exactly that long, nothing is written and
@@ -183,9 +216,11 @@ def append_bytes(path: Path | str, data: bytes, *, expect_size: int | None = Non
     path = Path(path)
     created = not path.exists()
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
+                     mode)
     except OSError as exc:
-        raise storage_error(path, "append to", exc, "the file is unchanged") from None
+        raise storage_error(path, "append to", exc, _link_note(path, "the file is unchanged")) \
+            from None
     try:
         size = os.fstat(fd).st_size
         if expect_size is not None and size != expect_size:
@@ -215,3 +250,64 @@ def append_bytes(path: Path | str, data: bytes, *, expect_size: int | None = Non
 
 class FileChanged(PbemError):
     """A file changed between reading it and appending to it."""
+
+
+def _link_note(path: Path, note: str) -> str:
+    """``note``, or why an O_NOFOLLOW open failed: the path is a symbolic link."""
+    return f"it is a symbolic link, which pbem never follows; {note}" if path.is_symlink() \
+        else note
+
+
+def open_nofollow(path: Path | str, flags: int, mode: int = PRIVATE) -> int:
+    """``os.open`` with ``O_NOFOLLOW | O_CLOEXEC``: a symbolic link at ``path`` is refused (ELOOP)
+    instead of followed, so nothing planted under the root redirects a write elsewhere."""
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+
+
+def write_exclusive(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> None:
+    """Create ``path`` holding ``data``; raise :class:`FileExists` if anything is there already
+    (even identical content: a key is never written twice)."""
+    _create(Path(path), data, mode, "write", same_is_fine=False)
+
+
+def read_text(path: Path | str, what: str = "") -> str:
+    """The UTF-8 text of ``path``; a missing, unreadable or non-text file is a one-line
+    :class:`StorageError` or :class:`NotText` naming it (``what`` says what the file is for)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise storage_error(path, f"read {what}".rstrip(), exc) from None
+    name = f"{what} {path}" if what else str(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotText(f"{name} is not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x})"
+                      ) from None
+
+
+class NotText(PbemError):
+    """A file that must hold text holds bytes that are not UTF-8."""
+
+
+class SymlinkRefused(PbemError):
+    """A path under the root is a symbolic link or leads out of the root: pbem never follows it
+    (a planted link could make pbem read or overwrite a file anywhere)."""
+
+    def __init__(self, path: Path | str, detail: str = "is a symbolic link") -> None:
+        self.path = Path(path)
+        super().__init__(
+            f"{path} {detail}: pbem does not follow links out of its root; "
+            "replace it with a real file or directory"
+        )
+
+
+def refuse_links(root: Path | str, paths: Iterable[Path]) -> None:
+    """Raise :class:`SymlinkRefused` for the first of ``paths`` (existing or not) that is a
+    symbolic link or resolves to somewhere outside ``root``."""
+    top = Path(root).resolve()
+    for path in paths:
+        if path.is_symlink():
+            raise SymlinkRefused(path)
+        if path.exists() and not path.resolve().is_relative_to(top):
+            raise SymlinkRefused(path, f"resolves to {path.resolve()}, outside {top}")

@@ -1,0 +1,81 @@
+"""``pbem dice``: re-check a step's public dice from a report, or roll a labelled stream."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from pbem.chance.errors import ChanceError
+from pbem.chance.published import find_blocks, verify_block
+from pbem.chance.stream import Stream
+
+MAX_INPUT = 20 * 1024 * 1024  # a report is far smaller; refuse to read a disk image by mistake
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "dice",
+        help="re-check a step's public dice and shuffles (docs/protocol.md, Fair chance)",
+        description="Re-check the public chance of a step from the inputs its report publishes.",
+    )
+    dice = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND", required=True)
+    v = dice.add_parser(
+        "verify",
+        help="recompute a step's public draws from a report mail or a step JSON file",
+        description="Recompute the public seed and every public draw of each chance block in "
+        "FILE (a report .eml, or the chance-step-N.json attached to it) and print one line "
+        "per block. Exits 1 at the first draw that differs, naming it.",
+    )
+    v.add_argument("file", metavar="FILE", type=Path, help="REPORT.eml or STEP.json")
+    v.add_argument("--referee-tip", metavar="HEX",
+                   help="the referee_tip from the game's genesis, to check the referee's value "
+                   "against (the block's own tips are checked in any case)")
+    v.set_defaults(func=run_verify)
+    r = dice.add_parser(
+        "roll",
+        help="roll dice on one labelled stream of a given seed",
+        description="Print COUNT rolls of a die with FACES from the stream LABEL of the seed "
+        "SEED (64 hex digits, e.g. a step's public seed), one line, space-separated.",
+    )
+    r.add_argument("--seed-hex", required=True, metavar="SEED", help="the seed, 64 hex digits")
+    r.add_argument("--label", required=True, help="the stream's label")
+    r.add_argument("--faces", default="1,2,3,4,5,6", help="comma-separated faces "
+                   "(default: 1,2,3,4,5,6)")
+    r.add_argument("--count", type=int, default=1, help="how many rolls (default: 1)")
+    r.set_defaults(func=run_roll)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_INPUT + 1)
+    except OSError as exc:
+        raise ChanceError(f"{path}: {exc.strerror}") from None
+    if len(raw) > MAX_INPUT:
+        raise ChanceError(f"{path}: larger than {MAX_INPUT // (1024 * 1024)} MiB: not a report")
+    tip = None
+    if args.referee_tip is not None:
+        tip = _seed(args.referee_tip, "--referee-tip")
+    for block in find_blocks(raw, str(path)):
+        print(verify_block(block, referee_tip=tip).line())
+    return 0
+
+
+def _seed(text: str, option: str) -> bytes:
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        raise ChanceError(f"{option}: must be 64 hex digits")
+    return bytes.fromhex(text)
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    seed = _seed(args.seed_hex, "--seed-hex")
+    try:
+        faces = [int(f) for f in args.faces.split(",")]
+    except ValueError:
+        raise ChanceError(f"--faces: {args.faces!r} is not a comma-separated list of whole "
+                          "numbers") from None
+    rolls = Stream(seed, args.label).roll(faces, args.count)
+    print(" ".join(str(x) for x in rolls))
+    return 0

@@ -11,6 +11,8 @@ DEMO_STAMP := $(DEMO_VENV)/.installed
 # fixtures too) points at another Dovecot, or at a missing file to see the failure. APT_GET=
 # (empty) forbids installing.
 DOVECOT ?= $(or $(PBEM_DOVECOT),/usr/sbin/dovecot)
+CHROMIUM ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
 APT_GET ?= $(shell command -v apt-get)
 
 # $(call need,PATH,DEBIAN-PACKAGE,NAME,WHAT-FOR): PATH exists, or is installed with apt-get when
@@ -44,6 +46,8 @@ venv: $(STAMP)
 # One line per system package the tests need.
 deps:
 	@$(call need,$(DOVECOT),dovecot-imapd,Dovecot,the IMAP tests)
+	@$(call need,$(CHROMIUM),chromium,Chromium,the archive's browser tests)
+	@$(call need,$(CHROMEDRIVER),chromium-driver,ChromeDriver,the archive's browser tests)
 
 lint: $(STAMP)
 	$(PY) -m ruff check pbem games tests bench tools

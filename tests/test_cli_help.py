@@ -12,7 +12,7 @@ from pbem.cli.main import build_parser, main
 
 COMMANDS = [
     ["distance"], ["keygen"], ["new"], ["ingest"], ["run"], ["export"], ["audit"],
-    ["verify-receipt"],
+    ["verify-receipt"], ["archive"],
     ["orders"], ["orders", "new"], ["orders", "depart"], ["orders", "reveal"],
     ["orders", "check"], ["orders", "sign"],
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],

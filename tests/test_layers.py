@@ -23,6 +23,7 @@ RANKS = {
     "render": 4,
     "audit": 4,
     "host": 5,
+    "archive": 5,
     "cli": 6,
     "main": 7,
 }

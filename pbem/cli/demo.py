@@ -158,6 +158,8 @@ def main() -> int:
     kept = kept_checkpoint(root, "algol")
     run("audit", str(log), "--checkpoint", str(kept))
     report, html = copy_report(newest_report(root, "algol"), OUT)
+    run("archive", str(log), "-o", str(OUT / "archive"))
+    print(f"archive: {(OUT / 'archive' / 'index.html').resolve()}")
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")

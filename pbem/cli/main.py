@@ -13,7 +13,7 @@ from pbem.errors import PbemError
 
 # Command-group modules under pbem.cli; each defines register(subparsers).
 COMMAND_MODULES = ("distance", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
-                   "audit", "receipt")
+                   "audit", "receipt", "archive")
 
 
 def build_parser() -> argparse.ArgumentParser:

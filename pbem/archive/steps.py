@@ -1,0 +1,107 @@
+"""The steps of a game as the public saw them, replayed from a verified export.
+
+A step is the start (genesis) and then every change of state the log records: each ``resolve``
+entry and each state-changing ``gm`` entry (concede, end). For each, the archive keeps only the
+public view of the state after it (``plugin.view(state, None)``) and the public events
+(``plugin.view_events(events, None)``): nothing else of a state ever reaches a page.
+
+A public export withholds every resolution (pbem.audit.export), so the state after the first
+withheld one cannot be rebuilt: from there on a step has the public events the referee signed
+with the export and no view (``view`` is None) and the page says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.audit._chain import Record, Withheld
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
+from pbem.store import replay
+from pbem.store.log import Entry
+
+View = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass
+class Step:
+    index: int
+    seq: int  # log seq of the entry that made this step
+    kind: str  # "start", "resolve" or "gm"
+    title: str
+    time: str
+    turn: int | None
+    view: View | None  # the public view after the step; None: withheld in this export
+    events: list[Event]  # the public events of the step
+    notes: list[str] = field(default_factory=list)  # key replacements, pauses, deadlines
+
+
+def replay_steps(records: Sequence[Record]) -> tuple[GamePlugin, list[Step]]:
+    """The steps of a verified chain of records (genesis first, whole)."""
+    genesis = records[0]
+    assert isinstance(genesis, Entry)
+    body = genesis.body
+    plugin = registry.load(body["plugin"])
+    state: dict[str, Any] | None = plugin.setup(body["variant"], body["options"])
+    steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
+    standing: dict[str, dict[str, Any]] = {}
+    for record in records[1:]:
+        if record.kind == replay.ORDERS:
+            if isinstance(record, Entry):
+                b = record.body
+                current = standing.get(b["power"])
+                if current is None or b["seq"] >= current["seq"]:
+                    standing[b["power"]] = b
+            continue
+        if record.kind == replay.RESOLVE:
+            events: list[Event]
+            if isinstance(record, Withheld) or state is None:
+                state = None
+                claims = record.public if isinstance(record, Withheld) else record.body
+                turn = claims.get("turn")
+                events = plugin.view_events(list(claims.get("events") or []), None)
+            else:
+                result = replay.replay_resolution(plugin, state, standing, record)
+                state, turn = result.state, record.body.get("turn")
+                events = plugin.view_events(result.events, None)
+            standing = {}
+            steps.append(Step(len(steps), record.seq, "resolve", f"Turn {turn}", record.time,
+                              turn if isinstance(turn, int) else None,
+                              _public(plugin, state), events))
+            continue
+        note = _note(record)
+        if record.kind == replay.GM and isinstance(record, Entry) \
+                and record.body.get("op") in replay.STATE_OPS:
+            events = []
+            if state is not None:
+                done = replay.gm_resolution(plugin, state, record.body)
+                if done is not None:
+                    state = done.state
+                    events = plugin.view_events(done.events, None)
+            steps.append(Step(len(steps), record.seq, "gm", f"Game master: {note}",
+                              record.time, None, _public(plugin, state), events, [note]))
+        elif note:
+            steps[-1].notes.append(f"{record.time}: {note}")
+    return plugin, steps
+
+
+def _public(plugin: GamePlugin, state: dict[str, Any] | None) -> View | None:
+    return None if state is None else plugin.view(state, None)
+
+
+def _note(record: Record) -> str:
+    """A gm or key entry in words (what every player was told: the power, the operation)."""
+    if not isinstance(record, Entry) or not isinstance(record.body, dict):
+        return ""
+    body = record.body
+    if record.kind == replay.KEY:
+        return f"the game master replaced the key of {body.get('power')}"
+    if record.kind == replay.GM:
+        op = str(body.get("op"))
+        who = f" {body['power']}" if isinstance(body.get("power"), str) else ""
+        reason = f" ({body['reason']})" if isinstance(body.get("reason"), str) else ""
+        return f"{op}{who}{reason}"
+    return ""

@@ -91,3 +91,11 @@ def test_an_owners_deck_is_taken_at_setup_and_its_digest_recorded():
     with pytest.raises(PbemError, match="deck is not usable"):
         PLUGIN.setup("sequential-2", {"game_id": "g", "deck": broken(
             lambda d: d["cards"].pop())})
+
+
+def test_check_components_never_raises_on_huge_numbers():
+    data = broken(lambda d: d["cards"][0].update(code=10**5000, number=10**5000))
+    data["cards"][1]["reach"]["D"].append(10**5000)
+    data["cards"][2]["population"] = 10**5000
+    problems = deckmod.check_components(data)
+    assert {"card-code", "card-number", "card-population"} <= {p.code for p in problems}

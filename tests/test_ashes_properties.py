@@ -101,11 +101,13 @@ def test_whole_game_leak_sweep(variant, seed):
 
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.text(max_size=8)
+    | st.integers(4000, 4500).map(lambda n: 10**n) | st.floats()
     | st.sampled_from(["A1", "planet:B2", "D4", "exchange", "conquer", "from", "ships"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["place", "move", "else", "retreat", "exchange", "colonise",
                          "conquer", "from", "ships", "survivors_to", "reorganise", "D4",
-                         "A1", "x"]) | st.text(max_size=4), inner, max_size=5),
+                         "A1", "x"]) | st.text(max_size=4)
+        | st.integers(4400, 4401).map(lambda n: 10**n), inner, max_size=5),
     max_leaves=20)
 
 

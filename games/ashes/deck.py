@@ -41,6 +41,13 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _show(value: object) -> str:
+    if _is_int(value) and abs(value) > 10**12:
+        return "a number too large"
+    return repr(value)[:40] if isinstance(value, (str, int, float)) or value is None else (
+        f"a {type(value).__name__}")
+
+
 def check_components(data: object) -> list[Problem]:
     """Every problem of a deck pack (empty list: usable). Never raises."""
     out: list[Problem] = []
@@ -68,14 +75,14 @@ def check_components(data: object) -> list[Problem]:
         code, number = card.get("code"), card.get("number")
         if not isinstance(code, str) or not CODE.fullmatch(code) or code[0] not in letters:
             out.append(Problem("card-code", f"{path}.code",
-                               f"a code is a listed letter and a digit, not {code!r}"))
+                               f"a code is a listed letter and a digit, not {_show(code)}"))
         elif code in codes:
             out.append(Problem("card-duplicate", f"{path}.code", f"{code} appears twice"))
         else:
             codes[code] = i
         if not _is_int(number) or not 1 <= number <= 99:
             out.append(Problem("card-number", f"{path}.number",
-                               f"a planet number is 1..99, not {number!r}"))
+                               f"a planet number is 1..99, not {_show(number)}"))
             continue
         if number in numbers:
             out.append(Problem("card-duplicate", f"{path}.number",
@@ -85,7 +92,7 @@ def check_components(data: object) -> list[Problem]:
             value = card.get(key)
             if not _is_int(value) or not 1 <= value <= 6:
                 out.append(Problem(f"card-{key}", f"{path}.{key}",
-                                   f"{key} is a whole number 1..6, not {value!r}"))
+                                   f"{key} is a whole number 1..6, not {_show(value)}"))
         lines = card.get("reach")
         if not isinstance(lines, Mapping) or not isinstance(lines.get("D"), list):
             out.append(Problem("card-reach", f"{path}.reach", "reach: needs at least line D"))
@@ -95,7 +102,7 @@ def check_components(data: object) -> list[Problem]:
             if not isinstance(line, list) or not all(_is_int(n) for n in line):
                 out.append(Problem("card-reach", f"{path}.reach.{key}",
                                    "a reach line is a list of planet numbers"))
-        reach[number] = {n for n in lines["D"] if _is_int(n)}
+        reach[number] = {n for n in lines["D"] if _is_int(n) and 0 < n < 1000}
     for number, line in sorted(reach.items()):
         for other in sorted(line):
             if other not in numbers:

@@ -45,6 +45,15 @@ def default_orders() -> dict[str, Any]:
     return {"place": None, "move": None, "else": [], "retreat": None}
 
 
+def _show(value: object) -> str:
+    """A short, safe description of any value (repr of a huge int raises, so never that)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
+        return "a number too large"
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return repr(value)[:40]
+    return f"a {type(value).__name__}"
+
+
 class _Checker:
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.cards: Mapping[str, Any] = view.get("cards", {})
@@ -55,19 +64,19 @@ class _Checker:
 
     def card(self, value: object, path: str) -> str | None:
         if not isinstance(value, str):
-            self.bad("planet", path, f"a planet is named by its code (A1), not {value!r:.40}")
+            self.bad("planet", path, f"a planet is named by its code (A1), not {_show(value)}")
             return None
         text = value.strip()
         code = (text[len(PREFIX):] if text.lower().startswith(PREFIX) else text).upper()
         if code not in self.cards:
-            self.bad("planet", path, f"no planet {value!r:.40} in this deck")
+            self.bad("planet", path, f"no planet {_show(value)} in this deck")
             return None
         return code
 
     def count(self, value: object, path: str, low: int = 0) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int) or not (
                 low <= value <= MAX_COUNT):
-            self.bad("count", path, f"a number of ships ({low} or more), not {value!r:.40}")
+            self.bad("count", path, f"a number of ships ({low} or more), not {_show(value)}")
             return None
         return value
 
@@ -77,7 +86,7 @@ class _Checker:
             return None
         out: dict[str, int] = {}
         for key, n in value.items():
-            sub = f"{path}.{key}"
+            sub = f"{path}.{key if isinstance(key, str) else _show(key)}"
             code, k = self.card(key, sub), self.count(n, sub, low)
             if code is not None and k is not None:
                 if code in out:
@@ -99,8 +108,8 @@ class _Checker:
         raw = {KINDS.get(k, k) if isinstance(k, str) else k: v for k, v in value.items()}
         for key in raw:
             if key not in MOVE_KEYS[kind]:
-                self.bad("unknown-field", f"{path}.{key}",
-                         f"{kind} takes {', '.join(MOVE_KEYS[kind])}, not {key!r:.40}")
+                self.bad("unknown-field", f"{path}.{_show(key)}",
+                         f"{kind} takes {', '.join(MOVE_KEYS[kind])}, not {_show(key)}")
         before = len(self.problems)
         if kind == "exchange":
             out: dict[str, Any] = {"exchange": self.card(raw["exchange"], f"{path}.exchange")}
@@ -149,7 +158,7 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
     c = _Checker(view)
     for key in body:
         if key not in TOP_KEYS:
-            c.bad("unknown-order", str(key)[:40], f"no order {str(key)[:40]!r} in The Ashes "
+            c.bad("unknown-order", _show(key), f"no order {_show(key)} in The Ashes "
                   f"of Empire (orders: {', '.join(TOP_KEYS)})")
     window = view.get("window") or {}
     if window.get("kind") == "setup":

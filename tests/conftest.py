@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
 
 import pytest
 
-from pbem.game import registry
+# The games the tests load: the bundled ones and the toy game that proves the plugin contract
+# (tests/toygame/highcard, docs/plugins.md). Set before anything reads the games roots.
+REPO = Path(__file__).resolve().parent.parent
+_TOY = str(REPO / "tests" / "toygame")
+_ROOTS = os.environ.get("PBEM_GAMES_DIR") or str(REPO / "games")
+if _TOY not in _ROOTS.split(os.pathsep):
+    _ROOTS += os.pathsep + _TOY
+os.environ["PBEM_GAMES_DIR"] = _ROOTS
+
+from pbem.game import registry  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -38,17 +38,19 @@ def iso(when: datetime) -> str:
 
 class Host:
     def __init__(self, tmp: Path, variant: str = "independents-4", *, game_id: str = "g1",
-                 extra: list[str] | None = None) -> None:
+                 extra: list[str] | None = None, game: str = "4000ad") -> None:
         self.tmp = tmp
         self.root = tmp / "root"
         self.game_id = game_id
         self.path = self.root / game_id
-        self.powers = list(AD.variants()[variant].powers)
+        self.plugin = registry.load(game)
+        self.powers = list(self.plugin.variants()[variant].powers)
         self.keys: dict[str, PrivateKey] = {}
         keydir = tmp / "keys"
         keydir.mkdir(exist_ok=True)
-        args = ["new", str(self.path), "--variant", variant, "--gm", "gm@example.org",
-                "--from", "Referee <referee@example.org>", "--now", iso(T0),
+        args = ["new", str(self.path), "--game", game, "--variant", variant,
+                "--gm", "gm@example.org", "--from", "Referee <referee@example.org>",
+                "--now", iso(T0),
                 *(extra or ["--deadline", "48h"])]
         for power in self.powers:
             prefix = keydir / f"{game_id}-{power}"
@@ -84,7 +86,7 @@ class Host:
         state = self.state()
         self.seq[power] = self.seq.get(power, 0) + 1
         doc = {"pbem": 1, "game": self.game_id, "power": power,
-               "turn": state["turn"] if turn is None else turn,
+               "turn": self.plugin.orders_turn(state) if turn is None else turn,
                "seq": self.seq[power] if seq is None else seq, "orders": body}
         return sign_orders(yaml.safe_dump(doc, sort_keys=False), self.keys[power])
 
@@ -98,7 +100,9 @@ class Host:
                 "commitment": commit(self.game_id, power, warp, turn, star, nonce)}
 
     def reveals(self, power: str) -> dict[str, Any]:
-        out = {}
+        out: dict[int, Any] = {}
+        if self.plugin is not AD:
+            return out
         for key, warp in self.state()["warps"][power].items():
             if warp and (power, key, warp["departed"]) in self.vault:
                 star, nonce = self.vault[(power, key, warp["departed"])]

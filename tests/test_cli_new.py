@@ -70,6 +70,8 @@ def test_new_game_weekdays(tmp_path, pubs):
     second = pbem(
         "new",
         str(root / "bootes-2"),
+        "--game",
+        "4000ad",
         "--variant",
         "independents-4",
         *power_args(pubs),
@@ -102,6 +104,8 @@ def test_one_line_errors(tmp_path, pubs, change, message):
     args = [
         "new",
         str(tmp_path / "g" / "andromeda-7"),
+        "--game",
+        "4000ad",
         "--variant",
         change.get("--variant", "independents-4"),
     ]
@@ -124,9 +128,11 @@ def test_one_line_errors(tmp_path, pubs, change, message):
 
 def test_existing_game_refused_and_help(tmp_path, pubs):
     target = tmp_path / "andromeda-7"
-    first = pbem("new", str(target), "--variant", "independents-4", *power_args(pubs))
+    first = pbem("new", str(target), "--game", "4000ad", "--variant", "independents-4",
+                 *power_args(pubs))
     assert first.returncode == 0, first.stderr
-    again = pbem("new", str(target), "--variant", "independents-4", *power_args(pubs))
+    again = pbem("new", str(target), "--game", "4000ad", "--variant", "independents-4",
+                 *power_args(pubs))
     assert again.returncode == 1 and "exists already" in again.stderr
     help_text = pbem("new", "--help").stdout
     assert "NAME=EMAIL:PUBKEY" in help_text and "--weekdays" in help_text

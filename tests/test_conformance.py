@@ -1,20 +1,44 @@
 """The conformance test every game plugin must pass, through the GamePlugin interface only
-(nothing here knows 4000 A.D.): set-up of every variant, standing orders round after round,
-determinism to the byte, JSON round trips, views that never carry another power's secrets,
-an ending by agreement, and order checking that rejects nonsense with paths."""
+(nothing here knows a game): set-up of every variant, steps from ``window``, standing orders
+round after round, determinism to the byte, JSON round trips, views that never carry another
+power's secrets or the referee's, an ending by agreement, order checking that rejects nonsense
+with paths, and the structural leak test: changing another power's hidden data leaves my view,
+my events and my mails byte-identical. It runs for every game under the games roots: 4000 A.D.
+and the toy game tests/toygame/highcard (tests/conftest.py adds its root).
+
+``structural_leaks`` is also run by tests/test_leak_mutation.py against a copy of 4000 A.D.
+whose view lost a filter: there it must fail."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from pbem import canonical
 from pbem.game import registry
-from pbem.game.plugin import GamePlugin
+from pbem.game.chance import NO_CHANCE
+from pbem.game.plugin import GamePlugin, Resolution
+from pbem.render import mails
 
 CASES = [(gid, variant) for gid in registry.available()
          for variant in registry.load(gid).variants()]
+GAME = {"game_id": "conformance", "title": "Conformance", "deadline": None, "checkpoint": None}
+
+
+def play(plugin: GamePlugin, variant: str, rounds: int = 12
+         ) -> Iterator[tuple[dict[str, Any], Resolution]]:
+    """(state before, resolution) for each step of a game played on standing orders."""
+    state = plugin.setup(variant, {"game_id": "conformance"})
+    for _ in range(rounds):
+        if plugin.is_over(state):
+            return
+        orders = {p: plugin.default_orders(state, p) for p in plugin.powers_due(state)}
+        result = plugin.resolve(state, orders, NO_CHANCE)
+        yield state, result
+        state = result.state
 
 
 @pytest.mark.parametrize("game_id,variant", CASES)
@@ -28,11 +52,16 @@ def test_plugin_conformance(game_id: str, variant: str) -> None:
     for _ in range(12):
         if plugin.is_over(state):
             break
+        step = plugin.window(state)
+        assert step is not None and step.kind and step.label
         due = plugin.powers_due(state)
-        assert due and set(due) <= set(powers)
+        assert due and set(due) <= set(powers) and list(step.due) == due
         orders = {}
         for power in due:
             view = plugin.view(state, power)
+            for key in ("game", "game_id", "viewer", "turn", "powers"):
+                assert key in view, f"a view must carry {key!r}"
+            assert view["game"] == plugin.id and view["viewer"] == power
             norm, problems = plugin.normalize_orders({}, view)
             assert problems == [], problems
             orders[power] = norm
@@ -40,15 +69,21 @@ def test_plugin_conformance(game_id: str, variant: str) -> None:
             assert canonical.encode(standing) == canonical.encode(plugin.default_orders(state,
                                                                                         power))
         before = canonical.encode(state)
-        first = plugin.resolve(state, orders)
-        again = plugin.resolve(json.loads(before), json.loads(json.dumps(orders)))
+        first = plugin.resolve(state, orders, NO_CHANCE)
+        again = plugin.resolve(json.loads(before), json.loads(json.dumps(orders)), NO_CHANCE)
         assert canonical.encode(state) == before, "resolve must not change its input"
         assert canonical.encode(first.state) == canonical.encode(again.state)
         assert canonical.encode(first.events) == canonical.encode(again.events)
+        assert all(isinstance(n, int) for n in plugin.counts(first.events).values())
+        referee_only = plugin.hidden(state)
         state = first.state
         for power in powers:
             shown = canonical.dumps(plugin.view(state, power))
             shown += canonical.dumps(plugin.view_events(first.events, power))
+            # The referee's secrets of before the step stay secret unless the step ended the game.
+            kept = plugin.hidden(state) + ([] if plugin.is_over(state) else referee_only)
+            for secret in kept:
+                assert secret not in shown, (power, "referee's", secret)
             for other in powers:
                 if other != power:
                     for secret in plugin.secrets(state, other):
@@ -60,7 +95,60 @@ def test_plugin_conformance(game_id: str, variant: str) -> None:
                 assert secret not in public
     ended = plugin.end_game(state, "conformance")
     assert plugin.is_over(ended.state) and plugin.powers_due(ended.state) == []
+    assert plugin.window(ended.state) is None
     _, problems = plugin.normalize_orders({"no such order": 1},
                                           plugin.view(state, plugin.powers_due(state)[0]
                                                       if plugin.powers_due(state) else powers[0]))
     assert problems and all(p.message for p in problems)
+
+
+def _mail(renderer: mails.Renderer, plugin: GamePlugin, before: dict[str, Any],
+          after: dict[str, Any], events: list[dict[str, Any]], power: str) -> bytes:
+    mail = mails.turn_report(renderer, plugin, before, after, events, [power], {}, GAME)
+    return canonical.encode([mail.subject, mail.text, mail.html,
+                             [[n, t, b.decode()] for n, t, b in mail.attachments]])
+
+
+def structural_leaks(plugin: GamePlugin, variant: str, states: int = 4) -> int:
+    """Assert that every variation of one power's hidden data (``plugin.variations``) leaves
+    every other power's view, its events and its turn report byte-identical, and changes a
+    knower's view (so the data varied is real). Returns how many variations were checked."""
+    renderer = mails.Renderer(plugin.id)
+    powers = list(plugin.variants()[variant].powers)
+    checked = 0
+    for index, (before, result) in enumerate(play(plugin, variant, states)):
+        state = result.state
+        views = {p: canonical.dumps(plugin.view(state, p)) for p in powers}
+        public = canonical.dumps(plugin.view(state, None))
+        for owner in powers:
+            for variation in plugin.variations(state, owner):
+                varied = variation.state
+                assert owner in variation.knowers
+                assert any(canonical.dumps(plugin.view(varied, p)) != views[p]
+                           for p in variation.knowers), (owner, "variation changes no view")
+                assert canonical.dumps(plugin.view(varied, None)) == public, (
+                    f"the public view changed with {owner}'s hidden data")
+                others = [p for p in powers if p not in variation.knowers]
+                for me in others:
+                    assert canonical.dumps(plugin.view(varied, me)) == views[me], (
+                        f"{me}'s view changed with {owner}'s hidden data")
+                if others and index == 0:
+                    me = others[0]
+                    assert _mail(renderer, plugin, before, varied, result.events, me) == _mail(
+                        renderer, plugin, before, state, result.events, me), (
+                        f"{me}'s turn report changed with {owner}'s hidden data")
+                checked += 1
+        for me in powers:
+            mine = plugin.view_events(result.events, me)
+            hidden = [e for e in result.events if e not in mine]
+            changed = [({**e, "varied": True} if e in hidden else e) for e in result.events]
+            assert canonical.dumps(plugin.view_events(changed, me)) == canonical.dumps(mine), (
+                f"{me}'s events changed with events it may not see")
+    return checked
+
+
+@pytest.mark.parametrize("game_id,variant", CASES)
+def test_another_powers_hidden_data_never_changes_my_view_events_or_mails(
+        game_id: str, variant: str) -> None:
+    plugin = registry.load(game_id)
+    assert structural_leaks(plugin, variant) > 0, "a hidden-information game varies something"

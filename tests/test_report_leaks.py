@@ -21,6 +21,7 @@ from functools import cache
 
 import pytest
 
+from pbem import canonical
 from pbem.render import mails
 from tests.ad_driver import AD
 from tests.test_report_scenario import ESCROW, GAME, PLAYERS, Round, golden_game, wild_game
@@ -124,7 +125,9 @@ def test_the_leak_test_would_catch_a_leak():
     assert _in_flight(rd.after, owner, departed, key)
     assert _destination_claims(star).search(f"Pavo's warp {key} is bound for {star}.")
     secrets = AD.secrets(rd.after, "antares")
-    assert any(s.startswith("proposal:") for s in secrets)
+    assert '["antares","pavo"]' in secrets  # the proposal, as a leaked view would hold it
+    leaked = canonical.dumps({"proposals": rd.after["proposals"]})
+    assert any(secret in leaked for secret in secrets)
     assert ESCROW in AD.secrets(rd.after, "pavo")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem import canonical
+from pbem.store import replay
 from tests.ad_driver import AD, Table
 
 CHECKPOINT = (
@@ -37,16 +39,21 @@ class Round:
     events: list[dict[str, Any]]
     orders: dict[str, dict[str, Any]] = field(default_factory=dict)
     vault: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
+    bodies: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _play(t: Table, rounds: list[Round], **bodies: dict[str, Any]) -> Round:
     before = t.state
+    # What Table.play would send for a due power without a body (its due reveals), made here
+    # so the round records every submission, as the log does.
+    bodies = {p: bodies.get(p) or t.body(p) for p in AD.powers_due(before)}
     normalised = {}
     for power, body in bodies.items():
         normalised[power], problems = t.check(power, body)
         assert not problems
     events = t.play(**bodies)
-    r = Round(before, t.state, events, normalised, dict(t.vault))
+    r = Round(before, t.state, events, normalised, dict(t.vault),
+              {p: dict(b) for p, b in bodies.items()})
     rounds.append(r)
     return r
 
@@ -110,18 +117,28 @@ def alliances_game() -> tuple[Table, list[Round]]:
     return t, rounds
 
 
-def reveal(rounds: list[Round]) -> list[dict[str, Any]]:
-    """The end-of-game reveal, as the referee would collect it from the players' vaults."""
-    out = []
+def log(rounds: list[Round]) -> list[dict[str, Any]]:
+    """The log the engine writes for these rounds: an ``orders`` entry per submission (made by
+    the engine's own replay.orders_body) and a ``resolve`` entry per round naming them."""
+    out: list[dict[str, Any]] = []
     for r in rounds:
-        for e in r.events:
-            if e["type"] != "departure" or e["same_sector"]:
-                continue
-            star, nonce = r.vault[(e["power"], str(e["warp"]), e["turn"])]
-            out.append({"power": e["power"], "warp": e["warp"], "turn": e["turn"],
-                        "origin": e["origin"], "destination": star, "nonce": nonce,
-                        "commitment": e["commitment"]})
+        used: dict[str, str | None] = {p: None for p in AD.powers_due(r.before)}
+        turn = AD.orders_turn(r.before)
+        for power, body in r.bodies.items():
+            sha = canonical.digest([turn, power, body])
+            out.append({"kind": replay.ORDERS, "body": replay.orders_body(
+                turn=turn, power=power, seq=1, sha256=sha, text="", orders=body,
+                received="", message_id=None, key="")})
+            used[power] = sha
+        out.append({"kind": replay.RESOLVE, "body": {
+            "turn": turn, "due": AD.powers_due(r.before), "used": used, "escrow": {},
+            "state": canonical.digest(r.after), "events": r.events}})
     return out
+
+
+def reveal(rounds: list[Round]) -> list[dict[str, Any]]:
+    """The end-of-game reveal, as production makes it: the game's presenter over the log."""
+    return AD.presenter.reveal(log(rounds))
 
 
 def test_golden_game_has_what_the_goldens_show():

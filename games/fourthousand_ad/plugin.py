@@ -1,22 +1,28 @@
-"""The GamePlugin object for 4000 A.D.: the engine's one handle on this game."""
+"""The GamePlugin object for 4000 A.D.: the engine's one handle on this game (the contract is
+pbem.game.plugin: rules here, the presenter in present.py, the player's tool in tool.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.plugin import Resolution, VariantInfo
+from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import ending, orders, resolve, start, view
+from . import ending, orders, resolve, secrecy, start, view
 from .board import Board, default_board
+from .present import PRESENTER
+from .tool import TOOL
 from .variants import load_variant, variant_names
 from .world import World
 
 
-class FourThousandAD:
+class FourThousandAD(Steps):
     id = "4000ad"
     title = "4000 A.D."
+    presenter = PRESENTER
+    tool = TOOL
 
     @property
     def board(self) -> Board:
@@ -32,8 +38,12 @@ class FourThousandAD:
     def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         return start.initial_state(variant, options)
 
-    def powers_due(self, state: dict[str, Any]) -> list[str]:
-        return resolve.due_powers(state)
+    def window(self, state: dict[str, Any]) -> Window | None:
+        """Every step is a turn; in sequential play one slot of powers moves at a time."""
+        due = resolve.due_powers(state)
+        if not due:
+            return None
+        return Window("turn", f"Turn {state['turn']}", tuple(due))
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])
@@ -50,12 +60,13 @@ class FourThousandAD:
         self,
         state: dict[str, Any],
         power: str,
-        open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None,
+        open_sealed: SealedOpener | None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Standing orders: warps continue, no departure. A warp whose departure carried an
-        escrow is opened by the referee (docs/protocol.md, "Escrow"); if its destination is due
-        this turn and opens the commitment, the fleet arrives (ruling R14)."""
-        return orders.nmr_orders(state, power, open_escrow)
+        escrow (slot: the warp number, value: the destination) is opened by the referee
+        (docs/protocol.md, "Escrow"); if its destination is due this turn and opens the
+        commitment, the fleet arrives (ruling R14)."""
+        return orders.nmr_orders(state, power, open_sealed)
 
     def concede(self, state: dict[str, Any], power: str) -> Resolution:
         w = World(state)
@@ -65,7 +76,9 @@ class FourThousandAD:
             ending.check_victory(w)
         return Resolution(w.state, w.events)
 
-    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any]) -> Resolution:
+    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
+                chance: Chance = NO_CHANCE) -> Resolution:
+        """4000 A.D. has no dice: ``chance`` is never drawn from."""
         new, events = resolve.resolve(state, orders_)
         return Resolution(new, events)
 
@@ -78,7 +91,18 @@ class FourThousandAD:
         return view.view_events(events, power)
 
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
-        return view.secrets(state, power)
+        return secrecy.secrets(state, power)
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        return secrecy.variations(state, power)
+
+    def hidden(self, state: dict[str, Any]) -> list[str]:
+        """The referee holds no secret of its own: destinations live in the players' vaults,
+        and an escrow blob is its sender's (``secrets``)."""
+        return []
+
+    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+        return {"battles": sum(1 for e in events if e.get("type") == "battle")}
 
     def is_over(self, state: dict[str, Any]) -> bool:
         return state["result"] is not None

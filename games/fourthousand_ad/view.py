@@ -156,18 +156,3 @@ def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[
     return [dict(e) for e in events
             if "to" not in e or (power is not None and power in e["to"])]
 
-
-def secrets(state: dict[str, Any], power: str) -> list[str]:
-    """Strings only ``power`` (and its partners) may know: secret alliances and proposals,
-    permissions, withdrawal proposals and escrow blobs."""
-    out = []
-    for a in state["alliances"]:
-        if power in a["members"] and not a["public"]:
-            out.append("alliance:" + "+".join(a["members"]))
-    for pr in state["proposals"]:
-        if power in pr:
-            out.append("proposal:" + "->".join(pr))
-    for slots in state["warps"].get(power, {}).values():
-        if slots is not None and slots.get("escrow"):
-            out.append(slots["escrow"])
-    return out

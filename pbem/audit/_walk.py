@@ -52,7 +52,7 @@ class Tally:
     orders: int = 0
     resolutions: int = 0
     turns: list[int] = field(default_factory=list)
-    battles: int = 0
+    counts: dict[str, int] = field(default_factory=dict)  # the game's own (plugin.counts)
     escrow_opened: int = 0
     gm_ops: list[str] = field(default_factory=list)
     keys_replaced: list[str] = field(default_factory=list)
@@ -62,10 +62,26 @@ class Tally:
     withheld_resolutions: int = 0
     unreplayed_resolutions: int = 0  # whole, but after the state became unknown
     unreplayed_gm: int = 0
-    public_battles: int = 0
+    public_counts: dict[str, int] = field(default_factory=dict)
     used_checked: int = 0  # resolutions whose used order files were held to the rule
     used_unchecked: int = 0  # withheld resolutions of an export without the public claims
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
+
+    def counts_text(self, public: bool = False) -> str:
+        """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
+        counts = self.public_counts if public else self.counts
+        return ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+
+    @property
+    def battles(self) -> int:
+        """4000 A.D.'s count, by the name tests and tools used before counts were the game's."""
+        return self.counts.get("battles", 0)
+
+
+def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
+    """Sum a resolution's counts into the game's."""
+    for name, n in counts.items():
+        total[name] = total.get(name, 0) + int(n)
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
@@ -236,8 +252,8 @@ class Walker:
         self.standing = {}
         events = record.public.get("events")
         if isinstance(events, list):
-            self.tally.public_battles += sum(
-                1 for e in events if isinstance(e, dict) and e.get("type") == "battle")
+            _add(self.tally.public_counts,
+                 self.plugin.counts([e for e in events if isinstance(e, dict)]))
         if isinstance(record.public.get("turn"), int):
             self.tally.turns.append(record.public["turn"])
 
@@ -365,7 +381,7 @@ class Walker:
             result = replay.replay_resolution(plugin, state, self.standing, entry)
         except replay.ReplayMismatch as exc:
             raise self._mismatch(entry, state, exc) from None
-        self.tally.battles += sum(1 for e in result.events if e.get("type") == "battle")
+        _add(self.tally.counts, plugin.counts(result.events))
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
         self.state = result.state
         self.version += 1
@@ -473,7 +489,7 @@ class Walker:
                 return (item["destination"], item["nonce"]) if item else None
 
             orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)
-            events = self.plugin.resolve(state, orders).events
+            events = self.plugin.resolve(state, orders, replay.step_chance(b)).events
             path, want, got = _first_difference(events, b["events"])
             return self.fail(entry, f"events{path}", f"{_short(want)} (the rules core's "
                              "replay)", f"{_short(got)} as recorded", "the referee recorded "

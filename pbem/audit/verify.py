@@ -47,7 +47,8 @@ class Report:
         turns = f"turns {min(t.turns)}-{max(t.turns)}" if t.turns else "no turn resolved yet"
         replayed = t.resolutions - t.unreplayed_resolutions
         out.append(f"{turns}: {replayed} resolutions replayed by the rules core, {t.orders} order "
-                   f"files verified, {t.battles} battles, {t.escrow_opened} escrow openings, "
+                   f"files verified, {t.counts_text() + ', ' if t.counts else ''}"
+                   f"{t.escrow_opened} escrow openings, "
                    f"{len(t.gm_ops)} gm operations" + (f" ({', '.join(t.gm_ops)})"
                                                         if t.gm_ops else ""))
         out.append(self._used())
@@ -87,8 +88,9 @@ class Report:
                 f"from its SHA-256 midstate over its seq, kind, time and prev); the hashes of "
                 f"the withheld resolutions are the referee's signed claims, linked to their "
                 f"neighbours and checkable against the checkpoints players got with each "
-                f"report. The public claims of the withheld resolutions ({t.public_battles} "
-                f"battles among their public events) are signed by the referee but not "
+                f"report. The public claims of the withheld resolutions "
+                f"({t.counts_text(public=True) or 'nothing the game counts'} among their "
+                f"public events) are signed by the referee but not "
                 f"re-derived. Result: not verified; audit the full export when it is published")
         return text
 

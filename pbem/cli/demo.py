@@ -111,7 +111,7 @@ def main() -> int:
     for power in POWERS:
         (OUT / "players" / power).mkdir(parents=True)
         run("keygen", str(OUT / "players" / power / "key"), who=power)
-    run("new", str(game), "--variant", "independents-4", "--deadline", "48h",
+    run("new", str(game), "--game", "4000ad", "--variant", "independents-4", "--deadline", "48h",
         "--gm", "gm@example.org", "--from", "4000 AD referee <referee@example.org>",
         "--now", when(0),
         *[a for p in POWERS for a in ("--power",

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pbem import __version__
 from pbem.errors import PbemError
 
-# Command-group modules under pbem.cli; each defines register(subparsers).
-COMMAND_MODULES = ("distance", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
+# Command-group modules under pbem.cli; each defines register(subparsers) ("games": the
+# commands the games add, e.g. pbem distance).
+COMMAND_MODULES = ("games", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
                    "audit", "receipt", "archive")
 
 

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("gamedir", metavar="GAMEDIR", help="the new game's directory (ROOT/GAME_ID)")
-    p.add_argument("--game", default="4000ad", help="game id (default: 4000ad)")
+    p.add_argument("--game", metavar="GAME", help="the game to play, by id (required; "
+                   "`pbem new` without it lists the games available)")
     p.add_argument("--variant", required=True, help="variant name, e.g. independents-4")
     p.add_argument(
         "--power",
@@ -91,6 +92,9 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
             f"the directory name {game_id!r} is the game id and must be a slug "
             "(lowercase letters, digits and dashes)"
         )
+    if not args.game:
+        raise UsageError("--game is required: the game to play (available: "
+                         f"{', '.join(registry.available()) or 'none'})")
     if not args.power:
         raise UsageError("no --power given: name every power of the variant")
     powers: dict[str, dict[str, Any]] = {}

@@ -1,20 +1,37 @@
-"""The game-plugin interface: everything the engine knows about a game.
+"""The game-plugin contract: everything the engine knows about a game, declared in one place.
 
-A game is a directory under ``games/`` holding ``game.yaml`` (its manifest), its data files and a
-Python package (``__init__.py`` exporting ``PLUGIN``). The engine, the store, the turn job, the
-reports and the audit talk to a game only through this protocol, so nothing outside ``games/``
-assumes 4000 A.D.
+A game is a directory under a games root (``games/<package>/``) holding ``game.yaml`` (its
+manifest: ``id``, ``title``), its data files, its templates and a Python package whose
+``__init__.py`` exports ``PLUGIN``. The engine, the store, the turn job, the reports and the
+audit talk to a game only through ``PLUGIN``, so nothing in pbem/ assumes any game. The contract
+has three parts, each checked when the game is loaded (pbem.game.registry: a game missing a part
+fails at load with one sentence naming it, not at turn 7):
 
-Contract, for every game:
+* **rules** (``GamePlugin`` below): set-up, steps (``window``), order checking, resolution,
+  views and events, the ending, and the strings a leak test looks for (``secrets``,
+  ``hidden``);
+* **presentation** (``PLUGIN.presenter``, pbem.game.presentation.Presenter): the context of
+  every mail that shows the game; the map is optional;
+* **the player's tool** (``PLUGIN.tool``, pbem.game.tool.Tool, or None): the game's own
+  subcommands of ``pbem orders`` and top-level commands.
+
+Rules, for every game:
 
 * States, orders, events and views are plain JSON data (dicts, lists, str, int, bool, None). A
   state is never mutated after it is returned; ``resolve`` returns a new one.
 * Every method is pure and deterministic: no clock, no randomness, no I/O. The same arguments give
-  byte-identical canonical JSON results.
+  byte-identical canonical JSON results. Dice and shuffles come only from the ``chance`` argument
+  of ``resolve`` (pbem.game.chance; fair chance is pbem.chance).
 * ``view`` is the only way hidden information leaves a state. Whatever is sent to a power (report,
-  receipt, order check) is computed from ``view(state, power)``.
+  receipt, order check) is computed from ``view(state, power)``. A view carries ``game`` (the
+  game's id), ``game_id`` (this game's name), ``viewer`` and ``turn``: the player's tool reads
+  which game it is from there.
 * ``check_orders`` sees only that view, so the referee and a player's offline checker run the same
   validation on the same information.
+* Commitments and escrow (pbem.protocol.commitment, .escrow) are generic sealed values a game may
+  use: a power commits to a value in a numbered *slot* and opens it later; an escrow seals the
+  opening to the referee, who opens it (``nmr_orders``'s ``open_sealed``) only for a power that
+  missed a step needing it.
 """
 
 from __future__ import annotations
@@ -24,6 +41,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem.errors import Problem
+from pbem.game.chance import Chance
+from pbem.game.presentation import Presenter
+from pbem.game.tool import Tool
 
 JSON = Any
 State = dict[str, Any]
@@ -40,6 +60,35 @@ class Resolution:
     events: list[Event] = field(default_factory=list)
 
 
+SealedOpener = Callable[[str, str, int], tuple[str, str] | None]
+"""``open_sealed(slot, escrow blob, turn committed)`` -> (value, nonce) or None: the referee's
+opening of an escrow (pbem.protocol.escrow) for the power ``nmr_orders`` is asked about."""
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The next step of play: what it is and who must send orders for it.
+
+    ``kind`` is the game's own name for the step ("turn", "setup", "reaction", ...); ``label``
+    says it in words for mails; ``due`` are the powers whose orders the step uses; ``deadline``
+    names a deadline class the game's schedule maps to a duration ("main" today: every step has
+    the game's one deadline)."""
+
+    kind: str
+    label: str
+    due: tuple[str, ...]
+    deadline: str = "main"
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """A state that differs from another only in hidden data, and the powers allowed to see
+    the difference (the owner and whoever shares the secret): ``variations``."""
+
+    state: State
+    knowers: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class VariantInfo:
     name: str
@@ -49,10 +98,12 @@ class VariantInfo:
 
 
 class GamePlugin(Protocol):
-    """What a game provides to the engine."""
+    """What a game provides to the engine (the parts are listed in ``REQUIRED``)."""
 
     id: str
     title: str
+    presenter: Presenter
+    tool: Tool | None
 
     def variants(self) -> Mapping[str, VariantInfo]:
         """The variants this game can be played in, by name."""
@@ -62,8 +113,13 @@ class GamePlugin(Protocol):
         """The initial state of a new game (raises PbemError for an unknown variant/option)."""
         ...
 
+    def window(self, state: State) -> Window | None:
+        """The next step of play (None once the game is over)."""
+        ...
+
     def powers_due(self, state: State) -> list[str]:
-        """Powers whose orders the next ``resolve`` uses (empty once the game is over)."""
+        """Powers whose orders the next ``resolve`` uses (empty once the game is over): the
+        window's ``due``. ``Steps`` below derives it from ``window``."""
         ...
 
     def orders_turn(self, state: State) -> int:
@@ -81,22 +137,21 @@ class GamePlugin(Protocol):
         ...
 
     def nmr_orders(
-        self,
-        state: State,
-        power: str,
-        open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None,
+        self, state: State, power: str, open_sealed: SealedOpener | None
     ) -> tuple[Orders, dict[str, Any]]:
         """Orders for a power that sent none: the standing orders, plus whatever the game does
-        with reveals escrowed to the referee. ``open_escrow(warp, blob, departure turn)`` gives
-        (destination, nonce) or None. Returns (orders, what was opened, for the log)."""
+        with values the power sealed to the referee (``open_sealed``, None: none can be opened).
+        Returns (orders, what was opened: ``{slot: {destination, nonce}}``, for the log; the
+        field is named ``destination`` in the log format for every game)."""
         ...
 
     def concede(self, state: State, power: str) -> Resolution:
         """``power`` concedes now (a game-master operation on the player's request)."""
         ...
 
-    def resolve(self, state: State, orders: Mapping[str, Orders]) -> Resolution:
-        """Resolve the next unit of play with the given orders (per power)."""
+    def resolve(self, state: State, orders: Mapping[str, Orders], chance: Chance) -> Resolution:
+        """Resolve the next step with the given orders (per power), drawing any dice or
+        shuffles from ``chance`` (a game without randomness ignores it)."""
         ...
 
     def view(self, state: State, power: str | None) -> View:
@@ -112,8 +167,51 @@ class GamePlugin(Protocol):
         ...
 
     def secrets(self, state: State, power: str) -> list[str]:
-        """Strings that belong to ``power`` alone at this point (for leak tests and audits)."""
+        """Strings that belong to ``power`` (and whoever shares them) at this point, exactly as
+        they would appear in a view or event that leaked them (leak tests look for them)."""
+        ...
+
+    def hidden(self, state: State) -> list[str]:
+        """Strings only the referee may know (a deck's order, a face-down card), as they would
+        appear in a leaked view; ``[]`` for a game whose referee holds no secret."""
+        ...
+
+    def variations(self, state: State, power: str) -> list[Variation]:
+        """States that differ from ``state`` only in ``power``'s hidden data (a hand, a secret
+        alliance, ...), each with the powers allowed to see the difference. The conformance
+        suite checks that every other power's view, events and mails stay byte-identical, and
+        that the knowers' views do change (so the variation is of data that is shown)."""
+        ...
+
+    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+        """What the audit reports about a resolution's events, in the game's words
+        (4000 A.D.: ``{"battles": 2}``); summed over the game."""
         ...
 
     def is_over(self, state: State) -> bool:
         ...
+
+
+class Steps:
+    """A base a game may inherit: ``powers_due`` from ``window``."""
+
+    def window(self, state: State) -> Window | None:
+        raise NotImplementedError
+
+    def powers_due(self, state: State) -> list[str]:
+        step = self.window(state)
+        return list(step.due) if step is not None else []
+
+
+#: The parts every PLUGIN must have (methods and attributes), checked at load.
+REQUIRED = (
+    "id", "title", "presenter", "tool", "variants", "setup", "window", "powers_due",
+    "orders_turn", "normalize_orders", "default_orders", "nmr_orders", "concede", "resolve",
+    "view", "view_events", "end_game", "secrets", "hidden", "variations", "counts", "is_over",
+)
+PRESENTER_REQUIRED = (
+    "sections", "map_kind", "title", "welcome", "report", "shared", "receipt_lines", "gm",
+    "game_end", "reveal", "map_context",
+)
+TOOL_REQUIRED = ("register_orders", "register_commands", "new_orders", "footer",
+                 "check_warnings")

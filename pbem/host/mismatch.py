@@ -68,7 +68,7 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
         standing = replay.standing_orders(entries[:seq])
         chosen = {p: standing[p] for p, sha in entry.body["used"].items() if sha and p in standing}
         orders, _used, _opened, _ = replay.gather_orders(plugin, before, chosen, from_log)
-        result = plugin.resolve(before, orders)
+        result = plugin.resolve(before, orders, replay.step_chance(entry.body))
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

@@ -123,15 +123,16 @@ class Context:
 
 
 def escrow_opener(game: GameDir) -> replay.EscrowOpener | None:
-    """Opens escrowed reveals with the referee's X25519 key (ROOT/referee.x25519.key)."""
+    """Opens values players sealed to the referee (pbem.protocol.escrow) with its X25519 key
+    (ROOT/referee.x25519.key); the game decides when to ask (``nmr_orders``)."""
     path = game.root / ESCROW_KEY
     if not path.exists():
         return None
     key = load_private(path)
 
-    def opener(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
+    def opener(power: str, slot: str, blob: str, turn: int) -> tuple[str, str] | None:
         try:
-            return open_escrow(key, blob, game.game_id, power, int(warp), turn)
+            return open_escrow(key, blob, game.game_id, power, int(slot), turn)
         except PbemError:
             return None
 
@@ -162,7 +163,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
                 out.append((f"nmr:{gid}:{entry.seq}:{power}",
                             _nmr_alert(ctx, gm, power, in_a_row)))
     if ctx.plugin.is_over(after):
-        reveals = revealed_departures(ctx.game.log.entries)
+        reveals = revealed(ctx)
         for address, player in ctx.players().items():
             mail = mails.game_end(ctx.renderer, ctx.plugin, after, events, player["powers"],
                                    player, info, reveals)
@@ -189,7 +190,7 @@ def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
         return []
     gid = ctx.game.game_id
     info = ctx.game_info(after)
-    reveals = revealed_departures(ctx.game.log.entries)
+    reveals = revealed(ctx)
     out = []
     for address, player in ctx.players().items():
         mail = mails.game_end(ctx.renderer, ctx.plugin, after, entry.body.get("events", []),
@@ -199,23 +200,11 @@ def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
     return out
 
 
-def revealed_departures(entries: Sequence[Entry]) -> list[dict[str, Any]]:
-    """Every arrival reveal and escrow opening in the log (for the end-of-game mail)."""
-    out = []
-    for entry in entries:
-        if entry.kind == replay.ORDERS:
-            for warp, order in (entry.body["orders"].get("warps") or {}).items():
-                if isinstance(order, dict) and order.get("arrive"):
-                    out.append({"turn": entry.body["turn"], "power": entry.body["power"],
-                                "warp": warp, "destination": order["arrive"],
-                                "nonce": order.get("nonce")})
-        elif entry.kind == replay.RESOLVE:
-            for power, opened in entry.body.get("escrow", {}).items():
-                for warp, item in opened.items():
-                    out.append({"turn": entry.body["turn"], "power": power, "warp": warp,
-                                "destination": item["destination"], "nonce": item["nonce"],
-                                "escrow": True})
-    return out
+def revealed(ctx: Context) -> list[dict[str, Any]]:
+    """The end-of-game reveal: what the game's presenter makes of the whole log (4000 A.D.:
+    every destination opened, with the departure it belongs to)."""
+    log = [{"kind": e.kind, "body": e.body} for e in ctx.game.log.entries]
+    return mails.presenter(ctx.plugin).reveal(log)
 
 
 def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: datetime, *,

@@ -180,7 +180,7 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     orders, used, opened, stale = replay.gather_orders(
         plugin, state, standing, notify.escrow_opener(game)
     )
-    result = plugin.resolve(state, orders)
+    result = plugin.resolve(state, orders, replay.step_chance(None))
     after = result.state
     next_deadline = None
     if not plugin.is_over(after):

@@ -1,11 +1,17 @@
-"""Commitments to secret destinations (docs/protocol.md, "Commitments").
+"""Commitments: a power binds itself to a secret value now and opens it later (docs/protocol.md,
+"Commitments").
 
-commitment = SHA-256( "pbem-commitment-v1" || field(game) || field(power) || field(warp)
-                      || field(departure turn) || field(destination) || field(nonce) )
+Generic: any game may commit to any text value. What is committed is named by the game id, the
+power, a *slot* (the game's own name for the thing committed: 4000 A.D. uses the warp number,
+and commits to a fleet's destination) and the turn the commitment was made on::
 
-where field(x) is the 4-byte big-endian length of x followed by x; text fields are UTF-8, warp
+    commitment = SHA-256( "pbem-commitment-v1" || field(game) || field(power) || field(slot)
+                          || field(turn) || field(value) || field(nonce) )
+
+where field(x) is the 4-byte big-endian length of x followed by x; text fields are UTF-8, slot
 and turn are decimal ASCII, the nonce is 32 raw bytes. The result is written as 64 lower-case hex
-digits. Pure: no I/O, no randomness (nonces are made by the caller, see ``new_nonce``).
+digits. (docs/protocol.md writes the 4000 A.D. names: warp, departure turn, destination; the bytes
+are the same.) Pure: no I/O, no randomness (nonces are made by the caller, see ``new_nonce``).
 """
 
 from __future__ import annotations
@@ -22,36 +28,34 @@ NONCE_BYTES = 32
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def preimage(game: str, power: str, warp: int, turn: int, destination: str, nonce: bytes) -> bytes:
+def preimage(game: str, power: str, slot: int, turn: int, value: str, nonce: bytes) -> bytes:
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"nonce must be {NONCE_BYTES} bytes, not {len(nonce)}")
-    return DOMAIN + departure_fields(game, power, warp, turn) + fields(
-        destination.encode("utf-8"), nonce
-    )
+    return DOMAIN + slot_fields(game, power, slot, turn) + fields(value.encode("utf-8"), nonce)
 
 
-def departure_fields(game: str, power: str, warp: int, turn: int) -> bytes:
-    """The framed fields naming one departure (shared with the escrow's associated data)."""
+def slot_fields(game: str, power: str, slot: int, turn: int) -> bytes:
+    """The framed fields naming what is committed (shared with the escrow's associated data)."""
     return fields(
         game.encode("utf-8"),
         power.encode("utf-8"),
-        str(int(warp)).encode("ascii"),
+        str(int(slot)).encode("ascii"),
         str(int(turn)).encode("ascii"),
     )
 
 
-def commit(game: str, power: str, warp: int, turn: int, destination: str, nonce: bytes) -> str:
+def commit(game: str, power: str, slot: int, turn: int, value: str, nonce: bytes) -> str:
     """The commitment, as 64 lower-case hex digits."""
-    return hashlib.sha256(preimage(game, power, warp, turn, destination, nonce)).hexdigest()
+    return hashlib.sha256(preimage(game, power, slot, turn, value, nonce)).hexdigest()
 
 
 def opens(
-    commitment: str, game: str, power: str, warp: int, turn: int, destination: str, nonce_hex: str
+    commitment: str, game: str, power: str, slot: int, turn: int, value: str, nonce_hex: str
 ) -> bool:
-    """Whether (destination, nonce) opens ``commitment``; constant-time comparison."""
+    """Whether (value, nonce) opens ``commitment``; constant-time comparison."""
     if not is_hex64(nonce_hex) or not is_hex64(commitment):
         return False
-    expected = commit(game, power, warp, turn, destination, bytes.fromhex(nonce_hex))
+    expected = commit(game, power, slot, turn, value, bytes.fromhex(nonce_hex))
     return hmac.compare_digest(expected, commitment)
 
 

@@ -1,24 +1,25 @@
-"""Escrow: a departure's reveal, sealed so that only the referee can open it (docs/protocol.md,
-"Escrow").
+"""Escrow: the opening of a commitment (value and nonce), sealed so that only the referee can open
+it (docs/protocol.md, "Escrow").
 
-A player may add ``escrow:`` to a departure: the destination and nonce encrypted to the referee's
-X25519 key. The referee opens it only on a turn the fleet must arrive and the power sent no
-orders, so the fleet is not lost; on that turn the referee learns the escrowed destination.
-Without escrow the destination is secret from the referee too.
+Generic: a game may let a player seal a committed value to the referee, to be opened only when
+the player misses a step that needs it (the game decides when, in ``nmr_orders``). 4000 A.D. uses
+it for a departure's destination: the referee opens it only on a turn the fleet must arrive and
+the power sent no orders, so the fleet is not lost. Without escrow the value is secret from the
+referee too. Slot and turn are those of the commitment (pbem.protocol.commitment).
 
 Construction (ECIES style, all from ``cryptography``)::
 
     e, E      = fresh X25519 key pair (ephemeral)
     shared    = X25519(e, R)                       R = the referee's public key
     key       = HKDF-SHA256(shared, salt = E || R, info = "pbem-escrow-v1", 32 bytes)
-    ad        = "pbem-escrow-v1" || field(game) || field(power) || field(warp) || field(turn)
-    plaintext = field(destination) || field(nonce, 32 raw bytes)
+    ad        = "pbem-escrow-v1" || field(game) || field(power) || field(slot) || field(turn)
+    plaintext = field(value) || field(nonce, 32 raw bytes)
     blob      = base64( 0x01 || E || ChaCha20-Poly1305(key, nonce = 12 zero bytes, plaintext, ad) )
 
-field(x) is the 4-byte big-endian length of x then x (text UTF-8, warp and turn decimal ASCII).
-The all-zero AEAD nonce is safe because every key is used once (fresh ephemeral key). Binding
-game, power, warp and turn as associated data stops a sealed reveal being moved to another
-departure.
+field(x) is the 4-byte big-endian length of x then x (text UTF-8, slot and turn decimal ASCII;
+docs/protocol.md names them with 4000 A.D.'s words: warp, destination). The all-zero AEAD nonce
+is safe because every key is used once (fresh ephemeral key). Binding game, power, slot and turn
+as associated data stops a sealed opening being moved to another commitment.
 
 Key files: ``PREFIX.x25519.key`` (PKCS#8 PEM, mode 0600, never overwritten) and
 ``PREFIX.x25519.pub`` (one line ``pbem-x25519 <base64 of 32 bytes> [comment]``).
@@ -39,7 +40,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem.errors import PbemError
 from pbem.framing import fields
 from pbem.protocol import keys
-from pbem.protocol.commitment import NONCE_BYTES, departure_fields, is_hex64
+from pbem.protocol.commitment import NONCE_BYTES, is_hex64, slot_fields
 
 DOMAIN = b"pbem-escrow-v1"
 VERSION = 1
@@ -69,8 +70,8 @@ def _fields(data: bytes, count: int) -> list[bytes]:
     return out
 
 
-def associated_data(game: str, power: str, warp: int, turn: int) -> bytes:
-    return DOMAIN + departure_fields(game, power, warp, turn)
+def associated_data(game: str, power: str, slot: int, turn: int) -> bytes:
+    return DOMAIN + slot_fields(game, power, slot, turn)
 
 
 def _key(shared: bytes, ephemeral_pub: bytes, referee_pub: bytes) -> bytes:
@@ -88,9 +89,9 @@ def seal_with(
     referee_pub: X25519PublicKey,
     game: str,
     power: str,
-    warp: int,
+    slot: int,
     turn: int,
-    destination: str,
+    value: str,
     nonce_hex: str,
 ) -> str:
     """``seal`` with a given ephemeral key: for test vectors only (reusing one leaks)."""
@@ -99,9 +100,9 @@ def seal_with(
     eph_pub = public_bytes(ephemeral.public_key())
     ref_pub = public_bytes(referee_pub)
     key = _key(ephemeral.exchange(referee_pub), eph_pub, ref_pub)
-    plaintext = fields(destination.encode("utf-8"), bytes.fromhex(nonce_hex))
+    plaintext = fields(value.encode("utf-8"), bytes.fromhex(nonce_hex))
     sealed = ChaCha20Poly1305(key).encrypt(
-        _ZERO_NONCE, plaintext, associated_data(game, power, warp, turn)
+        _ZERO_NONCE, plaintext, associated_data(game, power, slot, turn)
     )
     return base64.b64encode(bytes([VERSION]) + eph_pub + sealed).decode("ascii")
 
@@ -110,15 +111,14 @@ def seal(
     referee_x25519_pub: X25519PublicKey,
     game: str,
     power: str,
-    warp: int,
+    slot: int,
     turn: int,
-    destination: str,
+    value: str,
     nonce_hex: str,
 ) -> str:
-    """Encrypt (destination, nonce) of the departure (game, power, warp, turn) to the referee."""
+    """Encrypt (value, nonce) of the commitment (game, power, slot, turn) to the referee."""
     return seal_with(
-        X25519PrivateKey.generate(), referee_x25519_pub, game, power, warp, turn, destination,
-        nonce_hex,
+        X25519PrivateKey.generate(), referee_x25519_pub, game, power, slot, turn, value, nonce_hex,
     )
 
 
@@ -127,10 +127,10 @@ def open_escrow(
     blob: str,
     game: str,
     power: str,
-    warp: int,
+    slot: int,
     turn: int,
 ) -> tuple[str, str]:
-    """Decrypt an escrow blob: (destination, nonce_hex). Raises EscrowError if it does not open."""
+    """Decrypt an escrow blob: (value, nonce_hex). Raises EscrowError if it does not open."""
     try:
         raw = base64.b64decode(blob.strip(), validate=True)
     except (binascii.Error, ValueError):
@@ -148,12 +148,12 @@ def open_escrow(
     key = _key(shared, eph_pub, ref_pub)
     try:
         plaintext = ChaCha20Poly1305(key).decrypt(
-            _ZERO_NONCE, raw[33:], associated_data(game, power, warp, turn)
+            _ZERO_NONCE, raw[33:], associated_data(game, power, slot, turn)
         )
     except InvalidTag:
         raise EscrowError(
-            f"escrow does not open for {power}'s warp {warp} departed on turn {turn} in "
-            f"{game}: sealed to another key or for another departure"
+            f"escrow does not open for {power}'s commitment {slot} of turn {turn} in "
+            f"{game}: sealed to another key or for another commitment"
         ) from None
     dest, nonce = _fields(plaintext, 2)
     if len(nonce) != NONCE_BYTES:
@@ -161,7 +161,7 @@ def open_escrow(
     try:
         return dest.decode("utf-8"), nonce.hex()
     except UnicodeDecodeError:
-        raise EscrowError("escrowed destination is not UTF-8") from None
+        raise EscrowError("escrowed value is not UTF-8") from None
 
 
 # -- key files ----------------------------------------------------------------------------------

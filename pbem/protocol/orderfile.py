@@ -6,8 +6,9 @@ orders sign`` turns it into the armored block that is mailed. The tool's edits (
 the top of the file are kept, other comments are not.
 
 The view is the JSON the referee attaches to each report (``view.json``), computed from the game
-state for one power: ``game_id``, ``viewer``, ``turn`` (the turn the next orders are for),
-``options``, ``stars``, ``warps``.
+state for one power: ``game`` (the game's id), ``game_id``, ``viewer``, ``turn`` (the turn the
+next orders are for) and whatever else the game shows. What an order file's orders mean, and
+the comments a game adds after them (``footer``), are the game's (its tool, pbem.game.tool).
 """
 
 from __future__ import annotations
@@ -23,12 +24,6 @@ from pbem.errors import PbemError
 from pbem.protocol.armor import find_signed_blocks
 from pbem.protocol.envelope import KEYS
 from pbem.protocol.safeyaml import load_order_yaml
-
-DEPART_HINT = (
-    "# To leave a star: pbem orders depart FILE --from STAR --to STAR --ships N|all\n"
-    "# (it writes depart: {warp, from, ships, commitment} and keeps the destination in your "
-    "vault)\n"
-)
 
 
 class OrderFileError(PbemError):
@@ -51,7 +46,7 @@ def header_of(text: str) -> list[str]:
         if not line.startswith("#"):
             break
         out.append(line)
-    return [line for line in out if not line.startswith(DEPART_HINT[:20])]
+    return out
 
 
 def load(path: Path) -> tuple[dict[str, Any], list[str]]:
@@ -63,18 +58,15 @@ def load(path: Path) -> tuple[dict[str, Any], list[str]]:
     return load_order_yaml(text), header_of(text)
 
 
-def render(doc: dict[str, Any], header: list[str]) -> str:
-    """The order file text: header comments, the envelope in protocol order, then the orders."""
+def render(doc: dict[str, Any], header: list[str], footer: str = "") -> str:
+    """The order file text: header comments, the envelope in protocol order, the orders, then
+    ``footer`` (comment lines a game adds, e.g. how to write an order)."""
     ordered = {key: doc[key] for key in KEYS if key in doc}
     ordered.update((k, v) for k, v in doc.items() if k not in ordered)
     body = yaml.safe_dump(
         ordered, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000
     )
-    text = "".join(line + "\n" for line in header) + body
-    orders = doc.get("orders")
-    if not (isinstance(orders, dict) and "depart" in orders):
-        text += DEPART_HINT
-    return text
+    return "".join(line + "\n" for line in header) + body + footer
 
 
 def write(path: Path, text: str) -> None:
@@ -126,25 +118,3 @@ def load_view(path: Path) -> dict[str, Any]:
     if not isinstance(data["viewer"], str) or not data["viewer"]:
         raise OrderFileError(f"{path}: this is the public view; use the view sent to your power")
     return data
-
-
-def own_warps(view: dict[str, Any]) -> dict[int, dict[str, Any] | None]:
-    """The viewer's warps by number: None for a warp at home, else its flight."""
-    mine = (view.get("warps") or {}).get(view["viewer"]) or {}
-    return {int(w): flight for w, flight in sorted(mine.items(), key=lambda kv: int(kv[0]))}
-
-
-def warp_count(view: dict[str, Any] | None) -> int:
-    if view is not None:
-        warps = own_warps(view)
-        if warps:
-            return max(warps)
-        count = (view.get("options") or {}).get("warps")
-        if isinstance(count, int) and count > 0:
-            return count
-    return 2
-
-
-def free_destinations(view: dict[str, Any] | None) -> bool:
-    """Whether the game uses the free-destination rule (no commitments)."""
-    return view is not None and (view.get("options") or {}).get("destinations") == "free"

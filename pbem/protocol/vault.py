@@ -43,7 +43,9 @@ class VaultError(PbemError):
 
 @dataclass(frozen=True, slots=True)
 class Departure:
-    """One committed departure and the secret that opens its commitment."""
+    """One commitment and the secret that opens it. The record keeps 4000 A.D.'s field names
+    (the file format is the players'); in the generic terms of pbem.protocol.commitment the
+    warp is the *slot* and the destination the *value* (``slot``, ``value`` below)."""
 
     turn: int
     warp: int
@@ -51,6 +53,14 @@ class Departure:
     destination: str
     nonce: str
     commitment: str
+
+    @property
+    def slot(self) -> int:
+        return self.warp
+
+    @property
+    def value(self) -> str:
+        return self.destination
 
     def record(self) -> dict[str, Any]:
         data = asdict(self)

@@ -1,11 +1,13 @@
 """Mails from Jinja templates: the turn report and every other mail a game sends.
 
 Generic: nothing here knows a game's rules. Templates come from, in order, the game directory's
-``templates/`` (per-game overrides), ``templates/<game>/`` and ``templates/common/``; a game's
-presenter (``<game package>.presenter``, e.g. ``games/fourthousand_ad/presenter.py``) turns a
-power's view and visible events into the template context. Everything about a power comes only from
-``plugin.view(state, power)`` and ``plugin.view_events(events, power)``; the game master's
-summary is the one mail made from the whole state.
+``templates/`` (per-game overrides), the game package's ``templates/``, pbem's bundled
+``templates/<game>/`` and ``templates/common/``; the game's declared presenter
+(``PLUGIN.presenter``, pbem.game.presentation.Presenter) turns a power's view and visible
+events into the template context. The map is the game's: attached as ``map.svg`` only if the
+presenter draws one. Everything about a power comes only from ``plugin.view(state, power)`` and
+``plugin.view_events(events, power)``; the game master's summary is the one mail made from the
+whole state.
 
 Each mail is three templates: ``NAME.subject.txt``, ``NAME.txt`` (plain text, at most 80 columns)
 and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/reports.md.
@@ -14,13 +16,11 @@ and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/report
 from __future__ import annotations
 
 import functools
-import importlib
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,6 +30,7 @@ from pbem import canonical
 from pbem.errors import PbemError, Problem
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.game.presentation import Presenter
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
@@ -124,7 +125,11 @@ class Renderer:
     def __init__(self, game_id: str, game_dir: Path | None = None) -> None:
         self.game_id = game_id
         root = templates_root()
-        paths = [root / game_id, root / "common"]
+        try:
+            own = registry.template_dirs(game_id)
+        except registry.UnknownGame:
+            own = [root / game_id]
+        paths = [*own, root / "common"]
         if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
@@ -152,14 +157,12 @@ class Renderer:
         return RenderedMail(subject, text, html, list(attachments))
 
 
-def presenter(plugin: GamePlugin) -> ModuleType:
-    """The game's presenter module: ``presenter.py`` in the game's package."""
-    registry.load(plugin.id)
-    try:
-        return importlib.import_module(f"{registry.module_name(plugin.id)}.presenter")
-    except ModuleNotFoundError:
-        raise RenderError(f"game {plugin.id!r} has no presenter.py: it cannot render reports") \
-            from None
+def presenter(plugin: GamePlugin) -> Presenter:
+    """The game's declared presenter (checked when the game was loaded)."""
+    pres: Presenter | None = getattr(plugin, "presenter", None)
+    if pres is None:
+        raise RenderError(f"game {plugin.id!r} declares no presenter: it cannot render reports")
+    return pres
 
 
 # -- contexts shared by every mail ----------------------------------------------------------------
@@ -288,21 +291,19 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
 READERS_CSS = "/*pbem-readers*/"
 
 
-def _svg(renderer: Renderer, pres: ModuleType, view: Mapping[str, Any],
-         readers: Sequence[str], title: str, shared: Mapping[str, Any] | None = None) -> Attachment:
-    """The map as SVG; ``shared``: a context that holds this view's map and legend already.
+def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
+         readers: Sequence[str], title: str,
+         shared: Mapping[str, Any] | None = None) -> list[Attachment]:
+    """The game's map as SVG, if it has one; ``shared``: a report context that may hold this
+    view's drawing already.
 
     The drawing is the same for every reader of one resolution; only a CSS rule marks the
-    reader's own stars. So it is rendered once per renderer (one game's run) and content, and
+    reader's own pieces. So it is rendered once per renderer (one game's run) and content, and
     each reader gets it with its own rule put in."""
-    if shared is not None:
-        star_map, legend = shared["map"], shared["legend"]
-    else:
-        star_map, legend = pres.star_map(view, readers), pres.legend(view)
-    neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
-                                   for s in area["stars"]]} for area in row] for row in star_map]
-    ctx = {"map": neutral, "legend": legend, "title": title, "turn": view["turn"],
-           "readers_css": READERS_CSS}
+    drawing = pres.map_context(dict(view), readers, shared)
+    if drawing is None:
+        return []
+    ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
     key = canonical.digest(ctx)
     svg = renderer.svg_cache.get(key)
     if svg is None:
@@ -310,7 +311,7 @@ def _svg(renderer: Renderer, pres: ModuleType, view: Mapping[str, Any],
         renderer.svg_cache[key] = svg
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
-    return ("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())
+    return [("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())]
 
 
 # -- the mails ------------------------------------------------------------------------------------
@@ -337,7 +338,8 @@ def turn_report(
         reports.append(pres.report(before, views[p], readers=list(powers),
                                    missed=int((game.get("missed") or {}).get(p, 0)),
                                    seq=_next_seq(game, p)))
-    ctx = {"game": _game(game, player, plugin), "player": _player(player), "reports": reports,
+    ctx: dict[str, Any] = {
+           "game": _game(game, player, plugin), "player": _player(player), "reports": reports,
            "first": reports[0],
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
@@ -345,9 +347,9 @@ def turn_report(
     attachments = _view_attachments(views, game.get("last_seq"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
-    attachments.append(_svg(renderer, pres, first, powers,
-                            f"{ctx['game']['title']} — after turn "
-                            f"{reports[0]['resolved_turn']}", ctx["shared"]))
+    attachments += _svg(renderer, pres, first, powers,
+                        f"{ctx['game']['title']} — after turn "
+                        f"{reports[0]['resolved_turn']}", ctx["shared"])
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -363,12 +365,13 @@ def welcome(
     """The first mail: the game, the player's powers, how to submit orders, the deadline."""
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
-    ctx = {"game": _game(game, player, plugin), "player": _player(player),
+    ctx: dict[str, Any] = {
+           "game": _game(game, player, plugin), "player": _player(player),
            "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
-           "variant_title": views[powers[0]]["variant_title"]}
+           "variant_title": pres.title(views[powers[0]])}
     first = views[powers[0]]
     attachments = _view_attachments(views)
-    attachments.append(_svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start"))
+    attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
 
@@ -510,19 +513,20 @@ def gm_summary(
     and events are attached as JSON. The only mail that contains everything."""
     pres = presenter(plugin)
     state = dict(state_after)
-    powers = list(state["powers"])
     public = plugin.view(state, None)
+    powers = list(public["powers"])
     views = {p: plugin.view(state, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
-    ctx = {"game": _game(game, None, plugin), "player": _player(None),
-           "resolved_turn": state_before["turn"],
+    ctx: dict[str, Any] = {
+           "game": _game(game, None, plugin), "player": _player(None),
+           "resolved_turn": plugin.orders_turn(dict(state_before)),
            "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
            "gm": pres.gm(public, views, list(events), secrets)}
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
-        _svg(renderer, pres, public, [],
-             f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
+        *_svg(renderer, pres, public, [],
+              f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 
@@ -537,23 +541,17 @@ def game_end(
     game: Mapping[str, Any],
     reveal: Sequence[Mapping[str, Any]],
 ) -> RenderedMail:
-    """The last mail: the result, the last turn's events and the full reveal (``reveal``: every
-    departure's power, warp, turn, origin, destination, nonce and commitment, from the vaults)."""
+    """The last mail: the result, the last turn's events and the full reveal (``reveal``: the
+    rows the presenter's ``reveal`` made from the log)."""
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
-           "result": pres.result_context(first, list(powers)),
-           "events": pres.sentences(visible, list(powers), first["version"]),
-           "map_text": pres.star_map_text(first, list(powers)),
-           "map": pres.star_map(first, list(powers)), "legend": pres.legend(first),
-           "map_notes": pres.map_notes(first, list(powers)),
-           "powers": pres.powers_table(first, list(powers)),
-           "reveal": pres.reveal_lines(reveal)}
+           **pres.game_end(first, visible, list(powers), reveal)}
     attachments = _view_attachments(views)
-    attachments.append(_svg(renderer, pres, first, powers, f"{ctx['game']['title']} — final"))
+    attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — final")
     attachments.append(("reveal.json", "application/json", _json(list(reveal))))
     return renderer.mail("game_end", ctx, attachments + _extras(ctx))
 

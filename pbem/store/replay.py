@@ -10,8 +10,10 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
              escrow: {power: {warp: {destination, nonce}}}, state: digest, events, deadline}``.
              ``used`` names the order submission each power's orders came from (null: none, the
-             standing orders); ``escrow`` the reveals the referee opened for powers without
-             orders; ``state`` the canonical digest of the state after it.
+             standing orders); ``escrow`` the sealed values the referee opened for powers
+             without orders (per power, per slot: ``{destination, nonce}``; the field name is
+             the log format's for every game's value); ``state`` the canonical digest of the
+             state after it.
 ``gm``       a game-master operation, signed by the referee: ``{op, …, signature}``.
 ``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
 
@@ -27,7 +29,8 @@ from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError, Problem
-from pbem.game.plugin import GamePlugin, Resolution
+from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.plugin import GamePlugin, Resolution, SealedOpener
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
@@ -38,7 +41,16 @@ GM_TYPE = "application/vnd.pbem.gm+json"
 
 State = dict[str, Any]
 EscrowOpener = Callable[[str, str, str, int], tuple[str, str] | None]
-"""(power, warp, escrow blob, departure turn) -> (destination, nonce) or None."""
+"""(power, slot, escrow blob, turn committed) -> (value, nonce) or None: the referee opening
+what a power sealed to it (pbem.protocol.escrow), for any game."""
+
+
+def step_chance(body: Mapping[str, Any] | None) -> Chance:
+    """The chance a resolution draws from: ``body`` is its log entry's body when replaying, None
+    when the turn job resolves now. Every game today is started without a chance source, so
+    this is ``NO_CHANCE`` (a draw is an error, never an unfair seed); the fair source, made
+    for a new step or rebuilt from what its entry records, comes from pbem.chance."""
+    return NO_CHANCE
 
 
 class ReplayMismatch(PbemError):
@@ -120,7 +132,7 @@ def gather_orders(
     """Orders for every due power: its standing submission checked against its view, or the
     game's standing orders (with escrowed reveals opened where the game allows).
 
-    Returns (orders, used, escrow opened, problems of submissions that no longer check)."""
+    Returns (orders, used, sealed values opened, problems of submissions that no longer check)."""
     orders: dict[str, Any] = {}
     used: dict[str, str | None] = {}
     opened: dict[str, Any] = {}
@@ -142,10 +154,10 @@ def gather_orders(
     return orders, used, opened, stale
 
 
-def _bind(opener: EscrowOpener | None, power: str) -> Callable[[str, str, int], Any] | None:
+def _bind(opener: EscrowOpener | None, power: str) -> SealedOpener | None:
     if opener is None:
         return None
-    return lambda warp, blob, turn: opener(power, warp, blob, turn)
+    return lambda slot, blob, turn: opener(power, slot, blob, turn)
 
 
 def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> State:
@@ -177,8 +189,8 @@ def replay_resolution(
     body = entry.body
     recorded = body.get("escrow", {})
 
-    def from_log(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
-        item = recorded.get(power, {}).get(warp)
+    def from_log(power: str, slot: str, blob: str, turn: int) -> tuple[str, str] | None:
+        item = recorded.get(power, {}).get(slot)
         return (item["destination"], item["nonce"]) if item else None
 
     chosen = {p: standing[p] for p, sha in body["used"].items() if sha and p in standing}
@@ -188,7 +200,7 @@ def replay_resolution(
     orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)
     if used != body["used"]:
         raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
-    result = plugin.resolve(state, orders)
+    result = plugin.resolve(state, orders, step_chance(body))
     digest = canonical.digest(result.state)
     if digest != body["state"]:
         raise ReplayMismatch(entry, "state", body["state"], digest)

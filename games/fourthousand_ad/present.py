@@ -1,0 +1,114 @@
+"""4000 A.D.'s declared presenter (pbem.game.presentation.Presenter): the object the plugin hands
+the mail renderer. The building blocks live in presenter.py; this module wires them to the
+contract's mails and holds the one piece of presentation computed from the log: the end-of-game
+reveal (which departure each opened destination belongs to)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import presenter as p
+
+View = dict[str, Any]
+
+
+def reveal_rows(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every destination opened in the game, with its departure: from the arrival reveals in
+    the orders each resolution used and the escrows the referee opened, matched to the
+    departure events of the resolutions before (warp numbers are reused, so the latest
+    departure of that warp before the arrival is the one). Destinations of fleets still in
+    flight stay secret: nobody but their owner ever had them."""
+    submitted: dict[str, Mapping[str, Any]] = {}
+    departures: dict[tuple[str, str], Mapping[str, Any]] = {}
+    rows: list[dict[str, Any]] = []
+
+    def row(power: str, warp: str, arrived: int, destination: str, nonce: Any,
+            escrow: bool) -> dict[str, Any]:
+        dep = departures.get((power, warp), {})
+        return {"power": power, "warp": warp, "turn": dep.get("turn", "?"),
+                "origin": dep.get("origin"), "destination": destination, "nonce": nonce,
+                "commitment": dep.get("commitment"), "arrived": arrived, "escrow": escrow}
+
+    for record in log:
+        body = record["body"]
+        if record["kind"] == "orders":
+            submitted[str(body["sha256"])] = body
+        elif record["kind"] == "resolve":
+            turn = int(body["turn"])
+            for power, sha in body["used"].items():
+                orders = submitted.get(str(sha), {}).get("orders") or {}
+                warps = orders.get("warps") if isinstance(orders, Mapping) else None
+                for warp, order in (warps or {}).items():
+                    if isinstance(order, Mapping) and order.get("arrive"):
+                        rows.append(row(power, str(warp), turn, str(order["arrive"]),
+                                        order.get("nonce"), False))
+            for power, opened in (body.get("escrow") or {}).items():
+                for warp, item in opened.items():
+                    rows.append(row(power, str(warp), turn, str(item["destination"]),
+                                    item["nonce"], True))
+            for event in body.get("events") or []:
+                if event.get("type") == "departure" and not event.get("same_sector"):
+                    departures[(str(event["power"]), str(event["warp"]))] = {
+                        "turn": event.get("turn", turn), "origin": event["origin"],
+                        "commitment": event.get("commitment")}
+    return rows
+
+
+class StarFieldPresenter:
+    """The presentation of 4000 A.D.: a star-field map, the threat lists, the order form."""
+
+    sections = frozenset({"events", "map", "powers", "threats", "forecast", "alliances",
+                          "order_form", "result", "reveal"})
+    map_kind = "stars"
+
+    # The building blocks, for the tests and tools that check one of them.
+    Voice = p.Voice
+    sentence = staticmethod(p.sentence)
+    sentences = staticmethod(p.sentences)
+    star_map = staticmethod(p.star_map)
+    star_map_text = staticmethod(p.star_map_text)
+    map_notes = staticmethod(p.map_notes)
+    legend = staticmethod(p.legend)
+    own_warps = staticmethod(p.own_warps)
+    other_warps = staticmethod(p.other_warps)
+    threats = staticmethod(p.threats)
+    order_form = staticmethod(p.order_form)
+    receipt_lines = staticmethod(p.receipt_lines)
+    report = staticmethod(p.report)
+    shared = staticmethod(p.shared)
+    welcome = staticmethod(p.welcome)
+    gm = staticmethod(p.gm)
+    reveal = staticmethod(reveal_rows)
+
+    @staticmethod
+    def title(view: Mapping[str, Any]) -> str:
+        return str(view["variant_title"])
+
+    @staticmethod
+    def game_end(view: View, events: Sequence[Mapping[str, Any]], readers: Sequence[str],
+                 reveal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        readers = list(readers)
+        return {"result": p.result_context(view, readers),
+                "events": p.sentences(events, readers, view["version"]),
+                "map_text": p.star_map_text(view, readers),
+                "map": p.star_map(view, readers), "legend": p.legend(view),
+                "map_notes": p.map_notes(view, readers),
+                "powers": p.powers_table(view, readers),
+                "reveal": p.reveal_lines(reveal)}
+
+    @staticmethod
+    def map_context(view: View, readers: Sequence[str],
+                    shared: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The star field for map.svg, the same for every reader (the reader's own stars are
+        marked by a CSS rule the renderer adds), so one drawing serves a whole run."""
+        if shared is not None:
+            grid, legend = shared["map"], shared["legend"]
+        else:
+            grid, legend = p.star_map(view, readers), p.legend(view)
+        neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
+                                       for s in area["stars"]]} for area in row] for row in grid]
+        return {"map": neutral, "legend": legend}
+
+
+PRESENTER = StarFieldPresenter()

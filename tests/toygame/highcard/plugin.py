@@ -1,0 +1,90 @@
+"""The GamePlugin object of High Card: every part of pbem.game.plugin's contract, in one class."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.game.chance import Chance
+from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+
+from . import rules
+from .present import PRESENTER
+from .tool import TOOL
+
+
+class HighCard(Steps):
+    id = "highcard"
+    title = "High Card"
+    presenter = PRESENTER
+    tool = TOOL
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        return {name: VariantInfo(name, str(v["title"]), tuple(v["powers"]))
+                for name, v in rules.VARIANTS.items()}
+
+    def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return rules.setup(variant, options)
+
+    def window(self, state: dict[str, Any]) -> Window | None:
+        due = rules.due(state)
+        return Window("round", f"Round {state['turn']}", tuple(due)) if due else None
+
+    def orders_turn(self, state: dict[str, Any]) -> int:
+        return int(state["turn"])
+
+    def normalize_orders(self, body: Mapping[str, Any],
+                         view: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+        return rules.check(body, view)
+
+    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        return {"play": None}
+
+    def nmr_orders(self, state: dict[str, Any], power: str,
+                   open_sealed: SealedOpener | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Nothing is sealed in High Card: a missing player plays its lowest card."""
+        return self.default_orders(state, power), {}
+
+    def concede(self, state: dict[str, Any], power: str) -> Resolution:
+        return Resolution(*rules.concede(state, power))
+
+    def resolve(self, state: dict[str, Any], orders: Mapping[str, Any],
+                chance: Chance) -> Resolution:
+        """The deal is fixed, so ``chance`` is never drawn from."""
+        return Resolution(*rules.resolve(state, orders))
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return rules.view(state, power)
+
+    def view_events(self, events: Sequence[Mapping[str, Any]],
+                    power: str | None) -> list[dict[str, Any]]:
+        return rules.view_events(events, power)
+
+    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
+        return Resolution(*rules.end(state, reason))
+
+    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
+        """The cards still in ``power``'s hand (played cards are public)."""
+        return list(state["powers"][power]["hand"])
+
+    def hidden(self, state: dict[str, Any]) -> list[str]:
+        """The kitty, face down until the game ends."""
+        return [state["kitty"]] if state["result"] is None else []
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        """Another hand of the same size: only its holder may notice."""
+        hand = state["powers"][power]["hand"]
+        if not hand:
+            return []
+        new = copy.deepcopy(state)
+        new["powers"][power]["hand"] = [f"{c.rsplit('-', 1)[0]}-{rules.rank(c) % 9 + 1}"
+                                        for c in hand]
+        return [Variation(new, (power,))]
+
+    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+        return {"rounds": sum(1 for e in events if e.get("type") in ("round_won", "round_tied"))}
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        return state["result"] is not None

@@ -1,0 +1,113 @@
+"""High Card's presenter (pbem.game.presentation.Presenter): no map, a hand, a table of scores.
+Everything comes from views and visible events, so it cannot show what a view does not hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.game.presentation import NO_MAP
+
+
+def name(power: str) -> str:
+    return power.capitalize()
+
+
+def sentence(e: Mapping[str, Any]) -> str:
+    kind = e["type"]
+    if kind == "played":
+        return f"{name(e['power'])} played {e['card']}."
+    if kind == "round_won":
+        return f"{name(e['power'])} took round {e['turn']}."
+    if kind == "round_tied":
+        return f"Round {e['turn']} was tied by {', '.join(map(name, e['powers']))}."
+    if kind == "hand":
+        return f"Your hand now: {', '.join(e['cards']) or 'empty'}."
+    if kind == "concession":
+        return f"{name(e['power'])} conceded."
+    if kind == "game_over":
+        return (f"The game is over ({e['reason']}); the kitty was {e['kitty']}. Winner: "
+                f"{', '.join(map(name, e['winners'])) or 'nobody'}.")
+    return f"{kind}."
+
+
+def scores(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"name": name(p), "score": info["score"], "cards_left": info["cards_left"]}
+            for p, info in view["powers"].items()]
+
+
+def order_form(view: Mapping[str, Any], seq: int) -> str:
+    power = view["viewer"]
+    return "\n".join([
+        "pbem: 1", f"game: {view['game_id']}", f"power: {power}", f"turn: {view['turn']}",
+        f"seq: {seq}", "orders:", f"  play: {min(view['hand'], key=_rank)}"
+        f"   # one of: {', '.join(view['hand'])}"])
+
+
+def _rank(card: str) -> int:
+    return int(card.rsplit("-", 1)[1])
+
+
+def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
+    power = view["viewer"]
+    due = power in view["due"]
+    return {"power": power, "name": name(power), "turn": view["turn"], "hand": view["hand"],
+            "due": due, "order_form": order_form(view, seq) if due else ""}
+
+
+class HandPresenter:
+    sections = frozenset({"events", "hand", "powers", "order_form", "result"})
+    map_kind = NO_MAP
+
+    @staticmethod
+    def title(view: Mapping[str, Any]) -> str:
+        return f"High Card, {view['variant']}"
+
+    @staticmethod
+    def welcome(view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:
+        return _power(view, 0)
+
+    @staticmethod
+    def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
+               missed: int, seq: int) -> dict[str, Any]:
+        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+
+    @staticmethod
+    def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
+               readers: Sequence[str]) -> dict[str, Any]:
+        return {"events": [sentence(e) for e in events], "powers": scores(views[0]),
+                "result": views[0]["result"]}
+
+    @staticmethod
+    def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+        card = orders.get("play")
+        return [f"Play {card}." if card else "Play your lowest card."]
+
+    @staticmethod
+    def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
+           events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
+           ) -> dict[str, Any]:
+        return {"events": [sentence(e) + (" [private]" if "to" in e else "") for e in events],
+                "hands": {name(p): ", ".join(v.get("hand", [])) for p, v in views.items()},
+                "powers": scores(public)}
+
+    @staticmethod
+    def game_end(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                 readers: Sequence[str], reveal: Sequence[Mapping[str, Any]]
+                 ) -> dict[str, Any]:
+        result = view["result"]
+        return {"events": [sentence(e) for e in events], "powers": scores(view),
+                "winners": [name(p) for p in result["winners"]], "reason": result["reason"],
+                "kitty": view["kitty"]}
+
+    @staticmethod
+    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return []
+
+    @staticmethod
+    def map_context(view: Mapping[str, Any], readers: Sequence[str],
+                    shared: Mapping[str, Any] | None) -> None:
+        return None
+
+
+PRESENTER = HandPresenter()

@@ -1,0 +1,153 @@
+"""The rules of High Card: pure functions of (state, orders); no clock, no randomness, no I/O.
+
+The deal is fixed by the variant (a toy needs no dice: a shuffled deal would draw from the
+``chance`` the engine passes to ``resolve``, pbem.chance). Cards are named ``<suit>-<rank>``
+with one suit per power, so a card's name says whose it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.errors import PbemError, Problem
+
+SUITS = ("ember", "frost", "gale")
+VARIANTS = {
+    "duel-2": {"title": "Duel (2 players)", "powers": ("north", "south"), "ranks": (2, 5, 7, 9)},
+    "trio-3": {"title": "Trio (3 players)", "powers": ("north", "east", "west"),
+               "ranks": (3, 4, 8)},
+}
+KITTY = "kitty-6"
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
+
+
+def rank(card: str) -> int:
+    return int(card.rsplit("-", 1)[1])
+
+
+def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    if variant not in VARIANTS:
+        raise PbemError(f"unknown variant {variant!r} of highcard (known: "
+                        f"{', '.join(sorted(VARIANTS))})")
+    game_id = options.get("game_id")
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+        raise PbemError(f"game_id must be a lower-case slug, not {game_id!r}")
+    v = VARIANTS[variant]
+    powers = list(v["powers"])
+    hands = {p: [f"{SUITS[i]}-{r}" for r in v["ranks"]] for i, p in enumerate(powers)}
+    return {"game": "highcard", "game_id": game_id, "variant": variant, "turn": 1,
+            "order": powers,
+            "powers": {p: {"hand": hands[p], "score": 0, "conceded": False} for p in powers},
+            "played": [], "kitty": KITTY, "result": None}
+
+
+def active(state: Mapping[str, Any]) -> list[str]:
+    """Powers still playing, in seat order (``order``: a JSON object's keys have none)."""
+    return [p for p in state["order"]
+            if not state["powers"][p]["conceded"] and state["powers"][p]["hand"]]
+
+
+def due(state: Mapping[str, Any]) -> list[str]:
+    return [] if state["result"] is not None else active(state)
+
+
+def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, Any],
+                                                                      list[Problem]]:
+    """``{play: CARD}`` with a card of the viewer's hand, or ``{}``: the lowest card."""
+    problems = []
+    for key in body:
+        if key != "play":
+            problems.append(Problem("unknown-order", str(key),
+                                    f"no order {key!r} in High Card (the one order is play)"))
+    card = body.get("play")
+    if card is not None and card not in view.get("hand", []):
+        problems.append(Problem("card", "play", f"{card!r} is not in your hand "
+                                f"({', '.join(view.get('hand', [])) or 'empty'})"))
+    return {"play": card}, problems
+
+
+def resolve(state: Mapping[str, Any], orders: Mapping[str, Any]) -> tuple[dict[str, Any],
+                                                                        list[dict[str, Any]]]:
+    new = copy.deepcopy(dict(state))
+    events: list[dict[str, Any]] = []
+    turn = new["turn"]
+    if new["result"] is not None:
+        return new, events
+    table = {}
+    for power in due(new):
+        hand = new["powers"][power]["hand"]
+        card = (orders.get(power) or {}).get("play")
+        if card not in hand:
+            card = min(hand, key=rank)
+        hand.remove(card)
+        table[power] = card
+        events.append({"type": "played", "turn": turn, "power": power, "card": card})
+    new["played"].append({"turn": turn, "cards": dict(table)})
+    best = max((rank(c) for c in table.values()), default=0)
+    winners = sorted(p for p, c in table.items() if rank(c) == best)
+    if len(winners) == 1:
+        new["powers"][winners[0]]["score"] += 1
+        events.append({"type": "round_won", "turn": turn, "power": winners[0]})
+    else:
+        events.append({"type": "round_tied", "turn": turn, "powers": winners})
+    for power in table:
+        events.append({"type": "hand", "turn": turn, "to": [power],
+                       "cards": list(new["powers"][power]["hand"])})
+    new["turn"] = turn + 1
+    if not due(new):
+        finish(new, events, "every card was played")
+    return new, events
+
+
+def finish(state: dict[str, Any], events: list[dict[str, Any]], reason: str) -> None:
+    """End the game: most rounds won wins (a tie shares the win)."""
+    scores = {p: state["powers"][p]["score"] for p in state["order"]
+              if not state["powers"][p]["conceded"]}
+    top = max(scores.values(), default=0)
+    state["result"] = {"reason": reason, "turn": state["turn"], "scores": scores,
+                       "winners": sorted(p for p, s in scores.items() if s == top)}
+    events.append({"type": "game_over", "turn": state["turn"], "reason": reason,
+                   "winners": state["result"]["winners"], "kitty": state["kitty"]})
+
+
+def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
+    if power is not None and power not in state["powers"]:
+        raise ValueError(f"no power {power!r} in this game")
+    out: dict[str, Any] = {
+        "game": state["game"], "game_id": state["game_id"], "variant": state["variant"],
+        "viewer": power, "turn": state["turn"], "due": due(state),
+        "powers": {p: {"score": state["powers"][p]["score"],
+                       "cards_left": len(state["powers"][p]["hand"]),
+                       "conceded": state["powers"][p]["conceded"]} for p in state["order"]},
+        "played": copy.deepcopy(state["played"]), "result": copy.deepcopy(state["result"]),
+        "kitty": state["kitty"] if state["result"] is not None else None,
+    }
+    if power is not None:
+        out["hand"] = list(state["powers"][power]["hand"])
+    return out
+
+
+def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
+    return [dict(e) for e in events if "to" not in e or (power is not None and power in e["to"])]
+
+
+def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    new = copy.deepcopy(dict(state))
+    events: list[dict[str, Any]] = []
+    if new["result"] is None and not new["powers"][power]["conceded"]:
+        new["powers"][power]["conceded"] = True
+        events.append({"type": "concession", "turn": new["turn"], "power": power})
+        if len(active(new)) <= 1:
+            finish(new, events, "every other player conceded")
+    return new, events
+
+
+def end(state: Mapping[str, Any], reason: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    new = copy.deepcopy(dict(state))
+    events: list[dict[str, Any]] = []
+    if new["result"] is None:
+        finish(new, events, reason)
+    return new, events

@@ -1,4 +1,4 @@
-"""The chance The Ashes of Empire draws from: its shape (typing only) and the practice source.
+"""The dice The Ashes of Empire rolls, and a practice chance source for tests and try-outs.
 
 The rules never call ``random``: the one shuffle (``secret("shuffle:deck")``), the first player
 (``public("first-player")``) and every battle's dice (``public("battle:turn<T>:<power>:attacker")``
@@ -6,38 +6,22 @@ and ``...:defender``) come from the ``chance`` argument of ``resolve``. The fair
 pbem.chance (every player contributes; the referee commits at genesis; public draws can be
 rechecked from the report, the shuffle at the end); the engine passes it in.
 
-``PracticeChance`` is what ``resolve`` uses when it is given no chance at all (the engine before
-fair chance, the conformance suite): a deterministic stream from SHA-256 of the game id, the
-step and the label. It replays exactly, but anybody can compute it, so it is NOT fair: a game
-played on it is a practice game, and every draw's event says ``"chance": "practice"``.
+The shape of ``chance`` is pbem.game.chance.Chance. ``PracticeChance`` is a deterministic
+source from SHA-256 of the game id, the step and the label, for tests and try-outs: it replays
+exactly, but anybody can compute it, so it is NOT fair; every draw's event made with it says
+``"chance": "practice"``. The engine never falls back to it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import TypeVar
+
+from pbem.game.chance import Stream
 
 T = TypeVar("T")
 DIE = (1, 2, 3, 4, 5, 6)
-
-
-class Stream(Protocol):
-    """One labelled sequence of draws (pbem.chance.Stream has this shape)."""
-
-    def below(self, n: int) -> int: ...
-
-    def roll(self, faces: Sequence[int], count: int = 1) -> list[int]: ...
-
-    def shuffle(self, items: Sequence[T]) -> list[T]: ...
-
-
-class Chance(Protocol):
-    """Public draws (dice every player may recheck) and secret ones (the shuffle)."""
-
-    def public(self, label: str) -> Stream: ...
-
-    def secret(self, label: str) -> Stream: ...
 
 
 class PracticeStream:

@@ -1,25 +1,29 @@
-"""The GamePlugin object for The Ashes of Empire: the engine's one handle on this game.
+"""The GamePlugin object for The Ashes of Empire: the engine's one handle on this game
+(pbem.game.plugin's declared contract: rules, presenter, player's tool).
 
-``resolve`` takes the chance the engine hands it (pbem.chance once the declared contract passes
-one; without it a predictable practice chance, chance.py). ``window`` and ``hidden`` follow the
-declared contract (kind, label, due powers; the referee's own secrets).
+``resolve`` draws every die and the shuffle from the chance the engine hands it (pbem.chance);
+a game started without a fair chance source fails at the deal with the engine's one sentence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.plugin import Resolution, VariantInfo
+from pbem.game.chance import Chance
+from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
 from . import deck, orders, rules, view
-from .chance import Chance
+from .present import PRESENTER
+from .tool import TOOL
 
 
-class Ashes:
+class Ashes(Steps):
     id = "ashes"
     title = "The Ashes of Empire"
+    presenter = PRESENTER
+    tool = TOOL
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}
@@ -37,12 +41,9 @@ class Ashes:
         """Every problem of a deck pack (an owner's real cards), with paths."""
         return deck.check_components(data)
 
-    def window(self, state: dict[str, Any]) -> rules.Window | None:
-        return rules.window(state)
-
-    def powers_due(self, state: dict[str, Any]) -> list[str]:
+    def window(self, state: dict[str, Any]) -> Window | None:
         step = rules.window(state)
-        return list(step.due) if step is not None else []
+        return None if step is None else Window(step.kind, step.label, step.due, step.deadline)
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])
@@ -54,8 +55,7 @@ class Ashes:
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
         return orders.default_orders()
 
-    def nmr_orders(self, state: dict[str, Any], power: str,
-                   open_escrow: Callable[[str, str, int], tuple[str, str] | None] | None
+    def nmr_orders(self, state: dict[str, Any], power: str, open_sealed: SealedOpener | None
                    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Nothing is sealed in Ashes: a missing player's standing orders."""
         return orders.default_orders(), {}
@@ -64,7 +64,7 @@ class Ashes:
         return Resolution(*rules.concede(state, power))
 
     def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
-                chance: Chance | None = None) -> Resolution:
+                chance: Chance) -> Resolution:
         return Resolution(*rules.resolve(state, orders_, chance))
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
@@ -79,6 +79,10 @@ class Ashes:
 
     def hidden(self, state: dict[str, Any]) -> list[str]:
         return view.hidden(state)
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        """``power``'s hand with a card swapped for one nobody has seen: only he may notice."""
+        return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
 
     def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         return {"battles": sum(1 for e in events if e.get("type") == "battle")}

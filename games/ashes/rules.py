@@ -1,10 +1,11 @@
 """The rules core of The Ashes of Empire: pure functions of (state, orders, chance).
 
-No clock, no I/O, and no randomness except through ``chance`` (chance.py). Set-up is secret-free
-(it deals nothing); the first step shuffles and deals. Each later step is one player's turn
-(sequential mode, as printed) or a round in which every player's turn runs in a rotating order
-(round mode). A turn: reinforcement, one movement option a-d, revolution, battle after c,
-retreat; victory is checked after every change (RULES.md maps every seed line to code here).
+No clock, no I/O, and no randomness except through ``chance`` (pbem.game.chance). Set-up
+is secret-free (it deals nothing); the first step shuffles and deals. Each later step is one
+player's turn (sequential mode, as printed) or a round in which every player's turn runs in a
+rotating order (round mode). A turn: reinforcement, one movement option a-d, revolution,
+battle after c, retreat; victory is checked after every change (RULES.md maps every seed line
+to code here).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.game.chance import NO_CHANCE, Chance
 
 from . import deck as deckmod
-from .chance import DIE, Chance, PracticeChance
+from .chance import DIE, PracticeChance
 from .position import GALAXY, HAND, Position, by_room, check_move, cid, free, place
 
 SCHEMA = 1
@@ -106,8 +108,8 @@ class Table:
     def __init__(self, state: Mapping[str, Any], chance: Chance | None) -> None:
         self.s: dict[str, Any] = copy.deepcopy(dict(state))
         self.events: list[dict[str, Any]] = []
-        self.practice = chance is None
-        self.chance: Chance = chance or PracticeChance(self.s["game_id"], self.s["turn"])
+        self.practice = isinstance(chance, PracticeChance)
+        self.chance: Chance = chance if chance is not None else NO_CHANCE
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
@@ -501,7 +503,7 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
 
 
 # -- steps ---------------------------------------------------------------------------------
-def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance | None
+def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance
             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     t = Table(state, chance)
     if t.over():

@@ -13,21 +13,18 @@ from pbem.render import mails
 from tests.ashes_driver import PLUGIN, ScriptedChance, arranged, step, view
 
 present = importlib.import_module("ashes.present")
-GAME = {"id": "ashes-test", "title": "Ashes test", "game_title": "The Ashes of Empire",
-        "deadline": None, "checkpoint": None, "referee": "", "schedule": ""}
+GAME = {"game_id": "ashes-test", "title": "Ashes test", "deadline": None, "checkpoint": None,
+        "seq": 3}
 PLAYER = {"name": "", "email": "", "tz": ""}
 LABEL = "battle:turn5:red"
 
 
 def report(before, after, events, power):
-    """One player's turn report, put together as the engine's mails.turn_report does."""
-    pres = present.PRESENTER
-    v = PLUGIN.view(after, power)
-    r = pres.report(PLUGIN.view(before, power), v, readers=[power], missed=0, seq=3)
-    ctx = {"game": GAME, "player": PLAYER, "reports": [r], "first": r,
-           "shared": pres.shared([v], PLUGIN.view_events(events, power), [power])}
-    mail = mails.Renderer("ashes").mail("turn_report", ctx)
-    return mail.subject + "\n" + mail.text + "\n" + mail.html
+    """One player's turn report, as the engine renders and mails it."""
+    mail = mails.turn_report(mails.Renderer("ashes"), PLUGIN, before, after, events, [power],
+                             PLAYER, GAME)
+    return "\n".join([mail.subject, mail.text, mail.html,
+                      *(b.decode() for _, _, b in mail.attachments)])
 
 
 def battle_turn():
@@ -87,3 +84,23 @@ def test_receipt_lines_restate_the_orders():
     assert lines == ["Reinforcements: 0 on A2, 1 on D4, the rest by room",
                      "Movement: attack E4 (reached from A2) with 3 from A2.",
                      "Else: exchange G3.", "Ships sent home go first to C2."]
+
+
+def test_welcome_game_end_and_gm_summary_render():
+    """The end-of-game mail names the winner, the cluster and every hand (the winning hand
+    proves the cluster); the referee's summary shows every hand; the welcome explains the
+    deal."""
+    state = arranged(hands={"red": {"A1": 0, "A2": 0, "G3": 0}},
+                     colonies={"red": {"A3": 1, "D2": 5}}, galaxy={"A4": 0})
+    chance = ScriptedChance(dice={LABEL + ":attacker": [6, 6, 6], LABEL + ":defender": [1, 1]})
+    after, events = step(state, {"red": {"move": {"conquer": "A4", "from": "D2", "ships": 3}}},
+                         chance)
+    renderer = mails.Renderer("ashes")
+    end = mails.game_end(renderer, PLUGIN, after, events, ["blue"], PLAYER, GAME, [])
+    assert "Winner: Red." in end.text and "Cluster: A1, A2, A3, A4." in end.text
+    assert "Red: A1, A2, G3" in end.text
+    gm = mails.gm_summary(renderer, PLUGIN, state, after, events, GAME)
+    assert "[private]" in gm.text and "Blue:" in gm.text
+    start = PLUGIN.setup("sequential-3", {"game_id": "ashes-test"})
+    hello = mails.welcome(renderer, PLUGIN, start, ["green"], PLAYER, GAME)
+    assert "You play Green." in hello.text and "the deal" in hello.text

@@ -27,6 +27,7 @@ from pbem.store import replay
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+from tests.genesis_setup import setup_options
 from tests.test_audit_game import Played, played
 
 AD = registry.load("4000ad")
@@ -72,7 +73,7 @@ def lying_referee(game: Played, change: Callable[[list[dict[str, Any]]], None]) 
 
 def state_before(game: Played, seq: int) -> dict[str, Any]:
     entries = entries_of(game.export)
-    initial = AD.setup(entries[0].body["variant"], entries[0].body["options"])
+    initial = AD.setup(entries[0].body["variant"], setup_options(entries[0].body))
     return replay.replay(AD, entries[:seq], initial)
 
 

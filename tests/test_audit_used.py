@@ -26,6 +26,7 @@ from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+from tests.genesis_setup import setup_options
 from tests.test_audit_game import Played, played
 
 AD = registry.load("4000ad")
@@ -63,7 +64,7 @@ def re_resolve_without(items: Items, seq: int, power: str) -> None:
     rules core as if the power had sent nothing, record that (state, events, used: null) and
     carry on from there (the log ends with this resolution)."""
     chain = chain_of(items[:seq])
-    initial = AD.setup(chain[0].body["variant"], chain[0].body["options"])
+    initial = AD.setup(chain[0].body["variant"], setup_options(chain[0].body))
     state = replay.replay(AD, chain, initial)
     standing = replay.standing_orders(chain)
     assert power in standing

@@ -18,6 +18,8 @@ COMMANDS = [
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
     ["dice"], ["dice", "verify"], ["dice", "roll"],
+    ["press"], ["press", "sign"], ["press", "verify"],
+    ["components"], ["components", "check"],
 ]
 
 

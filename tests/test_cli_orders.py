@@ -160,9 +160,10 @@ def test_depart_to_an_unknown_star_changes_nothing(player):
 
 def test_same_sector_journey_needs_no_commitment(player):
     player.ok("new", "--view", "view1.json", "-o", "t.yaml")
-    player.ok("depart", "t.yaml", "--from", "Algol", "--to", "Caph", "--ships", "3")
+    neighbour = registry.load("4000ad").board.other_star("Algol")  # Algol's sector-mate
+    player.ok("depart", "t.yaml", "--from", "Algol", "--to", neighbour, "--ships", "3")
     dep = load_order_yaml((player.root / "t.yaml").read_text())["orders"]["depart"]
-    assert dep == {"warp": 1, "from": "Algol", "ships": 3, "to": "Caph"}
+    assert dep == {"warp": 1, "from": "Algol", "ships": 3, "to": neighbour}
     assert not player.vault.exists()
     assert player.ok("check", "t.yaml", "--view", "view1.json").stdout == "ok\n"
 

@@ -20,6 +20,7 @@ from pbem.store.gameconfig import GameConfig, PowerEntry
 from pbem.store.gamedir import ConfigMismatch, GameDir, GameDirError, games_under
 from pbem.store.lock import Busy, locked
 from pbem.store.referee import referee_key
+from tests.genesis_setup import setup_options
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 POWERS = ("pavo", "antares", "regulus", "algol")
@@ -59,7 +60,7 @@ def replay_with(plugin):
     def replay(entries):
         calls.append(len(entries))
         body = entries[0].body
-        state = plugin.setup(body["variant"], body["options"])
+        state = plugin.setup(body["variant"], setup_options(body))
         for entry in entries[1:]:
             if entry.kind == "resolve":
                 state = plugin.resolve(state, entry.body["orders"]).state
@@ -82,6 +83,7 @@ def test_create_writes_the_layout(tmp_path, plugin, player_keys):
     path = tmp_path / "andromeda-7"
     assert game.path == path
     assert sorted(p.name for p in path.iterdir()) == [
+        "components.json",
         "config.yaml",
         "keys",
         "log.jsonl",
@@ -89,6 +91,7 @@ def test_create_writes_the_layout(tmp_path, plugin, player_keys):
     ]
     assert sorted(p.name for p in (path / "keys").iterdir()) == [f"{p}.pub" for p in sorted(POWERS)]
     assert (tmp_path / "referee.key").stat().st_mode & 0o777 == 0o600
+    assert (path / "components.json").stat().st_mode & 0o777 == 0o600
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     genesis = game.log.genesis
     assert (genesis.seq, genesis.kind, genesis.time) == (0, "genesis", "2026-11-30T17:00:00Z")
@@ -98,7 +101,7 @@ def test_create_writes_the_layout(tmp_path, plugin, player_keys):
     assert body["keys"]["algol"] == player_keys["algol"].public.text()
     assert body["referee"] == referee_key(tmp_path)[0].public.text()
     assert body["deadline"] == "2026-12-02T17:00:00Z"
-    initial = plugin.setup("independents-4", body["options"])
+    initial = plugin.setup("independents-4", setup_options(body))
     assert body["initial_state"] == canonical.digest(initial)
     assert game.initial_state(plugin) == initial
     assert game.registered_keys() == {p: k.public for p, k in player_keys.items()}

@@ -16,6 +16,7 @@ import yaml
 from pbem import canonical
 from pbem.errors import Problem
 from pbem.render import mails as render
+from pbem.render import press as render_press
 from pbem.render.mails import RenderedMail
 from tests.ad_driver import AD
 from tests.test_report_scenario import (
@@ -30,6 +31,9 @@ from tests.test_report_scenario import (
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
 RECEIPT_SIG = "pbem-receipt game=test-game power=algol turn=2 seq=1\n sig=c2lnbmVkLXJlY2VpcHQ"
+PRESS_SIG = ("pbem-press from=algol game=test-game index=0 log=12 text_sha256=5b2c to=regulus "
+             "turn=2\n sig=c2lnbmVkLXByZXNz")
+PRESS_RECEIPT_SIG = "pbem-press-receipt game=test-game power=algol turn=2\n sig=c2lnbmVk"
 
 
 @cache
@@ -52,7 +56,9 @@ def mails() -> dict[str, RenderedMail]:
     out["welcome_algol"] = render.welcome(
         r, AD, first, ["algol"], PLAYERS["algol"],
         {**GAME, "checkpoint": None, "schedule": "Orders are due every 48 hours; a turn is "
-         "resolved early when every order is in."})
+         "resolved early when every order is in.",
+         "roster": [{"power": p, "name": p.capitalize(), "email": PLAYERS[p]["email"]}
+                    for p in ("algol", "regulus", "pavo", "antares")]})
     out["receipt_algol"] = render.receipt(
         r, AD, rounds[1].before, "algol", rounds[1].orders["algol"], PLAYERS["algol"], GAME,
         seq=1, signature=RECEIPT_SIG)
@@ -118,7 +124,27 @@ def mails() -> dict[str, RenderedMail]:
     w = wrounds[0]
     out["turn1_wild_algol"] = render.turn_report(r, AD, w.before, w.after, w.events, ["algol"],
                                                  PLAYERS["algol"], GAME)
-    out["gm_summary_wild"] = render.gm_summary(r, AD, w.before, w.after, w.events, GAME)
+    out["gm_summary_wild"] = render.gm_summary(r, AD, w.before, w.after, w.events,
+                                               {**GAME, "press": {"algol": 3, "pavo": 1}})
+    out["press_regulus"] = render_press.relay(
+        r, PLAYERS["regulus"], GAME, recipient="regulus", sender="algol", turn=2,
+        to=["regulus"], text="Shall we take Mira together?\n\nI keep Hamal; you take Vega.\n",
+        signature=PRESS_SIG)
+    out["press_grey_pavo"] = render_press.relay(
+        r, PLAYERS["pavo"], GAME, recipient="pavo", sender="anonymous", turn=2, to=["all"],
+        text="Algol is weak at home.\n", signature=PRESS_SIG.replace("algol", "anonymous"))
+    out["press-receipt_algol"] = render_press.receipt(
+        r, PLAYERS["algol"], GAME, power="algol", turn=2, signature=PRESS_RECEIPT_SIG,
+        messages=[{"to": ["regulus"], "all": False, "anonymous": False,
+                   "text": "Shall we take Mira together?\n"},
+                  {"to": ["regulus", "pavo", "antares"], "all": True, "anonymous": True,
+                   "text": "Algol is weak at home.\n"}])
+    out["press-rejection_antares"] = render_press.rejection(
+        r, PLAYERS["antares"], GAME, "antares", 2,
+        [Problem("unknown-power", "press[0].to[1]", "no power 'sirius' in game test-game "
+                 "(the powers: algol, regulus, pavo, antares, or all)"),
+         Problem("press-limit", "press", "antares has sent 30 press message(s) in turn 2; "
+                 "these 2 would pass the cap of 30 per power per turn")])
     out["html_only_reply"] = render.html_only_reply(r, PLAYERS["regulus"], GAME,
                                                     subject="orders for turn 2")
     out["no_orders_reply"] = render.no_orders_reply(
@@ -134,7 +160,9 @@ NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pav
          "html_only_reply", "no_orders_reply", "late_notice_deadline_antares",
          "receipt_notready_algol", "receipt_late_regulus", "reminder_late_algol",
          "notice_extend_algol", "notice_pause_regulus", "notice_replace_pavo",
-         "turn2_notes_algol"]
+         "turn2_notes_algol",
+         "press_regulus", "press_grey_pavo",
+         "press-receipt_algol", "press-rejection_antares"]
 
 
 def _compare(path: Path, got: str) -> None:
@@ -154,7 +182,9 @@ def test_every_template_is_covered():
     covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
                "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
                "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",
-               "no": "no_orders_reply", "notice": "gm_notice"}
+               "no": "no_orders_reply", "notice": "gm_notice",
+               "press": "press", "press-receipt": "press_receipt",
+               "press-rejection": "press_rejection"}
     assert {covered[k] for k in kinds} == templates
 
 

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import difflib
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from pbem.errors import PbemError
+from pbem.errors import PbemError, Problem
 
 HERE = Path(__file__).resolve().parent
 
@@ -78,10 +80,13 @@ class Board:
                     self.sectors[sec.name] = sec
         self.stars: dict[str, Star] = {}
         self.by_sector: dict[str, list[Star]] = {name: [] for name in self.sectors}
-        for sec_name, stars in sectors.items():
+        for sec_name in sectors:
             if sec_name not in self.sectors:
                 raise BoardError(f"{source}: sectors.{sec_name}: no such sector")
-            for star_name, resources in (stars or {}).items():
+        # Grid order, and each sector's stars as listed: the same Board whatever order the
+        # sector keys come in (canonical JSON sorts them; the state keeps stars as lists).
+        for sec_name in self.sectors:
+            for star_name, resources in _star_pairs(sectors.get(sec_name)):
                 res = set(resources or [])
                 unknown = res - {"circle", "cross"}
                 if unknown:
@@ -153,14 +158,153 @@ class Board:
         return others[0] if others else None
 
 
+def _star_pairs(stars: Any) -> list[tuple[str, Any]]:
+    """A sector's stars as (name, resources) pairs: from a board file's mapping or from the
+    state's list of [name, resources] (which keeps their order through canonical JSON)."""
+    if not stars:
+        return []
+    if isinstance(stars, Mapping):
+        return list(stars.items())
+    return [(str(pair[0]), pair[1]) for pair in stars]
+
+
+def normal_form(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked board file as the state records it: sectors in grid order, each a list of
+    [star, resources] so the star order survives canonical JSON (which sorts mapping keys)."""
+    board = Board(dict(data))
+    return {
+        "reconstruction": board.reconstruction,
+        "areas": board.areas,
+        "levels": board.levels,
+        "sectors": {
+            name: [[s.name, [r for r in ("circle", "cross") if getattr(s, r)]] for s in stars]
+            for name, stars in board.by_sector.items()
+        },
+    }
+
+
 def load_board(path: Path) -> Board:
+    return Board(load_board_data(path), source=str(path))
+
+
+def load_board_data(path: Path) -> dict[str, Any]:
+    """A board file as JSON data (the component pack 4000 A.D. records in each game)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BoardError(f"{path}: {exc}") from None
-    return Board(data, source=str(path))
+    if not isinstance(data, dict):
+        raise BoardError(f"{path}: a board file is a mapping (areas, levels, sectors)")
+    out: dict[str, Any] = json.loads(json.dumps(data))
+    return out
+
+
+@cache
+def default_board_data() -> dict[str, Any]:
+    """The project's stand-in board (board.yaml beside this module): the default pack of new
+    games. A running game never reads it: it plays on the board recorded in its state."""
+    return load_board_data(HERE / "board.yaml")
 
 
 @cache
 def default_board() -> Board:
-    return load_board(HERE / "board.yaml")
+    return Board(default_board_data(), source=str(HERE / "board.yaml"))
+
+
+@lru_cache(maxsize=16)
+def _board_of(encoded: str) -> Board:
+    return Board(json.loads(encoded), source="the game's board")
+
+
+def board_of(data: Mapping[str, Any] | None) -> Board:
+    """The Board for recorded board data (a state's or a view's ``board``); games and views
+    made before boards were recorded (no data) use the stand-in board."""
+    if data is None:
+        return default_board()
+    return _board_of(json.dumps(data, sort_keys=True))
+
+
+# The placements both rulebooks fix (board.yaml's header); a typed-in printed board must keep them.
+FIXED_PLACEMENTS = {
+    "Algol": "A-yellow", "Regulus": "C-yellow", "Markab": "C-yellow", "Adhara": "C-red",
+    "Hamal": "D-yellow", "Mira": "D-red", "Rigel": "B-red", "Alkaid": "I-yellow",
+    "Pavo": "J-red", "Vega": "K-yellow", "Antares": "L-red",
+}
+STARS_PER_SECTOR = 2
+
+
+def board_problems(data: Any) -> list[Problem]:
+    """Every problem of a board (component pack) file, each with its path: unlike Board(),
+    which stops at the first, this lists them all for an owner typing in the printed board."""
+    out: list[Problem] = []
+
+    def bad(path: str, message: str) -> None:
+        out.append(Problem("board", path, message))
+
+    if not isinstance(data, Mapping):
+        bad("", "a board is a mapping with areas, levels and sectors")
+        return out
+    for key in ("areas", "levels", "sectors"):
+        if key not in data:
+            bad(key, "missing")
+    areas, levels, sectors = data.get("areas"), data.get("levels"), data.get("sectors")
+    names: set[str] = set()
+    if "areas" in data:
+        if not isinstance(areas, list) or not all(isinstance(r, list) and r for r in areas):
+            bad("areas", "a list of rows, each a non-empty list of area names")
+        else:
+            for r, row in enumerate(areas):
+                for c, area in enumerate(row):
+                    if not isinstance(area, str) or not area:
+                        bad(f"areas[{r}][{c}]", f"an area name is text, not {area!r}")
+                    elif area in names:
+                        bad(f"areas[{r}][{c}]", f"area {area} appears twice")
+                    names.add(str(area))
+    if "levels" in data and (not isinstance(levels, list) or len(levels) != 2
+                             or not all(isinstance(x, str) and x for x in levels)):
+        bad("levels", "two level names, the upper level first (e.g. [yellow, red])")
+    if "reconstruction" in data and not isinstance(data["reconstruction"], bool):
+        bad("reconstruction", "true or false")
+    if "sectors" in data and not isinstance(sectors, Mapping):
+        bad("sectors", "a mapping of sector -> star -> resources")
+    if out or not isinstance(sectors, Mapping) or not isinstance(levels, list):
+        return out
+    valid = {f"{a}-{lv}" for a in names for lv in levels}
+    where: dict[str, str] = {}
+    for sec, stars in sectors.items():
+        path = f"sectors.{sec}"
+        if sec not in valid:
+            bad(path, f"no such sector (sectors are AREA-LEVEL, e.g. {sorted(valid)[0]})")
+            continue
+        if not isinstance(stars, Mapping):
+            bad(path, "a mapping of star name -> list of resources")
+            continue
+        if len(stars) != STARS_PER_SECTOR:
+            bad(path, f"{len(stars)} stars: the board has {STARS_PER_SECTOR} in every sector")
+        for star, res in stars.items():
+            spath = f"{path}.{star}"
+            if not isinstance(star, str) or not star.strip():
+                bad(spath, "a star name is text")
+                continue
+            if star.casefold() in where:
+                bad(spath, f"star {star} is also in {where[star.casefold()]}")
+            where[star.casefold()] = str(sec)
+            if res is None:
+                res = []
+            if not isinstance(res, list):
+                bad(spath, "a list of resources (circle, cross), e.g. [circle, cross] or []")
+                continue
+            for i, item in enumerate(res):
+                if item not in ("circle", "cross"):
+                    bad(f"{spath}[{i}]", f"unknown resource {item!r} (use circle or cross)")
+            if len(set(map(str, res))) != len(res):
+                bad(spath, "a resource is listed twice")
+    for sec in sorted(valid - set(map(str, sectors))):
+        bad(f"sectors.{sec}", "missing: every sector of the grid has its stars")
+    for star, sec in FIXED_PLACEMENTS.items():
+        found = where.get(star.casefold())
+        if found is None:
+            bad("sectors", f"{star} is missing: the rulebooks place it in {sec}")
+        elif found != sec:
+            bad(f"sectors.{found}.{star}", f"the rulebooks place {star} in {sec}, not {found}")
+    return out

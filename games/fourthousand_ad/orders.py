@@ -15,7 +15,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.protocol.commitment import is_hex64, opens
 
-from .board import Board, UnknownStar, default_board
+from .board import Board, UnknownStar, board_of
 
 MAX_SHIPS = 100_000
 MAX_ALTERNATIVES = 5
@@ -55,7 +55,7 @@ def nmr_orders(
     opened: dict[str, Any] = {}
     if open_escrow is None or state["options"]["destinations"] != "committed":
         return out, opened
-    board = board or default_board()
+    board = board or board_of(state.get("board"))
     for key, warp in sorted(state["warps"][power].items()):
         if warp is None or not warp.get("escrow"):
             continue
@@ -205,7 +205,7 @@ def normalize_orders(
 ) -> tuple[dict[str, Any], list[Problem]]:
     """Check ``body`` (the ``orders:`` mapping) against ``view`` (the ordering power's view) and
     return (normalised orders, every problem found)."""
-    c = _Checker(view, board or default_board())
+    c = _Checker(view, board or board_of(view.get("board")))
     out = default_orders()
     if body is None:
         body = {}

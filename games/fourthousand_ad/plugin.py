@@ -4,18 +4,30 @@ pbem.game.plugin: rules here, the presenter in present.py, the player's tool in 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from pbem.errors import Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
 from . import ending, orders, resolve, secrecy, start, view
-from .board import Board, default_board
+from .board import Board, board_of, board_problems, default_board, default_board_data
 from .present import PRESENTER
 from .tool import TOOL
 from .variants import load_variant, variant_names
 from .world import World
+
+HERE = Path(__file__).resolve().parent
+
+
+@cache
+def manifest() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((HERE / "game.yaml").read_text(encoding="utf-8"))
+    return data
 
 
 class FourThousandAD(Steps):
@@ -23,10 +35,31 @@ class FourThousandAD(Steps):
     title = "4000 A.D."
     presenter = PRESENTER
     tool = TOOL
+    rules_version: int = int(manifest()["rules_version"])
+    rules_versions_supported: tuple[int, ...] = tuple(manifest()["rules_versions_supported"])
 
     @property
     def board(self) -> Board:
+        """The stand-in board new games take (a running game plays on its own: its state's)."""
         return default_board()
+
+    def board_of_view(self, view_: Mapping[str, Any] | None) -> Board:
+        """The board a view was made on (the player's tool reads no host file given one)."""
+        return board_of(view_.get("board") if view_ else None)
+
+    def default_components(self) -> tuple[str, Any]:
+        """The project-authored stand-in pack: the reconstructed board (board.yaml)."""
+        return str(manifest()["components"]), default_board_data()
+
+    def check_components(self, data: Any) -> list[Problem]:
+        """Every problem of a board file (the 4000 A.D. component pack), each with its path."""
+        return board_problems(data)
+
+    def data_files(self) -> dict[str, Any]:
+        """Data the rules read from the host besides the pack, as parsed (a comment edited in
+        the file does not count as a change)."""
+        return {name: yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
+                for name in manifest().get("data", [])}
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

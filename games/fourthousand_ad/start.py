@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .board import Board, default_board
+from .board import Board, board_of, board_problems, default_board_data, normal_form
 from .variants import VariantError, load_variant, resolve_options
 
 SCHEMA = 1
@@ -17,7 +17,19 @@ GAME_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
 def initial_state(
     variant_name: str, options: Mapping[str, Any], board: Board | None = None
 ) -> dict[str, Any]:
-    board = board or default_board()
+    """``options`` may carry ``components`` (the board data the game is played on: recorded in
+    the state, so the rules, the views and the audit use it and never the host's board file) and
+    ``rules_version`` (the version the game was started under: recorded in the state for the
+    rules to branch on where an older version is still played)."""
+    options = dict(options)
+    data = options.pop("components", None)
+    rules_version = options.pop("rules_version", None)
+    if data is None:
+        data = default_board_data()
+    problems = board_problems(data)
+    if problems:
+        raise VariantError("the board: " + "; ".join(map(str, problems)))
+    board = board or board_of(data)
     variant = load_variant(variant_name)
     game_id = options.get("game_id")
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
@@ -71,4 +83,6 @@ def initial_state(
             "lost": {},
         },
         "result": None,
+        "board": normal_form(data),
+        **({"rules_version": rules_version} if rules_version is not None else {}),
     }

@@ -24,7 +24,7 @@ from pbem.protocol import commitment, escrow, orderfile
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.vault import Departure, Vault
 
-from .board import Board, default_board
+from .board import Board, board_of
 
 GAME = "4000ad"
 DEPART_HINT = (
@@ -134,6 +134,12 @@ def _fleet_text(flight: Mapping[str, Any]) -> str:
                                     for p, n in ships.items()) + ")"
 
 
+def _board(view: Mapping[str, Any] | None) -> Board:
+    """The board the game is played on, as its view carries it (no host file is read); without
+    a view, the stand-in board installed with pbem."""
+    return board_of(view.get("board") if view else None)
+
+
 def _committed_flights(view: Mapping[str, Any]) -> bool:
     return not free_destinations(view) and bool(_flights(view))
 
@@ -181,7 +187,7 @@ def run_depart(args: argparse.Namespace) -> int:
     view = orderfile.load_view(args.view) if args.view else None
     if view is not None:
         parse_envelope(doc, game=view["game_id"], power=view["viewer"], turn=view["turn"])
-    board = default_board()
+    board = _board(view)
     origin = board.lookup(args.origin).name
     orders = dict(env.orders)
     existing = orders.get("depart")
@@ -277,7 +283,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     warps = orders.get("warps")
     warps = dict(warps) if isinstance(warps, dict) else {}
     missed: dict[int, Departure] = {}
-    due = _due(default_board(), view, Vault.load(args.vault), missed)
+    due = _due(_board(view), view, Vault.load(args.vault), missed)
     for warp, flight in _flights(view):
         entry = due.get(warp)
         if entry is not None:
@@ -305,7 +311,7 @@ def run_reveal(args: argparse.Namespace) -> int:
 
 
 def run_distance(args: argparse.Namespace) -> int:
-    board = default_board()
+    board = _board(orderfile.load_view(args.view) if args.view is not None else None)
     turns = board.distance(args.origin, args.destination)
     print(turns)
     origin, destination = board.lookup(args.origin), board.lookup(args.destination)
@@ -374,6 +380,9 @@ class StarTool:
         )
         p.add_argument("--game", choices=[GAME], default=GAME,
                        help="the game whose board is measured (this command is 4000 A.D.'s)")
+        p.add_argument("--view", type=Path, metavar="VIEW.json",
+                       help="measure on the board of your game's view (view.json) instead of the "
+                       "stand-in board installed with pbem")
         p.add_argument("origin", metavar="FROM", help="departure star")
         p.add_argument("destination", metavar="TO", help="arrival star")
         p.set_defaults(func=run_distance)
@@ -389,7 +398,7 @@ class StarTool:
             header.append(f"# warp {warp}: {_fleet_text(flight)}, {_flight_text(flight)}, "
                           f"travelled {_count(flight.get('travelled', '?'), 'sector')}")
         if _committed_flights(view):
-            _due(default_board(), view, Vault.load(vault))
+            _due(_board(view), view, Vault.load(vault))
         return ({"warps": warps} if warps else {}), header
 
     footer = staticmethod(footer)
@@ -405,7 +414,7 @@ class StarTool:
             warps = {}
         return [f"warp {warp} is due at {entry.destination} this turn but the file does not "
                 "reveal it (run: pbem orders reveal)"
-                for warp, entry in _due(default_board(), view, Vault.load(vault)).items()
+                for warp, entry in _due(_board(view), view, Vault.load(vault)).items()
                 if entry is not None and not isinstance(warps.get(warp), dict)]
 
 

@@ -138,6 +138,8 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
         "warps": warps,
         "result": state["result"],
         "board_reconstruction": board.reconstruction,
+        # the board the game is played on, so the player's tool reads no host file (public)
+        "board": state.get("board"),
     }
     if power is not None:
         circles, crosses, sources = production.resources(w, power)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .board import Board, default_board
+from .board import Board, board_of
 from .variants import Variant, load_variant
 
 Ships = dict[str, int]
@@ -36,7 +36,7 @@ class World:
     ) -> None:
         # copy=False is for read-only use (the view): the state is never written through it.
         self.s = copy_state(state) if copy else state
-        self.board = board or default_board()
+        self.board = board or board_of(self.s.get("board"))  # the game's own board
         self.variant: Variant = load_variant(self.s["variant"])
         self.events: list[dict[str, Any]] = []
         self.step_powers: set[str] = set()  # powers whose orders this resolution uses

@@ -9,9 +9,10 @@ from typing import Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
+from pbem.audit._press import press_problem
 from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
 from pbem.errors import PbemError, Problem, Rejected
-from pbem.game import registry
+from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import verify_orders
@@ -66,6 +67,8 @@ class Tally:
     used_checked: int = 0  # resolutions whose used order files were held to the rule
     used_unchecked: int = 0  # withheld resolutions of an export without the public claims
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
+    press: int = 0  # press entries checked (signature and form)
+    withheld_press: int = 0
 
     def counts_text(self, public: bool = False) -> str:
         """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
@@ -143,10 +146,14 @@ class _Memo:
 class Walker:
     """Replays the records in order; raises AuditFailure at the first disagreement."""
 
-    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int]) -> None:
+    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int],
+                 components: Callable[[str], Any] | None = None) -> None:
+        """``components(digest)`` finds the game's component pack (None: not found); the
+        plugin's stand-in pack is tried when it has the digest genesis records."""
         self.records = records
         self.line_of = line_of
         self.tally = Tally(entries=len(records))
+        self.state: dict[str, Any] | None = None  # set once the genesis checks pass
         genesis = records[0]
         if not isinstance(genesis, Entry):
             raise self.fail(genesis, "body", "the genesis entry whole", "a withheld record")
@@ -173,7 +180,12 @@ class Walker:
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
-        initial = self.plugin.setup(body["variant"], body["options"])
+        refused = versions.refusal(self.game_id, self.plugin, body)
+        if refused is not None:  # replay only with the rules version the game recorded
+            raise self.fail(genesis, "rules_version", versions.recorded_version(body),
+                            versions.rules_version(self.plugin), refused)
+        initial = self.plugin.setup(body["variant"],
+                                    versions.setup_options(body, self._pack(body, components)))
         digest = canonical.digest(initial)
         if digest != body.get("initial_state"):
             raise self.fail(genesis, "initial_state", str(body.get("initial_state")), digest,
@@ -183,7 +195,7 @@ class Walker:
         t.game, t.plugin, t.variant, t.variant_title = (
             self.game_id, self.plugin.id, body["variant"], info.title)
         t.powers = list(info.powers)
-        self.state: dict[str, Any] | None = initial
+        self.state = initial
         self.version = 0  # counts state changes, to reuse acceptance-time order checks
         self.standing: dict[str, dict[str, Any]] = {}
         self.checked: dict[str, tuple[int, str]] = {}
@@ -191,6 +203,22 @@ class Walker:
         self.index = OrderIndex(_order_refs(records))
         self.since: list[OrderRef] = []  # order files logged since the previous resolution
         self.previous = 0  # log seq of the previous resolution (0: genesis)
+
+    def _pack(self, body: Mapping[str, Any], find: Callable[[str], Any] | None) -> Any:
+        """The component pack genesis names, by its digest (None if genesis names none)."""
+        recorded = body.get(versions.COMPONENTS_KEY)
+        if recorded is None:
+            return None
+        digest = recorded.get("digest") if isinstance(recorded, dict) else None
+        default = versions.default_components(self.plugin)
+        if default is not None and versions.components_digest(default[1]) == digest:
+            return default[1]
+        data = find(str(digest)) if find is not None else None
+        if data is None or versions.components_digest(data) != digest:
+            raise self.fail(self.genesis, "components", f"the pack with digest {digest}",
+                            "no such pack here", "audit the game directory, or put the game's "
+                            "components.json beside the export")
+        return data
 
     # -- reporting ---------------------------------------------------------------------------
     def where(self, record: Record) -> str:
@@ -228,6 +256,8 @@ class Walker:
                 self.gm(record)
             elif record.kind == replay.KEY:
                 self.key(record)
+            elif record.kind == replay.PRESS:
+                self.press(record)
             else:
                 raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
         if self.state is not None:
@@ -235,7 +265,17 @@ class Walker:
             self.tally.result = self.state.get("result")
         return self.tally
 
+    def press(self, entry: Entry) -> None:
+        """A relayed press file: signed by its power (press never changes the state)."""
+        problem = press_problem(entry.body, self.game_id, self.keys)
+        if problem is not None:
+            raise self.fail(entry, *problem)
+        self.tally.press += 1
+
     def withheld(self, record: Withheld) -> None:
+        if record.kind == replay.PRESS:
+            self.tally.withheld_press += 1
+            return
         if record.kind == replay.ORDERS:
             self.tally.withheld_orders += 1
             ref = self.index.by_entry.get(record.seq)

@@ -21,7 +21,8 @@ The file is JSON lines. Line 1 is the header, every other line one log entry::
 * Every line is canonical JSON (sorted keys, no spaces): a reader re-encodes and compares, so no
   byte can change without the change being seen.
 
-``--public`` (:func:`withhold`) replaces each ``orders`` and ``resolve`` entry by a *withheld
+``--public`` (:func:`withhold`) replaces each ``orders``, ``resolve`` and private ``press``
+entry (:func:`withheld_press`) by a *withheld
 record*: ``{"hash","kind","prev","seq","time","withheld":{"fields","public","sha256"}}``.
 ``fields`` names what was left out, ``public`` keeps what every player was told anyway (for a
 resolution: turn, powers due, state digest, deadline, the public events and which powers sent
@@ -61,7 +62,7 @@ DOMAIN = "pbem-export-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.export+json"
 HEADER_FIELDS = frozenset({"format", "game", "public", "checkpoint", "withheld", "signature"})
 RECORD_FIELDS = frozenset({"seq", "prev", "kind", "time", "hash", "withheld"})
-WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE)
+WITHHELD_KINDS = (replay.ORDERS, replay.RESOLVE, replay.PRESS)
 _BODY_OPEN = b'{"body":'
 _NULL_BODY = b'{"body":null'
 
@@ -147,6 +148,8 @@ def withhold(entry: Entry, plugin: GamePlugin,
     claim the referee signs, anchored by the checkpoints players got in their reports.
     """
     body = entry.body
+    if entry.kind == replay.PRESS:
+        return withheld_press(entry)
     if entry.kind == replay.ORDERS:
         shown = {k: body.get(k) for k in ("turn", "power", "seq")}
         return withheld_record(entry, sorted(k for k in body if k not in shown), shown)
@@ -167,6 +170,18 @@ def withhold(entry: Entry, plugin: GamePlugin,
         }
         return withheld_record(entry, fields, public, midstate=False)
     return None
+
+
+def withheld_press(entry: Entry) -> dict[str, Any] | None:
+    """``press``: private press is withheld whole (sender, recipients and text: who talks to
+    whom is itself a secret), with its midstate so the chain still verifies (the body is padded,
+    so no byte of it is published); white press to all is what every player read: kept whole."""
+    messages = entry.body.get("messages") if isinstance(entry.body, dict) else None
+    if isinstance(messages, list) and messages and all(
+            isinstance(m, dict) and m.get("to") == ["all"] and not m.get("anonymous")
+            for m in messages):
+        return None
+    return withheld_record(entry, sorted(entry.body), {"turn": entry.body.get("turn")})
 
 
 # -- the header ---------------------------------------------------------------------------------
@@ -281,7 +296,11 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
     """Write the export of the game at ``gamedir`` to ``out`` (atomically), signed with the
     referee key of its root. The export is audited first: the referee never signs a log the
     audit would reject (ExportError with the audit's reason, and nothing is written)."""
-    from pbem.audit.verify import AuditFailure, audit_bytes  # verify imports this module
+    from pbem.audit.verify import (  # verify imports this module
+        AuditFailure,
+        audit_bytes,
+        components_beside,
+    )
 
     game = GameDir.open(gamedir)
     key, _ = referee_key(game.root)
@@ -289,7 +308,9 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
         raise ExportError(f"{game.root}/referee.key is not the key this game was started with")
     lines = export_lines(game, key, public)
     try:
-        audit_bytes(b"".join(lines), str(out))
+        # the game directory's own component pack, wherever the export is written
+        audit_bytes(b"".join(lines), str(out),
+                    components=components_beside(str(game.path / "log.jsonl")))
     except AuditFailure as exc:
         raise ExportError(f"{game.path}: not exported, the log fails its audit: {exc}") from None
     atomic.write_bytes(Path(out), b"".join(lines))

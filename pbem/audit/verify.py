@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pbem.audit._chain import Record, read_records
 from pbem.audit._walk import AuditFailure, Tally, Walker
@@ -12,7 +14,7 @@ from pbem.audit.export import ExportError, ExportFile, read_export
 from pbem.errors import PbemError
 from pbem.protocol.keys import PublicKey
 from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
-from pbem.store.gamedir import LOG_NAME
+from pbem.store.gamedir import COMPONENTS_NAME, LOG_NAME
 from pbem.store.log import LogError, parse_entry
 
 __all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
@@ -156,10 +158,14 @@ def verified_records(data: bytes, source: str) -> tuple[list[Record], ExportFile
     return records, exp
 
 
-def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()) -> Report:
+def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = (),
+                components: Callable[[str], Any] | None = None) -> Report:
+    """Audit ``data`` (an export or a log); ``components`` finds the game's component pack by
+    digest (default: components.json beside ``source``)."""
     records, exp = verified_records(data, source)
     header = exp.header
-    walker = Walker(records, lambda seq: exp.first_line + seq)
+    walker = Walker(records, lambda seq: exp.first_line + seq,
+                    components or components_beside(source))
     if header is not None:  # before the walk: a cut or extended file is reported as such
         _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
     tally = walker.run()
@@ -172,6 +178,17 @@ def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = ()
         _check_point(walker, records, cp, f"--checkpoint #{n}", source)
         report.checkpoints.append(f"--checkpoint #{n} {cp.short()} is extended by this log")
     return report
+
+
+def components_beside(source: str) -> Callable[[str], Any]:
+    """The game's component pack: components.json beside the log or export (the game
+    directory's own copy), checked by digest in the walk."""
+    def find(digest: str) -> Any:
+        try:
+            return json.loads((Path(source).parent / COMPONENTS_NAME).read_bytes())
+        except (OSError, ValueError):
+            return None
+    return find
 
 
 def _genesis_referee(exp: ExportFile, source: str) -> PublicKey:

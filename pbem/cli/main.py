@@ -14,7 +14,7 @@ from pbem.errors import PbemError
 # Command-group modules under pbem.cli; each defines register(subparsers) ("games": the
 # commands the games add, e.g. pbem distance).
 COMMAND_MODULES = ("games", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
-                   "audit", "receipt", "archive")
+                   "audit", "receipt", "archive", "press", "components")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,12 +7,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pbem.cli.components import pack_problems
 from pbem.errors import PbemError, Problem, UsageError
 from pbem.game import registry
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.safeyaml import resolve_plain
 from pbem.schedule import ScheduleError, parse_iso
-from pbem.store.gameconfig import MODES, ConfigError, GameConfig, check_email, is_slug
+from pbem.store.gameconfig import (
+    MODES,
+    PRESS_MODES,
+    ROSTERS,
+    ConfigError,
+    GameConfig,
+    check_email,
+    is_slug,
+)
 from pbem.store.gamedir import GameDir, read_public_key
 from pbem.store.referee import KEY_NAME, PUB_NAME
 
@@ -64,6 +73,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="a game option (e.g. ships_at_start=12); repeatable",
+    )
+    p.add_argument("--press", choices=PRESS_MODES, default="white",
+                   help="press between players: none, white (signed, sender named) or grey "
+                   "(white, and anonymous messages allowed); default white")
+    p.add_argument("--roster", choices=ROSTERS, default="powers",
+                   help="what the welcome mail lists: the powers (default), or also the players' "
+                   "addresses")
+    p.add_argument(
+        "--components",
+        type=Path,
+        metavar="PACK.yaml",
+        help="the game's component pack (for 4000 A.D. a board file; default: the game's "
+        "stand-in pack); check it first with pbem components check",
     )
     p.add_argument(
         "--now", metavar="TIMESTAMP", help="creation time, ISO-8601 UTC (default: the current time)"
@@ -134,6 +156,10 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
         "powers": powers,
         "schedule": schedule,
     }
+    if getattr(args, "press", "white") != "white":
+        data["press"] = args.press
+    if getattr(args, "roster", "powers") != "powers":
+        data["roster"] = args.roster
     if args.gm:
         data["gm"] = args.gm
     if args.sender:
@@ -176,14 +202,24 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     gamedir, config, keys = build(args)
     plugin = registry.load(config.game)
+    pack = None
+    if args.components is not None:
+        pack, problems = pack_problems(config.game, args.components)
+        if problems:
+            raise UsageError(f"--components {args.components}: "
+                             + "; ".join(str(p) for p in problems))
     root = gamedir.parent
     had_key = (root / KEY_NAME).exists()
-    game = GameDir.create(root, config, keys, plugin, now)
+    game = GameDir.create(root, config, keys, plugin, now, pack)
     deadline = game.genesis["deadline"]
     print(
         f"created {game.path}: {plugin.id} {config.variant}, {len(config.powers)} powers "
         f"({', '.join(config.powers)}), {config.mode}, {config.schedule.describe()}"
     )
+    recorded = game.genesis.get("components")
+    if recorded:
+        print(f"rules version {game.genesis.get('rules_version')}; component pack "
+              f"{recorded['name']} (digest {recorded['digest'][:16]})")
     print(f"first deadline {deadline}; log head {game.log.head.hash[:16]}")
     queued = _welcome(game, plugin, now)
     print(f"{queued} welcome mail(s) queued in {game.path / 'outbox'} (sent by the next pbem run)")

@@ -191,6 +191,12 @@ class GamePlugin(Protocol):
     def is_over(self, state: State) -> bool:
         ...
 
+    def check_components(self, data: Any) -> list[Problem]:
+        """Every problem of a component pack (cards, tokens, map pieces; for 4000 A.D. the
+        board), each with its path; [] if a game can be played with it. A game taking no pack
+        returns a problem saying so. Rules versions and the default pack: pbem.game.versions."""
+        ...
+
 
 class Steps:
     """A base a game may inherit: ``powers_due`` from ``window``."""

@@ -208,7 +208,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         )
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
     if problems:
-        if not (reply and mail_rejection):
+        if not reply:
             return verdict
         codes = {p.code for p in problems}
         if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
@@ -220,6 +220,8 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
                                    late if codes == {"late"} else None, reply_to)
             verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
             return verdict
+        if not mail_rejection:
+            return verdict  # the caller sends one rejection for the whole message
         msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject,
                                     seq=v.seq)
         verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))

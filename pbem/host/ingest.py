@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem import failpoints
 from pbem.errors import PbemError, Problem
-from pbem.host import accept, notify
+from pbem.host import accept, notify, press
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
@@ -36,6 +36,7 @@ from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
 from pbem.protocol.armor import find_signed_blocks, normalize
+from pbem.protocol.pressdoc import find_press_blocks
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import GameLock, try_lock
 
@@ -232,13 +233,15 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
         t = triage(raw, own_addresses=directory.ours)
         header_sender = _header_sender(t) if t.too_big is None else None
         blocks: list[str] = []
+        press_blocks: list[str] = []
         seen: set[str] = set()
         for part in t.texts:
-            for block in find_signed_blocks(part.text):
-                key = normalize(block)
-                if key not in seen:
-                    seen.add(key)
-                    blocks.append(block)
+            for found, finder in ((blocks, find_signed_blocks), (press_blocks, find_press_blocks)):
+                for block in finder(part.text):
+                    key = normalize(block)
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(block)
     if t.too_big is not None:
         _quarantine(inbox, stored, f"{t.too_big.code}: {t.too_big.message}", report)
         return
@@ -247,13 +250,13 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     # and again from one sender without orders. They only silence the replies that are not
     # receipts (a receipt answers a real signed file and goes to the registered address).
     muted = looks_autoreplied(t.subject)
-    if not blocks and (no_reply is None or no_reply.code in FROM_ONLY):
+    if not blocks and not press_blocks and (no_reply is None or no_reply.code in FROM_ONLY):
         repeats = limits.subject_seen(header_sender, t.subject)
         if muted is None and repeats >= SAME_SUBJECT:
             muted = Problem("repeated-subject", "Subject",
                             f"the same subject {repeats} times from {header_sender} within "
                             "a day, without orders: taken for an autoresponder")
-    if not blocks:
+    if not blocks and not press_blocks:
         if t.html_only and no_reply is None:
             if muted is not None:
                 report.notes.append(f"html-only mail not answered: {muted.message}")
@@ -288,6 +291,10 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
                 reply_to=t.message_id, subject=t.subject, reply=reply, mail_rejection=False,
                 now=now,
             ))
+        # Press (pbem.host.press) is relayed at once; it never touches the orders.
+        verdicts.extend(press.handle_press_block(
+            root, block, received=received, ring=directory.ring, message_id=t.message_id,
+            reply=reply and muted is None, now=now) for block in press_blocks)
         if reply and muted is None:
             _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,
                              now, report)
@@ -322,8 +329,8 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
     for number, v in enumerate(verdicts, start=1):
-        if v.verdict != "rejected" or v.game is None or v.power is None:
-            continue
+        if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
+            continue  # (a late notice already answered it)
         if v.game not in directory.games:
             continue
         group = (v.game, v.power)

@@ -147,6 +147,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     events = entry.body["events"]
     info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
     info.update(turn_facts(ctx.game.log.entries, entry, ctx.game.config.nmr_alert))
+    info["press"] = press_counts(ctx.game.log.entries, before.get("turn"))  # counts, no text
     out = []
     for address, player in ctx.players().items():
         mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
@@ -382,6 +383,25 @@ def queue_gm_notices(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
     return count
 
 
+
+def roster(config: GameConfig) -> list[dict[str, str]]:
+    """The powers of the game for the welcome mail, with each player's address only where the
+    game master allows it (config ``roster: addresses``)."""
+    show = config.roster == "addresses"
+    return [{"power": name, "name": name.capitalize(), "email": entry.email if show else ""}
+            for name, entry in config.powers.items()]
+
+
+def press_counts(entries: Sequence[Entry], turn: Any) -> dict[str, int]:
+    """Press messages each power sent in ``turn`` (the game master's summary: counts only)."""
+    out: dict[str, int] = {}
+    for entry in entries:
+        if entry.kind == replay.PRESS and entry.body.get("turn") == turn:
+            power = str(entry.body.get("power"))
+            out[power] = out.get(power, 0) + len(entry.body.get("messages") or [])
+    return out
+
+
 def signature_text(fields: dict[str, Any], signature: str) -> str:
     """The referee's signed receipt as text a player can keep and check."""
     lines = ["pbem-receipt " + " ".join(f"{k}={fields[k]}" for k in sorted(fields)),
@@ -393,7 +413,7 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
                   skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
-    info = ctx.game_info(state)
+    info = {**ctx.game_info(state), "roster": roster(ctx.game.config)}
     out = []
     for address, player in ctx.players().items():
         key = f"welcome:{ctx.game.game_id}:{address}"

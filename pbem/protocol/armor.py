@@ -69,36 +69,37 @@ def _dequote(line: str, prefix: str) -> str | None:
     return None
 
 
-def find_signed_blocks(text: str) -> list[str]:
+def find_signed_blocks(text: str, begin: str = BEGIN, end: str = END) -> list[str]:
     """Every signed order block in ``text``, dequoted, with LF line ends, in order of appearance.
 
     Text around the blocks (a report, quoted reply text, a mail signature) is ignored. A block
     whose END line is missing is still returned (it runs to the end of its quoted region), so that
-    verifying it can say what is missing rather than "nothing found".
+    verifying it can say what is missing rather than "nothing found". ``begin`` and ``end``
+    name another kind of signed block (press: pbem.protocol.pressdoc).
     """
     blocks: list[str] = []
     lines = lines_lf(text)
     i = 0
     while i < len(lines):
         stripped = lines[i].rstrip(" \t")
-        if not stripped.endswith(BEGIN):
+        if not stripped.endswith(begin):
             i += 1
             continue
-        prefix = stripped[: -len(BEGIN)]
+        prefix = stripped[: -len(begin)]
         if prefix.strip(" \t>"):
             i += 1  # the marker sits inside some other text line
             continue
-        out = [BEGIN]
+        out = [begin]
         i += 1
         while i < len(lines):
             inner = _dequote(lines[i], prefix)
             if inner is None:
                 break
-            if inner.rstrip(" \t") == BEGIN:
+            if inner.rstrip(" \t") == begin:
                 break  # a new block starts: this one was cut short
             out.append(inner)
             i += 1
-            if inner.rstrip(" \t") == END:
+            if inner.rstrip(" \t") == end:
                 break
         blocks.append("\n".join(out) + "\n")
     return blocks
@@ -113,10 +114,11 @@ class Armored:
     signature: bytes
 
 
-def armor(body: str, key_fingerprint: str, signature: bytes) -> str:
+def armor(body: str, key_fingerprint: str, signature: bytes, begin: str = BEGIN,
+          end: str = END) -> str:
     """The armored block for a normalised body (as ``find_signed_blocks`` returns it)."""
     sig = base64.b64encode(signature).decode("ascii")
-    return f"{BEGIN}\n{body}{SIGNATURE}\nkey: {key_fingerprint}\nsig: {sig}\n{END}\n"
+    return f"{begin}\n{body}{SIGNATURE}\nkey: {key_fingerprint}\nsig: {sig}\n{end}\n"
 
 
 def marker_lines(body: str) -> list[int]:
@@ -128,15 +130,15 @@ def marker_lines(body: str) -> list[int]:
     ]
 
 
-def dearmor(block: str) -> Armored:
+def dearmor(block: str, begin: str = BEGIN, end: str = END) -> Armored:
     """Cut one block; raise Rejected listing every problem with the armor itself."""
     lines = [line.rstrip(" \t") for line in lines_lf(block)]
     while lines and not lines[0]:
         lines.pop(0)
     while lines and not lines[-1]:
         lines.pop()
-    if not lines or lines[0] != BEGIN:
-        raise Rejected([Problem("no-block", "", f"no signed order block (a line {BEGIN})")])
+    if not lines or lines[0] != begin:
+        raise Rejected([Problem("no-block", "", f"no signed block (a line {begin})")])
     try:
         sig_at = lines.index(SIGNATURE)
     except ValueError:
@@ -145,8 +147,8 @@ def dearmor(block: str) -> Armored:
                      "(sign the file with: pbem orders sign FILE --key KEY)")]
         ) from None
     problems: list[Problem] = []
-    if lines[-1] != END:
-        problems.append(Problem("no-end", "signature", f"the block has no {END} line: was the "
+    if lines[-1] != end:
+        problems.append(Problem("no-end", "signature", f"the block has no {end} line: was the "
                                 "message cut short?"))
         tail = lines[sig_at + 1 :]
     else:

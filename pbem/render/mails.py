@@ -368,7 +368,8 @@ def welcome(
     ctx: dict[str, Any] = {
            "game": _game(game, player, plugin), "player": _player(player),
            "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
-           "variant_title": pres.title(views[powers[0]])}
+           "variant_title": pres.title(views[powers[0]]),
+           "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []]}
     first = views[powers[0]]
     attachments = _view_attachments(views)
     attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
@@ -521,6 +522,7 @@ def gm_summary(
            "game": _game(game, None, plugin), "player": _player(None),
            "resolved_turn": plugin.orders_turn(dict(state_before)),
            "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
+           "press": {p.capitalize(): n for p, n in (game.get("press") or {}).items()},
            "gm": pres.gm(public, views, list(events), secrets)}
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),

@@ -22,6 +22,8 @@ Example::
   late_orders: refuse           # or until-run: accept orders after deadline + grace until
                                 # the turn job resolves the turn (docs/operations.md)
   paused: false
+  press: white                  # none | white | grey (grey: anonymous messages allowed)
+  roster: powers                # powers | addresses (the welcome mail lists players' addresses)
 
 The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
 duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every problem names its
@@ -71,8 +73,14 @@ TOP_KEYS = (
     "nmr_alert",
     "late_orders",
     "paused",
+    "press",
+    "roster",
 )
 LATE_ORDERS = ("refuse", "until-run")
+#: Press (pbem.host.press): none; white (signed by the sender's power); grey (white, and a
+#: message may be anonymous). Roster: what the welcome mail lists of the other players.
+PRESS_MODES = ("none", "white", "grey")
+ROSTERS = ("powers", "addresses")
 POWER_KEYS = ("email", "key", "tz")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder")
 
@@ -129,6 +137,8 @@ class GameConfig:
     nmr_alert: int = 2
     paused: bool = False
     late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
+    press: str = "white"
+    roster: str = "powers"
 
     # --- parsing ----------------------------------------------------------------------------
 
@@ -187,6 +197,10 @@ class GameConfig:
         data.update(schedule=sched, nmr_alert=self.nmr_alert, paused=self.paused)
         if self.late_orders != "refuse":
             data["late_orders"] = self.late_orders
+        if self.press != "white":
+            data["press"] = self.press
+        if self.roster != "powers":
+            data["roster"] = self.roster
         return data
 
     def to_yaml(self) -> str:
@@ -300,6 +314,12 @@ class _Parser:
         if late_orders not in LATE_ORDERS:
             self.bad("late_orders", f"must be {' or '.join(LATE_ORDERS)}, not {late_orders!r}")
             late_orders = "refuse"
+        press = top.get("press", "white")
+        if press not in PRESS_MODES:
+            self.bad("press", f"{press!r} must be one of {', '.join(PRESS_MODES)}")
+        roster = top.get("roster", "powers")
+        if roster not in ROSTERS:
+            self.bad("roster", f"{roster!r} must be one of {', '.join(ROSTERS)}")
         if self.problems:
             raise ConfigError(self.source, self.problems)
         assert schedule is not None
@@ -316,6 +336,8 @@ class _Parser:
             nmr_alert=nmr_alert,
             paused=paused,
             late_orders=late_orders,
+            press=press,
+            roster=roster,
         )
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:

@@ -11,6 +11,7 @@
       state.json               cache {"log_length", "head", "digest", "state"}, checked on load
       submissions/             every submission received (pbem.submissions)
       lock                     the per-game lock file (pbem.lock)
+      components.json          the game's component pack (for 4000 A.D. its board), mode 0600
       outbox/ reports/         the mail layer's
 
 Files are written 0600 and directories 0700 (pbem.atomic); none of the paths pbem uses in a game
@@ -18,7 +19,11 @@ directory, nor the directory itself, may be a symbolic link (see ``OWN_NAMES``).
 
 The genesis entry (seq 0, kind ``genesis``) holds everything the game started from: the config as
 data, every power's public key, the referee's public key, the plugin id, variant and the options
-given to ``plugin.setup``, the canonical digest of the initial state and the first deadline.
+given to ``plugin.setup``, the canonical digest of the initial state and the first deadline; and
+(pbem.game.versions) the plugin's rules version, the digests of its data files and the name and
+digest of the component pack the game is played with. Set-up on replay gets the recorded version
+and the game's own pack, never the host's current files, so a rules fix or a new board file
+changes only new games; a game the installed plugin cannot play is refused with one sentence.
 
 ``state.json`` is only a cache. :meth:`GameDir.load_state` checks it against the log head and its
 own digest; a missing, corrupted, truncated or stale cache is rebuilt with the caller's replay
@@ -39,6 +44,7 @@ from typing import Any
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
+from pbem.game import versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
@@ -52,6 +58,7 @@ from pbem.store.submissions import SubmissionStore
 LOG_NAME = "log.jsonl"
 STATE_NAME = "state.json"
 KEYS_DIR = "keys"
+COMPONENTS_NAME = "components.json"
 GENESIS_FORMAT = "pbem-game-v1"
 
 State = dict[str, Any]
@@ -158,21 +165,41 @@ class GameDir:
         keys: Mapping[str, PublicKey],
         plugin: GamePlugin,
         now: datetime,
+        components: tuple[str, Any] | None = None,
     ) -> GameDir:
         """Create ROOT/GAME_ID with its config, keys, genesis log entry and state.
+
+        ``components`` is (name, data) of the component pack (``pbem new --components``); by
+        default the plugin's stand-in pack. It is checked by the game (every problem listed),
+        its digest recorded in genesis and its data kept in the game directory.
 
         The directory is built under a temporary name and renamed into place, so a crash leaves
         either no game or a complete one. The referee key is created under ROOT if missing.
         """
         root = Path(root)
         check_against_plugin(config, keys, plugin)
+        if components is None:
+            components = versions.default_components(plugin)
+        if components is not None:
+            problems = versions.check_components(plugin, components[1])
+            if problems:
+                raise GameDirError(
+                    f"component pack {components[0]}: "
+                    + "; ".join(str(p) for p in problems)
+                )
         path = root / config.game_id
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise GameDirError(f"{path} exists already: choose another game id or remove it")
         atomic.make_dirs(root)
         referee, _ = referee_key(root, create=True)
         options = setup_options(config)
-        initial = plugin.setup(config.variant, options)
+        recorded = versions.genesis_fields(plugin, components)
+        initial = plugin.setup(
+            config.variant,
+            versions.setup_options(
+                {**recorded, "options": options}, components[1] if components else None
+            ),
+        )
         genesis = {
             "format": GENESIS_FORMAT,
             "game_id": config.game_id,
@@ -184,6 +211,7 @@ class GameDir:
             "options": options,
             "initial_state": canonical.digest(initial),
             "deadline": to_iso(config.schedule.next_deadline(now)),
+            **recorded,
         }
         tmp = root / f".new-{config.game_id}-{secrets.token_hex(4)}"
         try:
@@ -193,6 +221,12 @@ class GameDir:
                 atomic.make_dirs(key_file.parent)
                 atomic.write_text(key_file, keys[power].text(power) + "\n")
             atomic.write_text(tmp / CONFIG_NAME, config.to_yaml())
+            if components is not None:
+                # 0600: a pack may hold what players must not read (a deck's cards, say)
+                # in the pack's own key order (the digest is canonical, the order may matter)
+                atomic.write_bytes(tmp / COMPONENTS_NAME, json.dumps(
+                    components[1], ensure_ascii=False, separators=(",", ":")).encode() + b"\n",
+                    mode=0o600)
             log = GameLog.create(tmp / LOG_NAME, now, genesis)
             _write_state(tmp / STATE_NAME, log.head.length, log.head.hash, initial)
             atomic.fsync_dir(tmp)
@@ -271,10 +305,41 @@ class GameDir:
     def referee_public(self) -> PublicKey:
         return PublicKey.parse(self.genesis["referee"])
 
+    def check_rules(self, plugin: GamePlugin) -> None:
+        """Raise RulesVersionError (one sentence naming both versions) unless the installed
+        plugin plays the rules version this game started under."""
+        versions.check_playable(self.game_id, plugin, self.genesis)
+
+    def components(self) -> Any:
+        """The game's own component pack (None if genesis records none), checked against the
+        digest recorded at creation."""
+        recorded = self.genesis.get(versions.COMPONENTS_KEY)
+        if recorded is None:
+            return None
+        path = self.path / COMPONENTS_NAME
+        try:
+            data = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            raise GameDirError(f"{path} is missing: the game's component pack "
+                               f"{recorded.get('name')} is needed to replay it") from None
+        except (OSError, ValueError) as exc:
+            raise GameDirError(f"{path} cannot be read ({exc})") from None
+        if versions.components_digest(data) != recorded.get("digest"):
+            raise GameDirError(f"{path}: the component pack does not match the digest recorded "
+                               "in genesis (changed after the game started)")
+        return data
+
+    def setup_options(self) -> dict[str, Any]:
+        """What ``plugin.setup`` receives on replay: genesis's options, the recorded rules
+        version and the game's own component pack."""
+        return versions.setup_options(self.genesis, self.components())
+
     def initial_state(self, plugin: GamePlugin) -> State:
-        """``plugin.setup`` re-run with the genesis variant and options, checked against the
-        digest recorded at creation (a changed plugin would replay a different game)."""
-        state = plugin.setup(self.genesis["variant"], self.genesis["options"])
+        """``plugin.setup`` re-run with the genesis variant and options (and the recorded rules
+        version and pack), checked against the digest recorded at creation (a changed plugin
+        would replay a different game)."""
+        self.check_rules(plugin)
+        state = plugin.setup(self.genesis["variant"], self.setup_options())
         if canonical.digest(state) != self.genesis["initial_state"]:
             raise GameDirError(
                 f"{self.log_path}: the {plugin.id} plugin's set-up no longer "

@@ -36,6 +36,9 @@ from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
 
 ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
+#: A relayed press file (pbem.host.press): ``{turn, power, sha256, text, messages, received,
+#: message_id, key, pad}``. Never changes the state and never counts as orders.
+PRESS = "press"
 GM_DOMAIN = "pbem-gm-v1"
 GM_TYPE = "application/vnd.pbem.gm+json"
 
@@ -179,7 +182,10 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State) -> Stat
 
 
 def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
-    """The game's state at its log head: the cache if current, else the replay of the log."""
+    """The game's state at its log head: the cache if current, else the replay of the log.
+    A game the installed plugin cannot play (another rules version) is refused first, cache or
+    not (pbem.game.versions)."""
+    game.check_rules(plugin)
     return game.load_state(lambda entries: replay(plugin, entries, game.initial_state(plugin)))
 
 

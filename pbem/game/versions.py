@@ -1,0 +1,130 @@
+"""Rules versions and component packs: what a game records at genesis, so that fixing a rule or
+replacing a data file on the host never changes (or breaks the replay of) a game in progress.
+
+A plugin may declare, besides the GamePlugin contract (all optional; read with ``getattr`` so a
+plugin that declares none is rules version 1 with no pack):
+
+* ``rules_version: int`` — bumped whenever a change would replay a recorded game differently;
+* ``rules_versions_supported: Sequence[int]`` — older versions this code still plays: their games
+  go on and set-up receives the recorded version in its options (``rules_version``) so the game can
+  keep the old behaviour in its state;
+* ``default_components() -> (name, data)`` — the project-authored stand-in pack new games take;
+* ``check_components(data) -> list[Problem]`` — every problem of a pack, each with its path;
+* ``data_files() -> Mapping[name, data]`` — other data the rules read from the host (variants),
+  as parsed JSON data (so a comment does not count) or raw bytes.
+
+Genesis records ``rules_version``, ``data`` (name -> SHA-256 of each data file) and
+``components`` ({name, digest} of the pack, whose data lives in the game directory). Set-up gets
+the recorded version and the pack's data in its options; nothing else of the host is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from pbem import canonical
+from pbem.errors import PbemError, Problem
+
+VERSION_KEY = "rules_version"
+COMPONENTS_KEY = "components"
+DATA_KEY = "data"
+UNRECORDED = 1
+"""The rules version of a game whose genesis records none (made before versions existed)."""
+
+
+class RulesVersionError(PbemError):
+    """This installed plugin cannot play the game as it was started."""
+
+
+def rules_version(plugin: Any) -> int:
+    return int(getattr(plugin, "rules_version", UNRECORDED))
+
+
+def versions_supported(plugin: Any) -> tuple[int, ...]:
+    """Every rules version the installed plugin plays (its own always included)."""
+    declared = tuple(int(v) for v in getattr(plugin, "rules_versions_supported", ()) or ())
+    current = rules_version(plugin)
+    return declared if current in declared else (*declared, current)
+
+
+def default_components(plugin: Any) -> tuple[str, Any] | None:
+    """(name, data) of the plugin's stand-in pack, or None for a game without one."""
+    make = getattr(plugin, "default_components", None)
+    return None if make is None else make()  # type: ignore[no-any-return]
+
+
+def check_components(plugin: Any, data: Any) -> list[Problem]:
+    check = getattr(plugin, "check_components", None)
+    if check is None:
+        return [Problem("components", "", f"the {plugin.id} game takes no component pack")]
+    return list(check(data))
+
+
+def components_digest(data: Any) -> str:
+    return canonical.digest(data)
+
+
+def data_digests(plugin: Any) -> dict[str, str]:
+    files = getattr(plugin, "data_files", None)
+    if files is None:
+        return {}
+    return {name: hashlib.sha256(value).hexdigest() if isinstance(value, bytes)
+            else canonical.digest(value) for name, value in sorted(files().items())}
+
+
+def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str, Any]:
+    """The fields GameDir.create adds to genesis: version, data digests, pack name and digest."""
+    out: dict[str, Any] = {VERSION_KEY: rules_version(plugin), DATA_KEY: data_digests(plugin)}
+    if components is not None:
+        name, data = components
+        out[COMPONENTS_KEY] = {"name": name, "digest": components_digest(data)}
+    return out
+
+
+def recorded_version(genesis: Mapping[str, Any]) -> int:
+    value = genesis.get(VERSION_KEY, UNRECORDED)
+    return value if isinstance(value, int) and not isinstance(value, bool) else UNRECORDED
+
+
+def refusal(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> str | None:
+    """One sentence saying why the installed plugin cannot play this game, or None if it can."""
+    recorded = recorded_version(genesis)
+    current = rules_version(plugin)
+    if recorded != current and recorded not in versions_supported(plugin):
+        why = ("" if VERSION_KEY in genesis else
+               " (its genesis records no rules version, so it counts as version 1)")
+        return (f"game {game_id} was started under {plugin.id} rules version {recorded}{why}, "
+                f"but the installed {plugin.id} plays rules version {current} and cannot play "
+                f"version {recorded}: the game is refused until a pbem "
+                f"that plays version {recorded} runs it")
+    recorded_data = genesis.get(DATA_KEY)
+    if recorded == current and isinstance(recorded_data, Mapping):
+        now = data_digests(plugin)
+        for name, digest in sorted(recorded_data.items()):
+            found = now.get(name, "missing")
+            if found != digest:
+                return (f"game {game_id}: the {plugin.id} data file {name} changed since the "
+                        f"game started (digest {str(digest)[:12]} then, {found[:12]} now) "
+                        f"while the rules version stayed {current}: restore the file or raise "
+                        f"rules_version")
+    return None
+
+
+def check_playable(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> None:
+    reason = refusal(game_id, plugin, genesis)
+    if reason is not None:
+        raise RulesVersionError(reason)
+
+
+def setup_options(genesis: Mapping[str, Any], components: Any = None) -> dict[str, Any]:
+    """The options set-up receives on replay: genesis's options, plus the recorded rules version
+    and the pack's data where genesis records them (a game made before they were recorded
+    replays with exactly the options it was made with)."""
+    options = dict(genesis["options"])
+    if VERSION_KEY in genesis:
+        options[VERSION_KEY] = recorded_version(genesis)
+    if COMPONENTS_KEY in genesis:
+        options[COMPONENTS_KEY] = components
+    return options

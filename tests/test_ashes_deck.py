@@ -85,11 +85,11 @@ def test_an_owners_deck_is_taken_at_setup_and_its_digest_recorded():
     own = broken(lambda d: d.update(deck="owner-1", standin=False))
     for c in own["cards"]:
         c["population"] = 2
-    state = PLUGIN.setup("sequential-2", {"game_id": "g", "deck": own})
+    state = PLUGIN.setup("sequential-2", {"game_id": "g", "components": own})
     assert state["options"] == {"deck": "owner-1", "deck_digest": canonical.digest(own)}
     assert state["catalogue"]["cards"]["A1"]["population"] == 2
     with pytest.raises(PbemError, match="deck is not usable"):
-        PLUGIN.setup("sequential-2", {"game_id": "g", "deck": broken(
+        PLUGIN.setup("sequential-2", {"game_id": "g", "components": broken(
             lambda d: d["cards"].pop())})
 
 
@@ -99,3 +99,9 @@ def test_check_components_never_raises_on_huge_numbers():
     data["cards"][2]["population"] = 10**5000
     problems = deckmod.check_components(data)
     assert {"card-code", "card-number", "card-population"} <= {p.code for p in problems}
+
+
+def test_the_stand_in_is_the_default_component_pack():
+    name, data = PLUGIN.default_components()
+    assert name == "standin-deck.yaml" and data == deckmod.standin()
+    assert PLUGIN.check_components(data) == []

@@ -37,6 +37,11 @@ class Ashes(Steps):
     def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         return rules.setup(variant, options)
 
+    def default_components(self) -> tuple[str, Any]:
+        """The project-authored stand-in deck (data/standin-deck.yaml), the pack new games
+        take unless the owner gives his own (pbem new --components)."""
+        return deck.STANDIN.name, deck.standin()
+
     def check_components(self, data: object) -> list[Problem]:
         """Every problem of a deck pack (an owner's real cards), with paths."""
         return deck.check_components(data)

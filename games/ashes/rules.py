@@ -52,7 +52,8 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise AshesError(f"game_id must be a lower-case slug (letters, digits, . _ -), "
                          f"not {game_id!r}")
-    data = options.get("deck") or deckmod.standin()
+    # the engine passes the game's component pack as ``components`` (pbem.game.versions)
+    data = options.get("components") or options.get("deck") or deckmod.standin()
     problems = deckmod.check_components(data)
     if problems:
         raise AshesError("the deck is not usable: " + "; ".join(map(str, problems[:5])))

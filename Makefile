@@ -54,7 +54,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
-	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad
+	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes
 
 test: deps $(STAMP) lint typecheck
 	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest

@@ -195,7 +195,8 @@ class _Checker:
             self.problem("ships", path, f"a departure needs at least 1 ship, not {value}")
             return None
         if value > MAX_SHIPS:
-            self.problem("ships", path, f"{value} ships is more than any fleet can hold")
+            shown = value if value.bit_length() < 64 else "that many"  # str() of a huge int raises
+            self.problem("ships", path, f"{shown} ships is more than any fleet can hold")
             return None
         return value
 

@@ -1,0 +1,211 @@
+"""The Ashes order body: checking it against the player's view and normalising it.
+
+Runs on the player's machine (the offline checker) and at the referee's on receipt, on the same
+view, so both give the same verdict. Every problem comes back at once, each with its path and a
+plain sentence; ``normalize_orders`` never raises, whatever the body.
+
+The body (YAML; every key optional, ``{}`` means standing orders)::
+
+    place: {A1: 2, C3: 1}        # reinforcements; the rest (or all, if omitted) by room
+    move:                          # exactly one option, or omitted: no movement
+      exchange: A1                 # a. a homeplanet under the black hole, a new one drawn
+      # colonise: A1               # b. homeplanet -> colony with ships from the others
+      # ships: {B2: 3}
+      # conquer: K4                # c. target: a neutral planet or another's colony
+      # from: C3                   #    the colony (or homeplanet, shown) reaching it
+      # ships: 4                   #    1-6 (from a homeplanet route: {B2: 2, D1: 1} too)
+      # survivors_to: D2           #    where a neutral planet's surviving ships go
+      # reorganise: {A1: 3, C3: 2} # d. new ship counts of your planets (no 6-ship limit)
+    else: [ {exchange: B2} ]       # alternatives if the move no longer fits when it runs
+    retreat: [B2, A1]              # standing: homeplanets to send ships back to, in order
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.errors import Problem
+
+from .position import PREFIX, Position, check_move, check_place, from_view, place
+
+TOP_KEYS = ("place", "move", "else", "retreat")
+KINDS = {"exchange": "exchange", "colonise": "colonise", "colonize": "colonise",
+         "conquer": "conquer", "reorganise": "reorganise", "reorganize": "reorganise"}
+MOVE_KEYS = {"exchange": ("exchange",), "colonise": ("colonise", "ships"),
+             "conquer": ("conquer", "from", "ships", "survivors_to"),
+             "reorganise": ("reorganise",)}
+MAX_ELSE = 3
+MAX_COUNT = 10_000
+
+
+def default_orders() -> dict[str, Any]:
+    """Standing orders (NMR): reinforcements placed by room (most free stacking first, then
+    the lowest planet number), no movement, the standing retreat preference unchanged."""
+    return {"place": None, "move": None, "else": [], "retreat": None}
+
+
+def _show(value: object) -> str:
+    """A short, safe description of any value (repr of a huge int raises, so never that)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
+        return "a number too large"
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return repr(value)[:40]
+    return f"a {type(value).__name__}"
+
+
+class _Checker:
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.cards: Mapping[str, Any] = view.get("cards", {})
+        self.problems: list[Problem] = []
+
+    def bad(self, code: str, path: str, message: str) -> None:
+        self.problems.append(Problem(code, path, message))
+
+    def card(self, value: object, path: str) -> str | None:
+        if not isinstance(value, str):
+            self.bad("planet", path, f"a planet is named by its code (A1), not {_show(value)}")
+            return None
+        text = value.strip()
+        code = (text[len(PREFIX):] if text.lower().startswith(PREFIX) else text).upper()
+        if code not in self.cards:
+            self.bad("planet", path, f"no planet {_show(value)} in this deck")
+            return None
+        return code
+
+    def count(self, value: object, path: str, low: int = 0) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not (
+                low <= value <= MAX_COUNT):
+            self.bad("count", path, f"a number of ships ({low} or more), not {_show(value)}")
+            return None
+        return value
+
+    def counts(self, value: object, path: str, low: int = 0) -> dict[str, int] | None:
+        if not isinstance(value, Mapping):
+            self.bad("shape", path, "a mapping of planet: ships")
+            return None
+        out: dict[str, int] = {}
+        for key, n in value.items():
+            sub = f"{path}.{key if isinstance(key, str) else _show(key)}"
+            code, k = self.card(key, sub), self.count(n, sub, low)
+            if code is not None and k is not None:
+                if code in out:
+                    self.bad("duplicate", sub, f"{code} is named twice")
+                out[code] = k
+        return out
+
+    def move(self, value: object, path: str) -> dict[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.bad("shape", path, "a movement option: exchange, colonise, conquer or "
+                     "reorganise")
+            return None
+        kinds = [KINDS[k] for k in value if isinstance(k, str) and k in KINDS]
+        if len(kinds) != 1:
+            self.bad("move-kind", path, "exactly one movement option per turn (exchange, "
+                     f"colonise, conquer or reorganise), not {len(kinds)}")
+            return None
+        kind = kinds[0]
+        raw = {KINDS.get(k, k) if isinstance(k, str) else k: v for k, v in value.items()}
+        for key in raw:
+            if key not in MOVE_KEYS[kind]:
+                self.bad("unknown-field", f"{path}.{_show(key)}",
+                         f"{kind} takes {', '.join(MOVE_KEYS[kind])}, not {_show(key)}")
+        before = len(self.problems)
+        if kind == "exchange":
+            out: dict[str, Any] = {"exchange": self.card(raw["exchange"], f"{path}.exchange")}
+        elif kind == "colonise":
+            ships = self.counts(raw.get("ships", {}), f"{path}.ships", 1)
+            out = {"colonise": self.card(raw["colonise"], f"{path}.colonise"), "ships": ships}
+        elif kind == "reorganise":
+            out = {"reorganise": self.counts(raw["reorganise"], f"{path}.reorganise")}
+        else:
+            out = self.conquest(raw, path)
+        return out if len(self.problems) == before else None
+
+    def conquest(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
+        target = self.card(raw["conquer"], f"{path}.conquer")
+        if "from" not in raw:
+            self.bad("from", f"{path}.from", "say which planet reaches the target (from:)")
+            return {}
+        source = self.card(raw["from"], f"{path}.from")
+        value = raw.get("ships")
+        ships: dict[str, int] | None
+        if isinstance(value, Mapping):
+            ships = self.counts(value, f"{path}.ships", 1)
+        else:
+            n = self.count(value, f"{path}.ships", 1)
+            ships = {source: n} if n is not None and source is not None else None
+        after = raw.get("survivors_to")
+        to = self.card(after, f"{path}.survivors_to") if after is not None else None
+        return {"conquer": target, "from": source, "ships": ships, "survivors_to": to}
+
+
+def normalize_orders(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any],
+                                                                     list[Problem]]:
+    """Check ``body`` against the viewer's position; never raises."""
+    try:
+        return _normalize(body, view)
+    except Exception as exc:  # a body the checks above did not foresee: reject, never crash
+        return default_orders(), [Problem("malformed", "", f"the orders could not be read "
+                                          f"({type(exc).__name__})")]
+
+
+def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    out = default_orders()
+    if not isinstance(body, Mapping):
+        return out, [Problem("shape", "", "orders are a mapping (place:, move:, else:, "
+                             "retreat:)")]
+    c = _Checker(view)
+    for key in body:
+        if key not in TOP_KEYS:
+            c.bad("unknown-order", _show(key), f"no order {_show(key)} in The Ashes "
+                  f"of Empire (orders: {', '.join(TOP_KEYS)})")
+    window = view.get("window") or {}
+    if window.get("kind") == "setup":
+        if any(body.get(k) for k in TOP_KEYS):
+            c.bad("setup", "", "nothing to order before the deal: send an empty order file")
+        return out, c.problems
+    if body.get("place") is not None:
+        out["place"] = c.counts(body["place"], "place")
+    if body.get("move") is not None:
+        out["move"] = c.move(body["move"], "move")
+    alts = body.get("else")
+    if alts is not None:
+        if not isinstance(alts, list) or len(alts) > MAX_ELSE:
+            c.bad("else", "else", f"a list of at most {MAX_ELSE} movement options")
+        else:
+            out["else"] = [c.move(m, f"else[{i}]") for i, m in enumerate(alts)]
+    retreat = body.get("retreat")
+    if retreat is not None:
+        if not isinstance(retreat, list) or len(retreat) > 10:
+            c.bad("retreat", "retreat", "a list of your homeplanets, in order")
+        else:
+            codes = [c.card(x, f"retreat[{i}]") for i, x in enumerate(retreat)]
+            out["retreat"] = [x for x in codes if x is not None]
+    if c.problems:
+        return default_orders(), c.problems
+    pos = from_view(view)
+    if pos is None:
+        return default_orders(), [Problem("viewer", "", "orders are checked against a "
+                                          "player's own view")]
+    problems = _against(pos, out)
+    return (out, []) if not problems else (default_orders(), problems)
+
+
+def _against(pos: Position, orders: Mapping[str, Any]) -> list[Problem]:
+    """The checks that need the position: placements, then each move after them."""
+    problems: list[Problem] = []
+    if orders["place"]:
+        problems += check_place(pos, orders["place"], "place")
+    after = pos.copy()
+    place(after, orders["place"], pos.reinforcements())
+    moves = [("move", orders["move"])] + [(f"else[{i}]", m) for i, m in
+                                          enumerate(orders["else"])]
+    for path, move in moves:
+        if move is not None:
+            problems += check_move(after, move, path)
+    for code in orders["retreat"] or []:
+        if code not in pos.hand:
+            problems.append(Problem("retreat", "retreat", f"{code} is not one of your "
+                                    "homeplanets"))
+    return problems

@@ -1,0 +1,266 @@
+"""The Ashes of Empire's presenter: the context of every mail that shows the game.
+
+Everything comes from ``view`` and the events the power may see, so a report cannot show what
+the view does not hold. A report has: the events in sentences (every battle with its dice and
+their chance labels, so a player can recheck them from the published chance block), the neutral
+galaxy, each empire's colonies and ships (homeplanets as counts), the reader's hand with its
+reach lines, the targets each of his planets reaches, and a pre-filled order form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+NO_MAP = "none"
+PREFIX = "planet:"
+
+
+def name(power: str) -> str:
+    return power.capitalize()
+
+
+def bare(card: str) -> str:
+    return card[len(PREFIX):] if card.startswith(PREFIX) else card
+
+
+def dice(values: Sequence[int]) -> str:
+    return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
+
+
+def sentence(e: Mapping[str, Any]) -> str:
+    """One event in words (private events are marked "(only you)")."""
+    kind = e["type"]
+    who = name(str(e.get("power", "")))
+    p = bare(str(e.get("planet", "")))
+    mine = " (only you)" if "to" in e else ""
+    texts = {
+        "dealt": lambda: f"You were dealt {', '.join(map(bare, e['planets']))}.",
+        "explored": lambda: f"{p} was explored: a new neutral planet ({e['deck']} cards left).",
+        "first_player": lambda: f"{who} plays first (public draw {e['label']}"
+                                + (", practice chance" if e.get("chance") else "") + ").",
+        "reinforcement": lambda: f"{who} received {e['received']} ship(s)"
+                                 + (f" ({e['stock_short']} found no room)"
+                                    if e["stock_short"] else "")
+                                 + (": " + ", ".join(f"{bare(c)} +{n}" for c, n in
+                                                      e["colonies"].items())
+                                    if e["colonies"] else "")
+                                 + (f"; {e['home']} to homeplanets" if e["home"] else "") + ".",
+        "reinforcement_split": lambda: "Your reinforcements at home: " + (", ".join(
+            f"{bare(c)} +{n}" for c, n in e["home"].items()) or "none") + (
+            f"; did not fit: {', '.join(map(bare, e['unfit']))}" if e["unfit"] else "") + ".",
+        "move_void": lambda: "Your movement no longer fitted: " + "; ".join(e["problems"]),
+        "no_movement": lambda: f"{who} made no movement.",
+        "exchange": lambda: f"{who} exchanged a homeplanet.",
+        "exchanged": lambda: f"You put {p} under the black hole.",
+        "draw": lambda: f"You drew {p} as a homeplanet ({e['ships']} ship(s) on it"
+                        + (f", {e['eliminated']} eliminated" if e["eliminated"] else "") + ").",
+        "drew": lambda: f"{who} drew a new homeplanet ({e['deck']} cards left).",
+        "colonised": lambda: f"{who} made {p} a colony with {e['ships']} ship(s).",
+        "reorganised": lambda: f"{who} reorganised: colonies " + (", ".join(
+            f"{bare(c)} {n}" for c, n in e["colonies"].items()) or "none")
+            + f"; {e['home']} ship(s) at home.",
+        "reorganised_split": lambda: "Your homeplanets now hold " + (", ".join(
+            f"{bare(c)} {n}" for c, n in e["home"].items()) or "nothing") + ".",
+        "conquest": lambda: f"{who} attacks {p}"
+                            + (f" ({name(e['defender'])}'s colony)" if e["defender"] else
+                               " (neutral)") + f" with {e['ships']} ship(s) from "
+                            + (f"the homeplanets, showing {bare(e['proof'])}"
+                               if "proof" in e else bare(e["from"])) + ".",
+        "proof": lambda: f"{who} showed {p}; it went under the black hole.",
+        "revolution": lambda: f"Revolution on {p} ({who}'s colony had no ship left): "
+                              "it went under the black hole.",
+        "battle": lambda: (f"Battle for {p}: {who} rolled {dice(e['attacker_dice'])} "
+                           f"[{e['attacker_label']}], {name(e['defender'])} rolled "
+                           f"{dice(e['defender_dice'])} [{e['defender_label']}]; hits "
+                           f"{e['attacker_hits']} and {e['defender_hits']}; "
+                           f"{name(e['winner'])} wins. Left: {e['attacker_left']} attacking, "
+                           f"{e['defender_left']} defending"
+                           + (" (practice chance)" if e.get("chance") else "") + "."),
+        "conquered": lambda: f"{who} holds {p} with {e['ships']} ship(s)"
+                             + (f" ({e['eliminated']} over the stacking limit eliminated)"
+                                if e["eliminated"] else "") + ".",
+        "neutral_retreat": lambda: f"{e['ships']} neutral ship(s) fell back to {p}"
+                                   + (f", {e['eliminated']} eliminated" if e["eliminated"]
+                                      else "") + ".",
+        "retreat": lambda: f"{who}'s {e['ships']} ship(s) went home"
+                           + (f", {e['eliminated']} eliminated" if e["eliminated"] else "")
+                           + ".",
+        "retreat_split": lambda: "Ships home: " + (", ".join(
+            f"{bare(c)} +{n}" for c, n in e["home"].items()) or "none") + ".",
+        "victory": lambda: "The game is over: " + ", ".join(map(name, e["winners"]))
+                           + (" won" if len(e["winners"]) == 1 else " won together")
+                           + (f" with the cluster {', '.join(map(bare, e['cluster']))}"
+                              if "cluster" in e else f" ({e['reason']}: population "
+                              + ", ".join(f"{name(q)} {n}" for q, n in
+                                          e.get("population", {}).items()) + ")") + ".",
+        "reveal": lambda: "Hands revealed: " + "; ".join(
+            f"{name(q)} {', '.join(map(bare, cards))}" for q, cards in e["hands"].items())
+            + ".",
+        "concession": lambda: f"{who} conceded.",
+    }
+    text = texts.get(kind)
+    return (text() if text else f"{kind}.") + mine
+
+
+def _card(view: Mapping[str, Any], code: str) -> dict[str, Any]:
+    cards = view["cards"]
+    card = cards[code]
+    by_number = {int(c["number"]): k for k, c in cards.items()}
+    return {"code": code, "number": card["number"], "population": card["population"],
+            "limit": 2 * int(card["population"]),
+            "reach": [by_number[n] for n in card["reach"]["D"] if n in by_number]}
+
+
+def galaxy(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{**_card(view, bare(c)), "ships": n} for c, n in view["galaxy"].items()]
+
+
+def empires(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for p, info in view["powers"].items():
+        rows.append({
+            "name": name(p), "power": p, "conceded": info["conceded"],
+            "colonies": [{**_card(view, bare(c)), "ships": n}
+                         for c, n in info["colonies"].items()],
+            "homeplanets": info["homeplanets"], "home_ships": info["home_ships"],
+            "ships": info["ships_in_play"], "colony_population": info["colony_population"]})
+    return rows
+
+
+def targets(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """For each of the reader's planets: the planets it may attack (line D)."""
+    me = view["viewer"]
+    enemy = {bare(c): p for p, info in view["powers"].items() if p != me
+             for c in info["colonies"]}
+    open_ = set(map(bare, view["galaxy"])) | set(enemy)
+    own = [bare(c) for c in view["powers"][me]["colonies"]] + [bare(c) for c in
+                                                                view["you"]["hand"]]
+    out = []
+    for code in own:
+        reach = [t for t in _card(view, code)["reach"] if t in open_]
+        out.append({"from": code, "targets": [
+            f"{t} ({name(enemy[t])})" if t in enemy else t for t in reach]})
+    return out
+
+
+def order_form(view: Mapping[str, Any], seq: int) -> str:
+    you = view["you"]
+    hand = ", ".join(bare(c) for c in you["hand"])
+    return "\n".join([
+        "pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
+        f"turn: {view['turn']}", f"seq: {seq}", "orders:",
+        f"  place: {{}}   # {you['reinforcements']} reinforcement(s): planet: ships (rest by room)",
+        "  move: null    # one of: {exchange: CARD} | {colonise: CARD, ships: {CARD: N}}",
+        "                #  | {conquer: TARGET, from: CARD, ships: N} | {reorganise: {CARD: N}}",
+        f"  # your homeplanets: {hand}"])
+
+
+def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
+    me = view["viewer"]
+    due = view["window"] is not None and me in view["window"]["due"]
+    you = view["you"]
+    return {
+        "power": me, "name": name(me), "turn": view["turn"], "due": due,
+        "hand": [{**_card(view, bare(c)), "ships": n} for c, n in you["hand"].items()],
+        "reinforcements": you["reinforcements"], "stock": you["stock"],
+        "population": you["population"],
+        "retreat": [bare(c) for c in you["retreat"]],
+        "targets": targets(view) if view["phase"] == "play" else [],
+        "order_form": order_form(view, seq) if due and view["phase"] == "play" else "",
+        "setup": view["phase"] == "setup",
+    }
+
+
+class AshesPresenter:
+    sections = frozenset({"events", "powers", "hand", "order_form", "result", "reveal"})
+    map_kind = NO_MAP
+
+    @staticmethod
+    def title(view: Mapping[str, Any]) -> str:
+        mode = "one turn at a time" if view["mode"] == "sequential" else "rounds"
+        deck = view["deck"]["name"] + (" (stand-in deck)" if view["deck"]["standin"] else "")
+        return f"The Ashes of Empire, {len(view['seats'])} players, {mode}, {deck}"
+
+    @staticmethod
+    def welcome(view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:
+        return _power(view, 0)
+
+    @staticmethod
+    def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
+               missed: int, seq: int) -> dict[str, Any]:
+        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+
+    @staticmethod
+    def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
+               readers: Sequence[str]) -> dict[str, Any]:
+        view = views[0]
+        return {"events": [sentence(e) for e in events], "galaxy": galaxy(view),
+                "empires": empires(view), "deck_count": view["deck"]["count"],
+                "window": view["window"], "result": view["result"],
+                "battles": [e for e in events if e["type"] == "battle"]}
+
+    @staticmethod
+    def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+        lines = []
+        place = orders.get("place")
+        lines.append("Reinforcements: " + (", ".join(f"{n} on {c}" for c, n in place.items())
+                                           + ", the rest by room" if place else "by room."))
+        moves = [orders.get("move"), *orders.get("else", [])]
+        for i, move in enumerate(m for m in moves if m):
+            lines.append(("Movement: " if i == 0 else "Else: ") + describe(move))
+        if not orders.get("move"):
+            lines.append("Movement: none.")
+        if orders.get("retreat"):
+            lines.append("Ships sent home go first to " + ", ".join(orders["retreat"]) + ".")
+        return lines
+
+    @staticmethod
+    def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
+           events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
+           ) -> dict[str, Any]:
+        return {"events": [sentence(e) + (" [private]" if "to" in e else "") for e in events],
+                "hands": {name(p): ", ".join(f"{bare(c)} ({n})" for c, n in
+                                             v["you"]["hand"].items())
+                          for p, v in views.items()},
+                "empires": empires(public), "galaxy": galaxy(public),
+                "deck_count": public["deck"]["count"]}
+
+    @staticmethod
+    def game_end(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                 readers: Sequence[str], reveal: Sequence[Mapping[str, Any]]
+                 ) -> dict[str, Any]:
+        result = view["result"]
+        return {"events": [sentence(e) for e in events], "empires": empires(view),
+                "winners": [name(p) for p in result["winners"]], "reason": result["reason"],
+                "hands": {name(p): [bare(c) for c in hand]
+                          for p, hand in view.get("revealed", {}).items()},
+                "population": {name(p): n for p, n in view.get("population", {}).items()},
+                "cluster": result.get("cluster", []), "reveal": list(reveal)}
+
+    @staticmethod
+    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Nothing is sealed in Ashes (hands are revealed by the last resolution itself)."""
+        return []
+
+    @staticmethod
+    def map_context(view: Mapping[str, Any], readers: Sequence[str],
+                    shared: Mapping[str, Any] | None) -> None:
+        return None
+
+
+def describe(move: Mapping[str, Any]) -> str:
+    if "exchange" in move:
+        return f"exchange {move['exchange']}."
+    if "colonise" in move:
+        extra = ", ".join(f"{n} from {c}" for c, n in move["ships"].items())
+        return f"make {move['colonise']} a colony" + (f" with {extra}" if extra else "") + "."
+    if "conquer" in move:
+        ships = ", ".join(f"{n} from {c}" for c, n in move["ships"].items())
+        return (f"attack {move['conquer']} (reached from {move['from']}) with {ships}"
+                + (f"; neutral survivors to {move['survivors_to']}"
+                   if move.get("survivors_to") else "") + ".")
+    return "reorganise: " + ", ".join(f"{c} {n}" for c, n in move["reorganise"].items()) + "."
+
+
+PRESENTER = AshesPresenter()

@@ -132,6 +132,10 @@ class Schedule:
     early: bool = True
     grace: timedelta = timedelta(0)
     reminder: timedelta = timedelta(hours=24)
+    #: Deadline classes a game's steps may name (pbem.game.plugin.Window.deadline), each with
+    #: its own duration from the step's start (``schedule.classes`` in config.yaml); a class not
+    #: listed here, and "main", get the schedule's ordinary deadline.
+    classes: tuple[tuple[str, timedelta], ...] = ()
 
     def __post_init__(self) -> None:
         if (self.period is None) == (not self.weekdays):
@@ -144,14 +148,19 @@ class Schedule:
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.tz)
 
-    def next_deadline(self, after: datetime, *, min_gap: timedelta = timedelta(0)) -> datetime:
+    def next_deadline(self, after: datetime, *, min_gap: timedelta = timedelta(0),
+                      deadline_class: str = "main") -> datetime:
         """The deadline of a turn that starts at ``after`` (UTC result).
 
-        Period schedules: ``after + period``. Weekday schedules: the first scheduled weekday and
-        local hour strictly later than ``after + min_gap`` (``min_gap`` keeps a turn processed
-        early from getting a deadline a few hours away).
+        A step of a listed deadline class: ``after`` + the class's duration. Period schedules:
+        ``after + period``. Weekday schedules: the first scheduled weekday and local hour strictly
+        later than ``after + min_gap`` (``min_gap`` keeps a turn processed early from getting a
+        deadline a few hours away).
         """
         require_aware(after, "turn start")
+        for name, duration in self.classes:
+            if name == deadline_class:
+                return (after + duration).astimezone(UTC)
         if self.period is not None:
             return (after + self.period).astimezone(UTC)
         earliest = (after + min_gap).astimezone(self.zone)

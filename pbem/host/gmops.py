@@ -35,7 +35,7 @@ from pbem.protocol.keys import PublicKey
 from pbem.schedule import format_duration, parse_iso, to_iso
 from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
-from pbem.store.gamedir import GameDir
+from pbem.store.gamedir import GameDir, deadline_class
 from pbem.store.lock import locked
 from pbem.store.referee import referee_key
 
@@ -160,8 +160,9 @@ def pause(path: Path, now: datetime, reason: str) -> Done:
 
 
 def resume(path: Path, now: datetime) -> Done:
-    game = GameDir.open(path)
-    deadline = to_iso(game.config.schedule.next_deadline(now))
+    game, plugin, state = _open(path)
+    deadline = to_iso(game.config.schedule.next_deadline(
+        now, deadline_class=deadline_class(plugin, state)))
     done = _append(path, now, {"op": "resume", "deadline": deadline})
     done.summary += f"; new deadline {deadline}"
     return done

@@ -189,7 +189,9 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     after = result.state
     next_deadline = None
     if not plugin.is_over(after):
-        next_deadline = to_iso(game.config.schedule.next_deadline(ctx.now))
+        step = plugin.window(after)  # its deadline class may have a duration of its own
+        next_deadline = to_iso(game.config.schedule.next_deadline(
+            ctx.now, deadline_class=step.deadline if step is not None else "main"))
     body = {
         "turn": plugin.orders_turn(state),
         "due": plugin.powers_due(state),

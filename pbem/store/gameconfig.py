@@ -18,6 +18,7 @@ Example::
     early: true                 # resolve as soon as every order is in
     grace: 2h                   # wait this long after the deadline for missing orders
     reminder: 24h               # remind powers without orders this long before the deadline
+    classes: {reaction: 12h}    # a game's steps of these deadline classes get these durations
   nmr_alert: 2                  # tell the GM after this many missed turns in a row
   late_orders: refuse           # or until-run: accept orders after deadline + grace until
                                 # the turn job resolves the turn (docs/operations.md)
@@ -82,7 +83,7 @@ LATE_ORDERS = ("refuse", "until-run")
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
 POWER_KEYS = ("email", "key", "tz")
-SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder")
+SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
 
 
 class ConfigError(Rejected):
@@ -182,6 +183,8 @@ class GameConfig:
             grace=format_duration(s.grace),
             reminder=format_duration(s.reminder),
         )
+        if s.classes:
+            sched["classes"] = {name: format_duration(d) for name, d in s.classes}
         data: dict[str, Any] = {
             "game_id": self.game_id,
             "game": self.game,
@@ -386,7 +389,23 @@ class _Parser:
         early = self.boolean(data, "early", "schedule.early", True)
         grace = self.duration(data, "grace", "schedule.grace", "0h")
         reminder = self.duration(data, "reminder", "schedule.reminder", "24h")
-        common: dict[str, Any] = dict(tz=tz, early=early, grace=grace, reminder=reminder)
+        classes: list[tuple[str, timedelta]] = []
+        raw_classes = data.get("classes") or {}
+        if not isinstance(raw_classes, dict):
+            self.bad("schedule.classes", "must map deadline classes to durations, like "
+                     "{reaction: 12h}")
+            raw_classes = {}
+        for name in sorted(raw_classes, key=str):
+            if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+                self.bad(f"schedule.classes.{name}", "a deadline class is a lower-case name")
+                continue
+            duration = self.duration(raw_classes, name, f"schedule.classes.{name}", "48h")
+            if duration <= timedelta(0):
+                self.bad(f"schedule.classes.{name}", "must be longer than zero")
+                continue
+            classes.append((name, duration))
+        common: dict[str, Any] = dict(tz=tz, early=early, grace=grace, reminder=reminder,
+                                      classes=tuple(classes))
         has_period = data.get("period") is not None
         has_days = data.get("weekdays") is not None or data.get("hour") is not None
         if has_period == has_days:

@@ -213,7 +213,8 @@ class GameDir:
             "variant": config.variant,
             "options": options,
             "initial_state": canonical.digest(initial),
-            "deadline": to_iso(config.schedule.next_deadline(now)),
+            "deadline": to_iso(config.schedule.next_deadline(
+                now, deadline_class=deadline_class(plugin, initial))),
             **recorded,
         }
         genesis[chance.RANDOM] = chance.genesis_random(referee, config.game_id)
@@ -443,3 +444,9 @@ def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:
             "text 'pbem-ed25519 …')"
         )
     return PublicKey.load(path)
+
+
+def deadline_class(plugin: GamePlugin, state: dict[str, Any]) -> str:
+    """The deadline class of the game's next step (config ``schedule.classes``)."""
+    step = plugin.window(state)
+    return step.deadline if step is not None else "main"

@@ -22,7 +22,7 @@ from pbem.archive.hooks import Hooks, Numbers, hooks_for
 from pbem.archive.steps import Step, replay_steps
 from pbem.audit import audit_bytes, verified_records
 from pbem.errors import PbemError
-from pbem.store import atomic
+from pbem import atomic
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

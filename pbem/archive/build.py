@@ -16,13 +16,12 @@ from typing import Any
 
 import jinja2
 
-from pbem import __version__
+from pbem import __version__, atomic
 from pbem.archive.chart import line_chart
 from pbem.archive.hooks import Hooks, Numbers, hooks_for
 from pbem.archive.steps import Step, replay_steps
 from pbem.audit import audit_bytes, verified_records
 from pbem.errors import PbemError
-from pbem import atomic
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

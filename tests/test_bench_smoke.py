@@ -12,6 +12,7 @@ import pytest
     ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
     ("bench_ingest", {"PBEM_BENCH_MAILS": "5"}),
     ("bench_rules", {}),
+    ("bench_scaling", {"PBEM_BENCH_IDLE_GAMES": "3", "PBEM_BENCH_LONG_TURNS": "7"}),
 ])
 def test_benchmark_runs(module, env, monkeypatch, capsys):
     for key, value in env.items():

@@ -46,18 +46,19 @@ def corrupt_line(path: Path, seq: int) -> None:
 
 
 def stored(host: Host) -> dict:
-    return json.loads((host.path / trusted.NAME).read_bytes())
+    """The trusted file's content, after its MAC line."""
+    return json.loads((host.path / trusted.NAME).read_bytes().partition(b"\n")[2])
 
 
-def write_with_mac(host: Host, data: dict) -> None:
-    """Re-MAC a changed trusted file with the real key: a point that passes its MAC but does
-    not fit the log."""
+def write_with_mac(host: Host, data: dict, mac: bytes | None = None) -> None:
+    """Write a changed trusted file under the real key's MAC (a point that passes its MAC but
+    does not fit the log), or under ``mac``."""
     key = trusted.mac_key(host.root)
     assert key is not None
-    body = canonical.encode({"game": host.path.name, "point": data["point"],
-                             "idle": data["idle"]})
-    data["mac"] = hmac.new(key, body, hashlib.sha256).hexdigest()
-    (host.path / trusted.NAME).write_bytes(canonical.encode(data))
+    payload = canonical.encode(data)
+    if mac is None:
+        mac = hmac.new(key, host.path.name.encode() + b"\0" + payload, hashlib.sha256).digest()
+    (host.path / trusted.NAME).write_bytes(mac.hex().encode() + b"\n" + payload)
 
 
 def test_summary_matches_the_scans_on_every_prefix_of_a_played_game(tmp_path: Path) -> None:
@@ -94,14 +95,14 @@ def test_a_point_that_fails_its_mac_falls_back_and_catches_an_earlier_corrupted_
     host = played(tmp_path)
     corrupt_line(host.path / "log.jsonl", 2)
     GameDir.open(host.path)  # from the point: entry 2 is below it and not read again
+    old_mac = bytes.fromhex((host.path / trusted.NAME).read_bytes().partition(b"\n")[0].decode())
     data = stored(host)
     data["point"]["offset"] += 1  # changed, MAC not recomputed
-    (host.path / trusted.NAME).write_bytes(canonical.encode(data))
+    write_with_mac(host, data, old_mac)
     with pytest.raises(CorruptEntry, match=r"line 3 \(seq 2\)"):
         GameDir.open(host.path)
     data["point"]["offset"] -= 1
-    data["mac"] = "0" * 64
-    (host.path / trusted.NAME).write_bytes(canonical.encode(data))
+    write_with_mac(host, data, bytes(32))  # the right point under a wrong MAC
     with pytest.raises(CorruptEntry, match=r"line 3 \(seq 2\)"):
         GameDir.open(host.path)
 

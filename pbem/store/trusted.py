@@ -1,6 +1,6 @@
 """The trusted point of a game: how far its log was verified, MAC'd so a visit can skip it.
 
-``GAME/trusted.json`` holds ``{"point": …, "idle": …, "mac": …}``:
+``GAME/trusted.json`` holds a MAC (hex) on its first line, then ``{"point": …, "idle": …}``:
 
 * ``point`` — a :class:`~pbem.store.log.TrustedPoint`: the entry count, byte length and head hash
   of the log as last verified, where its last line starts, the genesis line's end and hash, and
@@ -11,7 +11,7 @@
   found nothing to do and left no mail pending. It records the log's size, config.yaml's
   (size, mtime, inode), the status and the first time anything could become due. While all of
   them still hold, an idle visit reads this one file and a few ``stat`` results and stops.
-* ``mac`` — HMAC-SHA256 over the canonical JSON of ``{"game", "point", "idle"}`` with a key
+* the MAC — HMAC-SHA256 over the game id, a NUL and the bytes after the first line, with a key
   derived (HKDF-SHA256, RFC 5869) from the bytes of ROOT/referee.key: whoever cannot read the
   referee key cannot forge a trusted point, and one game's file does not fit another game.
 
@@ -73,9 +73,8 @@ def mac_key(root: Path) -> bytes | None:
     return key
 
 
-def _mac(key: bytes, game: str, point: Any, idle: Any) -> str:
-    data = canonical.encode({"game": game, "point": point, "idle": idle})
-    return hmac.new(key, data, hashlib.sha256).hexdigest()
+def _mac(key: bytes, game: str, payload: bytes) -> bytes:
+    return hmac.new(key, game.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
 
 
 def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
@@ -89,15 +88,16 @@ def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
     except OSError:
         return None, None
     try:
-        raw = os.read(fd, 1 << 20)
+        raw = os.read(fd, 1 << 22)
     finally:
         os.close(fd)
+    mac_hex, _, payload = raw.partition(b"\n")
     try:
-        data = json.loads(raw)
-        point, idle, mac = data["point"], data["idle"], data["mac"]
-        if not isinstance(mac, str) or not hmac.compare_digest(
-                mac, _mac(key, game_dir.name, point, idle)):
+        if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
+                                   _mac(key, game_dir.name, payload)):
             return None, None
+        data = json.loads(payload)
+        point, idle = data["point"], data["idle"]
         return TrustedPoint(**point), idle if isinstance(idle, dict) else None
     except (ValueError, KeyError, TypeError):
         return None, None
@@ -109,13 +109,13 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     key = mac_key(game_dir.parent)
     if key is None:
         return
-    point = asdict(log.trusted_point())
-    body = {"point": point, "idle": idle, "mac": _mac(key, game_dir.name, point, idle)}
+    payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
+    data = _mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
     tmp = game_dir / f".{NAME}.{secrets.token_hex(4)}"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
-            os.write(fd, canonical.encode(body))
+            os.write(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, game_dir / NAME)

@@ -16,7 +16,10 @@ COMMAND_MODULES = ("distance", "keygen", "orders", "new", "ingest", "run", "gm",
                    "audit", "receipt", "archive")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command group, or only of ``only`` (the command being run): each
+    group's module imports what its commands use (Jinja, the email package, the game plugins),
+    and a process started per mail (``pbem ingest --stdin``) should import only its own."""
     parser = argparse.ArgumentParser(
         prog="pbem",
         description="Play-by-email turn processor for hidden-movement space strategy games.",
@@ -27,12 +30,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        importlib.import_module(f"pbem.cli.{name}").register(sub)
+        if only is None or name == only:
+            importlib.import_module(f"pbem.cli.{name}").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(command if command in COMMAND_MODULES else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -331,8 +331,8 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
     for number, v in enumerate(verdicts, start=1):
-        if v.verdict != "rejected" or v.game is None or v.power is None:
-            continue
+        if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
+            continue  # (a late notice was queued for it already)
         if v.game not in directory.games:
             continue
         group = (v.game, v.power)

@@ -181,3 +181,20 @@ def test_the_idle_hint_gives_way_to_new_orders_a_config_change_and_the_deadline(
     assert idle is not None
     [run] = host.run(at(49 + 49))  # past the deadline: the turn resolves
     assert run.status == "resolved"
+
+
+def test_the_idle_hint_ends_at_half_way_for_a_long_reminder_window(tmp_path: Path) -> None:
+    """Reminders wait for half the turn even when the reminder window is longer: the hint
+    written before then must end there too, or the reminder would be missed."""
+    host = Host(tmp_path)
+    config = host.path / "config.yaml"
+    text = config.read_text()
+    assert "reminder: 1d" in text
+    config.write_text(text.replace("reminder: 1d", "reminder: 40h"))
+    host.submit("algol", {}, at(1))
+    [run] = host.run(at(10))  # past the reminder time (8 h), before half the turn (24 h)
+    assert run.status == "waiting"
+    _point, idle = trusted.read(host.path)
+    assert idle is not None and idle["until"] == "2026-12-02T00:00:00Z"
+    [run] = host.run(at(25))
+    assert run.queued == 3, run.line()  # the three powers without orders are reminded

@@ -218,7 +218,10 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
             if deadline is None:
                 return game, None
             run.queued += _reminders(ctx, outbox, state, due, standing, deadline, clock)
-            moments = [schedule.reminder_at(deadline), deadline, schedule.grace_end(deadline)]
+            # Reminders wait for half the turn too (see _reminders): every moment counts.
+            started = parse_iso(summary.last_resolution_time)
+            moments = [schedule.reminder_at(deadline), started + (deadline - started) / 2,
+                       deadline, schedule.grace_end(deadline)]
             later = [t for t in moments if t > now]
             return game, (to_iso(min(later)) if later else to_iso(now))
         state = _resolve(ctx, outbox, state, standing, run)

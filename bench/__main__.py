@@ -7,7 +7,8 @@ import sys
 
 # Each module has run() -> None printing its lines through bench.report.line.
 MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_ingest",
-           "bench_turnjob", "bench_audit", "bench_chance")
+           "bench_turnjob", "bench_audit", "bench_chance", "bench_scaling",
+           "bench_ingest_scaling")
 
 
 def main() -> int:

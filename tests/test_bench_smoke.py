@@ -12,6 +12,8 @@ import pytest
     ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
     ("bench_ingest", {"PBEM_BENCH_MAILS": "5"}),
     ("bench_rules", {}),
+    ("bench_scaling", {"PBEM_BENCH_IDLE_GAMES": "3", "PBEM_BENCH_LONG_TURNS": "7"}),
+    ("bench_ingest_scaling", {"PBEM_BENCH_INGEST_GAMES": "11", "PBEM_BENCH_HANDLED": "20"}),
 ])
 def test_benchmark_runs(module, env, monkeypatch, capsys):
     for key, value in env.items():

@@ -302,7 +302,7 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
         components_beside,
     )
 
-    game = GameDir.open(gamedir)
+    game = GameDir.open(gamedir, full=True)  # the whole chain: never a trusted point
     key, _ = referee_key(game.root)
     if PublicKey.parse(game.genesis["referee"]) != key.public:
         raise ExportError(f"{game.root}/referee.key is not the key this game was started with")

@@ -15,9 +15,14 @@ from pbem.errors import PbemError
 # commands the games add, e.g. pbem distance).
 COMMAND_MODULES = ("games", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
                    "audit", "receipt", "archive", "press", "components")
+#: Commands not named like their module ("games" holds whatever commands the games add).
+COMMAND_ALIASES = {"verify-receipt": "receipt"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command group, or only of ``only`` (the command being run): each
+    group's module imports what its commands use (Jinja, the email package, the game plugins),
+    and a process started per mail (``pbem ingest --stdin``) should import only its own."""
     parser = argparse.ArgumentParser(
         prog="pbem",
         description="Play-by-email turn processor for hidden-movement space strategy games.",
@@ -28,12 +33,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        importlib.import_module(f"pbem.cli.{name}").register(sub)
+        if only is None or name == only:
+            importlib.import_module(f"pbem.cli.{name}").register(sub)
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    """The command names a parser knows."""
+    return {name for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+            if isinstance(action, argparse._SubParsersAction) for name in action.choices}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    module = COMMAND_ALIASES.get(command or "", command)
+    if module in COMMAND_MODULES:
+        parser = build_parser(module)
+    elif command is not None and command in _commands(build_parser("games")):
+        parser = build_parser("games")  # a game's own command (pbem distance)
+    else:
+        parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

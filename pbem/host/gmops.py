@@ -26,7 +26,7 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import notify, rootindex
 from pbem.host.turnjob import MAILED, STOPPED
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
@@ -205,7 +205,9 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
     def write_files(game: GameDir) -> None:
         atomic.write_text(path / entry.key, key.text(power) + "\n")
         atomic.write_text(path / CONFIG_NAME, text)
+        rootindex.forget(path.parent, path.name)  # again: a mail may have re-read it between
 
+    rootindex.forget(path.parent, path.name)  # ingest re-reads this game from now on
     return _append(path, now, {"op": "replace", "power": power, "email": email,
                                "key": key.text()}, kind=replay.KEY, then=write_files)
 

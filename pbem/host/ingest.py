@@ -19,7 +19,7 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem import failpoints
 from pbem.errors import PbemError, Problem
-from pbem.host import accept, notify, press
+from pbem.host import accept, notify, press, rootindex
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
@@ -69,15 +69,24 @@ class Directory:
 
     ring: accept.Keyring = field(default_factory=accept.Keyring)
     ours: set[str] = field(default_factory=set)
-    registered: dict[str, Path] = field(default_factory=dict)
+    registered: Mapping[str, Path] = field(default_factory=dict)
     #: bare address (lowercased) -> the address as registered (replies go to it, not to From).
-    spelled: dict[str, str] = field(default_factory=dict)
+    spelled: Mapping[str, str] = field(default_factory=dict)
     #: game id -> its directory (only games directly under the root).
-    games: dict[str, Path] = field(default_factory=dict)
+    games: Mapping[str, Path] = field(default_factory=dict)
+
+    @classmethod
+    def indexed(cls, root: Path) -> Directory:
+        """The same facts read through the root index (pbem.host.rootindex): only the games a
+        mail concerns are read, and the index gives way to the game directories whenever they
+        disagree."""
+        return cls(**rootindex.directory_parts(root))
 
     @classmethod
     def scan(cls, root: Path) -> Directory:
-        out = cls()
+        out = cls(registered={}, spelled={}, games={})
+        assert isinstance(out.registered, dict) and isinstance(out.spelled, dict)
+        assert isinstance(out.games, dict)
         for path in games_under(root):
             try:
                 game = GameDir.open(path)
@@ -139,7 +148,7 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
                 if not pending:
                     break
                 if directory is None:  # only when there is mail: do not open every game
-                    directory = Directory.scan(root)
+                    directory = Directory.indexed(root)
                 limits = ReplyLimits.load(inbox.inbox_dir, now)
                 for stored in pending:
                     seen.add(stored.sha256)

@@ -53,7 +53,7 @@ from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import chance, replay
+from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
@@ -92,7 +92,12 @@ def run_root(root: Path, now: datetime, transport: Transport | None) -> list[Gam
 
 def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     run = GameRun(path.name)
+    idle = _idle_status(path, now)
+    if idle is not None:
+        run.status = idle
+        return run
     outbox: Outbox | None = None
+    visited: tuple[GameDir, str | None] | None = None
     try:
         lock = try_lock(path)
     except (PbemError, OSError) as exc:
@@ -109,13 +114,15 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
                 run.notes.append((path / STOPPED).read_text(encoding="utf-8").strip())
             else:
                 outbox = Outbox(path / "outbox")
-                _run_locked(path, now, run, outbox)
+                visited = _run_locked(path, now, run, outbox)
             if transport is not None:
                 report = (outbox or Outbox(path / "outbox")).deliver(
                     transport, now,
                     on_stage=lambda stage, _id: failpoints.reached(f"outbox-{stage}"))
                 run.sent, run.deferred, run.failed = (
                     len(report.sent), len(report.deferred), len(report.failed))
+            if visited is not None and outbox is not None:
+                _note_visit(visited[0], visited[1], run, outbox)
         except (PbemError, OSError) as exc:
             # One game's trouble (a full disk, a read-only directory, a refused SMTP login)
             # must not stop the others; what was committed stays, the next run goes on.
@@ -129,12 +136,53 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     return run
 
 
-def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None:
+def _idle_status(path: Path, now: datetime) -> str | None:
+    """The status of a game that has nothing to do now, read from its idle hint (one small
+    MAC'd file, pbem.store.trusted) without the lock or the log; None: visit it. The hint holds
+    while the log has the size, config.yaml the (size, mtime, inode) and the outbox no pending
+    mail as when it was written, there is no STOPPED file, and ``now`` is before the first time
+    anything could fall due (a reminder, the deadline, the end of the grace period)."""
+    _point, idle = trusted.read(path)
+    if idle is None:
+        return None
+    try:
+        if (trusted.file_mark(path / "log.jsonl") != idle["log"]
+                or trusted.file_mark(path / "config.yaml") != idle["config"]
+                or (path / STOPPED).exists()):
+            return None
+        until = idle["until"]
+        if until is not None and now >= parse_iso(until):
+            return None
+        if os.listdir(path / "outbox" / "pending"):
+            return None
+        return str(idle["status"])
+    except (OSError, KeyError, TypeError, ValueError, PbemError):
+        return None
+
+
+def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox) -> None:
+    """After a visit: the trusted point at the log's end, with an idle hint when the game
+    waits (or is paused or over) with nothing left in its outbox."""
+    idle = None
+    if (run.status in ("waiting", "paused", "over") and not run.deferred
+            and not os.listdir(outbox.pending_dir)):
+        idle = {"status": run.status, "until": until,
+                "log": trusted.file_mark(game.log_path),
+                "config": trusted.file_mark(game.path / "config.yaml")}
+        if idle["log"] is None or idle["log"][0] != game.log.trusted_point().offset:
+            idle = None
+    trusted.save(game.path, game.log, idle)
+
+
+def _run_locked(path: Path, now: datetime, run: GameRun,
+                outbox: Outbox) -> tuple[GameDir, str | None] | None:
+    """Visit one game; returns it and the first time it could next be due (None: not by the
+    clock), or None when it was stopped."""
     try:
         game = GameDir.open(path, repair_torn_tail=True)
     except LogError as exc:
         _stop(path, now, f"the game log is damaged and the game is stopped: {exc}", run)
-        return
+        return None
     plugin = registry.load(game.config.game)
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
     try:
@@ -143,25 +191,26 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
         detail = mismatch.explain(plugin, game, exc)
         _stop(path, now, f"replaying the log does not give its recorded states: {exc}"
               + (f"; {detail}" if detail else ""), run)
-        return
+        return None
     if loaded.rebuilt:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
     run.queued += notify.queue_gm_notices(ctx, state, outbox)
-    if not any(e.kind == replay.RESOLVE for e in game.log.entries):
+    summary = game.log.summary  # kept current through the appends below
+    if not summary.last_resolution:
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
-        clock = replay.clock(game.log.entries)
+        clock = replay.Clock(summary.deadline, summary.paused, summary.last_resolution)
         if plugin.is_over(state):
             run.status = "over"
             reveal_chance_secret(game, ctx.referee, now, state)
-            return
+            return game, None
         if clock.paused or game.config.paused:
             run.status = "paused"
-            return
+            return game, None
         due = plugin.powers_due(state)
-        standing = replay.standing_orders(game.log.entries)
+        standing = summary.standing_orders()
         deadline = parse_iso(clock.deadline) if clock.deadline else None
         # Early resolution waits for every due power's orders marked ready; at the deadline
         # the orders in are used, ready or not.
@@ -170,12 +219,18 @@ def _run_locked(path: Path, now: datetime, run: GameRun, outbox: Outbox) -> None
             or all(orderdoc.ready_of(standing[p]["text"]) for p in due))
         schedule = game.config.schedule
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
-            if deadline is not None:
-                run.queued += _reminders(ctx, outbox, state, due, standing, deadline,
-                                         clock)
-            return
+            if deadline is None:
+                return game, None
+            run.queued += _reminders(ctx, outbox, state, due, standing, deadline, clock)
+            # Reminders wait for half the turn too (see _reminders): every moment counts.
+            started = parse_iso(summary.last_resolution_time)
+            moments = [schedule.reminder_at(deadline), started + (deadline - started) / 2,
+                       deadline, schedule.grace_end(deadline)]
+            later = [t for t in moments if t > now]
+            return game, (to_iso(min(later)) if later else to_iso(now))
         state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
+    return game, to_iso(now)
 
 
 def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
@@ -286,13 +341,11 @@ def _note_mailed(path: Path, seq: int) -> None:
 def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
     """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
     if a crash came before it was all queued."""
+    last_seq = ctx.game.log.summary.last_state_change
+    if not last_seq or _mailed(ctx.game.path) >= last_seq:
+        return 0
     entries = ctx.game.log.entries
-    last = next((e for e in reversed(entries) if e.kind == replay.RESOLVE
-                 or (e.kind == replay.GM and "state" in e.body)), None)
-    if last is None:
-        return 0
-    if _mailed(ctx.game.path) >= last.seq:
-        return 0
+    last = entries[last_seq]
     if last.kind == replay.RESOLVE and outbox.queued_under(
             resolution_key(ctx.game.game_id, last.seq)) is not None:
         _note_mailed(ctx.game.path, last.seq)  # queued; only the hint was lost
@@ -318,7 +371,7 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
     count = 0
     # The turn started at the last resolution (or the game's creation); never remind in the
     # first half of a turn, however long the reminder window is set.
-    started = ctx.game.log.entries[clock.last_resolution].time
+    started = ctx.game.log[clock.last_resolution].time
     half_way = parse_iso(started) + (deadline - parse_iso(started)) / 2
     kind = None
     if ctx.now >= deadline:

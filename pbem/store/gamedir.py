@@ -50,7 +50,7 @@ from pbem.game import versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
-from pbem.store import chance
+from pbem.store import chance, trusted
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
@@ -247,12 +247,16 @@ class GameDir:
         return cls.open(path)
 
     @classmethod
-    def open(cls, path: Path | str, *, repair_torn_tail: bool = False) -> GameDir:
-        """Load the config and verify the whole log.
+    def open(cls, path: Path | str, *, repair_torn_tail: bool = False,
+             full: bool = False) -> GameDir:
+        """Load the config and verify the log: from its trusted point (pbem.store.trusted) only
+        the entries after it, or the whole log when there is no valid point or ``full`` is set.
 
         A torn last line (an interrupted append) raises TornTail unless ``repair_torn_tail`` is
         set, in which case it is dropped (hold the lock) and kept in ``.repaired``. Any other
-        damage raises LogError: never repaired here.
+        damage raises LogError: never repaired here. A log that does not continue a MAC-valid
+        trusted point (shorter, or changed at or below it) raises LogError too, even when the
+        rest of it verifies: it was truncated or rewritten after pbem verified it.
         """
         path = Path(path)
         atomic.refuse_links(path.parent, [path])
@@ -260,14 +264,15 @@ class GameDir:
             raise GameDirError(f"{path}: no such game directory")
         atomic.refuse_links(path.parent, [path / name for name in OWN_NAMES])
         config = GameConfig.load(path / CONFIG_NAME)
+        point = None if full else trusted.read(path)[0]
         repaired = b""
         try:
-            log = GameLog.load(path / LOG_NAME)
+            log = _load_log(path / LOG_NAME, point)
         except TornTail:
             if not repair_torn_tail:
                 raise
             repaired = glog.repair_torn_tail(path / LOG_NAME)
-            log = GameLog.load(path / LOG_NAME)
+            log = _load_log(path / LOG_NAME, point)
         game = cls(path, config, log, repaired)
         game._check_config()
         return game
@@ -301,11 +306,7 @@ class GameDir:
     def registered_keys(self) -> dict[str, PublicKey]:
         """Each power's public key as the log records it (genesis, then ``key`` entries whose body
         is ``{"power": …, "key": "pbem-ed25519 …"}``)."""
-        keys = {power: PublicKey.parse(text) for power, text in self.genesis["keys"].items()}
-        for entry in self.log.entries[1:]:
-            if entry.kind == "key" and isinstance(entry.body, dict):
-                keys[entry.body["power"]] = PublicKey.parse(entry.body["key"])
-        return keys
+        return {power: PublicKey.parse(text) for power, text in self.log.summary.keys.items()}
 
     def referee_public(self) -> PublicKey:
         return PublicKey.parse(self.genesis["referee"])
@@ -378,12 +379,13 @@ class GameDir:
         """Whether the cache written at (length, head) is still the state now: that entry is in
         this log, and every later entry is one that does not change the state (accepted
         orders, key replacements), so accepting an order needs no state write."""
-        entries = self.log.entries
-        if not isinstance(length, int) or not 0 < length <= len(entries):
+        log = self.log  # indexed, not listed: entries below a trusted point stay unread
+        count = len(log)
+        if not isinstance(length, int) or not 0 < length <= count:
             return False
-        if entries[length - 1].hash != head:
+        if log[length - 1].hash != head:
             return False
-        return all(e.kind in STATELESS_KINDS for e in entries[length:])
+        return all(log[seq].kind in STATELESS_KINDS for seq in range(length, count))
 
     def _cache_problem(self) -> State | str:
         path = self.state_path
@@ -414,13 +416,32 @@ class GameDir:
 
 
 OWN_NAMES = (CONFIG_NAME, LOG_NAME, STATE_NAME, KEYS_DIR, "lock", "mailed.json", "STOPPED",
-             "outbox", "submissions")
+             "outbox", "submissions", trusted.NAME)
 """What pbem reads and writes in a game directory: none of these may be a symbolic link (or
 lead out of the root), so a planted link cannot make pbem read or overwrite a file elsewhere."""
 
 
 STATELESS_KINDS = frozenset({"orders", "key"})
 """Log entries that never change the state: a cache made before them is still current."""
+
+
+def _load_log(path: Path, point: glog.TrustedPoint | None) -> GameLog:
+    """The log verified from ``point`` (None: whole). When the log does not continue the point
+    it is verified whole instead (the log wins over the cache: a rewritten entry is then found
+    by that verification or by the replay against the recorded digests); a log shorter than a
+    point pbem verified is refused: it was truncated."""
+    if point is None:
+        return GameLog.load(path)
+    try:
+        return GameLog.load_trusted(path, point)
+    except glog.Untrusted as exc:
+        log = GameLog.load(path)  # damage the full verification finds is named first
+        if len(log) < point.entries or log.trusted_point().offset < point.offset:
+            raise LogError(str(path), None, None,
+                           f"the log was truncated: it has {len(log)} entries, pbem verified "
+                           f"{point.entries} before ({exc}); if a backup was restored on "
+                           f"purpose, remove {path.parent / trusted.NAME}") from None
+        return log
 
 
 def _write_state(path: Path, length: int, head: str, state: State) -> None:

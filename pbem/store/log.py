@@ -23,15 +23,16 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.schedule import is_iso, parse_iso, to_iso
+from pbem.store.summary import Summary, summarize
 
 DOMAIN = b"pbem-log-v1\0"
 GENESIS_PREV = "0" * 64
@@ -199,12 +200,15 @@ def parse_entry(raw: bytes, lineno: int, source: str = "log") -> Entry:
     return _parse_line(raw, lineno, source)
 
 
-def parse_lines(lines: Iterable[bytes], source: str = "log") -> list[Entry]:
-    """Parse and verify complete lines (without their newlines) into a verified chain."""
+def parse_lines(lines: Iterable[bytes], source: str = "log", *, start: int = 0,
+                prev: str = GENESIS_PREV) -> list[Entry]:
+    """Parse and verify complete lines (without their newlines) into a verified chain; with
+    ``start`` and ``prev``, the lines continue a chain whose entry ``start - 1`` has hash
+    ``prev`` (the tail after a trusted point)."""
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    prev_hash = GENESIS_PREV
-    for index, raw in enumerate(lines):
+    prev_hash = prev
+    for index, raw in enumerate(lines, start):
         lineno = index + 1
         entry = _parse_line(raw, lineno, source)
         if entry.seq != index:
@@ -263,13 +267,156 @@ def head_of(entries: Sequence[Entry]) -> Head:
 # --- the log file -------------------------------------------------------------------------------
 
 
-class GameLog:
-    """A verified log file open for appending. Hold the game lock while appending."""
+class Untrusted(LogError):
+    """The log does not continue the trusted point it was opened from (shorter, or different at
+    or below it): the caller verifies the whole log instead."""
 
-    def __init__(self, path: Path, entries: list[Entry], size: int) -> None:
+
+@dataclass(frozen=True, slots=True)
+class TrustedPoint:
+    """A verified prefix of the log: its entry count, byte length, head hash, where its last
+    line starts, where the genesis line ends and the genesis hash, and the running summary."""
+
+    entries: int
+    offset: int
+    head: str
+    last_start: int
+    genesis_end: int
+    genesis_hash: str
+    summary: dict[str, Any]
+
+
+def _unverified(raw: bytes) -> Entry:
+    obj = json.loads(raw)
+    return Entry(obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["body"], obj["hash"])
+
+
+class GameLog:
+    """A verified log file open for appending. Hold the game lock while appending.
+
+    Opened from a trusted point (:meth:`load_trusted`) only the genesis line, the trusted
+    point's last line and the lines after it are read and verified; the entries in between were
+    verified when the point was made and are read (without re-hashing) only if something asks
+    for them. ``summary`` is kept current through every entry, appended ones included."""
+
+    def __init__(self, path: Path, entries: list[Entry], size: int, *,
+                 summary: Summary | None = None) -> None:
         self.path = path
         self._entries = entries
         self._size = size
+        self._base = 0  # entries 1 .. _base-1 not read yet (lazy), _entries[0] is genesis
+        self._genesis = entries[0]
+        self._prefix: tuple[int, int, Entry] | None = None
+        self._summary = summary
+
+    @property
+    def summary(self) -> Summary:
+        """The running summary at the head (folded over every entry on first use when the log
+        was verified whole; kept current by :meth:`append`)."""
+        if self._summary is None:
+            self._summary = summarize(self.entries)
+        return self._summary
+
+    @classmethod
+    def load_trusted(cls, path: Path | str, point: TrustedPoint) -> GameLog:
+        """Open the log from a verified trusted point: raises Untrusted when the file is shorter
+        than the point or differs at its genesis or its last line, TornTail for an
+        interrupted append after it, and any LogError for damage after it."""
+        path = Path(path)
+        source = str(path)
+        try:
+            with open(path, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                if size < point.offset:
+                    raise Untrusted(source, None, None,
+                                    f"the log is {size} bytes, shorter than the {point.offset} "
+                                    f"bytes ({point.entries} entries) verified before")
+                first = fh.read(point.genesis_end)
+                fh.seek(point.last_start)
+                rest = fh.read()
+        except FileNotFoundError:
+            raise CorruptEntry(source, None, None, "no log file") from None
+        except OSError as exc:
+            raise atomic.storage_error(path, "read", exc) from None
+        if not first.endswith(b"\n"):
+            raise Untrusted(source, 1, 0, "the genesis line is not where it was verified")
+        try:
+            genesis = _parse_line(first[:-1], 1, source)
+        except CorruptEntry as exc:
+            raise Untrusted(source, 1, 0, f"the genesis line changed: {exc}") from None
+        if genesis.seq != 0 or genesis.hash != point.genesis_hash:
+            raise Untrusted(source, 1, 0, "the genesis entry is not the one verified before")
+        cut = point.offset - point.last_start
+        last_seq = point.entries - 1
+        if cut <= 0 or len(rest) < cut or rest[cut - 1:cut] != b"\n":
+            raise Untrusted(source, point.entries, last_seq,
+                            "the last verified line is not where it was")
+        try:
+            last = _parse_line(rest[:cut - 1], point.entries, source)
+        except CorruptEntry as exc:
+            raise Untrusted(source, point.entries, last_seq,
+                            f"the last verified line changed: {exc}") from None
+        if last.seq != last_seq or last.hash != point.head:
+            raise Untrusted(source, point.entries, last_seq,
+                            "the last verified entry is not the one verified before")
+        lines = rest[cut:].split(b"\n")
+        torn = lines.pop()
+        tail = parse_lines(lines, source, start=point.entries, prev=point.head)
+        if torn:
+            raise TornTail(source, point.entries + len(tail) + 1, None,
+                           f"the last line is incomplete ({len(torn)} bytes without a newline):"
+                           f" an append was interrupted after seq {last_seq + len(tail)}; "
+                           f"repair_torn_tail() drops it")
+        try:
+            summary = Summary.from_data(point.summary)
+        except (TypeError, ValueError) as exc:
+            raise Untrusted(source, None, None, f"the stored summary is unusable: {exc}") from None
+        if summary.seq != last_seq:
+            raise Untrusted(source, None, None, "the stored summary is not at the trusted point")
+        for entry in tail:
+            summary.fold(entry)
+        kept = [genesis] + ([last] if point.entries > 1 else []) + tail
+        log = cls(path, kept, size, summary=summary)
+        if point.entries > 2:
+            log._base = point.entries - 1
+            log._prefix = (point.genesis_end, point.last_start, last)
+        return log
+
+    def _load_prefix(self) -> None:
+        """Read the entries between the genesis and the trusted point's last entry (verified
+        when the point was made): parsed, not re-hashed; their count and their link to the
+        last verified entry are checked."""
+        if not self._base or self._prefix is None:
+            return
+        start, end, last = self._prefix
+        source = str(self.path)
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(start)
+                data = fh.read(end - start)
+        except OSError as exc:
+            raise atomic.storage_error(self.path, "read", exc) from None
+        lines = data.split(b"\n")
+        if lines.pop():
+            raise LogError(source, None, None, "the log changed below its verified point")
+        try:
+            middle = [_unverified(raw) for raw in lines]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            raise LogError(source, None, None, "the log changed below its verified point") from None
+        expected = self._base - 1
+        if len(middle) != expected or (middle and middle[-1].hash != last.prev) or (
+                not middle and last.prev != self._genesis.hash):
+            raise LogError(source, None, None, "the log changed below its verified point")
+        self._entries[1:1] = middle
+        self._base = 0
+
+    def trusted_point(self) -> TrustedPoint:
+        """The point this log is verified to now (its whole length), with its summary."""
+        last_start = self._size - len(self._entries[-1].line())
+        return TrustedPoint(
+            entries=len(self), offset=self._size, head=self.head.hash, last_start=last_start,
+            genesis_end=len(self._genesis.line()), genesis_hash=self._genesis.hash,
+            summary=self.summary.to_data())
 
     @classmethod
     def load(cls, path: Path | str) -> GameLog:
@@ -294,21 +441,33 @@ class GameLog:
 
     @property
     def entries(self) -> Sequence[Entry]:
-        return tuple(self._entries)
+        """The entries as they are now (later appends do not show): a view that reads the
+        entries below a trusted point only when a scan reaches them, so scans from the end
+        (the standing orders, the last resolution) stay cheap."""
+        return _EntriesView(self, len(self))
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._entries) + max(self._base - 1, 0)
 
     def __getitem__(self, seq: int) -> Entry:
+        if seq == 0:
+            return self._genesis
+        if self._base and 0 < seq < self._base:
+            self._load_prefix()
+        elif self._base and seq >= self._base:
+            return self._entries[seq - self._base + 1]
+        elif self._base and seq < 0 and -seq <= len(self._entries) - 1:
+            return self._entries[seq]
+        self._load_prefix()
         return self._entries[seq]
 
     @property
     def head(self) -> Head:
-        return head_of(self._entries)
+        return Head(len(self), self._entries[-1].hash)
 
     @property
     def genesis(self) -> Entry:
-        return self._entries[0]
+        return self._genesis
 
     def append(self, kind: str, time: datetime | str, body: Any) -> Entry:
         """Append one entry durably (one write + fsync: the commit point) and return it.
@@ -333,7 +492,45 @@ class GameLog:
                 f"is another process writing without the lock?",
             ) from None
         self._entries.append(entry)
+        if self._summary is not None:
+            self._summary.fold(entry)
         return entry
+
+
+class _EntriesView(Sequence[Entry]):
+    """A fixed-length view of a GameLog's entries (append-only, so it is a snapshot)."""
+
+    def __init__(self, log: GameLog, length: int) -> None:
+        self._log = log
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Entry, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | tuple[Entry, ...]:
+        if isinstance(index, slice):
+            return tuple(self._log[i] for i in range(*index.indices(self._length)))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("log entry index out of range")
+        return self._log[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        self._log._load_prefix()
+        return iter(self._log._entries[: self._length])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def repair_torn_tail(path: Path | str) -> bytes:

@@ -1,0 +1,164 @@
+"""Costs that must not grow with a game's history or with the number of games (issue 17).
+
+Lines, each beside a floor measured in this same run (bench/floors.py says how):
+
+- idle visit (``turnjob.run_game`` of a game with nothing due) at turn 5 and at turn 300 of the
+  same game: the idle hint makes it one small file and a few ``stat`` calls. Floor: that much
+  file work measured now (``floors.small_file_us``). Turn 300 should be within 1.2× of turn 5.
+- opening the game from its trusted point (``GameDir.open``: the log after the point verified,
+  the rest not read) at turn 5 and 300, beside the same small-file floor; what a visit costs
+  when the hint does not hold (new orders came in).
+- one game-turn (four orders in, the deadline passed: open, resolve, append, state, render,
+  queue, deliver to the file transport) at turn 5 and at turn 300. Floor: the note's game-turn
+  floor priced now (``floors.game_turn_ms``).
+- idle ``pbem run`` over many games (``run_root``), per game. Floor: the small-file visit.
+
+The long game is built cheaply: its turns are resolved by the plugin on standing orders and
+appended to the log directly (what ``pbem run`` appends, without rendering mail), then one real
+run catches up and leaves the trusted point. Set PBEM_BENCH_IDLE_GAMES for the idle run
+(default 1000: set-up is one ``GameDir.create`` per game, ~10 ms on a quiet 2-core machine and
+~0.5 s when it is loaded; 5000 takes five times as long) and
+PBEM_BENCH_LONG_TURNS for the long game (default 300).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bench import floors
+from bench.report import line, median_seconds
+from pbem import canonical
+from pbem.game import registry
+from pbem.host import turnjob
+from pbem.mail.transports import FileTransport
+from pbem.protocol.keys import PrivateKey
+from pbem.schedule import to_iso
+from pbem.store import replay
+from pbem.store.gameconfig import GameConfig
+from pbem.store.gamedir import GameDir
+
+T0 = datetime(2026, 12, 1, tzinfo=UTC)
+POWERS = ("pavo", "antares", "regulus", "algol")
+PERIOD = timedelta(hours=48)
+KEYS = {p: PrivateKey.generate() for p in POWERS}
+
+
+def create(root: Path, gid: str) -> GameDir:
+    config = GameConfig.from_data({
+        "game_id": gid, "game": "4000ad", "variant": "independents-4",
+        "gm": "gm@example.org", "from": "referee@example.org",
+        "powers": {p: {"email": f"{p}@example.org"} for p in POWERS},
+        "schedule": {"period": "48h"},
+    })
+    return GameDir.create(root, config, {p: k.public for p, k in KEYS.items()},
+                          registry.load("4000ad"), T0)
+
+
+def play(game: GameDir, turns: int) -> datetime:
+    """Resolve ``turns`` turns on standing orders straight into the log; returns the time of
+    the last resolution (the next deadline is 48 h after it)."""
+    plugin = registry.load("4000ad")
+    state = replay.load_state(plugin, game).state
+    when = T0
+    for _ in range(turns):
+        when += PERIOD + timedelta(minutes=1)
+        orders, used, opened, _stale = replay.gather_orders(plugin, state, {}, None)
+        result = plugin.resolve(state, orders)
+        body = {"turn": plugin.orders_turn(state), "due": plugin.powers_due(state),
+                "used": used, "escrow": opened, "stale": {},
+                "state": canonical.digest(result.state), "events": result.events,
+                "deadline": to_iso(when + PERIOD)}
+        entry = game.log.append(replay.RESOLVE, when, body)
+        state = result.state
+    game.save_state(state)
+    (game.path / turnjob.MAILED).write_text(canonical.dumps({"seq": entry.seq}) + "\n")
+    return when
+
+
+def orders_in(game: GameDir, when: datetime) -> None:
+    """Each power's (empty) orders for the coming turn, as ingest logs them."""
+    plugin = registry.load("4000ad")
+    state = replay.load_state(plugin, game).state
+    for p in POWERS:
+        game.log.append(replay.ORDERS, when, replay.orders_body(
+            turn=plugin.orders_turn(state), power=p, seq=1, sha256=f"{p:0<64}"[:64],
+            text="-", orders={}, received=to_iso(when), message_id=None, key="bench"))
+
+
+def long_game(work: Path, turns: int) -> tuple[Path, datetime]:
+    root = work / f"root-{turns}"
+    game = create(root, "long")
+    last = play(game, turns)
+    transport = FileTransport(work / "sent")
+    run = turnjob.run_game(game.path, last + timedelta(minutes=1), transport)
+    assert run.status == "waiting", run.line()
+    return game.path, last
+
+
+def measure_game(work: Path, turns: int) -> dict[str, float]:
+    path, last = long_game(work, turns)
+    transport = FileTransport(work / "sent")
+    idle_at = last + timedelta(minutes=2)
+    idle = median_seconds(lambda: turnjob.run_game(path, idle_at, transport), repeat=7,
+                          number=200)
+    assert turnjob.run_game(path, idle_at, transport).status == "waiting"
+    opened = median_seconds(lambda: GameDir.open(path), repeat=7, number=20)
+    orders_in(GameDir.open(path), last + timedelta(minutes=3))
+    snapshot = work / f"snapshot-{turns}"
+    shutil.copytree(path.parent, snapshot, symlinks=True)
+    times = []
+    for i in range(5):
+        target = work / f"turn-{turns}-{i}"
+        shutil.copytree(snapshot, target, symlinks=True)
+        start = time.perf_counter()
+        run = turnjob.run_game(target / "long", last + PERIOD + timedelta(minutes=5), transport)
+        times.append(time.perf_counter() - start)
+        assert run.status == "resolved", run.line()
+        shutil.rmtree(target)
+    times.sort()
+    return {"idle": idle * 1e3, "open": opened * 1e3, "turn": times[len(times) // 2] * 1e3,
+            "entries": len(GameDir.open(snapshot / "long").log)}
+
+
+def idle_root(work: Path, n: int) -> float:
+    root = work / "many"
+    for i in range(n):
+        play(create(root, f"g{i:05d}"), 1)
+    now = T0 + PERIOD + timedelta(minutes=2)
+    runs = turnjob.run_root(root, now, None)  # the first visit of each leaves its hint
+    assert all(r.status == "waiting" for r in runs), [r.line() for r in runs][:3]
+    return median_seconds(lambda: turnjob.run_root(root, now, None), repeat=3) / n * 1e3
+
+
+def run() -> None:
+    work = Path(tempfile.mkdtemp(prefix="pbem-bench-scaling-"))
+    try:
+        small_ms = floors.small_file_us() / 1e3
+        turn_floor = floors.game_turn_ms()
+        print(floors.describe(), flush=True)
+        turns = int(os.environ.get("PBEM_BENCH_LONG_TURNS", "300"))
+        short, long = measure_game(work, 5), measure_game(work, turns)
+        line(f"idle visit at turn 5 ({short['entries']} entries)", short["idle"], "ms", small_ms)
+        line(f"idle visit at turn {turns} ({long['entries']} entries; ratio to turn 5 "
+             f"{long['idle'] / short['idle']:.2f})", long["idle"], "ms", small_ms)
+        line("open from the trusted point at turn 5", short["open"], "ms", small_ms)
+        line(f"open from the trusted point at turn {turns} (ratio to turn 5 "
+             f"{long['open'] / short['open']:.2f})", long["open"], "ms", small_ms)
+        line("game-turn at turn 5", short["turn"], "ms", turn_floor)
+        line(f"game-turn at turn {turns} (ratio to turn 5 {long['turn'] / short['turn']:.2f})",
+             long["turn"], "ms", turn_floor)
+        n = int(os.environ.get("PBEM_BENCH_IDLE_GAMES", "1000"))
+        line(f"idle pbem run over {n} games, per game", idle_root(work, n), "ms", small_ms)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    start = time.perf_counter()
+    run()
+    print(f"({time.perf_counter() - start:.0f} s)")

@@ -1,0 +1,132 @@
+"""Floors measured in the same ``make bench`` run, so a ratio means the same on any machine.
+
+Each floor is the unavoidable work of an operation, priced by timing that work's basic steps
+here and now (shared/notes/performance-floor.md defines them; it also gives figures from one
+machine, which are not used):
+
+- ``small_file_us`` — what a visit must do to know a game has nothing to do: open and read one
+  small file (2 KB), ``stat`` three files and list one empty directory. The floor of an idle
+  visit.
+- ``game_turn_ms`` — the note's floor of one four-power game-turn: 4 × (parse a 1.9 KB, 20-order
+  YAML with CSafeLoader + one Ed25519 verify of 2 KB) + 4 report renders (a compiled 100-line
+  Jinja2 template with a 50-item loop) + one durable write of 50 KB (temp, fsync, rename,
+  directory fsync).
+- ``mail_ms`` — the floor of one ingested order mail: one order parse + one verify + five
+  durable writes (inbox copy, submission, log entry, receipt, done record).
+- ``process_ms`` — ``python -c pass`` as a whole process: the floor of any command run per mail.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.report import median_seconds
+
+
+def _orders_yaml() -> str:
+    lines = ["pbem: 1", "game: bench", "power: algol", "turn: 3", "seq: 1", "orders:",
+             "  depart:"]
+    for i in range(20):
+        lines += [f"    - warp: {i + 1}", "      from: Algol", f"      ships: {i + 2}",
+                  "      to: Hamal", f"      note: order number {i} padded to size xxxxxxxxxx"]
+    return "\n".join(lines) + "\n"
+
+
+@functools.cache
+def small_file_us() -> float:
+    with tempfile.TemporaryDirectory(prefix="pbem-floor-") as tmp:
+        work = Path(tmp)
+        (work / "hint.json").write_bytes(b"x" * 2048)
+        for name in ("a", "b"):
+            (work / name).write_bytes(b"y")
+        (work / "empty").mkdir()
+
+        def visit() -> None:
+            fd = os.open(work / "hint.json", os.O_RDONLY)
+            os.read(fd, 1 << 16)
+            os.close(fd)
+            os.stat(work / "a")
+            os.stat(work / "b")
+            os.stat(work / "c") if (work / "c").exists() else None
+            os.listdir(work / "empty")
+
+        return median_seconds(visit, repeat=7, number=2000) * 1e6
+
+
+@functools.cache
+def _parts_ms() -> dict[str, float]:
+    import jinja2
+    import yaml
+
+    from pbem.protocol.keys import PrivateKey
+
+    text = _orders_yaml()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    parse = median_seconds(lambda: yaml.load(text, Loader=loader), repeat=7, number=50)
+    key = PrivateKey.generate()
+    body = os.urandom(2048)
+    sig = key.sign("bench", "text/plain", body)
+    verify = median_seconds(lambda: key.public.verify("bench", "text/plain", body, sig),
+                            repeat=7, number=200)
+    template = jinja2.Environment(autoescape=True).from_string(
+        "\n".join([f"<p>{{{{ title }}}} line {i}</p>" for i in range(50)]
+                  + ["{% for item in items %}<li>{{ item.name }}: {{ item.ships }}</li>"
+                     "{% endfor %}"] + [f"<p>tail {i}</p>" for i in range(49)]))
+    items = [{"name": f"star {i}", "ships": i} for i in range(50)]
+    render = median_seconds(lambda: template.render(title="t", items=items), repeat=7,
+                            number=100)
+    with tempfile.TemporaryDirectory(prefix="pbem-floor-") as tmp:
+        work = Path(tmp)
+        data = os.urandom(50_000)
+
+        def durable() -> None:
+            fd = os.open(work / ".t", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.write(fd, data)
+            os.fsync(fd)
+            os.close(fd)
+            os.replace(work / ".t", work / "f")
+            dfd = os.open(work, os.O_RDONLY)
+            os.fsync(dfd)
+            os.close(dfd)
+
+        write = median_seconds(durable, repeat=7, number=20)
+    return {"parse": parse * 1e3, "verify": verify * 1e3, "render": render * 1e3,
+            "write": write * 1e3}
+
+
+def game_turn_ms() -> float:
+    p = _parts_ms()
+    return 4 * (p["parse"] + p["verify"]) + 4 * p["render"] + p["write"]
+
+
+def mail_ms() -> float:
+    p = _parts_ms()
+    return p["parse"] + p["verify"] + 5 * p["write"]
+
+
+@functools.cache
+def process_ms() -> float:
+    def start() -> None:
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+
+    return median_seconds(start, repeat=7, number=3) * 1e3
+
+
+def describe() -> str:
+    p = _parts_ms()
+    return (f"floors measured now: order parse {p['parse']:.3f} ms, verify {p['verify']:.3f} ms,"
+            f" render {p['render']:.3f} ms, durable 50 KB write {p['write']:.3f} ms, small-file "
+            f"visit {small_file_us():.1f} µs")
+
+
+if __name__ == "__main__":
+    start = time.perf_counter()
+    print(describe())
+    print(f"game-turn {game_turn_ms():.2f} ms, mail {mail_ms():.2f} ms, process "
+          f"{process_ms():.1f} ms ({time.perf_counter() - start:.1f} s)")

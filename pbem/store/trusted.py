@@ -1,0 +1,133 @@
+"""The trusted point of a game: how far its log was verified, MAC'd so a visit can skip it.
+
+``GAME/trusted.json`` holds a MAC (hex) on its first line, then ``{"point": …, "idle": …}``:
+
+* ``point`` — a :class:`~pbem.store.log.TrustedPoint`: the entry count, byte length and head hash
+  of the log as last verified, where its last line starts, the genesis line's end and hash, and
+  the running summary (clock, standing orders, missed turns, keys) at that entry. A visit then
+  verifies only the genesis line, the point's last line and the entries after it
+  (``GameLog.load_trusted``), so its cost does not grow with the game's history.
+* ``idle`` — the "next due" hint (or null): written by ``pbem run`` at the end of a visit that
+  found nothing to do and left no mail pending. It records the log's size, config.yaml's
+  (size, mtime, inode), the status and the first time anything could become due. While all of
+  them still hold, an idle visit reads this one file and a few ``stat`` results and stops.
+* the MAC — HMAC-SHA256 over the game id, a NUL and the bytes after the first line, with a key
+  derived (HKDF-SHA256, RFC 5869) from the bytes of ROOT/referee.key: whoever cannot read the
+  referee key cannot forge a trusted point, and one game's file does not fit another game.
+
+Never trusted over the log: a missing, torn, unreadable or badly MAC'd file is ignored (full
+verification, then a new file); a MAC-valid point that the log does not continue — the log is
+shorter, or its genesis line or the point's last line changed — means the log was truncated or
+rewritten below a point pbem had verified, and opening the game fails (``GameDir.open``).
+``pbem audit`` and ``pbem export`` always verify the whole chain.
+
+Durability: the file is a cache. It is written by the holder of the game's lock (``pbem run``
+after a visit, ingest after accepting orders) to a temporary name and renamed, without fsync:
+after a crash it is either the old file, the new one, missing, or (on power loss) torn — the
+last two fail the MAC and cost one full verification. An old file is still a true statement
+about a prefix of the log, since the log only grows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from pbem import canonical
+from pbem.store.log import GameLog, TrustedPoint
+
+NAME = "trusted.json"
+_INFO = b"pbem-trusted-point-v1"
+_keys: dict[tuple[str, int, int, int], bytes] = {}
+
+
+def mac_key(root: Path) -> bytes | None:
+    """The MAC key of ``root`` (None when it has no readable referee key). Cached per process
+    by the key file's identity, so a run over many games reads and derives it once."""
+    path = root / "referee.key"
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    ident = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+    key = _keys.get(ident)
+    if key is None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            return None
+        try:
+            ikm = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+        prk = hmac.new(b"\0" * 32, ikm, hashlib.sha256).digest()  # HKDF-Extract, zero salt
+        key = hmac.new(prk, _INFO + b"\x01", hashlib.sha256).digest()  # HKDF-Expand, 32 bytes
+        _keys[ident] = key
+    return key
+
+
+def _mac(key: bytes, game: str, payload: bytes) -> bytes:
+    return hmac.new(key, game.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
+
+
+def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
+    """The game's trusted point and idle hint, or (None, None) if there is no file or it fails
+    its MAC or its form (then the caller verifies the whole log)."""
+    key = mac_key(game_dir.parent)
+    if key is None:
+        return None, None
+    try:
+        fd = os.open(game_dir / NAME, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None, None
+    try:
+        raw = os.read(fd, 1 << 22)
+    finally:
+        os.close(fd)
+    mac_hex, _, payload = raw.partition(b"\n")
+    try:
+        if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
+                                   _mac(key, game_dir.name, payload)):
+            return None, None
+        data = json.loads(payload)
+        point, idle = data["point"], data["idle"]
+        return TrustedPoint(**point), idle if isinstance(idle, dict) else None
+    except (ValueError, KeyError, TypeError):
+        return None, None
+
+
+def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> None:
+    """Record that ``log`` is verified to its end (and the idle hint). Hold the game's lock.
+    Best effort: a failure to write costs the next visit one full verification, nothing else."""
+    key = mac_key(game_dir.parent)
+    if key is None:
+        return
+    payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
+    data = _mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
+    tmp = game_dir / f".{NAME}.{secrets.token_hex(4)}"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, game_dir / NAME)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def file_mark(path: Path) -> list[int] | None:
+    """(size, mtime_ns, inode) of a file, None if it is missing: a change means "look again"."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]

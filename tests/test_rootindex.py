@@ -1,0 +1,100 @@
+"""The root index (pbem.host.rootindex): ingest reads only the games a mail concerns, and the
+index always gives way to the game directories — a replaced key, a hand-edited address, a new
+game and a deleted or damaged index are all seen by the next mail, through the real
+``pbem ingest --stdin`` process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.cli.main import main as pbem_main
+from pbem.host import rootindex
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
+from tests.pbem_host import Host, at, iso
+from tests.test_ingest_helpers import REPO, order_mail
+
+
+def signed(host: Host, power: str, seq: int, key: PrivateKey | None = None) -> str:
+    doc: dict[str, Any] = {"pbem": 1, "game": host.game_id, "power": power,
+                           "turn": host.state()["turn"], "seq": seq, "orders": {}}
+    return sign_orders(yaml.safe_dump(doc, sort_keys=False), key or host.keys[power])
+
+
+def ingest(host: Host, raw: bytes, hours: float) -> str:
+    done = subprocess.run([sys.executable, "-m", "pbem", "ingest", str(host.root), "--stdin",
+                           "--now", iso(at(hours))], input=raw, capture_output=True, cwd=REPO,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode()
+
+
+def send(host: Host, power: str, seq: int, hours: float, key: PrivateKey | None = None,
+         sender: str | None = None) -> str:
+    raw = order_mail(signed(host, power, seq, key), msgid=f"<{power}.{seq}.{hours}@example.org>",
+                     sender=sender or f"{power}@example.org")
+    return ingest(host, raw, hours)
+
+
+def test_a_mail_is_routed_through_the_index_and_a_replaced_key_is_seen_at_once(
+        tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    assert "accepted: g1/algol" in send(host, "algol", 1, 1)
+    index = host.root / rootindex.DIR
+    assert (index / "meta.json").is_file() and (index / "game-g1.json").is_file()
+    assert pbem_main(["keygen", str(tmp_path / "newbie")]) == 0
+    new_key = PrivateKey.load(tmp_path / "newbie.key")
+    assert pbem_main(["gm", "replace", str(host.path), "algol", "--email",
+                      "newbie@example.org", "--key", str(tmp_path / "newbie.pub"),
+                      "--now", iso(at(2))]) == 0
+    assert "rejected" in send(host, "algol", 2, 3)  # the old key: no longer registered
+    assert "accepted: g1/algol" in send(host, "algol", 3, 4, new_key, "newbie@example.org")
+
+
+def test_an_index_that_disagrees_with_the_game_gives_way(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    assert "accepted: g1/pavo" in send(host, "pavo", 1, 1)
+    index = host.root / rootindex.DIR
+    # A forged key entry pointing a stranger's fingerprint at a power: the game's own entry
+    # does not hold that key, so the index is rebuilt from the game and the stranger refused.
+    stranger = PrivateKey.generate()
+    (index / f"fp-{stranger.public.fingerprint}").write_text(
+        f'["g1", "pavo", "{stranger.public.text()}"]')
+    out = send(host, "pavo", 2, 2, stranger)
+    assert "rejected" in out and "accepted" not in out
+    assert not (index / f"fp-{stranger.public.fingerprint}").exists()  # rebuilt without it
+    # A damaged or deleted index is rebuilt.
+    (index / "meta.json").write_text("{not json")
+    (index / "game-g1.json").unlink()
+    assert "accepted: g1/pavo" in send(host, "pavo", 3, 3)
+
+
+def test_a_hand_edited_address_and_a_new_game_are_seen_by_the_next_mail(
+        tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    assert "accepted: g1/regulus" in send(host, "regulus", 1, 1)
+    config = host.path / "config.yaml"
+    config.write_text(config.read_text().replace("regulus@example.org",
+                                                 "regulus-new@example.org"))
+    plain = order_mail("hello, no orders here", msgid="<plain.1@example.org>",
+                       sender="regulus-new@example.org")
+    assert "answered at regulus-new@example.org" in ingest(host, plain, 2)
+    plain = order_mail("hello again", msgid="<plain.2@example.org>",
+                       sender="regulus@example.org")
+    assert "unregistered regulus@example.org" in ingest(host, plain, 3)
+    (tmp_path / "second").mkdir()
+    other = Host(tmp_path / "second", game_id="g2")  # its own root: then moved beside g1
+    other.path.rename(host.root / "g2")
+    other.path = host.root / "g2"
+    other.root = host.root
+    keys = other.keys
+    out = ingest(other, order_mail(sign_orders(yaml.safe_dump(
+        {"pbem": 1, "game": "g2", "power": "antares", "turn": 1, "seq": 1, "orders": {}},
+        sort_keys=False), keys["antares"]), msgid="<g2.1@example.org>",
+        sender="antares@example.org"), 4)
+    assert "accepted: g2/antares" in out, out

@@ -182,7 +182,7 @@ def test_gm_status_flags_a_passed_deadline(tmp_path: Path, capsys: Any) -> None:
 def test_deadlines_of_a_game_made_on_the_real_clock_have_no_microseconds(
         tmp_path: Path, capsys: Any) -> None:
     _key, pub = write_keypair(tmp_path / "k")
-    args = ["new", str(tmp_path / "root" / "g"), "--variant", "independents-3",
+    args = ["new", str(tmp_path / "root" / "g"), "--game", "4000ad", "--variant", "independents-3",
             "--deadline", "48h", "--gm", "gm@example.org"]
     for power in AD.variants()["independents-3"].powers:
         args += ["--power", f"{power}={power}@example.org:{pub}"]

@@ -14,7 +14,7 @@ from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
-from pbem.protocol.orderdoc import verify_orders
+from pbem.protocol.orderdoc import replaces, verify_orders
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
 from pbem.store.log import DOMAIN, Entry
@@ -301,7 +301,7 @@ class Walker:
                                 "for the turn being played: an old or future order file was "
                                 "logged")
             current = self.standing.get(power)
-            if current is not None and b["seq"] <= current["seq"]:
+            if current is not None and not replaces(b["seq"], current["seq"]):
                 raise self.fail(entry, "seq", f"more than {current['seq']} (accepted before)",
                                 b["seq"], "an older or equal submission cannot replace an "
                                 "accepted one (a replayed order file)")

@@ -26,7 +26,7 @@ from pbem.host import notify
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, VerifiedOrders, verify_orders
+from pbem.protocol.orderdoc import Keyring, VerifiedOrders, replaces, verify_orders
 from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import replay
@@ -190,7 +190,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
             "quota", "", f"this file ({size:,} bytes) would bring the orders accepted for "
             f"{v.power} in turn {v.turn} to {used + size:,} bytes; the cap is "
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
-    elif standing is not None and v.seq <= standing["seq"]:
+    elif standing is not None and not replaces(v.seq, standing["seq"]):
         problems.append(Problem(
             "replay", "seq",
             f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for turn "

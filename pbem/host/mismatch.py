@@ -59,16 +59,8 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
     entry = entries[seq]
     before = replay.replay(plugin, entries[:seq], game.initial_state(plugin))
     if entry.kind == replay.RESOLVE:
-        recorded = entry.body.get("escrow", {})
-
-        def from_log(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
-            item = recorded.get(power, {}).get(warp)
-            return (item["destination"], item["nonce"]) if item else None
-
-        standing = replay.standing_orders(entries[:seq])
-        chosen = {p: standing[p] for p, sha in entry.body["used"].items() if sha and p in standing}
-        orders, _used, _opened, _ = replay.gather_orders(plugin, before, chosen, from_log)
-        result = plugin.resolve(before, orders, replay.step_chance(entry.body))
+        result, _used = replay.resolve_again(plugin, before, replay.standing_orders(entries[:seq]),
+                                             entry)
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

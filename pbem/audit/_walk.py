@@ -463,8 +463,8 @@ class Walker:
                 continue
             items = recorded.get(power, {})
 
-            def from_log(warp: str, blob: str, turn: int, items: Any = items) -> Any:
-                item = items.get(warp) if isinstance(items, dict) else None
+            def from_log(slot: str, blob: str, turn: int, items: Any = items) -> Any:
+                item = items.get(slot) if isinstance(items, dict) else None
                 return (item["destination"], item["nonce"]) if isinstance(item, dict) else None
 
             _, opened = self.plugin.nmr_orders(state, power, from_log)
@@ -484,8 +484,8 @@ class Walker:
             chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
             recorded = b.get("escrow", {})
 
-            def from_log(power: str, warp: str, blob: str, turn: int) -> Any:
-                item = recorded.get(power, {}).get(warp)
+            def from_log(power: str, slot: str, blob: str, turn: int) -> Any:
+                item = recorded.get(power, {}).get(slot)
                 return (item["destination"], item["nonce"]) if item else None
 
             orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)

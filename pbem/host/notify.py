@@ -174,7 +174,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
 
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     text = (f"{power.capitalize()} has sent no orders for {in_a_row} turns in a row in game "
-            f"{ctx.game.game_id}. Standing orders were used (warps continue, no departure).\n\n"
+            f"{ctx.game.game_id}. Its standing orders were used.\n\n"
             f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
             "--email ADDRESS --key FILE.pub\n")
     mail = mails.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "

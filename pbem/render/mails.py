@@ -257,9 +257,9 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     else:
         out.append(f"{name} sent no orders for turn {nmr['turn']}: its standing orders were "
                    "used.")
-    for warp in nmr.get("escrow", []):
-        out.append(f"The referee opened the destination of warp {warp} that you escrowed for "
-                   "this case, so the fleet could arrive as planned.")
+    for slot in nmr.get("escrow", []):
+        out.append(f"The referee opened what you had sealed in escrow for this case (slot "
+                   f"{slot}), so it was used as planned.")
     out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
     if nmr.get("alerted"):
         out.append("The game master has been told, and may give the power to a new player.")

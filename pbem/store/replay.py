@@ -8,7 +8,7 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
              verified, ``orders`` its parsed body (JSON), ``pad`` spaces (see ``padded``).
              Within one resolution the highest seq stands.
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
-             escrow: {power: {warp: {destination, nonce}}}, state: digest, events, deadline}``.
+             escrow: {power: {slot: {destination, nonce}}}, state: digest, events, deadline}``.
              ``used`` names the order submission each power's orders came from (null: none, the
              standing orders); ``escrow`` the sealed values the referee opened for powers
              without orders (per power, per slot: ``{destination, nonce}``; the field name is

@@ -1,5 +1,10 @@
 """Walking a verified chain from genesis: signatures, keys, order checks, escrow openings and the
-replay of every resolution and game-master operation by the rules core."""
+replay of every resolution and game-master operation by the rules core.
+
+Size: one Walker carries the running state of the walk (keys, standing orders, the state, the
+tally) and each check is a method reading it; split, that state would be passed between modules.
+The order-file rule is apart already (_used), and so is the chain (_chain).
+"""
 
 from __future__ import annotations
 

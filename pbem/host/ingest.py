@@ -11,6 +11,11 @@ message whose handling started :data:`~pbem.mail.inbox.MAX_ATTEMPTS` times witho
 (the process was killed: out of memory or time) is quarantined unread. Replies never amplify:
 one rejection mail per message and power, however many blocks it holds; automatic replies are
 rate-limited (pbem.mail.replylimits); a stranger's text is never echoed to a player.
+
+Size: the one pipeline from a stored message to its outcome (store, triage, find blocks, accept,
+record, acknowledge); its steps share the per-message record and the crash-safety order, which
+reads best in one place. Judging a submission is apart (accept), and so are parsing
+(pbem.mail.message) and the inbox (pbem.mail.inbox).
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ incoming message's From — so pbem can never be used to mail a stranger.
 
 Each mail is returned with an idempotency key for the outbox, so queueing it again after a crash
 is a no-op.
+
+Size: one function per mail pbem sends, each short, sharing the Context (game, plugin, referee
+key, clock) and the idempotency keys; the rendering is apart (pbem.render) and so is composing
+(pbem.mail.compose).
 """
 
 from __future__ import annotations

@@ -165,27 +165,9 @@ class Spool:
         entries = []
         for path in sorted(directory.glob("*.json")):
             record = _files.read_json(path)
-            entries.append(finished_entry(path.stem, state,
-                                                directory / f"{path.stem}.eml", record))
+            entries.append(finished_entry(path.stem, state, directory / f"{path.stem}.eml",
+                                          record))
         return entries
-
-    @staticmethod
-    def _finished_entry(ident: str, state: str, path: Path, record: dict[str, Any],
-                        batch: Path | None = None) -> Entry:
-        return Entry(
-            id=ident,
-            state=state,
-            path=path,
-            sender=record.get("sender", ""),
-            recipients=tuple(record.get("recipients", ())),
-            message_id=record.get("message_id"),
-            attempts=int(record.get("attempts", 0)),
-            last_error=record.get("last_error"),
-            reply=record.get("reply"),
-            code=record.get("code"),
-            record=record,
-            batch=batch,
-        )
 
     def _pending_entry(self, ident: str, path: Path) -> Entry:
         try:

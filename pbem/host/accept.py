@@ -208,11 +208,14 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         )
     ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
     if problems:
-        if not (reply and mail_rejection):
-            return verdict
         codes = {p.code for p in problems}
-        if codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
-                                 and _missed(game, v.power, v.turn)):
+        too_late = codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
+                                         and _missed(game, v.power, v.turn))
+        # ingest mails one rejection per message itself (mail_rejection false), never a late
+        # notice: that one is always queued here.
+        if not (reply and (mail_rejection or too_late)):
+            return verdict
+        if too_late:
             # Too late (after deadline + grace, or after a turn the power missed was
             # resolved): the late notice says so and what was done instead. An old file for
             # a turn whose orders were used is a replay: the rejection says that.

@@ -327,7 +327,8 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
     for number, v in enumerate(verdicts, start=1):
-        if v.verdict != "rejected" or v.game is None or v.power is None:
+        # (v.queued: accept queued the late notice, which replaces a rejection)
+        if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
             continue
         if v.game not in directory.games:
             continue

@@ -23,8 +23,8 @@ MUTATIONS = {
     "secret_alliances": ('            if sees(a["members"], a["public"])\n', ""),
     "proposals": ('[pr for pr in state["proposals"] if sees(pr, False)]',
                   '[pr for pr in state["proposals"]]'),
-    "withdrawals": ('[d for d in state["withdrawals"] if sees([d["from"], d["to"]], False)]',
-                    '[d for d in state["withdrawals"]]'),
+    "withdrawals": ('for d in state["withdrawals"] if sees([d["from"], d["to"]], False)\n',
+                    'for d in state["withdrawals"]\n'),
     "permissions": ('if sees([p, *info["permit_home"], *info["permit_lend"]], False):',
                     "if True:"),
 }

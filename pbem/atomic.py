@@ -135,6 +135,17 @@ def write_temp(path: Path, data: bytes, mode: int = PRIVATE) -> Path:
     return tmp
 
 
+def rename_into_place(tmp: Path | str, path: Path | str) -> None:
+    """Rename the finished temporary file (or symlink) ``tmp`` over ``path``; on failure remove
+    ``tmp`` and raise the plain OSError. The caller fsyncs the directory when it must."""
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def replace_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
                   sync_dir: bool = True) -> None:
     """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory).
@@ -142,13 +153,7 @@ def replace_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
     Raises the plain OSError (callers that report it themselves); :func:`write_bytes` is the
     same with a :class:`StorageError` naming the file."""
     path = Path(path)
-    tmp = write_temp(path, data, mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    rename_into_place(write_temp(path, data, mode), path)
     if sync_dir:
         fsync_dir(path.parent)
 

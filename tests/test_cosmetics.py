@@ -4,6 +4,7 @@ labels kept), ``pbem distance`` from a star to itself explained, the order form 
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import re
@@ -15,7 +16,6 @@ from typing import Any
 
 from pbem.game import registry
 from pbem.render import mails
-from tests.conftest import ad_module
 from tests.pbem_host import Host, at
 
 AD = registry.load("4000ad")
@@ -122,7 +122,9 @@ def test_power_colours_stay_apart_for_colour_blind_readers() -> None:
     """Every pair of power colours differs by at least 15 (CIE ΔE 1976) as seen with normal
     vision and simulated protanopia, deuteranopia and tritanopia. The old red, orange and green
     came within 6 under deuteranopia."""
-    strong = {name: pair[0] for name, pair in ad_module("presenter").COLOURS.items()}
+    package = type(presenter()).__module__.rsplit(".", 1)[0]
+    colours = importlib.import_module(f"{package}.presenter").COLOURS
+    strong = {name: pair[0] for name, pair in colours.items()}
     for vision, matrix in CVD.items():
         for (a, ca), (b, cb) in itertools.combinations(strong.items(), 2):
             d = sum((p - q) ** 2 for p, q in zip(_seen(matrix, ca), _seen(matrix, cb),

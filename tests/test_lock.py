@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,25 @@ def start_holder(game_dir: Path) -> subprocess.Popen[str]:
 def test_busy_game_fails_at_once_then_frees(tmp_path):
     proc = start_holder(tmp_path)
     try:
-        start = time.perf_counter()
-        assert try_lock(tmp_path) is None
-        with pytest.raises(Busy, match=rf"busy: .* \(held by pid {proc.pid}\)"), locked(tmp_path):
-            pass
-        assert time.perf_counter() - start < 0.5  # never waits
+        # The holder keeps the lock until we close its stdin, so a call that waited for it
+        # would never return: the calls run in a thread, and returning at all proves they do
+        # not wait (the join's limit only turns such a hang into a failure).
+        outcome: list[object] = []
+
+        def attempt() -> None:
+            outcome.append(try_lock(tmp_path))
+            try:
+                with locked(tmp_path):
+                    outcome.append("locked")
+            except Busy as exc:
+                outcome.append(str(exc))
+
+        thread = threading.Thread(target=attempt, daemon=True)
+        thread.start()
+        thread.join(60)
+        assert not thread.is_alive(), "try_lock or locked waited for the holder"
+        assert outcome[0] is None
+        assert re.search(rf"busy: .* \(held by pid {proc.pid}\)", str(outcome[1])), outcome
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
@@ -70,22 +85,30 @@ def test_killed_holder_releases_the_lock(tmp_path):
 
 def test_two_processes_race_one_wins(tmp_path):
     racer = textwrap.dedent("""
-        import sys, time
+        import sys
         from pbem.store.lock import try_lock
         lock = try_lock(sys.argv[1])
         print("won" if lock else "busy", flush=True)
-        time.sleep(2)
+        sys.stdin.read()  # keep whatever we got until the parent has heard from both
     """)
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", racer, str(tmp_path)],
             cwd=REPO,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
         for _ in range(2)
     ]
-    results = sorted(p.communicate(timeout=20)[0].strip() for p in procs)
+    # Both have tried before either lets go: the winner holds the lock until its stdin closes.
+    lines = []
+    for p in procs:
+        assert p.stdout is not None
+        lines.append(p.stdout.readline().strip())
+    for p in procs:
+        p.communicate(timeout=20)
+    results = sorted(lines)
     assert results == ["busy", "won"]
 
 

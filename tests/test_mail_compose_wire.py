@@ -11,7 +11,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.mail.compose import Attachment, compose, compose_wire, to_bytes
-from pbem.mail.outbox import _prepare
+from pbem.mail.outbox_entry import prepare
 
 DATE = datetime(2026, 12, 1, 18, 30, tzinfo=UTC)
 LONG = "word " * 30
@@ -84,7 +84,7 @@ def test_wire_bytes_parse_as_the_composed_message(name: str) -> None:
         r[:2] + (cte_family(r[2]),) + r[3:] for r in tree(slow)]
     assert [r[2] for r in tree(fast)] == [r[2] for r in tree(slow)]  # same encodings
     # The envelope the outbox would have read from the headers.
-    raw, sender, recipients, message_id = _prepare(wire.raw, None, None)
+    raw, sender, recipients, message_id = prepare(wire.raw, None, None)
     assert (wire.sender, list(wire.recipients), wire.message_id) == (sender, recipients,
                                                                      message_id)
     assert message_id == str(fast["Message-ID"]) and message_id.endswith("@pbem.example>")

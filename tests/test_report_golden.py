@@ -18,6 +18,7 @@ from pbem.errors import Problem
 from pbem.render import mails as render
 from pbem.render import press as render_press
 from pbem.render.mails import RenderedMail
+from pbem.resources import templates_root
 from tests.ad_driver import AD
 from tests.test_report_scenario import (
     GAME,
@@ -178,7 +179,7 @@ def test_every_template_is_covered():
     assert sorted(NAMES) == sorted(mails())
     kinds = {name.split("_")[0].rstrip("0123456789") for name in NAMES}
     templates = {p.name.split(".")[0] for d in ("common", "4000ad")
-                 for p in (Path(render.templates_root()) / d).glob("*.subject.txt")}
+                 for p in (Path(templates_root()) / d).glob("*.subject.txt")}
     covered = {"turn": "turn_report", "welcome": "welcome", "receipt": "receipt",
                "rejection": "rejection", "reminder": "reminder", "late": "late_notice",
                "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",

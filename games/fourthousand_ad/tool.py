@@ -9,6 +9,9 @@ Secrets (destination and nonce of each committed departure) live in the vault (`
 default ``$PBEM_VAULT`` or ``~/.pbem/vault.json``), never in the order file until the fleet
 arrives. The commitment is pbem's generic one (pbem.protocol.commitment) with the warp number
 as its slot and the destination as its value.
+
+Size: the game's player's-tool commands (depart, reveal, distance, the defaults of new and
+check) with their argparse declarations, which take a third of it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Which order file each resolution must use, and what the audit says when it used another.
 
-The rule (pbem.engine.standing_orders and gather_orders): for each power due, the accepted order
-file with the highest seq logged after the previous resolution (a later entry wins a tie), unless
-the rules core no longer accepts it against the state at the resolution (stale); where there is
-none, the standing orders (``used: null``). The audit holds every resolution to it, so a referee
-who logs an order file (and signs a receipt for it) cannot resolve the turn without it, nor with
-an older, another power's, an earlier turn's, a later or an invented file instead.
+The rule (pbem.store.replay.standing_orders and gather_orders): for each power due, the accepted
+order file with the highest seq logged after the previous resolution (the one seq rule,
+pbem.protocol.orderdoc.replaces), unless the rules core no longer accepts it against the state
+at the resolution (stale); where there is none, the standing orders (``used: null``). The audit
+holds every resolution to it, so a referee who logs an order file (and signs a receipt for it)
+cannot resolve the turn without it, nor with an older, another power's, an earlier turn's, a
+later or an invented file instead.
 
 A full log names the file used by its digest; a public export, which withholds digests, by the
 log seq of its ``orders`` entry (pbem.export.withhold), with each entry's power, turn and seq as
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pbem.audit.export import nearest_order
+from pbem.protocol.orderdoc import newest_by_power
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +56,13 @@ class OrderIndex:
 
 
 def latest(since: Iterable[OrderRef]) -> dict[str, OrderRef]:
-    """The highest-seq order file of each power among ``since`` (a later entry wins a tie)."""
-    best: dict[str, OrderRef] = {}
-    for r in since:
-        cur = best.get(r.power)
-        if cur is None or _seq(r) >= _seq(cur):
-            best[r.power] = r
-    return best
+    """The order file of each power among ``since`` that the one seq rule picks
+    (pbem.protocol.orderdoc.replaces: the highest seq)."""
+    return newest_by_power(since, _power, _seq)
+
+
+def _power(ref: OrderRef) -> str:
+    return ref.power
 
 
 def _seq(ref: OrderRef) -> int:

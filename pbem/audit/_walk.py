@@ -1,5 +1,10 @@
 """Walking a verified chain from genesis: signatures, keys, order checks, escrow openings and the
-replay of every resolution and game-master operation by the rules core."""
+replay of every resolution and game-master operation by the rules core.
+
+Size: one Walker carries the running state of the walk (keys, standing orders, the state, the
+tally) and each check is a method reading it; split, that state would be passed between modules.
+The order-file rule is apart already (_used), and so is the chain (_chain).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
-from pbem.protocol.orderdoc import verify_orders
+from pbem.protocol.orderdoc import replaces, verify_orders
 from pbem.store import chance as store_chance
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
@@ -366,7 +371,7 @@ class Walker:
                                 "for the turn being played: an old or future order file was "
                                 "logged")
             current = self.standing.get(power)
-            if current is not None and b["seq"] <= current["seq"]:
+            if current is not None and not replaces(b["seq"], current["seq"]):
                 raise self.fail(entry, "seq", f"more than {current['seq']} (accepted before)",
                                 b["seq"], "an older or equal submission cannot replace an "
                                 "accepted one (a replayed order file)")
@@ -549,8 +554,8 @@ class Walker:
                 continue
             items = recorded.get(power, {})
 
-            def from_log(warp: str, blob: str, turn: int, items: Any = items) -> Any:
-                item = items.get(warp) if isinstance(items, dict) else None
+            def from_log(slot: str, blob: str, turn: int, items: Any = items) -> Any:
+                item = items.get(slot) if isinstance(items, dict) else None
                 return (item["destination"], item["nonce"]) if isinstance(item, dict) else None
 
             _, opened = self.plugin.nmr_orders(state, power, from_log)
@@ -570,8 +575,8 @@ class Walker:
             chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
             recorded = b.get("escrow", {})
 
-            def from_log(power: str, warp: str, blob: str, turn: int) -> Any:
-                item = recorded.get(power, {}).get(warp)
+            def from_log(power: str, slot: str, blob: str, turn: int) -> Any:
+                item = recorded.get(power, {}).get(slot)
                 return (item["destination"], item["nonce"]) if item else None
 
             orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)

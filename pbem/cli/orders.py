@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "new",
         help="start an order file",
         description="Write a new order file: the envelope (game, power, turn, seq) and the "
-        "game's default orders (4000 A.D.: 'continue' for each warp in flight). Take them from "
+        "game's default orders (what it plays for a power that sends none). Take them from "
         "your last report's view.json (--view) or give --game, --power and --turn.",
     )
     _view_arg(new)

@@ -27,7 +27,7 @@ from pbem.host import notify
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, VerifiedOrders, verify_orders
+from pbem.protocol.orderdoc import Keyring, VerifiedOrders, replaces, verify_orders
 from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
@@ -195,7 +195,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         problems.append(wrong)
     elif (unfair := _chance_problem(game, v)) is not None:
         problems.append(unfair)
-    elif standing is not None and v.seq <= standing["seq"]:
+    elif standing is not None and not replaces(v.seq, standing["seq"]):
         problems.append(Problem(
             "replay", "seq",
             f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for turn "
@@ -216,9 +216,9 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         codes = {p.code for p in problems}
         too_late = codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
                                          and _missed(game, v.power, v.turn))
-        # The late notice is this block's own answer, also when ingest gathers the other
-        # rejections of a message into one mail (mail_rejection false: it skips this verdict).
-        if not reply or (not mail_rejection and not too_late):
+        # ingest mails one rejection per message itself (mail_rejection false), never a late
+        # notice: that one is always queued here.
+        if not (reply and (mail_rejection or too_late)):
             return verdict
         if too_late:
             # Too late (after deadline + grace, or after a turn the power missed was

@@ -11,6 +11,11 @@ message whose handling started :data:`~pbem.mail.inbox.MAX_ATTEMPTS` times witho
 (the process was killed: out of memory or time) is quarantined unread. Replies never amplify:
 one rejection mail per message and power, however many blocks it holds; automatic replies are
 rate-limited (pbem.mail.replylimits); a stranger's text is never echoed to a player.
+
+Size: the one pipeline from a stored message to its outcome (store, triage, find blocks, accept,
+record, acknowledge); its steps share the per-message record and the crash-safety order, which
+reads best in one place. Judging a submission is apart (accept), and so are parsing
+(pbem.mail.message) and the inbox (pbem.mail.inbox).
 """
 
 from __future__ import annotations
@@ -338,8 +343,9 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
     for number, v in enumerate(verdicts, start=1):
+        # (v.queued: accept queued the late notice, which replaces a rejection)
         if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
-            continue  # (a late notice already answered it)
+            continue
         if v.game not in directory.games:
             continue
         group = (v.game, v.power)

@@ -60,18 +60,9 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
     k = replay.chance_key(game)
     before = replay.replay(plugin, entries[:seq], game.initial_state(plugin), k)
     if entry.kind == replay.RESOLVE:
-        recorded = entry.body.get("escrow", {})
-
-        def from_log(power: str, warp: str, blob: str, turn: int) -> tuple[str, str] | None:
-            item = recorded.get(power, {}).get(warp)
-            return (item["destination"], item["nonce"]) if item else None
-
-        standing = replay.standing_orders(entries[:seq])
-        chosen = {p: standing[p] for p, sha in entry.body["used"].items() if sha and p in standing}
-        orders, _used, _opened, _ = replay.gather_orders(plugin, before, chosen, from_log)
         step = sum(1 for e in entries[1:seq + 1] if e.kind == replay.RESOLVE)
-        result = replay.resolve_step(plugin, before, orders,
-                                     replay.step_chance(entry.body, game.game_id, step, k))
+        result, _used = replay.resolve_again(plugin, before, replay.standing_orders(entries[:seq]),
+                                             entry, game_id=game.game_id, step=step, k=k)
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

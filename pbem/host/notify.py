@@ -4,6 +4,10 @@ incoming message's From — so pbem can never be used to mail a stranger.
 
 Each mail is returned with an idempotency key for the outbox, so queueing it again after a crash
 is a no-op.
+
+Size: one function per mail pbem sends, each short, sharing the Context (game, plugin, referee
+key, clock) and the idempotency keys; the rendering is apart (pbem.render) and so is composing
+(pbem.mail.compose).
 """
 
 from __future__ import annotations
@@ -220,7 +224,7 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
 
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     text = (f"{power.capitalize()} has sent no orders for {in_a_row} turns in a row in game "
-            f"{ctx.game.game_id}. Standing orders were used (warps continue, no departure).\n\n"
+            f"{ctx.game.game_id}. Its standing orders were used.\n\n"
             f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
             "--email ADDRESS --key FILE.pub\n")
     mail = mails.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "

@@ -7,7 +7,6 @@ adds: readable JSON, durable moves, symlink swaps and appended records.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
@@ -57,12 +56,7 @@ def replace_symlink(path: Path, target: str) -> None:
     """Point the symlink ``path`` at ``target`` atomically (the caller fsyncs the directory)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     os.symlink(target, tmp)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic.rename_into_place(tmp, path)
 
 
 def append_record(path: Path, data: bytes) -> None:

@@ -11,6 +11,10 @@ Hostile or broken input never raises anything but :class:`~pbem.mail.errors.Mess
 else becomes a :class:`Problem` note:
 an unknown charset is decoded as UTF-8 with replacement characters, bad base64 is only a defect, a
 zip is ignored. Attachment filenames are sanitised for display and never used as paths.
+
+Size: the parsing budgets, the part walk and the decoding of each part are one defence against
+hostile mail: the limits are checked where the parts are walked, and splitting them would spread
+that check over modules.
 """
 
 from __future__ import annotations

@@ -9,16 +9,17 @@ The chain every consumer (ingest, audit, the player's checker) goes through::
              --plugin.normalize_orders(body, view)--> the game's orders
 
 ``VerifiedOrders`` can only be made here, so holding one proves the checks ran. Which of several
-verified submissions counts is decided by ``supersede`` (highest ``seq`` within a turn).
+verified submissions counts is decided by ``replaces`` (highest ``seq`` within a turn), the one seq
+rule acceptance, replay and the audit share.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pbem.errors import Problem, Rejected
 from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
@@ -39,12 +40,15 @@ __all__ = [
     "load_order_yaml",
     "ready_of",
     "sign_orders",
-    "supersede",
+    "newest_by_power",
+    "replaces",
     "verify_orders",
 ]
 
 KeysFor = Callable[[str, str], Sequence[PublicKey]]
 """(game, power) -> the public keys registered for that power in that game."""
+
+T = TypeVar("T")
 
 _minting: ContextVar[bool] = ContextVar("_minting", default=False)
 
@@ -213,28 +217,20 @@ def ready_of(block: str) -> bool:
     return value is not False
 
 
-def supersede(current: VerifiedOrders | None, candidate: VerifiedOrders) -> VerifiedOrders:
-    """Which submission stands after ``candidate`` arrives, given the accepted ``current``.
+def replaces(seq: int, standing_seq: int | None) -> bool:
+    """The one seq rule: a submission replaces the accepted one of its power and turn only with
+    a higher ``seq`` (an equal or lower one is a replay and is refused). Acceptance
+    (pbem.host.accept), replay (pbem.store.replay) and the audit all ask this function."""
+    return standing_seq is None or seq > standing_seq
 
-    Within one (game, power, turn) the highest ``seq`` wins. The same submission again is
-    harmless (``current`` is returned); an equal ``seq`` with other content is ambiguous and a
-    lower ``seq`` is a replay: both raise Rejected and ``current`` stands.
-    """
-    if current is None:
-        return candidate
-    for name in ("game", "power", "turn"):
-        mine, theirs = getattr(current, name), getattr(candidate, name)
-        if mine != theirs:
-            raise Rejected([Problem("replay", name, f"these orders are for {name} {theirs}, "
-                                    f"not {mine}: they cannot replace the accepted orders")])
-    if candidate.seq > current.seq:
-        return candidate
-    if candidate.sha256 == current.sha256:
-        return current
-    if candidate.seq == current.seq:
-        raise Rejected([Problem("ambiguous", "seq", f"seq {candidate.seq} was already accepted "
-                                f"for turn {current.turn} with other orders; raise seq to "
-                                f"{current.seq + 1} to replace them")])
-    raise Rejected([Problem("replay", "seq", f"seq {candidate.seq} is lower than seq "
-                            f"{current.seq}, already accepted for turn {current.turn}: an older "
-                            "submission cannot replace a newer one")])
+
+def newest_by_power(items: Iterable[T], power: Callable[[T], str],
+                    seq: Callable[[T], int]) -> dict[str, T]:
+    """The item that stands for each power among ``items`` (in log order) by :func:`replaces`:
+    the highest seq; of equal seqs the first, since a later equal one would have been refused."""
+    best: dict[str, T] = {}
+    for item in items:
+        current = best.get(power(item))
+        if replaces(seq(item), None if current is None else seq(current)):
+            best[power(item)] = item
+    return best

@@ -11,158 +11,35 @@ whole state.
 
 Each mail is three templates: ``NAME.subject.txt``, ``NAME.txt`` (plain text, at most 80 columns)
 and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/reports.md.
+
+The environment, the presenter and the rendered mail are in pbem.render.environment (re-exported
+here); the report's notices in sentences in pbem.render.notes.
 """
 
 from __future__ import annotations
 
-import functools
-import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-import jinja2
 
 from pbem import canonical
-from pbem.errors import PbemError, Problem
-from pbem.game import registry
+from pbem.errors import Problem
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
-from pbem.resources import templates_root
-from pbem.store.checkpoint import Checkpoint, CheckpointError
+from pbem.render.environment import (
+    TEXT_WIDTH,
+    Attachment,
+    RenderedMail,
+    Renderer,
+    RenderError,
+    format_when,
+    keepsake,
+    para,
+    presenter,
+)
+from pbem.render.notes import nmr_lines, notice_line, turn_notes, when
 
-Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
-TEXT_WIDTH = 80
-
-
-class RenderError(PbemError):
-    """A template is missing or failed (StrictUndefined: a missing value fails loudly)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RenderedMail:
-    subject: str
-    text: str
-    html: str
-    attachments: list[Attachment] = field(default_factory=list)
-
-
-# -- text helpers used as Jinja filters ----------------------------------------------------------
-def para(text: str, indent: int | str = 0, first: str | None = None,
-         width: int = TEXT_WIDTH - 1) -> str:
-    """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
-    the first by ``first`` (default: the same). Long unbreakable words are broken."""
-    pad = " " * indent if isinstance(indent, int) else indent
-    return textwrap.fill(str(text), width=width, initial_indent=pad if first is None else first,
-                         subsequent_indent=pad, break_on_hyphens=False)
-
-
-def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
-    """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
-    if not iso:
-        return None
-    when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
-    out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
-    if tz:
-        try:
-            zone = ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError):
-            return out
-        local = when.astimezone(zone)
-        same_day = local.date() == when.date()
-        out["local"] = local.strftime("%H:%M" if same_day else "%a %-d %b %H:%M") + f" {tz}"
-        out["tz"] = tz
-    return out
-
-
-def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
-    """Signed text the player should keep (checkpoint, receipt signature): shown in the text part
-    if every line fits, otherwise attached as ``filename`` (its tokens must not be broken)."""
-    if not text:
-        return None
-    lines = text.rstrip("\n").splitlines()
-    fits = all(len(line) <= TEXT_WIDTH - 2 for line in lines)
-    summary = ""
-    if "pbem-checkpoint" in text:
-        try:
-            cp = Checkpoint.parse(text)
-            summary = f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
-        except CheckpointError:
-            summary = ""
-    return {"text": text.rstrip("\n"), "lines": lines if fits else [], "attached": not fits,
-            "filename": filename, "summary": summary}
-
-
-@functools.lru_cache(maxsize=64)
-def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
-    """One Jinja environment per search path, shared by every game that uses it, so each
-    template is compiled once per process rather than once per mail (a cron job renders
-    thousands of mails)."""
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(p) for p in paths]),
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(
-            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
-            default_for_string=False, default=False,
-        ),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["para"] = para
-    env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
-    return env
-
-
-# -- the renderer ---------------------------------------------------------------------------------
-class Renderer:
-    """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
-    then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined."""
-
-    def __init__(self, game_id: str, game_dir: Path | None = None) -> None:
-        self.game_id = game_id
-        root = templates_root()
-        try:
-            own = registry.template_dirs(game_id)
-        except registry.UnknownGame:
-            own = [root / game_id]
-        paths = [*own, root / "common"]
-        if game_dir is not None and (Path(game_dir) / "templates").is_dir():
-            paths.insert(0, Path(game_dir) / "templates")
-        self.search_path = paths
-        self.env = _environment(tuple(str(p) for p in paths))
-        self.svg_cache: dict[str, str] = {}
-
-
-    def render(self, name: str, context: Mapping[str, Any]) -> str:
-        try:
-            return self.env.get_template(name).render(**context)
-        except jinja2.TemplateNotFound as exc:
-            where = ", ".join(str(p) for p in self.search_path)
-            raise RenderError(f"no template {exc.name!r} (looked in {where})") from None
-        except jinja2.UndefinedError as exc:
-            raise RenderError(f"template {name}: {exc.message}") from None
-
-    def mail(self, name: str, context: Mapping[str, Any],
-             attachments: Sequence[Attachment] = ()) -> RenderedMail:
-        subject = " ".join(self.render(f"{name}.subject.txt", context).split())
-        context = {**context, "subject": subject}
-        text = self.render(f"{name}.txt", context)
-        text = "\n".join(line if line == "-- " else line.rstrip()
-                         for line in text.splitlines()).strip("\n") + "\n"
-        html = self.render(f"{name}.html", context)
-        return RenderedMail(subject, text, html, list(attachments))
-
-
-def presenter(plugin: GamePlugin) -> Presenter:
-    """The game's declared presenter (checked when the game was loaded)."""
-    pres: Presenter | None = getattr(plugin, "presenter", None)
-    if pres is None:
-        raise RenderError(f"game {plugin.id!r} declares no presenter: it cannot render reports")
-    return pres
+__all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "format_when",
+           "keepsake", "nmr_lines", "notice_line", "para", "presenter", "turn_notes", "when"]
 
 
 # -- contexts shared by every mail ----------------------------------------------------------------
@@ -215,72 +92,6 @@ def _next_seq(game: Mapping[str, Any], power: str) -> int:
         return int(seq.get(power, 0))
     return int(seq)
 
-
-def when(iso: str | None, tz: str | None) -> str:
-    """A UTC ISO time as "Wed 2 Dec 2026 18:00 UTC (19:00 Europe/Paris)"."""
-    f = format_when(iso, tz)
-    if f is None:
-        return ""
-    return f["utc"] + (f" ({f['local']})" if f["local"] else "")
-
-
-def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
-    """One game-master operation in a sentence (the notice mail and the report's section)."""
-    op, name = notice["op"], str(notice.get("power") or "").capitalize()
-    at = when(notice.get("time"), tz)
-    reason = f" ({notice['reason']})" if notice.get("reason") else ""
-    turn = f" for turn {notice['turn']}" if notice.get("turn") else ""
-    if op == "pause":
-        return (f"The game master paused the game on {at}{reason}. No turn is resolved while "
-                "it is paused; you will get a new deadline when it resumes.")
-    if op == "resume":
-        return (f"The game master resumed the game on {at}: orders{turn} are now due "
-                f"{when(notice.get('deadline'), tz)}.")
-    if op == "extend":
-        return (f"The game master moved the deadline{turn} on {at}: orders are now due "
-                f"{when(notice.get('deadline'), tz)}.")
-    if op == "replace":
-        return (f"The game master gave {name} to a new player on {at}; orders for {name} are "
-                "now taken only with the new player's key.")
-    if op == "concede":
-        return f"{name} conceded on {at} (through the game master)."
-    if op == "end":
-        return f"The game master ended the game on {at}{reason}."
-    return f"The game master made a change on {at} ({op})."
-
-
-def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
-    """What was done for ``power`` when it sent no usable orders for a turn."""
-    name = power.capitalize()
-    out = []
-    if nmr.get("stale"):
-        out.append(f"{name}'s orders for turn {nmr['turn']} no longer fitted the situation when "
-                   f"the turn was resolved ({'; '.join(nmr['stale'])}), so they were not used: "
-                   "its standing orders were.")
-    else:
-        out.append(f"{name} sent no orders for turn {nmr['turn']}: its standing orders were "
-                   "used.")
-    for warp in nmr.get("escrow", []):
-        out.append(f"The referee opened the destination of warp {warp} that you escrowed for "
-                   "this case, so the fleet could arrive as planned.")
-    out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
-    if nmr.get("alerted"):
-        out.append("The game master has been told, and may give the power to a new player.")
-    return out
-
-
-def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
-               tz: str | None = None) -> dict[str, Any]:
-    """The report's notices beside the events (templates/common/_turn_notes.*): the game
-    master's operations since the last report, what was done for the reader's powers that
-    missed the turn, and the order the powers were resolved in (when more than one was)."""
-    nmr = game.get("nmr") or {}
-    order = [str(p).capitalize() for p in game.get("order") or []]
-    return {
-        "gm": [notice_line(n, tz) for n in game.get("notices") or []],
-        "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
-        "order": order if len(order) > 1 else [],
-    }
 
 
 def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
@@ -587,3 +398,4 @@ def no_orders_reply(
     ctx = {"game": _game(game, player), "player": _player(player), "original": subject,
            "notes": list(notes)}
     return renderer.mail("no_orders_reply", ctx)
+

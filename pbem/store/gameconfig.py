@@ -29,6 +29,9 @@ Example::
 The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
 duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every problem names its
 key path, and all problems are reported at once.
+
+Size: one file format (config.yaml): every key's check, with its error naming the key, sits
+beside the others so the format is read in one place.
 """
 
 from __future__ import annotations

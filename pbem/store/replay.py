@@ -8,7 +8,7 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
              verified, ``orders`` its parsed body (JSON), ``pad`` spaces (see ``padded``).
              Within one resolution the highest seq stands.
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
-             escrow: {power: {warp: {destination, nonce}}}, state: digest, events, deadline}``.
+             escrow: {power: {slot: {destination, nonce}}}, state: digest, events, deadline}``.
              ``used`` names the order submission each power's orders came from (null: none, the
              standing orders); ``escrow`` the sealed values the referee opened for powers
              without orders (per power, per slot: ``{destination, nonce}``; the field name is
@@ -33,6 +33,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener
 from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.protocol.orderdoc import newest_by_power
 from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
@@ -142,16 +143,17 @@ def since_last_resolution(entries: Sequence[Entry]) -> list[Entry]:
 
 def standing_orders(entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
     """The accepted submission that stands for each power in the coming resolution: the highest
-    seq among the ``orders`` entries since the last resolution (later wins on a tie)."""
-    best: dict[str, dict[str, Any]] = {}
-    for entry in since_last_resolution(entries):
-        if entry.kind != ORDERS:
-            continue
-        body = entry.body
-        current = best.get(body["power"])
-        if current is None or body["seq"] >= current["seq"]:
-            best[body["power"]] = body
-    return best
+    seq among the ``orders`` entries since the last resolution (orderdoc.replaces)."""
+    return newest_by_power((e.body for e in since_last_resolution(entries) if e.kind == ORDERS),
+                           _power, _seq)
+
+
+def _power(body: Mapping[str, Any]) -> str:
+    return str(body["power"])
+
+
+def _seq(body: Mapping[str, Any]) -> int:
+    return int(body["seq"])
 
 
 def gather_orders(
@@ -196,20 +198,18 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
     """The state after every entry of the log, checked against every recorded digest (``k``:
     the game's chance secret, for replaying hidden draws)."""
     state = initial
-    standing: dict[str, dict[str, Any]] = {}
+    since: list[dict[str, Any]] = []
     game_id = str(entries[0].body.get("game_id", "")) if entries else ""
     step = 0
     for entry in entries[1:]:
         if entry.kind == ORDERS:
-            body = entry.body
-            current = standing.get(body["power"])
-            if current is None or body["seq"] >= current["seq"]:
-                standing[body["power"]] = body
+            since.append(entry.body)
         elif entry.kind == RESOLVE:
             step += 1
+            standing = newest_by_power(since, _power, _seq)
             state = replay_resolution(plugin, state, standing, entry, game_id=game_id,
                                       step=step, k=k).state
-            standing = {}
+            since = []
         elif entry.kind == GM:
             state = apply_gm(plugin, state, entry)
     return state
@@ -228,6 +228,31 @@ def replay_resolution(
     plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
 ) -> Resolution:
+    """The resolution a ``resolve`` entry records, recomputed and checked against every digest
+    and choice the entry records (ReplayMismatch names the first that differs)."""
+    body = entry.body
+    for power, sha in body["used"].items():
+        if sha and (power not in standing or standing[power]["sha256"] != sha):
+            raise ReplayMismatch(entry, f"used.{power}", sha, "no such accepted submission")
+    result, used = resolve_again(plugin, state, standing, entry, game_id=game_id, step=step, k=k)
+    if used != body["used"]:
+        raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
+    digest = canonical.digest(result.state)
+    if digest != body["state"]:
+        raise ReplayMismatch(entry, "state", body["state"], digest)
+    if canonical.digest(result.events) != canonical.digest(body["events"]):
+        raise ReplayMismatch(entry, "events", canonical.digest(body["events"]),
+                             canonical.digest(result.events))
+    return result
+
+
+def resolve_again(
+    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
+    *, game_id: str = "", step: int = 0, k: bytes | None = None,
+) -> tuple[Resolution, dict[str, str | None]]:
+    """(resolution, orders used) the rules give for a ``resolve`` entry from ``state``: the
+    submissions the entry used, sealed values opened from the entry's record. Unchecked: the
+    replay checks it, the STOPPED mail (pbem.host.mismatch) shows how it differs."""
     body = entry.body
     recorded = body.get("escrow", {})
 
@@ -236,20 +261,8 @@ def replay_resolution(
         return (item["destination"], item["nonce"]) if item else None
 
     chosen = {p: standing[p] for p, sha in body["used"].items() if sha and p in standing}
-    for power, sha in body["used"].items():
-        if sha and (power not in standing or standing[power]["sha256"] != sha):
-            raise ReplayMismatch(entry, f"used.{power}", sha, "no such accepted submission")
     orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)
-    if used != body["used"]:
-        raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
-    result = resolve_step(plugin, state, orders, step_chance(body, game_id, step, k))
-    digest = canonical.digest(result.state)
-    if digest != body["state"]:
-        raise ReplayMismatch(entry, "state", body["state"], digest)
-    if canonical.digest(result.events) != canonical.digest(body["events"]):
-        raise ReplayMismatch(entry, "events", canonical.digest(body["events"]),
-                             canonical.digest(result.events))
-    return result
+    return resolve_step(plugin, state, orders, step_chance(body, game_id, step, k)), used
 
 
 # -- game-master operations ----------------------------------------------------------------------

@@ -1,0 +1,130 @@
+"""The outbox's batch file: several messages queued together by ``Outbox.queue_many``, in one file
+``pending/<b>.batch`` (pbem.mail.outbox has the whole outbox layout).
+
+``queue_many`` stores several messages (e.g. every mail of one turn) in one file,
+``pending/<b>.batch``: a header line with each message's envelope and length, then the messages'
+exact bytes, then — appended by ``deliver`` — one JSON line per message recorded sent. Queueing is
+all or nothing and costs three fsyncs whatever the number of messages: the batch is written to a
+temporary file and fsynced; the key is made a hard link to that file (no data of its own) and
+``keys/`` fsynced; the batch is renamed into ``pending/`` and ``pending/`` fsynced — the batch is
+queued from that last fsync on. A crash before it leaves either nothing or a key whose batch is
+not in pending/ or sent/, which counts as not queued (a second ``queue_many`` with that key
+queues afresh). Only the POSIX rule is relied on — a new name or a rename is durable once its
+directory is fsynced, file data once the file is — not ext4's habit of committing earlier
+renames along with a later fsync (overlayfs passes fsync to the upper file system, so the same
+holds there). A plain copy of the outbox (``cp -r``, ``shutil.copytree``) stores each batch twice,
+once under its key.
+
+``deliver`` records a batched message as sent by appending its line to the batch file with one
+``fdatasync`` (the file and its directory entry are durable already): one durable step per message,
+right after the server's acceptance, exactly like ``sent/<id>.json`` for a single message, so the
+resend window is the same. A torn append (a crash inside the write) is an unterminated last line:
+readers skip it, the message counts as not recorded, and it goes out again byte-identical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.mail import _files
+from pbem.mail.errors import MailError
+
+BATCH_MAGIC = b"pbem-outbox-batch 1\n"
+
+
+class BatchDamaged(MailError):
+    """A batch file in the outbox cannot be read."""
+
+
+
+class Batch:
+    """A batch file read into memory: header, the messages' bytes, the sent records."""
+
+    __slots__ = ("path", "bid", "key", "members", "_data", "_spans", "records")
+
+    def __init__(self, path: Path, data: bytes) -> None:
+        if not data.startswith(BATCH_MAGIC):
+            raise ValueError(f"{path} is not an outbox batch")
+        end = data.index(b"\n", len(BATCH_MAGIC))
+        header = json.loads(data[len(BATCH_MAGIC) : end])
+        self.path = path
+        self.bid: str = header["batch"]
+        self.key: str | None = header.get("key")
+        self.members: list[dict[str, Any]] = header["members"]
+        self._data = data
+        self._spans: dict[str, tuple[int, int]] = {}
+        offset = end + 1
+        for member in self.members:
+            self._spans[member["id"]] = (offset, offset + member["length"])
+            offset += member["length"]
+        if offset > len(data):
+            raise ValueError(f"{path} is truncated")
+        self.records: dict[str, dict[str, Any]] = {}
+        tail = data[offset:]
+        for line in tail.split(b"\n")[:-1]:  # the last piece is unterminated (or empty)
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if isinstance(record, dict) and record.get("id") in self._spans:
+                    self.records[record["id"]] = record
+
+    @classmethod
+    def read(cls, path: Path) -> Batch:
+        """The batch at ``path``; a damaged one (it was fsynced whole before it got its name, so
+        only outside harm does that) raises :class:`BatchDamaged` naming it: never skipped."""
+        try:
+            return cls(path, path.read_bytes())
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BatchDamaged(f"{path}: damaged outbox batch ({exc}); its messages are not "
+                               "sent until it is restored") from None
+
+    def raw(self, ident: str) -> bytes:
+        start, end = self._spans[ident]
+        return self._data[start:end]
+
+    def ids(self) -> list[str]:
+        return [m["id"] for m in self.members]
+
+    def holds(self, ident: str) -> bool:
+        return ident in self._spans
+
+
+def batch_suffix(ident: str) -> str:
+    """The random part of an id, shared by a batch and its messages."""
+    return ident.rsplit("-", 1)[1]
+
+
+def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
+                members: list[dict[str, Any]], chunks: list[bytes],
+                hook: Callable[[str, str], None]) -> None:
+    """Queue a batch under ``key_path``: all or nothing, three fsyncs (see above)."""
+    header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
+                        separators=(",", ":")).encode("ascii")
+    target = pending_dir / f"{bid}.batch"
+    tmp = _files.write_temp(target, b"".join([BATCH_MAGIC, header, b"\n", *chunks]))
+    try:
+        hook("batch-written", bid)
+        # The key is a second name (a hard link) of the batch file itself: no more data to
+        # write or fsync, and the key says which batch it stands for.
+        link = key_path.with_name(f".{key_path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
+        os.link(tmp, link)
+        os.replace(link, key_path)
+        _files.fsync_dir(key_path.parent)
+        hook("batch-keyed", bid)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _files.fsync_dir(pending_dir)
+
+
+def record_sent(path: Path, record: dict[str, Any]) -> None:
+    """Record one message of the batch at ``path`` as sent: one appended line, one
+    fdatasync."""
+    _files.append_record(path, json.dumps(
+        record, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n")

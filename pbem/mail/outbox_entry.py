@@ -1,0 +1,168 @@
+"""One message of the outbox as recorded on disk (:class:`Entry`), the retry schedule
+(:class:`Backoff`), what a delivery run did (:class:`DeliveryReport`), and the envelope a message
+is queued with (:func:`prepare`)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Any
+
+from pbem.mail.compose import Wire
+from pbem.mail.outbox_batch import Batch
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Exponential backoff: ``first`` × ``factor`` ^ (attempts − 1), at most ``maximum``.
+
+    With the defaults a message is retried after 1, 2, 4 … minutes, then every 6 hours, and
+    given up (moved to failed/) after 16 attempts, about two days.
+    """
+
+    first: timedelta = timedelta(minutes=1)
+    factor: float = 2.0
+    maximum: timedelta = timedelta(hours=6)
+    max_attempts: int = 16
+
+    def delay(self, attempts: int) -> timedelta:
+        """Wait after the ``attempts``-th failed attempt (attempts ≥ 1)."""
+        exponent = max(attempts - 1, 0)
+        seconds = self.first.total_seconds() * self.factor ** min(exponent, 60)
+        return timedelta(seconds=min(seconds, self.maximum.total_seconds()))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One message in the outbox, as recorded on disk."""
+
+    id: str
+    state: str  # "pending" | "sent" | "failed"
+    path: Path
+    sender: str
+    recipients: tuple[str, ...]
+    message_id: str | None
+    attempts: int = 0
+    next_try: datetime | None = None
+    #: Pending: the last temporary failure.
+    last_error: str | None = None
+    #: Sent: the server's acceptance; failed: why it will not be sent (the server's reply).
+    reply: str | None = None
+    #: Failed: the SMTP code when there was one.
+    code: int | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+    #: A message queued by ``queue_many``: the batch file that holds its bytes.
+    batch: Path | None = None
+
+    def raw(self) -> bytes:
+        """The exact bytes that are (or were) sent."""
+        if self.batch is None:
+            return self.path.read_bytes()
+        return Batch.read(self.batch).raw(self.id)
+
+
+@dataclass(slots=True)
+class DeliveryReport:
+    """What one ``deliver`` run did, by message id."""
+
+    sent: list[str] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    #: Pending but not due yet.
+    waiting: list[str] = field(default_factory=list)
+    #: Sent, but the server refused some recipients: id -> {address: "code reply"}.
+    refused: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+#: Called at each step of a delivery with (stage, id); raising from it simulates a crash there.
+#: Stages: "before-send", "accepted" (the server took it, nothing recorded yet), "recorded".
+#: ``queue_many`` calls it with "batch-written" (the batch is fsynced under a temporary name)
+#: and "batch-keyed" (the key is durable, the batch not yet renamed into pending/), and the
+#: batch id.
+StageHook = Callable[[str, str], None]
+
+
+def prepare(
+    msg: EmailMessage | Wire | bytes, sender: str | None, recipients: Iterable[str] | None
+) -> tuple[bytes, str, list[str], str | None]:
+    """(wire bytes, envelope sender, envelope recipients, Message-ID) for a message to queue."""
+    if isinstance(msg, Wire):  # composed as bytes, envelope known: nothing to parse
+        rcpts = list(dict.fromkeys(msg.recipients if recipients is None else recipients))
+        if not rcpts:
+            raise ValueError("a queued message needs at least one recipient")
+        return msg.raw, sender or msg.sender, rcpts, msg.message_id
+    bcc: list[str] = []
+    if isinstance(msg, bytes):
+        raw = msg
+    else:
+        bcc = [str(v) for v in msg.get_all("Bcc", [])]
+        if bcc:
+            msg = copy.deepcopy(msg)
+            del msg["Bcc"]
+        raw = msg.as_bytes(policy=policy.SMTP)
+    headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+
+    def get_all(name: str) -> list[str]:
+        return [str(v) for v in headers.get_all(name, [])]
+
+    message_ids = get_all("Message-ID")
+    if not message_ids:
+        raise ValueError("a queued message needs a Message-ID (compose() sets one)")
+    if sender is None:
+        froms = [a for _, a in getaddresses(get_all("From")) if a]
+        if len(froms) != 1:
+            raise ValueError("a queued message needs one From address or an explicit sender")
+        sender = froms[0]
+    if recipients is None:
+        listed = get_all("To") + get_all("Cc") + bcc + get_all("Bcc")
+        recipients = [a for _, a in getaddresses(listed) if a]
+    rcpts = list(dict.fromkeys(recipients))
+    if not rcpts:
+        raise ValueError("a queued message needs at least one recipient")
+    return raw, sender, rcpts, message_ids[0].strip()
+
+
+def pending_entry(ident: str, path: Path, state: dict[str, Any], *,
+             batch: Path | None = None) -> Entry:
+    """A pending message's Entry from its recorded retry state."""
+    next_try = state.get("next_try")
+    return Entry(
+        id=ident,
+        state="pending",
+        path=path,
+        sender=state["sender"],
+        recipients=tuple(state["recipients"]),
+        message_id=state.get("message_id"),
+        attempts=int(state.get("attempts", 0)),
+        next_try=datetime.fromisoformat(next_try) if next_try else None,
+        last_error=state.get("last_error"),
+        record=state,
+        batch=batch,
+    )
+
+
+def finished_entry(ident: str, state: str, path: Path, record: dict[str, Any],
+                   batch: Path | None = None) -> Entry:
+    """A sent or failed message's Entry from its outcome record."""
+    return Entry(
+        id=ident,
+        state=state,
+        path=path,
+        sender=record.get("sender", ""),
+        recipients=tuple(record.get("recipients", ())),
+        message_id=record.get("message_id"),
+        attempts=int(record.get("attempts", 0)),
+        last_error=record.get("last_error"),
+        reply=record.get("reply"),
+        code=record.get("code"),
+        record=record,
+        batch=batch,
+    )
+

@@ -1,0 +1,158 @@
+"""The Jinja environment every mail is rendered in: where templates are looked up (the game
+directory's ``templates/``, the game package's, pbem's bundled ``templates/<game>/``, then
+``templates/common/``), the filters (``para`` wraps to 79 columns), times for readers
+(``format_when``), signed text kept whole (``keepsake``), the game's declared presenter, and the
+rendered mail (subject, text, HTML, attachments). pbem.render.mails builds each mail's context
+on top of it."""
+
+from __future__ import annotations
+
+import functools
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import jinja2
+
+from pbem.errors import PbemError
+from pbem.game import registry
+from pbem.game.plugin import GamePlugin
+from pbem.game.presentation import Presenter
+from pbem.resources import templates_root
+from pbem.store.checkpoint import Checkpoint, CheckpointError
+
+Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
+TEXT_WIDTH = 80
+
+
+class RenderError(PbemError):
+    """A template is missing or failed (StrictUndefined: a missing value fails loudly)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedMail:
+    subject: str
+    text: str
+    html: str
+    attachments: list[Attachment] = field(default_factory=list)
+
+
+# -- text helpers used as Jinja filters ----------------------------------------------------------
+def para(text: str, indent: int | str = 0, first: str | None = None,
+         width: int = TEXT_WIDTH - 1) -> str:
+    """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
+    the first by ``first`` (default: the same). Long unbreakable words are broken."""
+    pad = " " * indent if isinstance(indent, int) else indent
+    return textwrap.fill(str(text), width=width, initial_indent=pad if first is None else first,
+                         subsequent_indent=pad, break_on_hyphens=False)
+
+
+def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
+    """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
+    if not iso:
+        return None
+    when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
+    out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
+    if tz:
+        try:
+            zone = ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            return out
+        local = when.astimezone(zone)
+        same_day = local.date() == when.date()
+        out["local"] = local.strftime("%H:%M" if same_day else "%a %-d %b %H:%M") + f" {tz}"
+        out["tz"] = tz
+    return out
+
+
+def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
+    """Signed text the player should keep (checkpoint, receipt signature): shown in the text part
+    if every line fits, otherwise attached as ``filename`` (its tokens must not be broken)."""
+    if not text:
+        return None
+    lines = text.rstrip("\n").splitlines()
+    fits = all(len(line) <= TEXT_WIDTH - 2 for line in lines)
+    summary = ""
+    if "pbem-checkpoint" in text:
+        try:
+            cp = Checkpoint.parse(text)
+            summary = f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
+        except CheckpointError:
+            summary = ""
+    return {"text": text.rstrip("\n"), "lines": lines if fits else [], "attached": not fits,
+            "filename": filename, "summary": summary}
+
+
+@functools.lru_cache(maxsize=64)
+def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
+    """One Jinja environment per search path, shared by every game that uses it, so each
+    template is compiled once per process rather than once per mail (a cron job renders
+    thousands of mails)."""
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(p) for p in paths]),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
+            default_for_string=False, default=False,
+        ),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["para"] = para
+    env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
+    return env
+
+
+# -- the renderer ---------------------------------------------------------------------------------
+class Renderer:
+    """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
+    then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined."""
+
+    def __init__(self, game_id: str, game_dir: Path | None = None) -> None:
+        self.game_id = game_id
+        root = templates_root()
+        try:
+            own = registry.template_dirs(game_id)
+        except registry.UnknownGame:
+            own = [root / game_id]
+        paths = [*own, root / "common"]
+        if game_dir is not None and (Path(game_dir) / "templates").is_dir():
+            paths.insert(0, Path(game_dir) / "templates")
+        self.search_path = paths
+        self.env = _environment(tuple(str(p) for p in paths))
+        self.svg_cache: dict[str, str] = {}
+
+
+    def render(self, name: str, context: Mapping[str, Any]) -> str:
+        try:
+            return self.env.get_template(name).render(**context)
+        except jinja2.TemplateNotFound as exc:
+            where = ", ".join(str(p) for p in self.search_path)
+            raise RenderError(f"no template {exc.name!r} (looked in {where})") from None
+        except jinja2.UndefinedError as exc:
+            raise RenderError(f"template {name}: {exc.message}") from None
+
+    def mail(self, name: str, context: Mapping[str, Any],
+             attachments: Sequence[Attachment] = ()) -> RenderedMail:
+        subject = " ".join(self.render(f"{name}.subject.txt", context).split())
+        context = {**context, "subject": subject}
+        text = self.render(f"{name}.txt", context)
+        text = "\n".join(line if line == "-- " else line.rstrip()
+                         for line in text.splitlines()).strip("\n") + "\n"
+        html = self.render(f"{name}.html", context)
+        return RenderedMail(subject, text, html, list(attachments))
+
+
+def presenter(plugin: GamePlugin) -> Presenter:
+    """The game's declared presenter (checked when the game was loaded)."""
+    pres: Presenter | None = getattr(plugin, "presenter", None)
+    if pres is None:
+        raise RenderError(f"game {plugin.id!r} declares no presenter: it cannot render reports")
+    return pres
+
+

@@ -1,0 +1,79 @@
+"""The turn report's notices beside the events (templates/common/_turn_notes.*), in sentences:
+the game master's operations since the last report, what was done for a power that missed the
+turn, and the order the powers were resolved in. The game-master notice mail uses the same
+sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.render.environment import format_when
+
+
+def when(iso: str | None, tz: str | None) -> str:
+    """A UTC ISO time as "Wed 2 Dec 2026 18:00 UTC (19:00 Europe/Paris)"."""
+    f = format_when(iso, tz)
+    if f is None:
+        return ""
+    return f["utc"] + (f" ({f['local']})" if f["local"] else "")
+
+
+def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
+    """One game-master operation in a sentence (the notice mail and the report's section)."""
+    op, name = notice["op"], str(notice.get("power") or "").capitalize()
+    at = when(notice.get("time"), tz)
+    reason = f" ({notice['reason']})" if notice.get("reason") else ""
+    turn = f" for turn {notice['turn']}" if notice.get("turn") else ""
+    if op == "pause":
+        return (f"The game master paused the game on {at}{reason}. No turn is resolved while "
+                "it is paused; you will get a new deadline when it resumes.")
+    if op == "resume":
+        return (f"The game master resumed the game on {at}: orders{turn} are now due "
+                f"{when(notice.get('deadline'), tz)}.")
+    if op == "extend":
+        return (f"The game master moved the deadline{turn} on {at}: orders are now due "
+                f"{when(notice.get('deadline'), tz)}.")
+    if op == "replace":
+        return (f"The game master gave {name} to a new player on {at}; orders for {name} are "
+                "now taken only with the new player's key.")
+    if op == "concede":
+        return f"{name} conceded on {at} (through the game master)."
+    if op == "end":
+        return f"The game master ended the game on {at}{reason}."
+    return f"The game master made a change on {at} ({op})."
+
+
+def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
+    """What was done for ``power`` when it sent no usable orders for a turn."""
+    name = power.capitalize()
+    out = []
+    if nmr.get("stale"):
+        out.append(f"{name}'s orders for turn {nmr['turn']} no longer fitted the situation when "
+                   f"the turn was resolved ({'; '.join(nmr['stale'])}), so they were not used: "
+                   "its standing orders were.")
+    else:
+        out.append(f"{name} sent no orders for turn {nmr['turn']}: its standing orders were "
+                   "used.")
+    for slot in nmr.get("escrow", []):
+        out.append(f"The referee opened what you had sealed in escrow for this case (slot "
+                   f"{slot}), so it was used as planned.")
+    out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
+    if nmr.get("alerted"):
+        out.append("The game master has been told, and may give the power to a new player.")
+    return out
+
+
+def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
+               tz: str | None = None) -> dict[str, Any]:
+    """The report's notices beside the events (templates/common/_turn_notes.*): the game
+    master's operations since the last report, what was done for the reader's powers that
+    missed the turn, and the order the powers were resolved in (when more than one was)."""
+    nmr = game.get("nmr") or {}
+    order = [str(p).capitalize() for p in game.get("order") or []]
+    return {
+        "gm": [notice_line(n, tz) for n in game.get("notices") or []],
+        "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
+        "order": order if len(order) > 1 else [],
+    }
+

@@ -209,3 +209,20 @@ def test_a_game_whose_code_fails_is_named_and_other_games_keep_working(tmp_path:
     other = subprocess.run([sys.executable, "-m", "pbem", "distance", "Vega", "Mira"],
                            capture_output=True, text=True, env=env, check=False, timeout=120)
     assert other.returncode == 0 and other.stdout == "5\n", other.stderr
+
+
+def test_the_archive_of_the_toy_game_shows_its_public_steps(game, tmp_path: Path) -> None:
+    """The web archive is game-agnostic: a game without archive hooks (no map) gets tables of
+    its public view, a page per step, and the export embedded for in-page verification."""
+    _, _, export = game
+    site = tmp_path / "site"
+    done = pbem("archive", str(export), "-o", str(site))
+    assert done.returncode == 0, done.stderr
+    pages = sorted(site.glob("step-*.html"))
+    assert len(pages) >= 2
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "High Card" in index or "highcard" in index
+    assert (site / "export.jsonl").read_bytes() == export.read_bytes()
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "<main" in html and "http://" not in html and "https://" not in html

@@ -262,7 +262,9 @@ def reminder(
     grace period ends (the passed deadline is never given as the time orders are due)."""
     views = {p: plugin.view(dict(state), p) for p in powers}
     tz = (player or {}).get("tz")
+    step = plugin.window(dict(state))  # the step the orders are for, in the game's words
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
+           "step": step.label if step is not None else "",
            "powers": [{"power": p, "name": p.capitalize(), "turn": v["turn"],
                        "missed": int((game.get("missed") or {}).get(p, 0))}
                       for p, v in views.items()],

@@ -3,10 +3,10 @@
 Lines, each beside a floor measured in this same run (bench/floors.py):
 
 - ingest of one signed order mail (``ingest.ingest`` with a one-message source) into a root of
-  10 games and of PBEM_BENCH_INGEST_GAMES games (default 1000: 5000 takes five times as long to
+  10 games and of PBEM_BENCH_INGEST_GAMES games (default 300: 5000 takes many times as long to
   set up on a 2-core machine); the large figure should be within 1.2× of the small one.
   Floor: one order parse + one verify + five durable writes, priced now (``floors.mail_ms``).
-- the same into the 10-game root after PBEM_BENCH_HANDLED handled messages (default 100,000,
+- the same into the 10-game root after PBEM_BENCH_HANDLED handled messages (default 20,000,
   made cheaply: a small .eml and its done record each) sit in the inbox.
 - ``pbem ingest ROOT --stdin`` of one mail as a whole process, beside ``python -c pass``.
 """
@@ -86,8 +86,8 @@ def run() -> None:
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-ingest-scaling-"))
     try:
         floor = floors.mail_ms()
-        many = int(os.environ.get("PBEM_BENCH_INGEST_GAMES", "1000"))
-        old = int(os.environ.get("PBEM_BENCH_HANDLED", "100000"))
+        many = int(os.environ.get("PBEM_BENCH_INGEST_GAMES", "300"))
+        old = int(os.environ.get("PBEM_BENCH_HANDLED", "20000"))
         small = root_of(work, 10)
         small_ms = per_mail_ms(small)
         line("ingest of one mail, root of 10 games", small_ms, "ms", floor)

@@ -16,7 +16,7 @@ Lines, each beside a floor measured in this same run (bench/floors.py says how):
 The long game is built cheaply: its turns are resolved by the plugin on standing orders and
 appended to the log directly (what ``pbem run`` appends, without rendering mail), then one real
 run catches up and leaves the trusted point. Set PBEM_BENCH_IDLE_GAMES for the idle run
-(default 1000: set-up is one ``GameDir.create`` per game, ~10 ms on a quiet 2-core machine and
+(default 300: set-up is one ``GameDir.create`` per game, ~10 ms on a quiet 2-core machine and
 ~0.5 s when it is loaded; 5000 takes five times as long) and
 PBEM_BENCH_LONG_TURNS for the long game (default 300).
 """
@@ -152,7 +152,7 @@ def run() -> None:
         line("game-turn at turn 5", short["turn"], "ms", turn_floor)
         line(f"game-turn at turn {turns} (ratio to turn 5 {long['turn'] / short['turn']:.2f})",
              long["turn"], "ms", turn_floor)
-        n = int(os.environ.get("PBEM_BENCH_IDLE_GAMES", "1000"))
+        n = int(os.environ.get("PBEM_BENCH_IDLE_GAMES", "300"))
         line(f"idle pbem run over {n} games, per game", idle_root(work, n), "ms", small_ms)
     finally:
         shutil.rmtree(work, ignore_errors=True)

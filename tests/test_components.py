@@ -74,7 +74,7 @@ def test_components_check_lists_every_problem_with_its_path(tmp_path, capsys):
 def test_a_pack_that_is_not_strict_yaml_is_refused_with_the_path(tmp_path, capsys):
     bad = tmp_path / "dup.yaml"
     bad.write_text(STAND_IN.read_text() + "levels: [yellow, red]\n")
-    assert pbem_main(["components", "check", str(bad)]) == 1
+    assert pbem_main(["components", "check", str(bad), "--game", "4000ad"]) == 1
     assert "levels" in capsys.readouterr().out
 
 

@@ -6,6 +6,9 @@ player's turn (sequential mode, as printed) or a round in which every player's t
 rotating order (round mode). A turn: reinforcement, one movement option a-d, revolution,
 battle after c, retreat; victory is checked after every change (RULES.md maps every seed line
 to code here).
+
+Size: the rules core of one game turn (reinforcement, four movement options, battle, retreat,
+victory) as pure functions over one state; each phase is short.
 """
 
 from __future__ import annotations

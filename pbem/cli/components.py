@@ -17,18 +17,18 @@ MAX_PACK = MAX_BYTES  # the strict YAML loader's cap: a hand-typed board is a fe
 
 EPILOG = """\
 examples:
-  pbem components check printed-board.yaml --game 4000ad
-  pbem new games/andromeda-7 --variant independents-4 --components printed-board.yaml ...
+  pbem components check my-pack.yaml --game GAME
+  pbem new games/my-game --game GAME --variant VARIANT --components my-pack.yaml ...
 
-A pack is YAML (or JSON). For 4000 A.D. it is a board file in the format of the stand-in
-games/fourthousand_ad/board.yaml. Every problem is listed with its path; exit 1 if any.
+A pack is YAML (or JSON) in the format of the game's stand-in pack (each game's manifest,
+game.yaml, names it). Every problem is listed with its path; exit 1 if any.
 """
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "components",
-        help="check a component pack (for 4000 A.D.: a board file)",
+        help="check a component pack (cards, tokens, map pieces, a board)",
         description="Component packs: the data a game is played with (cards, tokens, map "
         "pieces). A new game records its pack (digest in genesis, data in the game directory).",
     )
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("file", type=Path, metavar="FILE", help="the pack (YAML or JSON)")
-    c.add_argument("--game", default="4000ad", help="game id (default: 4000ad)")
+    c.add_argument("--game", required=True, help="the game id the pack is for")
     c.set_defaults(func=run_check)
 
 

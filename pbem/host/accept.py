@@ -7,6 +7,10 @@ verdict → for an accepted one, the ``orders`` log entry (the commit point) →
 rejection queued for the power's *registered* address.
 
 A rejected file changes nothing: the previously accepted orders stand.
+
+Size: judging one submission is one sequence of checks (envelope, instance, chance, seq, game
+order check, quota, late) with its receipt; split, the order of the checks would be spread over
+modules.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ and ``NAME.html`` (XHTML-compatible markup, inline styles only). See docs/report
 
 The environment, the presenter and the rendered mail are in pbem.render.environment (re-exported
 here); the report's notices in sentences in pbem.render.notes.
+
+Size: one builder per mail kind, each short; the shared pieces live in environment and notes.
 """
 
 from __future__ import annotations

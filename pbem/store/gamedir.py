@@ -30,6 +30,9 @@ changes only new games; a game the installed plugin cannot play is refused with 
 ``state.json`` is only a cache. :meth:`GameDir.load_state` checks it against the log head and its
 own digest; a missing, corrupted, truncated or stale cache is rebuilt with the caller's replay
 function (state must always equal the replay of the log) and the reason is returned.
+
+Size: the game directory's files, genesis and the state cache share one lock and one open;
+rules-version and trusted-point checks happen inside that open.
 """
 
 from __future__ import annotations

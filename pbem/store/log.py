@@ -15,6 +15,9 @@ Each line is the canonical JSON (sorted keys, no spaces) of one entry plus its h
 Reading verifies everything: each line is valid canonical JSON with exactly these fields, its hash
 matches its content, seq counts up by one and prev is the previous hash. Any failure raises a
 :class:`LogError` naming the line and seq and what was expected versus found.
+
+Size: the hash-chained log (append, verify, torn-tail repair, incremental verification from the
+trusted point) is one on-disk format; splitting would split its invariants.
 """
 
 from __future__ import annotations

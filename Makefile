@@ -59,8 +59,9 @@ typecheck: $(STAMP)
 test: deps $(STAMP) lint typecheck
 	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest
 
+GAME ?= 4000ad
 demo: $(DEMO_STAMP)
-	$(DEMO_VENV)/bin/python -m pbem.cli.demo
+	$(DEMO_VENV)/bin/python -m pbem.cli.demo $(GAME)
 
 bench: $(STAMP)
 	$(PY) -m bench

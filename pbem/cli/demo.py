@@ -218,5 +218,17 @@ def copy_report(mail: Path, out: Path) -> tuple[Path, Path]:
     return eml, html
 
 
+def for_game(argv: list[str]) -> int:
+    """``python -m pbem.cli.demo [GAME]``: the 4000 A.D. demo, or ``ashes``'s."""
+    game = argv[0] if argv else "4000ad"
+    if game == "ashes":
+        from pbem.cli import demo_ashes
+
+        return demo_ashes.main()
+    if game != "4000ad":
+        raise SystemExit(f"demo: no demo for game {game!r} (there are: 4000ad, ashes)")
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(for_game(sys.argv[1:]))

@@ -3,6 +3,7 @@ pbem.game.plugin: rules here, the presenter in present.py, the player's tool in 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from pbem import canonical
 from pbem.errors import Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
@@ -111,8 +113,10 @@ class FourThousandAD(Steps):
 
     def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
                 chance: Chance = NO_CHANCE) -> Resolution:
-        """4000 A.D. has no dice: ``chance`` is never drawn from."""
-        new, events = resolve.resolve(state, orders_)
+        """4000 A.D. has no dice: ``chance`` is never drawn from. The state is taken in its
+        canonical (sorted) key order, so the order of the events never depends on how the state
+        was read (a state.json cache and a fresh replay resolve alike)."""
+        new, events = resolve.resolve(json.loads(canonical.encode(state)), orders_)
         return Resolution(new, events)
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import pytest
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     cwd = tmp_path_factory.mktemp("demo")
-    done = subprocess.run([sys.executable, "-m", "pbem.cli.demo"], cwd=cwd,
+    done = subprocess.run([sys.executable, "-m", "pbem.cli.demo", "4000ad"], cwd=cwd,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return cwd, done.stdout

@@ -127,9 +127,6 @@ ALLOWED = {
     ("pbem/game/registry.py", "4000ad"),
     ("pbem/store/gameconfig.py", "4000ad"),
     ("pbem/cli/new.py", "4000ad"),
-    # `make demo` plays a scripted game of the flagship game by design
-    ("pbem/cli/demo.py", "fleet"),
-    ("pbem/cli/demo.py", "4000ad"),
     # the archive's map hook, explained with the game that uses it
     ("pbem/archive/hooks.py", "fleet"),
 }

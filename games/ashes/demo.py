@@ -1,13 +1,13 @@
 """``make demo GAME=ashes``: a three-player game of The Ashes of Empire, played by email.
 
-As the 4000 A.D. demo (pbem/cli/demo.py): each player has an Ed25519 key and a vault (which keeps
-his fair-chance seed), writes orders with the player's tool from the view.json of his last mail
-(``pbem orders new/ashes/check/sign``), mails them into the referee's Maildir; the referee's cron
-job (``pbem ingest`` + ``pbem run``) shuffles and deals in the first step, rolls the battle dice
-from the committed chance and mails reports. Each player attacks the first planet his line D
-reaches (the deal is fair, so it cannot be scripted in advance); after four rounds the game master
-ends the game and the highest population total wins. The log is exported and audited: every die
-and the shuffle are replayed.
+As the 4000 A.D. demo (games/fourthousand_ad/demo.py, on the kit in pbem/cli/demo.py): each player
+has an Ed25519 key and a vault (which keeps his fair-chance seed), writes orders with the player's
+tool from the view.json of his last mail (``pbem orders new/ashes/check/sign``), mails them into
+the referee's Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) shuffles and deals
+in the first step, rolls the battle dice from the committed chance and mails reports. Each player
+attacks the first planet his line D reaches (the deal is fair, so it cannot be scripted in
+advance); after four rounds the game master ends the game and the highest population total wins.
+The log is exported and audited: every die and the shuffle are replayed.
 """
 
 from __future__ import annotations

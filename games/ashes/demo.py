@@ -12,18 +12,13 @@ The log is exported and audited: every die and the shuffle are replayed.
 
 from __future__ import annotations
 
-import email
-import email.utils
 import json
 import os
 import shutil
 import sys
-from datetime import datetime
-from email import policy
-from pathlib import Path
 from typing import Any
 
-from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, run, say, when
+from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, newest_report, run, say, when
 
 POWERS = ("red", "blue", "green")
 ROUNDS = 4
@@ -61,21 +56,6 @@ def attack(view: dict[str, Any]) -> list[str]:
                 if take:
                     return ["--conquer", t, "--from", s, "--ships", *take]
     return []
-
-
-def newest_report(root: Path, power: str) -> Path:
-    """The player's newest turn report (subject "turn N resolved")."""
-    best: tuple[datetime, str, Path] | None = None
-    for path in (root / "sent-mail").glob("*.eml"):
-        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
-        subject = str(msg["Subject"])
-        if f"{power}@" in str(msg["To"]) and "resolved" in subject:
-            key = (email.utils.parsedate_to_datetime(str(msg["Date"])), subject, path)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    if best is None:
-        raise SystemExit(f"demo: no report mail for {power}")
-    return best[2]
 
 
 def main() -> int:
@@ -130,7 +110,7 @@ def main() -> int:
     log = OUT / "ashes-1.export.jsonl"
     run("export", str(game), "-o", str(log))
     run("audit", str(log))
-    report, html = copy_report(newest_report(root, "red"), OUT)
+    report, html = copy_report(newest_report(root, "red", "resolved"), OUT)
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")

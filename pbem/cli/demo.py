@@ -98,17 +98,20 @@ def kept_checkpoint(root: Path, power: str) -> Path:
     return target
 
 
-def newest_report(root: Path, power: str) -> Path:
-    best: tuple[datetime, Path] | None = None
+def newest_report(root: Path, power: str, word: str = "report") -> Path:
+    """The newest mail to ``power`` whose subject contains ``word`` (a game's turn reports say
+    "report" or "resolved"); of two sent in the same second, the later subject."""
+    best: tuple[datetime, str, Path] | None = None
     for path in (root / "sent-mail").glob("*.eml"):
         msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
-        if f"{power}@" in str(msg["To"]) and "report" in str(msg["Subject"]).lower():
-            date = email.utils.parsedate_to_datetime(str(msg["Date"]))
-            if best is None or date > best[0]:
-                best = (date, path)
+        subject = str(msg["Subject"])
+        if f"{power}@" in str(msg["To"]) and word in subject.lower():
+            key = (email.utils.parsedate_to_datetime(str(msg["Date"])), subject, path)
+            if best is None or key[:2] > best[:2]:
+                best = key
     if best is None:
         raise SystemExit(f"demo: no report mail for {power}")
-    return best[1]
+    return best[2]
 
 
 def copy_report(mail: Path, out: Path) -> tuple[Path, Path]:

@@ -7,8 +7,16 @@ from __future__ import annotations
 import copy
 
 from pbem import canonical
-from tests.b5cgs_driver import (PLUGIN, ScriptedChance, blank, hexes, movement, put,
-                                run_moves, setupmod)
+from tests.b5cgs_driver import (
+    PLUGIN,
+    ScriptedChance,
+    blank,
+    hexes,
+    movement,
+    put,
+    run_moves,
+    setupmod,
+)
 
 EA = "earth-alliance"
 # slot 1 (centre 2,1) is face down; 1,0 is a hex of Babylon 5's piece next to it

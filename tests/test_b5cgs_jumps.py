@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.b5cgs_driver import ScriptedChance, blank, check, hexes, movement, put, run_moves
 
 EA = "earth-alliance"
-O = "2,1"        # slot 1's centre on the 19-piece map; facing 2 (north-east) all arc is map
+ORIGIN = "2,1"        # slot 1's centre on the 19-piece map; facing 2 (north-east) all arc is map
 ARC = ["3,0", "3,-1", "4,-1", "4,0", "4,-2", "5,-2", "5,-1"]
 
 
@@ -18,36 +18,36 @@ def table():
 
 def test_D4_62_a_jump_engine_reaches_the_7_hexes_of_example_E():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     for h in ARC:
         p, why = movement.plan(st, EA, {"unit": t, "jump": h}, set())
         assert p is not None and p.how == "engine", (h, why)
-    assert sorted(hexes.key(h) for h in hexes.forward_arc(hexes.parse(O), 2, 3)) == sorted(ARC)
+    assert sorted(hexes.key(h) for h in hexes.forward_arc(hexes.parse(ORIGIN), 2, 3)) == sorted(ARC)
 
 
 def test_D4_64_a_jump_goes_into_the_forward_arc_only():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
-    behind = hexes.key(hexes.neighbour(hexes.parse(O), 5))
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
+    behind = hexes.key(hexes.neighbour(hexes.parse(ORIGIN), 5))
     _, why = movement.plan(st, EA, {"unit": t, "jump": behind}, set())
     assert why is not None and "forward 60-degree arc" in why
     side = "4,1"  # two hexes away, 60 degrees off the facing
-    assert hexes.distance(hexes.parse(O), hexes.parse(side)) == 2
+    assert hexes.distance(hexes.parse(ORIGIN), hexes.parse(side)) == 2
     assert movement.plan(st, EA, {"unit": t, "jump": side}, set())[0] is None
 
 
 def test_D4_62_at_most_3_hexes():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
-    four = hexes.key(hexes.add(hexes.parse(O), hexes.scale(hexes.DIRS[2], 4)))
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
+    four = hexes.key(hexes.add(hexes.parse(ORIGIN), hexes.scale(hexes.DIRS[2], 4)))
     _, why = movement.plan(st, EA, {"unit": t, "jump": four}, set())
     assert why is not None and "at most 3" in why
 
 
 def test_D4_63_a_jump_keeps_the_facing_and_enters_nothing_between():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
-    st["hexes"]["3,0"]["damage"] = 3  # between O and 4,-1: never rolled for
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
+    st["hexes"]["3,0"]["damage"] = 3  # between ORIGIN and 4,-1: never rolled for
     events = run_moves(st, EA, [{"unit": t, "jump": "4,-1"}])
     assert [e["type"] for e in events] == ["jumped"]
     assert (st["tokens"][t]["hex"], st["tokens"][t]["facing"]) == ("4,-1", 2)
@@ -55,25 +55,25 @@ def test_D4_63_a_jump_keeps_the_facing_and_enters_nothing_between():
 
 def test_B4_22_without_a_jump_engine_only_from_a_jumpgate_hex():
     st = table()
-    transport = put(st, "ea-transport", EA, O, 2)
+    transport = put(st, "ea-transport", EA, ORIGIN, 2)
     _, why = movement.plan(st, EA, {"unit": transport, "jump": "4,-1"}, set())
     assert why is not None and "no jump engine" in why
-    st["hexes"][O]["jumpgate"] = True
+    st["hexes"][ORIGIN]["jumpgate"] = True
     p, _ = movement.plan(st, EA, {"unit": transport, "jump": "4,-1"}, set())
     assert p is not None and p.how == "gate"
 
 
 def test_B4_22_a_crippled_hyperion_has_no_jump_engine():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2, crippled=True)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2, crippled=True)
     assert not movement.has_jump_engine(st, t)
     assert movement.plan(st, EA, {"unit": t, "jump": "4,-1"}, set())[0] is None
 
 
 def test_D4_61_gate_to_gate_up_to_2_map_pieces_away():
     st = table()
-    st["hexes"][O]["jumpgate"] = True
-    src_slot = movement.slot_of(st, O)
+    st["hexes"][ORIGIN]["jumpgate"] = True
+    src_slot = movement.slot_of(st, ORIGIN)
     centre = hexes.parse(st["map"]["slots"][src_slot]["centre"])
     for facing in range(1, 7):
         near = far = None
@@ -81,15 +81,15 @@ def test_D4_61_gate_to_gate_up_to_2_map_pieces_away():
             c = hexes.parse(s["centre"])
             for h in s["hexes"]:
                 hh = hexes.parse(h)
-                if (hexes.distance(hexes.parse(O), hh) > 3
-                        and hexes.in_arc(hexes.parse(O), facing, hh) and h != "0,0"):
+                if (hexes.distance(hexes.parse(ORIGIN), hh) > 3
+                        and hexes.in_arc(hexes.parse(ORIGIN), facing, hh) and h != "0,0"):
                     d = hexes.piece_distance(centre, c)
                     near = near or (h if d == 2 else None)
                     far = far or (h if d >= 3 else None)
         if near and far:
             break
     assert near and far
-    t = put(st, "ea-transport", EA, O, facing)
+    t = put(st, "ea-transport", EA, ORIGIN, facing)
     st["hexes"][near]["jumpgate"] = True
     st["hexes"][far]["jumpgate"] = True
     p, why = movement.plan(st, EA, {"unit": t, "jump": near}, set())
@@ -109,14 +109,14 @@ def test_D4_65_no_jump_into_the_babylon_5_hex():
 
 def test_D4_61_into_an_unoccupied_hex_only():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     put(st, "mf-cruiser", "minbari", "4,-1", 1)
     assert "occupied" in movement.plan(st, EA, {"unit": t, "jump": "4,-1"}, set())[1]
 
 
 def test_D4_67_a_jump_is_instead_of_the_movement():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     body = [{"unit": t, "jump": "4,-1"}, {"unit": t, "to": "4,-1", "facing": 3}]
     _, problems = check(st, EA, {"move": body})
     assert [p.path for p in problems] == ["move[1]"]
@@ -126,8 +126,8 @@ def test_D4_67_a_jump_is_instead_of_the_movement():
 
 def fleet_table():
     st = table()
-    primary = put(st, "ea-hyperion", EA, O, 2)
-    members = [put(st, "ea-transport", EA, hexes.key(hexes.neighbour(hexes.parse(O), d)), 2)
+    primary = put(st, "ea-hyperion", EA, ORIGIN, 2)
+    members = [put(st, "ea-transport", EA, hexes.key(hexes.neighbour(hexes.parse(ORIGIN), d)), 2)
                for d in (4, 5, 6)]
     return st, primary, members
 
@@ -144,7 +144,7 @@ def test_D4_68_a_fleet_jump_keeps_the_relative_positions():
     assert [e["fleet_of"] for e in jumped] == [None, *([primary] * 3)]
     assert all(e["via"] == "engine" for e in jumped)  # the transports ride the primary's jump
     # each consumed its movement for the turn (D4.67)
-    again = run_moves(st, EA, [{"unit": members[0], "to": O, "facing": 2}])
+    again = run_moves(st, EA, [{"unit": members[0], "to": ORIGIN, "facing": 2}])
     assert again[0]["type"] == "move_void"
 
 
@@ -159,7 +159,7 @@ def test_D4_68_a_fleet_jump_of_8_is_rejected():
     # seven is the most that can be adjacent, and may jump
     for d in (1, 2, 3):
         members.append(put(st, "ea-transport", EA,
-                           hexes.key(hexes.neighbour(hexes.parse(O), d)), 2))
+                           hexes.key(hexes.neighbour(hexes.parse(ORIGIN), d)), 2))
     p, why = movement.plan(st, EA, {"unit": primary, "jump": "5,-2", "fleet": members}, set())
     assert why is None or "occupied" not in why
 
@@ -179,8 +179,8 @@ def test_D4_68_fleet_members_are_adjacent_same_facing_and_unmoved():
 
 def test_E1_11_entering_a_damage_indicator_rolls_that_many_babylon_5_dice():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
-    to = hexes.key(hexes.neighbour(hexes.parse(O), 2))
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
+    to = hexes.key(hexes.neighbour(hexes.parse(ORIGIN), 2))
     st["hexes"][to]["damage"] = 3
     chance = ScriptedChance(rolls={f"move0:{t}:hex": [[1, 2, 4]]})
     events = run_moves(st, EA, [{"unit": t, "to": to, "facing": 2}], chance)
@@ -193,7 +193,7 @@ def test_E1_11_entering_a_damage_indicator_rolls_that_many_babylon_5_dice():
 
 def test_E1_12_jumping_into_a_damage_indicator_doubles_the_result():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     st["hexes"]["4,-1"]["damage"] = 3
     chance = ScriptedChance(rolls={f"move0:{t}:hex": [[1, 1, 1]]})
     events = run_moves(st, EA, [{"unit": t, "jump": "4,-1"}], chance)
@@ -204,7 +204,7 @@ def test_E1_12_jumping_into_a_damage_indicator_doubles_the_result():
 
 def test_D4_66_a_minefield_hex_is_not_doubled_on_a_jump():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     st["hexes"]["4,-1"]["minefield"] = 3
     chance = ScriptedChance(rolls={f"move0:{t}:hex": [[1, 1, 1]]})
     events = run_moves(st, EA, [{"unit": t, "jump": "4,-1"}], chance)
@@ -215,6 +215,6 @@ def test_D4_66_a_minefield_hex_is_not_doubled_on_a_jump():
 
 def test_D4_61_a_jumpgate_hex_is_not_activated_on_entry():
     st = table()
-    t = put(st, "ea-hyperion", EA, O, 2)
+    t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     st["hexes"]["4,-1"]["jumpgate"] = True
     assert [e["type"] for e in run_moves(st, EA, [{"unit": t, "jump": "4,-1"}])] == ["jumped"]

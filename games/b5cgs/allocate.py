@@ -1,5 +1,5 @@
 """The Allocate phase (D3): building ships, bases and jumpgates (D3.2), repairing (D3.3),
-modular mines (D3.24), contested space (D3.4), and the starting fleet (C4.3).
+modular mines (D3.24) and contested space (D3.4). (The starting fleet, C4.3, is setup.py's.)
 
 Entries run in the listed order (D3.1: "in any order"); each is checked when it runs, an
 illegal one is void (event ``allocate_void`` with the reason and no economy paid, D3.42 note)
@@ -9,20 +9,20 @@ contested-space answers are unknown to it (the referee applies them).
 
 Costs: the build cost (D3.21), less the upkeep of the token built when an empire token builds a
 token of its own empire (D3.22), which the starting fleet always uses (C4.3) and play uses only
-with the modular rule (``options.discounts``; ruling E1 in RULINGS-econ.md). No financing
+with the modular rule (``options.discounts``; ruling E1 in RULINGS-econ.md, setup.start_cost
+for the starting fleet). No financing
 (D1.92): an entry costing more than the Reserve is void.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
 
-from . import board
+from . import board, movement
 from . import hexes as hx
 
 Event = dict[str, Any]
@@ -30,7 +30,6 @@ SECTION_KEYS = ("build", "repair", "mines")
 BUILD_KEYS = ("token", "hex", "by", "from_scrap")
 REPAIR_KEYS = ("token", "by")
 MINE_KEYS = ("token", "hex", "by")
-START_KEYS = ("token", "hex", "facing")
 MAX_ENTRIES = 40
 B5 = "b5"
 
@@ -334,18 +333,11 @@ def _pay(st: dict[str, Any], power: str, cost: int, why: str) -> Event:
 
 def _activate(st: dict[str, Any], tid: str, hex_: str, chance: Any, label: str
               ) -> list[Event]:
-    """Hex activation of a unit built or placed into a hex (D3.24, D4.31), by movement's rule."""
+    """Hex activation of a unit built into a hex (D3.24 "Activate Hex", D4.31), by movement's
+    rule; ``chance`` None (a test of costs alone) activates nothing."""
     if chance is None:
         return []
-    try:
-        movement = importlib.import_module(f"{__package__}.movement")
-    except ImportError:
-        return []
-    activate = getattr(movement, "activate", None)
-    if activate is None:
-        return []
-    events: list[Event] = activate(st, tid, hex_, False, chance, label)
-    return events
+    return movement.enter(st, tid, hex_, False, chance, label)
 
 
 def _place(st: dict[str, Any], power: str, ttype: str, hex_: str, facing: int | None,
@@ -385,7 +377,7 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
                        "hex": hex_, "facing": st["tokens"][tid]["facing"], "by": entry["by"],
                        "cost": cost, "from_scrap": isinstance(entry.get("from_scrap"), str)})
         if kind in ("ship", "base"):
-            events += _activate(st, tid, hex_, chance, f"build{i}:{tid}:hex")
+            events += _activate(st, tid, hex_, chance, f"build{i}:{tid}")
     for i, entry in enumerate(section.get("repair") or []):
         reason, cost, _where = why_not_repair(st, power, entry)
         if reason:
@@ -407,74 +399,6 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
         events.append({"type": "mine_laid", "power": power, "token": tid,
                        "token_type": entry["token"], "hex": hex_, "by": entry["by"],
                        "cost": cost})
-    return events
-
-
-# -- the starting fleet (C4.3) -----------------------------------------------------------------
-def why_not_start(st: Mapping[str, Any], power: str, entry: Mapping[str, Any],
-                  home: list[str]) -> tuple[str | None, int, str | None]:
-    """(reason or None, cost, hex) for one starting purchase: your empire's or generic units,
-    in an unoccupied hex of your homeworld piece, your empire's with the discount (C4.3)."""
-    ttype = entry.get("token")
-    if not isinstance(ttype, str) or ttype not in st["pack"]["tokens"]:
-        return f"no token type {str(ttype)[:30]!r} in the pack", 0, None
-    spec = board.spec(st, ttype)
-    if spec["kind"] not in ("ship", "base"):
-        return f"the starting fleet is units (ships, bases), not a {spec['kind']}", 0, None
-    reason = _may_own(st, power, ttype)
-    if reason:
-        return reason, 0, None
-    if not _count_left(st, ttype):
-        return f"every {ttype} is already in play", 0, None
-    h = hx.parse(entry.get("hex"))
-    if h is None:
-        return f"no hex {str(entry.get('hex'))[:20]!r}", 0, None
-    hex_ = hx.key(h)
-    if hex_ not in home:
-        return f"{hex_} is not on your homeworld map piece (C4.3)", 0, hex_
-    if board.occupied(st, hex_):
-        return f"{hex_} is occupied (B4.35)", 0, hex_
-    facing = entry.get("facing", 1)
-    if spec["kind"] == "ship" and (isinstance(facing, bool) or facing not in hx.DIRS):
-        return "a ship's facing is 1..6 (C4.3: any facing desired)", 0, hex_
-    if spec["kind"] == "base":
-        indicator = st["hexes"].get(hex_, {}).get("economy")
-        if not indicator or int(indicator) != int(spec.get("economy") or 0):
-            return (f"a base goes on an Economy Indicator equal to its own (D3.24); {hex_} "
-                    f"has {indicator or 'none'}", 0, hex_)
-    cost = build_cost(st, ttype, _empire(st, power), True)
-    if cost > int(st["powers"][power]["reserve"]):
-        return (f"{ttype} costs {cost}, your Reserve is {st['powers'][power]['reserve']} "
-                f"(D1.92)", cost, hex_)
-    return None, cost, hex_
-
-
-def _home(st: Mapping[str, Any], power: str) -> list[str]:
-    slot = st["powers"][power].get("homeworld_slot")
-    return [] if slot is None else list(st["map"]["slots"][slot]["hexes"])
-
-
-def starting_purchases(st: dict[str, Any], power: str, entries: list[Any] | None, chance: Any
-                       ) -> list[Event]:
-    """C4.3: the player's starting fleet, bought in his first turn before Record Keeping,
-    every own-empire token with the empire discount (D3.22) whatever the options."""
-    events: list[Event] = []
-    home = _home(st, power)
-    for i, entry in enumerate(entries or []):
-        if not isinstance(entry, Mapping):
-            events.append(_void(power, f"start[{i}]", "an entry is a mapping"))
-            continue
-        reason, cost, hex_ = why_not_start(st, power, entry, home)
-        if reason or hex_ is None:
-            events.append(_void(power, f"start[{i}]", reason or "no hex"))
-            continue
-        ttype = entry["token"]
-        facing = entry.get("facing", 1) if board.spec(st, ttype)["kind"] == "ship" else 1
-        events.append(_pay(st, power, cost, f"starting fleet: {ttype} (C4.3)"))
-        tid = _place(st, power, ttype, hex_, facing, "start", None)
-        events.append({"type": "placed", "power": power, "token": tid, "token_type": ttype,
-                       "hex": hex_, "facing": facing, "cost": cost})
-        events += _activate(st, tid, hex_, chance, f"start{i}:{tid}:hex")
     return events
 
 
@@ -566,27 +490,3 @@ def check_allocate(section: object, view: Mapping[str, Any]
         return {"build": [], "repair": [], "mines": []}, problems
     return out, []
 
-
-def check_start(entries: object, view: Mapping[str, Any]) -> tuple[list[Any], list[Problem]]:
-    """The ``start`` section (C4.3) against the player's view: only in his first turn."""
-    problems: list[Problem] = []
-    items = _shape(entries, "start", START_KEYS, problems)
-    st = _scratch(view)
-    if problems or st is None:
-        return [], problems or [Problem("viewer", "start", "orders are checked against a "
-                                        "player's own view")]
-    power = str(view["viewer"])
-    if items and st["powers"][power].get("turns", 0) != 0:
-        return [], [Problem("start", "start", "the starting fleet is bought in your first "
-                            "turn only (C4.3)")]
-    home = _home(st, power)
-    out = []
-    for i, e in enumerate(items):
-        reason, cost, hex_ = why_not_start(st, power, e, home)
-        if reason or hex_ is None:
-            problems.append(Problem("start", f"start[{i}]", reason or "no hex"))
-            continue
-        st["powers"][power]["reserve"] = int(st["powers"][power]["reserve"]) - cost
-        _place(st, power, e["token"], hex_, e.get("facing", 1), "start", None)
-        out.append({**e, "hex": hex_})
-    return (out, []) if not problems else ([], problems)

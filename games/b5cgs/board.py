@@ -1,9 +1,9 @@
 """What is where on the board, as the econ modules (allocate, fire, economy) ask it.
 
-Plain lookups on the state's ``tokens``, ``hexes`` and ``pack`` (STATE.md); each works on a
-player's view as well, so the order checkers and the resolution give the same answer. Units
-are ships and bases with a hex (B4.35: at most one per hex); mines and built jumpgates are
-map element tokens, not units (B1.22, B4.4).
+Plain lookups on the state's ``tokens``, ``hexes`` and ``pack`` (STATE.md), movement's where it
+has them; each works on a player's view as well, so the order checkers and the resolution give
+the same answer. Units are ships and bases with a hex (B4.35: at most one per hex); mines and
+built jumpgates are map element tokens, not units (B1.22, B4.4).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import hexes as hx
+from . import movement
 
 UNIT_KINDS = ("ship", "base")
 ELEMENTS = ("economy", "damage", "minefield", "jumpgate", "b5")
@@ -37,11 +38,8 @@ def is_unit(st: Mapping[str, Any], tok: Mapping[str, Any]) -> bool:
 
 
 def unit_at(st: Mapping[str, Any], hex_: str) -> str | None:
-    """The unit (ship or base) in ``hex_``, if any."""
-    for tid, tok in st["tokens"].items():
-        if tok.get("hex") == hex_ and is_unit(st, tok):
-            return str(tid)
-    return None
+    """The unit (ship or base) in ``hex_``, if any (movement's rule)."""
+    return movement.unit_at(st, hex_)
 
 
 def element_tokens_at(st: Mapping[str, Any], hex_: str) -> list[str]:
@@ -56,7 +54,7 @@ def exposed(st: Mapping[str, Any], hex_: str) -> bool:
 
 
 def is_b5(st: Mapping[str, Any], hex_: str) -> bool:
-    return hex_ == st["map"]["b5_hex"] or bool(st["hexes"].get(hex_, {}).get("b5"))
+    return movement.is_b5_hex(st, hex_)
 
 
 def occupied(st: Mapping[str, Any], hex_: str) -> bool:
@@ -87,19 +85,9 @@ def facing_hex(tok: Mapping[str, Any]) -> str | None:
 
 
 def docked_to(st: Mapping[str, Any], tid: str) -> str | None:
-    """The hex of the base (or Babylon 5) a ship is docked to (B4.33), or None."""
-    tok = st["tokens"][tid]
-    if kind_of(st, tok) != "ship":
-        return None
-    ahead = facing_hex(tok)
-    if ahead is None:
-        return None
-    if is_b5(st, ahead):
-        return ahead
-    other = unit_at(st, ahead)
-    if other is not None and kind_of(st, st["tokens"][other]) == "base":
-        return ahead
-    return None
+    """The hex of the base (or Babylon 5) a ship is docked to (B4.33), or None (movement's
+    rule)."""
+    return movement.docked_to(st, tid)
 
 
 def slot_of_hex(st: Mapping[str, Any]) -> dict[str, int]:

@@ -31,7 +31,7 @@ def moves(st, power):
     for tid, tok in sorted(st["tokens"].items()):
         if tok["owner"] != power or tok["hex"] is None or movement.kind(st, tid) != "ship":
             continue
-        for (to, facing), how in sorted(movement.standard_moves(st, tid).items()):
+        for to, facing in sorted(movement.standard_moves(st, tid)):
             if to == tok["hex"] or to in taken:
                 continue
             if movement.plan(st, power, {"unit": tid, "to": to, "facing": facing},
@@ -78,7 +78,7 @@ def test_a_game_of_several_rounds_keeps_the_invariants():
     assert st["round"] >= 4
     explored = [e for _, _, r in trail for e in r.events if e["type"] == "explored"]
     assert explored, "ships moving out explore face-down pieces"
-    for before, _, r in trail:
+    for _, _, r in trail:
         invariants(r.state)
         for power in [*r.state["seats"], None]:
             shown = canonical.dumps(PLUGIN.view(r.state, power))

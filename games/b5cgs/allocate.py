@@ -31,6 +31,9 @@ BUILD_KEYS = ("token", "hex", "by", "from_scrap")
 REPAIR_KEYS = ("token", "by")
 MINE_KEYS = ("token", "hex", "by")
 MAX_ENTRIES = 40
+#: The checker's Reserve in a first turn (the starting fleet is paid before Allocate): large
+#: enough that only the referee judges the cost.
+UNCHECKED_RESERVE = 10**9
 B5 = "b5"
 
 
@@ -432,6 +435,21 @@ def _scratch(view: Mapping[str, Any]) -> dict[str, Any] | None:
     return copy.deepcopy(dict(view))
 
 
+def _project_record_keeping(st: dict[str, Any], power: str) -> None:
+    """The Reserve Allocate will find: this turn's Record Keeping runs first (generate economy,
+    bonuses, penalties, D1.2-D1.4). In the first turn the starting fleet is paid before it
+    (C4.3), which this section does not see: the Reserve is then left to the referee (ruling
+    E8)."""
+    from . import economy  # economy does not import this module; kept local for clarity
+
+    if int(st["powers"][power].get("turns") or 0) == 0:
+        st["powers"][power]["reserve"] = UNCHECKED_RESERVE
+        return
+    economy.change_reserve(st, power, economy.banks(st, power)["net"], "projection")
+    economy.bonuses(st, power)
+    economy.penalties(st, power)
+
+
 def check_allocate(section: object, view: Mapping[str, Any]
                    ) -> tuple[dict[str, Any], list[Problem]]:
     """The ``allocate`` section against the player's view, entry after entry (each entry sees
@@ -457,7 +475,7 @@ def check_allocate(section: object, view: Mapping[str, Any]
                                     "player's own view"))
         return {"build": [], "repair": [], "mines": []}, problems
     power = str(view["viewer"])
-    st["turn"] = view.get("turn")
+    _project_record_keeping(st, power)
     for i, e in enumerate(builds):
         reason, cost, hex_, facing = why_not_build(st, power, e, contested_known=False)
         if reason or hex_ is None:

@@ -92,12 +92,14 @@ def secrets(state: Mapping[str, Any], power: str) -> list[str]:
 
 def hidden(state: Mapping[str, Any]) -> list[str]:
     """The referee's secrets as a leaked view would name them: every face-down and set-aside
-    piece (``piece:<id>``) and the salt. Nothing once the game is over (all revealed)."""
+    piece by its id (which ``piece:<id>`` in events contains) and its title, and the salt.
+    Nothing once the game is over (all revealed)."""
     if state["result"] is not None:
         return []
     ref = state["referee"]
-    names = [piece_name(p) for p in sorted(set(ref["pieces"].values()) | set(ref["aside"]))]
-    return names + ([ref["salt"]] if ref.get("salt") else [])
+    ids = sorted(set(ref["pieces"].values()) | set(ref["aside"]))
+    titles = sorted({state["pack"]["pieces"][p]["title"] for p in ids})
+    return ids + titles + ([ref["salt"]] if ref.get("salt") else [])
 
 
 def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any],

@@ -361,12 +361,18 @@ def _void(power: str, path: str, reason: str) -> Event:
     return {"type": "allocate_void", "power": power, "entry": path, "reason": reason}
 
 
+def _entries(section: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The section's entries of one kind (normalized orders: anything else is dropped)."""
+    value = section.get(key)
+    return [e for e in value if isinstance(e, Mapping)] if isinstance(value, list) else []
+
+
 def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, chance: Any
              ) -> list[Event]:
     """D3 for the current player on the working copy ``st``; returns the events."""
-    section = section or {}
+    section = section if isinstance(section, Mapping) else {}
     events: list[Event] = []
-    for i, entry in enumerate(section.get("build") or []):
+    for i, entry in enumerate(_entries(section, "build")):
         reason, cost, hex_, facing = why_not_build(st, power, entry)
         if reason or hex_ is None:
             events.append(_void(power, f"build[{i}]", reason or "no hex"))
@@ -381,7 +387,7 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
                        "cost": cost, "from_scrap": isinstance(entry.get("from_scrap"), str)})
         if kind in ("ship", "base"):
             events += _activate(st, tid, hex_, chance, f"build{i}:{tid}")
-    for i, entry in enumerate(section.get("repair") or []):
+    for i, entry in enumerate(_entries(section, "repair")):
         reason, cost, _where = why_not_repair(st, power, entry)
         if reason:
             events.append(_void(power, f"repair[{i}]", reason))
@@ -391,7 +397,7 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
         st["tokens"][tid]["crippled"] = False
         events.append({"type": "repaired", "power": power, "token": tid, "cost": cost})
     used: set[str] = set()
-    for i, entry in enumerate(section.get("mines") or []):
+    for i, entry in enumerate(_entries(section, "mines")):
         reason, cost, hex_ = why_not_mine(st, power, entry, used)
         if reason or hex_ is None:
             events.append(_void(power, f"mines[{i}]", reason or "no hex"))

@@ -154,7 +154,8 @@ def test_C4_3_starting_fleet_with_the_empire_discount():
     placed = [e for e in r.events if e["type"] == "placed"]
     assert [(e["token_type"], e["cost"]) for e in placed] == [("ea-hyperion", 13),
                                                               ("ea-transport", 4)]
-    assert r.state["powers"][EA]["reserve"] == 28 + 5   # then Record Keeping: Net 10-5 (D1.2)
+    after = [e for e in r.events if e["type"] == "economy" and e["power"] == EA]
+    assert after[1]["reserve"] == 28
     hyperion = r.state["tokens"][placed[0]["token"]]
     assert (hyperion["hex"], hyperion["facing"], hyperion["built"]) == (free[0], 2,
                                                                         [2, "start"])
@@ -165,7 +166,9 @@ def test_C4_3_generic_tokens_at_full_cost():
     hw = [h for h in setupmod.homeworld_hexes(st, EA)
           if not any(t["hex"] == h for t in st["tokens"].values())]
     r = first_turn(st, EA, {"start": [{"token": "gen-freighter", "hex": hw[0], "facing": 1}]})
-    assert r.state["powers"][EA]["reserve"] == 45 - 6 + 9   # then Net 10-1 (D1.2)
+    placed = next(e for e in r.events if e["type"] == "placed")
+    assert placed["cost"] == 6
+    assert next(e for e in r.events if e["type"] == "economy")["reserve"] == 45 - 6
 
 
 def test_C4_3_purchases_go_on_the_own_homeworld_and_within_the_reserve():

@@ -264,7 +264,8 @@ def test_D3_24_mines_option_one_per_minelayer_adjacent_empty_hex():
 
 
 def test_check_allocate_names_each_bad_entry_by_path():
-    st, bases, hyperion, centre = build_position(12)
+    st, bases, hyperion, centre = build_position(7)       # + Net 5 in Record Keeping: 12
+    st["powers"][BOB]["turns"] = 2
     _, problems = allocate.check_allocate({
         "build": [{"token": "base-4", "hex": centre, "by": hyperion},          # 9: ok, 3 left
                   {"token": "ea-transport", "hex": "0,4", "by": bases["base8"]},  # 6 > 3
@@ -280,3 +281,44 @@ def test_check_allocate_names_each_bad_entry_by_path():
         PLUGIN.view(st, BOB))
     assert [p.path for p in problems] == ["allocate.build[1]", "allocate.build[2]"]
     assert "no financing" in problems[0].message
+
+
+def test_check_allocate_counts_the_economy_record_keeping_generates_first():
+    """Allocate follows Record Keeping (D1.2): the checker judges costs against the Reserve
+    after the Net Economy is added, as the referee will; in a first turn the starting fleet is
+    paid first and only the referee judges the cost (ruling E8)."""
+    st, bases, hyperion, centre = build_position(4)       # Net 5: 9 by Allocate
+    order = {"build": [{"token": "ea-transport", "hex": "0,4", "by": bases["base8"]}]}
+    st["powers"][BOB]["turns"] = 2
+    assert allocate.check_allocate(order, PLUGIN.view(st, BOB))[1] == []
+    st["powers"][BOB]["reserve"] = 0                      # 5 by Allocate: too little
+    _, problems = allocate.check_allocate(order, PLUGIN.view(st, BOB))
+    assert "no financing" in problems[0].message
+    st["powers"][BOB]["turns"] = 0
+    assert allocate.check_allocate(order, PLUGIN.view(st, BOB))[1] == []
+
+
+def test_D3_24_a_unit_built_activates_its_hex():
+    """"Activate Hex: Ships and bases (not squadrons) activate the hex they are built into":
+    a Transport built into Earth's Damage Indicator 1 rolls 1B5 (label build<i>:<token>:hex)."""
+    st = game()
+    bases = bob_at_home(st, 20)
+    tid = f"t{st['next_token']}"
+    chance = ScriptedChance(rolls={f"build0:{tid}:hex": [[3]]})
+    events = allocate.allocate(st, BOB, {"build": [
+        {"token": "ea-transport", "hex": "0,5", "by": bases["base8"]}]}, chance)
+    (roll,) = [e for e in events if e["type"] == "roll"]
+    assert roll["die"] == "b5" and roll["count"] == 1 and roll["result"] == [3]
+    assert of_type(events, "damage")[0]["result"] == "crippled"        # DR 3
+    assert st["tokens"][tid]["crippled"] is True
+
+
+def test_allocate_section_checked_in_the_order_file_with_paths():
+    st, bases, hyperion, centre = build_position(40)
+    st["powers"][BOB]["turns"] = 2
+    _, problems = PLUGIN.normalize_orders({"allocate": {"build": [
+        {"token": "base-4", "hex": centre, "by": bases["base8"]}]}}, PLUGIN.view(st, BOB))
+    assert [p.path for p in problems] == ["allocate.build[0]"]
+    body, problems = PLUGIN.normalize_orders({"allocate": {"build": [
+        {"token": "base-4", "hex": centre, "by": hyperion}]}}, PLUGIN.view(st, BOB))
+    assert problems == [] and body["allocate"]["build"][0]["by"] == hyperion

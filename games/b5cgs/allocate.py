@@ -31,6 +31,9 @@ BUILD_KEYS = ("token", "hex", "by", "from_scrap")
 REPAIR_KEYS = ("token", "by")
 MINE_KEYS = ("token", "hex", "by")
 MAX_ENTRIES = 40
+#: The checker's Reserve in a first turn (the starting fleet is paid before Allocate): large
+#: enough that only the referee judges the cost.
+UNCHECKED_RESERVE = 10**9
 B5 = "b5"
 
 
@@ -358,12 +361,18 @@ def _void(power: str, path: str, reason: str) -> Event:
     return {"type": "allocate_void", "power": power, "entry": path, "reason": reason}
 
 
+def _entries(section: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The section's entries of one kind (normalized orders: anything else is dropped)."""
+    value = section.get(key)
+    return [e for e in value if isinstance(e, Mapping)] if isinstance(value, list) else []
+
+
 def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, chance: Any
              ) -> list[Event]:
     """D3 for the current player on the working copy ``st``; returns the events."""
-    section = section or {}
+    section = section if isinstance(section, Mapping) else {}
     events: list[Event] = []
-    for i, entry in enumerate(section.get("build") or []):
+    for i, entry in enumerate(_entries(section, "build")):
         reason, cost, hex_, facing = why_not_build(st, power, entry)
         if reason or hex_ is None:
             events.append(_void(power, f"build[{i}]", reason or "no hex"))
@@ -378,7 +387,7 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
                        "cost": cost, "from_scrap": isinstance(entry.get("from_scrap"), str)})
         if kind in ("ship", "base"):
             events += _activate(st, tid, hex_, chance, f"build{i}:{tid}")
-    for i, entry in enumerate(section.get("repair") or []):
+    for i, entry in enumerate(_entries(section, "repair")):
         reason, cost, _where = why_not_repair(st, power, entry)
         if reason:
             events.append(_void(power, f"repair[{i}]", reason))
@@ -388,7 +397,7 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
         st["tokens"][tid]["crippled"] = False
         events.append({"type": "repaired", "power": power, "token": tid, "cost": cost})
     used: set[str] = set()
-    for i, entry in enumerate(section.get("mines") or []):
+    for i, entry in enumerate(_entries(section, "mines")):
         reason, cost, hex_ = why_not_mine(st, power, entry, used)
         if reason or hex_ is None:
             events.append(_void(power, f"mines[{i}]", reason or "no hex"))
@@ -432,6 +441,21 @@ def _scratch(view: Mapping[str, Any]) -> dict[str, Any] | None:
     return copy.deepcopy(dict(view))
 
 
+def _project_record_keeping(st: dict[str, Any], power: str) -> None:
+    """The Reserve Allocate will find: this turn's Record Keeping runs first (generate economy,
+    bonuses, penalties, D1.2-D1.4). In the first turn the starting fleet is paid before it
+    (C4.3), which this section does not see: the Reserve is then left to the referee (ruling
+    E8)."""
+    from . import economy  # economy does not import this module; kept local for clarity
+
+    if int(st["powers"][power].get("turns") or 0) == 0:
+        st["powers"][power]["reserve"] = UNCHECKED_RESERVE
+        return
+    economy.change_reserve(st, power, economy.banks(st, power)["net"], "projection")
+    economy.bonuses(st, power)
+    economy.penalties(st, power)
+
+
 def check_allocate(section: object, view: Mapping[str, Any]
                    ) -> tuple[dict[str, Any], list[Problem]]:
     """The ``allocate`` section against the player's view, entry after entry (each entry sees
@@ -457,7 +481,7 @@ def check_allocate(section: object, view: Mapping[str, Any]
                                     "player's own view"))
         return {"build": [], "repair": [], "mines": []}, problems
     power = str(view["viewer"])
-    st["turn"] = view.get("turn")
+    _project_record_keeping(st, power)
     for i, e in enumerate(builds):
         reason, cost, hex_, facing = why_not_build(st, power, e, contested_known=False)
         if reason or hex_ is None:

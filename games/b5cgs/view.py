@@ -15,21 +15,12 @@ view exactly as on a state.
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import economy
 from .setup import piece_name
 from .turn import window
-
-
-def _banks(state: Mapping[str, Any], power: str) -> dict[str, int] | None:
-    """economy.banks (b5econ) when that module is there; None until then."""
-    try:
-        economy = importlib.import_module(f"{__package__}.economy")
-    except ImportError:
-        return None
-    return dict(economy.banks(state, power))
 
 
 def _exposed_pieces(state: Mapping[str, Any], reveal: bool) -> dict[str, Any]:
@@ -54,9 +45,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
                      "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
                      "surrendered": me["surrendered"], "declared": copy.deepcopy(me["declared"]),
                      "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
-        banks = _banks(state, p)
-        if banks is not None:
-            powers[p]["banks"] = banks
+        powers[p]["banks"] = dict(economy.banks(state, p))
     out: dict[str, Any] = {
         "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
         "variant": state["variant"], "options": dict(state["options"]),

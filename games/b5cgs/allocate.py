@@ -189,6 +189,9 @@ def check_allocate(section: object, view: Mapping[str, Any]
     power = str(view["viewer"])
     _project_record_keeping(st, power)
     for i, e in enumerate(builds):
+        if board.coming(view, e.get("by")):          # bought earlier this turn: the referee's
+            out["build"].append(e)
+            continue
         reason, cost, hex_, facing = why_not_build(st, power, e, contested_known=False)
         if reason or hex_ is None:
             problems.append(Problem("build", f"allocate.build[{i}]", reason or "no hex"))
@@ -199,6 +202,9 @@ def check_allocate(section: object, view: Mapping[str, Any]
                "allocate", e.get("from_scrap"))
         out["build"].append({**e, "hex": hex_})
     for i, e in enumerate(repairs):
+        if board.coming(view, e.get("token")):
+            out["repair"].append(e)
+            continue
         reason, cost, _w = why_not_repair(st, power, e, contested_known=False)
         if reason:
             problems.append(Problem("repair", f"allocate.repair[{i}]", reason))
@@ -208,6 +214,9 @@ def check_allocate(section: object, view: Mapping[str, Any]
         out["repair"].append(e)
     used: set[str] = set()
     for i, e in enumerate(mines):
+        if board.coming(view, e.get("by")):
+            out["mines"].append(e)
+            continue
         reason, cost, hex_ = why_not_mine(st, power, e, used, contested_known=False)
         if reason or hex_ is None:
             problems.append(Problem("mine", f"allocate.mines[{i}]", reason or "no hex"))

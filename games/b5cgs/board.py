@@ -8,6 +8,7 @@ built jumpgates are map element tokens, not units (B1.22, B4.4).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from . import hexes as hx
 from . import movement
 
 UNIT_KINDS = ("ship", "base")
+TOKEN_ID = re.compile(r"t([0-9]{1,9})")
 ELEMENTS = ("economy", "damage", "minefield", "jumpgate", "b5")
 
 
@@ -101,3 +103,11 @@ def units_of(st: Mapping[str, Any], power: str, kind: str | None = None
     return [(t, tok) for t, tok in sorted(st["tokens"].items())
             if tok.get("owner") == power and is_unit(st, tok)
             and (kind is None or kind_of(st, tok) == kind)]
+
+
+def coming(view: Mapping[str, Any], tid: object) -> bool:
+    """An id a token bought this turn will get (``t<n>``, n from the view's ``next_token`` on,
+    in the order bought: RULES.md R18): the player's check leaves it to the referee."""
+    m = TOKEN_ID.fullmatch(tid) if isinstance(tid, str) else None
+    return m is not None and tid not in view["tokens"] and \
+        int(m.group(1)) >= int(view.get("next_token") or 0)

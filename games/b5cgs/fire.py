@@ -237,7 +237,9 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
         for k, s in enumerate(shooters):
             where = f"{path}.with[{k}]"
             tok = tokens.get(s) if isinstance(s, str) else None
-            if tok is None or tok.get("owner") != power or not board.is_unit(view, tok):
+            if board.coming(view, s) and s not in firing:
+                firing[str(s)] = path                # built this turn: the referee checks it
+            elif tok is None or tok.get("owner") != power or not board.is_unit(view, tok):
                 problems.append(Problem("firing", where,
                                         f"{str(s)[:20]} is not one of your units on the map"))
             elif s in firing:

@@ -54,7 +54,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
-	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes
+	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes -p b5cgs
 
 test: deps $(STAMP) lint typecheck
 	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest

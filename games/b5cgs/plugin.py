@@ -1,0 +1,109 @@
+"""The GamePlugin object for Babylon 5 CGS: the engine's one handle on this game (the contract
+of pbem.game.plugin: rules, presenter, player's tool).
+
+``resolve`` draws every die from ``chance.public`` and the face-down deal from
+``chance.secret`` (pbem.chance is the fair source the engine passes). The presenter and the
+player's tool are b5face's ``present.PRESENTER`` and ``tool.TOOL`` when those modules exist,
+else the minimal placeholders (placeholder.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.game.chance import Chance
+from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+
+from . import components, orders, placeholder, setup, turn, view
+
+
+def _part(module: str, name: str, fallback: Any) -> Any:
+    """b5face's presenter or tool when its module is there (STATE.md), else the placeholder."""
+    try:
+        return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    except ImportError:
+        return fallback
+
+
+class B5CGS(Steps):
+    id = "b5cgs"
+    title = "Babylon 5 CGS"
+    presenter = _part("present", "PRESENTER", placeholder.PRESENTER)
+    tool = _part("tool", "TOOL", placeholder.TOOL)
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        out = {}
+        for name, opts in setup.VARIANTS.items():
+            n = opts["players"]
+            kind = ("the Basic Game" if name.startswith("basic") else
+                    "the Basic Game with the modular rules: mines, territorial victory, "
+                    "empire discounts in play")
+            out[name] = VariantInfo(
+                name, f"Babylon 5 CGS, {n} players, {kind}", setup.powers_of(name),
+                f"Random Game Set-up (C1.4) on {setup.hx.MAP_PIECES[n]} map pieces")
+        return out
+
+    def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return setup.setup(variant, options)
+
+    def default_components(self) -> tuple[str, Any]:
+        """The project-authored stand-in pack (data/standin.yaml)."""
+        return components.STANDIN.name, components.standin()
+
+    def check_components(self, data: object) -> list[Problem]:
+        return components.check_components(data)
+
+    def window(self, state: dict[str, Any]) -> Window | None:
+        return turn.window(state)
+
+    def orders_turn(self, state: dict[str, Any]) -> int:
+        return int(state["turn"])
+
+    def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
+                         ) -> tuple[dict[str, Any], list[Problem]]:
+        return orders.normalize_orders(body, view_)
+
+    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        return turn.default_orders()
+
+    def nmr_orders(self, state: dict[str, Any], power: str, open_sealed: SealedOpener | None
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Nothing is sealed in Babylon 5 CGS: the standing orders."""
+        return turn.default_orders(), {}
+
+    def concede(self, state: dict[str, Any], power: str) -> Resolution:
+        return Resolution(*turn.concede(state, power))
+
+    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
+                chance: Chance) -> Resolution:
+        return Resolution(*turn.resolve(state, orders_, chance))
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return view.view(state, power)
+
+    def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None
+                    ) -> list[dict[str, Any]]:
+        return view.view_events(events, power)
+
+    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
+        return view.secrets(state, power)
+
+    def hidden(self, state: dict[str, Any]) -> list[str]:
+        return view.hidden(state)
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
+
+    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+        return {"turns": sum(1 for e in events if e.get("type") == "turn_ends"),
+                "rolls": sum(1 for e in events if e.get("type") == "roll"),
+                "explored": sum(1 for e in events if e.get("type") == "explored")}
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        return state["result"] is not None
+
+    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
+        return Resolution(*turn.end_game(state, reason))

@@ -1,0 +1,177 @@
+"""The window and the resolution of one step: the set-up step, or one player's turn.
+
+Turns are strictly sequential (A3.3: "Players take turns sequentially, in clockwise
+rotation"): each step after set-up is one player's whole turn, from one order file. Resolving a
+turn deep-copies the state once, then runs the phases in order on that working copy, each
+returning its events (STATE.md): the starting fleet in the player's first turn (C4.3, setup.py),
+Record Keeping (D1, economy.py), Allocate (D3, allocate.py), Move (D4, movement.py), Fire (D5,
+fire.py). The Vote phase (D2) needs cards and is deferred.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.plugin import Window
+
+from . import allocate, economy, fire, movement
+from . import setup as setupmod
+
+
+def live(state: Mapping[str, Any]) -> list[str]:
+    """Powers still in the game, in order of play (seat order before the set-up step)."""
+    order = state["order"] or state["seats"]
+    return [p for p in order if not state["powers"][p]["surrendered"]]
+
+
+def title(state: Mapping[str, Any], power: str) -> str:
+    return str(state["pack"]["empires"][state["powers"][power]["empire"]]["title"])
+
+
+def window(state: Mapping[str, Any]) -> Window | None:
+    if state["result"] is not None:
+        return None
+    if state["phase"] == "setup":
+        return Window("setup", "Set-up: order of play, homeworlds and the face-down deal",
+                      tuple(state["seats"]))
+    p = state["current"]
+    return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,))
+
+
+def default_orders() -> dict[str, Any]:
+    """The standing orders (NMR): nothing bought, declared, built, moved or fired."""
+    return {"start": [], "record": {}, "allocate": {}, "move": [], "fire": [],
+            "contested": None}
+
+
+def _stamp(st: Mapping[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for e in events:
+        e.setdefault("turn", st["turn"])
+        e.setdefault("round", st["round"])
+    return events
+
+
+def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance | None
+            ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    st: dict[str, Any] = copy.deepcopy(dict(state))
+    chance = chance if chance is not None else NO_CHANCE
+    if st["result"] is not None:
+        return st, []
+    if st["phase"] == "setup":
+        events = setupmod.setup_step(st, chance)
+    else:
+        power = st["current"]
+        events = run_turn(st, power, orders.get(power) or default_orders(), chance)
+        if st["result"] is None:
+            advance(st, power)
+    _stamp(st, events)
+    st["turn"] += 1
+    return st, events
+
+
+def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: Chance
+             ) -> list[dict[str, Any]]:
+    """One player's turn on the working copy ``st``."""
+    me = st["powers"][power]
+    events: list[dict[str, Any]] = [{"type": "turn_begins", "power": power,
+                                     "round": st["round"]}]
+    answer = orders.get("contested")
+    if answer is not None:
+        me["contested"] = copy.deepcopy(dict(answer))
+        events.append({"type": "contested_answer", "power": power, "to": [power],
+                       "answer": copy.deepcopy(dict(answer))})
+    if me["turns"] == 0:
+        events += setupmod.starting_fleet(st, power, orders.get("start") or [], chance)
+    events += economy.record_keeping(st, power, orders.get("record") or {}, chance)
+    if st["result"] is None and not me["surrendered"]:
+        events += allocate.allocate(st, power, orders.get("allocate") or {}, chance)
+        events += movement.move_phase(st, power, orders.get("move") or [], chance)
+        events += fire.fire(st, power, orders.get("fire") or [], chance)
+    me["turns"] += 1
+    st["flags"] = {"moved": [], "fired": [], "targeted": []}
+    events.append({"type": "turn_ends", "power": power})
+    if me["surrendered"]:
+        events += _remove_power(st, power)
+    _last_standing(st, events)
+    return events
+
+
+def advance(st: dict[str, Any], power: str) -> None:
+    """The next player in the order of play (skipping those who surrendered); a new round
+    when the order wraps around."""
+    order = st["order"]
+    i = order.index(power)
+    for k in range(1, len(order) + 1):
+        nxt = order[(i + k) % len(order)]
+        if not st["powers"][nxt]["surrendered"]:
+            if i + k >= len(order):
+                st["round"] += 1
+            st["current"] = nxt
+            return
+
+
+def _remove_power(st: dict[str, Any], power: str) -> list[dict[str, Any]]:
+    """D1.12: the surrendering player's units and war tokens leave play (his map pieces stay)."""
+    gone = sorted(t for t, tok in st["tokens"].items()
+                  if tok["owner"] == power and st["pack"]["tokens"][tok["type"]]["kind"] in
+                  ("ship", "base"))
+    for t in gone:
+        del st["tokens"][t]
+    st["powers"][power]["war_tokens"] = []
+    for other in st["powers"].values():
+        if power in other["war_tokens"]:
+            other["war_tokens"].remove(power)
+    st["powers"][power]["surrendered"] = True
+    return [{"type": "surrendered", "power": power, "removed": gone}]
+
+
+def _last_standing(st: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    left = live(st)
+    if st["result"] is None and len(left) == 1:
+        finish(st, events, left, "last-standing")
+
+
+def finish(st: dict[str, Any], events: list[dict[str, Any]], winners: list[str],
+           reason: str) -> None:
+    """End the game: the result, and every face-down piece revealed."""
+    st["result"] = {"winners": sorted(winners), "reason": reason, "round": st["round"]}
+    st["phase"] = "over"
+    events.append({"type": "victory", "winners": sorted(winners), "reason": reason})
+    events.append({"type": "revealed",
+                   "pieces": {s: setupmod.piece_name(p)
+                              for s, p in sorted(st["referee"]["pieces"].items())},
+                   "aside": [setupmod.piece_name(p) for p in st["referee"]["aside"]]})
+
+
+def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[Any]]:
+    """A player concedes (game-master operation): as a surrender (D1.12)."""
+    st: dict[str, Any] = copy.deepcopy(dict(state))
+    me = st["powers"].get(power)
+    if me is None or me["surrendered"] or st["result"] is not None:
+        return st, []
+    events = _remove_power(st, power)
+    events[0]["type"] = "conceded"
+    if st["phase"] == "play" and st["current"] == power:
+        advance(st, power)
+    _last_standing(st, events)
+    return st, _stamp(st, events)
+
+
+def end_game(state: Mapping[str, Any], reason: str) -> tuple[dict[str, Any], list[Any]]:
+    """End by agreement: the highest Gross Economy wins (ruling R13)."""
+    st: dict[str, Any] = copy.deepcopy(dict(state))
+    if st["result"] is not None:
+        return st, []
+    events: list[dict[str, Any]] = []
+    left = live(st)
+    winners = left
+    if st["phase"] == "play":
+        gross = {p: int(economy.banks(st, p)["gross"]) for p in left}
+        best = max(gross.values(), default=0)
+        winners = [p for p in left if gross[p] == best]
+    finish(st, events, winners, "agreement")
+    st["result"] = {**dict(st["result"] or {}), "note": reason}
+    return st, _stamp(st, events)

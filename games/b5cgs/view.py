@@ -1,0 +1,102 @@
+"""What one power may see: the only way hidden information leaves a Babylon 5 CGS state.
+
+Public (it is a board game on a table): the map's geometry, every exposed piece and its hexes,
+every token on the map and in the Scrap Yards, the Economy Reserves and banks, the War Tokens,
+victory declarations, every roll. Private to its owner: the standing answer to contested-space
+requests (ruling R12). Nobody but the referee: the face-down pieces (C1.42, "so no player has
+viewed any of the map pieces"), the pieces set aside, their face-down rotations and the salt.
+At the end of the game every piece is revealed.
+
+The view has the state's own keys and shapes for ``pack`` (pieces: exposed only), ``map``,
+``hexes``, ``tokens`` and the rest (STATE.md), so movement's and the econ checkers run on a
+view exactly as on a state.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import economy
+from .setup import piece_name
+from .turn import window
+
+
+def _exposed_pieces(state: Mapping[str, Any], reveal: bool) -> dict[str, Any]:
+    names = {s["piece"] for s in state["map"]["slots"] if s["exposed"]}
+    if reveal:
+        names |= set(state["referee"]["pieces"].values()) | set(state["referee"]["aside"])
+    return {p: copy.deepcopy(v) for p, v in state["pack"]["pieces"].items() if p in names}
+
+
+def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
+    if power is not None and power not in state["powers"]:
+        raise ValueError(f"no power {power!r} in this game")
+    over = state["result"] is not None
+    step = window(state)
+    pack = {k: copy.deepcopy(v) for k, v in state["pack"].items() if k != "pieces"}
+    pack["pieces"] = _exposed_pieces(state, over)
+    powers = {}
+    for p in state["seats"]:
+        me = state["powers"][p]
+        emp = me["empire"]
+        powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
+                     "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
+                     "surrendered": me["surrendered"], "declared": copy.deepcopy(me["declared"]),
+                     "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
+        powers[p]["banks"] = dict(economy.banks(state, p))
+    out: dict[str, Any] = {
+        "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
+        "variant": state["variant"], "options": dict(state["options"]),
+        "phase": state["phase"], "round": state["round"], "seats": list(state["seats"]),
+        "order": list(state["order"]), "current": state["current"],
+        "window": None if step is None else {"kind": step.kind, "label": step.label,
+                                             "due": list(step.due)},
+        "pack": pack, "map": copy.deepcopy(state["map"]), "hexes": copy.deepcopy(state["hexes"]),
+        "tokens": copy.deepcopy(state["tokens"]), "next_token": state["next_token"],
+        "powers": powers, "result": copy.deepcopy(state["result"]),
+    }
+    if power is not None:
+        me = state["powers"][power]
+        out["you"] = {"contested": copy.deepcopy(me["contested"]),
+                      "first_turn": me["turns"] == 0}
+    if over:
+        out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
+        out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
+    return out
+
+
+def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
+    """Events without ``to`` are public; the others go to the powers named."""
+    return [copy.deepcopy(dict(e)) for e in events
+            if "to" not in e or (power is not None and power in e["to"])]
+
+
+def secrets(state: Mapping[str, Any], power: str) -> list[str]:
+    """No string is one power's alone: the contested answer is a choice among public words
+    (its structural leak test is ``variations``)."""
+    return []
+
+
+def hidden(state: Mapping[str, Any]) -> list[str]:
+    """The referee's secrets as a leaked view would name them: every face-down and set-aside
+    piece by its id (which ``piece:<id>`` in events contains) and its title, and the salt.
+    Nothing once the game is over (all revealed)."""
+    if state["result"] is not None:
+        return []
+    ref = state["referee"]
+    ids = sorted(set(ref["pieces"].values()) | set(ref["aside"]))
+    titles = sorted({state["pack"]["pieces"][p]["title"] for p in ids})
+    return ids + titles + ([ref["salt"]] if ref.get("salt") else [])
+
+
+def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any],
+                                                                   tuple[str, ...]]]:
+    """``power``'s standing contested-space answer turned the other way: only he may notice."""
+    if state["result"] is not None:
+        return []
+    new = copy.deepcopy(dict(state))
+    answer = new["powers"][power]["contested"]
+    answer["default"] = "allow" if answer["default"] == "deny" else "deny"
+    return [(new, (power,))]

@@ -12,10 +12,10 @@ from tests.b5cgs_driver import (
     ScriptedChance,
     blank,
     hexes,
-    movement,
     put,
     run_moves,
     setupmod,
+    where,
 )
 
 EA = "earth-alliance"
@@ -25,7 +25,7 @@ FROM, INTO = "1,0", "2,0"
 
 def face_down():
     st = blank("basic-3", expose=False)
-    assert not st["map"]["slots"][1]["exposed"] and movement.slot_of(st, INTO) == 1
+    assert not st["map"]["slots"][1]["exposed"] and where.slot_of(st, INTO) == 1
     return st
 
 
@@ -95,7 +95,7 @@ def test_D4_65_a_jump_into_a_face_down_piece_exposes_it():
     st = face_down()
     t = put(st, "ea-hyperion", EA, "0,-1", 3)
     target = "2,-1"  # slot 6 (centre 3,-2) is face down
-    assert movement.slot_of(st, target) == 6 and not st["map"]["slots"][6]["exposed"]
+    assert where.slot_of(st, target) == 6 and not st["map"]["slots"][6]["exposed"]
     events = run_moves(st, EA, [{"unit": t, "jump": target, "flip": 3}],
                        ScriptedChance(lenient=True))
     assert [e["type"] for e in events][:2] == ["jumped", "explored"]

@@ -5,7 +5,7 @@ positions (D4.68), a jump instead of the movement (D4.67), nothing between enter
 
 from __future__ import annotations
 
-from tests.b5cgs_driver import ScriptedChance, blank, check, hexes, movement, put, run_moves
+from tests.b5cgs_driver import ScriptedChance, blank, check, hexes, movement, put, run_moves, where
 
 EA = "earth-alliance"
 ORIGIN = "2,1"        # slot 1's centre on the 19-piece map; facing 2 (north-east) all arc is map
@@ -66,14 +66,14 @@ def test_B4_22_without_a_jump_engine_only_from_a_jumpgate_hex():
 def test_B4_22_a_crippled_hyperion_has_no_jump_engine():
     st = table()
     t = put(st, "ea-hyperion", EA, ORIGIN, 2, crippled=True)
-    assert not movement.has_jump_engine(st, t)
+    assert not where.has_jump_engine(st, t)
     assert movement.plan(st, EA, {"unit": t, "jump": "4,-1"}, set())[0] is None
 
 
 def test_D4_61_gate_to_gate_up_to_2_map_pieces_away():
     st = table()
     st["hexes"][ORIGIN]["jumpgate"] = True
-    src_slot = movement.slot_of(st, ORIGIN)
+    src_slot = where.slot_of(st, ORIGIN)
     centre = hexes.parse(st["map"]["slots"][src_slot]["centre"])
     for facing in range(1, 7):
         near = far = None

@@ -4,7 +4,7 @@ once per turn (D4.1, D4.67), and the order check agreeing with the referee."""
 
 from __future__ import annotations
 
-from tests.b5cgs_driver import blank, check, hexes, movement, put, run_moves
+from tests.b5cgs_driver import blank, check, hexes, movement, put, run_moves, where
 
 EA, MF = "earth-alliance", "minbari"
 HERE = "2,-2"   # a hex of slot 6 (centre 3,-2), two hexes from Babylon 5
@@ -116,7 +116,7 @@ def test_D4_14_one_unit_per_hex():
 def test_B1_16_the_babylon_5_hex_cannot_be_entered():
     st = blank()
     t = ship(st, at="0,-1", facing=4)  # next to Babylon 5, facing it: docked
-    assert movement.docked_to(st, t) == "0,0"
+    assert where.docked_to(st, t) == "0,0"
     _, problems = check(st, EA, {"move": [{"unit": t, "to": "0,0", "facing": 4}]})
     assert problems and "Babylon 5 hex" in problems[0].message
     events = run_moves(st, EA, [{"unit": t, "to": "0,0", "facing": 4}])
@@ -172,7 +172,7 @@ def test_moves_run_in_the_listed_order():
 def test_off_the_map_is_refused():
     st = blank()
     at = next(h for s in st["map"]["slots"] for h in s["hexes"]
-              if not movement.on_map(st, n(h, 2)))
+              if not where.on_map(st, n(h, 2)))
     edge = n(at, 2)
     t = ship(st, at=at, facing=2)
     _, problems = check(st, EA, {"move": [{"unit": t, "to": edge, "facing": 2}]})

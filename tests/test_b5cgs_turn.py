@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from pbem import canonical
-from tests.b5cgs_driver import PLUGIN, PracticeChance, movement, new_game, setupmod
+from tests.b5cgs_driver import PLUGIN, PracticeChance, movement, new_game, setupmod, where
 
 EA = "earth-alliance"
 
@@ -29,7 +29,7 @@ def moves(st, power):
     """Each ship: the first legal standard movement that leaves its hex (sorted), if any."""
     out, taken = [], set()
     for tid, tok in sorted(st["tokens"].items()):
-        if tok["owner"] != power or tok["hex"] is None or movement.kind(st, tid) != "ship":
+        if tok["owner"] != power or tok["hex"] is None or where.kind(st, tid) != "ship":
             continue
         for to, facing in sorted(movement.standard_moves(st, tid)):
             if to == tok["hex"] or to in taken:
@@ -64,7 +64,7 @@ def play(variant="basic-3", turns=12, game="t"):
 
 def invariants(st):
     units = [t["hex"] for tid, t in st["tokens"].items()
-             if t["hex"] is not None and movement.kind(st, tid) in ("ship", "base")]
+             if t["hex"] is not None and where.kind(st, tid) in ("ship", "base")]
     assert len(units) == len(set(units)), "one unit per hex (B4.35)"
     for p, me in st["powers"].items():
         assert me["reserve"] >= 0, p

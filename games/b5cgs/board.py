@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import hexes as hx
-from . import movement
+from . import where
 
 UNIT_KINDS = ("ship", "base")
 TOKEN_ID = re.compile(r"t([0-9]{1,9})")
@@ -41,7 +41,7 @@ def is_unit(st: Mapping[str, Any], tok: Mapping[str, Any]) -> bool:
 
 def unit_at(st: Mapping[str, Any], hex_: str) -> str | None:
     """The unit (ship or base) in ``hex_``, if any (movement's rule)."""
-    return movement.unit_at(st, hex_)
+    return where.unit_at(st, hex_)
 
 
 def element_tokens_at(st: Mapping[str, Any], hex_: str) -> list[str]:
@@ -56,7 +56,7 @@ def exposed(st: Mapping[str, Any], hex_: str) -> bool:
 
 
 def is_b5(st: Mapping[str, Any], hex_: str) -> bool:
-    return movement.is_b5_hex(st, hex_)
+    return where.is_b5_hex(st, hex_)
 
 
 def occupied(st: Mapping[str, Any], hex_: str) -> bool:
@@ -89,7 +89,7 @@ def facing_hex(tok: Mapping[str, Any]) -> str | None:
 def docked_to(st: Mapping[str, Any], tid: str) -> str | None:
     """The hex of the base (or Babylon 5) a ship is docked to (B4.33), or None (movement's
     rule)."""
-    return movement.docked_to(st, tid)
+    return where.docked_to(st, tid)
 
 
 def slot_of_hex(st: Mapping[str, Any]) -> dict[str, int]:

@@ -22,107 +22,14 @@ from typing import Any
 
 from pbem.game.chance import Chance
 
-from . import damage
+from . import damage, where
 from . import hexes as hx
 from .setup import expose, piece_name, roll
-
-Board = Mapping[str, Any]
-"""A state, or a player's view of one: both have ``pack``, ``map``, ``hexes``, ``tokens``."""
+from .where import Board
 
 MAX_FLEET = 7  # D4.68: the primary and up to 6 adjacent ships
 JUMP_RANGE = 3  # D4.61, D4.62
 GATE_PIECES = 2  # D4.61: to a jumpgate up to 2 map pieces away
-
-
-# -- what is where ----------------------------------------------------------------------------
-def ttype(board: Board, tid: str) -> Mapping[str, Any]:
-    return board["pack"]["tokens"][board["tokens"][tid]["type"]]  # type: ignore[no-any-return]
-
-
-def kind(board: Board, tid: str) -> str:
-    return str(ttype(board, tid)["kind"])
-
-
-def is_unit(board: Board, tid: str) -> bool:
-    tok = board["tokens"].get(tid)
-    return tok is not None and tok["hex"] is not None and kind(board, tid) in ("ship", "base")
-
-
-def unit_at(board: Board, h: str) -> str | None:
-    """The unit (ship or base) in hex ``h`` (B4.35: at most one)."""
-    for tid, tok in board["tokens"].items():
-        if tok["hex"] == h and kind(board, tid) in ("ship", "base"):
-            return str(tid)
-    return None
-
-
-def occupied(board: Board, h: str) -> bool:
-    return unit_at(board, h) is not None
-
-
-def mine_at(board: Board, h: str) -> str | None:
-    for tid, tok in board["tokens"].items():
-        if tok["hex"] == h and kind(board, tid) == "mine":
-            return str(tid)
-    return None
-
-
-def slot_of(board: Board, h: str) -> int | None:
-    """The map slot holding hex ``h`` (None: off the map)."""
-    for s in board["map"]["slots"]:
-        if h in s["hexes"]:
-            return int(s["slot"])
-    return None
-
-
-def on_map(board: Board, h: str) -> bool:
-    return slot_of(board, h) is not None
-
-
-def is_b5_hex(board: Board, h: str) -> bool:
-    """B1.16, D4.65: the Babylon 5 hex can never be entered, exposed or not."""
-    return bool(h == board["map"]["b5_hex"])
-
-
-def is_gate(board: Board, h: str) -> bool:
-    """A jumpgate hex: printed on an exposed piece, or a built jumpgate token (B4.42)."""
-    if board["hexes"].get(h, {}).get("jumpgate"):
-        return True
-    return any(tok["hex"] == h and kind(board, tid) == "jumpgate"
-               for tid, tok in board["tokens"].items())
-
-
-def side(board: Board, tid: str) -> int:
-    """0 for the undamaged side, 1 for the crippled side (index into the pack's pairs)."""
-    return 1 if board["tokens"][tid]["crippled"] else 0
-
-
-def has_jump_engine(board: Board, tid: str) -> bool:
-    return bool(ttype(board, tid).get("jump", [False, False])[side(board, tid)])
-
-
-def docked_to(board: Board, tid: str) -> str | None:
-    """B4.33: the hex of the base (or Babylon 5) a ship is adjacent to and facing, or None."""
-    tok = board["tokens"][tid]
-    if kind(board, tid) != "ship" or tok["hex"] is None:
-        return None
-    h = hx.parse(tok["hex"])
-    assert h is not None
-    ahead = hx.key(hx.front(h, tok["facing"]))
-    if is_b5_hex(board, ahead):
-        return ahead
-    other = unit_at(board, ahead)
-    return ahead if other is not None and kind(board, other) == "base" else None
-
-
-def empire_sheet(board: Board, tid: str) -> Mapping[str, Any]:
-    """The Empire Control Sheet whose movement chart a ship obeys (D4.15: its own empire's;
-    a generic ship its controller's: ruling R9)."""
-    tok = board["tokens"][tid]
-    emp = ttype(board, tid)["empire"]
-    if emp not in board["pack"]["empires"]:
-        emp = board["powers"][tok["owner"]]["empire"]
-    return board["pack"]["empires"][emp]  # type: ignore[no-any-return]
 
 
 def standard_moves(board: Board, tid: str) -> dict[tuple[str, int], str]:
@@ -132,7 +39,7 @@ def standard_moves(board: Board, tid: str) -> dict[tuple[str, int], str]:
     h = hx.parse(tok["hex"])
     assert h is not None
     f = int(tok["facing"])
-    sheet = empire_sheet(board, tid)
+    sheet = where.empire_sheet(board, tid)
     allowed = set(sheet["movement"])
     if tok["type"] in sheet.get("no_sideslip", []):
         allowed.discard("sideslip")
@@ -170,11 +77,11 @@ class Plan:
 
 def _free(board: Board, h: str, leaving: Sequence[str] = ()) -> str | None:
     """Why a unit may not enter ``h`` (None: it may)."""
-    if not on_map(board, h):
+    if not where.on_map(board, h):
         return f"{h} is not on the map"
-    if is_b5_hex(board, h):
+    if where.is_b5_hex(board, h):
         return f"{h} is the Babylon 5 hex, which no unit may enter (B1.16)"
-    other = unit_at(board, h)
+    other = where.unit_at(board, h)
     if other is not None and other not in leaving:
         return f"{h} is occupied by {other} (one unit per hex, D4.14)"
     return None
@@ -188,8 +95,8 @@ def _own_ship(board: Board, power: str, tid: object, moved: set[str]) -> str | N
         return f"{tid} is not yours"
     if tok["hex"] is None:
         return f"{tid} is not on the map"
-    if kind(board, tid) != "ship":
-        return f"{tid} is a {kind(board, tid)}: only ships move (D4.1)"
+    if where.kind(board, tid) != "ship":
+        return f"{tid} is a {where.kind(board, tid)}: only ships move (D4.1)"
     if tid in moved:
         return f"{tid} has already moved or jumped this turn (D4.1, D4.67)"
     return None
@@ -213,8 +120,9 @@ def plan(board: Board, power: str, entry: Mapping[str, Any], moved: set[str]
     options = standard_moves(board, unit)
     how = options.get((to, facing))
     if how is None:
+        chart = ", ".join(where.empire_sheet(board, unit)["movement"])
         return None, (f"{unit} cannot move to {to} facing {facing} in one standard movement "
-                      f"(D4.11; its chart: {', '.join(empire_sheet(board, unit)['movement'])})")
+                      f"(D4.11; its chart: {chart})")
     path: list[str] = []
     if to != tok["hex"]:
         if how == "forward-2":
@@ -244,14 +152,14 @@ def _plan_jump(board: Board, power: str, unit: str, entry: Mapping[str, Any],
     target = hx.key(dst)
     if not hx.in_arc(src, facing, dst):
         return None, f"{target} is not in {unit}'s forward 60-degree arc (D4.64)"
-    gate = is_gate(board, tok["hex"])
-    engine = has_jump_engine(board, unit)
+    gate = where.is_gate(board, tok["hex"])
+    engine = where.has_jump_engine(board, unit)
     dist = hx.distance(src, dst)
     via = None
     if dist <= JUMP_RANGE and (engine or gate):
         via = "engine" if engine else "gate"
-    elif gate and on_map(board, target) and is_gate(board, target):
-        a, b = slot_of(board, tok["hex"]), slot_of(board, target)
+    elif gate and where.on_map(board, target) and where.is_gate(board, target):
+        a, b = where.slot_of(board, tok["hex"]), where.slot_of(board, target)
         assert a is not None and b is not None
         ca = hx.parse(board["map"]["slots"][a]["centre"])
         cb = hx.parse(board["map"]["slots"][b]["centre"])
@@ -304,7 +212,7 @@ def _plan_sweep(board: Board, power: str, entry: Mapping[str, Any]
     h = hx.parse(tok["hex"])
     assert h is not None
     ahead = hx.key(hx.front(h, tok["facing"]))
-    mine = mine_at(board, ahead)
+    mine = where.mine_at(board, ahead)
     if mine is None:
         return None, f"there is no mine directly in front of {unit} (in {ahead}) (H5)"
     return Plan("sweep", unit, "sweep", [], [], 1, mine), None
@@ -328,7 +236,7 @@ def apply_damage(st: dict[str, Any], tid: str, points: int, cause: str) -> list[
 def explore(st: dict[str, Any], tid: str, h: str, flip: int, power: str | None
             ) -> list[dict[str, Any]]:
     """D4.21: a unit entering a hex of a face-down piece exposes it, flipped about ``flip``."""
-    slot = slot_of(st, h)
+    slot = where.slot_of(st, h)
     if slot is None or st["map"]["slots"][slot]["exposed"]:
         return []
     piece = st["referee"]["pieces"][str(slot)]
@@ -350,7 +258,7 @@ def enter(st: dict[str, Any], tid: str, h: str, jumped: bool, chance: Chance, la
     ``label`` prefixes the labels of the dice rolled (STATE.md)."""
     events = explore(st, tid, h, flip, st["tokens"][tid]["owner"])
     b5 = st["pack"]["dice"]["b5"]
-    mine = mine_at(st, h)
+    mine = where.mine_at(st, h)
     if mine is not None:  # D4.42: detonates, never doubled (D4.44); removed
         n = int(st["pack"]["tokens"][st["tokens"][mine]["type"]]["damage"])
         dice, ev = roll(chance, f"{label}:mine", "b5", b5, n,

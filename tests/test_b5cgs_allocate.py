@@ -23,7 +23,7 @@ def test_C4_3_starting_purchases_hyperion_13_transport_4_with_the_empire_discoun
     to purchase a Hyperion Cr. for 13 (16-3 ...) and a Transport for 4 (6-2), costing a total of
     18. This leaves 27 in his Reserve." The discount applies at set-up whatever the options
     (setup.starting_fleet, the player's first orders). The example's sum is a slip: 13 + 4 is
-    17, which leaves 28 (ruling E2 in RULINGS-econ.md); the prices are the rule. Record Keeping
+    17, which leaves 28 (ruling E2 in RULES.md); the prices are the rule. Record Keeping
     follows in the same turn: D1.2 adds the Net Economy of 5 (the book's 27 -> 32)."""
     st = new_game("basic-3", first=BOB)
     assert st["options"]["discounts"] is False and st["powers"][BOB]["reserve"] == 45

@@ -7,7 +7,7 @@ they agree except on the other players' contested-space answers, which only the 
 
 Costs: the build cost (D3.21), less the upkeep of the token built when an empire token builds a
 token of its own empire (D3.22), which the starting fleet always uses (C4.3, setup.start_cost) and
-play uses only with the modular rule (``options.discounts``; ruling E1 in RULINGS-econ.md).
+play uses only with the modular rule (``options.discounts``; ruling E1 in RULES.md).
 """
 
 from __future__ import annotations

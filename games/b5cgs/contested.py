@@ -1,4 +1,4 @@
-"""Contested space (D3.4, ruling E4 in RULINGS-econ.md): who must allow a build or a repair.
+"""Contested space (D3.4, ruling E4 in RULES.md): who must allow a build or a repair.
 
 "A hex is considered contested if any player with a ship or base (not squadron) in an adjacent
 hex desires the hex to be contested. The current player must obtain permission from each player

@@ -14,6 +14,12 @@ machine, which are not used):
 - ``mail_ms`` — the floor of one ingested order mail: one order parse + one verify + five
   durable writes (inbox copy, submission, log entry, receipt, done record).
 - ``process_ms`` — ``python -c pass`` as a whole process: the floor of any command run per mail.
+- ``audit_turn_ms`` — the floor of auditing one turn of a given game: for each order file of the
+  turn one Ed25519 verify of its signed payload and one parse of its YAML (CSafeLoader), plus
+  one replay step: the rules core's resolution of the turn (``plugin.resolve``) and the
+  canonical digest of the state it gives. Everything else the audit does (chain hashes, the
+  rules core's order check against each power's view, the used-orders rule, escrow and chance
+  checks) is counted in the ratio.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bench.report import median_seconds
 
@@ -116,6 +124,29 @@ def process_ms() -> float:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
 
     return median_seconds(start, repeat=7, number=3) * 1e3
+
+
+def audit_turn_ms(signed: Sequence[tuple[Any, bytes, bytes]], plugin: Any, state: Any,
+                  orders: Any) -> float:
+    """``signed``: (public key, payload, signature) of each order file of one turn; ``state``
+    and ``orders``: the state before the turn and the normalised orders it resolves."""
+    import yaml
+
+    from pbem import canonical
+    from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def files() -> None:
+        for key, payload, sig in signed:
+            key.verify(DOMAIN, PAYLOAD_TYPE, payload, sig)
+            yaml.load(payload, Loader=loader)
+
+    def step() -> None:
+        canonical.digest(plugin.resolve(state, orders).state)
+
+    return (median_seconds(files, repeat=7, number=20)
+            + median_seconds(step, repeat=7, number=20)) * 1e3
 
 
 def describe() -> str:

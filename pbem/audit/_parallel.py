@@ -30,6 +30,7 @@ from pbem.store import log as glog
 from pbem.store import replay
 
 CHUNK_LINES = 128
+FIRST_LINES = 8  # the first chunks are smaller (doubling), so the walk starts soon
 CHUNK_BYTES = 256 * 1024  # a chunk ends at this many bytes or lines (or holds one longer line)
 AHEAD = 4  # chunks in flight per worker
 MIN_BYTES = 1 << 20  # smaller logs are audited in one process (starting workers costs more)
@@ -105,11 +106,13 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
     pending: deque[tuple[list[bytes], Future[list[Ahead | None]] | None]] = deque()
     lineno = first_line
+    limit = FIRST_LINES
     broken = False
     try:
         while True:
             while len(pending) < AHEAD * workers:
-                chunk = _chunk(lines)
+                chunk = _chunk(lines, min(limit, CHUNK_LINES))
+                limit *= 2
                 if not chunk:
                     break
                 future = None
@@ -136,13 +139,13 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _chunk(lines: Iterator[bytes]) -> list[bytes]:
+def _chunk(lines: Iterator[bytes], most: int) -> list[bytes]:
     chunk: list[bytes] = []
     size = 0
     for raw in lines:
         chunk.append(raw)
         size += len(raw)
-        if len(chunk) >= CHUNK_LINES or size >= CHUNK_BYTES:
+        if len(chunk) >= most or size >= CHUNK_BYTES:
             break
     return chunk
 

@@ -12,8 +12,8 @@ processes where the machine has the cores).
 Lines:
 - ``audit``: turns per second over the whole game, against the floor of one audited turn
   measured in the same run on the game's middle turn (bench/floors.py ``audit_turn_ms``: an
-  Ed25519 verify and a CSafeLoader parse per order file, one rules-core resolution and its state
-  digest), in turns per second: 1000 / floor ms.
+  Ed25519 verify and a CSafeLoader parse per order file, and the replay of the turn's resolve
+  entry by the rules core), in turns per second: 1000 / floor ms.
 - ``audit peak memory``: the RSS high-water mark of a fresh process auditing the first 500 and
   all 2,000 turns of the same log, against the same process auditing only its first turn:
   flat memory shows as the same figure (ratio near 1) at both lengths.
@@ -109,7 +109,7 @@ def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, list[int], dict[
         lines.append(entries[-1].line())
         ends.append(ends[-1] + sum(len(x) for x in lines[-len(standing) - 1:]))
         if turn == turns // 2 + 1:
-            sample.update(state=state, orders=orders)
+            sample.update(state=state, standing=standing, entry=entries[-1], game_id=game_id)
         entries = entries[-1:]  # only the last is needed to go on
         table.state = result.state
     return b"".join(lines), ends, sample
@@ -165,7 +165,8 @@ def peak_kib(path: Path, turns: int) -> tuple[int, int]:
 
 def run() -> None:
     data, ends, sample = generate()
-    floor_ms = floors.audit_turn_ms(sample["signed"], AD, sample["state"], sample["orders"])
+    floor_ms = floors.audit_turn_ms(sample["signed"], lambda: replay.replay_resolution(
+        AD, sample["state"], sample["standing"], sample["entry"], game_id=sample["game_id"]))
     with tempfile.TemporaryDirectory(prefix="pbem-bench-audit-") as tmp:
         full = Path(tmp) / "game.jsonl"
         full.write_bytes(data)

@@ -126,8 +126,8 @@ class Opened:
 
 
 def open_source(source: Source) -> Opened:
-    """Check the file's form as :func:`pbem.audit.export.read_export` does (the same errors):
-    not empty, its last line complete, its header (if it has one) well-formed."""
+    """Check the file's form: not empty, its last line complete (else it was cut short), its
+    header (if its first line is not an entry, or names the export format) well-formed."""
     name = source.name
     if not source.size:
         raise ExportError(f"{name} is empty")

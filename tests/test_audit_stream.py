@@ -8,6 +8,7 @@ changes a verdict.
 - Workers: with worker processes (forced, in chunks of a few lines so chunks, key changes and
   in-order consumption all happen on a small game) every export, valid or tampered, gets the
   same report or the same failure, word for word, as the audit in one process.
+- A file read piece by piece gives what its bytes give (cut short, empty, tampered, valid).
 - One pass: a walk failure followed by a broken line later in the file is reported as the
   broken chain (the verdict of verifying the whole chain before walking it).
 """
@@ -107,6 +108,23 @@ def test_workers_give_the_same_failure_on_every_tampered_export(game, small_chun
         serial = outcome(data, 0)
         assert serial[0] == "failed", name
         assert outcome(data, 1) == serial, name
+
+
+def test_a_file_is_audited_as_its_bytes_are(game, tmp_path):
+    cases = {**tampered(game), "valid": game.export, "cut short": game.export[:-10],
+             "empty": b"", "header only": lines_of(game.export)[0] + b"\n"}
+    for name, data in cases.items():
+        path = tmp_path / "game.export"
+        path.write_bytes(data)
+        try:
+            streamed: tuple[Any, ...] = ("passed", *audit_path(path, workers=0).lines())
+        except AuditFailure as exc:
+            streamed = ("failed", str(exc), exc.seq, exc.line, exc.field)
+        try:
+            held: tuple[Any, ...] = ("passed", *audit_bytes(data, str(path), workers=0).lines())
+        except AuditFailure as exc:
+            held = ("failed", str(exc), exc.seq, exc.line, exc.field)
+        assert streamed == held, name
 
 
 def test_a_walk_failure_before_a_broken_line_is_reported_as_the_broken_chain(game):

@@ -142,8 +142,8 @@ def audit_turn_ms(signed: Sequence[tuple[Any, bytes, bytes]],
             key.verify(DOMAIN, PAYLOAD_TYPE, payload, sig)
             yaml.load(payload, Loader=loader)
 
-    return (median_seconds(files, repeat=7, number=20)
-            + median_seconds(replay_step, repeat=7, number=20)) * 1e3
+    return (median_seconds(files, repeat=5, number=10)
+            + median_seconds(replay_step, repeat=5, number=4)) * 1e3
 
 
 def describe() -> str:

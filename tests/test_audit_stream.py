@@ -28,6 +28,7 @@ from pbem import canonical
 from pbem.audit import AuditFailure, _parallel, audit_bytes, audit_path
 from pbem.game import registry, versions
 from pbem.protocol.keys import PrivateKey
+from pbem.protocol.orderdoc import sign_orders
 from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
@@ -75,6 +76,17 @@ def _nobody_sent(items: list[dict[str, Any]]) -> None:
     resolve["body"]["used"][power] = "f" * 64
 
 
+def _resigned(game: Played, seq: int, key: PrivateKey) -> Callable[[list[dict[str, Any]]],
+                                                                     None]:
+    def change(items: list[dict[str, Any]]) -> None:
+        body = items[seq]["body"]
+        text = body["text"].split("-----BEGIN PBEM SIGNATURE-----")[0]
+        text = text.replace("-----BEGIN PBEM SIGNED ORDERS-----\n", "")
+        body["text"] = sign_orders(text, key)
+        body["key"] = key.public.fingerprint
+    return change
+
+
 def tampered(game: Played) -> dict[str, bytes]:
     lines = lines_of(game.export)
     first_orders = next(i for i, raw in enumerate(lines[1:]) if b'"kind":"orders"' in raw)
@@ -89,6 +101,10 @@ def tampered(game: Played) -> dict[str, bytes]:
         "an order after the key change differs": lying_referee(
             game, _change_orders(last_orders)),
         "a resolution uses orders nobody sent": lying_referee(game, _nobody_sent),
+        "signed with the key replaced before": lying_referee(game, _resigned(
+            game, game.key_seq + 3, PrivateKey.load(game.host.tmp / "keys" / "g1-antares.key"))),
+        "signed with another player's key": lying_referee(game, _resigned(
+            game, 2, game.host.keys["regulus"])),
         "public export with a flipped byte": flip(game.public, 5),
     }
 

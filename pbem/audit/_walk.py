@@ -200,11 +200,11 @@ class Walker:
         info = variants[body["variant"]]
         try:
             self.keys = {p: PublicKey.parse(t) for p, t in body["keys"].items()}
-            self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
-            self._key_texts: tuple[int, dict[str, str]] | None = None
             self.referee = PublicKey.parse(body["referee"])
         except KeyError_ as exc:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
+        self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
+        self._key_texts: tuple[int, dict[str, str]] | None = None
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))

@@ -1,31 +1,47 @@
-"""``pbem audit`` of a generated 200-turn four-power 4000 A.D. game, in turns per second.
+"""``pbem audit`` of a generated 2,000-turn four-power 4000 A.D. game: turns per second and peak
+memory at two log lengths.
 
 The game is written straight into a log with ``pbem.log.make_entry`` (no mail): each turn every
 power sends random legal orders (departures with real commitments, arrivals revealed from the
 vault, as tests/test_4000ad_properties.py plays them), signed with a real Ed25519 key, and a
 ``resolve`` entry is made from the real rules core exactly as the cron job makes it. The audit
 then does everything it does on a real game: chain, signatures, parses, order checks, replay.
+The log is written to a file and audited from it (``audit_path``: streamed, with worker
+processes where the machine has the cores).
 
-Floor per turn (shared/notes/performance-floor.md, 2-core VM), for what the audit cannot avoid:
-- 4 signature verifies at 0.064 ms;
-- 4 order parses at 0.465 ms per 1.9 KB (CSafeLoader), scaled to the mean size of the
-  generated order files (the note's figure is for a 20-order file; ours are smaller);
-- one digest of the state after the resolution: a canonical ``json.dumps`` at 0.36 ms per
-  50 KB (the note's 330-400 µs), scaled to the generated state's size.
-Resolving with the rules core is not in the floor (it has no row in the note), so the ratio
-also shows what the replay itself costs. Floor in turns/s = 1000 / (floor ms per turn).
+Lines:
+- ``audit``: turns per second over the whole game, against the floor of one audited turn
+  measured in the same run (bench/floors.py ``audit_turn_ms``: an Ed25519 verify and a
+  CSafeLoader parse per order file, and the replay of the turn's resolve entry by the rules
+  core), averaged over five turns spread over the game (the state, and the rules core's cost,
+  grow as the game goes on), in turns per second: 1000 / floor ms. The floor is the work of one
+  process: with worker processes (more than one core) the audit can beat it (ratio < 1).
+- ``audit peak memory``: the RSS high-water mark of a fresh process auditing the first 500 and
+  all 2,000 turns of the same log, against the same process auditing only its first turn:
+  flat memory shows as the same figure (ratio near 1) at both lengths.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from bench.report import line, median_seconds
+from bench import floors
+from bench.report import line
 from pbem import canonical
-from pbem.audit import audit_bytes
+from pbem.audit import audit_path
+from pbem.game import versions
+from pbem.protocol.armor import dearmor
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import sign_orders
 from pbem.store import log as glog
@@ -34,10 +50,9 @@ from pbem.store.gamedir import GENESIS_FORMAT
 from tests.ad_driver import AD, Table
 from tests.test_4000ad_properties import random_body
 
-TURNS = 200
-VERIFY_MS = 0.064
-PARSE_MS_PER_1900_BYTES = 0.465
-DUMPS_MS_PER_50KB = 0.36
+TURNS = int(os.environ.get("PBEM_BENCH_AUDIT_TURNS", "2000"))
+SHORT = 500
+MIB = 1024 * 1024
 
 
 def _time(turn: int, step: int) -> str:
@@ -45,11 +60,16 @@ def _time(turn: int, step: int) -> str:
     return f"2026-12-{1 + minutes // 1440:02d}T{minutes // 60 % 24:02d}:{minutes % 60:02d}:00Z"
 
 
-def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, dict[str, float]]:
-    """The log bytes of a ``turns``-turn game, and sizes for the floor."""
+def generate(turns: int = TURNS, seed: int = 3
+             ) -> tuple[bytes, list[int], list[dict[str, Any]]]:
+    """The log bytes of a ``turns``-turn game, the byte length of the log after each turn
+    (index 0: genesis only), and five turns spread over the game as the floor needs them."""
     rng = random.Random(seed)
     table = Table("independents-4")
     game_id = table.state["game_id"]
+    recorded = versions.genesis_fields(AD, None)  # the rules version, as GameDir.create records
+    table.state = AD.setup("independents-4", versions.setup_options(
+        {**recorded, "options": {"game_id": game_id}}))
     keys = {p: PrivateKey.generate() for p in AD.powers_due(table.state)}
     referee = PrivateKey.generate()
     genesis = {
@@ -57,10 +77,13 @@ def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, dict[str, float]
         "keys": {p: k.public.text() for p, k in keys.items()},
         "referee": referee.public.text(), "plugin": AD.id, "variant": "independents-4",
         "options": {"game_id": game_id}, "initial_state": canonical.digest(table.state),
-        "deadline": _time(0, 0),
+        "deadline": _time(0, 0), **recorded,
     }
     entries = [glog.make_entry(None, glog.GENESIS_KIND, _time(0, 0), genesis)]
-    text_bytes = 0
+    lines = [entries[0].line()]
+    ends = [len(lines[0])]
+    picked = {max(1, turns * k // 10) for k in (1, 3, 5, 7, 9)}
+    samples: dict[int, dict[str, Any]] = {t: {} for t in picked}
     for turn in range(1, turns + 1):
         state = table.state
         if AD.is_over(state):
@@ -71,12 +94,16 @@ def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, dict[str, float]
             doc = {"pbem": 1, "game": game_id, "power": power, "turn": state["turn"],
                    "seq": turn, "orders": body}
             text = sign_orders(yaml.safe_dump(doc, sort_keys=False), keys[power], check=False)
-            text_bytes += len(text)
+            if turn in samples:
+                armored = dearmor(text)
+                samples[turn].setdefault("signed", []).append(
+                    (keys[power].public, armored.body.encode("utf-8"), armored.signature))
             sub = replay.orders_body(
                 turn=state["turn"], power=power, seq=turn,
                 sha256=_sha(text), text=text, orders=body, received=_time(turn, step),
                 message_id=None, key=keys[power].public.fingerprint)
             entries.append(glog.make_entry(entries[-1], replay.ORDERS, _time(turn, step), sub))
+            lines.append(entries[-1].line())
             standing[power] = sub
         orders, used, opened, stale = replay.gather_orders(AD, state, standing, None)
         result = AD.resolve(state, orders)
@@ -85,18 +112,23 @@ def generate(turns: int = TURNS, seed: int = 3) -> tuple[bytes, dict[str, float]
                    "state": canonical.digest(result.state), "events": result.events,
                    "deadline": _time(turn + 1, 0)}
         entries.append(glog.make_entry(entries[-1], replay.RESOLVE, _time(turn, 9), resolve))
+        lines.append(entries[-1].line())
+        ends.append(ends[-1] + sum(len(x) for x in lines[-len(standing) - 1:]))
+        if turn in samples:
+            samples[turn].update(state=state, standing=standing, entry=entries[-1],
+                                 game_id=game_id)
+        entries = entries[-1:]  # only the last is needed to go on
         table.state = result.state
-    sizes = {"order_bytes": text_bytes / (turns * 4),
-             "state_bytes": len(canonical.encode(table.state))}
-    return b"".join(e.line() for e in entries), sizes
+    return b"".join(lines), ends, [samples[t] for t in sorted(samples)]
 
 
 def _peaceful(table: Table, power: str, body: dict[str, Any]) -> dict[str, Any]:
     """Random orders that keep every power in the game for 200 turns: no departure for a home
     star, never more than half the ships at home leave it (the commitment does not cover the
-    ship count), no votes to end, no withdrawals."""
+    ship count), no votes to end, no withdrawals, no concessions."""
     body.pop("vote_end", None)
     body.pop("withdraw", None)
+    body.pop("concede", None)
     depart = body.get("depart")
     homes = {info["home"] for info in table.state["powers"].values()}
     if depart:
@@ -117,24 +149,63 @@ def _peaceful(table: Table, power: str, body: dict[str, Any]) -> dict[str, Any]:
 def _sha(text: str) -> str:
     import hashlib
 
-    from pbem.protocol.armor import dearmor
-
     return hashlib.sha256(dearmor(text).body.encode("utf-8")).hexdigest()
 
 
-def floor_turns_per_second(sizes: dict[str, float]) -> float:
-    per_turn = (4 * (VERIFY_MS + PARSE_MS_PER_1900_BYTES * sizes["order_bytes"] / 1900)
-                + DUMPS_MS_PER_50KB * sizes["state_bytes"] / 50_000)
-    return 1000 / per_turn
+_PEAK = """
+import resource, sys
+from pbem.audit import audit_path
+report = audit_path(sys.argv[1])
+assert report.tally.resolutions == int(sys.argv[2]), report.lines()
+try:  # ru_maxrss would count the bench process this one was forked from
+    with open("/proc/self/status") as status:
+        peak = next(int(x.split()[1]) for x in status if x.startswith("VmHWM"))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_kib(path: Path, turns: int) -> tuple[int, int]:
+    """(peak RSS of the auditing process, of its largest worker) in KiB: a fresh process (its
+    VmHWM: getrusage's maxrss keeps the high-water mark of the process it was forked from)."""
+    out = subprocess.run([sys.executable, "-c", _PEAK, str(path), str(turns)], check=True,
+                         capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    main, worker = out.stdout.split()
+    return int(main), int(worker)
+
+
+def _replay_step(sample: dict[str, Any]) -> Callable[[], object]:
+    return lambda: replay.replay_resolution(AD, sample["state"], sample["standing"],
+                                            sample["entry"], game_id=sample["game_id"])
 
 
 def run() -> None:
-    data, sizes = generate()
-    report = audit_bytes(data, "bench")
-    assert report.tally.resolutions == TURNS and report.tally.orders == 4 * TURNS
-    seconds = median_seconds(lambda: audit_bytes(data, "bench"), repeat=3)
-    line(f"audit: a {TURNS}-turn four-power game ({report.tally.battles} battles)",
-         TURNS / seconds, "turns/s", floor_turns_per_second(sizes), rate=True)
+    data, ends, samples = generate()
+    floor_ms = statistics.mean(floors.audit_turn_ms(s["signed"], _replay_step(s))
+                               for s in samples)
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-audit-") as tmp:
+        full = Path(tmp) / "game.jsonl"
+        full.write_bytes(data)
+        del data
+        start = time.perf_counter()
+        report = audit_path(full)
+        seconds = time.perf_counter() - start
+        assert report.tally.resolutions == TURNS and report.tally.orders == 4 * TURNS
+        line(f"audit: a {TURNS}-turn four-power game ({report.tally.battles} battles, "
+             f"{full.stat().st_size / MIB:.1f} MiB log)", TURNS / seconds, "turns/s",
+             1000 / floor_ms, rate=True)
+        peaks = {}
+        for turns in (1, min(SHORT, TURNS), TURNS):
+            part = Path(tmp) / f"first-{turns}.jsonl"
+            with open(full, "rb") as src, open(part, "wb") as dst:
+                dst.write(src.read(ends[turns]))
+            peaks[turns] = peak_kib(part, turns)
+        floor_mib = peaks[1][0] / 1024
+        for turns in (min(SHORT, TURNS), TURNS):
+            main, worker = peaks[turns]
+            line(f"audit peak memory: {turns} turns ({ends[turns] / MIB:.1f} MiB log; largest "
+                 f"worker {worker / 1024:.0f} MiB)", main / 1024, "MiB", floor_mib)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,13 @@ machine, which are not used):
 - ``mail_ms`` — the floor of one ingested order mail: one order parse + one verify + five
   durable writes (inbox copy, submission, log entry, receipt, done record).
 - ``process_ms`` — ``python -c pass`` as a whole process: the floor of any command run per mail.
+- ``audit_turn_ms`` — the floor of auditing one turn of a given game: for each order file of the
+  turn one Ed25519 verify of its signed payload and one parse of its YAML (CSafeLoader), plus
+  one replay step: ``pbem.store.replay.replay_resolution`` of the turn's resolve entry (the
+  rules core's check of each order file against its power's view, its resolution, and the
+  digests of the state and events it gives). Everything else the audit does (reading and
+  hashing each line, the safe YAML and envelope checks, the acceptance rules, the used-orders
+  rule, escrow and chance checks) is counted in the ratio.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bench.report import median_seconds
 
@@ -116,6 +125,25 @@ def process_ms() -> float:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
 
     return median_seconds(start, repeat=7, number=3) * 1e3
+
+
+def audit_turn_ms(signed: Sequence[tuple[Any, bytes, bytes]],
+                  replay_step: Callable[[], object]) -> float:
+    """``signed``: (public key, payload, signature) of each order file of one turn;
+    ``replay_step``: replays the turn's resolve entry from the state before it."""
+    import yaml
+
+    from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def files() -> None:
+        for key, payload, sig in signed:
+            key.verify(DOMAIN, PAYLOAD_TYPE, payload, sig)
+            yaml.load(payload, Loader=loader)
+
+    return (median_seconds(files, repeat=5, number=10)
+            + median_seconds(replay_step, repeat=5, number=4)) * 1e3
 
 
 def describe() -> str:

@@ -20,6 +20,11 @@ file line, turn, power, field, what was expected and what was found):
    and the state change of concede and end;
 4. the export's checkpoint (the referee-signed head), then every checkpoint a player kept.
 
+The log is read once, as a stream, with flat memory: each line is verified and then walked, and
+a walk failure is raised only once the rest of the chain verifies, so the verdict is that of the
+order above (docs/audit.md, "How the audit reads a log"); worker processes verify lines and
+order files ahead of the walk where the machine has spare cores (:mod:`pbem.audit._parallel`).
+
 :mod:`pbem.audit.receipts` checks one player's receipt against a log (``pbem verify-receipt``).
 """
 

@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +14,7 @@ from pbem.audit import sha256mid
 from pbem.audit.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
 from pbem.schedule import is_iso
 from pbem.store import log as glog
-from pbem.store.log import BrokenChain, CorruptEntry, Entry
+from pbem.store.log import CorruptEntry, Entry
 from pbem.store.replay import ORDERS
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -48,10 +47,7 @@ def _parse_withheld(raw: bytes, lineno: int, source: str, header: Header | None)
     def bad(message: str, seq: int | None = None) -> CorruptEntry:
         return CorruptEntry(source, lineno, seq, message)
 
-    try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
+    obj = glog.load_line(raw, bad)
     if not isinstance(obj, dict) or obj.keys() != RECORD_FIELDS:
         found = sorted(obj) if isinstance(obj, dict) else type(obj).__name__
         raise bad(f"neither a log entry nor a withheld record (fields {found})")
@@ -89,50 +85,61 @@ def _parse_withheld(raw: bytes, lineno: int, source: str, header: Header | None)
                     mid is not None)
 
 
-def read_records(lines: Sequence[bytes], first_line: int, source: str,
+class ChainReader:
+    """Verifies the entry lines of an export or log one at a time, in order (seq, prev, genesis
+    first, times, each line's form and hash; withheld records against the header), holding
+    only the last link: the audit streams a log of any length through it.
+
+    ``duplicate(hash, lineno)`` finds the file line of an earlier entry with that hash (asked
+    only when a seq is wrong, to name a duplicated line: the reader keeps no index)."""
+
+    def __init__(self, source: str, first_line: int, header: Header | None,
+                 duplicate: Callable[[str, int], int | None]) -> None:
+        self.source = source
+        self.first_line = first_line
+        self.header = header
+        self.count = 0
+        self.head = glog.GENESIS_PREV
+        self._linker = glog.Linker(source, times=True)
+        self._duplicate = duplicate
+        self._withheld: set[int] = set()
+
+    def record(self, raw: bytes, verified: bool = False) -> Record:
+        """The next line's record, verified and linked (LogError names the line and seq);
+        ``verified``: a worker has parsed and hashed this whole-entry line already."""
+        lineno = self.first_line + self.count
+        record: Record
+        if raw.startswith(b'{"body":'):
+            record = glog.verified_entry(raw) if verified else glog.parse_entry(
+                raw, lineno, self.source)
+        else:
+            record = _parse_withheld(raw, lineno, self.source, self.header)
+            self._withheld.add(record.seq)
+        self._linker.link(record, lineno, lambda digest: self._duplicate(digest, lineno))
+        self.count += 1
+        self.head = record.hash
+        return record
+
+    def finish(self) -> None:
+        """After the last line: every record the header lists as withheld was there."""
+        if self.header is not None:
+            unsigned = sorted(set(self.header.withheld) - self._withheld)
+            if unsigned:
+                raise CorruptEntry(self.source, 1, unsigned[0], f"the header lists seq "
+                                   f"{unsigned[0]} as withheld but the file holds it whole or "
+                                   "not at all")
+
+
+def read_records(lines: Iterable[bytes], first_line: int, source: str,
                  header: Header | None) -> list[Record]:
     """Verify every line and the chain over them (seq, prev, genesis first), as pbem.log does
     for log.jsonl; raises LogError naming the file line and seq."""
-    records: list[Record] = []
     seen: dict[str, int] = {}
-    prev_hash = glog.GENESIS_PREV
-    withheld_seqs: set[int] = set()
-    for index, raw in enumerate(lines):
-        lineno = first_line + index
-        record: Record
-        if raw.startswith(b'{"body":'):
-            record = glog.parse_entry(raw, lineno, source)
-        else:
-            record = _parse_withheld(raw, lineno, source, header)
-            withheld_seqs.add(record.seq)
-        if record.seq != index:
-            if record.hash in seen:
-                msg = (f"duplicate of line {seen[record.hash]}: expected seq {index}, found "
-                       f"seq {record.seq} again")
-            elif record.seq < index:
-                msg = (f"expected seq {index}, found seq {record.seq} (entries reordered or "
-                       "replaced)")
-            else:
-                msg = (f"expected seq {index}, found seq {record.seq} (entries missing or "
-                       "reordered)")
-            raise BrokenChain(source, lineno, record.seq, msg)
-        if record.prev != prev_hash:
-            raise BrokenChain(source, lineno, record.seq,
-                              f"prev is {record.prev[:16]}…, but the entry before has hash "
-                              f"{prev_hash[:16]}… (the chain is broken)")
-        if (record.kind == glog.GENESIS_KIND) != (index == 0):
-            want = "the first entry must be" if index == 0 else "only the first entry may be"
-            raise BrokenChain(source, lineno, record.seq,
-                              f"{want} of kind {glog.GENESIS_KIND!r}, found {record.kind!r}")
-        last = records[-1] if records else None
-        if last and (why := glog.time_order_problem(last.seq, last.time, record.time)):
-            raise BrokenChain(source, lineno, record.seq, why)
-        seen[record.hash] = lineno
-        prev_hash = record.hash
+    reader = ChainReader(source, first_line, header, lambda digest, _line: seen.get(digest))
+    records: list[Record] = []
+    for raw in lines:
+        record = reader.record(raw)
+        seen[record.hash] = first_line + len(records)
         records.append(record)
-    if header is not None:
-        unsigned = sorted(set(header.withheld) - withheld_seqs)
-        if unsigned:
-            raise CorruptEntry(source, 1, unsigned[0], f"the header lists seq {unsigned[0]} as "
-                               "withheld but the file holds it whole or not at all")
+    reader.finish()
     return records

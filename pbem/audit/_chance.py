@@ -9,7 +9,7 @@ turns into an AuditFailure naming the entry and field.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.chance.errors import ChanceError, ChanceMismatch
@@ -39,7 +39,8 @@ def _hex(value: Any, field: str) -> bytes:
 class ChanceAudit:
     """The chance facts of one game as the walk goes (None-safe for games without chance)."""
 
-    def __init__(self, genesis: Mapping[str, Any], records: Sequence[Any]) -> None:
+    def __init__(self, genesis: Mapping[str, Any], secret: Entry | None) -> None:
+        """``secret``: the (last) entry revealing K, found before the walk (None: none)."""
         rnd = genesis.get(chance.RANDOM)
         self.enabled = isinstance(rnd, Mapping)
         self.ledger = chance.Ledger()
@@ -53,11 +54,9 @@ class ChanceAudit:
         self.referee_tip = _hex(rnd.get("referee_tip"), "random.referee_tip")
         self.secret_commit = _hex(rnd.get("secret_commit"), "random.secret_commit")
         self.referee_last = (self.referee_tip, 0)
-        for record in records:
-            if isinstance(record, Entry) and record.kind == "gm" and isinstance(
-                    record.body, dict) and record.body.get("op") == chance.SECRET_OP:
-                self.secret_seq = record.seq
-                self.k = _hex(record.body.get("k"), "k")
+        if secret is not None:
+            self.secret_seq = secret.seq
+            self.k = _hex(secret.body.get("k"), "k")
 
     def check_secret(self) -> None:
         """K against secret_commit and referee_tip (at the revealing entry)."""

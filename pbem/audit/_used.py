@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.audit.export import nearest_order
 from pbem.protocol.orderdoc import newest_by_power
+from pbem.store import replay
+from pbem.store.log import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,20 @@ class OrderIndex:
         refs = self.by_sha.get(sha, [])
         at = nearest_order(((r.entry, r.power) for r in refs), power, resolution)
         return self.by_entry.get(at) if isinstance(at, int) else None
+
+
+def ref_of(record: Any) -> OrderRef | None:
+    """The order file a log record holds (None: not an order file): a whole entry by its body,
+    a withheld one by its public claims (an export made before those claims has none)."""
+    if record.kind != replay.ORDERS:
+        return None
+    whole = isinstance(record, Entry)
+    b = record.body if whole else record.public
+    if not isinstance(b, dict) or "power" not in b:
+        return None
+    sha = b.get("sha256") if whole else None
+    return OrderRef(record.seq, str(b["power"]), b.get("turn"), b.get("seq"),
+                    sha if isinstance(sha, str) else None)
 
 
 def latest(since: Iterable[OrderRef]) -> dict[str, OrderRef]:

@@ -1,6 +1,13 @@
 """Walking a verified chain from genesis: signatures, keys, order checks, escrow openings and the
 replay of every resolution and game-master operation by the rules core.
 
+The walk takes the records one at a time (:meth:`Walker.visit`) and keeps only running state:
+the keys, the state, the order files of the turn being played (standing orders and the files
+logged since the previous resolution), the chance ledger and the tally. What it needs from the
+rest of the log it asks a :class:`pbem.audit._lookup.LogLookup`, which reads the log again: the
+entry revealing the chance secret (before the walk) and, on the way to a failure only, an order
+file outside the turn or an entry the message describes.
+
 Size: one Walker carries the running state of the walk (keys, standing orders, the state, the
 tally) and each check is a method reading it; split, that state would be passed between modules.
 The order-file rule is apart already (_used), and so is the chain (_chain).
@@ -8,22 +15,23 @@ The order-file rule is apart already (_used), and so is the chain (_chain).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._chance import ChanceAudit, ChanceProblem
+from pbem.audit._lookup import LogLookup, Secrets
+from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
-from pbem.audit._used import OrderIndex, OrderRef, latest, misuse
+from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.chance.errors import ChanceError
-from pbem.errors import PbemError, Problem, Rejected
+from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
-from pbem.protocol.orderdoc import replaces, verify_orders
-from pbem.store import chance as store_chance
+from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
 from pbem.store.log import DOMAIN, Entry
@@ -60,7 +68,8 @@ class Tally:
     entries: int = 0
     orders: int = 0
     resolutions: int = 0
-    turns: list[int] = field(default_factory=list)
+    first_turn: int | None = None  # the turns resolved (kept as a range: memory stays flat)
+    last_turn: int | None = None
     counts: dict[str, int] = field(default_factory=dict)  # the game's own (plugin.counts)
     escrow_opened: int = 0
     gm_ops: list[str] = field(default_factory=list)
@@ -80,6 +89,10 @@ class Tally:
     chance_steps: int = 0  # resolutions that drew (fair chance), their inputs checked
     chance_secret: bool = False  # K revealed and checked against genesis
     hidden_unproven: int = 0  # resolutions with hidden draws, not provable before K
+
+    def resolved(self, turn: int) -> None:
+        self.first_turn = turn if self.first_turn is None else min(self.first_turn, turn)
+        self.last_turn = turn if self.last_turn is None else max(self.last_turn, turn)
 
     def counts_text(self, public: bool = False) -> str:
         """The game's counts in words ("3 battles", "4 rounds"); "" if it counted nothing."""
@@ -157,15 +170,17 @@ class _Memo:
 class Walker:
     """Replays the records in order; raises AuditFailure at the first disagreement."""
 
-    def __init__(self, records: Sequence[Record], line_of: Callable[[int], int],
-                 components: Callable[[str], Any] | None = None) -> None:
+    def __init__(self, genesis: Record, line_of: Callable[[int], int],
+                 components: Callable[[str], Any] | None, lookup: LogLookup,
+                 secrets: Secrets) -> None:
         """``components(digest)`` finds the game's component pack (None: not found); the
-        plugin's stand-in pack is tried when it has the digest genesis records."""
-        self.records = records
+        plugin's stand-in pack is tried when it has the digest genesis records. ``secrets``:
+        the entries revealing the chance secret (found before the walk, for games with fair
+        chance)."""
         self.line_of = line_of
-        self.tally = Tally(entries=len(records))
+        self.lookup = lookup
+        self.tally = Tally()
         self.state: dict[str, Any] | None = None  # set once the genesis checks pass
-        genesis = records[0]
         if not isinstance(genesis, Entry):
             raise self.fail(genesis, "body", "the genesis entry whole", "a withheld record")
         self.genesis = genesis
@@ -188,6 +203,8 @@ class Walker:
             self.referee = PublicKey.parse(body["referee"])
         except KeyError_ as exc:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
+        self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
+        self._key_texts: tuple[int, dict[str, str]] | None = None
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
@@ -211,24 +228,21 @@ class Walker:
         self.standing: dict[str, dict[str, Any]] = {}
         self.checked: dict[str, tuple[int, str]] = {}
         self.retired: dict[str, tuple[str, int]] = {}  # fingerprint -> (power, seq replaced)
-        self.index = OrderIndex(_order_refs(records))
         self.since: list[OrderRef] = []  # order files logged since the previous resolution
         self.previous = 0  # log seq of the previous resolution (0: genesis)
         self.step = 0  # the fair-chance step of the resolution being walked
         try:
-            self.chance = ChanceAudit(body, records)
+            self.chance = ChanceAudit(body, secrets.last)
             if self.chance.k is not None:
                 self.chance.check_secret()
         except ChanceProblem as exc:
-            at = next((r for r in records if r.seq == self.chance_secret_seq(records)), genesis)
-            raise self._chance_fail(at, exc) from None
+            raise self._chance_fail(secrets.first or genesis, exc) from None
 
-    @staticmethod
-    def chance_secret_seq(records: Sequence[Record]) -> int:
-        """The seq of the entry revealing K (0: none)."""
-        return next((r.seq for r in records if isinstance(r, Entry) and r.kind == replay.GM
-                     and isinstance(r.body, dict)
-                     and r.body.get("op") == store_chance.SECRET_OP), 0)
+    def keys_now(self) -> tuple[int, dict[str, str]]:
+        """(version, {power: key text}) of the keys registered now, for the workers."""
+        if self._key_texts is None or self._key_texts[0] != self.key_version:
+            self._key_texts = (self.key_version, {p: k.text() for p, k in self.keys.items()})
+        return self._key_texts
 
     def _chance_fail(self, record: Record, exc: ChanceProblem) -> AuditFailure:
         return self.fail(record, exc.field, exc.expected, exc.found, exc.why)
@@ -267,22 +281,27 @@ class Walker:
         return AuditFailure(text, seq=record.seq, line=self.line_of(record.seq), field=field_)
 
     # -- the walk ----------------------------------------------------------------------------
-    def run(self) -> Tally:
-        for record in self.records[1:]:
-            if isinstance(record, Withheld):
-                self.withheld(record)
-            elif record.kind == replay.ORDERS:
-                self.orders(record)
-            elif record.kind == replay.RESOLVE:
-                self.resolve(record)
-            elif record.kind == replay.GM:
-                self.gm(record)
-            elif record.kind == replay.KEY:
-                self.key(record)
-            elif record.kind == replay.PRESS:
-                self.press(record)
-            else:
-                raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
+    def visit(self, record: Record, ahead: Ahead | None = None, size: int | None = None) -> None:
+        """Check the next record after genesis. ``ahead``: what a worker found for its line
+        (pbem.audit._parallel); ``size``: its line's length in bytes (spares re-encoding)."""
+        if isinstance(record, Withheld):
+            self.withheld(record)
+        elif record.kind == replay.ORDERS:
+            self.orders(record, ahead, size)
+        elif record.kind == replay.RESOLVE:
+            self.resolve(record)
+        elif record.kind == replay.GM:
+            self.gm(record)
+        elif record.kind == replay.KEY:
+            self.key(record)
+        elif record.kind == replay.PRESS:
+            self.press(record)
+        else:
+            raise self.fail(record, "kind", "orders, resolve, gm or key", record.kind)
+
+    def finish(self, entries: int) -> Tally:
+        """The tally after the last of ``entries`` records."""
+        self.tally.entries = entries
         if self.state is not None:
             self.tally.over = self.plugin.is_over(self.state)
             self.tally.result = self.state.get("result")
@@ -301,7 +320,7 @@ class Walker:
             return
         if record.kind == replay.ORDERS:
             self.tally.withheld_orders += 1
-            ref = self.index.by_entry.get(record.seq)
+            ref = ref_of(record)
             if ref is not None:
                 if ref.power not in self.keys or type(ref.seq) is not int:
                     raise self.fail(record, "withheld.public", "the power and seq of an order "
@@ -319,38 +338,34 @@ class Walker:
             _add(self.tally.public_counts,
                  self.plugin.counts([e for e in events if isinstance(e, dict)]))
         if isinstance(record.public.get("turn"), int):
-            self.tally.turns.append(record.public["turn"])
+            self.tally.resolved(record.public["turn"])
 
-    def orders(self, entry: Entry) -> None:
+    def orders(self, entry: Entry, ahead: Ahead | None = None, size: int | None = None) -> None:
         b = entry.body
         if not isinstance(b, dict) or (b.keys() - {"entropy"}) not in (ORDERS_FIELDS,
                                                                        PADDED_FIELDS):
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
             raise self.fail(entry, "body", f"the fields {sorted(PADDED_FIELDS)}", found)
-        self._check_pad(entry)
+        self._check_pad(entry, size)
         power = b["power"]
         if power not in self.keys:
             raise self.fail(entry, "power", f"one of {', '.join(self.keys)}", power)
         key = self.keys[power]
-        by_fp = {k.fingerprint: k for k in self.keys.values()}
-
-        def keys_for(game: str, p: str) -> tuple[PublicKey, ...]:
-            return (self.keys[p],) if game == self.game_id and p in self.keys else ()
-
-        try:
-            v = verify_orders(str(b["text"]), keys_for, fingerprints=by_fp)
-        except Rejected as exc:
-            raise self._rejected(entry, power, key, exc.problems) from None
+        v = ahead.outcome if ahead is not None and ahead.keys == self.key_version else None
+        if v is None:  # not checked ahead, or against keys replaced since
+            v = signed_outcome(str(b["text"]), self.game_id, self.keys)
+        if isinstance(v, list):
+            raise self._rejected(entry, power, key, v)
         expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],
                                     "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
         recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
-                 "sha256": v.sha256, "key": v.key_fingerprint}
+                 "sha256": v.sha256, "key": v.key}
         for name in expected:
             if expected[name] != recorded[name]:
                 raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
                                 f"{recorded[name]} in the signed order file",
                                 "the entry does not describe the order file it holds")
-        parsed = replay.json_safe(v.body)
+        parsed = v.orders
         if parsed != b["orders"]:
             path, want, got = _first_difference(parsed, b["orders"])
             raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
@@ -377,7 +392,9 @@ class Walker:
                                 "accepted one (a replayed order file)")
             self._check_orders(entry, power, b)
         self.standing[power] = b
-        self.since.append(self.index.by_entry[entry.seq])
+        ref = ref_of(entry)
+        assert ref is not None
+        self.since.append(ref)
 
     def _rejected(self, entry: Entry, power: str, key: PublicKey,
                   problems: list[Problem]) -> AuditFailure:
@@ -416,7 +433,7 @@ class Walker:
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
             raise self.fail(entry, "body", f"at least the fields {sorted(RESOLVE_FIELDS)}", found)
         if isinstance(b["turn"], int):
-            self.tally.turns.append(b["turn"])
+            self.tally.resolved(b["turn"])
         self.tally.resolutions += 1
         state = self.state
         try:
@@ -445,7 +462,7 @@ class Walker:
             sha = used[power]
             named: OrderRef | str | None = None
             if sha is not None:
-                named = self.index.find(str(sha), power, entry.seq) or (
+                named = self._named(str(sha), power, entry.seq) or (
                     f"{_short(sha)}, a digest no orders entry of the log holds")
             bad = misuse(named, want, newest.get(power), power, entry.seq, self.previous)
             if bad:
@@ -478,6 +495,16 @@ class Walker:
         self.version += 1
         self.standing, self.since, self.previous = {}, [], entry.seq
 
+    def _named(self, sha: str, power: str, resolution: int) -> OrderRef | None:
+        """The order file a resolution names by digest (pbem.audit._used.OrderIndex.find over
+        the whole log): the power's own latest file of the turn with that digest is the one the
+        rule picks over every other file of the log; failing that (the resolution fails), the
+        whole log is searched for the file to name."""
+        mine = [r for r in self.since if r.sha256 == sha and r.power == power]
+        if mine:
+            return max(mine, key=lambda r: r.entry)
+        return self.lookup.find(sha, power, resolution)
+
     def _accepted_now(self, state: dict[str, Any], power: str) -> bool:
         """Whether the rules core accepts the power's standing order file against ``state``
         (False: stale, e.g. after a concession changed the board)."""
@@ -501,7 +528,9 @@ class Walker:
                             sorted(used))
         for ref in self.since:
             if ref.turn != pub.get("turn"):
-                raise self.fail(self.records[ref.entry], "withheld.public.turn",
+                at = self.lookup.record_at(ref.entry)
+                assert at is not None
+                raise self.fail(at, "withheld.public.turn",
                                 f"turn {pub.get('turn')} (the turn the next resolution "
                                 f"resolves, log entry {record.seq})", ref.turn, "the referee "
                                 "takes orders only for the turn being played")
@@ -517,7 +546,10 @@ class Walker:
             claim = used[power]
             found: OrderRef | str | None = None
             if claim is not None:
-                found = self.index.by_entry.get(claim) if type(claim) is int else None
+                found = None
+                if type(claim) is int:  # an order file of the turn, else (failing) any
+                    found = next((r for r in self.since if r.entry == claim), None) or (
+                        self.lookup.ref_at(claim))
                 if found is None:
                     found = (f"log entry {claim}, which is no order file" if type(claim) is int
                              else f"{_short(claim)}: a digest no orders entry of the log holds")
@@ -526,13 +558,19 @@ class Walker:
                 raise self.fail(record, f"withheld.public.used.{power}", *bad)
         self.tally.used_checked += 1
 
-    def _check_pad(self, entry: Entry) -> None:
+    def _check_pad(self, entry: Entry, line: int | None = None) -> None:
         """The pad (pbem.engine.padded) holds only spaces and fills the bucket: it carries
-        nothing, and a public export shows only the bucket of the entry's length."""
+        nothing, and a public export shows only the bucket of the entry's length. ``line``:
+        the length of the entry's verified (canonical) line, from which the body's encoded
+        length follows without encoding it again."""
         pad = entry.body.get("pad")
         if pad is None:
             return
-        size = len(DOMAIN) + len(b'{"body":') + len(canonical.encode(entry.body))
+        if line is None:
+            body = len(canonical.encode(entry.body))
+        else:
+            body = line - len(b'{"body":') - len(_link_tail(entry))
+        size = len(DOMAIN) + len(b'{"body":') + body
         if not isinstance(pad, str) or pad.strip(" ") or size % replay.PAD_BUCKET:
             raise self.fail(entry, "pad", f"spaces that bring the entry to a multiple of "
                             f"{replay.PAD_BUCKET} bytes", f"{len(str(pad))} characters, the "
@@ -637,6 +675,7 @@ class Walker:
         self.chance.note(entry)
         self.retired[self.keys[power].fingerprint] = (power, entry.seq)
         self.keys[power] = new
+        self.key_version += 1
         self.tally.keys_replaced.append(power)
 
     def _referee_signed(self, entry: Entry) -> None:
@@ -652,17 +691,8 @@ class Walker:
                             "entry") from None
 
 
-def _order_refs(records: Sequence[Record]) -> list[OrderRef]:
-    """Every order file of the log: whole entries by their body, withheld ones by their public
-    claims (an export made before those claims has none: its order files are not indexed)."""
-    refs = []
-    for r in records:
-        if r.kind != replay.ORDERS:
-            continue
-        b = r.body if isinstance(r, Entry) else r.public
-        if not isinstance(b, dict) or "power" not in b:
-            continue
-        sha = b.get("sha256") if isinstance(r, Entry) else None
-        refs.append(OrderRef(r.seq, str(b["power"]), b.get("turn"), b.get("seq"),
-                             sha if isinstance(sha, str) else None))
-    return refs
+def _link_tail(entry: Entry) -> bytes:
+    """The bytes of an entry's canonical line after its body: hash, kind, prev, seq, time (kind
+    and time need no escaping: the log's parser holds them to a word and an ISO time)."""
+    return (f',"hash":"{entry.hash}","kind":"{entry.kind}","prev":"{entry.prev}",'
+            f'"seq":{entry.seq},"time":"{entry.time}"}}').encode()

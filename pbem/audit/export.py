@@ -316,26 +316,3 @@ def export_game(gamedir: Path | str, out: Path | str, *, public: bool = False) -
     atomic.write_bytes(Path(out), b"".join(lines))
     header = parse_header(lines[0].rstrip(b"\n"))
     return ExportSummary(Path(out), len(lines) - 1, len(header.withheld), header.checkpoint)
-
-
-@dataclass(frozen=True)
-class ExportFile:
-    header: Header | None  # None: a bare log.jsonl
-    lines: list[bytes]  # the entry lines, without newlines
-    first_line: int  # the file line number of lines[0]
-
-
-def read_export(data: bytes, source: str) -> ExportFile:
-    """Split an export (or a bare log.jsonl) into its header and entry lines. A file whose last
-    line lacks its newline was cut short: ExportError names it."""
-    if not data:
-        raise ExportError(f"{source} is empty")
-    lines = data.split(b"\n")
-    tail = lines.pop()
-    if tail:
-        raise ExportError(f"{source} line {len(lines) + 1}: the last line is incomplete "
-                          f"({len(tail)} bytes without a newline): the file was cut short",
-                          len(lines) + 1)
-    if lines and (not lines[0].startswith(b'{"body":') or FORMAT.encode() in lines[0]):
-        return ExportFile(parse_header(lines[0]), lines[1:], 2)
-    return ExportFile(None, lines, 1)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from pbem.audit._chain import Record, read_records
+from pbem.audit._chain import ChainReader, Record
+from pbem.audit._lookup import LogLookup, Secrets, chance_enabled
+from pbem.audit._parallel import ahead, workers_for
+from pbem.audit._source import BytesSource, FileSource, Opened, Source, open_source
 from pbem.audit._walk import AuditFailure, Tally, Walker
-from pbem.audit.export import ExportError, ExportFile, read_export
+from pbem.audit.export import ExportError
 from pbem.errors import PbemError
 from pbem.protocol.keys import PublicKey
 from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
 from pbem.store.gamedir import COMPONENTS_NAME, LOG_NAME
-from pbem.store.log import LogError, parse_entry
+from pbem.store.log import Entry, LogError, parse_entry
 
 __all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
            "read_source", "verified_records"]
@@ -51,7 +55,8 @@ class Report:
                    f"{', '.join(t.powers)}")
         keys = f"; keys replaced: {', '.join(t.keys_replaced)}" if t.keys_replaced else ""
         out.append(f"log: {t.entries} entries, head seq {t.entries - 1} {self.head[:16]}…{keys}")
-        turns = f"turns {min(t.turns)}-{max(t.turns)}" if t.turns else "no turn resolved yet"
+        turns = (f"turns {t.first_turn}-{t.last_turn}" if t.first_turn is not None
+                 else "no turn resolved yet")
         replayed = t.resolutions - t.unreplayed_resolutions
         out.append(f"{turns}: {replayed} resolutions replayed by the rules core, {t.orders} order "
                    f"files verified, {t.counts_text() + ', ' if t.counts else ''}"
@@ -139,10 +144,14 @@ def read_checkpoint(text_or_file: str) -> Checkpoint:
     return Checkpoint.parse(text)
 
 
-def audit_path(path: Path | str, checkpoints: Sequence[str] = ()) -> Report:
-    """Audit an export file, a game directory or a bare log.jsonl."""
-    data, source = read_source(path)
-    return audit_bytes(data, source, [read_checkpoint(c) for c in checkpoints])
+def audit_path(path: Path | str, checkpoints: Sequence[str] = (),
+               workers: int | None = None) -> Report:
+    """Audit an export file, a game directory or a bare log.jsonl, read as a stream (memory
+    stays flat however long the log; ``workers``: see :func:`audit_bytes`)."""
+    path = Path(path)
+    target = path / LOG_NAME if path.is_dir() else path
+    cps = [read_checkpoint(c) for c in checkpoints]
+    return _audit(FileSource(target), cps, None, workers)
 
 
 def read_source(path: Path | str) -> tuple[bytes, str]:
@@ -155,51 +164,166 @@ def read_source(path: Path | str) -> tuple[bytes, str]:
         raise PbemError(f"{target}: cannot read ({exc.strerror})") from None
 
 
-def verified_records(data: bytes, source: str) -> tuple[list[Record], ExportFile]:
+def verified_records(data: bytes, source: str) -> tuple[list[Record], Opened]:
     """The records of an export or log whose chain (and, for an export, the referee's
     signature over its header) verifies; AuditFailure names what does not. The walk from
     genesis (signatures, rules, replay) is not made here."""
-    try:
-        exp = read_export(data, source)
-    except ExportError as exc:
-        raise AuditFailure(f"{source}: {exc}", line=exc.line, field="file") from None
-    header = exp.header
-    try:
-        if not exp.lines:
-            raise AuditFailure(f"{source}: no log entries", field="file")
-        if header is not None:
-            referee = _genesis_referee(exp, source)
-            try:
-                header.verify(referee)
-            except ExportError as exc:
-                raise AuditFailure(f"{source} {exc}", line=1, field="header") from None
-        records = read_records(exp.lines, exp.first_line, source, header)
-    except LogError as exc:
-        raise AuditFailure(f"the hash chain does not verify: {exc}", seq=exc.seq,
-                           line=exc.line, field="hash chain") from None
-    return records, exp
+    opened = _open(BytesSource(data, source))
+    seen: dict[str, int] = {}
+    lines = opened.entry_lines()
+    with _chain_failures():
+        chain, genesis = _start(opened, next(lines, None), lambda digest, _line: seen.get(digest))
+        records = [genesis]
+        seen[genesis.hash] = opened.first_line
+        for raw in lines:
+            record = chain.record(raw)
+            seen[record.hash] = opened.first_line + len(records)
+            records.append(record)
+        chain.finish()
+    return records, opened
 
 
 def audit_bytes(data: bytes, source: str, checkpoints: Sequence[Checkpoint] = (),
-                components: Callable[[str], Any] | None = None) -> Report:
+                components: Callable[[str], Any] | None = None,
+                workers: int | None = None) -> Report:
     """Audit ``data`` (an export or a log); ``components`` finds the game's component pack by
-    digest (default: components.json beside ``source``)."""
-    records, exp = verified_records(data, source)
-    header = exp.header
-    walker = Walker(records, lambda seq: exp.first_line + seq,
-                    components or components_beside(source))
-    if header is not None:  # before the walk: a cut or extended file is reported as such
-        _check_point(walker, records, header.checkpoint, "the export's checkpoint", source)
-    tally = walker.run()
+    digest (default: components.json beside ``source``). ``workers``: processes verifying
+    lines and order files ahead of the walk (pbem.audit._parallel; None: one fewer than the
+    cores for a large log, 0: none); the verdict is the same with any number."""
+    return _audit(BytesSource(data, source), checkpoints, components, workers)
+
+
+def _open(src: Source) -> Opened:
+    try:
+        return open_source(src)
+    except ExportError as exc:
+        raise AuditFailure(f"{src.name}: {exc}", line=exc.line, field="file") from None
+
+
+@contextmanager
+def _chain_failures() -> Iterator[None]:
+    try:
+        yield
+    except LogError as exc:
+        raise AuditFailure(f"the hash chain does not verify: {exc}", seq=exc.seq,
+                           line=exc.line, field="hash chain") from None
+
+
+def _start(opened: Opened, first: bytes | None,
+           duplicate: Callable[[str, int], int | None]) -> tuple[ChainReader, Record]:
+    """The chain reader past the genesis line, and the genesis record (the export header
+    checked against it)."""
+    source, header = opened.source.name, opened.header
+    if first is None:
+        raise AuditFailure(f"{source}: no log entries", field="file")
+    if header is not None:
+        referee = _genesis_referee(first, opened.first_line, source)
+        try:
+            header.verify(referee)
+        except ExportError as exc:
+            raise AuditFailure(f"{source} {exc}", line=1, field="header") from None
+    chain = ChainReader(source, opened.first_line, header, duplicate)
+    return chain, chain.record(first)
+
+
+def _audit(src: Source, checkpoints: Sequence[Checkpoint],
+           components: Callable[[str], Any] | None, workers: int | None) -> Report:
+    """One pass over the lines: each is verified and linked (a chain failure is raised at
+    once), then walked. A walk failure is kept and the chain verified to its end before it is
+    raised, so the verdict is the one of verifying the whole chain first, then walking it."""
+    opened = _open(src)
+    source, header = src.name, opened.header
+    lookup = LogLookup(opened)
+    lines = opened.entry_lines()
+    wanted = {cp.length - 1 for cp in checkpoints}
+    if header is not None:
+        wanted.add(header.checkpoint.length - 1)
+    hashes: dict[int, str] = {}
+    failed: Exception | None = None  # the walk's first failure, raised after the chain
+    walker: Walker | None = None
+    with _chain_failures():
+        chain, genesis = _start(opened, next(lines, None), lookup.duplicate)
+        if 0 in wanted:
+            hashes[0] = genesis.hash
+        secrets = Secrets()
+        body = genesis.body if isinstance(genesis, Entry) else None
+        try:
+            if chance_enabled(body):
+                secrets = lookup.secrets()
+            walker = Walker(genesis, opened.line_of, components or components_beside(source),
+                            lookup, secrets)
+        except Exception as exc:  # noqa: BLE001 - raised in its turn, below
+            failed = exc
+        game_id = walker.game_id if walker is not None else ""
+        keys_now = walker.keys_now if walker is not None else (lambda: (0, {}))
+        stream = ahead(lines, opened.first_line + 1, source, game_id, keys_now,
+                       workers_for(src.size, workers) if walker is not None else 0)
+        try:
+            for raw, found in stream:
+                record = chain.record(raw, found is not None and found.verified)
+                if record.seq in wanted:
+                    hashes[record.seq] = record.hash
+                if failed is not None or walker is None:
+                    continue
+                if secrets.last is not None and record.seq == secrets.last.seq and (
+                        record.hash != secrets.last.hash):
+                    raise PbemError(f"{source} changed while it was audited")
+                try:
+                    walker.visit(record, found, len(raw))
+                except Exception as exc:  # noqa: BLE001 - raised once the chain verifies
+                    failed = exc
+        finally:
+            stream.close()
+        chain.finish()
+    hashes[chain.count - 1] = chain.head
+    if failed is not None and walker is None:
+        raise failed
+    assert walker is not None
+    heads = _Heads(chain.count, hashes)
+    if header is not None:  # before the walk's failure: a cut or extended file is reported
+        _check_point(walker, heads, header.checkpoint, "the export's checkpoint", source)
+    if failed is not None:
+        raise failed
+    tally = walker.finish(chain.count)
     report = Report(tally, source, header is not None, bool(header and header.public),
-                    records[-1].hash)
+                    chain.head)
     if header is not None:
         report.checkpoints.append(f"the export header's {header.checkpoint.short()} is the "
                                   "head")
     for n, cp in enumerate(checkpoints, 1):
-        _check_point(walker, records, cp, f"--checkpoint #{n}", source)
+        _check_point(walker, heads, cp, f"--checkpoint #{n}", source)
         report.checkpoints.append(f"--checkpoint #{n} {cp.short()} is extended by this log")
     return report
+
+
+@dataclass(frozen=True)
+class _Head:
+    seq: int
+    hash: str
+
+
+class _Heads(Sequence[_Head]):
+    """The log as checkpoints see it (pbem.store.checkpoint.check_extends): its length and the
+    hashes at the lengths the checkpoints name, kept while the lines went by."""
+
+    def __init__(self, length: int, hashes: dict[int, str]) -> None:
+        self._length = length
+        self._hashes = hashes
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> _Head: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_Head]: ...
+
+    def __getitem__(self, index: int | slice) -> _Head | Sequence[_Head]:
+        if isinstance(index, slice):
+            raise TypeError("only the hashes at the checkpoints are kept")
+        if index < 0:
+            index += self._length
+        return _Head(index, self._hashes[index])
 
 
 def components_beside(source: str) -> Callable[[str], Any]:
@@ -213,16 +337,16 @@ def components_beside(source: str) -> Callable[[str], Any]:
     return find
 
 
-def _genesis_referee(exp: ExportFile, source: str) -> PublicKey:
-    genesis = parse_entry(exp.lines[0], exp.first_line, source)
+def _genesis_referee(first: bytes, lineno: int, source: str) -> PublicKey:
+    genesis = parse_entry(first, lineno, source)
     try:
         return PublicKey.parse(genesis.body["referee"])
     except (PbemError, KeyError, TypeError):
-        raise AuditFailure(f"{source} line {exp.first_line} (seq 0): the genesis entry has no "
-                           "referee key", seq=0, line=exp.first_line, field="referee") from None
+        raise AuditFailure(f"{source} line {lineno} (seq 0): the genesis entry has no "
+                           "referee key", seq=0, line=lineno, field="referee") from None
 
 
-def _check_point(walker: Walker, records: Sequence[Record], cp: Checkpoint, what: str,
+def _check_point(walker: Walker, records: _Heads, cp: Checkpoint, what: str,
                  source: str) -> None:
     n = len(records)
     try:
@@ -235,10 +359,8 @@ def _check_point(walker: Walker, records: Sequence[Record], cp: Checkpoint, what
         raise AuditFailure(f"{what} ({cp.short()}) is contradicted by {source}: {exc}.",
                            seq=seq, line=walker.line_of(seq), field="checkpoint") from None
     if what == "the export's checkpoint" and cp.length != n:
-        last = records[cp.length - 1]
+        last = cp.length - 1
         raise AuditFailure(f"{source} holds {n} entries but the referee's checkpoint in its "
-                           f"header covers {cp.length}: the entries after seq {last.seq} were "
+                           f"header covers {cp.length}: the entries after seq {last} were "
                            "added after export", seq=cp.length, line=walker.line_of(cp.length),
                            field="checkpoint")
-
-

@@ -26,11 +26,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, Protocol, overload
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
@@ -151,14 +151,20 @@ def make_entry(prev: Entry | None, kind: str, time: datetime | str, body: Any) -
 # --- reading and verifying ----------------------------------------------------------------------
 
 
+def load_line(raw: bytes, bad: Callable[[str], CorruptEntry]) -> Any:
+    """The JSON value of one line (an entry, or an export's withheld record); the error ``bad``
+    makes if it is not JSON. The one reader of a line's bytes for both parsers."""
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
+
+
 def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
     def bad(message: str, seq: int | None = None) -> CorruptEntry:
         return CorruptEntry(source, lineno, seq, message)
 
-    try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
+    obj = load_line(raw, bad)
     if not isinstance(obj, dict):
         raise bad(f"expected a JSON object, found {type(obj).__name__}")
     maybe_seq = obj.get("seq")
@@ -210,38 +216,80 @@ def parse_lines(lines: Iterable[bytes], source: str = "log", *, start: int = 0,
     ``prev`` (the tail after a trusted point)."""
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    prev_hash = prev
+    chain = Linker(source, start=start, prev=prev)
     for index, raw in enumerate(lines, start):
         lineno = index + 1
         entry = _parse_line(raw, lineno, source)
+        chain.link(entry, lineno, seen.get)
+        seen[entry.hash] = lineno
+        entries.append(entry)
+    return entries
+
+
+class Linked(Protocol):
+    """What the chain rules read of an entry (or of an export's withheld record)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def prev(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def time(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+class Linker:
+    """The chain rules, one entry at a time, so a reader need not hold the chain to verify it:
+    seq counts up from ``start``, prev is the hash of the entry before, the genesis entry is the
+    first and only the first; with ``times`` (the audit), times never go backwards. Holds only
+    the last entry's seq, hash and time."""
+
+    __slots__ = ("source", "index", "prev", "times", "_last")
+
+    def __init__(self, source: str, *, start: int = 0, prev: str = GENESIS_PREV,
+                 times: bool = False) -> None:
+        self.source = source
+        self.index = start  # the seq the next entry must have
+        self.prev = prev
+        self.times = times
+        self._last: tuple[int, str, datetime] | None = None
+
+    def link(self, entry: Linked, lineno: int,
+             duplicate: Callable[[str], int | None]) -> None:
+        """Raise BrokenChain unless ``entry`` (file line ``lineno``) follows the entries before;
+        ``duplicate(hash)`` finds the line of an earlier entry with that hash (asked only when
+        the seq is wrong, to name a duplicated line)."""
+        index, source = self.index, self.source
         if entry.seq != index:
-            if entry.hash in seen:
-                msg = (
-                    f"duplicate of line {seen[entry.hash]}: expected seq {index}, "
-                    f"found seq {entry.seq} again"
-                )
+            line = duplicate(entry.hash)
+            if line is not None:
+                msg = (f"duplicate of line {line}: expected seq {index}, "
+                       f"found seq {entry.seq} again")
             elif entry.seq < index:
                 msg = f"expected seq {index}, found seq {entry.seq} (entries reordered or replaced)"
             else:
                 msg = f"expected seq {index}, found seq {entry.seq} (entries missing or reordered)"
             raise BrokenChain(source, lineno, entry.seq, msg)
-        if entry.prev != prev_hash:
-            raise BrokenChain(
-                source,
-                lineno,
-                entry.seq,
-                f"prev is {entry.prev[:16]}…, but the entry before has hash "
-                f"{prev_hash[:16]}… (the chain is broken)",
-            )
+        if entry.prev != self.prev:
+            raise BrokenChain(source, lineno, entry.seq,
+                              f"prev is {entry.prev[:16]}…, but the entry before has hash "
+                              f"{self.prev[:16]}… (the chain is broken)")
         if (entry.kind == GENESIS_KIND) != (index == 0):
             want = "the first entry must be" if index == 0 else "only the first entry may be"
-            raise BrokenChain(
-                source, lineno, entry.seq, f"{want} of kind {GENESIS_KIND!r}, found {entry.kind!r}"
-            )
-        seen[entry.hash] = lineno
-        prev_hash = entry.hash
-        entries.append(entry)
-    return entries
+            raise BrokenChain(source, lineno, entry.seq,
+                              f"{want} of kind {GENESIS_KIND!r}, found {entry.kind!r}")
+        if self.times:
+            when = parse_iso(entry.time)
+            last = self._last
+            if last is not None and when < last[2]:
+                raise BrokenChain(source, lineno, entry.seq,
+                                  time_order_problem(last[0], last[1], entry.time) or "")
+            self._last = (entry.seq, entry.time, when)
+        self.prev = entry.hash
+        self.index = index + 1
 
 
 def parse_log(data: bytes, source: str = "log") -> list[Entry]:
@@ -292,6 +340,12 @@ class TrustedPoint:
 def _unverified(raw: bytes) -> Entry:
     obj = json.loads(raw)
     return Entry(obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["body"], obj["hash"])
+
+
+def verified_entry(raw: bytes) -> Entry:
+    """A line that :func:`parse_entry` accepted before (elsewhere: the audit verifies lines in
+    worker processes), read again without re-hashing."""
+    return _unverified(raw)
 
 
 class GameLog:

@@ -1,0 +1,181 @@
+"""The audit's per-line work that needs no running state, done ahead in worker processes.
+
+Verifying a line (JSON, canonical form, its hash) and an order file's signature and YAML are
+pure functions of the line's bytes and, for the order file, of the keys registered at that
+point; together they are about half of an audit. Where the machine has more than one core the
+reader hands the lines in bounded chunks (:data:`CHUNK_LINES`, at most :data:`AHEAD` chunks in
+flight, each at most :data:`CHUNK_BYTES` unless one line is longer, so memory stays flat) to
+worker processes and gives them to the walk in log order with
+what the workers found. The walk uses a result only where it is exactly what it would compute
+itself: a line a worker could not verify is parsed again in order (so the error is the serial
+one, word for word), and an order file checked against keys that have changed since (a ``key``
+entry walked after the chunk was handed out) is checked again with the keys of the walk.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import PbemError, Problem, Rejected
+from pbem.protocol.keys import PublicKey
+from pbem.protocol.orderdoc import verify_orders
+from pbem.store import log as glog
+from pbem.store import replay
+
+CHUNK_LINES = 128
+FIRST_LINES = 8  # the first chunks are smaller (doubling), so the walk starts soon
+CHUNK_BYTES = 256 * 1024  # a chunk ends at this many bytes or lines (or holds one longer line)
+AHEAD = 4  # chunks in flight per worker
+MIN_BYTES = 1 << 20  # smaller logs are audited in one process (starting workers costs more)
+_BODY = b'{"body":'
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    """What the walk reads of a verified order file (pbem.protocol.orderdoc.VerifiedOrders)."""
+
+    game: str
+    power: str
+    turn: Any
+    seq: Any
+    sha256: str
+    key: str
+    orders: Any  # the parsed body as JSON data (replay.json_safe)
+    entropy: Any
+
+
+Outcome = Signed | list[Problem]  # the problems: verify_orders refused it (Rejected)
+
+
+def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey]) -> Outcome:
+    """verify_orders against the keys registered now, as the walk asks it: one function for the
+    walk and the workers, so both give the same outcome."""
+    by_fp = {k.fingerprint: k for k in keys.values()}
+
+    def keys_for(game: str, p: str) -> tuple[PublicKey, ...]:
+        return (keys[p],) if game == game_id and p in keys else ()
+
+    try:
+        v = verify_orders(text, keys_for, fingerprints=by_fp)
+    except Rejected as exc:
+        return list(exc.problems)
+    return Signed(v.game, v.power, v.turn, v.seq, v.sha256, v.key_fingerprint,
+                  replay.json_safe(v.body), v.entropy)
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A worker's findings for one line: it parsed and hashed the whole entry (``verified``)
+    and, for an order file, its outcome against the keys of version ``keys``."""
+
+    verified: bool
+    keys: int = -1
+    outcome: Outcome | None = None
+
+
+KeysNow = Callable[[], tuple[int, dict[str, str]]]
+"""(version, {power: public key text}) of the walk's keys now; the version counts key changes."""
+
+
+def workers_for(size: int, requested: int | None) -> int:
+    """How many worker processes to use for a source of ``size`` bytes: ``requested`` if given
+    (0: none), else one fewer than the cores, none for a small log or a single core."""
+    if requested is not None:
+        return max(requested, 0)
+    if size < MIN_BYTES:
+        return 0
+    return min(max((os.cpu_count() or 1) - 1, 0), 4)
+
+
+def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
+          keys_now: KeysNow, workers: int) -> Generator[tuple[bytes, Ahead | None], None, None]:
+    """The lines, each with what a worker found (None: nothing; the walk does it all)."""
+    if workers <= 0:
+        for raw in lines:
+            yield raw, None
+        return
+    # fork is cheap and shares the imports; with threads running, fork is unsafe: forkserver
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+    pending: deque[tuple[list[bytes], Future[list[Ahead | None]] | None]] = deque()
+    lineno = first_line
+    limit = FIRST_LINES
+    broken = False
+    try:
+        while True:
+            while len(pending) < AHEAD * workers:
+                chunk = _chunk(lines, min(limit, CHUNK_LINES))
+                limit *= 2
+                if not chunk:
+                    break
+                future = None
+                if not broken:
+                    version, keys = keys_now()
+                    try:
+                        future = pool.submit(check_chunk, chunk, lineno, source, game_id,
+                                             version, keys)
+                    except RuntimeError:  # the pool broke (a worker died): go on alone
+                        broken = True
+                lineno += len(chunk)
+                pending.append((chunk, future))
+            if not pending:
+                return
+            chunk, future = pending.popleft()
+            found: list[Ahead | None] = [None] * len(chunk)
+            if future is not None:
+                try:
+                    found = future.result()
+                except Exception:  # noqa: BLE001 - a lost worker: the walk does it itself
+                    broken = True
+            yield from zip(chunk, found, strict=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _chunk(lines: Iterator[bytes], most: int) -> list[bytes]:
+    chunk: list[bytes] = []
+    size = 0
+    for raw in lines:
+        chunk.append(raw)
+        size += len(raw)
+        if len(chunk) >= most or size >= CHUNK_BYTES:
+            break
+    return chunk
+
+
+_KEYS: dict[int, dict[str, PublicKey]] = {}
+
+
+def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, version: int,
+                key_texts: dict[str, str]) -> list[Ahead | None]:
+    """In a worker: verify each whole-entry line and each order file's signature."""
+    keys = _KEYS.get(version)
+    if keys is None:
+        _KEYS.clear()
+        keys = _KEYS[version] = {p: PublicKey.parse(t) for p, t in key_texts.items()}
+    out: list[Ahead | None] = []
+    for n, raw in enumerate(lines):
+        if not raw.startswith(_BODY):
+            out.append(None)  # a withheld record: the walk reads it against the header
+            continue
+        try:
+            entry = glog.parse_entry(raw, first_line + n, source)
+        except PbemError:
+            out.append(None)  # the walk parses it again and names the problem
+            continue
+        outcome: Outcome | None = None
+        body = entry.body
+        if entry.kind == replay.ORDERS and isinstance(body, dict) and "text" in body:
+            try:
+                outcome = signed_outcome(str(body["text"]), game_id, keys)
+            except Exception:  # noqa: BLE001 - the walk meets the same failure itself
+                outcome = None
+        out.append(Ahead(True, version, outcome))
+    return out

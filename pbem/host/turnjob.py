@@ -43,18 +43,20 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pbem import atomic, canonical, failpoints
 from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
+from pbem.game.plugin import GamePlugin
 from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
+from pbem.render.environment import Renderer
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
@@ -240,7 +242,8 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
              standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = replay.gather_orders(
-        plugin, state, standing, notify.escrow_opener(game)
+        cast(GamePlugin, _SharedViews(plugin, ctx.renderer)), state, standing,
+        notify.escrow_opener(game)
     )
     drawn = _step_chance(game, plugin.powers_due(state), standing)
     result = replay.resolve_step(plugin, state, orders, drawn)
@@ -270,6 +273,20 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     run.resolved.append(entry.seq)
     run.queued += _mail_resolution(ctx, outbox, state, after, entry)
     return after
+
+
+class _SharedViews:
+    """The plugin, its ``view`` answered from the renderer's cache: the order check asks for
+    the views of the state before the resolution that the reports show again."""
+
+    def __init__(self, plugin: GamePlugin, renderer: Renderer) -> None:
+        self._plugin, self._renderer = plugin, renderer
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return self._renderer.view(self._plugin, state, power)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
 
 
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,

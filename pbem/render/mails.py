@@ -113,18 +113,23 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
     """The game's map as SVG, if it has one; ``shared``: a report context that may hold this
     view's drawing already.
 
-    The drawing is the same for every reader of one resolution; only a CSS rule marks the
-    reader's own pieces. So it is rendered once per renderer (one game's run) and content, and
-    each reader gets it with its own rule put in."""
-    drawing = pres.map_context(dict(view), readers, shared)
-    if drawing is None:
-        return []
-    ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
-    key = canonical.digest(ctx)
-    svg = renderer.svg_cache.get(key)
-    if svg is None:
+    Only a CSS rule marks the reader's own pieces, so a drawing is rendered once per
+    renderer (one game's visit), view and readers, and each reader gets it with its own
+    rule put in. The cache key is the view's identity (the renderer's views are computed
+    once per state and power, and the cache holds the view, so the identity is not reused),
+    the readers and the title: cheap, where a digest of the drawing cost as much as the
+    render."""
+    key = (id(view), tuple(readers), title)
+    hit = renderer.svg_cache.get(key)
+    if hit is not None and hit[0] is view:
+        svg = hit[1]
+    else:
+        drawing = pres.map_context(dict(view), readers, shared)
+        if drawing is None:
+            return []
+        ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
         svg = renderer.render("map.svg", ctx)
-        renderer.svg_cache[key] = svg
+        renderer.svg_cache[key] = (view, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
     return [("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())]
@@ -145,12 +150,12 @@ def turn_report(
     player commands). ``game``: game_id, title, deadline (UTC ISO or None), checkpoint (signed
     text or None), missed ({power: turns missed}), optional seq (of the pre-filled form)."""
     pres = presenter(plugin)
-    views = {p: plugin.view(dict(state_after), p) for p in powers}
+    views = {p: renderer.view(plugin, state_after, p) for p in powers}
     visible = {p: plugin.view_events(list(events), p) for p in powers}
     union = [e for e in events if any(e in visible[p] for p in powers)]
     reports = []
     for p in powers:
-        before = plugin.view(dict(state_before), p)
+        before = renderer.view(plugin, state_before, p)
         reports.append(pres.report(before, views[p], readers=list(powers),
                                    missed=int((game.get("missed") or {}).get(p, 0)),
                                    seq=_next_seq(game, p)))
@@ -333,9 +338,9 @@ def gm_summary(
     and events are attached as JSON. The only mail that contains everything."""
     pres = presenter(plugin)
     state = dict(state_after)
-    public = plugin.view(state, None)
+    public = renderer.view(plugin, state_after, None)
     powers = list(public["powers"])
-    views = {p: plugin.view(state, p) for p in powers}
+    views = {p: renderer.view(plugin, state_after, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
     ctx: dict[str, Any] = {
            "game": _game(game, None, plugin), "player": _player(None),
@@ -365,7 +370,7 @@ def game_end(
     """The last mail: the result, the last turn's events and the full reveal (``reveal``: the
     rows the presenter's ``reveal`` made from the log)."""
     pres = presenter(plugin)
-    views = {p: plugin.view(dict(state), p) for p in powers}
+    views = {p: renderer.view(plugin, state, p) for p in powers}
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]

@@ -123,8 +123,12 @@ def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
     _files.fsync_dir(pending_dir)
 
 
+def record_line(record: dict[str, Any]) -> bytes:
+    """A sent record as the line appended to a batch file."""
+    return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
 def record_sent(path: Path, record: dict[str, Any]) -> None:
     """Record one message of the batch at ``path`` as sent: one appended line, one
     fdatasync."""
-    _files.append_record(path, json.dumps(
-        record, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n")
+    _files.append_record(path, record_line(record))

@@ -151,6 +151,14 @@ class Renderer:
         self.env = _environment(tuple(str(p) for p in paths))
         self.svg_cache: dict[tuple[Any, ...], tuple[object, str]] = {}
         self._views: dict[int, tuple[Mapping[str, Any], dict[str | None, dict[str, Any]]]] = {}
+        self.cells_cache: list[tuple[Any, Any]] = []  # (map grid, its cells: pbem.render.mails)
+
+    def has_template(self, name: str) -> bool:
+        try:
+            self.env.get_template(name)
+        except jinja2.TemplateNotFound:
+            return False
+        return True
 
     def view(self, plugin: GamePlugin, state: Mapping[str, Any],
              power: str | None) -> dict[str, Any]:

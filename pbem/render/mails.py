@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from pbem import canonical
 from pbem.errors import Problem
 from pbem.game.plugin import GamePlugin
@@ -128,11 +130,38 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
         if drawing is None:
             return []
         ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
+        cells = _map_cells(renderer, drawing.get("map"))
+        if cells is not None:
+            ctx["map_cells"] = cells
         svg = renderer.render("map.svg", ctx)
         renderer.svg_cache[key] = (view, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
     return [("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())]
+
+
+CELL_SEPARATOR = "\ue000"  # private use: in no star name, and not white space
+MAP_CELLS = "_map_cells.svg"
+
+
+def _map_cells(renderer: Renderer, grid: Any) -> list[list[list[Markup]]] | None:
+    """The drawing of each cell of a map grid (``map_cells[row][area][cell]``), for a map
+    template that has a ``_map_cells.svg`` partial: rendered once per renderer and grid, since
+    the cells are the same for every reader of one resolution (the reader's own are marked by
+    CSS), while the rest of the map (the reach) is drawn per reader. The partial writes the
+    cells in grid order, each followed by CELL_SEPARATOR."""
+    if not isinstance(grid, list):
+        return None
+    for cached, found in renderer.cells_cache:
+        if cached == grid:
+            return found  # type: ignore[no-any-return]
+    cells = None
+    if renderer.has_template(MAP_CELLS):
+        parts = iter(renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR))
+        cells = [[[Markup(next(parts).removesuffix("\n")) for _ in area["stars"]]
+                  for area in row] for row in grid]
+    renderer.cells_cache.append((grid, cells))
+    return cells
 
 
 # -- the mails ------------------------------------------------------------------------------------

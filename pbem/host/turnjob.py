@@ -203,7 +203,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
     run.queued += _catch_up_mail(ctx, outbox, state)
     run.queued += notify.queue_gm_notices(ctx, state, outbox)
     summary = game.log.summary  # kept current through the appends below
-    if not summary.last_resolution:
+    if not summary.last_resolution and _welcome_missing(ctx, outbox):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
         clock = replay.Clock(summary.deadline, summary.paused, summary.last_resolution)
@@ -236,6 +236,14 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
         state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
     return game, to_iso(now)
+
+
+def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
+    """Whether a welcome mail is not queued yet (keys as pbem.host.notify.welcome_mails
+    gives them): only then is the initial state set up again and the game's facts gathered
+    for it, which every visit before the first resolution did for nothing."""
+    return any(outbox.queued_under(f"welcome:{ctx.game.game_id}:{address}") is None
+               for address in ctx.players())
 
 
 def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],

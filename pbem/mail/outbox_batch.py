@@ -20,6 +20,10 @@ once under its key.
 right after the server's acceptance, exactly like ``sent/<id>.json`` for a single message, so the
 resend window is the same. A torn append (a crash inside the write) is an unterminated last line:
 readers skip it, the message counts as not recorded, and it goes out again byte-identical.
+To a transport that stages (pbem.mail.transports.StagingTransport: the file transport) the
+messages are handed over first, made durable there together (one commit: one directory fsync),
+and then their lines are appended in one write and one fdatasync: recorded still implies
+delivered, and a crash before the records writes the same files again.
 """
 
 from __future__ import annotations

@@ -317,11 +317,12 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
 def _step_chance(game: GameDir, due: list[str],
                  standing: dict[str, Any]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
-    each due power's revealed value (None: it sent none) and K for hidden draws."""
-    entries = game.log.entries
-    step = chance.ledger(entries).step + 1
+    each due power's revealed value (None: it sent none) and K for hidden draws. Nothing is
+    read before the first draw: the step number scans the whole log, and a game that draws
+    nothing this step (4000 A.D.) never needs it."""
 
     def make() -> StepChance:
+        step = chance.ledger(game.log.entries).step + 1
         rc = chance.referee_for_root(game.root, game.genesis)
         if rc is None:
             raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "

@@ -2,28 +2,26 @@
 
 What one game-turn costs here: take the lock, open and verify the log, load the state, check
 the four standing orders against each power's view, resolve, append the resolve entry (fsync),
-write the state (fsync), render four reports and the game master's summary (text + HTML + the
+write the state cache, render four reports and the game master's summary (text + HTML + the
 JSON view and the SVG map), queue the five mails durably, and deliver them to the file outbox.
-
-Floor (shared/notes/performance-floor.md): one 4-power game-turn ≈ 4 × (order parse 0.47 ms +
-verify 0.06 ms) + 4 report renders (0.1–0.5 ms) + one durable state/log write (0.8 ms) ≈ 4 ms.
 Set PBEM_BENCH_GAMES to change the number of games (default 1000).
 
-The parts, timed by wrapping the functions that do them, each beside a floor from the same notes:
+Every floor is measured in this same run (bench/floors.py, whose docstring defines them):
 
-- resolve+commit — everything that is not render, queue or deliver: lock, open and verify the log,
-  load the state, gather and check the orders, resolve, append the resolve entry, write the state.
-  Floor: one durable state/log write 0.8 ms + 4 signature checks 4 × 0.064 ms ≈ 1.06 ms (the
-  orders were parsed when they came in: pbem run reads them as JSON from the log).
+- the whole game-turn — ``floors.game_turn_ms``: 4 × (order parse + verify) + 4 renders of a
+  100-line template + one durable 50 KB write (the notes' 4 ms floor in today's units; it does
+  not count delivery, so the total is also shown without it);
+- resolve+commit — everything that is not render, queue or deliver: lock, open and verify the
+  log, load the state, gather and check the orders, resolve, append the resolve entry, write the
+  state. Floor: one durable write + 4 signature checks (the orders were parsed when they came
+  in: pbem run reads them as JSON from the log);
 - render — the five mails (four reports, the game master's summary): templates, SVG map, view
-  JSON, and composing each into wire bytes. Floor: 5 renders × 0.3 ms (the notes give 0.1–0.5 ms
-  per report) = 1.5 ms.
-- queue — the five mails stored durably in the outbox (one batch). Floor: one durable write of
-  50 KB with its directory, 0.411 ms.
+  JSON, and composing each into wire bytes. Floor: 5 renders of the 100-line template;
+- queue — the five mails stored durably in the outbox (one batch). Floor: one durable write;
 - deliver, per message — to the file transport: the transport's durable copy and our durable
-  record that it was accepted, two durable writes, 2 × 0.411 = 0.822 ms.
-
-The notes' 4 ms floor does not count delivery, so the total is also shown without it.
+  record that it was accepted. Floor: two durable writes;
+- durable syncs (fsync, fdatasync) per game-turn, counted. Floor: the 2 of the floor's one
+  durable write (the file and its directory).
 """
 
 from __future__ import annotations
@@ -40,6 +38,7 @@ from pathlib import Path
 
 import yaml
 
+from bench import floors
 from bench.report import line
 from pbem.game import registry
 from pbem.host import notify, turnjob
@@ -54,11 +53,6 @@ from pbem.store.gameconfig import GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.referee import referee_key
 
-FLOOR_MS = 4.0
-FLOOR_RESOLVE_MS = 0.8 + 4 * 0.064
-FLOOR_RENDER_MS = 5 * 0.3
-FLOOR_QUEUE_MS = 0.411
-FLOOR_DELIVER_MS = 2 * 0.411  # per message
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 POWERS = ("pavo", "antares", "regulus", "algol")
 
@@ -100,11 +94,14 @@ def timed(parts: dict[str, float]) -> Iterator[None]:
     """Add the time spent in the functions of each part to ``parts`` while inside."""
     wrapped: list[tuple[object, str, Callable[..., object]]] = []
 
-    def wrap(owner: object, name: str, part: str) -> None:
+    def wrap(owner: object, name: str, part: str, count: bool = False) -> None:
         original = getattr(owner, name)
 
         @functools.wraps(original)
         def timing(*args: object, **kwargs: object) -> object:
+            if count:
+                parts[part] += 1
+                return original(*args, **kwargs)
             start = time.perf_counter()
             try:
                 return original(*args, **kwargs)
@@ -116,6 +113,8 @@ def timed(parts: dict[str, float]) -> Iterator[None]:
 
     for name in ("turn_report", "gm_summary", "game_end"):
         wrap(mails, name, "render")
+    wrap(os, "fsync", "syncs", count=True)
+    wrap(os, "fdatasync", "syncs", count=True)
     wrap(notify.Context, "compose_wire", "render")
     wrap(Outbox, "queue_many", "queue")
     wrap(Outbox, "deliver", "deliver")
@@ -130,30 +129,35 @@ def run() -> None:
     n = int(os.environ.get("PBEM_BENCH_GAMES", "1000"))
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-run-"))
     try:
+        print(floors.describe(), flush=True)
+        p = floors._parts_ms()  # the parts of the game-turn floor
+        turn_floor = floors.game_turn_ms()
         root = work / "root"
         build(root, n)
-        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0}
+        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0, "syncs": 0.0}
         with timed(parts):
             start = time.perf_counter()
             runs = turnjob.run_root(root, T0 + timedelta(hours=1), FileTransport(work / "sent"))
             elapsed = time.perf_counter() - start
+        syncs = parts.pop("syncs")
         resolved = sum(len(r.resolved) for r in runs)
         assert resolved == n, [r.line() for r in runs if not r.resolved][:3]
         messages = sum(r.sent for r in runs)
         assert messages == 5 * n, messages
         rest = elapsed - sum(parts.values())
         line(f"run: pbem run, {n} four-power games, per game-turn", elapsed / n * 1e3, "ms",
-             FLOOR_MS)
-        line("run: per game-turn without delivery (what the 4 ms floor counts)",
-             (elapsed - parts["deliver"]) / n * 1e3, "ms", FLOOR_MS)
+             turn_floor)
+        line("run: per game-turn without delivery (what the game-turn floor counts)",
+             (elapsed - parts["deliver"]) / n * 1e3, "ms", turn_floor)
         line("run part: resolve+commit (lock, open, verify, load, resolve, log, state)",
-             rest / n * 1e3, "ms", FLOOR_RESOLVE_MS)
+             rest / n * 1e3, "ms", p["write"] + 4 * p["verify"])
         line("run part: render + compose, 5 mails", parts["render"] / n * 1e3, "ms",
-             FLOOR_RENDER_MS)
+             5 * p["render"])
         line("run part: queue, 5 mails in one durable batch", parts["queue"] / n * 1e3, "ms",
-             FLOOR_QUEUE_MS)
+             p["write"])
         line("run part: deliver to the file transport, per message",
-             parts["deliver"] / messages * 1e3, "ms", FLOOR_DELIVER_MS)
+             parts["deliver"] / messages * 1e3, "ms", 2 * p["write"])
+        line("run: durable syncs (fsync, fdatasync) per game-turn", syncs / n, "syncs", 2)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

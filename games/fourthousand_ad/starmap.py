@@ -75,15 +75,30 @@ def upper_level(view: View) -> str:
 
 
 def star_map(view: View, readers: Sequence[str]) -> list[list[dict[str, Any]]]:
-    """Rows of areas, each {"area", "upper", "lower", "stars": [cells]} for HTML and SVG."""
-    out = []
-    for row in area_grid(view):
-        cells = []
-        for area in row:
-            stars = [star_cell(view, n, readers) for n, _ in stars_in(view, area)]
-            cells.append({"area": area, "stars": stars})
-        out.append(cells)
-    return out
+    """Rows of areas, each {"area", "upper", "lower", "stars": [cells]} for HTML and SVG.
+
+    The cells depend on the readers only through ``mine``: the rest is drawn once for a star
+    field and its colours (every reader's view of one resolution shows the same public
+    stars) and each call gets its own copies with its readers' ``mine``."""
+    grid = _grid(view)
+    return [[{"area": area["area"], "stars": [{**cell, "mine": cell["shown"] in readers}
+                                              for cell in area["stars"]]}
+             for area in row] for row in grid]
+
+
+_LAST_GRID: list[Any] = [None, None, None]  # stars, colours, cells (with no reader)
+
+
+def _grid(view: View) -> list[list[dict[str, Any]]]:
+    colours_now = {p: info.get("colour") for p, info in view["powers"].items()}
+    stars, colours_then, grid = _LAST_GRID
+    if grid is not None and stars == view["stars"] and colours_then == colours_now:
+        return grid  # type: ignore[no-any-return]
+    grid = [[{"area": area, "stars": [star_cell(view, n, ()) for n, _ in stars_in(view, area)]}
+             for area in row] for row in area_grid(view)]
+    kept = {n: {**star, "ships": dict(star["ships"])} for n, star in view["stars"].items()}
+    _LAST_GRID[:] = [kept, colours_now, grid]
+    return grid
 
 
 def _cell_text(cell: Mapping[str, Any]) -> str:

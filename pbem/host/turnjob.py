@@ -43,18 +43,20 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pbem import atomic, canonical, failpoints
 from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
+from pbem.game.plugin import GamePlugin
 from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
+from pbem.render.environment import Renderer
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
@@ -201,7 +203,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
     run.queued += _catch_up_mail(ctx, outbox, state)
     run.queued += notify.queue_gm_notices(ctx, state, outbox)
     summary = game.log.summary  # kept current through the appends below
-    if not summary.last_resolution:
+    if not summary.last_resolution and _welcome_missing(ctx, outbox):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
         clock = replay.Clock(summary.deadline, summary.paused, summary.last_resolution)
@@ -236,11 +238,20 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
     return game, to_iso(now)
 
 
+def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
+    """Whether a welcome mail is not queued yet (keys as pbem.host.notify.welcome_mails
+    gives them): only then is the initial state set up again and the game's facts gathered
+    for it, which every visit before the first resolution did for nothing."""
+    return any(outbox.queued_under(f"welcome:{ctx.game.game_id}:{address}") is None
+               for address in ctx.players())
+
+
 def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
              standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = replay.gather_orders(
-        plugin, state, standing, notify.escrow_opener(game)
+        cast(GamePlugin, _SharedViews(plugin, ctx.renderer)), state, standing,
+        notify.escrow_opener(game)
     )
     drawn = _step_chance(game, plugin.powers_due(state), standing)
     result = replay.resolve_step(plugin, state, orders, drawn)
@@ -272,6 +283,20 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     return after
 
 
+class _SharedViews:
+    """The plugin, its ``view`` answered from the renderer's cache: the order check asks for
+    the views of the state before the resolution that the reports show again."""
+
+    def __init__(self, plugin: GamePlugin, renderer: Renderer) -> None:
+        self._plugin, self._renderer = plugin, renderer
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return self._renderer.view(self._plugin, state, power)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._plugin, name)
+
+
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
                          state: dict[str, Any]) -> None:
     """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
@@ -292,11 +317,12 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
 def _step_chance(game: GameDir, due: list[str],
                  standing: dict[str, Any]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
-    each due power's revealed value (None: it sent none) and K for hidden draws."""
-    entries = game.log.entries
-    step = chance.ledger(entries).step + 1
+    each due power's revealed value (None: it sent none) and K for hidden draws. Nothing is
+    read before the first draw: the step number scans the whole log, and a game that draws
+    nothing this step (4000 A.D.) never needs it."""
 
     def make() -> StepChance:
+        step = chance.ledger(game.log.entries).step + 1
         rc = chance.referee_for_root(game.root, game.genesis)
         if rc is None:
             raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "

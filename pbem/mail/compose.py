@@ -199,17 +199,19 @@ def compose_wire(
     :func:`compose` gives them), the same MIME tree (text/plain, with text/html as an
     alternative, then the attachments in a multipart/mixed) and the same choice of transfer
     encoding per part (7bit or 8bit when every line fits in 78 bytes, else quoted-printable or
-    base64 whichever is shorter; attachments in base64). It skips building and flattening an
-    ``EmailMessage``, which costs several milliseconds per report.
+    base64 whichever is shorter; attachments in base64), except that HTML with longer lines is
+    always base64 (encoding it is several times cheaper than quoted-printable, and nobody reads
+    HTML source in a mail). It skips building and flattening an ``EmailMessage``, which costs
+    several milliseconds per report.
 
     The bytes may differ from ``to_bytes(compose(...))`` only in the order of part headers, the
-    random boundaries and where quoted-printable soft breaks fall; parsed, they are the same
-    message (tests/test_mail_compose_wire.py checks it)."""
+    random boundaries, where quoted-printable soft breaks fall and the HTML's encoding; parsed,
+    they are the same message (tests/test_mail_compose_wire.py checks it)."""
     for item in attachments:
         if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
                 and _MIME_TOKEN.match(item.subtype)):
             raise ValueError(f"attachment {item.filename!r}: a plain file name and MIME type")
-    head = [_fold(name, str(value)) for name, value in _headers(
+    head = [_header_line(name, str(value)) for name, value in _headers(
         sender, to, subject, date, domain, auto_submitted, in_reply_to, references, game,
         extra_headers)]
     head.append(b"MIME-Version: 1.0\r\n")
@@ -228,6 +230,32 @@ def compose_wire(
     message_id = next(v for n, v in _header_values(head) if n == "message-id")
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
+
+
+# Headers whose plain value the email package writes back unchanged: unstructured text,
+# well-formed message ids, To as a bare address (a display name may be quoted).
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_ID = rf"<{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
+_PLAIN = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
+_DIRECT = {
+    "subject": _PLAIN, "list-id": _PLAIN, "auto-submitted": _PLAIN,
+    "x-auto-response-suppress": _PLAIN,
+    "message-id": re.compile(_ID), "in-reply-to": re.compile(_ID),
+    "references": re.compile(rf"{_ID}(?: {_ID})*"),
+    "to": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"),
+}
+
+
+def _header_line(name: str, value: str) -> bytes:
+    """One header line: written directly when it is short plain ASCII the email package would
+    write back unchanged (``name: value``), else folded by the email package (:func:`_fold`).
+    The direct path skips the header registry's parse, which missed the cache for every
+    per-game header and every Message-ID (tests/test_mail_compose_wire.py compares the two)."""
+    pattern = _DIRECT.get(name.lower())
+    if (pattern is not None and len(name) + len(value) + 2 <= _MAX_LINE
+            and "=?" not in value and pattern.fullmatch(value)):
+        return f"{name}: {value}\r\n".encode("ascii")
+    return _fold(name, value)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -259,7 +287,8 @@ def _text_part(subtype: str, text: str) -> bytes:
     else:
         data = b"\n".join(lines) + b"\n"
         sniff = b"\n".join(lines[:10]) + b"\n"
-        if len(binascii.b2a_qp(sniff, istext=True)) > len(base64.encodebytes(sniff)):
+        if subtype == "html" or (len(binascii.b2a_qp(sniff, istext=True))
+                                 > len(base64.encodebytes(sniff))):
             cte, body = "base64", base64.encodebytes(data).replace(b"\n", b"\r\n")
         else:
             cte = "quoted-printable"

@@ -43,12 +43,18 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail import _files
+from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
-from pbem.mail.outbox_batch import Batch, BatchDamaged, record_sent, store_batch
+from pbem.mail.outbox_batch import Batch, BatchDamaged, record_line, record_sent, store_batch
 from pbem.mail.outbox_entry import Backoff, DeliveryReport, Entry, StageHook, prepare
 from pbem.mail.outbox_spool import Spool
-from pbem.mail.transports import PermanentFailure, TemporaryFailure, Transport
+from pbem.mail.transports import (
+    PermanentFailure,
+    StagingTransport,
+    TemporaryFailure,
+    Transport,
+)
 
 __all__ = ["Backoff", "BatchDamaged", "DeliveryReport", "Entry", "Outbox", "StageHook"]
 
@@ -165,6 +171,8 @@ class Outbox(Spool):
         files = self._pending_files()
         batches = {b.path: b for b in files[1]}
         hook = on_stage or (lambda stage, ident: None)
+        stager = transport if isinstance(transport, StagingTransport) else None
+        staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
         try:
             for entry in self._pending(files):
                 if entry.next_try is not None and entry.next_try > now:
@@ -179,7 +187,10 @@ class Outbox(Spool):
                     raw = entry.path.read_bytes()
                 hook("before-send", entry.id)
                 try:
-                    accepted = transport.send(raw, entry.sender, entry.recipients)
+                    if stager is not None and entry.batch is not None:
+                        accepted = stager.stage(raw, entry.sender, entry.recipients)
+                    else:
+                        accepted = transport.send(raw, entry.sender, entry.recipients)
                 except MailConfigError:
                     raise
                 except PermanentFailure as exc:
@@ -199,10 +210,13 @@ class Outbox(Spool):
                     line = {"id": entry.id, "sent_at": now.isoformat(),
                             "attempts": entry.attempts + 1, "reply": accepted.reply,
                             "refused": refused}
-                    record_sent(entry.batch, line)
-                    hook("recorded", entry.id)
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state, if any
+                    if stager is not None:
+                        staged.append((entry, line))  # recorded after the commit, below
+                    else:
+                        record_sent(entry.batch, line)
+                        hook("recorded", entry.id)
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state
                 else:
                     record = {
                         **entry.record,
@@ -219,8 +233,42 @@ class Outbox(Spool):
                 if refused:
                     report.refused[entry.id] = refused
         finally:
-            self._retire_batches()
+            try:
+                if stager is not None and staged:
+                    self._record_staged(stager, staged, report, hook)
+            finally:
+                self._retire_batches()
         return report
+
+    def _record_staged(self, stager: StagingTransport, staged: list[tuple[Entry, dict[str, Any]]],
+                       report: DeliveryReport, hook: StageHook) -> None:
+        """Make the staged messages durable at the transport (one commit), then record them
+        sent: all the lines of one batch file in one append and one fdatasync. Recorded
+        implies delivered: the records are written only after the commit returned. A crash
+        before the records sends the staged messages again, byte-identical (the file transport
+        writes the same file again); a failed commit records nothing and leaves them pending,
+        for the next run."""
+        hook("before-commit", staged[-1][0].id)
+        try:
+            stager.commit()
+        except TemporaryFailure:
+            ids = {entry.id for entry, _ in staged}
+            report.sent[:] = [i for i in report.sent if i not in ids]
+            report.waiting.extend(sorted(ids))
+            for ident in ids:
+                report.refused.pop(ident, None)
+            return
+        hook("committed", staged[-1][0].id)
+        lines: dict[Path, list[bytes]] = {}
+        for entry, line in staged:
+            assert entry.batch is not None
+            lines.setdefault(entry.batch, []).append(record_line(line))
+        for path, records in lines.items():
+            append_record(path, b"".join(records))
+        for entry, _line in staged:
+            hook("recorded", entry.id)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state, if any
 
     def _defer(self, entry: Entry, now: datetime, reply: str, code: int | None,
                raw: bytes) -> bool:

@@ -20,6 +20,10 @@ once under its key.
 right after the server's acceptance, exactly like ``sent/<id>.json`` for a single message, so the
 resend window is the same. A torn append (a crash inside the write) is an unterminated last line:
 readers skip it, the message counts as not recorded, and it goes out again byte-identical.
+To a transport that stages (pbem.mail.transports.StagingTransport: the file transport) the
+messages are handed over first, made durable there together (one commit: one directory fsync),
+and then their lines are appended in one write and one fdatasync: recorded still implies
+delivered, and a crash before the records writes the same files again.
 """
 
 from __future__ import annotations
@@ -123,8 +127,12 @@ def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
     _files.fsync_dir(pending_dir)
 
 
+def record_line(record: dict[str, Any]) -> bytes:
+    """A sent record as the line appended to a batch file."""
+    return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
 def record_sent(path: Path, record: dict[str, Any]) -> None:
     """Record one message of the batch at ``path`` as sent: one appended line, one
     fdatasync."""
-    _files.append_record(path, json.dumps(
-        record, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n")
+    _files.append_record(path, record_line(record))

@@ -17,7 +17,7 @@ import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
@@ -58,23 +58,56 @@ class Transport(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class StagingTransport(Transport, Protocol):
+    """A transport that can accept several messages and make them durable together:
+    ``stage`` hands one over (it may not survive a power failure yet), ``commit`` makes every
+    staged message durable at once. The outbox records staged messages as sent only after
+    ``commit`` returned, so "recorded" still implies "delivered"."""
+
+    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted: ...
+
+    def commit(self) -> None: ...
+
+
 class FileTransport:
     """Writes each message as ``<sha256 prefix>.eml`` into ``directory`` (the embedded default).
 
     Sending the same bytes twice writes the same file, so a resend after a crash is harmless.
+    ``send`` makes each file durable on its own (file and directory fsynced); ``stage`` writes
+    and fsyncs the file and leaves the directory's fsync to ``commit``, once for every message
+    staged since (pbem.mail.outbox delivers a batch so).
     """
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
+        self._staged = False
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
+        accepted = self.stage(raw, sender, recipients)
+        self.commit()
+        return accepted
+
+    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
         name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
         try:
-            _files.write_durably(self.directory / name, raw, mode=0o644)
+            _files.write_durably(self.directory / name, raw, mode=0o644, sync_dir=False)
         except OSError as exc:
             raise TemporaryFailure(f"cannot write {self.directory / name}: {exc.strerror}") from exc
+        self._staged = True
         return Accepted(f"written to {name}")
+
+    def commit(self) -> None:
+        """Make every file staged since the last commit durable: one fsync of the directory
+        (their data was fsynced as each was written)."""
+        if not self._staged:
+            return
+        try:
+            _files.fsync_dir(self.directory)
+        except OSError as exc:
+            raise TemporaryFailure(f"cannot sync {self.directory}: {exc.strerror}") from exc
+        self._staged = False
 
     def close(self) -> None:
         """Nothing to close."""

@@ -27,6 +27,7 @@ from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
+VIEW_STATES = 4  # states whose views a renderer keeps (a resolution's before and after)
 
 
 class RenderError(PbemError):
@@ -87,12 +88,35 @@ def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
             "filename": filename, "summary": summary}
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class DictFirstEnvironment(jinja2.Environment):
+    """Jinja's ``x.y`` looks the key up first when ``x`` is a plain dict (what every presenter
+    hands the templates) and ``y`` is not an attribute of dicts.
+
+    Stock Jinja tries ``getattr`` first: on a dict that fails with an ``AttributeError`` on
+    every lookup before the subscript is tried, which doubled the cost of the HTML templates
+    (thousands of lookups per game-turn). The result is the same as stock Jinja's: a name a
+    dict has as an attribute (``items``, ``get``, ...) takes the stock path (attribute
+    first), and for any other name ``getattr`` would fail anyway, so the key is what stock
+    Jinja returns too; a missing key falls back to the stock lookup (and its Undefined)."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @functools.lru_cache(maxsize=64)
 def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
     """One Jinja environment per search path, shared by every game that uses it, so each
     template is compiled once per process rather than once per mail (a cron job renders
     thousands of mails)."""
-    env = jinja2.Environment(
+    env = DictFirstEnvironment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(p) for p in paths]),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(
@@ -125,8 +149,33 @@ class Renderer:
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
         self.env = _environment(tuple(str(p) for p in paths))
-        self.svg_cache: dict[str, str] = {}
+        self.svg_cache: dict[tuple[Any, ...], tuple[object, str]] = {}
+        self._views: dict[int, tuple[Mapping[str, Any], dict[str | None, dict[str, Any]]]] = {}
+        self.cells_cache: list[tuple[Any, Any]] = []  # (map grid, its cells: pbem.render.mails)
 
+    def has_template(self, name: str) -> bool:
+        try:
+            self.env.get_template(name)
+        except jinja2.TemplateNotFound:
+            return False
+        return True
+
+    def view(self, plugin: GamePlugin, state: Mapping[str, Any],
+             power: str | None) -> dict[str, Any]:
+        """``plugin.view(state, power)``, computed once per state object and power while this
+        renderer lives (one game's visit): a resolution's reports, the game master's summary
+        and the order check all ask for the same few views. Keyed by the state's identity
+        (the state is held, so the identity is not reused); views are read, never changed."""
+        entry = self._views.get(id(state))
+        if entry is None or entry[0] is not state:
+            if len(self._views) >= VIEW_STATES:
+                del self._views[next(iter(self._views))]  # the oldest state
+            entry = (state, {})
+            self._views[id(state)] = entry
+        views = entry[1]
+        if power not in views:
+            views[power] = plugin.view(dict(state), power)
+        return views[power]
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
         try:

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from pbem import canonical
 from pbem.errors import Problem
 from pbem.game.plugin import GamePlugin
@@ -113,21 +115,53 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
     """The game's map as SVG, if it has one; ``shared``: a report context that may hold this
     view's drawing already.
 
-    The drawing is the same for every reader of one resolution; only a CSS rule marks the
-    reader's own pieces. So it is rendered once per renderer (one game's run) and content, and
-    each reader gets it with its own rule put in."""
-    drawing = pres.map_context(dict(view), readers, shared)
-    if drawing is None:
-        return []
-    ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
-    key = canonical.digest(ctx)
-    svg = renderer.svg_cache.get(key)
-    if svg is None:
+    Only a CSS rule marks the reader's own pieces, so a drawing is rendered once per
+    renderer (one game's visit), view and readers, and each reader gets it with its own
+    rule put in. The cache key is the view's identity (the renderer's views are computed
+    once per state and power, and the cache holds the view, so the identity is not reused),
+    the readers and the title: cheap, where a digest of the drawing cost as much as the
+    render."""
+    key = (id(view), tuple(readers), title)
+    hit = renderer.svg_cache.get(key)
+    if hit is not None and hit[0] is view:
+        svg = hit[1]
+    else:
+        drawing = pres.map_context(dict(view), readers, shared)
+        if drawing is None:
+            return []
+        ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
+        cells = _map_cells(renderer, drawing.get("map"))
+        if cells is not None:
+            ctx["map_cells"] = cells
         svg = renderer.render("map.svg", ctx)
-        renderer.svg_cache[key] = svg
+        renderer.svg_cache[key] = (view, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
     return [("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())]
+
+
+CELL_SEPARATOR = "\ue000"  # private use: in no star name, and not white space
+MAP_CELLS = "_map_cells.svg"
+
+
+def _map_cells(renderer: Renderer, grid: Any) -> list[list[list[Markup]]] | None:
+    """The drawing of each cell of a map grid (``map_cells[row][area][cell]``), for a map
+    template that has a ``_map_cells.svg`` partial: rendered once per renderer and grid, since
+    the cells are the same for every reader of one resolution (the reader's own are marked by
+    CSS), while the rest of the map (the reach) is drawn per reader. The partial writes the
+    cells in grid order, each followed by CELL_SEPARATOR."""
+    if not isinstance(grid, list):
+        return None
+    for cached, found in renderer.cells_cache:
+        if cached == grid:
+            return found  # type: ignore[no-any-return]
+    cells = None
+    if renderer.has_template(MAP_CELLS):
+        parts = iter(renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR))
+        cells = [[[Markup(next(parts).removesuffix("\n")) for _ in area["stars"]]
+                  for area in row] for row in grid]
+    renderer.cells_cache.append((grid, cells))
+    return cells
 
 
 # -- the mails ------------------------------------------------------------------------------------
@@ -145,12 +179,12 @@ def turn_report(
     player commands). ``game``: game_id, title, deadline (UTC ISO or None), checkpoint (signed
     text or None), missed ({power: turns missed}), optional seq (of the pre-filled form)."""
     pres = presenter(plugin)
-    views = {p: plugin.view(dict(state_after), p) for p in powers}
+    views = {p: renderer.view(plugin, state_after, p) for p in powers}
     visible = {p: plugin.view_events(list(events), p) for p in powers}
     union = [e for e in events if any(e in visible[p] for p in powers)]
     reports = []
     for p in powers:
-        before = plugin.view(dict(state_before), p)
+        before = renderer.view(plugin, state_before, p)
         reports.append(pres.report(before, views[p], readers=list(powers),
                                    missed=int((game.get("missed") or {}).get(p, 0)),
                                    seq=_next_seq(game, p)))
@@ -333,9 +367,9 @@ def gm_summary(
     and events are attached as JSON. The only mail that contains everything."""
     pres = presenter(plugin)
     state = dict(state_after)
-    public = plugin.view(state, None)
+    public = renderer.view(plugin, state_after, None)
     powers = list(public["powers"])
-    views = {p: plugin.view(state, p) for p in powers}
+    views = {p: renderer.view(plugin, state_after, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
     ctx: dict[str, Any] = {
            "game": _game(game, None, plugin), "player": _player(None),
@@ -365,7 +399,7 @@ def game_end(
     """The last mail: the result, the last turn's events and the full reveal (``reveal``: the
     rows the presenter's ``reveal`` made from the log)."""
     pres = presenter(plugin)
-    views = {p: plugin.view(dict(state), p) for p in powers}
+    views = {p: renderer.view(plugin, state, p) for p in powers}
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]

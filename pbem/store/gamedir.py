@@ -37,6 +37,7 @@ rules-version and trusted-point checks happen inside that open.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -364,9 +365,15 @@ class GameDir:
     # --- the state cache --------------------------------------------------------------------
 
     def save_state(self, state: State) -> None:
-        """Write state.json for the current log head (after the log append that produced it)."""
+        """Write state.json for the current log head (after the log append that produced it).
+
+        Without fsync: state.json is a cache. Every reader checks it against the log head and
+        its digest (:meth:`load_state`) and rebuilds it by replay when it is missing, stale,
+        torn or corrupt, so a crash that loses this write (or leaves the new name with
+        unwritten data) costs one replay, never a wrong state. The log append before it is
+        the durable step (docs/operations.md, "The turn job's write order")."""
         head = self.log.head
-        _write_state(self.state_path, head.length, head.hash, state)
+        _write_cache(self.state_path, _state_bytes(head.length, head.hash, state))
 
     def load_state(self, replay: Replay) -> LoadedState:
         """The state at the log head: from state.json if it is current and intact, otherwise
@@ -447,11 +454,35 @@ def _load_log(path: Path, point: glog.TrustedPoint | None) -> GameLog:
         return log
 
 
+def _state_bytes(length: int, head: str, state: State) -> bytes:
+    return canonical.encode({"log_length": length, "head": head,
+                             "digest": canonical.digest(state), "state": state}) + b"\n"
+
+
 def _write_state(path: Path, length: int, head: str, state: State) -> None:
-    atomic.write_json(
-        path,
-        {"log_length": length, "head": head, "digest": canonical.digest(state), "state": state},
-    )
+    atomic.write_bytes(path, _state_bytes(length, head, state))
+
+
+def _write_cache(path: Path, data: bytes) -> None:
+    """Replace the cache file ``path`` by ``data`` atomically for readers (a temporary file
+    renamed over it, never followed if a link), without fsync: a crash may leave the old
+    file, the new one, or the new name with its data lost (empty or torn), and the reader
+    tells each apart."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW,
+                     atomic.PRIVATE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        atomic.rename_into_place(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise atomic.storage_error(path, "write", exc, "the old file is unchanged") from None
 
 
 def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:

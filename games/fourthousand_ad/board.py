@@ -216,12 +216,23 @@ def _board_of(encoded: str) -> Board:
     return Board(json.loads(encoded), source="the game's board")
 
 
+_LAST: list[tuple[Mapping[str, Any], Board]] = []
+
+
 def board_of(data: Mapping[str, Any] | None) -> Board:
     """The Board for recorded board data (a state's or a view's ``board``); games and views
-    made before boards were recorded (no data) use the stand-in board."""
+    made before boards were recorded (no data) use the stand-in board.
+
+    The same board mapping is asked for many times per state (every view, check and
+    resolution); states are never mutated, so the last mapping seen is remembered by identity
+    (holding it, so its id cannot be reused) and only a new one is encoded for the cache."""
     if data is None:
         return default_board()
-    return _board_of(json.dumps(data, sort_keys=True))
+    if _LAST and _LAST[0][0] is data:
+        return _LAST[0][1]
+    board = _board_of(json.dumps(data, sort_keys=True))
+    _LAST[:] = [(data, board)]
+    return board
 
 
 # The placements both rulebooks fix (board.yaml's header); a typed-in printed board must keep them.

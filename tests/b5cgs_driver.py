@@ -155,3 +155,30 @@ def expose_all(st: dict[str, Any]) -> None:
     """Turn every face-down piece face up (rotation = its back, flip 1)."""
     for slot, piece in sorted(st["referee"]["pieces"].items()):
         setupmod.expose(st, int(slot), piece, st["referee"]["backs"][slot], 1)
+
+
+def blank(variant: str = "basic-3", expose: bool = True) -> dict[str, Any]:
+    """A game after set-up with no tokens, every piece face up (``expose``) and every hex's map
+    elements wiped except the Babylon 5 hex: a table for laying out a rule's example."""
+    st = clear(new_game(variant))
+    if expose:
+        expose_all(st)
+    for h, info in st["hexes"].items():
+        st["hexes"][h] = {k: v for k, v in info.items() if k in ("slot", "printed", "b5")}
+    return st
+
+
+def run_moves(st: dict[str, Any], power: str, entries: list[dict[str, Any]],
+              chance: Any = None) -> list[dict[str, Any]]:
+    """The Move phase alone on ``st`` (mutated), as turn.py runs it."""
+    st.setdefault("flags", {"moved": [], "fired": [], "targeted": []})
+    return movement.move_phase(st, power, entries, chance or ScriptedChance())  # type: ignore
+
+
+def check(st: dict[str, Any], power: str, body: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """The offline/referee order check on ``power``'s view of ``st`` (as if it were his turn)."""
+    st = copy.deepcopy(st)
+    st["current"] = power
+    if st["powers"][power]["turns"] == 0 and "start" not in body:
+        st["powers"][power]["turns"] = 1
+    return PLUGIN.normalize_orders(body, PLUGIN.view(st, power))  # type: ignore[no-any-return]

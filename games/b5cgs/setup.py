@@ -229,7 +229,75 @@ def homeworld_hexes(st: Mapping[str, Any], power: str) -> list[str]:
     return [] if slot is None else list(st["map"]["slots"][slot]["hexes"])
 
 
+
+# -- the starting fleet (C4.3) ----------------------------------------------------------------
+def start_cost(pack: Mapping[str, Any], empire: str, ttype: str) -> int:
+    """C4.3: "Your empire tokens are built using empire discounts (D3.22)": build - upkeep for
+    a token of the player's own empire, the full build cost for a generic one."""
+    t = pack["tokens"][ttype]
+    return int(t["build"]) - (int(t.get("upkeep", 0)) if t["empire"] == empire else 0)
+
+
+def start_problem(board: Mapping[str, Any], power: str, entry: Mapping[str, Any],
+                  taken: set[str], spent: int) -> str | None:
+    """Why one starting purchase cannot be made (None: it can), on a state or a view:
+    ``taken`` are hexes already bought into, ``spent`` the Reserve already spent."""
+    pack = board["pack"]
+    me = board["powers"][power]
+    ttype, h, facing = entry.get("token"), entry.get("hex"), entry.get("facing")
+    t = pack["tokens"].get(ttype) if isinstance(ttype, str) else None
+    if t is None:
+        return f"there is no token type {ttype!r} in the pack"
+    assert isinstance(ttype, str)
+    if t["empire"] not in (me["empire"], comp.GENERIC):
+        return f"{ttype} is a token of {t['empire']}: buy your empire's or generic (C4.3)"
+    if t["kind"] not in ("ship", "base"):
+        return f"{ttype} is a {t['kind']}: the starting fleet is ships and bases (C4.3)"
+    if not isinstance(h, str) or h not in homeworld_hexes(board, power):
+        return f"{h!r} is not a hex of your homeworld piece (C4.3)"
+    if h in taken or any(tok["hex"] == h and pack["tokens"][tok["type"]]["kind"] in
+                         ("ship", "base") for tok in board["tokens"].values()):
+        return f"{h} is occupied (one unit per hex, B4.35)"
+    if not isinstance(facing, int) or isinstance(facing, bool) or not 1 <= facing <= 6:
+        return f"facing is a direction 1..6, not {facing!r}"
+    if t["kind"] == "base":
+        indicator = board["hexes"].get(h, {}).get("economy")
+        if indicator != t["economy"]:
+            return (f"a {ttype} needs an Economy Indicator of {t['economy']} (D3.24); {h} has "
+                    f"{indicator or 'none'}")
+    used = sum(1 for tok in board["tokens"].values() if tok["type"] == ttype)
+    if used >= t["count"]:
+        return f"all {t['count']} {ttype} tokens are in play (no proxies, C1.33)"
+    cost = start_cost(pack, me["empire"], ttype)
+    if spent + cost > me["reserve"]:
+        return (f"{ttype} costs {cost} and only {me['reserve'] - spent} is left in the Reserve "
+                "(no financing, D1.92)")
+    return None
+
+
 def starting_fleet(st: dict[str, Any], power: str, entries: list[Any], chance: Chance
                    ) -> list[dict[str, Any]]:
-    """C4.3 (M1 skeleton: nothing bought yet)."""
-    return []
+    """C4.3: the purchases of the player's first orders, placed on his homeworld piece with the
+    facing he chose, paid from the starting Reserve with the empire discount; each placement
+    enters its hex (D4.31). A purchase that cannot be made is void; the others go on."""
+    from .movement import enter  # movement imports this module
+
+    events: list[dict[str, Any]] = []
+    me = st["powers"][power]
+    for i, entry in enumerate(entries):
+        why = start_problem(st, power, entry, set(), 0)
+        if why is not None:
+            events.append({"type": "start_void", "power": power, "entry": i, "reason": why,
+                           "to": [power]})
+            continue
+        cost = start_cost(st["pack"], me["empire"], entry["token"])
+        me["reserve"] -= cost
+        tid = new_token(st, entry["token"], power, entry["hex"], entry["facing"],
+                        [st["turn"], "start"])
+        events.append({"type": "placed", "power": power, "token": tid,
+                       "token_type": entry["token"], "hex": entry["hex"],
+                       "facing": entry["facing"], "cost": cost})
+        events.append({"type": "economy", "power": power, "reserve": me["reserve"],
+                       "why": f"starting fleet: {entry['token']} for {cost} (C4.3)"})
+        events += enter(st, tid, entry["hex"], False, chance, f"start{i}:{tid}")
+    return events

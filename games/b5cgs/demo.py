@@ -11,7 +11,7 @@ from the committed chance, and mails reports with the hex map.
 The players' choices are scripted from their views (the deal is fair, so the map cannot be
 scripted in advance): on his first turn each buys a jump-capable warship and a transport for his
 homeworld (C4.3), then each turn every ship heads for Babylon 5 at the centre, one standard
-move, and every unit fires at the enemy unit its weapons reach. After three rounds the game
+move, and every unit fires at the enemy unit its weapons reach. After four rounds the game
 master ends the game by agreement. The log is exported and audited: every die and the deal are
 replayed.
 """
@@ -36,7 +36,7 @@ from . import threats
 
 GAME = "b5cgs"
 VARIANT = "basic-3"
-ROUNDS = 3
+ROUNDS = 4
 
 
 def _plugin() -> Any:
@@ -108,8 +108,7 @@ def moves(view: dict[str, Any]) -> list[str]:
             to = hx.neighbour(here, f)
             name = hx.key(to)
             closer = hx.distance(to, centre) < hx.distance(here, centre)
-            if closer and _free(view, name) and name not in taken and hx.distance(to,
-                                                                                  centre) > 1:
+            if closer and _free(view, name) and name not in taken:
                 best = (name, f)
                 break
         if best:

@@ -90,6 +90,44 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
                                                            str(e.get("result"))) + ".",
         "contested_answer": lambda: "Your standing answer to contested-space requests was "
                                     "changed.",
+        "start_void": lambda: f"{who}'s starting purchase {int(e['entry']) + 1} was void: "
+                              f"{e.get('reason')}.",
+        "built": lambda: f"{who} built {tok} at {e['hex']}"
+                         + (f" facing {e['facing']}" if e.get("facing") else "")
+                         + f" for {e.get('cost')}" + (" (from the Scrap Yard)"
+                                                       if e.get("from_scrap") else "") + ".",
+        "repaired": lambda: f"{who} repaired {tok} for {e.get('cost')}.",
+        "mine_laid": lambda: f"{who} laid {tok} at {e.get('hex')}.",
+        "allocate_void": lambda: f"{who}'s allocation {e.get('entry')} was void: "
+                                 f"{e.get('reason')}.",
+        "move_skipped": lambda: f"{who}'s move entry {int(e['entry']) + 1} ({tok}) was skipped: "
+                                f"{e.get('why')}.",
+        "declared": lambda: f"{who} declared an attempt at {e.get('victory')} victory.",
+        "declaration_refused": lambda: f"{who}'s {e.get('victory')} victory declaration was "
+                                       f"refused: {e.get('reason')}.",
+        "declaration_lapsed": lambda: f"{who}'s {e.get('victory')} victory attempt lapsed.",
+        "surrenders": lambda: f"{who} surrenders (Net Economy {e.get('net')}).",
+        "surrender_refused": lambda: f"{who} may not surrender: {e.get('reason')}.",
+        "surrendered": lambda: f"{who} left the game; removed: "
+                               + (", ".join(map(str, e.get("removed") or [])) or "nothing")
+                               + ".",
+        "volley": lambda: f"{who} fired volley {int(e['volley']) + 1} at "
+                          + token(view, e.get("target"), e.get("target_type"))
+                          + f" with {', '.join(map(str, e.get('with') or []))}"
+                          + (f" (passed over {', '.join(map(str, e['passed_over']))})"
+                             if e.get("passed_over") else "") + ".",
+        "volley_total": lambda: f"Volley {int(e['volley']) + 1} at {e.get('target')}: "
+                                f"{e.get('total')} points, Defense Grid {e.get('dg')}, "
+                                f"{e.get('damage')} damage.",
+        "volley_void": lambda: f"{who}'s volley {int(e['volley']) + 1} found no target "
+                               f"(tried {', '.join(map(str, e.get('tried') or []))}).",
+        "fire_skipped": lambda: f"{who}'s {e.get('token')} did not fire in volley "
+                                f"{int(e['volley']) + 1}: {e.get('reason')}.",
+        "war_token": lambda: f"{power_title(view, e.get('from'))} gave its War Token to "
+                             f"{power_title(view, e.get('to_power'))}.",
+        "revealed": lambda: "The face-down pieces: " + (", ".join(
+            f"slot {s} {piece(p)}" for s, p in (e.get("pieces") or {}).items()) or "none")
+                            + ".",
         "victory": lambda: "The game is over: " + ", ".join(
             power_title(view, p) for p in e.get("winners", [])) + f" won ({e.get('reason')}).",
     }

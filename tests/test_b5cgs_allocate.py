@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from tests.b5cgs_driver import PLUGIN, put
+from tests.b5cgs_driver import PLUGIN, ScriptedChance, new_game, put, turn
 from tests.b5cgs_positions import (
     BOB,
-    EARTH,
     SALLY,
     allocate,
     bob_at_home,
@@ -22,38 +21,23 @@ from tests.b5cgs_positions import (
 def test_C4_3_starting_purchases_hyperion_13_transport_4_with_the_empire_discount():
     """"Bob is playing Earth Alliance and has a starting Economy Reserve of 45. ... Bob chooses
     to purchase a Hyperion Cr. for 13 (16-3 ...) and a Transport for 4 (6-2), costing a total of
-    18. This leaves 27 in his Reserve." The discount applies at set-up whatever the options.
-    The example's sum is a slip (13 + 4 is 17, which leaves 28; ruling E2 in RULINGS-econ.md):
-    the prices 13 and 4 are the rule, so the Reserve is 28; D1.2's "27" is its own position."""
-    st = game()
-    bases = bob_at_home(st, 45)
-    assert st["options"]["discounts"] is False
-    order = [{"token": "ea-hyperion", "hex": "1,3", "facing": 4},
+    18. This leaves 27 in his Reserve." The discount applies at set-up whatever the options
+    (setup.starting_fleet, the player's first orders). The example's sum is a slip: 13 + 4 is
+    17, which leaves 28 (ruling E2 in RULINGS-econ.md); the prices are the rule. Record Keeping
+    follows in the same turn: D1.2 adds the Net Economy of 5 (the book's 27 -> 32)."""
+    st = new_game("basic-3", first=BOB)
+    assert st["options"]["discounts"] is False and st["powers"][BOB]["reserve"] == 45
+    start = [{"token": "ea-hyperion", "hex": "1,3", "facing": 4},
              {"token": "ea-transport", "hex": "0,4", "facing": 3}]
-    checked, problems = allocate.check_start(order, PLUGIN.view(st, BOB))
-    assert problems == [] and len(checked) == 2
-    events = allocate.starting_purchases(st, BOB, order, None)
-    assert [e["cost"] for e in of_type(events, "placed")] == [13, 4]
-    assert sum(e["change"] for e in of_type(events, "economy")) == -17
-    assert economy.banks(st, BOB) == {"gross": 10, "upkeep": 5, "net": 5, "reserve": 28}
-    placed = {e["token"]: (e["hex"], e["facing"]) for e in of_type(events, "placed")}
-    assert sorted(placed.values()) == [("0,4", 3), ("1,3", 4)] and bases
-
-
-def test_C4_3_starting_fleet_only_on_the_homeworld_and_only_units():
-    st = game()
-    bob_at_home(st, 45)
-    view = PLUGIN.view(st, BOB)
-    _, problems = allocate.check_start(
-        [{"token": "ea-hyperion", "hex": "0,2", "facing": 1},       # not Earth's piece
-         {"token": "mf-cruiser", "hex": "1,3", "facing": 1},        # another empire's
-         {"token": "ea-transport", "hex": EARTH, "facing": 1},      # occupied
-         {"token": "ea-omega", "hex": "2,3", "facing": 1},          # 22-4 = 18 ...
-         {"token": "ea-omega", "hex": "0,4", "facing": 1},          # ... 36 > 45-18: no
-         {"token": "ea-nova", "hex": "1,5", "facing": 1}],          # 16 > 9 left
-        view)
-    assert [p.path for p in problems] == ["start[0]", "start[1]", "start[2]", "start[5]"]
-    assert "homeworld" in problems[0].message and "another empire" in problems[1].message
+    body, problems = PLUGIN.normalize_orders({"start": start}, PLUGIN.view(st, BOB))
+    assert problems == []
+    new, events = turn.resolve(st, {BOB: body}, ScriptedChance())
+    placed = of_type(events, "placed")
+    assert [(e["token_type"], e["cost"]) for e in placed] == [("ea-hyperion", 13),
+                                                              ("ea-transport", 4)]
+    reserves = [e["reserve"] for e in of_type(events, "economy")]
+    assert reserves == [32, 28, 33]                      # 45-13, -4, then + Net 5 (D1.2)
+    assert economy.banks(new, BOB) == {"gross": 10, "upkeep": 5, "net": 5, "reserve": 33}
 
 
 def build_position(reserve: int = 37):
@@ -280,7 +264,8 @@ def test_D3_24_mines_option_one_per_minelayer_adjacent_empty_hex():
 
 
 def test_check_allocate_names_each_bad_entry_by_path():
-    st, bases, hyperion, centre = build_position(12)
+    st, bases, hyperion, centre = build_position(7)       # + Net 5 in Record Keeping: 12
+    st["powers"][BOB]["turns"] = 2
     _, problems = allocate.check_allocate({
         "build": [{"token": "base-4", "hex": centre, "by": hyperion},          # 9: ok, 3 left
                   {"token": "ea-transport", "hex": "0,4", "by": bases["base8"]},  # 6 > 3
@@ -296,3 +281,44 @@ def test_check_allocate_names_each_bad_entry_by_path():
         PLUGIN.view(st, BOB))
     assert [p.path for p in problems] == ["allocate.build[1]", "allocate.build[2]"]
     assert "no financing" in problems[0].message
+
+
+def test_check_allocate_counts_the_economy_record_keeping_generates_first():
+    """Allocate follows Record Keeping (D1.2): the checker judges costs against the Reserve
+    after the Net Economy is added, as the referee will; in a first turn the starting fleet is
+    paid first and only the referee judges the cost (ruling E8)."""
+    st, bases, hyperion, centre = build_position(4)       # Net 5: 9 by Allocate
+    order = {"build": [{"token": "ea-transport", "hex": "0,4", "by": bases["base8"]}]}
+    st["powers"][BOB]["turns"] = 2
+    assert allocate.check_allocate(order, PLUGIN.view(st, BOB))[1] == []
+    st["powers"][BOB]["reserve"] = 0                      # 5 by Allocate: too little
+    _, problems = allocate.check_allocate(order, PLUGIN.view(st, BOB))
+    assert "no financing" in problems[0].message
+    st["powers"][BOB]["turns"] = 0
+    assert allocate.check_allocate(order, PLUGIN.view(st, BOB))[1] == []
+
+
+def test_D3_24_a_unit_built_activates_its_hex():
+    """"Activate Hex: Ships and bases (not squadrons) activate the hex they are built into":
+    a Transport built into Earth's Damage Indicator 1 rolls 1B5 (label build<i>:<token>:hex)."""
+    st = game()
+    bases = bob_at_home(st, 20)
+    tid = f"t{st['next_token']}"
+    chance = ScriptedChance(rolls={f"build0:{tid}:hex": [[3]]})
+    events = allocate.allocate(st, BOB, {"build": [
+        {"token": "ea-transport", "hex": "0,5", "by": bases["base8"]}]}, chance)
+    (roll,) = [e for e in events if e["type"] == "roll"]
+    assert roll["die"] == "b5" and roll["count"] == 1 and roll["result"] == [3]
+    assert of_type(events, "damage")[0]["result"] == "crippled"        # DR 3
+    assert st["tokens"][tid]["crippled"] is True
+
+
+def test_allocate_section_checked_in_the_order_file_with_paths():
+    st, bases, hyperion, centre = build_position(40)
+    st["powers"][BOB]["turns"] = 2
+    _, problems = PLUGIN.normalize_orders({"allocate": {"build": [
+        {"token": "base-4", "hex": centre, "by": bases["base8"]}]}}, PLUGIN.view(st, BOB))
+    assert [p.path for p in problems] == ["allocate.build[0]"]
+    body, problems = PLUGIN.normalize_orders({"allocate": {"build": [
+        {"token": "base-4", "hex": centre, "by": hyperion}]}}, PLUGIN.view(st, BOB))
+    assert problems == [] and body["allocate"]["build"][0]["by"] == hyperion

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.b5cgs_driver import put
+from tests.b5cgs_driver import PLUGIN, put
 from tests.b5cgs_positions import BOB, SALLY, allocate, damage, economy, game
 
 # base-2 in the stand-in pack: defense rating 4 undamaged, 2 crippled (E2's example token)
@@ -66,7 +66,7 @@ def test_B3_7_destroyed_ship_goes_to_the_scrap_yard_and_keeps_its_upkeep():
     h = put(st, "ea-hyperion", BOB, "1,3", facing=4)
     before = economy.banks(st, BOB)
     events = damage.apply(st, h, 12, "test")           # 2 x DR 6: destroyed undamaged
-    assert events[0]["result"] == "destroyed" and events[0]["to"] == "scrap"
+    assert events[0]["result"] == "destroyed" and events[0]["goes"] == "scrap yard"
     tok = st["tokens"][h]
     assert tok["hex"] is None and tok["scrap"] is True and tok["crippled"] is False
     assert economy.banks(st, BOB) == before == {"gross": 8, "upkeep": 3, "net": 5,
@@ -91,3 +91,15 @@ def test_B3_7_rebuilding_from_the_scrap_yard_does_not_change_total_upkeep():
     allocate.allocate(st, BOB, {"build": [
         {"token": "ea-hyperion", "hex": "2,3", "by": base}]}, None)
     assert economy.banks(st, BOB)["upkeep"] == 6       # a new one from out of play
+
+
+def test_damage_events_are_public():
+    """Damage is seen by every player (the token is on the table): no event of this module
+    carries ``to`` (STATE.md: ``to`` restricts an event to the powers named)."""
+    st = game()
+    t = put(st, "ea-hyperion", BOB, "1,3", facing=4)
+    b = put(st, "base-2", SALLY, "0,3")
+    events = damage.apply(st, t, 12, "test") + damage.apply(st, b, 8, "test")
+    assert all("to" not in e for e in events)
+    for power in (BOB, SALLY, None):
+        assert PLUGIN.view_events(events, power) == events

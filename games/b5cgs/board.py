@@ -1,19 +1,22 @@
 """What is where on the board, as the econ modules (allocate, fire, economy) ask it.
 
-Plain lookups on the state's ``tokens``, ``hexes`` and ``pack`` (STATE.md); each works on a
-player's view as well, so the order checkers and the resolution give the same answer. Units
-are ships and bases with a hex (B4.35: at most one per hex); mines and built jumpgates are
-map element tokens, not units (B1.22, B4.4).
+Plain lookups on the state's ``tokens``, ``hexes`` and ``pack`` (STATE.md), movement's where it
+has them; each works on a player's view as well, so the order checkers and the resolution give
+the same answer. Units are ships and bases with a hex (B4.35: at most one per hex); mines and
+built jumpgates are map element tokens, not units (B1.22, B4.4).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from . import hexes as hx
+from . import movement
 
 UNIT_KINDS = ("ship", "base")
+TOKEN_ID = re.compile(r"t([0-9]{1,9})")
 ELEMENTS = ("economy", "damage", "minefield", "jumpgate", "b5")
 
 
@@ -37,11 +40,8 @@ def is_unit(st: Mapping[str, Any], tok: Mapping[str, Any]) -> bool:
 
 
 def unit_at(st: Mapping[str, Any], hex_: str) -> str | None:
-    """The unit (ship or base) in ``hex_``, if any."""
-    for tid, tok in st["tokens"].items():
-        if tok.get("hex") == hex_ and is_unit(st, tok):
-            return str(tid)
-    return None
+    """The unit (ship or base) in ``hex_``, if any (movement's rule)."""
+    return movement.unit_at(st, hex_)
 
 
 def element_tokens_at(st: Mapping[str, Any], hex_: str) -> list[str]:
@@ -56,7 +56,7 @@ def exposed(st: Mapping[str, Any], hex_: str) -> bool:
 
 
 def is_b5(st: Mapping[str, Any], hex_: str) -> bool:
-    return hex_ == st["map"]["b5_hex"] or bool(st["hexes"].get(hex_, {}).get("b5"))
+    return movement.is_b5_hex(st, hex_)
 
 
 def occupied(st: Mapping[str, Any], hex_: str) -> bool:
@@ -87,19 +87,9 @@ def facing_hex(tok: Mapping[str, Any]) -> str | None:
 
 
 def docked_to(st: Mapping[str, Any], tid: str) -> str | None:
-    """The hex of the base (or Babylon 5) a ship is docked to (B4.33), or None."""
-    tok = st["tokens"][tid]
-    if kind_of(st, tok) != "ship":
-        return None
-    ahead = facing_hex(tok)
-    if ahead is None:
-        return None
-    if is_b5(st, ahead):
-        return ahead
-    other = unit_at(st, ahead)
-    if other is not None and kind_of(st, st["tokens"][other]) == "base":
-        return ahead
-    return None
+    """The hex of the base (or Babylon 5) a ship is docked to (B4.33), or None (movement's
+    rule)."""
+    return movement.docked_to(st, tid)
 
 
 def slot_of_hex(st: Mapping[str, Any]) -> dict[str, int]:
@@ -113,3 +103,11 @@ def units_of(st: Mapping[str, Any], power: str, kind: str | None = None
     return [(t, tok) for t, tok in sorted(st["tokens"].items())
             if tok.get("owner") == power and is_unit(st, tok)
             and (kind is None or kind_of(st, tok) == kind)]
+
+
+def coming(view: Mapping[str, Any], tid: object) -> bool:
+    """An id a token bought this turn will get (``t<n>``, n from the view's ``next_token`` on,
+    in the order bought: RULES.md R18): the player's check leaves it to the referee."""
+    m = TOKEN_ID.fullmatch(tid) if isinstance(tid, str) else None
+    return m is not None and tid not in view["tokens"] and \
+        int(m.group(1)) >= int(view.get("next_token") or 0)

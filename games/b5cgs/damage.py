@@ -56,7 +56,7 @@ def apply(st: dict[str, Any], token_id: str, points: int, cause: str) -> list[di
         tok["crippled"] = True
     elif result == DESTROYED:
         destroy(st, token_id)
-        event["to"] = "scrap" if token_id in st["tokens"] else "out of play"
+        event["goes"] = "scrap yard" if token_id in st["tokens"] else "out of play"
     return [event]
 
 

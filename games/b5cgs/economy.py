@@ -125,7 +125,7 @@ def change_reserve(st: dict[str, Any], power: str, amount: int, why: str) -> Eve
 def record_keeping(st: dict[str, Any], power: str, section: Mapping[str, Any] | None,
                    chance: Any) -> list[Event]:
     """D1 for the current player; mutates ``st``. Returns at once when the game ends."""
-    section = section or {}
+    section = section if isinstance(section, Mapping) else {}
     events: list[Event] = []
     me = st["powers"][power]
     declared = me.get("declared")
@@ -136,7 +136,7 @@ def record_keeping(st: dict[str, Any], power: str, section: Mapping[str, Any] | 
             return events + win(st, [power], victory)
         events.append({"type": "declaration_lapsed", "power": power, "victory": victory})
     victory = section.get("declare")
-    if victory:
+    if victory in VICTORIES:
         reason = why_not_declare(st, power, victory)
         if reason:
             events.append({"type": "declaration_refused", "power": power, "victory": victory,
@@ -144,7 +144,7 @@ def record_keeping(st: dict[str, Any], power: str, section: Mapping[str, Any] | 
         else:
             me["declared"] = {"victory": victory, "round": st.get("round")}
             events.append({"type": "declared", "power": power, "victory": victory})
-    if section.get("surrender"):
+    if section.get("surrender") is True:
         net = banks(st, power)["net"]
         if net < 0:                                        # D1.12
             return events + surrender(st, power)

@@ -94,16 +94,20 @@ def why_not_target(st: Mapping[str, Any], power: str, target: object) -> str | N
     return None
 
 
+def _listed(value: object) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
 def fire(st: dict[str, Any], power: str, section: list[Any] | None, chance: Any
          ) -> list[Event]:
     """D5 for the current player on the working copy ``st``; returns the events."""
     events: list[Event] = []
     flags = st.setdefault("flags", {"moved": [], "fired": [], "targeted": []})
-    for i, volley in enumerate(section or []):
+    for i, volley in enumerate(section if isinstance(section, list) else []):
         if not isinstance(volley, Mapping):
             continue
-        shooters = []
-        for t in volley.get("with") or []:
+        shooters: list[str] = []
+        for t in _listed(volley.get("with")):
             tok = st["tokens"].get(t) if isinstance(t, str) else None
             if tok is None or tok.get("owner") != power or not board.is_unit(st, tok):
                 events.append({"type": "fire_skipped", "power": power, "volley": i,
@@ -112,15 +116,15 @@ def fire(st: dict[str, Any], power: str, section: list[Any] | None, chance: Any
                 events.append({"type": "fire_skipped", "power": power, "volley": i,
                                "token": t, "reason": "already fired this turn (D5.52)"})
             else:
-                shooters.append(t)
-        candidates = [volley.get("target"), *(volley.get("else") or [])]
+                shooters.append(str(t))
+        candidates = [volley.get("target"), *_listed(volley.get("else"))]
         chosen, tried = None, []
         for target in candidates:
             reason = why_not_target(st, power, target)
             if reason is None and not any(weapons(st, s, target) for s in shooters):
                 reason = f"{target} is out of range or arc of every firing token (D5.41)"
             if reason is None:
-                chosen = target
+                chosen = str(target)
                 break
             tried.append({"target": target, "reason": reason})
         if chosen is None:
@@ -233,7 +237,9 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
         for k, s in enumerate(shooters):
             where = f"{path}.with[{k}]"
             tok = tokens.get(s) if isinstance(s, str) else None
-            if tok is None or tok.get("owner") != power or not board.is_unit(view, tok):
+            if board.coming(view, s) and s not in firing:
+                firing[str(s)] = path                # built this turn: the referee checks it
+            elif tok is None or tok.get("owner") != power or not board.is_unit(view, tok):
                 problems.append(Problem("firing", where,
                                         f"{str(s)[:20]} is not one of your units on the map"))
             elif s in firing:

@@ -11,19 +11,18 @@ Entering a hex (D4.31: moving, jumping, being built or placed) exposes its piece
 with the flip axis the entering player chose before seeing it (D4.21), then activates it
 (D4.32): a mine detonates first (D4.42, C6.3), then a Damage Indicator rolls that many Babylon 5
 dice, doubled after a jump except for mines and minefields (E1.11, E1.12, D4.66, D4.44). A
-jumpgate hex is not activated (D4.61). Damage goes through ``damage.apply`` (b5econ's, E2);
-until that module is present a local copy of E2 is used.
+jumpgate hex is not activated (D4.61). Damage goes through ``damage.apply`` (E2).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.game.chance import Chance
 
+from . import damage
 from . import hexes as hx
 from .setup import expose, piece_name, roll
 
@@ -321,33 +320,8 @@ def apply_plan_positions(board: dict[str, Any], p: Plan) -> None:
 
 # -- damage ----------------------------------------------------------------------------------
 def apply_damage(st: dict[str, Any], tid: str, points: int, cause: str) -> list[dict[str, Any]]:
-    """E2 through b5econ's ``damage.apply`` when present, else the same rule here."""
-    try:
-        damage = importlib.import_module(f"{__package__}.damage")
-    except ImportError:
-        return _fallback_damage(st, tid, points, cause)
+    """E2, through ``damage.apply`` (b5econ's): cripple, destroy, the Scrap Yard."""
     return list(damage.apply(st, tid, points, cause))
-
-
-def _fallback_damage(st: dict[str, Any], tid: str, points: int, cause: str
-                     ) -> list[dict[str, Any]]:
-    tok = st["tokens"][tid]
-    t = st["pack"]["tokens"][tok["type"]]
-    dr = t["dr"][1 if tok["crippled"] else 0]
-    result = "none"
-    if tok["crippled"] and points >= dr or not tok["crippled"] and points >= 2 * dr:
-        result = "destroyed"
-    elif not tok["crippled"] and points >= dr:
-        result = "crippled"
-    if result == "crippled":
-        tok["crippled"] = True
-    elif result == "destroyed":
-        if t.get("upkeep", 0) > 0:
-            tok.update({"hex": None, "facing": None, "crippled": False, "scrap": True})
-        else:
-            del st["tokens"][tid]
-    return [{"type": "damage", "token": tid, "points": points, "cause": cause,
-             "result": result}]
 
 
 # -- entering a hex --------------------------------------------------------------------------

@@ -13,21 +13,20 @@ fire.check_fire) on the same view.
 from __future__ import annotations
 
 import copy
-import importlib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.errors import Problem
 
+from . import allocate, economy, fire, movement
 from . import hexes as hx
-from . import movement
 from .setup import start_cost, start_problem
 from .turn import default_orders
 
 SECTIONS = ("start", "record", "allocate", "move", "fire", "contested")
-ECON = {"record": ("economy", "check_record"), "allocate": ("allocate", "check_allocate"),
-        "fire": ("fire", "check_fire")}
+ECON: dict[str, Callable[..., tuple[Any, list[Problem]]]] = {
+    "record": economy.check_record, "allocate": allocate.check_allocate, "fire": fire.check_fire}
 MAX_ENTRIES = 100
 TOKEN_ID = re.compile(r"t([1-9][0-9]{0,6})")
 MOVE_KEYS = {"unit", "to", "facing", "flip", "jump", "fleet", "sweep"}
@@ -39,16 +38,6 @@ def _show(value: object) -> str:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return repr(value)[:40]
     return f"a {type(value).__name__}"
-
-
-def _checker(section: str) -> Callable[..., Any] | None:
-    module, name = ECON[section]
-    try:
-        mod = importlib.import_module(f"{__package__}.{module}")
-    except ImportError:
-        return None
-    fn = getattr(mod, name, None)
-    return fn if callable(fn) else None
 
 
 class _Check:
@@ -118,12 +107,7 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
         value = body.get(section)
         if not value:
             continue
-        check = _checker(section)
-        if check is None:
-            c.bad("not-available", section, f"the {section} section is not available in this "
-                  "version of the game")
-            continue
-        normalized, problems = check(value, view)
+        normalized, problems = ECON[section](value, view)
         c.problems += list(problems)
         out[section] = normalized
     if body.get("move"):

@@ -5,31 +5,20 @@ rotation"): each step after set-up is one player's whole turn, from one order fi
 turn deep-copies the state once, then runs the phases in order on that working copy, each
 returning its events (STATE.md): the starting fleet in the player's first turn (C4.3, setup.py),
 Record Keeping (D1, economy.py), Allocate (D3, allocate.py), Move (D4, movement.py), Fire (D5,
-fire.py). The Vote phase (D2) needs cards and is deferred. The econ modules are b5econ's; until
-they are present their phases do nothing (``_module``).
+fire.py). The Vote phase (D2) needs cards and is deferred.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Window
 
-from . import movement
+from . import allocate, economy, fire, movement
 from . import setup as setupmod
-
-
-def _module(name: str) -> ModuleType | None:
-    """One of b5econ's modules (economy, allocate, fire, damage), or None if not there."""
-    try:
-        return importlib.import_module(f"{__package__}.{name}")
-    except ImportError:
-        return None
 
 
 def live(state: Mapping[str, Any]) -> list[str]:
@@ -96,17 +85,11 @@ def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: 
                        "answer": copy.deepcopy(dict(answer))})
     if me["turns"] == 0:
         events += setupmod.starting_fleet(st, power, orders.get("start") or [], chance)
-    economy = _module("economy")
-    if economy is not None:
-        events += economy.record_keeping(st, power, orders.get("record") or {}, chance)
+    events += economy.record_keeping(st, power, orders.get("record") or {}, chance)
     if st["result"] is None and not me["surrendered"]:
-        allocate = _module("allocate")
-        if allocate is not None:
-            events += allocate.allocate(st, power, orders.get("allocate") or {}, chance)
+        events += allocate.allocate(st, power, orders.get("allocate") or {}, chance)
         events += movement.move_phase(st, power, orders.get("move") or [], chance)
-        fire = _module("fire")
-        if fire is not None:
-            events += fire.fire(st, power, orders.get("fire") or [], chance)
+        events += fire.fire(st, power, orders.get("fire") or [], chance)
     me["turns"] += 1
     st["flags"] = {"moved": [], "fired": [], "targeted": []}
     events.append({"type": "turn_ends", "power": power})
@@ -178,16 +161,14 @@ def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[
 
 
 def end_game(state: Mapping[str, Any], reason: str) -> tuple[dict[str, Any], list[Any]]:
-    """End by agreement: the highest Gross Economy wins (ruling R13; all live players tie
-    without the economy module)."""
+    """End by agreement: the highest Gross Economy wins (ruling R13)."""
     st: dict[str, Any] = copy.deepcopy(dict(state))
     if st["result"] is not None:
         return st, []
     events: list[dict[str, Any]] = []
     left = live(st)
-    economy = _module("economy")
     winners = left
-    if economy is not None and st["phase"] == "play":
+    if st["phase"] == "play":
         gross = {p: int(economy.banks(st, p)["gross"]) for p in left}
         best = max(gross.values(), default=0)
         winners = [p for p in left if gross[p] == best]

@@ -15,21 +15,12 @@ view exactly as on a state.
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import economy
 from .setup import piece_name
 from .turn import window
-
-
-def _banks(state: Mapping[str, Any], power: str) -> dict[str, int] | None:
-    """economy.banks (b5econ) when that module is there; None until then."""
-    try:
-        economy = importlib.import_module(f"{__package__}.economy")
-    except ImportError:
-        return None
-    return dict(economy.banks(state, power))
 
 
 def _exposed_pieces(state: Mapping[str, Any], reveal: bool) -> dict[str, Any]:
@@ -54,9 +45,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
                      "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
                      "surrendered": me["surrendered"], "declared": copy.deepcopy(me["declared"]),
                      "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
-        banks = _banks(state, p)
-        if banks is not None:
-            powers[p]["banks"] = banks
+        powers[p]["banks"] = dict(economy.banks(state, p))
     out: dict[str, Any] = {
         "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
         "variant": state["variant"], "options": dict(state["options"]),
@@ -92,12 +81,14 @@ def secrets(state: Mapping[str, Any], power: str) -> list[str]:
 
 def hidden(state: Mapping[str, Any]) -> list[str]:
     """The referee's secrets as a leaked view would name them: every face-down and set-aside
-    piece (``piece:<id>``) and the salt. Nothing once the game is over (all revealed)."""
+    piece by its id (which ``piece:<id>`` in events contains) and its title, and the salt.
+    Nothing once the game is over (all revealed)."""
     if state["result"] is not None:
         return []
     ref = state["referee"]
-    names = [piece_name(p) for p in sorted(set(ref["pieces"].values()) | set(ref["aside"]))]
-    return names + ([ref["salt"]] if ref.get("salt") else [])
+    ids = sorted(set(ref["pieces"].values()) | set(ref["aside"]))
+    titles = sorted({state["pack"]["pieces"][p]["title"] for p in ids})
+    return ids + titles + ([ref["salt"]] if ref.get("salt") else [])
 
 
 def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any],

@@ -1,0 +1,149 @@
+"""The order file (orders.normalize_orders): the whole turn in one file, checked against the
+player's view only; every problem with its path; never raises; the standing contested-space
+answer (D3.42) kept until changed and seen by its owner only."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+from pbem import canonical
+from tests.b5cgs_driver import PLUGIN, ScriptedChance, blank, check, new_game, put
+
+EA, MF = "earth-alliance", "minbari"
+
+
+def test_an_empty_file_is_the_standing_orders():
+    st = new_game()
+    orders, problems = check(st, EA, {})
+    assert problems == [] and orders == PLUGIN.default_orders(st, EA)
+    fresh = PLUGIN.setup("basic-3", {"game_id": "t"})
+    orders, problems = PLUGIN.normalize_orders({}, PLUGIN.view(fresh, EA))
+    assert problems == []
+
+
+def test_nothing_to_order_in_the_set_up_step():
+    fresh = PLUGIN.setup("basic-3", {"game_id": "t"})
+    _, problems = PLUGIN.normalize_orders({"move": [{"sweep": "t1"}]}, PLUGIN.view(fresh, EA))
+    assert [p.path for p in problems] == ["move"]
+
+
+def test_unknown_sections_and_shapes_are_named():
+    st = new_game()
+    _, problems = check(st, EA, {"build": [], "move": "north"})
+    assert {p.path for p in problems} == {"'build'", "move"}
+    _, problems = check(st, EA, ["move"])  # not a mapping
+    assert problems and problems[0].code == "shape"
+
+
+def test_hostile_bodies_never_raise():
+    st = new_game()
+    view = PLUGIN.view(st, EA)
+    junk = [None, 1, "x", [], {"move": [None, 1, {"unit": 10**100}]},
+            {"move": [{"unit": "t1", "to": [10**30, 1]}]}, {"start": "all"},
+            {"contested": ["deny"]}, {"contested": {"default": "maybe", "x": 1}},
+            {"move": [{"unit": "t1", "jump": "1,1", "fleet": "t2"}]},
+            {"move": [{"unit": "t1"}] * 500}, {"start": [{"token": None}] * 3}]
+    for body in junk:
+        orders, problems = PLUGIN.normalize_orders(body, view)
+        assert problems, body
+        assert orders == PLUGIN.default_orders(st, EA)
+
+
+def test_a_good_file_normalises_the_same_twice_and_round_trips():
+    st = blank()
+    t = put(st, "ea-hyperion", EA, "2,-2", 1)
+    body = {"move": [{"unit": t, "to": [2, -3], "facing": 1}],
+            "contested": {"default": "allow", "deny": [MF]}}
+    a, pa = check(st, EA, body)
+    b, pb = check(st, EA, json.loads(json.dumps(body)))
+    assert pa == pb == [] and canonical.encode(a) == canonical.encode(b)
+    assert a["move"] == [{"unit": t, "to": "2,-3", "facing": 1}]
+    assert a["contested"] == {"default": "allow", "allow": [], "deny": [MF]}
+
+
+def test_D3_42_the_contested_answer_names_powers_of_the_game():
+    st = new_game()
+    _, problems = check(st, EA, {"contested": {"allow": ["narn"], "deny": []}})
+    assert [p.path for p in problems] == ["contested.allow"]
+    _, problems = check(st, EA, {"contested": {"allow": [MF], "deny": [MF]}})
+    assert [p.path for p in problems] == ["contested"]
+
+
+def test_D3_42_the_standing_answer_is_kept_and_private():
+    st = new_game()
+    o, _ = check(st, EA, {"contested": {"default": "allow"}})
+    r = PLUGIN.resolve(st, {EA: o}, ScriptedChance(lenient=True))
+    assert r.state["powers"][EA]["contested"]["default"] == "allow"
+    assert PLUGIN.view(r.state, EA)["you"]["contested"]["default"] == "allow"
+    mine = [e for e in PLUGIN.view_events(r.events, EA) if e["type"] == "contested_answer"]
+    theirs = [e for e in PLUGIN.view_events(r.events, MF) if e["type"] == "contested_answer"]
+    assert mine and not theirs
+    # the next turn without the section keeps it
+    nxt = r.state["current"]
+    r2 = PLUGIN.resolve(r.state, {nxt: PLUGIN.default_orders(r.state, nxt)},
+                        ScriptedChance(lenient=True))
+    assert r2.state["powers"][EA]["contested"]["default"] == "allow"
+
+
+def test_the_econ_sections_go_to_their_checkers():
+    st = new_game()
+    for section in ("record", "allocate", "fire"):
+        body = {section: {"no such field": 1} if section != "fire" else [{"nonsense": 1}]}
+        _, problems = check(st, EA, body)
+        assert problems, section
+        assert all(p.path.startswith(section) for p in problems), problems
+
+
+def test_a_unit_built_this_turn_may_be_named_by_its_coming_id():
+    st = new_game()
+    coming = f"t{st['next_token']}"
+    _, problems = check(st, EA, {"move": [{"unit": coming, "to": "1,1", "facing": 1}]})
+    assert problems == []
+    _, problems = check(st, EA, {"move": [{"unit": "t1", "to": "1,1", "facing": 1}]})
+    assert problems  # t1 is a base
+    st2 = copy.deepcopy(st)
+    _, problems = check(st2, EA, {"move": [{"unit": "t0", "to": "1,1", "facing": 1}]})
+    assert problems
+
+
+_leaf = st_.one_of(st_.none(), st_.booleans(), st_.integers(-10**20, 10**20),
+                   st_.sampled_from(["t1", "t7", "t99", "0,0", "2,-2", "1,1", "deny", "allow",
+                                     "minbari", "ea-hyperion", "c", "", "x" * 50]),
+                   st_.text(max_size=8))
+_json = st_.recursive(_leaf, lambda kids: st_.one_of(
+    st_.lists(kids, max_size=4),
+    st_.dictionaries(st_.sampled_from(["unit", "to", "facing", "flip", "jump", "fleet", "sweep",
+                                       "token", "hex", "default", "allow", "deny", "by",
+                                       "target", "with", "else", "declare", "surrender",
+                                       "build", "repair", "mines", "x"]), kids, max_size=5)),
+    max_leaves=20)
+_body = st_.dictionaries(st_.sampled_from(["start", "record", "allocate", "move", "fire",
+                                           "contested", "other"]), _json, max_size=4)
+_VIEW_STATE = None
+
+
+def _fuzz_view():
+    global _VIEW_STATE
+    if _VIEW_STATE is None:
+        st = blank()
+        put(st, "ea-hyperion", EA, "2,-2", 1)
+        put(st, "ea-transport", EA, "1,-1", 2)
+        put(st, "mf-cruiser", MF, "3,-3", 4)
+        _VIEW_STATE = st
+    st = copy.deepcopy(_VIEW_STATE)
+    st["current"] = EA
+    return PLUGIN.view(st, EA)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=_body)
+def test_any_order_body_gives_problems_or_orders_never_an_internal_error(body):
+    view = _fuzz_view()
+    orders, problems = PLUGIN.normalize_orders(body, view)
+    assert all(p.code != "malformed" for p in problems), (body, problems)
+    assert all(p.message for p in problems)
+    json.dumps(orders)

@@ -139,7 +139,9 @@ class B5Presenter:
         pack = view["pack"]
         name = str(pack.get("name", "")) + (" (stand-in components)" if pack.get("standin")
                                             else "")
-        return f"Babylon 5 CGS, basic game, {len(view['seats'])} players, {name}"
+        rules = ("the Basic Game" if str(view.get("variant", "")).startswith("basic")
+                 else "the Basic Game with the modular rules")
+        return f"Babylon 5 CGS, {len(view['seats'])} players, {rules}, {name}"
 
     @staticmethod
     def welcome(view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:

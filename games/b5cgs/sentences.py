@@ -116,7 +116,8 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
                           + f" with {', '.join(map(str, e.get('with') or []))}"
                           + (f" (passed over {', '.join(map(str, e['passed_over']))})"
                              if e.get("passed_over") else "") + ".",
-        "volley_total": lambda: f"Volley {int(e['volley']) + 1} at {e.get('target')}: "
+        "volley_total": lambda: f"Volley {int(e['volley']) + 1} at "
+                                f"{token(view, e.get('target'))}: "
                                 f"{e.get('total')} points, Defense Grid {e.get('dg')}, "
                                 f"{e.get('damage')} damage.",
         "volley_void": lambda: f"{who}'s volley {int(e['volley']) + 1} found no target "

@@ -112,3 +112,16 @@ def test_contested_answer_and_declaration(tmp_path):
 def test_b5_subcommand_has_help():
     out = pbem("orders", "b5", "--help")
     assert "--move" in out and "--fire" in out and "--start" in out
+
+
+def test_check_warns_of_a_first_turn_without_a_starting_fleet(tmp_path):
+    st, view, path = table(tmp_path)
+    assert view["you"]["first_turn"]
+    orders = tmp_path / "orders.yaml"
+    pbem("orders", "new", "--view", path, "-o", orders)
+    out = pbem("orders", "check", orders, "--view", path)
+    assert "warning: no starting fleet bought (your first turn)" in out
+    assert "warning: nothing is built, moved or fired" in out
+    pbem("orders", "b5", orders, "--start", *demo.start_fleet(view), "--view", path)
+    out = pbem("orders", "check", orders, "--view", path)
+    assert "warning" not in out and "ok" in out

@@ -31,7 +31,7 @@ def test_the_b5_demo_plays_by_email_explores_fights_and_the_audit_passes(tmp_pat
     entries = [json.loads(x) for x in (Path(game[6:]) / "log.jsonl").read_text().splitlines()]
     events = [e for x in entries if x["kind"] == "resolve" for e in x["body"]["events"]]
     kinds = {e["type"] for e in events}
-    assert {"placed", "moved", "explored", "roll", "volley"} <= kinds, kinds
+    assert {"placed", "built", "moved", "explored", "roll", "volley"} <= kinds, kinds
     assert Path(log[5:]).stat().st_size > 0
     mail = Path(report.removeprefix("report: ").split(" (")[0])
     msg = email.message_from_bytes(mail.read_bytes(), policy=policy.default)

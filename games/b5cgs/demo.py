@@ -10,10 +10,10 @@ from the committed chance, and mails reports with the hex map.
 
 The players' choices are scripted from their views (the deal is fair, so the map cannot be
 scripted in advance): on his first turn each buys a jump-capable warship and a transport for his
-homeworld (C4.3), then each turn every ship heads for Babylon 5 at the centre, one standard
-move, and every unit fires at the enemy unit its weapons reach. After four rounds the game
-master ends the game by agreement. The log is exported and audited: every die and the deal are
-replayed.
+homeworld (C4.3), on his third builds his cheapest ship docked to a base (D3.24), and each turn
+every ship heads for Babylon 5 at the centre, one standard move, and every unit fires at the
+enemy unit its weapons reach. After four rounds the game master ends the game by agreement.
+The log is exported and audited: every die and the deal are replayed.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, run, say, 
 
 from . import hexes as hx
 from . import threats
+from .orders import normalize_orders
 
 GAME = "b5cgs"
 VARIANT = "basic-3"
@@ -90,12 +91,12 @@ def start_fleet(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def moves(view: dict[str, Any]) -> list[str]:
+def moves(view: dict[str, Any], taken: set[str] | None = None) -> list[str]:
     """``--move`` items: each ship one step towards Babylon 5 (forward, or turn 60 degrees and
     forward), into a free hex; none if no step gets closer."""
     me = view["viewer"]
     centre = _hex(view["map"].get("b5_hex") or "0,0")
-    taken: set[str] = set()
+    taken = set(taken or ())
     out = []
     for tid, t in sorted(view["tokens"].items()):
         if t.get("owner") != me or t.get("hex") is None or t.get("crippled"):
@@ -135,6 +136,26 @@ def volleys(view: dict[str, Any]) -> list[str]:
     return out
 
 
+def builds(view: dict[str, Any]) -> list[str]:
+    """``--build`` items: on a player's third turn, his cheapest ship docked to his first base
+    (D3.24: an unoccupied hex next to the base, facing it), if the referee's check allows it."""
+    me = view["viewer"]
+    if view["powers"][me]["turns"] != 2:
+        return []
+    empire = view["powers"][me]["empire"]
+    cheapest = min((t["build"], k) for k, t in view["pack"]["tokens"].items()
+                   if t.get("kind") == "ship" and t.get("empire") == empire)[1]
+    for base in threats.units(view, me):
+        if view["pack"]["tokens"][view["tokens"][base]["type"]].get("kind") != "base":
+            continue
+        for to in hx.neighbours(_hex(view["tokens"][base]["hex"])):
+            entry = {"token": cheapest, "hex": hx.key(to), "by": base}
+            if _free(view, hx.key(to)) and not normalize_orders(
+                    {"allocate": {"build": [entry]}}, view)[1]:
+                return [f"{cheapest}@{hx.key(to)}/{base}"]
+    return []
+
+
 def flags(view: dict[str, Any]) -> list[str]:
     """The ``pbem orders b5`` options for this player's turn."""
     out: list[str] = []
@@ -143,7 +164,10 @@ def flags(view: dict[str, Any]) -> list[str]:
         if fleet:
             out += ["--start", *fleet]
         return out
-    step = moves(view)
+    new = builds(view)
+    if new:
+        out += ["--build", *new]
+    step = moves(view, {b.split("@")[1].split("/")[0] for b in new})
     if step:
         out += ["--move", *step]
     shots = volleys(view)

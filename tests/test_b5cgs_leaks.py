@@ -29,12 +29,12 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 def forms(secret: str, pieces: dict[str, Any]) -> list[str]:
-    """How a leak of ``secret`` would read: ``piece:ID``, the bare id, the piece's title."""
-    if not secret.startswith("piece:"):
+    """How a leak of ``secret`` would read: a piece as ``piece:ID``, its id and its title;
+    anything else as itself."""
+    pid = secret[len("piece:"):] if secret.startswith("piece:") else secret
+    if pid not in pieces:
         return [secret]
-    pid = secret[len("piece:"):]
-    title = str((pieces.get(pid) or {}).get("title") or "")
-    return [secret, pid] + ([title] if title else [])
+    return [f"piece:{pid}", pid, str(pieces[pid].get("title") or pid)]
 
 
 def leaks(text: str, secrets: list[str], pieces: dict[str, Any]) -> list[str]:
@@ -102,8 +102,8 @@ def test_the_sweep_catches_a_doctored_mail(game: Played) -> None:
     """A report whose attached view.json (base64 in the mail) names a face-down piece's title,
     another whose text names its id: both are caught."""
     step = game.steps[1]
-    secret = next(s for s in step.hidden if s.startswith("piece:"))
-    pid = secret[len("piece:"):]
+    pid = next(s.removeprefix("piece:") for s in step.hidden
+               if s.removeprefix("piece:") in _pieces(game))
     title = _pieces(game)[pid]["title"]
     msg = email.message_from_bytes(step.mails[0], policy=policy.default)
     assert leaks(mail_text(bytes(msg)), step.hidden, _pieces(game)) == []
@@ -112,7 +112,7 @@ def test_the_sweep_catches_a_doctored_mail(game: Played) -> None:
     doctored.set_content("a report")
     doctored.add_attachment(canonical.encode({"slot": title}), maintype="application",
                             subtype="json", filename="view.json")
-    assert leaks(mail_text(bytes(doctored)), step.hidden, _pieces(game)) == [title]
+    assert title in leaks(mail_text(bytes(doctored)), step.hidden, _pieces(game))
     plain = EmailMessage()
     plain.set_content(f"the piece {pid} lies there")
     assert pid in leaks(mail_text(bytes(plain)), step.hidden, _pieces(game))

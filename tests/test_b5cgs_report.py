@@ -249,8 +249,8 @@ def test_receipt_lines_restate_the_orders():
         "fire": [{"target": t["cruiser"], "with": [t["hyperion"]], "else": [t["lancer"]]}],
         "contested": {"default": "deny", "allow": [MB]}}, view)
     text = "\n".join(lines)
-    assert "Starting fleet: ea-transport at 1,4 facing 2." in text
-    assert "economic victory" in text and "Build base-4 at 2,2" in text
+    assert "Starting fleet: E.A. Transport (ea-transport) at 1,4 facing 2." in text
+    assert "economic victory" in text and "Build Base-4 (base-4) at 2,2" in text
     assert f"Move 1: {t['hyperion']} (Hyperion Cr.) to 1,0 facing 1." in text
     assert "jumps to 1,-3 with t9 (flip 2)" in text and "else at" in text
     assert "Contested space: deny by default, allow minbari." in text

@@ -89,11 +89,16 @@ def _unit(view: Mapping[str, Any], tid: Any) -> str:
     return f"{tid} ({info.get('title') or t['type']})"
 
 
+def _type(view: Mapping[str, Any], ttype: Any) -> str:
+    title = (view["pack"]["tokens"].get(str(ttype)) or {}).get("title")
+    return f"{title} ({ttype})" if title else str(ttype)
+
+
 def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
     """Accepted orders restated, section by section."""
     lines: list[str] = []
     for s in orders.get("start") or []:
-        lines.append(f"Starting fleet: {s.get('token')} at {s.get('hex')} facing "
+        lines.append(f"Starting fleet: {_type(view, s.get('token'))} at {s.get('hex')} facing "
                      f"{s.get('facing')}.")
     record = orders.get("record") or {}
     if record.get("declare"):
@@ -102,14 +107,15 @@ def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[st
         lines.append("Record Keeping: surrender.")
     allocate = orders.get("allocate") or {}
     for b in allocate.get("build") or []:
-        lines.append(f"Build {b.get('token')} at {b.get('hex')}"
+        lines.append(f"Build {_type(view, b.get('token'))} at {b.get('hex')}"
                      + (f" by {_unit(view, b['by'])}" if b.get("by") else "")
                      + (f" from the Scrap Yard ({b['from_scrap']})" if b.get("from_scrap")
                         else "") + ".")
     for r in allocate.get("repair") or []:
         lines.append(f"Repair {_unit(view, r.get('token'))} by {_unit(view, r.get('by'))}.")
     for m in allocate.get("mines") or []:
-        lines.append(f"Lay {m.get('token')} at {m.get('hex')} by {_unit(view, m.get('by'))}.")
+        lines.append(f"Lay {_type(view, m.get('token'))} at {m.get('hex')} by "
+                     f"{_unit(view, m.get('by'))}.")
     for i, m in enumerate(orders.get("move") or []):
         if "sweep" in m:
             text = f"{_unit(view, m['sweep'])} sweeps the mine in front of it"

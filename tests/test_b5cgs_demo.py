@@ -39,7 +39,7 @@ def test_the_b5_demo_plays_by_email_explores_fights_and_the_audit_passes(tmp_pat
     body = msg.get_body(("plain",))
     assert body is not None
     text = body.get_content()
-    assert "THE MAP" in text and "SCORING BANKS" in text and "order file" in text
+    assert "THE MAP" in text and "SCORING BANKS" in text and "THREATS IN RANGE" in text
     assert (mail.parent / "map.svg").read_text().startswith("<?xml")
     for power in ("earth-alliance", "minbari", "valdri"):
         assert any(ln.startswith(f"{power}$ pbem orders sign ") for ln in done.stdout.splitlines())

@@ -1,0 +1,262 @@
+"""``make demo GAME=b5cgs``: a three-player game of Babylon 5 CGS, played by email.
+
+As the other demos (pbem.cli.demo holds the kit): each player has an Ed25519 key and a vault
+(which keeps his fair-chance seed), writes orders with the player's tool from the view.json of
+his last mail (``pbem orders new/b5/check/sign``) and mails them into the referee's Maildir; the
+referee's cron job (``pbem ingest`` + ``pbem run``) deals the map pieces face down in the first
+step (a secret draw nobody sees), rolls the first player in public, and then resolves one
+player's turn per step, rolling every die (damage indicators, Long Range Support, Defense Grid)
+from the committed chance, and mails reports with the hex map.
+
+The players' choices are scripted from their views (the deal is fair, so the map cannot be
+scripted in advance): on his first turn each buys a jump-capable warship and a transport for his
+homeworld (C4.3), on his third builds his cheapest ship docked to a base (D3.24), and each turn
+every ship heads for Babylon 5 at the centre, one standard move, and every unit fires at the
+enemy unit its weapons reach. After four rounds the game master ends the game by agreement.
+The log is exported and audited: every die and the deal are replayed.
+"""
+
+from __future__ import annotations
+
+import email
+import email.utils
+import json
+import os
+import shutil
+import sys
+from datetime import datetime
+from email import policy
+from pathlib import Path
+from typing import Any
+
+from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, run, say, when
+
+from . import hexes as hx
+from . import threats
+from .orders import normalize_orders
+
+GAME = "b5cgs"
+VARIANT = "basic-3"
+ROUNDS = 4
+
+
+def _plugin() -> Any:
+    from pbem.game import registry
+
+    return registry.load(GAME)
+
+
+def _hex(name: Any) -> tuple[int, int]:
+    found = hx.parse(name)
+    if found is None:
+        raise SystemExit(f"demo: {name!r} is not a hex")
+    return found
+
+
+def _free(view: dict[str, Any], name: str) -> bool:
+    """A hex on the map, not Babylon 5's and with no unit in it."""
+    on_map = any(name in s["hexes"] for s in view["map"]["slots"])
+    taken = {str(t["hex"]) for t in view["tokens"].values() if t.get("hex") is not None}
+    return on_map and name != view["map"].get("b5_hex") and name not in taken
+
+
+def start_fleet(view: dict[str, Any]) -> list[str]:
+    """``--start`` items: the dearest jump-capable ship the Reserve allows, then a transport,
+    on free hexes of the homeworld piece, facing Babylon 5."""
+    me = view["viewer"]
+    info = view["powers"][me]
+    empire = info["empire"]
+    slot = next(s for s in view["map"]["slots"] if s["slot"] == info["homeworld_slot"])
+    free = [h for h in slot["hexes"] if _free(view, h)]
+    tokens = view["pack"]["tokens"]
+    ships = [(k, t) for k, t in sorted(tokens.items())
+             if t.get("kind") == "ship" and t.get("empire") == empire]
+    budget = int(info["reserve"])
+    picks: list[str] = []
+    jumpers = sorted((t["build"] - t.get("upkeep", 0), k) for k, t in ships
+                     if (t.get("jump") or [False])[0])
+    haulers = sorted((t["build"] - t.get("upkeep", 0), k) for k, t in ships
+                     if "transport" in str(t.get("hull", "")))
+    for cost, k in [*jumpers[-1:], *haulers[:1]]:
+        if cost <= budget and free:
+            budget -= cost
+            picks.append(k)
+    centre = _hex(view["map"].get("b5_hex") or "0,0")
+    out = []
+    for k, h in zip(picks, sorted(free, key=lambda h: hx.distance(_hex(h), centre)),
+                    strict=False):
+        here = _hex(h)
+        facing = min(range(1, 7), key=lambda d: hx.distance(hx.neighbour(here, d), centre))
+        out.append(f"{k}@{h}/{facing}")
+    return out
+
+
+def moves(view: dict[str, Any], taken: set[str] | None = None) -> list[str]:
+    """``--move`` items: each ship one step towards Babylon 5 (forward, or turn 60 degrees and
+    forward), into a free hex; none if no step gets closer."""
+    me = view["viewer"]
+    centre = _hex(view["map"].get("b5_hex") or "0,0")
+    taken = set(taken or ())
+    out = []
+    for tid, t in sorted(view["tokens"].items()):
+        if t.get("owner") != me or t.get("hex") is None or t.get("crippled"):
+            continue
+        if view["pack"]["tokens"][t["type"]].get("kind") != "ship":
+            continue
+        here, facing = _hex(t["hex"]), int(t["facing"])
+        best = None
+        for f in (facing, hx.turn(facing, 1), hx.turn(facing, -1)):
+            to = hx.neighbour(here, f)
+            name = hx.key(to)
+            closer = hx.distance(to, centre) < hx.distance(here, centre)
+            if closer and _free(view, name) and name not in taken:
+                best = (name, f)
+                break
+        if best:
+            taken.add(best[0])
+            out.append(f"{tid}@{best[0]}/{best[1]}")
+    return out
+
+
+def volleys(view: dict[str, Any]) -> list[str]:
+    """``--fire`` items: each enemy unit my units reach, with every unit that reaches it."""
+    me = view["viewer"]
+    used: set[str] = set()
+    out = []
+    for p in view["seats"]:
+        if p == me:
+            continue
+        for target in threats.units(view, p):
+            here = str(view["tokens"][target]["hex"])
+            shooters = [u for u in threats.units(view, me)
+                        if u not in used and threats.reaches(view, u, here)]
+            if shooters:
+                used |= set(shooters)
+                out.append(f"{target}={','.join(shooters)}")
+    return out
+
+
+def builds(view: dict[str, Any]) -> list[str]:
+    """``--build`` items: on a player's third turn, his cheapest ship docked to his first base
+    (D3.24: an unoccupied hex next to the base, facing it), if the referee's check allows it."""
+    me = view["viewer"]
+    if view["powers"][me]["turns"] != 2:
+        return []
+    empire = view["powers"][me]["empire"]
+    cheapest = min((t["build"], k) for k, t in view["pack"]["tokens"].items()
+                   if t.get("kind") == "ship" and t.get("empire") == empire)[1]
+    for base in threats.units(view, me):
+        if view["pack"]["tokens"][view["tokens"][base]["type"]].get("kind") != "base":
+            continue
+        for to in hx.neighbours(_hex(view["tokens"][base]["hex"])):
+            entry = {"token": cheapest, "hex": hx.key(to), "by": base}
+            if _free(view, hx.key(to)) and not normalize_orders(
+                    {"allocate": {"build": [entry]}}, view)[1]:
+                return [f"{cheapest}@{hx.key(to)}/{base}"]
+    return []
+
+
+def flags(view: dict[str, Any]) -> list[str]:
+    """The ``pbem orders b5`` options for this player's turn."""
+    out: list[str] = []
+    if (view.get("you") or {}).get("first_turn"):
+        fleet = start_fleet(view)
+        if fleet:
+            out += ["--start", *fleet]
+        return out
+    new = builds(view)
+    if new:
+        out += ["--build", *new]
+    step = moves(view, {b.split("@")[1].split("/")[0] for b in new})
+    if step:
+        out += ["--move", *step]
+    shots = volleys(view)
+    if shots:
+        out += ["--fire", *shots]
+    return out
+
+
+def newest_report(root: Path, power: str) -> Path:
+    """The player's newest turn report (subject "... resolved")."""
+    best: tuple[datetime, str, Path] | None = None
+    for path in (root / "sent-mail").glob("*.eml"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        subject = str(msg["Subject"])
+        if f"{power}@" in str(msg["To"]) and "resolved" in subject:
+            key = (email.utils.parsedate_to_datetime(str(msg["Date"])), subject, path)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        raise SystemExit(f"demo: no report mail for {power}")
+    return best[2]
+
+
+def main() -> int:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    root = OUT / "games"
+    game = root / "b5-1"
+    maildir = OUT / "referee-maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    powers = list(_plugin().variants()[VARIANT].powers)
+    print("== keys for every player, and a new game of Babylon 5 CGS")
+    for power in powers:
+        (OUT / "players" / power).mkdir(parents=True)
+        run("keygen", str(OUT / "players" / power / "key"), who=power)
+    run("new", str(game), "--game", GAME, "--variant", VARIANT, "--deadline", "48h",
+        "--gm", "gm@example.org", "--from", "B5 referee <referee@example.org>",
+        "--now", when(0),
+        *[a for p in powers for a in ("--power",
+                                     f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])
+    run("run", str(root), "--now", when(0.1))
+    n, hour = 0, 0.0
+    for step in range(1 + ROUNDS * len(powers)):
+        views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
+        due = [p for p in powers if p in ((views[p].get("window") or {}).get("due") or [])]
+        if not due:
+            break
+        print("== set-up: every player commits his chance tip" if step == 0 else
+              f"== step {step}: {', '.join(due)} plays a turn")
+        for power in due:
+            home = OUT / "players" / power
+            view = home / "view.json"
+            vault = str(home / "vault.json")
+            os.environ["PBEM_VAULT"] = vault
+            say(power, f"export PBEM_VAULT={vault}")
+            orders = home / f"step-{step}.yaml"
+            run("orders", "new", "--view", str(view), "-o", str(orders), "--force",
+                "--vault", vault, who=power)
+            options = flags(views[power]) if step else []
+            if options:
+                run("orders", "b5", str(orders), *options, "--view", str(view), who=power)
+            run("orders", "check", str(orders), "--view", str(view), "--vault", vault,
+                who=power)
+            signed = home / f"step-{step}.signed.txt"
+            run("orders", "sign", str(orders), "--key", str(home / "key.key"), "--view",
+                str(view), "--vault", vault, "-o", str(signed), who=power)
+            n += 1
+            delivered = mail_orders(maildir, power, signed, n)
+            print(f"{power}: mailed {signed} to referee@example.org (it arrived as {delivered})")
+        hour += 2
+        run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
+        run("run", str(root), "--now", when(hour - 1))
+    print("== the game master ends the game by agreement")
+    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(hour + 1))
+    run("run", str(root), "--now", when(hour + 2))
+    print("== export the revealed log and audit it: every die and the deal are replayed")
+    log = OUT / "b5-1.export.jsonl"
+    run("export", str(game), "-o", str(log))
+    run("audit", str(log))
+    first = powers[0]
+    report, html = copy_report(newest_report(root, first), OUT)
+    print()
+    print(f"game: {game.resolve()}")
+    print(f"log: {log.resolve()}")
+    print(f"report: {report.resolve()} ({first}'s last report; open {html.name} beside it "
+          "in a browser)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

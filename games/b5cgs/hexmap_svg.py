@@ -1,0 +1,101 @@
+"""The hex map as SVG: the geometry the ``map.svg`` template draws.
+
+Flat-topped hexes in axial coordinates ``(q, r)`` (games/b5cgs/hexes.py: direction 1 is north,
+then clockwise): a hex's centre is at ``(1.5 q, sqrt3 (r + q/2))`` hex radii. This module turns
+the cells of ``mapmodel`` into numbers (polygons, piece borders, unit discs, facing pointers)
+and the template only draws them, so the drawing is checked here, in Python, and the template
+stays free of arithmetic. Face-down pieces are grey hexes with their names only: a cell carries
+nothing else about them (mapmodel decides that from the view).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+SIZE = 24.0  # hex radius in pixels
+MARGIN = 14.0
+TOP = 34.0  # room for the title
+SQRT3 = math.sqrt(3.0)
+DIRS = {1: (0, -1), 2: (1, -1), 3: (1, 0), 4: (0, 1), 5: (-1, 1), 6: (-1, 0)}
+
+
+def centre(q: int, r: int) -> tuple[float, float]:
+    return SIZE * 1.5 * q, SIZE * SQRT3 * (r + q / 2)
+
+
+def corner(x: float, y: float, i: int, scale: float = 1.0) -> tuple[float, float]:
+    """Corner ``i`` (0 east, then clockwise in screen coordinates, 60 degrees apart)."""
+    a = math.radians(60 * i)
+    return x + SIZE * scale * math.cos(a), y + SIZE * scale * math.sin(a)
+
+
+def side(direction: int) -> tuple[int, int]:
+    """The two corners bounding the side facing ``direction`` (1 north: corners 4 and 5)."""
+    first = (4 + direction - 1) % 6
+    return first, (first + 1) % 6
+
+
+def pointer(x: float, y: float, direction: int, length: float) -> tuple[float, float]:
+    """The point ``length`` radii from the centre towards side ``direction``."""
+    a = math.radians(270 + 60 * (direction - 1))
+    return x + SIZE * length * math.cos(a), y + SIZE * length * math.sin(a)
+
+
+def _pts(points: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]]
+            ) -> dict[str, Any]:
+    """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges),
+    ``units`` and ``legend``. ``colours``: power -> {strong, light, letter, name}."""
+    if not cells:
+        return {"width": 200, "height": 80, "hexes": [], "borders": [], "units": [],
+                "legend": [], "map_top": TOP}
+    raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
+    xs = [centre(*h)[0] for h in raw]
+    ys = [centre(*h)[1] for h in raw]
+    dx = MARGIN + SIZE - min(xs)
+    dy = TOP + SIZE - min(ys)
+    hexes, borders, units = [], [], []
+    for (q, r), c in sorted(raw.items()):
+        x, y = centre(q, r)
+        x, y = x + dx, y + dy
+        hexes.append({
+            "points": _pts([corner(x, y, i) for i in range(6)]),
+            "exposed": bool(c["exposed"]), "name": str(c["name"]),
+            "name_x": round(x, 1), "name_y": round(y - SIZE * 0.55, 1),
+            "marks": " ".join(c["marks"]) if c["exposed"] else "",
+            "marks_x": round(x, 1), "marks_y": round(y + SIZE * 0.75, 1),
+            "gate": "G" in c["marks"] and bool(c["exposed"]),
+            "b5": "B5" in c["marks"],
+        })
+        for d, (sq, sr) in DIRS.items():
+            other = raw.get((q + sq, r + sr))
+            if other is None or other["piece"] != c["piece"]:
+                a, b = side(d)
+                (x1, y1), (x2, y2) = corner(x, y, a), corner(x, y, b)
+                borders.append({"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1),
+                                "y2": round(y2, 1)})
+        unit = c.get("token")
+        if unit:
+            col = colours.get(str(unit["power"]), {"strong": "#374151", "light": "#e5e7eb"})
+            facing = unit.get("facing")
+            tip = pointer(x, y, int(facing), 0.8) if facing else None
+            units.append({
+                "x": round(x, 1), "y": round(y, 1), "power": str(unit["power"]),
+                "label": str(unit["label"]), "base": unit["kind"] == "base",
+                "crippled": bool(unit["crippled"]), "strong": col["strong"],
+                "light": col["light"], "r": round(SIZE * 0.5, 1),
+                "tip_x": round(tip[0], 1) if tip else None,
+                "tip_y": round(tip[1], 1) if tip else None,
+            })
+    width = max(xs) - min(xs) + 2 * (MARGIN + SIZE)
+    height = TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN
+    legend = [{"power": p, **dict(c)} for p, c in colours.items()]
+    return {"width": round(max(width, 130.0 * max(1, len(legend)) + 20, 420.0), 1),
+            "height": round(height + 60, 1), "map_bottom": round(height + 8, 1),
+            "hexes": hexes, "borders": borders, "units": units, "legend": legend,
+            "map_top": TOP}

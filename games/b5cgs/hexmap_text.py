@@ -1,0 +1,83 @@
+"""The hex map as plain text, within 80 columns, for the text part of a report.
+
+The board is flat-topped hexes in axial coordinates ``(q, r)`` (games/b5cgs/hexes.py): hex
+columns are ``q``, and a column's hexes sit half a hex lower than the column to its left.
+Each hex is drawn as a block of four lines, six or seven characters wide::
+
+    2,-1     its name, as orders write it
+    e4 d3    its map elements (":::::" on a face-down piece: nothing of what it is)
+    R1:3     the unit in it: the owner's letter and number (lower case when crippled), facing
+             (blank line)
+
+so the column to the right starts two lines lower. Thirteen hex columns (a 13-piece map) fit at
+six characters each; the fifteen of a 19-piece map are drawn in two bands, west and east.
+The legend under the map (written by the presenter) says which unit each label is.
+
+The drawing takes only cells (``mapmodel.Cell``): what a cell shows was decided from the view by
+mapmodel, so this module cannot show anything the view does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+WIDTH = 80
+FACEDOWN = ":::::"
+
+
+def _cell_width(columns: int) -> int:
+    for width in (7, 6):
+        if columns * width <= WIDTH - 2:
+            return width
+    raise ValueError(f"a map {columns} hex columns wide does not fit in {WIDTH} columns")
+
+
+def render(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The map's lines (none longer than 78 characters). ``cells``: dicts with ``hex`` (q, r),
+    ``name``, ``exposed``, ``marks`` (short element codes) and ``unit`` (label or None).
+
+    A map wider than twelve hex columns (the 19-piece map has fifteen) is drawn in two bands,
+    west and east, sharing their middle column, so every hex keeps a readable cell."""
+    if not cells:
+        return []
+    qs = sorted({int(c["hex"][0]) for c in cells})
+    if len(qs) * 6 <= WIDTH - 2:
+        return _band(cells)
+    mid = qs[len(qs) // 2]
+    west = [c for c in cells if int(c["hex"][0]) <= mid]
+    east = [c for c in cells if int(c["hex"][0]) >= mid]
+    return [f"  west (columns q <= {mid}):", *_band(west), "",
+            f"  east (columns q >= {mid}):", *_band(east)]
+
+
+def _band(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    qs = [int(c["hex"][0]) for c in cells]
+    halves = [2 * int(c["hex"][1]) + int(c["hex"][0]) for c in cells]
+    qmin, hmin = min(qs), min(halves)
+    width = _cell_width(max(qs) - qmin + 1)
+    inner = width - 1
+    rows = 2 * (max(halves) - hmin) + 4
+    grid = [[" "] * (width * (max(qs) - qmin + 1)) for _ in range(rows)]
+
+    def put(line: int, col: int, text: str) -> None:
+        for i, ch in enumerate(text[:inner].center(inner)):
+            grid[line][col + i] = ch
+
+    for c, q, h in zip(cells, qs, halves, strict=True):
+        top, col = 2 * (h - hmin), width * (q - qmin)
+        marks = " ".join(c["marks"]) if c["exposed"] else FACEDOWN
+        put(top, col, str(c["name"]))
+        put(top + 1, col, marks if marks else ".")
+        put(top + 2, col, str(c["unit"] or ""))
+    lines = [("".join(line)).rstrip() for line in grid]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def unit_label(letter: str, number: int, facing: int | None, crippled: bool) -> str:
+    """``R1:3``: Red's unit 1 facing direction 3; ``r1:3`` when crippled; no facing for a
+    base (bases never move, and their arcs are all round or printed on the base)."""
+    mark = (letter.lower() if crippled else letter.upper()) + str(number)
+    return mark + (f":{facing}" if facing else "")

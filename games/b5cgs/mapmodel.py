@@ -1,0 +1,134 @@
+"""What the hex map shows, decided from one view: the cells both drawings use.
+
+A cell is a hex of the board (every slot's seven hexes, games/b5cgs/STATE.md "map.slots"):
+its name (``"q,r"``, as orders write it), the map piece it belongs to, whether that piece is
+exposed, its map elements as short marks and the unit in it. A face-down piece's cells carry
+its slot and hex names only (the geometry is public) and never an element: the view holds none
+(``hexes`` lists exposed hexes only), and this module reads nothing else about a piece. Mines
+and built jumpgates are tokens in the state but map elements on the map (B1.22): they are marks.
+
+Unit labels: the owner's letter and the token's number (``E7`` for Earth Alliance's ``t7``),
+upper case when undamaged and lower case when crippled, then ``:facing`` (1..6, the numbers
+around Babylon 5, clockwise from north). The legend says which token each label is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+UNITS = ("ship", "base")
+PALETTE = (("#1d4ed8", "#dbeafe"), ("#b91c1c", "#fee2e2"), ("#047857", "#d1fae5"),
+           ("#7c3aed", "#ede9fe"), ("#b45309", "#fef3c7"), ("#0e7490", "#cffafe"))
+
+
+def token_type(view: Mapping[str, Any], token: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(view["pack"]["tokens"].get(str(token["type"]), {}))
+
+
+def kind(view: Mapping[str, Any], token: Mapping[str, Any]) -> str:
+    return str(token_type(view, token).get("kind", "ship"))
+
+
+def letters(view: Mapping[str, Any]) -> dict[str, str]:
+    """One capital letter per power: its first letter free, else the next letter of its name
+    free, else the first free letter of the alphabet."""
+    out: dict[str, str] = {}
+    for p in view["seats"]:
+        title = str(view["powers"][p].get("title") or p)
+        options = [c.upper() for c in title + p if c.isalpha()]
+        options += [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+        out[p] = next(c for c in options if c not in out.values())
+    return out
+
+
+def colours(view: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    marks = letters(view)
+    out = {}
+    for i, p in enumerate(view["seats"]):
+        strong, light = PALETTE[i % len(PALETTE)]
+        out[p] = {"strong": strong, "light": light, "letter": marks[p],
+                  "name": str(view["powers"][p].get("title") or p)}
+    return out
+
+
+def number(token_id: str) -> str:
+    digits = re.sub(r"\D", "", token_id)
+    return digits or token_id
+
+
+def label(view: Mapping[str, Any], token_id: str, with_facing: bool = True) -> str:
+    t = view["tokens"][token_id]
+    mark = letters(view).get(str(t["owner"]), "?") + number(token_id)
+    mark = mark.lower() if t.get("crippled") else mark
+    facing = t.get("facing")
+    return mark + (f":{facing}" if with_facing and facing and kind(view, t) == "ship" else "")
+
+
+def marks(element: Mapping[str, Any]) -> list[str]:
+    """A hex's map elements as marks: e economy, d damage, m minefield, G jumpgate, B5."""
+    out = []
+    if element.get("b5"):
+        out.append("B5")
+    if element.get("economy"):
+        out.append(f"e{element['economy']}")
+    if element.get("damage"):
+        out.append(f"d{element['damage']}")
+    if element.get("minefield"):
+        out.append(f"m{element['minefield']}")
+    if element.get("jumpgate"):
+        out.append("G")
+    return out
+
+
+def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every board hex with what the viewer may see of it, ordered by (q, r)."""
+    units: dict[str, str] = {}
+    extra: dict[str, list[str]] = {}
+    for tid, t in view["tokens"].items():
+        if t.get("hex") is None:
+            continue
+        k = kind(view, t)
+        if k in UNITS:
+            units[str(t["hex"])] = tid
+        elif k == "mine":
+            extra.setdefault(str(t["hex"]), []).append(
+                f"m{token_type(view, t).get('damage', '')}")
+        elif k == "jumpgate":
+            extra.setdefault(str(t["hex"]), []).append("G")
+    b5 = view["map"].get("b5_hex")
+    out = []
+    for slot in view["map"]["slots"]:
+        for name in slot["hexes"]:
+            q, r = (int(v) for v in str(name).split(","))
+            exposed = bool(slot["exposed"])
+            shown = marks(view["hexes"].get(name, {})) if exposed else []
+            if name == b5 and "B5" not in shown:
+                shown.insert(0, "B5")  # public: the Babylon 5 hex is never entered (B1.16)
+            for m in extra.get(name, []) if exposed else []:
+                if m not in shown:
+                    shown.append(m)
+            tid = units.get(name)
+            token = None
+            if tid is not None:
+                t = view["tokens"][tid]
+                token = {"id": tid, "power": str(t["owner"]), "label": label(view, tid),
+                         "kind": kind(view, t), "crippled": bool(t.get("crippled")),
+                         "facing": t.get("facing") if kind(view, t) == "ship" else None}
+            out.append({"hex": (q, r), "name": name, "piece": int(slot["slot"]),
+                        "exposed": exposed, "marks": shown, "token": token,
+                        "unit": token["label"] if token else None})
+    return sorted(out, key=lambda c: c["hex"])
+
+
+def pieces(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The map pieces by slot: exposed ones by title, face-down ones as such."""
+    out = []
+    for slot in view["map"]["slots"]:
+        piece = slot.get("piece") if slot["exposed"] else None
+        info = view["pack"]["pieces"].get(piece, {}) if piece else {}
+        out.append({"slot": slot["slot"], "centre": slot["centre"], "exposed": slot["exposed"],
+                    "title": str(info.get("title") or piece) if piece else "face down",
+                    "kind": slot.get("kind")})
+    return out

@@ -1,0 +1,140 @@
+"""The pre-filled order form of a report, the orders ``pbem orders new`` starts with, and the
+receipt's restatement of accepted orders.
+
+The form is a complete order file (envelope and orders) that the referee's check accepts as it
+stands: every section present and empty, which is the standing order (STATE.md, "The order
+file"), with comment lines under it saying how to fill each section and listing the reader's
+units with their ids. It is built from the view only, like everything a player reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import mapmodel, threats
+
+HINTS = (
+    "# start: first turn only: - {token: TYPE, hex: \"q,r\", facing: 1-6}",
+    "# record: {declare: economic|territorial, surrender: true}",
+    "# allocate: {build: [{token: TYPE, hex: \"q,r\", by: UNIT}],",
+    "#            repair: [{token: UNIT, by: BASE}]}",
+    "# move, in order: - {unit: UNIT, to: \"q,r\", facing: 1-6, flip: 1-3}",
+    "#                 - {unit: UNIT, jump: \"q,r\", fleet: [UNIT, ...], flip: 1-3}",
+    "# fire, tried in order: - {target: UNIT, with: [UNIT, ...], else: [UNIT, ...]}",
+    "# contested: {default: deny|allow, allow: [POWER], deny: [POWER]} (standing)",
+)
+
+
+def in_setup(view: Mapping[str, Any]) -> bool:
+    return (view.get("window") or {}).get("kind") == "setup" or view.get("phase") == "setup"
+
+
+def skeleton(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The orders a fresh file starts with: empty sections (the standing order)."""
+    if in_setup(view):
+        return {}
+    out: dict[str, Any] = {}
+    if (view.get("you") or {}).get("first_turn"):
+        out["start"] = []
+    out.update({"record": {}, "allocate": {}, "move": [], "fire": []})
+    return out
+
+
+def unit_lines(view: Mapping[str, Any]) -> list[str]:
+    """``# t7 Hyperion Cr. at 3,-2 facing 2`` for each of the viewer's units on the map."""
+    me = view.get("viewer")
+    out = []
+    for tid in threats.units(view, str(me)):
+        t = view["tokens"][tid]
+        info = mapmodel.token_type(view, t)
+        state = ", crippled" if t.get("crippled") else ""
+        facing = f" facing {t['facing']}" if t.get("facing") and info.get("kind") == "ship" \
+            else ""
+        out.append(f"# {tid} {info.get('title') or t['type']} at {t['hex']}{facing}{state}")
+    return out
+
+
+def comments(view: Mapping[str, Any]) -> list[str]:
+    if in_setup(view):
+        return ["# the set-up step: send this file as it is (your tool adds your chance)."]
+    answer = (view.get("you") or {}).get("contested") or {}
+    units = unit_lines(view)
+    return [*HINTS, f"# your contested-space answer now: {answer.get('default', 'deny')}"
+            + (f", allow {', '.join(answer['allow'])}" if answer.get("allow") else "")
+            + (f", deny {', '.join(answer['deny'])}" if answer.get("deny") else ""),
+            "# your units:" if units else "# you have no unit on the map.", *units]
+
+
+def _yaml_value(value: Any) -> str:
+    return "[]" if isinstance(value, list) else "{}"
+
+
+def order_form(view: Mapping[str, Any], seq: int) -> str:
+    """The whole order file as text (every line within 80 columns)."""
+    head = ["pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
+            f"turn: {view['turn']}", f"seq: {seq}"]
+    body = skeleton(view)
+    if not body:
+        return "\n".join([*head, "orders: {}", *comments(view)])
+    return "\n".join([*head, "orders:", *(f"  {k}: {_yaml_value(v)}" for k, v in body.items()),
+                      *comments(view)])
+
+
+def _unit(view: Mapping[str, Any], tid: Any) -> str:
+    t = view["tokens"].get(str(tid))
+    if t is None:
+        return str(tid)
+    info = mapmodel.token_type(view, t)
+    return f"{tid} ({info.get('title') or t['type']})"
+
+
+def _type(view: Mapping[str, Any], ttype: Any) -> str:
+    title = (view["pack"]["tokens"].get(str(ttype)) or {}).get("title")
+    return f"{title} ({ttype})" if title else str(ttype)
+
+
+def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    """Accepted orders restated, section by section."""
+    lines: list[str] = []
+    for s in orders.get("start") or []:
+        lines.append(f"Starting fleet: {_type(view, s.get('token'))} at {s.get('hex')} facing "
+                     f"{s.get('facing')}.")
+    record = orders.get("record") or {}
+    if record.get("declare"):
+        lines.append(f"Record Keeping: declare an attempt at {record['declare']} victory.")
+    if record.get("surrender"):
+        lines.append("Record Keeping: surrender.")
+    allocate = orders.get("allocate") or {}
+    for b in allocate.get("build") or []:
+        lines.append(f"Build {_type(view, b.get('token'))} at {b.get('hex')}"
+                     + (f" by {_unit(view, b['by'])}" if b.get("by") else "")
+                     + (f" from the Scrap Yard ({b['from_scrap']})" if b.get("from_scrap")
+                        else "") + ".")
+    for r in allocate.get("repair") or []:
+        lines.append(f"Repair {_unit(view, r.get('token'))} by {_unit(view, r.get('by'))}.")
+    for m in allocate.get("mines") or []:
+        lines.append(f"Lay {_type(view, m.get('token'))} at {m.get('hex')} by "
+                     f"{_unit(view, m.get('by'))}.")
+    for i, m in enumerate(orders.get("move") or []):
+        if "sweep" in m:
+            text = f"{_unit(view, m['sweep'])} sweeps the mine in front of it"
+        elif "jump" in m:
+            text = (f"{_unit(view, m.get('unit'))} jumps to {m['jump']}"
+                    + (f" with {', '.join(map(str, m['fleet']))}" if m.get("fleet") else ""))
+        else:
+            text = f"{_unit(view, m.get('unit'))} to {m.get('to')} facing {m.get('facing')}"
+        lines.append(f"Move {i + 1}: {text}" + (f" (flip {m['flip']})" if m.get("flip") else "")
+                     + ".")
+    for i, v in enumerate(orders.get("fire") or []):
+        lines.append(f"Volley {i + 1}: at {_unit(view, v.get('target'))} with "
+                     + ", ".join(map(str, v.get("with") or []))
+                     + (f"; else at {', '.join(map(str, v['else']))}" if v.get("else") else "")
+                     + ".")
+    answer = orders.get("contested")
+    if answer:
+        lines.append(f"Contested space: {answer.get('default', 'deny')} by default"
+                     + (f", allow {', '.join(answer['allow'])}" if answer.get("allow") else "")
+                     + (f", deny {', '.join(answer['deny'])}" if answer.get("deny") else "")
+                     + ".")
+    return lines or ["No orders: the standing order (nothing built, moved or fired)."]

@@ -1,0 +1,199 @@
+"""Babylon 5 CGS's presenter: the context of every mail that shows the game.
+
+Everything comes from ``view`` and the events the power may see (pbem.game.presentation), so a
+report cannot show what the view does not hold. A report has: the events in sentences; every
+roll with its label, die, faces and result, so each player can recheck it against the
+published chance; the hex map as text (hexmap_text) and as the attached ``map.svg``
+(hexmap_svg) with units, facings and damage, face-down pieces grey and nameless; a legend of
+the units; every power's scoring banks (gross, upkeep, net, reserve) and Scrap Yard; the threats
+in range of each of the reader's units (threats); and a pre-filled order form (orderform).
+
+Modules: mapmodel (what the map shows), hexmap_text and hexmap_svg (the two drawings),
+threats, sentences, orderform.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import hexmap_svg, hexmap_text, mapmodel, orderform, sentences, threats
+
+MAP_KIND = "hex"
+
+
+def _title(view: Mapping[str, Any], p: str) -> str:
+    return sentences.power_title(view, p)
+
+
+def _wrap(text: str, indent: str = "  ", more: str = "      ") -> list[str]:
+    return textwrap.wrap(text, 78, initial_indent=indent, subsequent_indent=more,
+                         break_on_hyphens=False) or [indent]
+
+
+def _weapons(info: Mapping[str, Any], crippled: bool) -> str:
+    out = []
+    for weapon in ("heavy", "laser"):
+        points = threats.output(info, weapon, crippled)
+        if points:
+            sides = threats.arcs((info.get("arcs") or {}).get(weapon))
+            out.append(f"{weapon} {points} ({'all' if len(sides) == 6 else ' '.join(sides)})")
+    return ", ".join(out) or "no weapons"
+
+
+def legend(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per unit on the map: label, id, what it is, where, facing, damage, weapons."""
+    rows = []
+    for p in view["seats"]:
+        for tid in threats.units(view, p):
+            t = view["tokens"][tid]
+            info = mapmodel.token_type(view, t)
+            crippled = bool(t.get("crippled"))
+            dr = info.get("dr") or [0, 0]
+            facing = f", facing {t['facing']}" if t.get("facing") and info.get("kind") == \
+                "ship" else ""
+            text = (f"{mapmodel.label(view, tid, False):<5} {tid:<4} {_title(view, p)}'s "
+                    f"{info.get('title') or t['type']} at {t['hex']}{facing}, "
+                    f"{'CRIPPLED' if crippled else 'undamaged'}, DR "
+                    f"{dr[1] if crippled else dr[0]}, {_weapons(info, crippled)}")
+            rows.append({"label": mapmodel.label(view, tid), "id": tid, "power": p,
+                         "title": str(info.get("title") or t["type"]), "hex": t["hex"],
+                         "crippled": crippled, "text": text, "lines": _wrap(text)})
+    return rows
+
+
+def banks(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every power's scoring banks (public on the table, B3.1) and Scrap Yard."""
+    rows = []
+    for p in view["seats"]:
+        info = view["powers"][p]
+        b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
+                                  "reserve": info.get("reserve")}
+        scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
+                 for tid, t in sorted(view["tokens"].items())
+                 if t.get("owner") == p and t.get("scrap")]
+        rows.append({"power": p, "name": _title(view, p), "gross": b.get("gross"),
+                     "upkeep": b.get("upkeep"), "net": b.get("net"),
+                     "reserve": b.get("reserve"), "scrap": scrap,
+                     "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
+                     "surrendered": bool(info.get("surrendered")),
+                     "declared": info.get("declared"), "you": p == view.get("viewer")})
+    return rows
+
+
+def rolls(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every die rolled, as its event says it: label, die, faces, count, result and why."""
+    return [{"label": e.get("label"), "die": e.get("die"), "faces": list(e.get("faces", [])),
+             "count": e.get("count"), "result": list(e.get("result", [])),
+             "for": e.get("for", ""), "line": sentences.roll_line(e),
+             "lines": _wrap(sentences.roll_line(e))}
+            for e in events if e.get("type") == "roll"]
+
+
+def board(view: Mapping[str, Any]) -> dict[str, Any]:
+    cells = mapmodel.cells(view)
+    return {"text": hexmap_text.render(cells), "legend": legend(view),
+            "pieces": mapmodel.pieces(view),
+            "letters": [{"letter": c["letter"], "name": c["name"],
+                         "text": f"{c['letter']} {c['name']}"}
+                        for c in mapmodel.colours(view).values()],
+            "drawing": hexmap_svg.drawing(cells, mapmodel.colours(view))}
+
+
+def _due(view: Mapping[str, Any]) -> bool:
+    window = view.get("window") or {}
+    return view.get("viewer") in (window.get("due") or [])
+
+
+def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
+    me = str(view["viewer"])
+    due = _due(view)
+    mine = next(b for b in banks(view) if b["power"] == me)
+    return {
+        "power": me, "name": _title(view, me), "turn": view["turn"], "due": due,
+        "letter": mapmodel.letters(view)[me], "banks": mine,
+        "threats": threats.threats(view, me) if view.get("phase") == "play" else [],
+        "order_form": orderform.order_form(view, seq) if due else "",
+        "setup": orderform.in_setup(view),
+        "contested": (view.get("you") or {}).get("contested") or {},
+    }
+
+
+def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    drawn = board(view)
+    return {"events": [sentences.sentence(e, view) for e in events
+                       if e.get("type") not in ("roll", "chance")],
+            "rolls": rolls(events), "map": drawn["text"], "legend": drawn["legend"],
+            "pieces": drawn["pieces"], "letters": drawn["letters"],
+            "drawing": drawn["drawing"], "banks": banks(view), "window": view.get("window"),
+            "result": view.get("result"), "round": view.get("round")}
+
+
+class B5Presenter:
+    sections = frozenset({"events", "map", "powers", "threats", "order_form", "result"})
+    map_kind = MAP_KIND
+
+    @staticmethod
+    def title(view: Mapping[str, Any]) -> str:
+        pack = view["pack"]
+        name = str(pack.get("name", "")) + (" (stand-in components)" if pack.get("standin")
+                                            else "")
+        rules = ("the Basic Game" if str(view.get("variant", "")).startswith("basic")
+                 else "the Basic Game with the modular rules")
+        return f"Babylon 5 CGS, {len(view['seats'])} players, {rules}, {name}"
+
+    @staticmethod
+    def welcome(view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:
+        return {**_power(view, 0), **{"board": board(view)["text"]}}
+
+    @staticmethod
+    def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
+               missed: int, seq: int) -> dict[str, Any]:
+        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+
+    @staticmethod
+    def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
+               readers: Sequence[str]) -> dict[str, Any]:
+        return _shared(views[0], events)
+
+    @staticmethod
+    def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+        return orderform.receipt_lines(orders, view)
+
+    @staticmethod
+    def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
+           events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
+           ) -> dict[str, Any]:
+        shared = _shared(public, events)
+        shared["events"] = [sentences.sentence(e, public) + (" [private]" if "to" in e else "")
+                            for e in events if e.get("type") not in ("roll", "chance")]
+        return shared
+
+    @staticmethod
+    def game_end(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                 readers: Sequence[str], reveal: Sequence[Mapping[str, Any]]
+                 ) -> dict[str, Any]:
+        result = view.get("result") or {}
+        shared = _shared(view, events)
+        revealed = [f"slot {s}: {sentences.piece(p)}"
+                    for s, p in (view.get("revealed") or {}).items()]
+        return {**shared, "winners": [_title(view, p) for p in result.get("winners", [])],
+                "reason": result.get("reason", ""), "revealed": revealed,
+                "aside": [sentences.piece(p) for p in view.get("aside") or []],
+                "reveal": list(reveal)}
+
+    @staticmethod
+    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Nothing is sealed: the face-down pieces are revealed by the view once it is over."""
+        return []
+
+    @staticmethod
+    def map_context(view: Mapping[str, Any], readers: Sequence[str],
+                    shared: Mapping[str, Any] | None) -> dict[str, Any]:
+        if shared is not None and "drawing" in shared:
+            return dict(shared["drawing"])
+        return dict(board(view)["drawing"])
+
+
+PRESENTER = B5Presenter()

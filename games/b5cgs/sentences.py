@@ -1,0 +1,140 @@
+"""Events in plain sentences, for reports, the referee's summary and the last mail.
+
+Tokens are named with the view the report is made from (its title, owner and id: "Earth
+Alliance's Hyperion Cr. (t7)"); a token the view no longer holds (destroyed, set aside) by its
+id. Map pieces are named by the events themselves (``piece:<id>``, only once exposed). An event
+type this module does not know is still shown, with its fields, so nothing is ever dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import mapmodel
+
+PIECE = "piece:"
+
+
+def power_title(view: Mapping[str, Any], p: Any) -> str:
+    info = view["powers"].get(str(p)) if isinstance(p, str) else None
+    return str(info.get("title") or p) if info else str(p)
+
+
+def token(view: Mapping[str, Any], tid: Any, kind: Any = None) -> str:
+    t = view["tokens"].get(str(tid)) if tid is not None else None
+    if t is None:
+        title = view["pack"]["tokens"].get(str(kind), {}).get("title") if kind else None
+        return f"{title} ({tid})" if title else str(tid)
+    info = mapmodel.token_type(view, t)
+    return f"{power_title(view, t['owner'])}'s {info.get('title') or t['type']} ({tid})"
+
+
+def piece(name: Any) -> str:
+    text = str(name)
+    return text[len(PIECE):] if text.startswith(PIECE) else text
+
+
+def dice(values: Sequence[int]) -> str:
+    return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
+
+
+def roll_line(e: Mapping[str, Any]) -> str:
+    faces = " ".join(str(f) for f in e.get("faces", []))
+    return (f"[{e.get('label')}] {e.get('count', len(e.get('result', [])))} x {e.get('die')} "
+            f"(faces {faces}): {dice(list(e.get('result', [])))}"
+            + (f" for {e['for']}" if e.get("for") else ""))
+
+
+def _fields(e: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "to", "turn", "round"))
+
+
+def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One event in words (private events are marked "(only you)")."""
+    kind = str(e.get("type"))
+    who = power_title(view, e.get("power"))
+    tok = token(view, e.get("token"), e.get("token_type"))
+    texts = {
+        "roll": lambda: "Roll " + roll_line(e) + ".",
+        "order_of_play": lambda: "Order of play: " + ", ".join(
+            power_title(view, p) for p in e["order"]) + ".",
+        "homeworld": lambda: f"{who}'s homeworld {piece(e['piece'])} is in position "
+                             f"{e.get('position', e.get('slot'))}.",
+        "placed": lambda: f"{who} placed {tok} at {e['hex']}"
+                          + (f" facing {e['facing']}" if e.get("facing") else "") + ".",
+        "economy": lambda: f"{who}'s Economy Reserve is now {e['reserve']}"
+                           + (f" ({e['why']})" if e.get("why") else "") + ".",
+        "dealt": lambda: f"{len(e.get('slots', []))} map pieces were dealt face down"
+                         + (f" ({e['why']})" if e.get("why") else "") + ".",
+        "turn_begins": lambda: f"Round {e.get('round')}: {who}'s turn.",
+        "turn_ends": lambda: f"{who}'s turn ends.",
+        "moved": lambda: f"{tok} moved ({e.get('how')}) from {e['from']} to {e['to']}, "
+                         f"facing {e.get('facing')}.",
+        "jumped": lambda: f"{tok} jumped ({e.get('via')}) from {e['from']} to {e['to']}"
+                          + (f" with the fleet of {e['fleet_of']}" if e.get("fleet_of") else "")
+                          + ".",
+        "explored": lambda: f"{who}'s {tok} exposed the piece in slot {e.get('slot')}: "
+                            f"{piece(e['piece'])} (flip {e.get('flip')}).",
+        "activated": lambda: f"{tok} entered {e.get('hex')}: {e.get('element')} "
+                             f"{e.get('indicator')}" + (" (doubled: a jump)" if e.get("doubled")
+                                                        else "")
+                             + f", {e.get('damage')} damage.",
+        "mine_removed": lambda: f"The mine at {e.get('hex')} is gone.",
+        "swept": lambda: f"{who}'s {tok} swept the mine at {e.get('hex')} (Defense Grid "
+                         f"{e.get('dg')}).",
+        "move_void": lambda: f"{who}'s move entry {e.get('entry')} was void: {e.get('reason')}.",
+        "damage": lambda: f"{tok} took {e.get('points')} damage ({e.get('cause')}): "
+                          + {"none": "no effect", "crippled": "crippled",
+                             "destroyed": "destroyed"}.get(str(e.get("result")),
+                                                           str(e.get("result"))) + ".",
+        "contested_answer": lambda: "Your standing answer to contested-space requests was "
+                                    "changed.",
+        "start_void": lambda: f"{who}'s starting purchase {int(e['entry']) + 1} was void: "
+                              f"{e.get('reason')}.",
+        "built": lambda: f"{who} built {tok} at {e['hex']}"
+                         + (f" facing {e['facing']}" if e.get("facing") else "")
+                         + f" for {e.get('cost')}" + (" (from the Scrap Yard)"
+                                                       if e.get("from_scrap") else "") + ".",
+        "repaired": lambda: f"{who} repaired {tok} for {e.get('cost')}.",
+        "mine_laid": lambda: f"{who} laid {tok} at {e.get('hex')}.",
+        "allocate_void": lambda: f"{who}'s allocation {e.get('entry')} was void: "
+                                 f"{e.get('reason')}.",
+        "move_skipped": lambda: f"{who}'s move entry {int(e['entry']) + 1} ({tok}) was skipped: "
+                                f"{e.get('why')}.",
+        "declared": lambda: f"{who} declared an attempt at {e.get('victory')} victory.",
+        "declaration_refused": lambda: f"{who}'s {e.get('victory')} victory declaration was "
+                                       f"refused: {e.get('reason')}.",
+        "declaration_lapsed": lambda: f"{who}'s {e.get('victory')} victory attempt lapsed.",
+        "surrenders": lambda: f"{who} surrenders (Net Economy {e.get('net')}).",
+        "surrender_refused": lambda: f"{who} may not surrender: {e.get('reason')}.",
+        "surrendered": lambda: f"{who} left the game; removed: "
+                               + (", ".join(map(str, e.get("removed") or [])) or "nothing")
+                               + ".",
+        "volley": lambda: f"{who} fired volley {int(e['volley']) + 1} at "
+                          + token(view, e.get("target"), e.get("target_type"))
+                          + f" with {', '.join(map(str, e.get('with') or []))}"
+                          + (f" (passed over {', '.join(map(str, e['passed_over']))})"
+                             if e.get("passed_over") else "") + ".",
+        "volley_total": lambda: f"Volley {int(e['volley']) + 1} at "
+                                f"{token(view, e.get('target'))}: "
+                                f"{e.get('total')} points, Defense Grid {e.get('dg')}, "
+                                f"{e.get('damage')} damage.",
+        "volley_void": lambda: f"{who}'s volley {int(e['volley']) + 1} found no target "
+                               f"(tried {', '.join(map(str, e.get('tried') or []))}).",
+        "fire_skipped": lambda: f"{who}'s {e.get('token')} did not fire in volley "
+                                f"{int(e['volley']) + 1}: {e.get('reason')}.",
+        "war_token": lambda: f"{power_title(view, e.get('from'))} gave its War Token to "
+                             f"{power_title(view, e.get('to_power'))}.",
+        "revealed": lambda: "The face-down pieces: " + (", ".join(
+            f"slot {s} {piece(p)}" for s, p in (e.get("pieces") or {}).items()) or "none")
+                            + ".",
+        "victory": lambda: "The game is over: " + ", ".join(
+            power_title(view, p) for p in e.get("winners", [])) + f" won ({e.get('reason')}).",
+    }
+    text = texts.get(kind)
+    try:
+        out = text() if text else f"{kind}: {_fields(e)}."
+    except (KeyError, TypeError, ValueError):
+        out = f"{kind}: {_fields(e)}."
+    return out + (" (only you)" if "to" in e else "")

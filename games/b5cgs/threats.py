@@ -1,0 +1,82 @@
+"""Threats in range: for each of the viewer's units, the enemy units whose weapons reach it.
+
+A weapon reaches a unit when the firing token has that weapon on its present side (undamaged or
+crippled), the unit is within the weapon's range (heavy weapons 2 hexes, lasers 1: D5.31,
+D5.32) and inside one of the weapon's firing arcs (D5.4: the 60-degree arcs of the token's
+sides, turned with its facing, spines in; hexes.in_firing_arc). At range 2 the damage is capped
+by a Long Range Support roll (H1), so the listing says "up to". The listing reads only the view:
+the tokens on the map and the component data the view carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import hexes, mapmodel
+
+RANGES = {"heavy": 2, "laser": 1}
+SIDES = tuple(hexes.SIDES)
+
+
+def arcs(spec: Any) -> tuple[str, ...]:
+    if spec == "all":
+        return SIDES
+    return tuple(str(s) for s in spec or ())
+
+
+def output(info: Mapping[str, Any], weapon: str, crippled: bool) -> int:
+    value = info.get(weapon) or [0, 0]
+    return int(value[1 if crippled else 0]) if isinstance(value, list) else int(value)
+
+
+def reaches(view: Mapping[str, Any], shooter: str, target_hex: str) -> list[dict[str, Any]]:
+    """The weapons of token ``shooter`` that reach ``target_hex``: [{weapon, points, range}]."""
+    t = view["tokens"][shooter]
+    origin, goal = hexes.parse(t["hex"]), hexes.parse(target_hex)
+    if origin is None or goal is None:
+        return []
+    info = mapmodel.token_type(view, t)
+    distance = hexes.distance(origin, goal)
+    facing = int(t.get("facing") or 1)
+    out = []
+    for weapon, reach in RANGES.items():
+        points = output(info, weapon, bool(t.get("crippled")))
+        sides = arcs((info.get("arcs") or {}).get(weapon))
+        if points > 0 and 0 < distance <= reach and hexes.in_firing_arc(origin, facing, sides,
+                                                                          goal):
+            out.append({"weapon": weapon, "points": points, "range": distance})
+    return out
+
+
+def units(view: Mapping[str, Any], power: str) -> list[str]:
+    return sorted((tid for tid, t in view["tokens"].items()
+                   if t.get("owner") == power and t.get("hex") is not None
+                   and mapmodel.kind(view, t) in mapmodel.UNITS),
+                  key=lambda tid: (len(tid), tid))
+
+
+def threats(view: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+    """For each of ``power``'s units on the map: who can fire at it next, and with what."""
+    enemies = [tid for p in view["seats"] if p != power for tid in units(view, p)]
+    out = []
+    for tid in units(view, power):
+        here = str(view["tokens"][tid]["hex"])
+        rows = []
+        for e in enemies:
+            weapons = reaches(view, e, here)
+            if weapons:
+                info = mapmodel.token_type(view, view["tokens"][e])
+                rows.append({
+                    "id": e, "label": mapmodel.label(view, e),
+                    "title": str(info.get("title") or view["tokens"][e]["type"]),
+                    "owner": str(view["tokens"][e]["owner"]),
+                    "hex": str(view["tokens"][e]["hex"]), "weapons": weapons,
+                    "text": ", ".join(
+                        f"{w['weapon']} {'up to ' if w['range'] >= 2 else ''}{w['points']}"
+                        f" at range {w['range']}" for w in weapons)})
+        info = mapmodel.token_type(view, view["tokens"][tid])
+        out.append({"id": tid, "label": mapmodel.label(view, tid), "hex": here,
+                    "title": str(info.get("title") or view["tokens"][tid]["type"]),
+                    "threats": rows})
+    return out

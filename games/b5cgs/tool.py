@@ -1,0 +1,242 @@
+"""Babylon 5 CGS's part of the player's tool (pbem.game.tool.Tool): ``pbem orders b5``.
+
+    pbem orders b5 orders.yaml --start ea-hyperion@-4,3/2 ea-transport@-5,4/1
+    pbem orders b5 orders.yaml --build base-4@2,1/t7 --repair t9/t3
+    pbem orders b5 orders.yaml --move t7@3,-3/2 t8@4,-3/1/2 jump:t10@5,-6+t11 sweep:t12
+    pbem orders b5 orders.yaml --fire t20=t7,t8/t21 --declare economic --view view.json
+    pbem orders b5 orders.yaml --contested deny --allow minbari
+
+Each option writes its section of the file (replacing what was there): ``--move`` entries run in
+the order given (``UNIT@HEX/FACING[/FLIP]``: a standard movement, the unit's own hex to rotate;
+``jump:UNIT@HEX[/FLIP][+FLEET...]``: a jump with its fleet; ``sweep:UNIT``: sweep the mine in
+front). With ``--view`` (the view.json of your last report) the orders are checked first with
+the referee's own check (``normalize_orders`` on your view: the same movement, economy and fire
+checkers), offline, and nothing is written if there is a problem. ``pbem orders check`` and
+``sign`` then work as for any game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import UsageError
+from pbem.protocol import orderfile
+from pbem.protocol.envelope import parse_envelope
+
+from . import orderform
+
+HINT = ("# To write your orders: pbem orders b5 FILE [--start TYPE@HEX/FACING ...]\n"
+        "#   [--build TYPE@HEX/BY ...] [--repair UNIT/BASE ...] [--declare economic]\n"
+        "#   [--move UNIT@HEX/FACING[/FLIP] | jump:UNIT@HEX[/FLIP][+UNIT...] | sweep:UNIT ...]\n"
+        "#   [--fire TARGET=UNIT,UNIT[/ELSE,ELSE] ...] --view view.json\n")
+HEX = r"-?\d+,-?\d+"
+PLACE = re.compile(rf"^(?P<what>[\w.-]+)@(?P<hex>{HEX})/(?P<n>[\w-]+)(?:/(?P<extra>[\w-]+))?$")
+JUMP = re.compile(rf"^jump:(?P<unit>[\w-]+)@(?P<hex>{HEX})(?:/(?P<flip>\d))?"
+                  r"(?P<fleet>(?:\+[\w-]+)*)$")
+VOLLEY = re.compile(r"^(?P<target>[\w-]+)=(?P<with>[\w-]+(?:,[\w-]+)*)"
+                    r"(?:/(?P<else>[\w-]+(?:,[\w-]+)*))?$")
+
+
+def footer(orders: Mapping[str, Any]) -> str:
+    busy = isinstance(orders, Mapping) and any(orders.get(k) for k in ("move", "fire", "start"))
+    return "" if busy else HINT
+
+
+def _int(text: str, flag: str, item: str) -> int:
+    if not text.isdigit():
+        raise UsageError(f"{flag}: {item!r}: {text!r} is not a number")
+    return int(text)
+
+
+def _place(item: str, flag: str, form: str) -> re.Match[str]:
+    m = PLACE.match(item)
+    if m is None:
+        raise UsageError(f"{flag} takes {form}, not {item!r}")
+    return m
+
+
+def start(items: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for item in items:
+        m = _place(item, "--start", "TYPE@Q,R/FACING (e.g. ea-hyperion@-4,3/2)")
+        out.append({"token": m["what"], "hex": m["hex"],
+                    "facing": _int(m["n"], "--start", item)})
+    return out
+
+
+def build(items: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for item in items:
+        m = _place(item, "--build", "TYPE@Q,R/BY[/SCRAPPED-TOKEN] (e.g. base-4@2,1/t7)")
+        entry: dict[str, Any] = {"token": m["what"], "hex": m["hex"], "by": m["n"]}
+        if m["extra"]:
+            entry["from_scrap"] = m["extra"]
+        out.append(entry)
+    return out
+
+
+def mines(items: list[str]) -> list[dict[str, Any]]:
+    return [{"token": m["what"], "hex": m["hex"], "by": m["n"]}
+            for m in (_place(i, "--mine", "TYPE@Q,R/BY (e.g. mine-3@2,1/t5)") for i in items)]
+
+
+def repair(items: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for item in items:
+        unit, sep, by = item.partition("/")
+        if not sep or not unit or not by:
+            raise UsageError(f"--repair takes UNIT/BASE (e.g. t9/t3), not {item!r}")
+        out.append({"token": unit, "by": by})
+    return out
+
+
+def move(items: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for item in items:
+        if item.startswith("sweep:"):
+            out.append({"sweep": item[len("sweep:"):]})
+            continue
+        if item.startswith("jump:"):
+            j = JUMP.match(item)
+            if j is None:
+                raise UsageError("--move jump:UNIT@Q,R[/FLIP][+UNIT...] (e.g. jump:t8@3,-6+t9), "
+                                 f"not {item!r}")
+            entry: dict[str, Any] = {"unit": j["unit"], "jump": j["hex"]}
+            fleet = [u for u in j["fleet"].split("+") if u]
+            if fleet:
+                entry["fleet"] = fleet
+            if j["flip"]:
+                entry["flip"] = int(j["flip"])
+            out.append(entry)
+            continue
+        m = _place(item, "--move", "UNIT@Q,R/FACING[/FLIP] (e.g. t7@3,-3/2), jump:... or "
+                   "sweep:UNIT")
+        entry = {"unit": m["what"], "to": m["hex"], "facing": _int(m["n"], "--move", item)}
+        if m["extra"]:
+            entry["flip"] = _int(m["extra"], "--move", item)
+        out.append(entry)
+    return out
+
+
+def fire(items: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for item in items:
+        m = VOLLEY.match(item)
+        if m is None:
+            raise UsageError(f"--fire takes TARGET=UNIT,UNIT[/ELSE,ELSE] (e.g. t20=t7,t8/t21), "
+                             f"not {item!r}")
+        volley: dict[str, Any] = {"target": m["target"], "with": m["with"].split(",")}
+        if m["else"]:
+            volley["else"] = m["else"].split(",")
+        out.append(volley)
+    return out
+
+
+def apply(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The file's orders with the options of the command line applied."""
+    out = dict(orders)
+    if args.start is not None:
+        out["start"] = start(args.start)
+    record = dict(out.get("record") or {})
+    if args.declare:
+        record["declare"] = args.declare
+    if args.surrender:
+        record["surrender"] = True
+    if args.declare or args.surrender:
+        out["record"] = record
+    allocate = dict(out.get("allocate") or {})
+    for key, values, parse in (("build", args.build, build), ("repair", args.repair, repair),
+                               ("mines", args.mine, mines)):
+        if values is not None:
+            allocate[key] = parse(values)
+    if any(v is not None for v in (args.build, args.repair, args.mine)):
+        out["allocate"] = allocate
+    if args.move is not None:
+        out["move"] = move(args.move)
+    if args.fire is not None:
+        out["fire"] = fire(args.fire)
+    if args.contested or args.allow is not None or args.deny is not None:
+        answer: dict[str, Any] = {"default": args.contested or "deny"}
+        if args.allow:
+            answer["allow"] = list(args.allow)
+        if args.deny:
+            answer["deny"] = list(args.deny)
+        out["contested"] = answer
+    return out
+
+
+def run_b5(args: argparse.Namespace) -> int:
+    from .orders import normalize_orders
+
+    doc, header = orderfile.load(args.file)
+    env = parse_envelope(doc)
+    orders = apply(env.orders or {}, args)
+    if args.view is not None:
+        _, problems = normalize_orders(orders, orderfile.load_view(args.view))
+        if problems:
+            raise UsageError("; ".join(map(str, problems)))
+    doc["orders"] = orders
+    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
+    print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
+    return 0
+
+
+class B5Tool:
+    footer = staticmethod(footer)
+
+    @staticmethod
+    def register_orders(cmds: Any) -> None:
+        p = cmds.add_parser("b5", help="write Babylon 5 CGS orders into FILE",
+                            description="Write the sections of a Babylon 5 CGS turn (starting "
+                            "fleet, record keeping, builds and repairs, moves in order, volleys "
+                            "with else targets, the contested-space answer) into an order file; "
+                            "with --view, check them first exactly as the referee will.")
+        p.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
+        p.add_argument("--start", nargs="*", metavar="TYPE@Q,R/FACING",
+                       help="first turn: starting fleet bought with the empire discount (C4.3)")
+        p.add_argument("--declare", choices=("economic", "territorial"),
+                       help="declare a victory attempt (D1.11, D1.13)")
+        p.add_argument("--surrender", action="store_true", help="surrender (D1.12)")
+        p.add_argument("--build", nargs="*", metavar="TYPE@Q,R/BY[/SCRAP]",
+                       help="build tokens (D3.2), optionally a scrapped one again")
+        p.add_argument("--repair", nargs="*", metavar="UNIT/BASE", help="repair (D3.3)")
+        p.add_argument("--mine", nargs="*", metavar="TYPE@Q,R/BY", help="lay mines (D3.23)")
+        p.add_argument("--move", nargs="*", metavar="ENTRY",
+                       help="moves in order: UNIT@Q,R/FACING[/FLIP], "
+                       "jump:UNIT@Q,R[/FLIP][+UNIT...], sweep:UNIT")
+        p.add_argument("--fire", nargs="*", metavar="TARGET=UNIT,UNIT[/ELSE,ELSE]",
+                       help="volleys, tried in order (D5.5)")
+        p.add_argument("--contested", choices=("deny", "allow"),
+                       help="standing answer to contested-space requests (D3.42)")
+        p.add_argument("--allow", nargs="*", metavar="POWER", help="powers always allowed")
+        p.add_argument("--deny", nargs="*", metavar="POWER", help="powers always denied")
+        p.add_argument("--view", type=Path, metavar="VIEW.json",
+                       help="check the orders against your view before writing")
+        p.set_defaults(func=run_b5)
+
+    @staticmethod
+    def register_commands(sub: Any) -> None:
+        return None
+
+    @staticmethod
+    def new_orders(view: Mapping[str, Any], vault: Any) -> tuple[dict[str, Any], list[str]]:
+        return orderform.skeleton(view), orderform.comments(view)
+
+    @staticmethod
+    def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
+                       vault: Any) -> list[str]:
+        if orderform.in_setup(view):
+            return []
+        out = []
+        if (view.get("you") or {}).get("first_turn") and not orders.get("start"):
+            out.append("no starting fleet bought (your first turn)")
+        if not any(orders.get(k) for k in ("allocate", "move", "fire", "start")):
+            out.append("nothing is built, moved or fired this turn (standing orders)")
+        return out
+
+
+TOOL = B5Tool()

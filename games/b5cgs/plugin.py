@@ -2,14 +2,13 @@
 of pbem.game.plugin: rules, presenter, player's tool).
 
 ``resolve`` draws every die from ``chance.public`` and the face-down deal from
-``chance.secret`` (pbem.chance is the fair source the engine passes). The presenter and the
-player's tool are b5face's ``present.PRESENTER`` and ``tool.TOOL`` when those modules exist,
-else the minimal placeholders (placeholder.py).
+``chance.secret`` (pbem.chance is the fair source the engine passes). The presenter is
+``present.PRESENTER`` (hex map, banks, rolls, threats, order form) and the player's tool
+``tool.TOOL`` (``pbem orders b5``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,22 +16,16 @@ from pbem.errors import Problem
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import components, orders, placeholder, setup, turn, view
-
-
-def _part(module: str, name: str, fallback: Any) -> Any:
-    """b5face's presenter or tool when its module is there (STATE.md), else the placeholder."""
-    try:
-        return getattr(importlib.import_module(f"{__package__}.{module}"), name)
-    except ImportError:
-        return fallback
+from . import components, orders, setup, turn, view
+from .present import PRESENTER
+from .tool import TOOL
 
 
 class B5CGS(Steps):
     id = "b5cgs"
     title = "Babylon 5 CGS"
-    presenter = _part("present", "PRESENTER", placeholder.PRESENTER)
-    tool = _part("tool", "TOOL", placeholder.TOOL)
+    presenter = PRESENTER
+    tool = TOOL
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

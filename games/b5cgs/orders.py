@@ -101,6 +101,13 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
                                           "player's own view")]
     if body.get("contested") is not None:
         out["contested"] = _contested(c, body["contested"], view)
+    if power not in (window.get("due") or []):
+        # D3.42: between his turns a player may change his standing contested-space answer
+        for key in SECTIONS:
+            if key != "contested" and body.get(key):
+                c.bad("not-your-turn", key, f"it is not your turn ({window.get('label')}): "
+                      "only a contested: answer may be sent now; the rest waits for your turn")
+        return (out, []) if not c.problems else (default_orders(), c.problems)
     if body.get("start"):
         out["start"] = _start(c, body["start"], view, power)
     for section in ("record", "allocate", "fire"):

@@ -38,7 +38,10 @@ def window(state: Mapping[str, Any]) -> Window | None:
         return Window("setup", "Set-up: order of play, homeworlds and the face-down deal",
                       tuple(state["seats"]))
     p = state["current"]
-    return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,))
+    others = tuple(q for q in state["order"] if q != p and not state["powers"][q]["surrendered"])
+    # D3.42: the others' standing contested-space answers, which they may change at any time
+    return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,),
+                  listens=others)
 
 
 def default_orders() -> dict[str, Any]:
@@ -64,7 +67,11 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance 
         events = setupmod.setup_step(st, chance)
     else:
         power = st["current"]
-        events = run_turn(st, power, orders.get(power) or default_orders(), chance)
+        events = []
+        for other in st["order"]:  # answers sent while it was not their turn (Window.listens)
+            if other != power and other in orders:
+                events += set_answer(st, other, orders[other].get("contested"))
+        events += run_turn(st, power, orders.get(power) or default_orders(), chance)
         if st["result"] is None:
             advance(st, power)
     _stamp(st, events)
@@ -78,11 +85,7 @@ def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: 
     me = st["powers"][power]
     events: list[dict[str, Any]] = [{"type": "turn_begins", "power": power,
                                      "round": st["round"]}]
-    answer = orders.get("contested")
-    if answer is not None:
-        me["contested"] = copy.deepcopy(dict(answer))
-        events.append({"type": "contested_answer", "power": power, "to": [power],
-                       "answer": copy.deepcopy(dict(answer))})
+    events += set_answer(st, power, orders.get("contested"))
     if me["turns"] == 0:
         events += setupmod.starting_fleet(st, power, orders.get("start") or [], chance)
     events += economy.record_keeping(st, power, orders.get("record") or {}, chance)
@@ -97,6 +100,16 @@ def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: 
         events += _remove_power(st, power)
     _last_standing(st, events)
     return events
+
+
+def set_answer(st: dict[str, Any], power: str, answer: Mapping[str, Any] | None
+               ) -> list[dict[str, Any]]:
+    """``power``'s standing contested-space answer (D3.42, ruling R12), private to him."""
+    if answer is None:
+        return []
+    st["powers"][power]["contested"] = copy.deepcopy(dict(answer))
+    return [{"type": "contested_answer", "power": power, "to": [power],
+             "answer": copy.deepcopy(dict(answer))}]
 
 
 def advance(st: dict[str, Any], power: str) -> None:

@@ -29,7 +29,7 @@ from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions
-from pbem.game.plugin import GamePlugin
+from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
@@ -450,16 +450,22 @@ class Walker:
             raise self.fail(entry, "turn", plugin.orders_turn(state), b["turn"])
         if b["due"] != plugin.powers_due(state):
             raise self.fail(entry, "due", plugin.powers_due(state), b["due"])
+        listens = powers_listened(plugin, state)
+        if b.get("listens", []) != listens:
+            raise self.fail(entry, "listens", listens, b.get("listens", []))
         used = b["used"]
-        if not isinstance(used, dict) or sorted(used) != sorted(b["due"]):
+        heard = [*b["due"], *listens]
+        if (not isinstance(used, dict) or not set(b["due"]) <= set(used) <= set(heard)
+                or any(used[p] is None for p in used if p not in b["due"])):
             raise self.fail(entry, "used", "a mapping of each power due to the digest of the "
-                            "order file used (or null)", used)
+                            "order file used (or null), and of each listened power whose "
+                            "order file was used to its digest", used)
         newest = latest(self.since)
-        for power in b["due"]:
+        for power in heard:
             want = newest.get(power)
             if want is not None and not self._accepted_now(state, power):
                 want = None  # stale: the rules core no longer accepts it
-            sha = used[power]
+            sha = used.get(power)
             named: OrderRef | str | None = None
             if sha is not None:
                 named = self._named(str(sha), power, entry.seq) or (
@@ -523,7 +529,7 @@ class Walker:
                                                                                      list):
             self.tally.used_unchecked += 1  # an export made before these claims
             return
-        if sorted(used) != sorted(due) or not set(stale) <= set(due):
+        if not set(due) <= set(used):
             raise self.fail(record, "withheld.public.used", "one entry per power due",
                             sorted(used))
         for ref in self.since:
@@ -535,7 +541,10 @@ class Walker:
                                 f"resolves, log entry {record.seq})", ref.turn, "the referee "
                                 "takes orders only for the turn being played")
         newest = latest(self.since)
-        for power in due:
+        claimed = pub.get("listens", [])  # Window.listens, as the referee claims it
+        listened = sorted((set(used) | set(stale) | set(claimed)) - set(due)) if isinstance(
+            claimed, list) else sorted((set(used) | set(stale)) - set(due))
+        for power in [*due, *listened]:
             want = newest.get(power)
             if power in stale:
                 if want is None:
@@ -543,7 +552,7 @@ class Walker:
                                     "for a power with an order file", "no order file")
                 self.tally.stale_claims += 1
                 want = None
-            claim = used[power]
+            claim = used.get(power)
             found: OrderRef | str | None = None
             if claim is not None:
                 found = None

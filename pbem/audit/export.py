@@ -168,6 +168,8 @@ def withhold(entry: Entry, plugin: GamePlugin,
                      for p, sha in used.items()},
             "stale": sorted(body.get("stale") or {}),
         }
+        if body.get("listens"):
+            public["listens"] = body["listens"]
         return withheld_record(entry, fields, public, midstate=False)
     return None
 

@@ -72,12 +72,20 @@ class Window:
     ``kind`` is the game's own name for the step ("turn", "setup", "reaction", ...); ``label``
     says it in words for mails; ``due`` are the powers whose orders the step uses; ``deadline``
     names a deadline class the game's schedule maps to a duration ("main" today: every step has
-    the game's one deadline)."""
+    the game's one deadline).
+
+    ``listens`` are powers that are not due but whose standing answers the step uses when they
+    sent any (a sequential game's "allow a build in my space?" set by a player at any time): the
+    latest order file each of them had accepted since the previous resolution is checked and
+    passed to ``resolve`` beside the due powers' orders; a listened power that sent nothing is
+    passed nothing (no standing orders, never a missed turn). The log records each one's file
+    in ``used`` (or null) and the audit holds it to the same rule as a due power's."""
 
     kind: str
     label: str
     due: tuple[str, ...]
     deadline: str = "main"
+    listens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +215,16 @@ class Steps:
     def powers_due(self, state: State) -> list[str]:
         step = self.window(state)
         return list(step.due) if step is not None else []
+
+
+def powers_listened(plugin: GamePlugin, state: State) -> list[str]:
+    """The powers whose standing answers the next step uses though they are not due
+    (``Window.listens``; none for a game whose windows do not name any)."""
+    step = plugin.window(state)
+    if step is None:
+        return []
+    due = set(step.due)
+    return [p for p in getattr(step, "listens", ()) if p not in due]
 
 
 #: The parts every PLUGIN must have (methods and attributes), checked at load.

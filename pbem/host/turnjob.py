@@ -50,7 +50,7 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
-from pbem.game.plugin import GamePlugin
+from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.host import mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
@@ -271,6 +271,9 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
         "events": result.events,
         "deadline": next_deadline,
     }
+    listens = powers_listened(plugin, state)
+    if listens:  # Window.listens: whose answers the step took beside the due powers' orders
+        body["listens"] = listens
     if drawn.built is not None:  # the step drew: its public inputs (docs/protocol.md)
         body[chance.RANDOM] = drawn.built.inputs()
     failpoints.reached("before-resolve-append")

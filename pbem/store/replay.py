@@ -31,7 +31,7 @@ from typing import Any
 from pbem import canonical
 from pbem.errors import PbemError, Problem
 from pbem.game.chance import NO_CHANCE, Chance
-from pbem.game.plugin import GamePlugin, Resolution, SealedOpener
+from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import newest_by_power
 from pbem.store import chance
@@ -163,7 +163,10 @@ def gather_orders(
     open_escrow: EscrowOpener | None,
 ) -> tuple[dict[str, Any], dict[str, str | None], dict[str, Any], dict[str, list[Problem]]]:
     """Orders for every due power: its standing submission checked against its view, or the
-    game's standing orders (with escrowed reveals opened where the game allows).
+    game's standing orders (with escrowed reveals opened where the game allows); and for every
+    listened power (``Window.listens``) its standing submission if it sent one that checks
+    (only then does ``used`` name the power: a listened power is never given standing orders
+    and never misses a turn).
 
     Returns (orders, used, sealed values opened, problems of submissions that no longer check)."""
     orders: dict[str, Any] = {}
@@ -184,6 +187,16 @@ def gather_orders(
         used[power] = None
         if revealed:
             opened[power] = revealed
+    for power in powers_listened(plugin, state):
+        sub = standing.get(power)
+        if sub is None:
+            continue
+        norm, problems = plugin.normalize_orders(sub["orders"], plugin.view(state, power))
+        if problems:
+            stale[power] = problems
+            continue
+        orders[power] = norm
+        used[power] = sub["sha256"]
     return orders, used, opened, stale
 
 

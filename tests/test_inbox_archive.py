@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,7 +19,7 @@ import pytest
 from pbem.mail.inbox import Inbox, duplicate_key
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
-from tests.test_ingest_helpers import World, ingest_cli, order_mail, pristine
+from tests.test_ingest_helpers import REPO, World, ingest_cli, order_mail, pristine
 
 MSG = (b"From: vega@players.example\r\nTo: referee@pbem.example\r\nSubject: orders\r\n"
        b"Message-ID: <m1@players.example>\r\n\r\nbody\r\n")
@@ -205,3 +207,26 @@ def test_old_layout_root_migrated_by_a_real_ingest_killed_or_not(
     assert records[sha_of(spam)]["outcome"] == "quarantined"
     assert [sha for sha, _ in Inbox(root).quarantined()] == [sha_of(spam)]
     assert duplicate_key(spam)[0] in os.listdir(root / "inbox" / "keys")
+
+
+def test_gm_release_killed_after_forgetting_the_outcome_is_finished_by_a_second_release(
+        tmp_path: Path) -> None:
+    """``pbem gm release`` deletes the done record first: killed right after, the message is
+    still in quarantine (listed, releasable), never in the inbox with a record (which would
+    archive it unhandled)."""
+    root = tmp_path / "root"
+    inbox = Inbox(root)
+    stored = inbox.store(MSG, arrived=ARRIVED)
+    inbox.quarantine(stored, "internal-error: a bug since fixed")
+    cmd = [sys.executable, "-m", "pbem", "gm", "release", str(root), stored.sha256[:12]]
+    killed = subprocess.run(cmd, capture_output=True, cwd=REPO, check=False, timeout=120,
+                            env={**os.environ, "PBEM_CRASH_AT": "inbox-releasing"})
+    assert killed.returncode == -9, killed.stderr
+    assert Inbox(root).outcome(stored.sha256) is None
+    assert [sha for sha, _ in Inbox(root).quarantined()] == [stored.sha256]
+    assert Inbox(root).pending(archive=True) == []
+    again = subprocess.run(cmd, capture_output=True, cwd=REPO, check=False, timeout=120)
+    assert again.returncode == 0, again.stderr
+    [pending] = Inbox(root).pending(archive=True)
+    assert pending.sha256 == stored.sha256 and Inbox(root).arrived(stored.sha256) == ARRIVED
+    assert live(root) == [f"{stored.sha256}.arrived", f"{stored.sha256}.eml"]

@@ -201,7 +201,16 @@ class Inbox:
         # The key is a symlink whose target names the message and its archive folder: a
         # metadata-only record. It is durable before anyone handles the message (the archive
         # argument needs it); the .eml and .arrived are made durable by the inbox's fsync.
-        _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
+        # Created, not replaced, when it names this message already: two processes storing
+        # the same message at once keep the first one's day (the one its record will use).
+        try:
+            os.symlink(f"{day}/{sha}", self.keys_dir / key)
+        except FileExistsError:
+            current = _target(_read_link(self.keys_dir / key))
+            if current is not None and current[1] == sha and current[0] is not None:
+                day = current[0]
+            else:
+                _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
         _files.fsync_dir(self.inbox_dir)
         _files.fsync_dir(self.keys_dir)
         return Stored(sha, path, message_id, handled=self._record(sha, day), fresh=fresh,
@@ -291,11 +300,11 @@ class Inbox:
 
     def arrived(self, sha: str) -> datetime | None:
         """When the message was stored (None for one stored before arrival times were kept)."""
-        try:
-            text = (self.inbox_dir / f"{sha}.arrived").read_text(encoding="ascii").strip()
-            return datetime.strptime(text, _STAMP).replace(tzinfo=UTC)
-        except (OSError, ValueError):
-            return None
+        for place in (self.inbox_dir, self.quarantine_dir):  # (a release cut short)
+            with contextlib.suppress(OSError, ValueError):
+                text = (place / f"{sha}.arrived").read_text(encoding="ascii").strip()
+                return datetime.strptime(text, _STAMP).replace(tzinfo=UTC)
+        return None
 
     def read(self, stored: Stored | str) -> bytes:
         """The raw bytes of a stored message (from the inbox, the archive or the quarantine)."""
@@ -383,7 +392,8 @@ class Inbox:
         folder = self._day_dir(day)
         _rename(self.path(sha), folder / f"{sha}.eml")
         failpoints.reached("inbox-archived")
-        _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
+        if not _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived"):
+            _rename(self.quarantine_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
 
     def quarantine(self, stored: Stored, reason: str) -> Path:
         """Move the message to quarantine/ with ``reason`` beside it, and record it as done.
@@ -439,9 +449,12 @@ class Inbox:
                 records.append(self.handled_dir / old / f"{sha}.json")
         for folder in {p.parent for p in records if _unlink(p)}:
             _files.fsync_dir(folder)
-        _rename(self.quarantine_dir / f"{sha}.arrived", self.inbox_dir / f"{sha}.arrived")
+        failpoints.reached("inbox-releasing")
         target = self.path(sha)
         _files.move_durably(source, target)
+        # The .eml first: an ingest tidying the inbox meanwhile never takes a lone .arrived for
+        # a stray (and arrived() reads it from quarantine/ if a crash left it there).
+        _rename(self.quarantine_dir / f"{sha}.arrived", self.inbox_dir / f"{sha}.arrived")
         for leftover in (self.quarantine_dir / f"{sha}.reason", self.inbox_dir / "attempts" / sha):
             _unlink(leftover)
         _files.fsync_dir(self.quarantine_dir)

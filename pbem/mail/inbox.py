@@ -49,6 +49,9 @@ is not. A message without Message-ID is a duplicate only when byte-identical.
 
 Two ingest processes must not handle the same inbox at once; the caller serialises them (the game
 store's lock). Storing is safe without it (content-addressed, atomic renames).
+
+Size: one store whose every method follows the same layout and the same crash-safety order
+(key, record, move); the old layout's migration is part of that argument and reads best beside it.
 """
 
 from __future__ import annotations

@@ -30,3 +30,32 @@ def test_help_still_lists_every_command() -> None:
                           text=True, check=True, timeout=120)
     for command in ("distance", "ingest", "run", "gm", "archive", "audit"):
         assert command in done.stdout
+
+
+INGEST_PROBE = """
+import sys
+from pbem.cli.main import main
+code = main(["ingest", sys.argv[1], "--stdin", "--now", "2026-12-01T05:00:00Z"])
+heavy = ("jinja2", "markupsafe", "pbem.render.environment", "pbem.host.turnjob.render")
+print(code, [m for m in heavy if m in sys.modules])
+"""
+
+
+def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_path) -> None:
+    """``pbem ingest --stdin`` of spam (quarantined unanswered) and of the same mail again (a
+    duplicate): no rendered reply, so jinja2 is never imported — a process per mail pays only
+    for what that mail needs. A mail that does need a reply still gets one (the other tests)."""
+    from tests.pbem_host import Host
+    from tests.test_ingest_helpers import REPO, order_mail
+
+    host = Host(tmp_path)
+    spam = order_mail("cheap pills, no orders", msgid="<spam.1@elsewhere.example>",
+                      sender="spammer@elsewhere.example")
+    outcomes = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", INGEST_PROBE, str(host.root)], input=spam,
+                              capture_output=True, cwd=REPO, check=True, timeout=120)
+        lines = done.stdout.decode().strip().splitlines()
+        assert lines[-1] == "0 []", done.stdout.decode() + done.stderr.decode()
+        outcomes.append(lines[0])
+    assert "1 quarantined" in outcomes[0] and "1 duplicate(s)" in outcomes[1], outcomes

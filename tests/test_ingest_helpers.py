@@ -209,13 +209,7 @@ def everything_in(msg: EmailMessage) -> str:
 
 def done_records(root: Path) -> dict[str, dict[str, Any]]:
     """sha256 -> the inbox's done record."""
-    inbox = Inbox(root)
-    out = {}
-    for path in inbox.done_dir.glob("*.json"):
-        record = inbox.outcome(path.stem)
-        assert record is not None
-        out[path.stem] = record
-    return out
+    return dict(Inbox(root).records())
 
 
 def tree(path: Path) -> dict[str, int]:

@@ -89,6 +89,9 @@ def test_whole_corpus_through_maildir_and_inbox_nothing_vanishes(tmp_path: Path)
     quarantined = {sha for sha, _ in inbox.quarantined()}
     too_big = [c for c in corpus() if c.expect.too_big]
     assert len(quarantined) == len(too_big)
-    stored_now = {p.stem for p in (tmp_path / "root" / "inbox").glob("*.eml")}
-    assert len(stored_now | quarantined) == len(corpus())
+    # Handled mail left the live inbox for the dated archive: none in inbox/, all kept.
+    assert not list((tmp_path / "root" / "inbox").glob("*.eml"))
+    archived = {p.stem for p in (tmp_path / "root" / "inbox" / "handled").glob("*/*.eml")}
+    assert len(archived | quarantined) == len(corpus())
+    assert {sha for sha, _ in inbox.records()} == archived | quarantined
     assert inbox.pending() == []

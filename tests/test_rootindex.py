@@ -1,15 +1,20 @@
 """The root index (pbem.host.rootindex): ingest reads only the games a mail concerns, and the
 index always gives way to the game directories — a replaced key, a hand-edited address, a new
-game and a deleted or damaged index are all seen by the next mail, through the real
-``pbem ingest --stdin`` process."""
+game, a deleted or damaged index and a forged entry without the index's MAC are all seen by the
+next mail, through the real ``pbem ingest --stdin`` process."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from pbem.cli.main import main as pbem_main
@@ -98,3 +103,41 @@ def test_a_hand_edited_address_and_a_new_game_are_seen_by_the_next_mail(
         sort_keys=False), keys["antares"]), msgid="<g2.1@example.org>",
         sender="antares@example.org"), 4)
     assert "accepted: g2/antares" in out, out
+
+
+def _payload(raw: bytes) -> Any:
+    """An index file's JSON (after its MAC line, if it has one)."""
+    first, _, rest = raw.partition(b"\n")
+    return json.loads(rest if rest and re.fullmatch(rb"[0-9a-f]{64}", first) else raw)
+
+
+@pytest.mark.parametrize("forgery", ["no-mac", "mac-under-another-key"])
+def test_a_forged_but_consistent_index_entry_is_never_trusted(tmp_path: Path,
+                                                              forgery: str) -> None:
+    """Whoever can write ROOT/.pbem-index/ but not read referee.key forges a game entry and a
+    key entry that agree with each other and with config.yaml's mark, registering their own key
+    for Pavo: without a MAC the index alone would let their orders in."""
+    host = Host(tmp_path)
+    assert "accepted: g1/pavo" in send(host, "pavo", 1, 1)
+    index = host.root / rootindex.DIR
+    stranger = PrivateKey.generate()
+    entry = _payload((index / "game-g1.json").read_bytes())
+    entry["keys"]["pavo"] = stranger.public.text()
+    entry["fingerprints"]["pavo"] = stranger.public.fingerprint
+    forged = {"game-g1.json": entry,
+              f"fp-{stranger.public.fingerprint}": ["g1", "pavo", stranger.public.text()]}
+    for name, value in forged.items():
+        payload = json.dumps(value, sort_keys=True).encode()
+        if forgery == "no-mac":
+            data = payload
+        else:
+            mac = hmac.new(b"k" * 32, name.encode() + b"\0" + payload, hashlib.sha256)
+            data = mac.hexdigest().encode() + b"\n" + payload
+        (index / name).write_bytes(data)
+    out = send(host, "pavo", 2, 2, stranger)
+    assert "rejected" in out and "accepted" not in out, out
+    # Rebuilt from the game directory: the stranger's key is nowhere in the index.
+    assert not (index / f"fp-{stranger.public.fingerprint}").exists()
+    rebuilt = _payload((index / "game-g1.json").read_bytes())
+    assert rebuilt["keys"]["pavo"] == host.keys["pavo"].public.text()
+    assert "accepted: g1/pavo" in send(host, "pavo", 3, 3)

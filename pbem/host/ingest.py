@@ -147,7 +147,7 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
             while True:
                 # Arrival order: what earlier runs left first (by store time), then this run's
                 # messages in the source's order (the store's mtimes tie within one tick).
-                pending = [s for s in sorted(inbox.pending(),
+                pending = [s for s in sorted(inbox.pending(archive=True),
                                              key=lambda s: arrival.get(s.sha256, -1))
                            if s.sha256 not in seen]
                 if not pending:

@@ -20,20 +20,25 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.protocol import orderdoc
 from pbem.protocol.escrow import load_private, open_escrow
 from pbem.protocol.keys import PrivateKey
-from pbem.render import mails
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
+
+if TYPE_CHECKING:
+    from pbem.render import mails
+else:  # templates load on first use: ingest of a mail that needs no reply never imports jinja2
+    mails = lazy.module("pbem.render.mails")
 
 DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
 ESCROW_KEY = "referee.x25519.key"

@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem import canonical, failpoints
+from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.host import notify
@@ -45,13 +45,17 @@ from pbem.protocol.pressdoc import (
     verify_press,
 )
 from pbem.protocol.safeyaml import scan
-from pbem.render import press as render_press
 from pbem.schedule import to_iso
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import try_lock
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.render import press as render_press
+else:  # templates load on first use (pbem.lazy)
+    render_press = lazy.module("pbem.render.press")
 
 #: Press messages one power may send in one turn (each message counts once, however many
 #: powers it goes to). Past the cap a further press file is rejected whole.

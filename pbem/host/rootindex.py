@@ -18,12 +18,22 @@ reused, the rest re-read), exactly as the old full scan did. ``gm replace`` (a k
 address change) forgets its game's entry before writing anything; ``pbem new`` adds a directory
 (the root's mtime). The files are caches, written without fsync (temp + rename): a torn or
 lost one is a rebuild.
+
+Each file is MAC'd like GAME/trusted.json (pbem.store.trusted): its first line is the hex
+HMAC-SHA256 over the file's name, a NUL and the JSON after that line, under a key derived from
+the trusted-point key (itself HKDF from ROOT/referee.key) with the label ``pbem-root-index-v1``.
+The consistency checks above catch a stale index; the MAC catches a forged one — whoever can
+write ``.pbem-index/`` but cannot read the referee key could otherwise register their own key
+for a power with a game entry and a key entry that agree with each other and with config.yaml's
+mark. A file without a valid MAC is "damaged": a rebuild. A root without a readable referee key
+keeps its index in memory only (a full scan per run, as before the index).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -36,10 +46,12 @@ from typing import Any, TypeVar
 from pbem.errors import PbemError
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.orderdoc import Keyring
+from pbem.store import trusted
 from pbem.store.gameconfig import CONFIG_NAME
 from pbem.store.gamedir import LOG_NAME, GameDir, games_under
 
 DIR = ".pbem-index"
+_INFO = b"pbem-root-index-v1"
 T = TypeVar("T")
 _SAFE = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 
@@ -85,9 +97,22 @@ class RootIndex:
         self.dir = root / DIR
         self._games: dict[str, dict[str, Any] | None] = {}
         self.rebuilt = False
+        base = trusted.mac_key(root)
+        self._key = None if base is None else hmac.new(base, _INFO, hashlib.sha256).digest()
+        #: What this process wrote (with no referee key, the only index there is).
+        self._mem: dict[str, Any] = {}
 
     # --- files ---------------------------------------------------------------------------------
+    def _mac(self, name: str, payload: bytes) -> bytes:
+        assert self._key is not None
+        return hmac.new(self._key, name.encode("utf-8") + b"\0" + payload,
+                        hashlib.sha256).hexdigest().encode("ascii")
+
     def _read(self, name: str) -> Any:
+        if name in self._mem:
+            return self._mem[name]
+        if self._key is None:
+            return None
         try:
             fd = os.open(self.dir / name, os.O_RDONLY | os.O_NOFOLLOW)
         except FileNotFoundError:
@@ -98,17 +123,24 @@ class RootIndex:
             raw = os.read(fd, 1 << 20)
         finally:
             os.close(fd)
+        mac, _, payload = raw.partition(b"\n")
+        if not hmac.compare_digest(mac, self._mac(name, payload)):
+            raise Stale(f"{name} fails its MAC")
         try:
-            return json.loads(raw)
+            return json.loads(payload)
         except ValueError:
             raise Stale(f"{name} is damaged") from None
 
     def _write(self, name: str, value: Any) -> None:
+        self._mem[name] = value
+        if self._key is None:
+            return
+        payload = json.dumps(value, sort_keys=True).encode("utf-8")
         tmp = self.dir / f".{name}.{secrets.token_hex(4)}"
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
             try:
-                os.write(fd, json.dumps(value, sort_keys=True).encode("utf-8"))
+                os.write(fd, self._mac(name, payload) + b"\n" + payload)
             finally:
                 os.close(fd)
             os.replace(tmp, self.dir / name)
@@ -183,6 +215,8 @@ class RootIndex:
                 seen_addr.add(address)
                 written.add(_addr_name(address))
                 self._write(_addr_name(address), [address, _spelled(email), game_id])
+        for name in [n for n in self._mem if n not in written]:
+            del self._mem[name]
         for name in os.listdir(self.dir):  # what no game holds any more
             if name.startswith(("fp-", "addr-", "game-")) and name not in written:
                 with contextlib.suppress(OSError):

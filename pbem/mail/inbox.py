@@ -1,16 +1,25 @@
 """The inbox store: every incoming message is written durably before anything acts on it.
 
-Layout under ROOT (nothing is ever deleted; a message only moves from inbox/ to quarantine/)::
+Layout under ROOT (nothing is ever deleted; a message only moves between these folders)::
 
-    inbox/<sha256>.eml          the raw bytes exactly as received
+    inbox/<sha256>.eml          a message not handled yet: the raw bytes exactly as received
     inbox/<sha256>.arrived      when it was stored (ISO 8601 UTC): the time its orders count as
                                 received, however late a busy inbox lets it be handled
     inbox/attempts/<sha256>     how many times handling it started without finishing (a crash,
                                 an out-of-memory kill); at MAX_ATTEMPTS it is quarantined unread
-    inbox/<key>.key             symlink: duplicate key -> sha256 of the first copy stored
-    inbox/done/<sha256>.json    the outcome once the message was handled
+    inbox/keys/<key>            symlink: duplicate key -> "DAY/sha256" of the first copy stored
+                                (DAY = its arrival date, YYYY-MM-DD: where it is archived)
+    inbox/handled/DAY/<sha256>.json      the outcome once the message was handled (the done
+                                         record), for a quarantined message too
+    inbox/handled/DAY/<sha256>.eml       a handled message, moved out of the live inbox ...
+    inbox/handled/DAY/<sha256>.arrived   ... with its arrival time
     quarantine/<sha256>.eml     a message that could not be handled ...
-    quarantine/<sha256>.reason  ... and why, in one plain sentence
+    quarantine/<sha256>.reason  ... and why, in one plain sentence (and its .arrived)
+
+Why the archive: every run and every ingest lists the live inbox; kept there, handled mail made
+each of them pay 18 µs per message ever received. Now ``inbox/`` holds only pending mail (and a
+few fixed files: the lock, replies.json, mbox states), and nothing lists ``keys/`` or
+``handled/``: they are looked up by name.
 
 ``pbem gm quarantine ROOT`` lists the quarantine; ``pbem gm release ROOT SHA`` (:meth:`release`)
 moves a message back to the inbox with a fresh attempt count, to be handled by the next run.
@@ -21,12 +30,28 @@ either still at the source (fetched again next run) or stored without a done rec
 of the same message then returns the stored copy with ``handled`` None, so it is handled now);
 once done, a redelivery comes back with ``handled`` set and is skipped.
 
+The done record is the commit point, and the duplicate key says where it is. ``store()`` makes
+the key durable (``keys/`` fsynced) before it returns, so before any handling; ``done()`` writes
+the record durably under ``handled/DAY/`` and only then renames the message and its .arrived
+there, without fsync. After a crash the message is in the inbox or in the archive and the record
+is there or not: a message still in the inbox whose record exists (found through its key) is
+handled, and :meth:`pending` finishes its move instead of returning it. docs/operations.md
+("Handled mail is archived") states the argument in full.
+
+The old layout (handled mail left in ``inbox/`` with ``inbox/done/SHA.json`` and
+``inbox/KEY.key`` symlinks) is migrated by the first ``pending(archive=True)`` (each ingest or
+run, under the inbox lock): keys first (fsynced), then records, then messages; until then every
+lookup also reads the old places.
+
 Duplicate key: the same Message-ID *and* the same body bytes. A redelivered copy whose trace headers
 (Received:, Delivered-To:) differ is still a duplicate; a different message that reuses a Message-ID
 is not. A message without Message-ID is a duplicate only when byte-identical.
 
 Two ingest processes must not handle the same inbox at once; the caller serialises them (the game
-store's lock). Within one process the store is safe to call repeatedly.
+store's lock). Storing is safe without it (content-addressed, atomic renames).
+
+Size: one store whose every method follows the same layout and the same crash-safety order
+(key, record, move); the old layout's migration is part of that argument and reads best beside it.
 """
 
 from __future__ import annotations
@@ -35,16 +60,20 @@ import contextlib
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
+from pbem import failpoints
 from pbem.mail import _files
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 #: Handling a message may start this many times without finishing (each start is recorded
 #: durably before any work); the next start quarantines it unread. A message that kills its
@@ -64,6 +93,9 @@ class Stored:
     handled: dict[str, Any] | None = None
     #: True when these exact bytes were written by this call (False: they or a copy were on disk).
     fresh: bool = True
+    #: The archive folder (arrival date, YYYY-MM-DD) its duplicate key names; None for a message
+    #: of the old layout not migrated yet (then :meth:`Inbox.done` works it out).
+    day: str | None = None
 
     @property
     def duplicate(self) -> bool:
@@ -92,8 +124,36 @@ def duplicate_key(raw: bytes) -> tuple[str, str | None]:
 def _read_link(path: Path) -> str | None:
     try:
         return os.readlink(path)
-    except (FileNotFoundError, OSError):
+    except OSError:
         return None
+
+
+def _target(text: str | None) -> tuple[str | None, str] | None:
+    """(day, sha256) named by a key symlink: ``DAY/SHA``, or a bare ``SHA`` (old layout: no day)."""
+    if text is None:
+        return None
+    day, _, sha = text.rpartition("/")
+    if not _SHA.match(sha) or (day and not _DAY.match(day)):
+        return None
+    return day or None, sha
+
+
+def _rename(src: Path, dst: Path) -> bool:
+    """Rename without fsync (the callers' order makes a lost rename harmless); False if
+    ``src`` is gone (another process moved it, or it never existed)."""
+    try:
+        os.replace(src, dst)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _unlink(path: Path) -> bool:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 class Inbox:
@@ -102,57 +162,184 @@ class Inbox:
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
         self.inbox_dir = self.root / "inbox"
-        self.done_dir = self.inbox_dir / "done"
+        self.keys_dir = self.inbox_dir / "keys"
+        self.handled_dir = self.inbox_dir / "handled"
         self.quarantine_dir = self.root / "quarantine"
-        for d in (self.inbox_dir, self.done_dir, self.quarantine_dir):
-            d.mkdir(parents=True, exist_ok=True)
+        #: The old layout's done records (``inbox/done/SHA.json``): read until migrated.
+        self.legacy_done_dir = self.inbox_dir / "done"
+        created: set[Path] = set()
+        for d in (self.inbox_dir, self.keys_dir, self.handled_dir, self.quarantine_dir):
+            if not d.is_dir():
+                d.mkdir(parents=True, exist_ok=True)
+                created.add(d.parent)
+        for parent in created:  # a new folder is durable before anything is filed in it
+            _files.fsync_dir(parent)
+        self._legacy = self.legacy_done_dir.is_dir()
+        self._days: set[str] = set()
 
+    # --- storing -------------------------------------------------------------------------------
     def store(self, raw: bytes, arrived: datetime | None = None) -> Stored:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
         message was handled before. Call before acting on the message; ack the source after.
         ``arrived`` (default: the clock) is recorded beside a new message: its arrival time."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
-        key_path = self.inbox_dir / f"{key}.key"
-        first = _read_link(key_path)
-        if first is not None and _SHA.match(first):
-            first_path = self._path_of(first)
+        found = self._find_key(key)
+        if found is not None:
+            first_path, day = self._locate(found[1], found[0])
             if first_path is not None:
-                return Stored(
-                    first, first_path, message_id, handled=self.outcome(first), fresh=False
-                )
+                return Stored(found[1], first_path, message_id,
+                              handled=self._record(found[1], day), fresh=False, day=day)
         path = self.path(sha)
         fresh = not path.exists()
         if fresh:
             when = (arrived or datetime.now(UTC)).astimezone(UTC)
-            stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+            stamp = when.strftime(_STAMP)
             _files.write_durably(self.inbox_dir / f"{sha}.arrived", stamp.encode("ascii"),
                                  sync_dir=False)
             _files.write_durably(path, raw, mode=0o600, sync_dir=False)
-        # The key is a symlink whose target is the sha256: a metadata-only record, made durable
-        # together with the new .eml by one fsync of the directory they share.
-        _files.replace_symlink(key_path, sha)
+            day = stamp[:10]
+        else:
+            day = self._day_of(sha)
+        # The key is a symlink whose target names the message and its archive folder: a
+        # metadata-only record. It is durable before anyone handles the message (the archive
+        # argument needs it); the .eml and .arrived are made durable by the inbox's fsync.
+        # Created, not replaced, when it names this message already: two processes storing
+        # the same message at once keep the first one's day (the one its record will use).
+        try:
+            os.symlink(f"{day}/{sha}", self.keys_dir / key)
+        except FileExistsError:
+            current = _target(_read_link(self.keys_dir / key))
+            if current is not None and current[1] == sha and current[0] is not None:
+                day = current[0]
+            else:
+                _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
         _files.fsync_dir(self.inbox_dir)
-        return Stored(sha, path, message_id, handled=self.outcome(sha), fresh=fresh)
+        _files.fsync_dir(self.keys_dir)
+        return Stored(sha, path, message_id, handled=self._record(sha, day), fresh=fresh,
+                      day=day)
 
     def path(self, sha: str) -> Path:
-        """Where the raw bytes of ``sha`` live while in the inbox."""
+        """Where the raw bytes of ``sha`` live while in the inbox (not handled yet)."""
         return self.inbox_dir / f"{sha}.eml"
 
-    def _path_of(self, sha: str) -> Path | None:
-        for p in (self.path(sha), self.quarantine_dir / f"{sha}.eml"):
+    # --- finding -------------------------------------------------------------------------------
+    def _find_key(self, key: str) -> tuple[str | None, str] | None:
+        found = _target(_read_link(self.keys_dir / key))
+        if found is None and self._legacy:
+            found = _target(_read_link(self.inbox_dir / f"{key}.key"))
+        return found
+
+    def _search(self, name: str) -> str | None:
+        """The archive day holding ``name``, newest first (old-layout lookups only: one stat
+        per day of archive)."""
+        try:
+            days = sorted((d for d in os.listdir(self.handled_dir) if _DAY.match(d)),
+                          reverse=True)
+        except OSError:
+            return None
+        return next((d for d in days if (self.handled_dir / d / name).exists()), None)
+
+    def _locate(self, sha: str, day: str | None) -> tuple[Path | None, str | None]:
+        """Where the message is now (inbox, archive, quarantine) and its archive day."""
+        places = [self.path(sha)]
+        if day is not None:
+            places.append(self.handled_dir / day / f"{sha}.eml")
+        places.append(self.quarantine_dir / f"{sha}.eml")
+        for p in places:
             if p.exists():
-                return p
+                return p, day
+        if day is None:
+            found = self._search(f"{sha}.eml")
+            if found is not None:
+                return self.handled_dir / found / f"{sha}.eml", found
+        return None, day
+
+    def _record_paths(self, sha: str, day: str | None) -> list[Path]:
+        paths = []
+        if day is not None:
+            paths.append(self.handled_dir / day / f"{sha}.json")
+        if self._legacy:
+            paths.append(self.legacy_done_dir / f"{sha}.json")
+        return paths
+
+    def _record(self, sha: str, day: str | None) -> dict[str, Any] | None:
+        paths = self._record_paths(sha, day)
+        if day is None:
+            found = self._search(f"{sha}.json")
+            if found is not None:
+                paths.append(self.handled_dir / found / f"{sha}.json")
+        for path in paths:
+            with contextlib.suppress(FileNotFoundError):
+                value = _files.read_json(path)
+                return value if isinstance(value, dict) else {"outcome": str(value)}
         return None
+
+    def _handled(self, sha: str, day: str | None) -> bool:
+        """Is there a done record (no search: the key names the day of every record)."""
+        return any(p.exists() for p in self._record_paths(sha, day))
+
+    def _day_of(self, sha: str) -> str:
+        """The archive day of a message whose key does not say: its arrival date, else the
+        date its file was written (old messages without .arrived), else today."""
+        for place in (self.inbox_dir, self.quarantine_dir):
+            with contextlib.suppress(OSError, ValueError):
+                text = (place / f"{sha}.arrived").read_text(encoding="ascii").strip()
+                return datetime.strptime(text, _STAMP).strftime("%Y-%m-%d")
+        for place in (self.inbox_dir, self.quarantine_dir):
+            with contextlib.suppress(OSError):
+                mtime = (place / f"{sha}.eml").stat().st_mtime
+                return datetime.fromtimestamp(mtime, UTC).strftime("%Y-%m-%d")
+        return datetime.now(UTC).strftime("%Y-%m-%d")
+
+    def _day_dir(self, day: str) -> Path:
+        folder = self.handled_dir / day
+        if day not in self._days:
+            if not folder.is_dir():
+                folder.mkdir(exist_ok=True)
+                _files.fsync_dir(self.handled_dir)
+            self._days.add(day)
+        return folder
 
     def arrived(self, sha: str) -> datetime | None:
         """When the message was stored (None for one stored before arrival times were kept)."""
-        try:
-            text = (self.inbox_dir / f"{sha}.arrived").read_text(encoding="ascii").strip()
-            return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-        except (OSError, ValueError):
-            return None
+        for place in (self.inbox_dir, self.quarantine_dir):  # (a release cut short)
+            with contextlib.suppress(OSError, ValueError):
+                text = (place / f"{sha}.arrived").read_text(encoding="ascii").strip()
+                return datetime.strptime(text, _STAMP).replace(tzinfo=UTC)
+        return None
 
+    def read(self, stored: Stored | str) -> bytes:
+        """The raw bytes of a stored message (from the inbox, the archive or the quarantine)."""
+        if isinstance(stored, Stored):
+            with contextlib.suppress(FileNotFoundError):
+                return stored.path.read_bytes()
+            sha, day = stored.sha256, stored.day
+        else:
+            sha, day = stored, None
+        path, _ = self._locate(sha, day)
+        if path is None:
+            raise FileNotFoundError(f"no stored message {sha}")
+        return path.read_bytes()
+
+    def outcome(self, sha: str, day: str | None = None) -> dict[str, Any] | None:
+        """The done record of ``sha``, or None if it was not handled yet."""
+        return self._record(sha, day)
+
+    def records(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(sha256, done record) of every handled message (for tools and tests: lists the
+        whole archive)."""
+        folders = [self.handled_dir / d for d in sorted(os.listdir(self.handled_dir))
+                   if _DAY.match(d)]
+        if self._legacy:
+            folders.append(self.legacy_done_dir)
+        for folder in folders:
+            for path in sorted(folder.glob("*.json")):
+                with contextlib.suppress(FileNotFoundError, ValueError):
+                    value = _files.read_json(path)
+                    yield path.stem, value if isinstance(value, dict) else {"outcome": value}
+
+    # --- handling ------------------------------------------------------------------------------
     def begin(self, sha: str) -> int:
         """Record durably that handling ``sha`` starts; return how many starts (this one
         included) have not finished. :meth:`finish` clears the count."""
@@ -172,54 +359,44 @@ class Inbox:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.inbox_dir / "attempts" / sha)
 
-    def release(self, sha: str) -> Path:
-        """Move a quarantined message back into the inbox to be handled again (by the game
-        master, after fixing what made it fail): its reason, done record and attempt count go."""
-        if not _SHA.match(sha):
-            matches = [p.stem for p in self.quarantine_dir.glob(f"{sha}*.eml")] if re.match(
-                r"^[0-9a-f]{6,64}$", sha) else []
-            if len(matches) != 1:
-                raise FileNotFoundError(f"no quarantined message {sha!r}"
-                                        + (" (ambiguous prefix)" if matches else ""))
-            sha = matches[0]
-        source = self.quarantine_dir / f"{sha}.eml"
-        if not source.exists():
-            raise FileNotFoundError(f"no quarantined message {sha}")
-        target = self.path(sha)
-        _files.move_durably(source, target)
-        for leftover in (self.done_dir / f"{sha}.json", self.quarantine_dir / f"{sha}.reason",
-                         self.inbox_dir / "attempts" / sha):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(leftover)
-        _files.fsync_dir(self.done_dir)
-        _files.fsync_dir(self.quarantine_dir)
-        return target
-
-    def read(self, stored: Stored | str) -> bytes:
-        """The raw bytes of a stored message (from the inbox or the quarantine)."""
-        sha = stored if isinstance(stored, str) else stored.sha256
-        path = self._path_of(sha)
-        if path is None:
-            raise FileNotFoundError(f"no stored message {sha}")
-        return path.read_bytes()
-
-    def outcome(self, sha: str) -> dict[str, Any] | None:
-        """The done record of ``sha``, or None if it was not handled yet."""
-        path = self.done_dir / f"{sha}.json"
-        with contextlib.suppress(FileNotFoundError):
-            value = _files.read_json(path)
-            return value if isinstance(value, dict) else {"outcome": str(value)}
-        return None
-
     def done(self, stored: Stored, outcome: str, **details: Any) -> None:
         """Record durably that ``stored`` was handled: ``outcome`` is a short word ("accepted",
         "rejected", "ignored", "quarantined", …); ``details`` any JSON-able facts (game, turn,
-        receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record."""
+        receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record.
+        Then the message leaves the live inbox for ``handled/DAY/``."""
         if stored.duplicate:
             return
         record = {"sha256": stored.sha256, "message_id": stored.message_id, "outcome": outcome}
         record.update(details)
-        _files.write_json(self.done_dir / f"{stored.sha256}.json", record)
+        day = self._commit(stored, record)
+        failpoints.reached("inbox-recorded")
+        self._archive(stored.sha256, day)
+
+    def _commit(self, stored: Stored, record: dict[str, Any]) -> str:
+        """Write the done record durably (the commit point); return its archive day."""
+        day = stored.day or self._adopt(stored.sha256)
+        _files.write_json(self._day_dir(day) / f"{stored.sha256}.json", record)
+        return day
+
+    def _adopt(self, sha: str) -> str:
+        """Give a message of the old layout its key in ``keys/`` (durably), before its record
+        is written where only that key finds it."""
+        day = self._day_of(sha)
+        path, _ = self._locate(sha, day)
+        if path is not None:
+            key, _mid = duplicate_key(path.read_bytes())
+            _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
+            _files.fsync_dir(self.keys_dir)
+        return day
+
+    def _archive(self, sha: str, day: str) -> None:
+        """Move a handled message out of the live inbox (no fsync: if a rename is lost, the
+        message is found again in the inbox with its record, and moved again)."""
+        folder = self._day_dir(day)
+        _rename(self.path(sha), folder / f"{sha}.eml")
+        failpoints.reached("inbox-archived")
+        if not _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived"):
+            _rename(self.quarantine_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
 
     def quarantine(self, stored: Stored, reason: str) -> Path:
         """Move the message to quarantine/ with ``reason`` beside it, and record it as done.
@@ -235,7 +412,11 @@ class Inbox:
         source = self.path(stored.sha256)
         if source.exists():
             _files.move_durably(source, target)
-        self.done(stored, "quarantined", reason=reason_text)
+        _rename(self.inbox_dir / f"{stored.sha256}.arrived",
+                self.quarantine_dir / f"{stored.sha256}.arrived")
+        if not stored.duplicate:
+            self._commit(stored, {"sha256": stored.sha256, "message_id": stored.message_id,
+                                  "outcome": "quarantined", "reason": reason_text})
         return target
 
     def quarantined(self) -> list[tuple[str, str]]:
@@ -245,16 +426,156 @@ class Inbox:
             found.append((reason.stem, reason.read_text(encoding="utf-8").strip()))
         return found
 
-    def pending(self) -> list[Stored]:
-        """Messages stored but not yet recorded as done (a crashed run), oldest first."""
+    def release(self, sha: str) -> Path:
+        """Move a quarantined message back into the inbox to be handled again (by the game
+        master, after fixing what made it fail): its reason, done record and attempt count go.
+
+        The done record goes first (durably): a crash then leaves the message in quarantine,
+        and ``release`` again finishes the job. (The other way round, a message back in the
+        inbox with its record would count as handled and be archived unhandled.)"""
+        if not _SHA.match(sha):
+            matches = [p.stem for p in self.quarantine_dir.glob(f"{sha}*.eml")] if re.match(
+                r"^[0-9a-f]{6,64}$", sha) else []
+            if len(matches) != 1:
+                raise FileNotFoundError(f"no quarantined message {sha!r}"
+                                        + (" (ambiguous prefix)" if matches else ""))
+            sha = matches[0]
+        source = self.quarantine_dir / f"{sha}.eml"
+        if not source.exists():
+            raise FileNotFoundError(f"no quarantined message {sha}")
+        found = self._find_key(duplicate_key(source.read_bytes())[0])
+        day = found[0] if found is not None and found[1] == sha else None
+        records = self._record_paths(sha, day)
+        if day is None:
+            old = self._search(f"{sha}.json")
+            if old is not None:
+                records.append(self.handled_dir / old / f"{sha}.json")
+        for folder in {p.parent for p in records if _unlink(p)}:
+            _files.fsync_dir(folder)
+        failpoints.reached("inbox-releasing")
+        target = self.path(sha)
+        _files.move_durably(source, target)
+        # The .eml first: an ingest tidying the inbox meanwhile never takes a lone .arrived for
+        # a stray (and arrived() reads it from quarantine/ if a crash left it there).
+        _rename(self.quarantine_dir / f"{sha}.arrived", self.inbox_dir / f"{sha}.arrived")
+        for leftover in (self.quarantine_dir / f"{sha}.reason", self.inbox_dir / "attempts" / sha):
+            _unlink(leftover)
+        _files.fsync_dir(self.quarantine_dir)
+        return target
+
+    # --- the live inbox ------------------------------------------------------------------------
+    def pending(self, *, archive: bool = False) -> list[Stored]:
+        """Messages stored but not yet recorded as done (a crashed run, a busy game, a release,
+        another process's delivery), oldest first. Lists only the live inbox.
+
+        ``archive`` (hold the inbox lock): also finish what a crash left half done — a handled
+        message still in the inbox is moved to the archive, a stray .arrived follows its
+        message — and migrate the old layout (handled mail in ``inbox/``) first."""
+        names = os.listdir(self.inbox_dir)
+        if archive and (self._legacy or any(n.endswith(".key") for n in names)):
+            self._migrate(names)
+            names = os.listdir(self.inbox_dir)
+        emls = {n[:-4] for n in names if n.endswith(".eml") and _SHA.match(n[:-4])}
+        stamped = []
+        for sha in emls:
+            with contextlib.suppress(FileNotFoundError):  # moved meanwhile: not ours
+                stamped.append((self.path(sha).stat().st_mtime_ns, sha))
         result = []
-        entries = sorted(self.inbox_dir.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
-        for path in entries:
-            sha = path.stem
-            if _SHA.match(sha) and not (self.done_dir / f"{sha}.json").exists():
-                _key, message_id = duplicate_key(path.read_bytes())
-                result.append(Stored(sha, path, message_id, handled=None, fresh=False))
+        for _mtime, sha in sorted(stamped):
+            path = self.path(sha)
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                continue
+            key, message_id = duplicate_key(raw)
+            found = self._find_key(key)
+            day = found[0] if found is not None and found[1] == sha else None
+            if self._handled(sha, day):
+                if archive:  # a crash came between the record and the move: finish it
+                    self._archive(sha, day or self._day_of(sha))
+                continue
+            result.append(Stored(sha, path, message_id, handled=None, fresh=False, day=day))
+        if archive:
+            for name in names:
+                if name.endswith(".arrived") and name[:-8] not in emls:
+                    self._stray_arrived(name[:-8])
         return result
+
+    def _stray_arrived(self, sha: str) -> None:
+        """An .arrived whose message left the inbox (a crash between the two renames) follows
+        it. One being stored right now by another process has neither place: left alone."""
+        src = self.inbox_dir / f"{sha}.arrived"
+        if (self.quarantine_dir / f"{sha}.eml").exists():
+            _rename(src, self.quarantine_dir / f"{sha}.arrived")
+            return
+        with contextlib.suppress(OSError, ValueError):
+            day = datetime.strptime(src.read_text(encoding="ascii").strip(),
+                                    _STAMP).strftime("%Y-%m-%d")
+            if (self.handled_dir / day / f"{sha}.eml").exists():
+                _rename(src, self.handled_dir / day / f"{sha}.arrived")
+
+    def _migrate(self, names: list[str]) -> None:
+        """Move the old layout's handled mail out of the live inbox, once (under the lock).
+
+        Keys first, made durable: every record that leaves ``done/`` is then found through its
+        key. Records next (a rename: the record is in one place or the other, and both are
+        read until ``done/`` is gone), then the messages. ``done/`` goes only after the new
+        folders were fsynced. A crash anywhere: the next run starts again (each step is
+        idempotent)."""
+        days: dict[str, str] = {}
+
+        def day_of(sha: str) -> str:
+            if sha not in days:
+                days[sha] = self._day_of(sha)
+            return days[sha]
+
+        keyed: set[str] = set()
+        old_keys = [n for n in names if n.endswith(".key") and _SHA.match(n[:-4])]
+        for name in old_keys:
+            found = _target(_read_link(self.inbox_dir / name))
+            if found is None:
+                continue
+            new = self.keys_dir / name[:-4]
+            current = _target(_read_link(new))
+            if current is None or current[1] != found[1]:
+                _files.replace_symlink(new, f"{day_of(found[1])}/{found[1]}")
+                keyed.add(found[1])
+            elif current[0] is not None:
+                days[found[1]] = current[0]
+                keyed.add(found[1])
+        records = sorted(os.listdir(self.legacy_done_dir)) if self._legacy else []
+        shas = [n[:-5] for n in records if n.endswith(".json") and _SHA.match(n[:-5])]
+        for sha in shas:
+            if sha in keyed:
+                continue
+            for path in (self.path(sha), self.quarantine_dir / f"{sha}.eml"):
+                with contextlib.suppress(FileNotFoundError):  # an old message without a key
+                    key, _mid = duplicate_key(path.read_bytes())
+                    _files.replace_symlink(self.keys_dir / key, f"{day_of(sha)}/{sha}")
+                    break
+        _files.fsync_dir(self.keys_dir)
+        failpoints.reached("inbox-migrate-keys")
+        touched: set[Path] = set()
+        for sha in shas:
+            folder = self._day_dir(day_of(sha))
+            _rename(self.legacy_done_dir / f"{sha}.json", folder / f"{sha}.json")
+            if _rename(self.path(sha), folder / f"{sha}.eml"):
+                _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
+            elif (self.quarantine_dir / f"{sha}.eml").exists():
+                _rename(self.inbox_dir / f"{sha}.arrived",
+                        self.quarantine_dir / f"{sha}.arrived")
+            touched.add(folder)
+            failpoints.reached("inbox-migrating")
+        for folder in (*touched, self.legacy_done_dir, self.inbox_dir, self.quarantine_dir):
+            with contextlib.suppress(FileNotFoundError):
+                _files.fsync_dir(folder)
+        for name in old_keys:
+            _unlink(self.inbox_dir / name)
+        if self._legacy:
+            with contextlib.suppress(OSError):  # not empty: a record was added meanwhile
+                os.rmdir(self.legacy_done_dir)
+                self._legacy = False
+        _files.fsync_dir(self.inbox_dir)
 
     def __repr__(self) -> str:
         return f"Inbox({os.fspath(self.root)!r})"

@@ -43,7 +43,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pbem import atomic, canonical, failpoints
 from pbem.chance.step import StepChance
@@ -56,13 +56,15 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
-from pbem.render.environment import Renderer
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:  # the template engine loads only when a mail is rendered
+    from pbem.render.environment import Renderer
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"

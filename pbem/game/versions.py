@@ -66,12 +66,24 @@ def components_digest(data: Any) -> str:
     return canonical.digest(data)
 
 
+_DIGESTS: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
 def data_digests(plugin: Any) -> dict[str, str]:
+    """The digest of each of the plugin's data files, computed once per process and plugin
+    (as its code is loaded once): parsing them is tens of milliseconds of YAML, and every
+    visit that loads a game's state checks them (a changed file is found by the next
+    process: a cron run, an ingest)."""
+    cached = _DIGESTS.get(id(plugin))
+    if cached is not None and cached[0] is plugin:
+        return dict(cached[1])
     files = getattr(plugin, "data_files", None)
     if files is None:
         return {}
-    return {name: hashlib.sha256(value).hexdigest() if isinstance(value, bytes)
-            else canonical.digest(value) for name, value in sorted(files().items())}
+    out = {name: hashlib.sha256(value).hexdigest() if isinstance(value, bytes)
+           else canonical.digest(value) for name, value in sorted(files().items())}
+    _DIGESTS[id(plugin)] = (plugin, out)
+    return dict(out)
 
 
 def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str, Any]:

@@ -73,8 +73,11 @@ def mac_key(root: Path) -> bytes | None:
     return key
 
 
-def _mac(key: bytes, game: str, payload: bytes) -> bytes:
-    return hmac.new(key, game.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
+def mac(key: bytes, name: str, payload: bytes) -> bytes:
+    """HMAC-SHA256 of ``payload`` for the file of ``name`` (a game id, or a root file's name,
+    which starts with a dot and so is never a game id): one file's MAC never fits another."""
+    return hmac.new(key, name.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
+
 
 
 def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
@@ -94,7 +97,7 @@ def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
     mac_hex, _, payload = raw.partition(b"\n")
     try:
         if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
-                                   _mac(key, game_dir.name, payload)):
+                                   mac(key, game_dir.name, payload)):
             return None, None
         data = json.loads(payload)
         point, idle = data["point"], data["idle"]
@@ -110,7 +113,7 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     if key is None:
         return
     payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
-    data = _mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
+    data = mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
     tmp = game_dir / f".{NAME}.{secrets.token_hex(4)}"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

@@ -317,10 +317,8 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
                          state: dict[str, Any]) -> None:
     """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
     (only for a game that drew; once)."""
-    entries = game.log.entries
-    if not any(e.kind == replay.RESOLVE and chance.RANDOM in e.body for e in entries):
-        return
-    if any(e.kind == replay.GM and e.body.get("op") == chance.SECRET_OP for e in entries):
+    summary = game.log.summary  # whether it drew and revealed, without reading the log
+    if not summary.drew or summary.secret:
         return
     rc = chance.referee_for_root(game.root, game.genesis)
     if rc is None:
@@ -334,8 +332,7 @@ def _step_chance(game: GameDir, due: list[str],
                  standing: dict[str, Any]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
     each due power's revealed value (None: it sent none) and K for hidden draws."""
-    entries = game.log.entries
-    step = chance.ledger(entries).step + 1
+    step = game.log.summary.chance_ledger().step + 1
 
     def make() -> StepChance:
         rc = chance.referee_for_root(game.root, game.genesis)
@@ -415,7 +412,7 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
     count = 0
     # The turn started at the last resolution (or the game's creation); never remind in the
     # first half of a turn, however long the reminder window is set.
-    started = ctx.game.log[clock.last_resolution].time
+    started = ctx.game.log.summary.last_resolution_time
     half_way = parse_iso(started) + (deadline - parse_iso(started)) / 2
     kind = None
     if ctx.now >= deadline:

@@ -140,7 +140,8 @@ def same_game(work: Path, short: int, long: int) -> dict[str, float]:
     return out
 
 
-def _clone(template: Path, initial: dict[str, Any], target: Path) -> None:
+def _clone(template: Path, initial: dict[str, Any], hint: dict[str, Any],
+           target: Path) -> None:
     """A copy of the game at ``template`` under the id ``target.name`` (see the docstring)."""
     old, new = template.name, target.name
     os.mkdir(target, 0o700)
@@ -174,23 +175,31 @@ def _clone(template: Path, initial: dict[str, Any], target: Path) -> None:
         {"log_length": len(lines), "head": prev.hash, "digest": canonical.digest(state),
          "state": state}))
     age(target / "config.yaml")
+    # The idle hint the copy's first visit would write: the template's status and due time
+    # (the same game), the copy's own marks. Saves a full visit per copy when building.
+    hint = {**hint, "log": duelist.mark(str(target / "log.jsonl")),
+            "config": duelist.mark(str(target / "config.yaml")), "pending": []}
+    trusted.save(target, glog.GameLog.load(target / "log.jsonl"), hint)
 
 
-def many_games(work: Path, n: int) -> Path:
+def many_games(work: Path, n: int, now: datetime) -> Path:
     root = work / "many"
     template = create(root, "g00000")
     play(template, 1)
     initial = template.initial_state(registry.load("4000ad"))
     age(template.path / "config.yaml")
+    run = turnjob.run_game(template.path, now, None)
+    hint = trusted.read(template.path)[1]
+    assert run.status == "waiting" and hint is not None, run.line()
     for i in range(1, n):
-        _clone(template.path, initial, root / f"g{i:05d}")
+        _clone(template.path, initial, hint, root / f"g{i:05d}")
     return root
 
 
 def idle_run(work: Path, n: int) -> dict[str, float]:
-    root = many_games(work, n)
     now = T0 + PERIOD + timedelta(minutes=2)
-    runs = turnjob.run_root(root, now, None)  # the first visit of each leaves its hint
+    root = many_games(work, n, now)
+    runs = turnjob.run_root(root, now, None)  # each through its hint; the due list written
     assert all(r.status == "waiting" and r.hint is not None for r in runs), [
         r.line() for r in runs if r.hint is None][:3]
     assert len(duelist.load(root)) == n

@@ -67,13 +67,21 @@ _no_chance = chance.LazyChance(_no_draws)
 
 
 def play(game: GameDir, turns: int, start: datetime = T0) -> datetime:
-    """Resolve ``turns`` turns after ``start`` on standing orders straight into the log (what
-    ``pbem run`` appends, without its mail); returns the time of the last resolution."""
+    """Resolve ``turns`` turns after ``start`` straight into the log (what ``pbem run``
+    appends, without its mail), each after four orders entries of about the size signed
+    orders have (so the log grows as a played game's does: 5 entries, ~5 KB a turn); returns
+    the time of the last resolution. The turns are resolved on standing orders."""
     plugin = registry.load("4000ad")
     state = replay.load_state(plugin, game).state
     when = start
     entry = None
     for _ in range(turns):
+        orders_at = when + timedelta(hours=1)
+        for p in POWERS:
+            game.log.append(replay.ORDERS, orders_at, replay.orders_body(
+                turn=plugin.orders_turn(state), power=p, seq=1, sha256=f"{p:0<64}"[:64],
+                text="-" * 900, orders={}, received=to_iso(orders_at), message_id=None,
+                key="bench"))
         when += PERIOD + timedelta(minutes=5)
         orders, used, opened, _stale = replay.gather_orders(plugin, state, {}, None)
         result = plugin.resolve(state, orders, _no_chance)

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import failpoints
+from pbem.errors import PbemError
 from pbem.schedule import parse_iso
 from pbem.store import trusted
 
@@ -105,7 +106,7 @@ def from_hint(hint: Any) -> Entry | None:
         until = hint["until"]
         entry = [hint["status"], None if until is None else micros(parse_iso(until)),
                  hint["config"], hint["log"], hint.get("pending", [])]
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, PbemError):
         return None
     return entry if _valid(entry) else None
 

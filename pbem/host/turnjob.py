@@ -210,8 +210,12 @@ def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox,
 
 def _next_try(outbox: Outbox, now: datetime) -> str | None:
     """When the outbox's pending mail is next tried, if every message waits for a later try
-    (deferred after a temporary failure); None when some message is ready to send now."""
-    entries = outbox.pending()
+    (deferred after a temporary failure); None when some message is ready to send now, or
+    the outbox cannot say (then no hint: the next run visits)."""
+    try:
+        entries = outbox.pending()
+    except (OSError, ValueError, KeyError, PbemError):
+        return None
     tries = [e.next_try for e in entries]
     if not tries or any(t is None or t <= now for t in tries):
         return None

@@ -108,7 +108,7 @@ class Summary:
             self.last_resolution_time = entry.time
             self.last_state_change = entry.seq
             self.standing = {}
-            for power, sha in body["used"].items():
+            for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
                 rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
                 if sha is None:
                     rec["total"] += 1

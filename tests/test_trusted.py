@@ -45,6 +45,14 @@ def corrupt_line(path: Path, seq: int) -> None:
         fh.write(bytes(data))
 
 
+def age_config(host: Host) -> None:
+    """Date config.yaml an hour back: a config changed within a second of a visit gets no idle
+    hint (pbem.host.duelist.RACY_SECONDS), and these tests run faster than that."""
+    config = host.path / "config.yaml"
+    old = config.stat().st_mtime - 3600
+    os.utime(config, (old, old))
+
+
 def stored(host: Host) -> dict:
     """The trusted file's content, after its MAC line."""
     return json.loads((host.path / trusted.NAME).read_bytes().partition(b"\n")[2])
@@ -146,6 +154,7 @@ def test_a_rewritten_last_verified_line_is_caught(tmp_path: Path) -> None:
 def test_an_idle_visit_reads_the_hint_and_audit_still_checks_the_whole_chain(
         tmp_path: Path) -> None:
     host = played(tmp_path, turns=2)
+    age_config(host)
     [run] = host.run(at(49 * 2 + 1))
     assert run.status == "waiting"
     _point, idle = trusted.read(host.path)
@@ -165,6 +174,7 @@ def test_an_idle_visit_reads_the_hint_and_audit_still_checks_the_whole_chain(
 def test_the_idle_hint_gives_way_to_new_orders_a_config_change_and_the_deadline(
         tmp_path: Path) -> None:
     host = played(tmp_path, turns=1)
+    age_config(host)
     [run] = host.run(at(50))
     assert run.status == "waiting" and trusted.read(host.path)[1] is not None
     host.submit("algol", {}, at(51))  # the log grows: a full visit, the hint is rewritten
@@ -175,6 +185,7 @@ def test_the_idle_hint_gives_way_to_new_orders_a_config_change_and_the_deadline(
     [run] = host.run(at(53))
     assert run.status == "paused"
     config.write_text(config.read_text().replace("paused: true", "paused: false"))
+    age_config(host)
     [run] = host.run(at(54))
     assert run.status == "waiting"
     _point, idle = trusted.read(host.path)
@@ -191,6 +202,7 @@ def test_the_idle_hint_ends_at_half_way_for_a_long_reminder_window(tmp_path: Pat
     text = config.read_text()
     assert "reminder: 1d" in text
     config.write_text(text.replace("reminder: 1d", "reminder: 40h"))
+    age_config(host)
     host.submit("algol", {}, at(1))
     [run] = host.run(at(10))  # past the reminder time (8 h), before half the turn (24 h)
     assert run.status == "waiting"

@@ -274,7 +274,7 @@ def _chance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
     if v.entropy is None:
         return None
     try:
-        chance.ledger(game.log.entries).check(v.power, v.entropy)
+        game.log.summary.chance_ledger().check(v.power, v.entropy)  # the running ledger
     except (ChanceError, ChanceMismatch) as exc:
         return Problem("entropy", "entropy", str(exc))
     return None

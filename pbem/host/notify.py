@@ -34,6 +34,7 @@ from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
+from pbem.store.summary import Noted
 
 if TYPE_CHECKING:
     from pbem.render import mails
@@ -83,15 +84,15 @@ class Context:
         return out
 
     def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
-        clock = replay.clock(self.game.log.entries)
+        summary = self.game.log.summary  # the log's facts at its head, without a scan
         head = self.game.log.head
-        missed = replay.missed_turns(self.game.log.entries)
-        last = last_seqs(self.game.log.entries)
+        missed = summary.missed_turns()
+        last = dict(summary.last_seq)
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
-            "deadline": clock.deadline,
-            "paused": clock.paused,
+            "deadline": summary.deadline,
+            "paused": summary.paused,
             "checkpoint": self.game.checkpoint(self.referee).text(),
             # One seq rule (the report's form, `pbem orders new`): the next seq after the last
             # accepted one of the power, in any turn; view.json carries the last one.
@@ -114,7 +115,7 @@ class Context:
         inst = chance.instance(genesis)
         if inst is None:
             return {}
-        ledger = chance.ledger(self.game.log.entries)
+        ledger = self.game.log.summary.chance_ledger()
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"
         out: dict[str, dict[str, Any]] = {}
@@ -179,8 +180,14 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     gid = ctx.game.game_id
     events = entry.body["events"]
     info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
-    info.update(turn_facts(ctx.game.log.entries, entry, ctx.game.config.nmr_alert))
-    info["press"] = press_counts(ctx.game.log.entries, before.get("turn"))  # counts, no text
+    log = ctx.game.log
+    if entry.seq == len(log) - 1:  # the head: the running summary has it all
+        info.update(_facts(entry.body, log.summary.noted(this_turn=False),
+                           log.summary.missed_turns(), ctx.game.config.nmr_alert))
+        info["press"] = log.summary.press_counts(before.get("turn"))
+    else:  # mail caught up after a crash, with entries after the resolution: scan
+        info.update(turn_facts(log.entries, entry, ctx.game.config.nmr_alert))
+        info["press"] = press_counts(log.entries, before.get("turn"))  # counts, no text
     out = []
     block = chance_attachment(ctx, entry)
     for address, player in ctx.players().items():
@@ -217,11 +224,16 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
                  None)
     if drawn is None or not isinstance(entry.body.get(chance.RANDOM), dict):
         return None
-    entries = ctx.game.log.entries
-    step = sum(1 for e in entries[1:entry.seq + 1] if e.kind == replay.RESOLVE)
+    log = ctx.game.log
+    if entry.seq == len(log) - 1:  # the head (a resolve entry changes no tip)
+        ledger = log.summary.chance_ledger()
+        step, tips = ledger.step, ledger.tips
+    else:
+        entries = log.entries
+        step = sum(1 for e in entries[1:entry.seq + 1] if e.kind == replay.RESOLVE)
+        tips = chance.ledger(entries[:entry.seq]).tips
     made = chance.recorded(entry.body, ctx.game.game_id, step, None)
     assert made is not None
-    tips = chance.ledger(entries[:entry.seq]).tips
     block = {**chance.block(made, ctx.game.genesis, tips), "draws": drawn["draws"]}
     return (f"chance-step-{step}.json", "application/json",
             json.dumps(block, sort_keys=True, indent=1).encode("utf-8") + b"\n")
@@ -285,7 +297,7 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
     """``{deadline, grace_end}`` (UTC ISO) if orders received at ``received`` come after the
     current turn's deadline plus grace; None if in time (or the game is paused: a paused game
     has no running deadline)."""
-    clock = replay.clock(game.log.entries)
+    clock = game.log.summary  # deadline and paused as the log has them now
     if clock.paused or game.config.paused or not clock.deadline:
         return None
     deadline = parse_iso(clock.deadline)
@@ -353,7 +365,7 @@ def last_seqs(entries: Sequence[Entry]) -> dict[str, int]:
     return out
 
 
-def gm_notice(entry: Entry) -> dict[str, Any] | None:
+def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
     """What a game-master entry changed for the players, or None if it changed nothing they
     must act on."""
     body = entry.body
@@ -371,10 +383,15 @@ def turn_facts(entries: Sequence[Entry], entry: Entry, nmr_alert: int) -> dict[s
     resolved in (``due`` as recorded: the game's resolution order)."""
     before = [e for e in entries if e.seq < entry.seq]
     start = next((e.seq for e in reversed(before) if e.kind == replay.RESOLVE), 0)
-    body = entry.body
-    notices = [{**n, "turn": body["turn"]} for e in before
-               if e.seq > start and (n := gm_notice(e)) is not None]
+    noted = [e for e in before if e.seq > start]
     missed = replay.missed_turns([e for e in entries if e.seq <= entry.seq])
+    return _facts(entry.body, noted, missed, nmr_alert)
+
+
+def _facts(body: dict[str, Any], noted: Sequence[Any], missed: dict[str, dict[str, int]],
+           nmr_alert: int) -> dict[str, Any]:
+    """:func:`turn_facts` from the entries of the turn (``noted``) and the missed turns."""
+    notices = [{**n, "turn": body["turn"]} for e in noted if (n := gm_notice(e)) is not None]
     nmr = {}
     for power, sha in body["used"].items():
         if sha is not None:
@@ -393,7 +410,7 @@ def notice_key(game_id: str, seq: int) -> str:
 
 
 def gm_notice_mails(ctx: Context, state: dict[str, Any],
-                    entry: Entry) -> list[tuple[str | None, EmailMessage]]:
+                    entry: Entry | Noted) -> list[tuple[str | None, EmailMessage]]:
     """Every player's mail about a game-master operation: what changed, where each of his
     powers stands (orders in or not), and when orders are due now."""
     notice = gm_notice(entry)
@@ -401,7 +418,7 @@ def gm_notice_mails(ctx: Context, state: dict[str, Any],
         return []
     info = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
     notice["turn"] = ctx.plugin.orders_turn(state)
-    standing = replay.standing_orders(ctx.game.log.entries)
+    standing = ctx.game.log.summary.standing_orders()
     due = set(ctx.plugin.powers_due(state))
     out: list[tuple[str | None, EmailMessage]] = []
     for address, player in ctx.players().items():
@@ -423,8 +440,7 @@ def queue_gm_notices(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
     none queued yet (all of one entry's mails in one durable step): the operation queues them
     itself, and the turn job catches up after a crash between its log entry and its mail."""
     count = 0
-    entries = ctx.game.log.entries
-    for entry in replay.since_last_resolution(entries):
+    for entry in ctx.game.log.summary.noted():  # this turn's gm entries, without a scan
         if gm_notice(entry) is None:
             continue
         key = notice_key(ctx.game.game_id, entry.seq)

@@ -51,7 +51,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
 from pbem.game.plugin import GamePlugin, powers_listened
-from pbem.host import mismatch, notify
+from pbem.host import duelist, mismatch, notify
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
@@ -81,6 +81,7 @@ class GameRun:
     deferred: int = 0
     failed: int = 0
     notes: list[str] = field(default_factory=list)
+    hint: list[Any] | None = None  # the game's due-list entry when it has nothing to do now
 
     def line(self) -> str:
         parts = [f"{self.game}: {self.status}"]
@@ -94,15 +95,44 @@ class GameRun:
 
 
 def run_root(root: Path, now: datetime, transport: Transport | None) -> list[GameRun]:
-    return [run_game(path, now, transport) for path in games_under(root)]
+    """Visit every game under ``root`` that is due or changed; report the others as their entry
+    in the root's due list says (pbem.host.duelist), and rewrite the list if it changed."""
+    if not root.is_dir():
+        games_under(root)  # raises its one-line error
+    known = duelist.load(root)
+    now_us = duelist.micros(now)
+    runs: list[GameRun] = []
+    fresh: dict[str, duelist.Entry] = {}
+    base = str(root) + "/"
+    for name in sorted(os.listdir(root)):
+        if name.startswith("."):
+            if name.startswith(duelist.NAME + "."):
+                duelist.drop_stale_temp(root / name)
+            continue
+        entry = known.get(name)
+        if entry is not None and duelist.holds(base + name, entry, now_us):
+            runs.append(GameRun(name, status=entry[0]))
+            fresh[name] = entry
+            continue
+        path = root / name
+        if not ((path / "config.yaml").is_file() and (path / "log.jsonl").is_file()):
+            continue  # not a game (games_under's rule)
+        run = run_game(path, now, transport)
+        runs.append(run)
+        if run.hint is not None:
+            fresh[name] = run.hint
+    if fresh != known:
+        duelist.save(root, fresh)
+    return runs
 
 
 def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     run = GameRun(path.name)
     idle = _idle_status(path, now)
     if idle is not None:
-        run.status = idle
+        run.status, run.hint = idle[0], idle
         return run
+    config_mark = duelist.stable_mark(str(path / "config.yaml"))  # before the visit reads it
     outbox: Outbox | None = None
     visited: tuple[GameDir, str | None] | None = None
     try:
@@ -129,7 +159,7 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
                 run.sent, run.deferred, run.failed = (
                     len(report.sent), len(report.deferred), len(report.failed))
             if visited is not None and outbox is not None:
-                _note_visit(visited[0], visited[1], run, outbox)
+                _note_visit(visited[0], visited[1], run, outbox, now, config_mark)
         except (PbemError, OSError) as exc:
             # One game's trouble (a full disk, a read-only directory, a refused SMTP login)
             # must not stop the others; what was committed stays, the next run goes on.
@@ -143,42 +173,57 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     return run
 
 
-def _idle_status(path: Path, now: datetime) -> str | None:
-    """The status of a game that has nothing to do now, read from its idle hint (one small
-    MAC'd file, pbem.store.trusted) without the lock or the log; None: visit it. The hint holds
-    while the log has the size, config.yaml the (size, mtime, inode) and the outbox no pending
-    mail as when it was written, there is no STOPPED file, and ``now`` is before the first time
-    anything could fall due (a reminder, the deadline, the end of the grace period)."""
+def _idle_status(path: Path, now: datetime) -> duelist.Entry | None:
+    """The due-list entry of a game that has nothing to do now, read from its idle hint (one
+    small MAC'd file, pbem.store.trusted) without the lock or the log; None: visit it. The hint
+    holds as its entry in the root's due list does (``duelist.holds``): while the log and
+    config.yaml have the marks, and the outbox the pending names, they had when it was
+    written, there is no STOPPED file, and ``now`` is before the first time anything could
+    fall due (a reminder, the deadline, the end of the grace period, a mail's next try)."""
     _point, idle = trusted.read(path)
-    if idle is None:
+    entry = duelist.from_hint(idle) if idle is not None else None
+    if entry is None or not duelist.holds(str(path), entry, duelist.micros(now)):
         return None
-    try:
-        if (trusted.file_mark(path / "log.jsonl") != idle["log"]
-                or trusted.file_mark(path / "config.yaml") != idle["config"]
-                or (path / STOPPED).exists()):
-            return None
-        until = idle["until"]
-        if until is not None and now >= parse_iso(until):
-            return None
-        if os.listdir(path / "outbox" / "pending"):
-            return None
-        return str(idle["status"])
-    except (OSError, KeyError, TypeError, ValueError, PbemError):
-        return None
+    return entry
 
 
-def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox) -> None:
+def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox,
+                now: datetime, config_mark: list[int] | None) -> None:
     """After a visit: the trusted point at the log's end, with an idle hint when the game
-    waits (or is paused or over) with nothing left in its outbox."""
+    waits (or is paused or over) and its outbox holds no mail to send before a later try.
+
+    The marks are those of what the visit read: the log's is taken under the lock (only lock
+    holders append), config.yaml's before it was read and compared now (it is edited without
+    the lock; a recent change gives no hint, see pbem.host.duelist)."""
     idle = None
-    if (run.status in ("waiting", "paused", "over") and not run.deferred
-            and not os.listdir(outbox.pending_dir)):
-        idle = {"status": run.status, "until": until,
-                "log": trusted.file_mark(game.log_path),
-                "config": trusted.file_mark(game.path / "config.yaml")}
-        if idle["log"] is None or idle["log"][0] != game.log.trusted_point().offset:
-            idle = None
+    log_mark = duelist.mark(str(game.log_path))
+    pending = duelist.pending_names(str(game.path))
+    if (run.status in ("waiting", "paused", "over") and config_mark is not None
+            and config_mark == duelist.mark(str(game.path / "config.yaml"))
+            and log_mark is not None and log_mark[0] == game.log.trusted_point().offset
+            and pending is not None):
+        retry = _next_try(outbox, now) if pending else None
+        if not pending or retry is not None:
+            if retry is not None and (until is None or parse_iso(retry) < parse_iso(until)):
+                until = retry
+            idle = {"status": run.status, "until": until, "log": log_mark,
+                    "config": config_mark, "pending": pending}
+    run.hint = duelist.from_hint(idle) if idle is not None else None
     trusted.save(game.path, game.log, idle)
+
+
+def _next_try(outbox: Outbox, now: datetime) -> str | None:
+    """When the outbox's pending mail is next tried, if every message waits for a later try
+    (deferred after a temporary failure); None when some message is ready to send now, or
+    the outbox cannot say (then no hint: the next run visits)."""
+    try:
+        entries = outbox.pending()
+    except (OSError, ValueError, KeyError, PbemError):
+        return None
+    tries = [e.next_try for e in entries]
+    if not tries or any(t is None or t <= now for t in tries):
+        return None
+    return to_iso(min(t for t in tries if t is not None))
 
 
 def _run_locked(path: Path, now: datetime, run: GameRun,
@@ -306,10 +351,8 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
                          state: dict[str, Any]) -> None:
     """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
     (only for a game that drew; once)."""
-    entries = game.log.entries
-    if not any(e.kind == replay.RESOLVE and chance.RANDOM in e.body for e in entries):
-        return
-    if any(e.kind == replay.GM and e.body.get("op") == chance.SECRET_OP for e in entries):
+    summary = game.log.summary  # whether it drew and revealed, without reading the log
+    if not summary.drew or summary.secret:
         return
     rc = chance.referee_for_root(game.root, game.genesis)
     if rc is None:
@@ -323,11 +366,11 @@ def _step_chance(game: GameDir, due: list[str],
                  standing: dict[str, Any]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
     each due power's revealed value (None: it sent none) and K for hidden draws. Nothing is
-    read before the first draw: the step number scans the whole log, and a game that draws
-    nothing this step (4000 A.D.) never needs it."""
+    read before the first draw (a game that draws nothing this step, 4000 A.D., never needs
+    it); the step number comes from the running summary's chance ledger, not a log scan."""
 
     def make() -> StepChance:
-        step = chance.ledger(game.log.entries).step + 1
+        step = game.log.summary.chance_ledger().step + 1
         rc = chance.referee_for_root(game.root, game.genesis)
         if rc is None:
             raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "
@@ -405,7 +448,7 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
     count = 0
     # The turn started at the last resolution (or the game's creation); never remind in the
     # first half of a turn, however long the reminder window is set.
-    started = ctx.game.log[clock.last_resolution].time
+    started = ctx.game.log.summary.last_resolution_time
     half_way = parse_iso(started) + (deadline - parse_iso(started)) / 2
     kind = None
     if ctx.now >= deadline:

@@ -120,6 +120,16 @@ class Ledger:
             self.tips.pop(str(body["power"]), None)
             self.known.pop(str(body["power"]), None)
 
+    def to_data(self) -> dict[str, Any]:
+        """The ledger as JSON data (kept in the log's running summary, pbem.store.summary)."""
+        return {"step": self.step, "tips": {p: t.hex() for p, t in self.tips.items()},
+                "known": {p: [v.hex(), s] for p, (v, s) in self.known.items()}}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Ledger:
+        return cls(int(data["step"]), {p: bytes.fromhex(t) for p, t in data["tips"].items()},
+                   {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()})
+
     def check(self, power: str, entropy: Any) -> None:
         """Raise ChanceError/ChanceMismatch unless ``entropy`` may be accepted from ``power``
         now (for step ``self.step + 1``)."""

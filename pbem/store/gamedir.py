@@ -61,6 +61,7 @@ from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.log import Entry, GameLog, LogError, TornTail
 from pbem.store.referee import referee_key
 from pbem.store.submissions import SubmissionStore
+from pbem.store.summary import STATELESS
 
 LOG_NAME = "log.jsonl"
 STATE_NAME = "state.json"
@@ -390,6 +391,8 @@ class GameDir:
         this log, and every later entry is one that does not change the state (accepted
         orders, key replacements), so accepting an order needs no state write."""
         log = self.log  # indexed, not listed: entries below a trusted point stay unread
+        if [length, head] == log.summary.state_head:
+            return True  # the last entry that changes the state; every later one is stateless
         count = len(log)
         if not isinstance(length, int) or not 0 < length <= count:
             return False
@@ -431,7 +434,7 @@ OWN_NAMES = (CONFIG_NAME, LOG_NAME, STATE_NAME, KEYS_DIR, "lock", "mailed.json",
 lead out of the root), so a planted link cannot make pbem read or overwrite a file elsewhere."""
 
 
-STATELESS_KINDS = frozenset({"orders", "key"})
+STATELESS_KINDS = STATELESS
 """Log entries that never change the state: a cache made before them is still current."""
 
 

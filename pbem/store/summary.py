@@ -6,7 +6,11 @@ with the game's history. A :class:`Summary` folds the same facts one entry at a 
 trusted point (pbem.store.trusted) stores the summary at its entry, and a visit folds only the
 entries after it. The fold mirrors ``pbem.store.replay.clock`` / ``standing_orders`` /
 ``missed_turns`` and ``GameDir.registered_keys`` exactly (tests/test_trusted.py compares them on
-every prefix of a played game).
+every prefix of a played game), and likewise what a visit or a game-turn asked the whole log
+for: the last entry that changes the state (is the state cache current?), each power's last
+accepted seq, the fair-chance ledger, the game-master entries of this turn and of the turn
+just resolved, the press counts of the latest press turn, whether the game drew and revealed
+its secret (tests/test_summary_scans.py compares each with its scan).
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
+ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
+STATELESS = frozenset({ORDERS, KEY})
+"""Log entries that never change the state: a cache made before them is still current."""
+SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
 
 
 class _Entry(Protocol):
@@ -27,6 +34,18 @@ class _Entry(Protocol):
     def time(self) -> str: ...
     @property
     def body(self) -> Any: ...
+    @property
+    def hash(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A game-master or key entry kept in the summary (what its notice mail needs)."""
+
+    seq: int
+    kind: str
+    time: str
+    body: Any
 
 
 @dataclass
@@ -42,6 +61,17 @@ class Summary:
     missed: dict[str, dict[str, int]] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)  # power -> key text
     last_state_change: int = 0  # seq of the last resolve or state-changing gm entry (0: none)
+    state_head: list[Any] = field(default_factory=list)  # [length, hash] after the last entry
+    #                                                      not in STATELESS
+    last_seq: dict[str, int] = field(default_factory=dict)  # power -> highest accepted seq
+    ledger: dict[str, Any] = field(default_factory=dict)  # pbem.store.chance.Ledger as data
+    notices: list[dict[str, Any]] = field(default_factory=list)  # gm/key entries this turn
+    turn_notices: list[dict[str, Any]] = field(default_factory=list)  # … of the turn resolved
+    press: list[Any] = field(default_factory=list)  # [turn, {power: messages}] latest turn
+    turn_orders: list[Any] = field(default_factory=list)  # [turn, [[seq, power, sha256,
+    #                                       bytes], …]]: every orders entry of the latest turn
+    drew: bool = False  # a resolution drew (fair chance)
+    secret: bool = False  # the chance secret was revealed
 
     def fold(self, entry: _Entry) -> None:
         """Take one more entry (the one after ``seq``) into the summary."""
@@ -49,6 +79,10 @@ class Summary:
             raise ValueError(f"summary at seq {self.seq} cannot take entry {entry.seq}")
         self.seq = entry.seq
         body = entry.body
+        if entry.kind not in STATELESS:
+            self.state_head = [entry.seq + 1, entry.hash]
+        if entry.seq > 0 and entry.kind in (ORDERS, RESOLVE, KEY):
+            self._fold_ledger(entry)
         if entry.seq == 0:
             self.deadline = body.get("deadline")
             self.last_resolution_time = entry.time
@@ -58,13 +92,23 @@ class Summary:
             current = self.standing.get(body["power"])
             if current is None or body["seq"] >= current["seq"]:
                 self.standing[body["power"]] = body
+            power = body["power"]
+            self.last_seq[power] = max(self.last_seq.get(power, -1), int(body["seq"]))
+            turn = body.get("turn")
+            if not self.turn_orders or self.turn_orders[0] != turn:
+                self.turn_orders = [turn, []]
+            self.turn_orders[1].append([entry.seq, power, body.get("sha256"),
+                                        len(str(body.get("text", "")).encode("utf-8"))])
         elif entry.kind == RESOLVE:
+            self.turn_notices, self.notices = self.notices, []
+            if "random" in body:
+                self.drew = True
             self.deadline = body.get("deadline")
             self.last_resolution = entry.seq
             self.last_resolution_time = entry.time
             self.last_state_change = entry.seq
             self.standing = {}
-            for power, sha in body["used"].items():
+            for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
                 rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
                 if sha is None:
                     rec["total"] += 1
@@ -82,8 +126,57 @@ class Summary:
                 self.deadline = body["deadline"]
             if "state" in body:
                 self.last_state_change = entry.seq
+            if op == SECRET_OP:
+                self.secret = True
         elif entry.kind == KEY and isinstance(body, dict):
             self.keys[body["power"]] = body["key"]
+        elif entry.kind == PRESS and isinstance(body, dict):
+            turn = body.get("turn")
+            if not self.press or self.press[0] != turn:
+                self.press = [turn, {}]
+            power = str(body.get("power"))
+            self.press[1][power] = self.press[1].get(power, 0) + len(body.get("messages") or [])
+        if entry.kind in (GM, KEY):
+            self.notices.append({"seq": entry.seq, "kind": entry.kind, "time": entry.time,
+                                 "body": body})
+
+    def _fold_ledger(self, entry: _Entry) -> None:
+        from pbem.store import chance  # it reads the log's entries: imported when first used
+
+        ledger = chance.Ledger.from_data(self.ledger) if self.ledger else chance.Ledger()
+        ledger.add(entry)  # type: ignore[arg-type]  # an Entry, or a fold's stand-in of one
+        self.ledger = ledger.to_data()
+
+    def chance_ledger(self) -> Any:
+        """The fair-chance ledger at this entry (pbem.store.chance.Ledger)."""
+        from pbem.store import chance
+
+        return chance.Ledger.from_data(self.ledger) if self.ledger else chance.Ledger()
+
+    def noted(self, this_turn: bool = True) -> list[Noted]:
+        """The game-master and key entries since the last resolution (``this_turn``), or those
+        of the turn the last resolution ended."""
+        return [Noted(**n) for n in (self.notices if this_turn else self.turn_notices)]
+
+    def turn_files(self, turn: Any) -> list[list[Any]] | None:
+        """``[seq, power, sha256, bytes]`` of every orders entry of ``turn``, or None when the
+        summary cannot tell (an older turn than the latest with orders: scan the log). Orders
+        are accepted only for the game's current turn, which never goes back, so every entry
+        of the latest turn is in the list and no entry of a later turn exists."""
+        if not self.turn_orders:
+            return []
+        latest = self.turn_orders[0]
+        if turn == latest:
+            return [list(f) for f in self.turn_orders[1]]
+        try:
+            return [] if turn > latest else None
+        except TypeError:
+            return None
+
+    def press_counts(self, turn: Any) -> dict[str, int]:
+        """Press messages per power in ``turn`` when it is the latest turn with press (press
+        is only accepted for the current turn, so earlier turns have none after it)."""
+        return dict(self.press[1]) if self.press and self.press[0] == turn else {}
 
     def standing_orders(self) -> dict[str, dict[str, Any]]:
         return dict(self.standing)
@@ -97,7 +190,11 @@ class Summary:
             "last_resolution": self.last_resolution,
             "last_resolution_time": self.last_resolution_time,
             "standing": self.standing, "missed": self.missed, "keys": self.keys,
-            "last_state_change": self.last_state_change,
+            "last_state_change": self.last_state_change, "state_head": self.state_head,
+            "last_seq": self.last_seq, "ledger": self.ledger, "notices": self.notices,
+            "turn_notices": self.turn_notices, "press": self.press,
+            "turn_orders": self.turn_orders, "drew": self.drew,
+            "secret": self.secret,
         }
 
     @classmethod
@@ -108,6 +205,11 @@ class Summary:
         out = cls(**data)
         if not isinstance(out.seq, int) or not isinstance(out.standing, dict) or not isinstance(
                 out.missed, dict) or not isinstance(out.keys, dict):
+            raise ValueError("not a log summary")
+        if not (isinstance(out.state_head, list) and isinstance(out.last_seq, dict)
+                and isinstance(out.ledger, dict) and isinstance(out.notices, list)
+                and isinstance(out.turn_notices, list) and isinstance(out.press, list)
+                and isinstance(out.turn_orders, list)):
             raise ValueError("not a log summary")
         return out
 

@@ -8,9 +8,10 @@
   verifies only the genesis line, the point's last line and the entries after it
   (``GameLog.load_trusted``), so its cost does not grow with the game's history.
 * ``idle`` — the "next due" hint (or null): written by ``pbem run`` at the end of a visit that
-  found nothing to do and left no mail pending. It records the log's size, config.yaml's
-  (size, mtime, inode), the status and the first time anything could become due. While all of
-  them still hold, an idle visit reads this one file and a few ``stat`` results and stops.
+  found nothing to do. It records the marks of the log and config.yaml, the names of the pending
+  mail, the status and the first time anything could become due (pbem.host.duelist, which also
+  gathers every game's hint in one root file). While all of them still hold, an idle visit
+  reads this one file and a few ``stat`` results and stops.
 * the MAC — HMAC-SHA256 over the game id, a NUL and the bytes after the first line, with a key
   derived (HKDF-SHA256, RFC 5869) from the bytes of ROOT/referee.key: whoever cannot read the
   referee key cannot forge a trusted point, and one game's file does not fit another game.
@@ -73,8 +74,11 @@ def mac_key(root: Path) -> bytes | None:
     return key
 
 
-def _mac(key: bytes, game: str, payload: bytes) -> bytes:
-    return hmac.new(key, game.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
+def mac(key: bytes, name: str, payload: bytes) -> bytes:
+    """HMAC-SHA256 of ``payload`` for the file of ``name`` (a game id, or a root file's name,
+    which starts with a dot and so is never a game id): one file's MAC never fits another."""
+    return hmac.new(key, name.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
+
 
 
 def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
@@ -94,7 +98,7 @@ def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
     mac_hex, _, payload = raw.partition(b"\n")
     try:
         if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
-                                   _mac(key, game_dir.name, payload)):
+                                   mac(key, game_dir.name, payload)):
             return None, None
         data = json.loads(payload)
         point, idle = data["point"], data["idle"]
@@ -110,7 +114,7 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     if key is None:
         return
     payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
-    data = _mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
+    data = mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
     tmp = game_dir / f".{NAME}.{secrets.token_hex(4)}"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -123,11 +127,3 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
-
-def file_mark(path: Path) -> list[int] | None:
-    """(size, mtime_ns, inode) of a file, None if it is missing: a change means "look again"."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]

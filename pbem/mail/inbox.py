@@ -107,10 +107,13 @@ class Inbox:
         for d in (self.inbox_dir, self.done_dir, self.quarantine_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def store(self, raw: bytes, arrived: datetime | None = None) -> Stored:
+    def store(self, raw: bytes, arrived: datetime | None = None, *,
+              sync_dir: bool = True) -> Stored:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
         message was handled before. Call before acting on the message; ack the source after.
-        ``arrived`` (default: the clock) is recorded beside a new message: its arrival time."""
+        ``arrived`` (default: the clock) is recorded beside a new message: its arrival time.
+        With ``sync_dir`` false the caller fsyncs :attr:`inbox_dir` before acknowledging (once
+        for a batch of messages)."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
         key_path = self.inbox_dir / f"{key}.key"
@@ -132,7 +135,8 @@ class Inbox:
         # The key is a symlink whose target is the sha256: a metadata-only record, made durable
         # together with the new .eml by one fsync of the directory they share.
         _files.replace_symlink(key_path, sha)
-        _files.fsync_dir(self.inbox_dir)
+        if sync_dir:
+            _files.fsync_dir(self.inbox_dir)
         return Stored(sha, path, message_id, handled=self.outcome(sha), fresh=fresh)
 
     def path(self, sha: str) -> Path:
@@ -211,15 +215,17 @@ class Inbox:
             return value if isinstance(value, dict) else {"outcome": str(value)}
         return None
 
-    def done(self, stored: Stored, outcome: str, **details: Any) -> None:
+    def done(self, stored: Stored, outcome: str, *, sync_dir: bool = True,
+             **details: Any) -> None:
         """Record durably that ``stored`` was handled: ``outcome`` is a short word ("accepted",
         "rejected", "ignored", "quarantined", …); ``details`` any JSON-able facts (game, turn,
-        receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record."""
+        receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record.
+        With ``sync_dir`` false the caller fsyncs :attr:`done_dir` (once for many records)."""
         if stored.duplicate:
             return
         record = {"sha256": stored.sha256, "message_id": stored.message_id, "outcome": outcome}
         record.update(details)
-        _files.write_json(self.done_dir / f"{stored.sha256}.json", record)
+        _files.write_json(self.done_dir / f"{stored.sha256}.json", record, sync_dir=sync_dir)
 
     def quarantine(self, stored: Stored, reason: str) -> Path:
         """Move the message to quarantine/ with ``reason`` beside it, and record it as done.

@@ -102,6 +102,7 @@ class Outbox(Spool):
         *,
         key: str,
         on_stage: StageHook | None = None,
+        index_items: bool = False,
     ) -> list[str]:
         """Store several messages durably in one step — all of them or none — and return their
         ids (in queueing order); nothing is sent here.
@@ -113,6 +114,11 @@ class Outbox(Spool):
 
         Three fsyncs for the whole batch; see pbem.mail.outbox_batch for the order and why a crash
         anywhere in it is safe.
+
+        ``index_items``: each item key also finds its message (``queued_under``, ``queue``), so
+        replies batched by ingest stay idempotent one by one: a symlink ``keys/<sha256>`` ->
+        the message id, made durable by the batch's own fsync of ``keys/`` and counted only once
+        the batch is (a link to a message in no batch counts as nothing queued).
         """
         hook = on_stage or (lambda stage, ident: None)
         key_path = self._key_path(key)
@@ -139,6 +145,10 @@ class Outbox(Spool):
             })
             chunks.append(raw)
         bid = f"{start:020d}-{suffix}"
+        if index_items:
+            for member in members:
+                if member["key"] is not None:
+                    _files.replace_symlink(self._key_path(member["key"]), member["id"])
         store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook)
         return [m["id"] for m in members]
 

@@ -46,6 +46,11 @@ class Spool:
         try:
             data = key_path.read_bytes()
         except FileNotFoundError:
+            # An item key of queue_many(index_items=True): a symlink to the message id.
+            with contextlib.suppress(OSError):
+                ident = os.readlink(key_path)
+                if ID.match(ident) and self.state(ident) is not None:
+                    return [ident]
             return None
         if data.startswith(BATCH_MAGIC):
             with contextlib.suppress(ValueError, KeyError, TypeError):

@@ -96,8 +96,11 @@ class SubmissionStore:
         message_id: str | None = None,
         problems: Sequence[Problem | str] = (),
         seq: int | None = None,
+        sync_dir: bool = True,
     ) -> Submission:
-        """Store one received submission and its verdict (durably, never overwriting)."""
+        """Store one received submission and its verdict (durably, never overwriting). With
+        ``sync_dir`` false the two new names are not fsynced here: the caller fsyncs
+        ``dir_for(turn, power)`` once for a batch of records (ingest's group commit)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
         if verdict == "accepted" and problems:
@@ -120,24 +123,42 @@ class SubmissionStore:
             "verdict": verdict,
         }
         atomic.make_dirs(directory)
-        atomic.create_bytes(directory / f"{name}.txt", data)
+        atomic.create_bytes(directory / f"{name}.txt", data, sync_dir=sync_dir)
         try:
-            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n")
+            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n",
+                                sync_dir=sync_dir)
         except atomic.FileExists:
             raise SubmissionError(
                 f"{directory / name}.json: a different verdict is recorded already for this "
                 f"submission; verdicts are never overwritten"
             ) from None
+        mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
+                          sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
-            mine = [sub for sub in self.list(turn, power) if sub.accepted]
-            best = max(mine, key=_rank) if mine else None
+            best = self._best_after(directory, mine)
             if best is not None:
                 # A pointer for people browsing, not a record (the sidecars decide): replaced
                 # atomically, the directory not fsynced; after a crash it is rewritten with the
                 # next one.
                 atomic.write_bytes(directory / MARKER, (best.name + ".txt\n").encode("ascii"),
                                    sync_dir=False)
-        return self._load(directory, name)
+        return mine
+
+    def _best_after(self, directory: Path, new: Submission) -> Submission | None:
+        """The accepted submission that counts once ``new`` is recorded: ``new`` against the
+        one the marker names (one sidecar read, not every sidecar of the turn and power); the
+        whole directory is read only when the marker is missing or does not name a readable
+        accepted record. None if the marker need not change."""
+        try:
+            marked = (directory / MARKER).read_text(encoding="ascii").strip()
+            stem = marked.removesuffix(".txt")
+            current = self._load(directory, stem) if _NAME.match(stem) else None
+        except (OSError, UnicodeDecodeError, SubmissionError):
+            current = None
+        if current is None or not current.accepted:
+            mine = [sub for sub in self.list(new.turn, new.power) if sub.accepted]
+            return max(mine, key=_rank) if mine else None
+        return new if _rank(new) > _rank(current) else None
 
     def _load(self, directory: Path, name: str) -> Submission:
         txt = directory / f"{name}.txt"

@@ -175,11 +175,15 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     logged = _logged(game.log.entries, v)
     if logged is not None and (
             (standing is not None and standing["sha256"] == v.sha256)
-            or not held.has(f"receipt:{v.sha256}")):
+            or not held.has(f"receipt:{v.sha256}")
+            or (logged.body.get("message_id") == message_id
+                and logged.body.get("received") == to_iso(received))):
         # This very file was accepted and logged: the same mail again, or a retry after a crash
         # between the log entry and the receipt — even if its turn has been resolved since (it
-        # was used), so the answer is its receipt, never a rejection. A file whose receipt went
-        # out and that no longer stands is a replay, judged below.
+        # was used), so the answer is its receipt, never a rejection. The same message handled
+        # again (a batch killed after its commit, before its done records: a later file of
+        # the batch may stand now) is that retry too. A file whose receipt went out and that
+        # no longer stands, in another message, is a replay, judged below.
         return _receipt_again(held, v, logged.body, reply_to, subject, reply,
                               entry_seq=logged.seq)
     used = _turn_bytes(game.log.entries, v.power, v.turn)
@@ -220,11 +224,11 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
                         for p in found)
     data = v.block.encode("utf-8")
     if not _recorded(game, v, data, received):
-        held.dirs.add(game.submissions.record(
+        game.submissions.record(
             turn=v.turn, power=v.power, data=data, received=received,
             verdict="rejected" if problems else "accepted", message_id=message_id,
             problems=problems, seq=v.seq, sync_dir=False,
-        ).path.parent)
+        )
     ctx = held.context(received)
     if problems:
         codes = {p.code for p in problems}

@@ -43,6 +43,7 @@ class Round:
         grouped = [s for s in shas if s not in unfinished]
         self.alone = set(shas) if len(grouped) < 2 else unfinished
         self.grouped = len(grouped) >= 2
+        self._recorded = self.grouped or bool(unfinished)
         if self.grouped:
             self._record.parent.mkdir(exist_ok=True)
             _files.write_durably(self._record, json.dumps(grouped).encode("ascii"))
@@ -63,7 +64,7 @@ class Round:
     def finish(self) -> None:
         """Commit the games, then the done records (one fsync of their directory), then drop
         the batch record (unsynced: if a crash loses the removal, the next round handles alone
-        only those of its messages still pending — none)."""
+        only those of its messages still pending)."""
         self.games.commit()
         if self._done:
             for stored, outcome, details in self._done:
@@ -71,7 +72,7 @@ class Round:
             _files.fsync_dir(self.inbox.done_dir)
             self._done.clear()
             failpoints.reached("ingest-done-recorded")
-        if self.grouped:
+        if self._recorded:  # this round's record, or the unfinished one it has now handled
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._record)
 

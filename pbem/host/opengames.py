@@ -29,7 +29,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, failpoints
+from pbem import failpoints
 from pbem.game import registry
 from pbem.host import notify
 from pbem.mail.compose import Wire
@@ -59,8 +59,6 @@ class OpenGame:
     state: dict[str, Any]
     referee: PrivateKey
     outbox: Outbox
-    #: submission directories with new, not yet fsynced names
-    dirs: set[Path] = field(default_factory=set)
     #: replies to queue at commit: (key, message, the lists their id goes into)
     replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
     _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
@@ -94,9 +92,7 @@ class OpenGame:
 
     def commit(self) -> None:
         """Make the batch's work on this game durable (the order is the module's)."""
-        for directory in sorted(self.dirs):
-            atomic.fsync_dir(directory)
-        self.dirs.clear()
+        self.game.submissions.sync()
         if self.game.log.staged:
             self.game.log.commit()
             failpoints.reached("after-orders-append")

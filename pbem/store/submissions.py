@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,8 @@ def _problem(p: Problem | str) -> Problem:
 class SubmissionStore:
     def __init__(self, game_dir: Path | str) -> None:
         self.root = Path(game_dir) / DIR_NAME
+        #: directories with new names not fsynced yet (``record(sync_dir=False)``; :meth:`sync`)
+        self.unsynced: set[Path] = set()
 
     def dir_for(self, turn: int, power: str) -> Path:
         if type(turn) is not int or turn < 0:
@@ -99,8 +102,8 @@ class SubmissionStore:
         sync_dir: bool = True,
     ) -> Submission:
         """Store one received submission and its verdict (durably, never overwriting). With
-        ``sync_dir`` false the two new names are not fsynced here: the caller fsyncs
-        ``dir_for(turn, power)`` once for a batch of records (ingest's group commit)."""
+        ``sync_dir`` false the new names (files and directories) are not fsynced here: the
+        caller calls :meth:`sync` once for a batch of records (ingest's group commit)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
         if verdict == "accepted" and problems:
@@ -122,7 +125,11 @@ class SubmissionStore:
             "turn": turn,
             "verdict": verdict,
         }
-        atomic.make_dirs(directory)
+        if sync_dir:
+            atomic.make_dirs(directory)
+        else:
+            self._make_dirs(directory)
+            self.unsynced.add(directory)
         atomic.create_bytes(directory / f"{name}.txt", data, sync_dir=sync_dir)
         try:
             atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n",
@@ -140,9 +147,33 @@ class SubmissionStore:
                 # A pointer for people browsing, not a record (the sidecars decide): replaced
                 # atomically, the directory not fsynced; after a crash it is rewritten with the
                 # next one.
-                atomic.write_bytes(directory / MARKER, (best.name + ".txt\n").encode("ascii"),
-                                   sync_dir=False)
+                _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
         return mine
+
+    def _make_dirs(self, directory: Path) -> None:
+        """``mkdir -p``, each new directory's parent noted for :meth:`sync`."""
+        missing: list[Path] = []
+        probe = directory
+        while not probe.is_dir():
+            missing.append(probe)
+            probe = probe.parent
+        for new in reversed(missing):
+            try:
+                os.mkdir(new, atomic.PRIVATE_DIR)
+                os.chmod(new, atomic.PRIVATE_DIR)
+            except FileExistsError:
+                if not new.is_dir():
+                    raise
+            except OSError as exc:
+                raise atomic.storage_error(new, "create directory", exc) from None
+            self.unsynced.add(new.parent)
+
+    def sync(self) -> None:
+        """fsync every directory :meth:`record` left unsynced (each holds new names of files
+        or directories that are durable themselves: the order does not matter)."""
+        for directory in sorted(self.unsynced, key=lambda p: len(p.parts), reverse=True):
+            atomic.fsync_dir(directory)
+        self.unsynced.clear()
 
     def _best_after(self, directory: Path, new: Submission) -> Submission | None:
         """The accepted submission that counts once ``new`` is recorded: ``new`` against the
@@ -227,6 +258,22 @@ class SubmissionStore:
         if not self.root.is_dir():
             return []
         return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())
+
+
+def _write_marker(path: Path, data: bytes) -> None:
+    """Replace the ACCEPTED pointer: written and renamed, never fsynced (it is for people
+    browsing; a torn or stale one after a power cut is read as missing and rebuilt from the
+    sidecars by the next accepted record)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise atomic.storage_error(path, "write", exc) from None
 
 
 def _rank(sub: Submission) -> tuple[int, str, str]:

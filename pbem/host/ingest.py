@@ -170,7 +170,9 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
                 if directory is None:  # only when there is mail: do not open every game
                     directory = Directory.indexed(root)
                 limits = ReplyLimits.load(inbox.inbox_dir, now)
-                # One round: the games opened once, their writes committed together.
+                # One round: the games opened once, their writes committed together; at most
+                # ROUND_MESSAGES (the replies are held in memory until the commit).
+                pending = pending[:ROUND_MESSAGES]
                 batch = Round(inbox, [s.sha256 for s in pending])
                 try:
                     for stored in pending:
@@ -186,6 +188,9 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
         if not any(s.sha256 not in seen for s in inbox.pending()):
             return report
 
+
+#: Messages handled in one round of group commit (pbem.host.ingestround); more wait for the next.
+ROUND_MESSAGES = 500
 
 #: Seconds one message may spend being parsed and searched for blocks (pure work, no I/O).
 #: The parse budgets keep it linear; this catches what they miss. Over it: quarantine.

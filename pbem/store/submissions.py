@@ -80,6 +80,8 @@ class SubmissionStore:
         self.root = Path(game_dir) / DIR_NAME
         #: directories with new names not fsynced yet (``record(sync_dir=False)``; :meth:`sync`)
         self.unsynced: set[Path] = set()
+        #: ACCEPTED pointers to write at :meth:`sync` (directory -> the submission it names)
+        self._markers: dict[Path, Submission] = {}
 
     def dir_for(self, turn: int, power: str) -> Path:
         if type(turn) is not int or turn < 0:
@@ -143,10 +145,11 @@ class SubmissionStore:
                           sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
             best = self._best_after(directory, mine)
-            if best is not None:
+            if best is not None and not sync_dir:
+                self._markers[directory] = best  # written once for the batch, at sync()
+            elif best is not None:
                 # A pointer for people browsing, not a record (the sidecars decide): replaced
-                # atomically, the directory not fsynced; after a crash it is rewritten with the
-                # next one.
+                # atomically, never fsynced; after a crash it is rewritten with the next one.
                 _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
         return mine
 
@@ -170,20 +173,26 @@ class SubmissionStore:
 
     def sync(self) -> None:
         """fsync every directory :meth:`record` left unsynced (each holds new names of files
-        or directories that are durable themselves: the order does not matter)."""
+        or directories that are durable themselves: the order does not matter), then write the
+        ACCEPTED pointers the batch changed (once per power, not once per file)."""
         for directory in sorted(self.unsynced, key=lambda p: len(p.parts), reverse=True):
             atomic.fsync_dir(directory)
         self.unsynced.clear()
+        for directory, best in self._markers.items():
+            _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
+        self._markers.clear()
 
     def _best_after(self, directory: Path, new: Submission) -> Submission | None:
         """The accepted submission that counts once ``new`` is recorded: ``new`` against the
         one the marker names (one sidecar read, not every sidecar of the turn and power); the
         whole directory is read only when the marker is missing or does not name a readable
         accepted record. None if the marker need not change."""
+        current = self._markers.get(directory)
         try:
-            marked = (directory / MARKER).read_text(encoding="ascii").strip()
-            stem = marked.removesuffix(".txt")
-            current = self._load(directory, stem) if _NAME.match(stem) else None
+            if current is None:
+                marked = (directory / MARKER).read_text(encoding="ascii").strip()
+                stem = marked.removesuffix(".txt")
+                current = self._load(directory, stem) if _NAME.match(stem) else None
         except (OSError, UnicodeDecodeError, SubmissionError):
             current = None
         if current is None or not current.accepted:

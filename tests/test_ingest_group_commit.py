@@ -142,3 +142,36 @@ def test_after_a_killed_batch_its_messages_are_handled_one_by_one(tmp_path):
     done = ingest(host, md)
     assert done.returncode == 0, done.stderr
     check(host, md, expected)
+
+
+def test_batched_replies_are_threaded_mail_with_text_and_html(tmp_path):
+    """Receipts and rejections are composed as wire bytes and queued in one outbox batch per
+    game: what the player receives is the same mail as before — to the registered address,
+    threaded under the player's message and the game's thread, marked as an automatic reply,
+    a text part with an HTML alternative."""
+    host = Host(tmp_path)
+    md = tmp_path / "md"
+    batch(host, md)
+    assert ingest(host, md).returncode == 0
+    outbox = Outbox(host.path / "outbox")
+    replies = {}
+    for entry in outbox.pending():
+        msg = email.message_from_bytes(outbox.raw(entry.id), policy=policy.default)
+        if "Orders" in str(msg["Subject"]):
+            assert entry.batch is not None, "queued in one batch with the game's other replies"
+            replies[str(msg["In-Reply-To"])] = msg
+    assert set(replies) == {f"<{p}-1@example.org>" for p in host.powers} | {
+        "<algol-2@example.org>", "<pavo-late@example.org>"}
+    for parent, msg in replies.items():
+        power = parent[1:].split("-")[0]
+        assert str(msg["To"]) == f"{power}@example.org"
+        assert str(msg["From"]) == "Referee <referee@example.org>"
+        assert str(msg["References"]).split() == ["<game.g1@example.org>", parent]
+        assert str(msg["Auto-Submitted"]) == "auto-replied" and msg["List-Id"] is not None
+        body = [p.get_content_type() for p in msg.walk() if not p.is_attachment()]
+        assert [t for t in body if t.startswith("text/")] == ["text/plain", "text/html"]
+        files = [p.get_filename() for p in msg.iter_attachments()]
+        receipt = "Orders received" in str(msg["Subject"])
+        assert files == (["checkpoint.txt", "receipt.txt"] if receipt else [])
+    assert "seq 2" in str(replies["<algol-2@example.org>"]["Subject"])
+    assert "rejected" in str(replies["<pavo-late@example.org>"]["Subject"])

@@ -116,9 +116,10 @@ class Outbox(Spool):
         anywhere in it is safe.
 
         ``index_items``: each item key also finds its message (``queued_under``, ``queue``), so
-        replies batched by ingest stay idempotent one by one: a symlink ``keys/<sha256>`` ->
-        the message id, made durable by the batch's own fsync of ``keys/`` and counted only once
-        the batch is (a link to a message in no batch counts as nothing queued).
+        replies batched by ingest stay idempotent one by one: a symlink ``keys/<sha256>`` to an
+        empty file ``keys/<id>``, both made durable by the batch's own fsync of ``keys/`` and
+        counted only once the batch is (a link to a message in no batch counts as nothing
+        queued).
         """
         hook = on_stage or (lambda stage, ident: None)
         key_path = self._key_path(key)
@@ -148,6 +149,10 @@ class Outbox(Spool):
         if index_items:
             for member in members:
                 if member["key"] is not None:
+                    # An empty file named by the id, and the key a symlink to it: the id is in
+                    # the link, and the link is never dangling (backups copy it as it is).
+                    os.close(os.open(self.keys_dir / member["id"],
+                                     os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
                     _files.replace_symlink(self._key_path(member["key"]), member["id"])
         store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook)
         return [m["id"] for m in members]

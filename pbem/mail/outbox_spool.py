@@ -46,7 +46,9 @@ class Spool:
         try:
             data = key_path.read_bytes()
         except FileNotFoundError:
-            # An item key of queue_many(index_items=True): a symlink to the message id.
+            return None
+        if not data:
+            # An item key of queue_many(index_items=True): a symlink to keys/<id> (empty).
             with contextlib.suppress(OSError):
                 ident = os.readlink(key_path)
                 if ID.match(ident) and self.state(ident) is not None:

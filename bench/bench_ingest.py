@@ -22,6 +22,11 @@ turn, so costs that grow with the turn's submissions and the log (the game opene
 verified per mail, every sidecar of the turn read per accepted file) show with many mails.
 
 Set PBEM_BENCH_MAILS to change the number of mails (default 200; 50 per power).
+
+The two ``batch ingest`` lines come first: one ``ingest`` of a Maildir holding one order mail
+per power of PBEM_BENCH_BATCH_GAMES (25) games, then as many mails into one game, each beside
+the mail floor measured in the same run (``floors.mail_ms`` as mails/s: one order parse + one
+verify + five durable writes); ratio ≤ 1 means at least the floor's rate.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from pathlib import Path
 
 import yaml
 
+from bench import floors
 from bench.report import line, median_seconds
 from pbem.game import registry
 from pbem.host import ingest
@@ -60,44 +66,74 @@ POWERS = ("pavo", "antares", "regulus", "algol")
 GAME = "bench-ingest"
 
 
-def build(work: Path, mails: int) -> tuple[Path, Path]:
-    """A root with one four-power game at turn 1, and a Maildir of ``mails`` signed order mails
-    (each power in turn, seq rising, so every file is accepted and replaces the last)."""
+def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
+    """A root with ``games`` four-power games at turn 1, and a Maildir of ``mails`` signed order
+    mails: each power of each game in turn, seq rising, so every file is accepted (and, with
+    more mails than powers, replaces the last)."""
     root, box = work / "root", work / "Maildir"
     for sub in ("new", "cur", "tmp"):
         (box / sub).mkdir(parents=True)
     plugin = registry.load("4000ad")
-    keys = {p: PrivateKey.generate() for p in POWERS}
-    config = GameConfig.from_data({
-        "game_id": GAME, "game": "4000ad", "variant": "independents-4",
-        "gm": "gm@example.org", "from": "Referee <referee@example.org>",
-        "powers": {p: {"email": f"{p}@example.org"} for p in POWERS},
-        "schedule": {"period": "48h"},
-    })
     root.mkdir()
     referee_key(root, create=True)
-    GameDir.create(root, config, {p: k.public for p, k in keys.items()}, plugin, T0)
+    names = [GAME] if games == 1 else [f"{GAME}-{g}" for g in range(games)]
+    keys: dict[str, dict[str, PrivateKey]] = {}
+    for name in names:
+        keys[name] = {p: PrivateKey.generate() for p in POWERS}
+        config = GameConfig.from_data({
+            "game_id": name, "game": "4000ad", "variant": "independents-4",
+            "gm": "gm@example.org", "from": "Referee <referee@example.org>",
+            "powers": {p: {"email": f"{p}.{name}@example.org"} for p in POWERS},
+            "schedule": {"period": "48h"},
+        })
+        GameDir.create(root, config, {p: k.public for p, k in keys[name].items()}, plugin, T0)
     for i in range(mails):
-        power, seq = POWERS[i % 4], i // 4 + 1
-        nonce = hashlib.sha256(f"{power}/{seq}".encode()).digest()
-        doc = {"pbem": 1, "game": GAME, "power": power, "turn": 1, "seq": seq,
+        name = names[(i // 4) % games]
+        power, seq = POWERS[i % 4], i // (4 * games) + 1
+        nonce = hashlib.sha256(f"{name}/{power}/{seq}".encode()).digest()
+        doc = {"pbem": 1, "game": name, "power": power, "turn": 1, "seq": seq,
                "orders": {"depart": {"warp": 1, "from": power.capitalize(), "ships": 3,
-                                     "commitment": commit(GAME, power, 1, 1, "Hamal", nonce)}}}
+                                     "commitment": commit(name, power, 1, 1, "Hamal", nonce)}}}
         msg = EmailMessage()
-        msg["From"] = f"{power}@example.org"
+        msg["From"] = f"{power}.{name}@example.org"
         msg["To"] = "referee@example.org"
         msg["Subject"] = f"orders {seq}"
-        msg["Message-ID"] = f"<{power}.{seq}@players.example>"
+        msg["Message-ID"] = f"<{name}.{power}.{seq}@players.example>"
         msg.set_content("My orders:\n\n" + sign_orders(yaml.safe_dump(doc, sort_keys=False),
-                                                       keys[power]))
+                                                       keys[name][power]))
         (box / "new" / f"{1000000 + i}.bench.host").write_bytes(msg.as_bytes())
     return root, box
 
 
+def batch_rate(work: Path, mails: int, games: int) -> float:
+    """Mails per second of one ``ingest`` of a Maildir holding ``mails`` order mails for
+    ``games`` games (set-up not timed); every mail must be accepted."""
+    root, box = build(work, mails, games)
+    source = MaildirSource(box)
+    start = time.perf_counter()
+    report = ingest.ingest(root, source, T0 + timedelta(hours=1))
+    elapsed = time.perf_counter() - start
+    source.close()
+    accepted = [v for v in report.verdicts if v.verdict == "accepted"]
+    assert len(accepted) == mails, report.lines()[:3]
+    return mails / elapsed
+
+
 def run() -> None:
     mails = int(os.environ.get("PBEM_BENCH_MAILS", "200"))
+    spread = int(os.environ.get("PBEM_BENCH_BATCH_GAMES", "25"))
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-ingest-"))
     try:
+        # Batch ingest beside the mail floor measured in this run (bench/floors.py): one
+        # mail per power in each of ``spread`` games (the realistic pattern), then the same
+        # number of mails into one game (a long batch for one game and turn).
+        floor = 1e3 / floors.mail_ms()
+        rate = batch_rate(work / "spread", 4 * spread, spread)
+        line(f"batch ingest: {4 * spread} order mails from a Maildir, one per power in "
+             f"{spread} games", rate, "mails/s", floor, rate=True)
+        rate = batch_rate(work / "one", 4 * spread, 1)
+        line(f"batch ingest: {4 * spread} order mails from a Maildir into one game", rate,
+             "mails/s", floor, rate=True)
         root, box = build(work, mails)
         source = MaildirSource(box)
         start = time.perf_counter()

@@ -176,16 +176,19 @@ def write_json(path: Path | str, value: Any, *, mode: int = PRIVATE) -> None:
     write_bytes(path, canonical.encode(value) + b"\n", mode=mode)
 
 
-def create_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> bool:
+def create_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
+                 sync_dir: bool = True) -> bool:
     """Create ``path`` holding ``data``; never overwrite.
 
     Returns True if the file was created, False if it already existed with exactly ``data`` (so a
-    retried call is harmless). Raises :class:`FileExists` if it exists with other content.
+    retried call is harmless). Raises :class:`FileExists` if it exists with other content. With
+    ``sync_dir`` false the caller fsyncs the directory (once for several files: group commit).
     """
-    return _create(Path(path), data, mode, "create", same_is_fine=True)
+    return _create(Path(path), data, mode, "create", same_is_fine=True, sync_dir=sync_dir)
 
 
-def _create(path: Path, data: bytes, mode: int, action: str, *, same_is_fine: bool) -> bool:
+def _create(path: Path, data: bytes, mode: int, action: str, *, same_is_fine: bool,
+            sync_dir: bool = True) -> bool:
     tmp: Path | None = None
     try:
         tmp = write_temp(path, data, mode)
@@ -196,7 +199,8 @@ def _create(path: Path, data: bytes, mode: int, action: str, *, same_is_fine: bo
                 return False
             other = " with other content" if same_is_fine else ""
             raise FileExists(f"{path} exists already{other}: refusing to overwrite") from None
-        fsync_dir(path.parent)
+        if sync_dir:
+            fsync_dir(path.parent)
         return True
     except OSError as exc:
         raise storage_error(path, action, exc) from None

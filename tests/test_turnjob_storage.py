@@ -58,7 +58,7 @@ def test_read_only_directory_fails_cleanly_then_next_run_completes(small_fs):
 def test_disk_full_fails_cleanly_then_next_run_completes(small_fs):
     host = ready(small_fs)
     filler = small_fs / "filler"
-    with open(filler, "wb") as fh:
+    with open(filler, "wb", buffering=0) as fh:  # unbuffered: nothing left to flush at close
         try:
             while True:
                 fh.write(b"\0" * 65536)

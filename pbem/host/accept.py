@@ -28,6 +28,7 @@ from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.host import notify
+from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.protocol.keys import PrivateKey
@@ -107,13 +108,18 @@ def handle_block(
     reply: bool = True,
     mail_rejection: bool = True,
     now: datetime | None = None,
+    games: OpenGames | None = None,
 ) -> Verdict:
     """Handle one armored block found in a message (or given directly). With ``reply`` false
     (an auto-submitted message, a bounce, list mail) nothing is mailed back. With
     ``mail_rejection`` false a rejection is recorded but not mailed: ingest sends one rejection
     per message for all its blocks (:func:`queue_rejection`). ``received`` is when the
     message arrived (stored); ``now`` (default: ``received``) when it is handled — the time of
-    the log entry, so the log's times never go backwards."""
+    the log entry, so the log's times never go backwards.
+
+    ``games``: the batch's open games (pbem.host.opengames): the game is opened once per batch
+    and what this block changes is made durable by ``games.commit()`` (ingest's group commit).
+    Without it the block is committed before this returns."""
     ring = ring or keyring_for(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
@@ -127,12 +133,19 @@ def handle_block(
     if not (path / "config.yaml").exists():
         return Verdict("unknown", verified.game, verified.power, verified.turn,
                        [Problem("unknown-game", "game", f"no game {verified.game!r} here")])
-    lock = try_lock(path)
-    if lock is None:
-        raise GameBusy(f"game {verified.game} is busy; the message will be handled later")
-    with lock:
-        return _judge(path, verified, received, message_id, reply_to, subject, reply,
-                      mail_rejection, now or received)
+    if games is not None:
+        return _judge(_held(games, path), verified, received, message_id, reply_to, subject,
+                      reply, mail_rejection, now or received)
+    with OpenGames() as alone:
+        return _judge(_held(alone, path), verified, received, message_id, reply_to, subject,
+                      reply, mail_rejection, now or received)
+
+
+def _held(games: OpenGames, path: Path) -> OpenGame:
+    try:
+        return games.get(path)
+    except Busy:
+        raise GameBusy(f"game {path.name} is busy; the message will be handled later") from None
 
 
 def _logged(entries: Any, v: VerifiedOrders) -> Any:
@@ -151,27 +164,28 @@ def _turn_bytes(entries: Any, power: str, turn: int) -> int:
                and e.body.get("turn") == turn)
 
 
-def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | None,
+def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: str | None,
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
-    game = GameDir.open(path, repair_torn_tail=True)
-    plugin = registry.load(game.config.game)
-    state = replay.load_state(plugin, game).state
+    path, game, plugin, state = held.path, held.game, held.plugin, held.state
     verdict = Verdict("rejected", v.game, v.power, v.turn)
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
     logged = _logged(game.log.entries, v)
-    outbox = Outbox(path / "outbox")
     if logged is not None and (
             (standing is not None and standing["sha256"] == v.sha256)
-            or outbox.queued_under(f"receipt:{v.sha256}") is None):
+            or not held.has(f"receipt:{v.sha256}")
+            or (logged.body.get("message_id") == message_id
+                and logged.body.get("received") == to_iso(received))):
         # This very file was accepted and logged: the same mail again, or a retry after a crash
         # between the log entry and the receipt — even if its turn has been resolved since (it
-        # was used), so the answer is its receipt, never a rejection. A file whose receipt went
-        # out and that no longer stands is a replay, judged below.
-        return _receipt_again(path, game, plugin, state, v, logged.body, reply_to, subject,
-                              reply, entry_seq=logged.seq)
+        # was used), so the answer is its receipt, never a rejection. The same message handled
+        # again (a batch killed after its commit, before its done records: a later file of
+        # the batch may stand now) is that retry too. A file whose receipt went out and that
+        # no longer stands, in another message, is a replay, judged below.
+        return _receipt_again(held, v, logged.body, reply_to, subject, reply,
+                              entry_seq=logged.seq)
     used = _turn_bytes(game.log.entries, v.power, v.turn)
     size = len(v.block.encode("utf-8"))
     # Lateness is decided by the arrival time given as ``received`` (see ingest).
@@ -213,9 +227,9 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         game.submissions.record(
             turn=v.turn, power=v.power, data=data, received=received,
             verdict="rejected" if problems else "accepted", message_id=message_id,
-            problems=problems, seq=v.seq,
+            problems=problems, seq=v.seq, sync_dir=False,
         )
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0], received)
+    ctx = held.context(received)
     if problems:
         codes = {p.code for p in problems}
         too_late = codes == {"late"} or (codes == {"turn"} and v.turn < plugin.orders_turn(state)
@@ -230,20 +244,21 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
             # a turn whose orders were used is a replay: the rejection says that.
             msg = notify.late_mail(ctx, v.power, v.turn, received,
                                    late if codes == {"late"} else None, reply_to)
-            verdict.queued.append(outbox.queue(msg, key=f"late:{v.sha256}:{message_id}"))
+            held.queue(msg, f"late:{v.sha256}:{message_id}", verdict.queued)
             return verdict
         if not mail_rejection:
             return verdict  # the caller sends one rejection for the whole message
         msg = notify.rejection_mail(ctx, v.power, v.turn, problems, reply_to, subject,
                                     seq=v.seq)
-        verdict.queued.append(outbox.queue(msg, key=f"rejection:{v.sha256}:{message_id}"))
+        held.queue(msg, f"rejection:{v.sha256}:{message_id}", verdict.queued)
         return verdict
     failpoints.reached("before-orders-append")
-    game.log.append(replay.ORDERS, max(now or received, received), replay.orders_body(
+    # Staged: written with the batch's other entries for this game by held.commit() (at once
+    # without a batch), before any reply of the batch is queued.
+    game.log.stage(replay.ORDERS, max(now or received, received), replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,
         received=to_iso(received), message_id=message_id, key=v.key_fingerprint,
         entropy=v.entropy))
-    failpoints.reached("after-orders-append")
     # The state is unchanged: the cache stays valid (orders entries never change the state).
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": to_iso(received)}
@@ -253,7 +268,7 @@ def _judge(path: Path, v: VerifiedOrders, received: datetime, message_id: str | 
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
                               subject, ready=v.ready, late=late)
-    verdict.queued.append(outbox.queue(msg, key=f"receipt:{v.sha256}"))
+    held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 
 
@@ -287,14 +302,15 @@ def _missed(game: GameDir, power: str, turn: int) -> bool:
     return bool(used) and all(sha is None for sha in used)
 
 
-def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any],
-                   v: VerifiedOrders, standing: Mapping[str, Any], reply_to: str | None,
-                   subject: str, reply: bool, *, entry_seq: int | None = None) -> Verdict:
+def _receipt_again(held: OpenGame, v: VerifiedOrders, standing: Mapping[str, Any],
+                   reply_to: str | None, subject: str, reply: bool, *,
+                   entry_seq: int | None = None) -> Verdict:
     """Nothing is recorded again, but the receipt is queued if it is missing (its outbox key
     makes a second queueing a no-op). The receipt shows the state the file was judged in."""
     verdict = Verdict("duplicate", v.game, v.power, v.turn)
     if not reply:
         return verdict
+    game, plugin, state = held.game, held.plugin, held.state
     if entry_seq is not None and standing.get("turn") != plugin.orders_turn(state):
         entries = game.log.entries
         state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin),
@@ -303,11 +319,11 @@ def _receipt_again(path: Path, game: GameDir, plugin: Any, state: dict[str, Any]
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
     first = datetime.fromisoformat(standing["received"].replace("Z", "+00:00"))
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0], first)
+    ctx = held.context(first)
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields,
                               receipt_signature(ctx.referee, fields), reply_to, subject,
                               ready=v.ready, late=notify.late_facts(game, first))
-    verdict.queued.append(Outbox(path / "outbox").queue(msg, key=f"receipt:{v.sha256}"))
+    held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 
 
@@ -337,21 +353,21 @@ def claimed(block: str) -> tuple[str | None, str | None]:
 
 
 def queue_rejection(path: Path, power: str, turn: int | None, problems: list[Problem],
-                    reply_to: str | None, key: str, now: datetime) -> str | None:
+                    reply_to: str | None, key: str, now: datetime,
+                    games: OpenGames | None = None, into: tuple[list[str], ...] = ()) -> bool:
     """Queue one "Orders rejected" mail to ``power``'s registered address in the game at
-    ``path`` (all the problems of one incoming message). None if the power is not registered
-    there. Raises :class:`GameBusy` when the game is locked."""
-    lock = try_lock(path)
-    if lock is None:
-        raise GameBusy(f"game {path.name} is busy; the message will be handled later")
-    with lock:
-        game = GameDir.open(path, repair_torn_tail=True)
-        if power not in game.config.powers:
-            return None
-        plugin = registry.load(game.config.game)
-        ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
-        msg = notify.rejection_mail(ctx, power, turn, problems, reply_to, "")
-        return Outbox(path / "outbox").queue(msg, key=key)
+    ``path`` (all the problems of one incoming message); its id goes into each list of
+    ``into`` (at ``games.commit()`` with ``games``, at once without). False if the power is
+    not registered there. Raises :class:`GameBusy` when the game is locked."""
+    if games is None:
+        with OpenGames() as alone:
+            return queue_rejection(path, power, turn, problems, reply_to, key, now, alone, into)
+    held = _held(games, path)
+    if power not in held.game.config.powers:
+        return False
+    msg = notify.rejection_mail(held.context(now), power, turn, problems, reply_to, "")
+    held.queue(msg, key, *into)
+    return True
 
 
 def _rejected_unverified(root: Path, block: str, problems: list[Problem], received: datetime,

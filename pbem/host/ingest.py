@@ -27,13 +27,15 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from pbem import failpoints
 from pbem.errors import PbemError, Problem
 from pbem.host import accept, notify, press, rootindex
+from pbem.host.ingestround import Round
+from pbem.host.opengames import OpenGames
+from pbem.mail.compose import Wire
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.outbox import Outbox
@@ -124,13 +126,26 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
         # Storing is safe for concurrent processes (content-addressed, atomic writes); the
         # source is acknowledged only once the message is on disk. The arrival time is
         # recorded now: it is when the orders count as received.
+        # Group commit: every copy written (each file fsynced), then one fsync of the inbox
+        # directory and one of keys/, then the acknowledgements (a Maildir's: one fsync per
+        # directory).
+        acks: list[str] = []
         for incoming in source.messages():
-            stored = inbox.store(incoming.raw, arrived=now)
+            stored = inbox.store(incoming.raw, arrived=now, sync_dir=False)
             report.messages += 1
             if stored.handled is not None or stored.duplicate:
                 report.duplicates += 1
-            source.ack(incoming.id)
+            acks.append(incoming.id)
             stored_now.append(stored)
+        if acks:
+            inbox.sync_stored()
+            failpoints.reached("ingest-stored")
+            ack_many = getattr(source, "ack_many", None)
+            if ack_many is not None:
+                ack_many(acks)
+            else:
+                for ident in acks:
+                    source.ack(ident)
     arrival = {s.sha256: i for i, s in enumerate(stored_now)}
     seen: set[str] = set()
     directory: Directory | None = None
@@ -155,15 +170,27 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
                 if directory is None:  # only when there is mail: do not open every game
                     directory = Directory.indexed(root)
                 limits = ReplyLimits.load(inbox.inbox_dir, now)
-                for stored in pending:
-                    seen.add(stored.sha256)
-                    if source is None or stored.sha256 not in arrival:
-                        report.messages += 1
-                    _handle_bounded(root, inbox, stored, now, directory, limits, report)
+                # One round: the games opened once, their writes committed together; at most
+                # ROUND_MESSAGES (the replies are held in memory until the commit).
+                pending = pending[:ROUND_MESSAGES]
+                batch = Round(inbox, [s.sha256 for s in pending])
+                try:
+                    for stored in pending:
+                        seen.add(stored.sha256)
+                        if source is None or stored.sha256 not in arrival:
+                            report.messages += 1
+                        _handle_bounded(root, inbox, stored, now, directory, limits, report,
+                                        batch)
+                    batch.finish()
+                finally:
+                    batch.games.commit()  # after a failure: commit what was judged, unlock
                 limits.save()
         if not any(s.sha256 not in seen for s in inbox.pending()):
             return report
 
+
+#: Messages handled in one round of group commit (pbem.host.ingestround); more wait for the next.
+ROUND_MESSAGES = 500
 
 #: Seconds one message may spend being parsed and searched for blocks (pure work, no I/O).
 #: The parse budgets keep it linear; this catches what they miss. Over it: quarantine.
@@ -204,11 +231,14 @@ def _lock(directory: Path, wait: float) -> GameLock | None:
 
 
 def _handle_bounded(root: Path, inbox: Inbox, stored: Stored, now: datetime,
-                    directory: Directory, limits: ReplyLimits, report: IngestReport) -> None:
+                    directory: Directory, limits: ReplyLimits, report: IngestReport,
+                    batch: Round) -> None:
     """Handle one message at most :data:`MAX_ATTEMPTS` times, whatever goes wrong: the start
-    is recorded durably first, so even a process killed while handling it (out of memory, a
+    is recorded durably first (the round's batch record for a grouped message: see
+    pbem.host.ingestround), so even a process killed while handling it (out of memory, a
     time limit) counts; any exception quarantines the message with its reason."""
-    attempt = inbox.begin(stored.sha256)
+    alone = batch.is_alone(stored.sha256)
+    attempt = inbox.begin(stored.sha256) if alone else 1
     failpoints.reached("ingest-handling")
     if attempt > MAX_ATTEMPTS:
         reason = (f"handling it started {attempt - 1} times and never finished (the process "
@@ -219,11 +249,14 @@ def _handle_bounded(root: Path, inbox: Inbox, stored: Stored, now: datetime,
     try:
         raw = inbox.read(stored)
         received = inbox.arrived(stored.sha256) or now
-        _handle(root, inbox, stored, raw, received, now, directory, limits, report)
+        _handle(root, inbox, stored, raw, received, now, directory, limits, report, batch)
     except Exception as exc:  # MemoryError and RecursionError included: that is the point
         reason = f"internal-error: handling it failed ({type(exc).__name__}: {_short(exc)})"
+        batch.games.commit()  # what its blocks changed is durable before it is quarantined
         _quarantine(inbox, stored, reason, report)
-    inbox.finish(stored.sha256)
+    if alone:
+        batch.games.commit()
+        inbox.finish(stored.sha256)
 
 
 def _quarantine(inbox: Inbox, stored: Stored, reason: str, report: IngestReport) -> None:
@@ -242,7 +275,7 @@ def _short(exc: BaseException) -> str:
 
 def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: datetime,
             now: datetime, directory: Directory, limits: ReplyLimits,
-            report: IngestReport) -> None:
+            report: IngestReport, batch: Round) -> None:
     with _time_budget(PARSE_SECONDS):
         t = triage(raw, own_addresses=directory.ours)
         header_sender = _header_sender(t) if t.too_big is None else None
@@ -278,7 +311,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
                 _reply_to_registered(directory, limits, t.sender, "html-only", t.message_id,
                                      report, lambda game, to: notify.html_only_mail(
                                          game, to, t.message_id, "", now))
-            inbox.done(stored, "html-only")
+            batch.done(stored, "html-only")
             return
         reason = "no signed order block found"
         if no_reply is not None:
@@ -303,22 +336,24 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             verdicts.append(accept.handle_block(
                 root, block, received=received, message_id=t.message_id, ring=directory.ring,
                 reply_to=t.message_id, subject=t.subject, reply=reply, mail_rejection=False,
-                now=now,
+                now=now, games=batch.games,
             ))
+        if press_blocks:  # press locks and writes its game itself: the round lets go first
+            batch.games.commit()
         # Press (pbem.host.press) is relayed at once; it never touches the orders.
         verdicts.extend(press.handle_press_block(
             root, block, received=received, ring=directory.ring, message_id=t.message_id,
             reply=reply and muted is None, now=now) for block in press_blocks)
         if reply and muted is None:
             _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,
-                             now, report)
+                             now, report, batch.games)
     except accept.GameBusy as exc:
         report.pending += 1
         report.notes.append(str(exc))
         return  # not done: the next run handles it again (accepted blocks are duplicates then)
     report.verdicts.extend(verdicts)
     outcome = ",".join(sorted({v.verdict for v in verdicts}))
-    inbox.done(stored, outcome, verdicts=[v.line() for v in verdicts])
+    batch.done(stored, outcome, verdicts=[v.line() for v in verdicts])
 
 
 def _header_sender(t: Any) -> str | None:
@@ -334,7 +369,7 @@ def _header_sender(t: Any) -> str | None:
 
 def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: Directory,
                      limits: ReplyLimits, sender: str | None, message_id: str | None,
-                     now: datetime, report: IngestReport) -> None:
+                     now: datetime, report: IngestReport, games: OpenGames) -> None:
     """One "Orders rejected" mail per incoming message and power, listing every problem of
     every rejected block for that power. A block whose signature failed is a stranger's: its
     problems are told by code only (never the stranger's text) and the claimed power is only
@@ -370,15 +405,13 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
             report.notes.append(f"rejection for {game}/{power} not mailed: {over}")
             continue
         turn = next(iter(turns[(game, power)])) if len(turns[(game, power)]) == 1 else None
-        ident = accept.queue_rejection(directory.games[game], power, turn,
-                                       _capped(problems), message_id,
-                                       f"rejection:{stored.sha256}:{power}", now)
-        if ident is None:
+        told = [v.queued for v in verdicts
+                if v.game == game and v.power == power and v.verdict == "rejected"]
+        if not accept.queue_rejection(directory.games[game], power, turn, _capped(problems),
+                                      message_id, f"rejection:{stored.sha256}:{power}", now,
+                                      games, tuple(told)):
             continue
         limits.record(sender, f"{game}/{power}")
-        for v in verdicts:
-            if v.game == game and v.power == power and v.verdict == "rejected":
-                v.queued.append(ident)
 
 
 #: What a player is told about a block whose signature or envelope check failed: our words only.
@@ -406,7 +439,7 @@ def _capped(problems: list[Problem]) -> list[Problem]:
 
 def _reply_to_registered(directory: Directory, limits: ReplyLimits, sender: str | None,
                          kind: str, message_id: str | None, report: IngestReport,
-                         make: Callable[[Path, str], EmailMessage]) -> None:
+                         make: Callable[[Path, str], Wire]) -> None:
     """Answer a mail that held no orders — only if its sender is a registered player, and
     within the reply limits. From proves nothing, but answering only registered addresses
     means pbem can never be used to mail a stranger; the limits keep a forged From from

@@ -133,10 +133,10 @@ class Context:
         return compose(**self._compose_args(to, mail, kind=kind, reply_to=reply_to))
 
     def compose_wire(self, to: str | Sequence[str], mail: mails.RenderedMail, *,
-                     kind: str) -> Wire:
+                     kind: str, reply_to: str | None = None) -> Wire:
         """The same message as :meth:`compose`, as wire bytes with its envelope (for the turn
-        job's mails: no ``EmailMessage`` is built and flattened)."""
-        return compose_wire(**self._compose_args(to, mail, kind=kind, reply_to=None))
+        job's mails and ingest's replies: no ``EmailMessage`` is built and flattened)."""
+        return compose_wire(**self._compose_args(to, mail, kind=kind, reply_to=reply_to))
 
     def _compose_args(self, to: str | Sequence[str], mail: mails.RenderedMail, *, kind: str,
                       reply_to: str | None) -> dict[str, Any]:
@@ -310,7 +310,7 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
 def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
-                 late: dict[str, str] | None = None) -> EmailMessage:
+                 late: dict[str, str] | None = None) -> Wire:
     """The receipt, quoting the current deadline (as the log has it now, after any extension)
     and saying honestly when a correction is still possible: ``ready`` files let the turn
     resolve early; ``late`` (accepted after deadline + grace in a game that takes late orders
@@ -322,12 +322,12 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
                           received=str(fields["received"]))
-    return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
-                       reply_to=reply_to)
+    return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
+                            reply_to=reply_to)
 
 
 def late_mail(ctx: Context, power: str, turn: int, received: datetime,
-              late: dict[str, str] | None, reply_to: str | None) -> EmailMessage:
+              late: dict[str, str] | None, reply_to: str | None) -> Wire:
     """The late notice: orders for ``turn`` came after its deadline plus grace (``late``) or
     after the turn was resolved (``late`` None); they were not used."""
     entry = ctx.game.config.powers[power]
@@ -336,18 +336,18 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
             "deadline": None if late else replay.clock(ctx.game.log.entries).deadline}
     mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
                              received=to_iso(received), late=late)
-    return ctx.compose(entry.email, mail, kind="reply", reply_to=reply_to)
+    return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
 
 
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
-                   reply_to: str | None, subject: str, *, seq: int | None = None) -> EmailMessage:
+                   reply_to: str | None, subject: str, *, seq: int | None = None) -> Wire:
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn,
                            seq=seq)
-    return ctx.compose(ctx.game.config.powers[power].email, mail, kind="reply",
-                       reply_to=reply_to)
+    return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
+                            reply_to=reply_to)
 
 
 # -- what the players are told besides their orders -------------------------------------------
@@ -504,7 +504,7 @@ def queue_welcome(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
 
 
 def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject: str,
-                   now: datetime) -> EmailMessage:
+                   now: datetime) -> Wire:
     """"Please send plain text" to a registered player whose mail was HTML only."""
     return _sender_reply(game_path, sender, message_id, now,
                          lambda r, c: mails.html_only_reply(r, {"email": sender}, c,
@@ -512,7 +512,7 @@ def html_only_mail(game_path: Path, sender: str, message_id: str | None, subject
 
 
 def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject: str,
-                   now: datetime, notes: Sequence[str]) -> EmailMessage:
+                   now: datetime, notes: Sequence[str]) -> Wire:
     """"No signed orders found" to a registered player (unsigned orders, a zip, nothing)."""
     return _sender_reply(game_path, sender, message_id, now,
                          lambda r, c: mails.no_orders_reply(r, {"email": sender}, c,
@@ -520,16 +520,16 @@ def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject
 
 
 def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: datetime,
-                  make: Any) -> EmailMessage:
+                  make: Any) -> Wire:
     """A reply to a registered player's address (the caller checked it is registered)."""
     config = GameConfig.load(game_path / CONFIG_NAME)
     renderer = mails.Renderer(config.game, game_path)
     mail = make(renderer, {"game_id": config.game_id})
     from_ = config.sender or DEFAULT_SENDER
-    return compose(sender=from_, to=sender, subject=mail.subject, text=mail.text, html=mail.html,
-                   date=now, domain=domain_of(from_),
-                   auto_submitted="auto-replied", in_reply_to=message_id,
-                   game=config.game_id)
+    return compose_wire(sender=from_, to=sender, subject=mail.subject, text=mail.text,
+                        html=mail.html, date=now, domain=domain_of(from_),
+                        auto_submitted="auto-replied", in_reply_to=message_id,
+                        game=config.game_id)
 
 
 def stopped_mail(path: Path, now: datetime, message: str) -> EmailMessage | None:

@@ -175,13 +175,17 @@ class Inbox:
         for parent in created:  # a new folder is durable before anything is filed in it
             _files.fsync_dir(parent)
         self._legacy = self.legacy_done_dir.is_dir()
+        self._unsynced: list[tuple[str, str]] = []  # done(..., sync_dir=False), to flush
         self._days: set[str] = set()
 
     # --- storing -------------------------------------------------------------------------------
-    def store(self, raw: bytes, arrived: datetime | None = None) -> Stored:
+    def store(self, raw: bytes, arrived: datetime | None = None, *,
+              sync_dir: bool = True) -> Stored:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
         message was handled before. Call before acting on the message; ack the source after.
-        ``arrived`` (default: the clock) is recorded beside a new message: its arrival time."""
+        ``arrived`` (default: the clock) is recorded beside a new message: its arrival time.
+        With ``sync_dir`` false the caller calls :meth:`sync_stored` before acknowledging or
+        handling (once for a batch of messages: group commit)."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
         found = self._find_key(key)
@@ -214,10 +218,16 @@ class Inbox:
                 day = current[0]
             else:
                 _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
-        _files.fsync_dir(self.inbox_dir)
-        _files.fsync_dir(self.keys_dir)
+        if sync_dir:
+            self.sync_stored()
         return Stored(sha, path, message_id, handled=self._record(sha, day), fresh=fresh,
                       day=day)
+
+    def sync_stored(self) -> None:
+        """Make every message stored so far durable with its key: one fsync of the inbox and
+        one of ``keys/`` (after ``store(..., sync_dir=False)`` of a batch)."""
+        _files.fsync_dir(self.inbox_dir)
+        _files.fsync_dir(self.keys_dir)
 
     def path(self, sha: str) -> Path:
         """Where the raw bytes of ``sha`` live while in the inbox (not handled yet)."""
@@ -359,23 +369,44 @@ class Inbox:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.inbox_dir / "attempts" / sha)
 
-    def done(self, stored: Stored, outcome: str, **details: Any) -> None:
+    def done(self, stored: Stored, outcome: str, *, sync_dir: bool = True,
+             **details: Any) -> None:
         """Record durably that ``stored`` was handled: ``outcome`` is a short word ("accepted",
         "rejected", "ignored", "quarantined", …); ``details`` any JSON-able facts (game, turn,
         receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record.
-        Then the message leaves the live inbox for ``handled/DAY/``."""
+        Then the message leaves the live inbox for ``handled/DAY/``.
+
+        With ``sync_dir`` false (group commit) the record is written but its folder is synced,
+        and the message moved, only by :meth:`flush_done`: a message never leaves the live inbox
+        before its record is durable."""
         if stored.duplicate:
             return
         record = {"sha256": stored.sha256, "message_id": stored.message_id, "outcome": outcome}
         record.update(details)
-        day = self._commit(stored, record)
+        day = self._commit(stored, record, sync_dir=sync_dir)
+        if not sync_dir:
+            self._unsynced.append((stored.sha256, day))
+            return
         failpoints.reached("inbox-recorded")
         self._archive(stored.sha256, day)
 
-    def _commit(self, stored: Stored, record: dict[str, Any]) -> str:
-        """Write the done record durably (the commit point); return its archive day."""
+    def flush_done(self) -> None:
+        """Sync the folders of the records ``done(..., sync_dir=False)`` wrote (once each),
+        then move their messages out of the live inbox."""
+        pending, self._unsynced = self._unsynced, []
+        for day in sorted({day for _sha, day in pending}):
+            _files.fsync_dir(self._day_dir(day))
+        if pending:
+            failpoints.reached("inbox-recorded")
+        for sha, day in pending:
+            self._archive(sha, day)
+
+    def _commit(self, stored: Stored, record: dict[str, Any], *, sync_dir: bool = True) -> str:
+        """Write the done record (durably unless the caller syncs its folder: the commit point);
+        return its archive day."""
         day = stored.day or self._adopt(stored.sha256)
-        _files.write_json(self._day_dir(day) / f"{stored.sha256}.json", record)
+        _files.write_json(self._day_dir(day) / f"{stored.sha256}.json", record,
+                          sync_dir=sync_dir)
         return day
 
     def _adopt(self, sha: str) -> str:

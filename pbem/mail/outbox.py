@@ -108,6 +108,7 @@ class Outbox(Spool):
         *,
         key: str,
         on_stage: StageHook | None = None,
+        index_items: bool = False,
     ) -> list[str]:
         """Store several messages durably in one step — all of them or none — and return their
         ids (in queueing order); nothing is sent here.
@@ -119,6 +120,12 @@ class Outbox(Spool):
 
         Three fsyncs for the whole batch; see pbem.mail.outbox_batch for the order and why a crash
         anywhere in it is safe.
+
+        ``index_items``: each item key also finds its message (``queued_under``, ``queue``), so
+        replies batched by ingest stay idempotent one by one: a symlink ``keys/<sha256>`` to an
+        empty file ``keys/<id>``, both made durable by the batch's own fsync of ``keys/`` and
+        counted only once the batch is (a link to a message in no batch counts as nothing
+        queued).
         """
         hook = on_stage or (lambda stage, ident: None)
         key_path = self._key_path(key)
@@ -145,6 +152,14 @@ class Outbox(Spool):
             })
             chunks.append(raw)
         bid = f"{start:020d}-{suffix}"
+        if index_items:
+            for member in members:
+                if member["key"] is not None:
+                    # An empty file named by the id, and the key a symlink to it: the id is in
+                    # the link, and the link is never dangling (backups copy it as it is).
+                    os.close(os.open(self.keys_dir / member["id"],
+                                     os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+                    _files.replace_symlink(self._key_path(member["key"]), member["id"])
         store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook)
         return [m["id"] for m in members]
 

@@ -47,6 +47,13 @@ class Spool:
             data = key_path.read_bytes()
         except FileNotFoundError:
             return None
+        if not data:
+            # An item key of queue_many(index_items=True): a symlink to keys/<id> (empty).
+            with contextlib.suppress(OSError):
+                ident = os.readlink(key_path)
+                if ID.match(ident) and self.state(ident) is not None:
+                    return [ident]
+            return None
         if data.startswith(BATCH_MAGIC):
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 batch = Batch(key_path, data)

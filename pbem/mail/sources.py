@@ -24,7 +24,7 @@ import mailbox
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
@@ -157,6 +157,29 @@ class MaildirSource:
             # inbox recognises the duplicate). Gone from new/ is what ack means.
             if file.exists():
                 raise
+
+    def ack_many(self, message_ids: Sequence[str]) -> None:
+        """:meth:`ack` for several messages: every rename, then one fsync of ``cur/`` and of
+        each directory a message left (not two per message)."""
+        left: set[Path] = set()
+        for message_id in message_ids:
+            base = message_id.removeprefix("maildir:")
+            file = self._locations.pop(base, None)
+            if file is None:
+                raise KeyError(f"{message_id} was not handed out by this source")
+            match = _MAILDIR_INFO.match(file.name)
+            flags = set(match.group("flags") or "") if match else set()
+            try:
+                os.replace(file, self.path / "cur" / f"{base}:2,{''.join(sorted(flags | {'S'}))}")
+            except FileNotFoundError:
+                if file.exists():  # (acknowledged first by another ingest: see ack)
+                    raise
+                continue
+            left.add(file.parent)
+        if left:
+            _files.fsync_dir(self.path / "cur")
+            for directory in left - {self.path / "cur"}:
+                _files.fsync_dir(directory)
 
     def close(self) -> None:
         self._locations.clear()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,10 @@ def _problem(p: Problem | str) -> Problem:
 class SubmissionStore:
     def __init__(self, game_dir: Path | str) -> None:
         self.root = Path(game_dir) / DIR_NAME
+        #: directories with new names not fsynced yet (``record(sync_dir=False)``; :meth:`sync`)
+        self.unsynced: set[Path] = set()
+        #: ACCEPTED pointers to write at :meth:`sync` (directory -> the submission it names)
+        self._markers: dict[Path, Submission] = {}
 
     def dir_for(self, turn: int, power: str) -> Path:
         if type(turn) is not int or turn < 0:
@@ -96,8 +101,11 @@ class SubmissionStore:
         message_id: str | None = None,
         problems: Sequence[Problem | str] = (),
         seq: int | None = None,
+        sync_dir: bool = True,
     ) -> Submission:
-        """Store one received submission and its verdict (durably, never overwriting)."""
+        """Store one received submission and its verdict (durably, never overwriting). With
+        ``sync_dir`` false the new names (files and directories) are not fsynced here: the
+        caller calls :meth:`sync` once for a batch of records (ingest's group commit)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
         if verdict == "accepted" and problems:
@@ -119,25 +127,78 @@ class SubmissionStore:
             "turn": turn,
             "verdict": verdict,
         }
-        atomic.make_dirs(directory)
-        atomic.create_bytes(directory / f"{name}.txt", data)
+        if sync_dir:
+            atomic.make_dirs(directory)
+        else:
+            self._make_dirs(directory)
+            self.unsynced.add(directory)
+        atomic.create_bytes(directory / f"{name}.txt", data, sync_dir=sync_dir)
         try:
-            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n")
+            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n",
+                                sync_dir=sync_dir)
         except atomic.FileExists:
             raise SubmissionError(
                 f"{directory / name}.json: a different verdict is recorded already for this "
                 f"submission; verdicts are never overwritten"
             ) from None
+        mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
+                          sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
-            mine = [sub for sub in self.list(turn, power) if sub.accepted]
-            best = max(mine, key=_rank) if mine else None
-            if best is not None:
+            best = self._best_after(directory, mine)
+            if best is not None and not sync_dir:
+                self._markers[directory] = best  # written once for the batch, at sync()
+            elif best is not None:
                 # A pointer for people browsing, not a record (the sidecars decide): replaced
-                # atomically, the directory not fsynced; after a crash it is rewritten with the
-                # next one.
-                atomic.write_bytes(directory / MARKER, (best.name + ".txt\n").encode("ascii"),
-                                   sync_dir=False)
-        return self._load(directory, name)
+                # atomically, never fsynced; after a crash it is rewritten with the next one.
+                _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
+        return mine
+
+    def _make_dirs(self, directory: Path) -> None:
+        """``mkdir -p``, each new directory's parent noted for :meth:`sync`."""
+        missing: list[Path] = []
+        probe = directory
+        while not probe.is_dir():
+            missing.append(probe)
+            probe = probe.parent
+        for new in reversed(missing):
+            try:
+                os.mkdir(new, atomic.PRIVATE_DIR)
+                os.chmod(new, atomic.PRIVATE_DIR)
+            except FileExistsError:
+                if not new.is_dir():
+                    raise
+            except OSError as exc:
+                raise atomic.storage_error(new, "create directory", exc) from None
+            self.unsynced.add(new.parent)
+
+    def sync(self) -> None:
+        """fsync every directory :meth:`record` left unsynced (each holds new names of files
+        or directories that are durable themselves: the order does not matter), then write the
+        ACCEPTED pointers the batch changed (once per power, not once per file)."""
+        for directory in sorted(self.unsynced, key=lambda p: len(p.parts), reverse=True):
+            atomic.fsync_dir(directory)
+        self.unsynced.clear()
+        for directory, best in self._markers.items():
+            _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
+        self._markers.clear()
+
+    def _best_after(self, directory: Path, new: Submission) -> Submission | None:
+        """The accepted submission that counts once ``new`` is recorded: ``new`` against the
+        one the marker names (one sidecar read, not every sidecar of the turn and power); the
+        whole directory is read only when the marker is missing or does not name a readable
+        accepted record. None if the marker need not change."""
+        current = self._markers.get(directory)
+        try:
+            if current is None:
+                marked = (directory / MARKER).read_text(encoding="ascii").strip()
+                stem = marked.removesuffix(".txt")
+                current = self._load(directory, stem) if _NAME.match(stem) else None
+        except (OSError, UnicodeDecodeError, SubmissionError):
+            current = None
+        if current is None or not current.accepted:
+            mine = [sub for sub in self.list(new.turn, new.power) if sub.accepted]
+            return max(mine, key=_rank) if mine else None
+        return new if _rank(new) > _rank(current) else None
 
     def _load(self, directory: Path, name: str) -> Submission:
         txt = directory / f"{name}.txt"
@@ -206,6 +267,22 @@ class SubmissionStore:
         if not self.root.is_dir():
             return []
         return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())
+
+
+def _write_marker(path: Path, data: bytes) -> None:
+    """Replace the ACCEPTED pointer: written and renamed, never fsynced (it is for people
+    browsing; a torn or stale one after a power cut is read as missing and rebuilt from the
+    sidecars by the next accepted record)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise atomic.storage_error(path, "write", exc) from None
 
 
 def _rank(sub: Submission) -> tuple[int, str, str]:

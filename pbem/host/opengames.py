@@ -1,0 +1,155 @@
+"""The games one ingest batch touches, each opened once and committed once (group commit).
+
+Judging a mail's orders needs the game locked, its config read, its log verified, its state,
+the referee key and a renderer. Done per mail, a batch of mails for one game repeats all of it
+and grows with the log as the batch appends to it; each accepted file also cost four durable
+steps of its own (submission names, log entry, reply queued, each with its fsyncs).
+
+:class:`OpenGames` keeps, per game a batch touches, the lock and everything read, and what the
+batch has yet to make durable: the submission directories whose new names need an fsync, the
+log entries staged in memory (:meth:`pbem.store.log.GameLog.stage`: every later judgement of the
+batch sees them), and the replies (receipts, rejections, late notices) to queue. :meth:`commit`
+makes them durable per game in the order that keeps every guarantee (docs/operations.md, "Group
+commit in ingest"):
+
+1. fsync each submission directory that got new files (the files themselves were fsynced);
+2. the log: every staged entry in one write and one fsync — the commit point of the batch's
+   accepted orders for that game;
+3. the replies in one outbox batch (``queue_many``, three fsyncs), each findable by its own key;
+
+and then the lock is released. The caller records the mails as done only after :meth:`commit`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import failpoints
+from pbem.game import registry
+from pbem.host import notify
+from pbem.mail.compose import Wire
+from pbem.mail.outbox import Outbox
+from pbem.protocol.keys import PrivateKey
+from pbem.store import replay
+from pbem.store.gamedir import GameDir
+from pbem.store.lock import GameLock, try_lock
+from pbem.store.referee import referee_key
+
+#: What a verdict's ``queued`` holds for a reply until the batch is committed.
+PENDING = "pending:"
+
+
+class Busy(Exception):
+    """The game is locked by another process (accept turns it into GameBusy)."""
+
+
+@dataclass
+class OpenGame:
+    """One game held for a batch: locked, opened and read once."""
+
+    path: Path
+    lock: GameLock
+    game: GameDir
+    plugin: Any
+    state: dict[str, Any]
+    referee: PrivateKey
+    outbox: Outbox
+    #: replies to queue at commit: (key, message, the lists their id goes into)
+    replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
+    _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
+
+    def context(self, now: datetime) -> notify.Context:
+        """The notify context for mails dated ``now`` (one renderer per game and time)."""
+        ctx = self._contexts.get(now)
+        if ctx is None:
+            ctx = self._contexts[now] = notify.Context(self.game, self.plugin, self.referee, now)
+        return ctx
+
+    def queue(self, msg: Wire, key: str, *into: list[str]) -> None:
+        """Queue ``msg`` under ``key`` at commit. Each list of ``into`` gets a placeholder now
+        (``PENDING`` + key: a verdict shows at once that a reply is on its way), replaced by
+        the id at commit; the id itself if something is queued under ``key`` already (by an
+        earlier run). A key queued earlier in this batch is not queued twice."""
+        existing = self.outbox.queued_under(key)
+        if existing:
+            for ids in into:
+                ids.append(existing[0])
+            return
+        for ids in into:
+            ids.append(PENDING + key)
+        if not any(k == key for k, _, _ in self.replies):
+            self.replies.append((key, msg, into))
+
+    def has(self, key: str) -> bool:
+        """Whether a reply is queued under ``key``, durably or at this batch's commit."""
+        return (any(k == key for k, _, _ in self.replies)
+                or self.outbox.queued_under(key) is not None)
+
+    def commit(self) -> None:
+        """Make the batch's work on this game durable (the order is the module's)."""
+        self.game.submissions.sync()
+        if self.game.log.staged:
+            self.game.log.commit()
+            failpoints.reached("after-orders-append")
+        if self.replies:
+            replies, self.replies = self.replies, []
+            ids = self.outbox.queue_many(
+                [(key, msg) for key, msg, _ in replies],
+                key=f"ingest-batch:{self.game.game_id}:{secrets.token_hex(8)}",
+                index_items=True)
+            failpoints.reached("ingest-replies-queued")
+            if len(ids) != len(replies):  # an item key queued meanwhile: look each one up
+                ids = [(self.outbox.queued_under(key) or [""])[0] for key, _, _ in replies]
+            for (key, _, into), ident in zip(replies, ids, strict=True):
+                for lst in into:
+                    lst[:] = [ident if i == PENDING + key else i for i in lst]
+
+
+class OpenGames:
+    """The games of one batch by path; :meth:`commit` commits and releases every one."""
+
+    def __init__(self) -> None:
+        self._open: dict[Path, OpenGame] = {}
+
+    def get(self, path: Path) -> OpenGame:
+        """The game at ``path``, locked and opened (once per batch). Raises :class:`Busy`."""
+        found = self._open.get(path)
+        if found is not None:
+            return found
+        lock = try_lock(path)
+        if lock is None:
+            raise Busy(path.name)
+        try:
+            game = GameDir.open(path, repair_torn_tail=True)
+            plugin = registry.load(game.config.game)
+            state = replay.load_state(plugin, game).state
+            key = referee_key(game.root)[0]
+        except BaseException:
+            lock.release()
+            raise
+        opened = OpenGame(path, lock, game, plugin, state, key, Outbox(path / "outbox"))
+        self._open[path] = opened
+        return opened
+
+    def commit(self) -> None:
+        """Commit every open game, then release them all (a failure releases them too: what
+        was not committed is judged again by the next run)."""
+        try:
+            for opened in self._open.values():
+                opened.commit()
+        finally:
+            for opened in self._open.values():
+                with contextlib.suppress(Exception):
+                    opened.lock.release()
+            self._open.clear()
+
+    def __enter__(self) -> OpenGames:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.commit()

@@ -60,6 +60,7 @@ import contextlib
 import hashlib
 import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -202,6 +203,7 @@ class Inbox:
             _files.write_durably(self.inbox_dir / f"{sha}.arrived", stamp.encode("ascii"),
                                  sync_dir=False)
             _files.write_durably(path, raw, mode=0o600, sync_dir=False)
+            _stamp_order(path)
             day = stamp[:10]
         else:
             day = self._day_of(sha)
@@ -610,3 +612,16 @@ class Inbox:
 
     def __repr__(self) -> str:
         return f"Inbox({os.fspath(self.root)!r})"
+
+
+_last_order_ns = 0
+
+
+def _stamp_order(path: Path) -> None:
+    """Give a newly stored message an mtime strictly after the previous one's in this process:
+    :meth:`Inbox.pending` lists oldest first by mtime, and the file system's clock ticks too
+    coarsely (a jiffy) to tell apart messages stored in one batch, so after a crash they would
+    come back in an arbitrary order (a player's seq 1 after his seq 2, refused)."""
+    global _last_order_ns
+    _last_order_ns = max(time.time_ns(), _last_order_ns + 1)
+    os.utime(path, ns=(_last_order_ns, _last_order_ns))

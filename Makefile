@@ -56,8 +56,11 @@ typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
 	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes -p b5cgs
 
+# The suite runs on every core (pytest-xdist; a test file stays on one worker, in order):
+# TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= auto
 test: deps $(STAMP) lint typecheck
-	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest
+	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 GAME ?= 4000ad
 demo: $(DEMO_STAMP)

@@ -11,12 +11,11 @@ shuffle keeps the order.
 from __future__ import annotations
 
 import copy
-import hashlib
 import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from pbem.game import registry
+from pbem.game import practice, registry
 
 PLUGIN: Any = registry.load("b5cgs")
 hexes = importlib.import_module("b5cgs.hexes")
@@ -82,48 +81,11 @@ class ScriptedChance:
         return ScriptedStream(self, "secret", label)
 
 
-class PracticeStream:
-    """SHA-256 counter stream (predictable: tests and try-outs only)."""
+class PracticeChance(practice.PracticeChance):
+    """Deterministic chance (pbem.game.practice, seeded as "b5cgs-practice"): NOT fair."""
 
-    def __init__(self, seed: bytes) -> None:
-        self._seed, self._counter = seed, 0
-
-    def below(self, n: int) -> int:
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            word = int.from_bytes(block[:8], "big")
-            if word < limit:
-                return word % n
-
-    def roll(self, faces: Sequence[int], count: int = 1) -> list[int]:
-        return [faces[self.below(len(faces))] for _ in range(count)]
-
-    def shuffle(self, items: Sequence[T]) -> list[T]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-
-class PracticeChance:
     def __init__(self, game_id: str, step: int) -> None:
-        self._prefix = f"b5cgs-practice\0{game_id}\0{step}\0"
-        self._streams: dict[str, PracticeStream] = {}
-
-    def _stream(self, scope: str, label: str) -> PracticeStream:
-        k = f"{scope}\0{label}"
-        if k not in self._streams:
-            self._streams[k] = PracticeStream((self._prefix + k).encode())
-        return self._streams[k]
-
-    def public(self, label: str) -> PracticeStream:
-        return self._stream("public", label)
-
-    def secret(self, label: str) -> PracticeStream:
-        return self._stream("secret", label)
+        super().__init__("b5cgs", game_id, step)
 
 
 def new_game(variant: str = "basic-3", first: str | None = None) -> dict[str, Any]:

@@ -117,12 +117,15 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
             players[power].mail_orders(random_orders(view, rng), hour)
         hour += 1
         assert host.run(at(hour))[0].status in ("resolved", "over")
+        if host.plugin.is_over(host.state()):
+            break  # the dice come from the fair chance, fresh every run: a game may end early
     # the game master ends the game: the highest population total wins (a whole game by random
     # play takes 26 to 100 steps, too long for the suite; tests/test_ashes_properties.py plays
     # those to the end in process)
-    done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
-                iso(at(hour + 1)))
-    assert done.returncode == 0, done.stderr
+    if not host.plugin.is_over(host.state()):
+        done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
+                    iso(at(hour + 1)))
+        assert done.returncode == 0, done.stderr
     host.run(at(hour + 2))  # over: the referee's secret K is revealed
     out = tmp / f"{GAME_ID}.export"
     done = pbem("export", str(host.path), "-o", str(out))
@@ -147,7 +150,7 @@ def test_the_game_deals_fights_with_dice_and_ends_in_a_victory(game: Played) -> 
     assert any(d["label"] == "first-player" for d in draws)
     hands = [json.loads(v)["you"]["hand"] for p in game.players.values()
              for v in [p.work.joinpath("view.json").read_bytes()]]
-    assert all(len(h) >= 1 for h in hands)
+    assert any(len(h) >= 1 for h in hands)  # (a player beaten early may hold none)
 
 
 def test_the_export_passes_the_audit_replaying_every_die_and_the_shuffle(game: Played) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st_
 
 from pbem import canonical
@@ -141,6 +141,7 @@ def _fuzz_view():
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=_body)
+@example(body={"start": None, "contested": {"allow": [[]]}})  # once a TypeError
 def test_any_order_body_gives_problems_or_orders_never_an_internal_error(body):
     view = _fuzz_view()
     orders, problems = PLUGIN.normalize_orders(body, view)

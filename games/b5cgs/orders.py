@@ -138,7 +138,8 @@ def _contested(c: _Check, value: object, view: Mapping[str, Any]) -> dict[str, A
             else:
                 out["default"] = v
         elif key in ("allow", "deny"):
-            if not isinstance(v, list) or not all(p in view["powers"] for p in v):
+            if not isinstance(v, list) or not all(isinstance(p, str) and p in view["powers"]
+                                                  for p in v):
                 c.bad("contested", f"contested.{key}", "a list of the game's powers")
             else:
                 out[key] = sorted(set(v))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from pbem import canonical
@@ -43,6 +43,7 @@ def ledger(events, power):
 
 @SETTINGS
 @given(VARIANTS, st.integers(0, 10**6))
+@example("sequential-4", 280)  # a proof's draw won the game before the battle (ruling A21)
 def test_random_games_end_and_conserve_cards_and_ships(variant, seed):
     steps = 0
     for before, _, after, events in play(variant, seed):

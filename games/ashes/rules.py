@@ -428,7 +428,9 @@ def conquer(t: Table, power: str, move: Mapping[str, Any]) -> None:
         t.emit("proof", power=power, planet=cid(source), deck=len(t.s["deck"]))
         t.draw_home(power, left)
         t.deck_check()
-        if t.over():
+        if t.over():  # the draw ended the game before the battle: the fleet goes home (A21)
+            placed, lost = send_home(t, power, attackers)
+            t.emit("retreat", power=power, ships=sum(placed.values()), eliminated=lost)
             return
     revolutions(t, power)
     battle(t, power, target, attackers, defender, move.get("survivors_to"))

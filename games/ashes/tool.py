@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.protocol import orderfile
-from pbem.protocol.envelope import parse_envelope
+from pbem.game.tool import edit_order_file
 
 from .orders import normalize_orders
 
@@ -73,15 +72,8 @@ def build(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
 
 
 def run_ashes(args: argparse.Namespace) -> int:
-    doc, header = orderfile.load(args.file)
-    env = parse_envelope(doc)
-    orders = build(env.orders or {}, args)
-    if args.view is not None:
-        _, problems = normalize_orders(orders, orderfile.load_view(args.view))
-        if problems:
-            raise UsageError("; ".join(map(str, problems)))
-    doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
+    edit_order_file(args.file, args.view, lambda orders: build(orders, args), normalize_orders,
+                    footer)
     print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
     return 0
 

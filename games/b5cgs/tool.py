@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.protocol import orderfile
-from pbem.protocol.envelope import parse_envelope
+from pbem.game.tool import edit_order_file
 
 from . import orderform
 
@@ -172,15 +171,8 @@ def apply(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
 def run_b5(args: argparse.Namespace) -> int:
     from .orders import normalize_orders
 
-    doc, header = orderfile.load(args.file)
-    env = parse_envelope(doc)
-    orders = apply(env.orders or {}, args)
-    if args.view is not None:
-        _, problems = normalize_orders(orders, orderfile.load_view(args.view))
-        if problems:
-            raise UsageError("; ".join(map(str, problems)))
-    doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
+    edit_order_file(args.file, args.view, lambda orders: apply(orders, args), normalize_orders,
+                    footer)
     print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
     return 0
 

@@ -11,8 +11,13 @@ hooks let the generic commands fill in a game's defaults without knowing its ord
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
+
+from pbem.errors import UsageError
+from pbem.protocol import orderfile
+from pbem.protocol.envelope import parse_envelope
 
 Subparsers = argparse._SubParsersAction  # the object add_subparsers() returns
 
@@ -42,3 +47,23 @@ class Tool(Protocol):
         """For ``pbem orders check``: warnings (not problems) about a valid file, e.g. a
         secret the vault says is due but the file does not open."""
         ...
+
+
+Orders = dict[str, Any]
+
+
+def edit_order_file(path: Path, view_path: Path | None, edit: Callable[[Orders], Orders],
+                    check: Callable[[Orders, dict[str, Any]], tuple[Any, Sequence[Any]]],
+                    footer: Callable[[Mapping[str, Any]], str]) -> None:
+    """What a game's ``pbem orders GAME FILE --...`` does: ``edit`` the orders of the file at
+    ``path``; with a view, ``check`` them first exactly as the referee will (the game's
+    ``normalize_orders``) and write nothing if there is a problem (one UsageError naming them
+    all); then write the file back with its header and the game's ``footer``."""
+    doc, header = orderfile.load(path)
+    orders = edit(dict(parse_envelope(doc).orders or {}))
+    if view_path is not None:
+        _, problems = check(orders, orderfile.load_view(view_path))
+        if problems:
+            raise UsageError("; ".join(map(str, problems)))
+    doc["orders"] = orders
+    orderfile.write(path, orderfile.render(doc, header, footer(orders)))

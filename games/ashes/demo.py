@@ -13,12 +13,20 @@ The log is exported and audited: every die and the shuffle are replayed.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
 from typing import Any
 
-from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, newest_report, run, say, when
+from pbem.cli.demo import (
+    OUT,
+    check_sign_mail,
+    copy_report,
+    latest_view,
+    newest_report,
+    run,
+    start_game,
+    use_vault,
+    when,
+)
 
 POWERS = ("red", "blue", "green")
 ROUNDS = 4
@@ -59,23 +67,8 @@ def attack(view: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    root = OUT / "games"
-    game = root / "ashes-1"
-    maildir = OUT / "referee-maildir"
-    for sub in ("new", "cur", "tmp"):
-        (maildir / sub).mkdir(parents=True)
     print("== keys for every player, and a new game of The Ashes of Empire")
-    for power in POWERS:
-        (OUT / "players" / power).mkdir(parents=True)
-        run("keygen", str(OUT / "players" / power / "key"), who=power)
-    run("new", str(game), "--game", "ashes", "--variant", "rounds-3", "--deadline", "48h",
-        "--gm", "gm@example.org", "--from", "Ashes referee <referee@example.org>",
-        "--now", when(0),
-        *[a for p in POWERS for a in ("--power",
-                                     f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])
-    run("run", str(root), "--now", when(0.1))
+    root, game, maildir = start_game("ashes-1", "ashes", "rounds-3", POWERS, "Ashes referee")
     n = 0
     for step in range(ROUNDS + 1):
         print("== set-up: every player commits his chance tip" if step == 0 else
@@ -83,9 +76,7 @@ def main() -> int:
         for power in POWERS:
             home = OUT / "players" / power
             view = latest_view(root, power)
-            vault = str(home / "vault.json")
-            os.environ["PBEM_VAULT"] = vault
-            say(power, f"export PBEM_VAULT={vault}")
+            vault = use_vault(power)
             orders = home / f"step-{step}.yaml"
             run("orders", "new", "--view", str(view), "--seq", str(step), "-o", str(orders),
                 "--force", "--vault", vault, who=power)
@@ -93,14 +84,8 @@ def main() -> int:
                 flags = attack(json.loads(view.read_text()))
                 if flags:
                     run("orders", "ashes", str(orders), *flags, "--view", str(view), who=power)
-            run("orders", "check", str(orders), "--view", str(view), "--vault", vault,
-                who=power)
-            signed = home / f"step-{step}.signed.txt"
-            run("orders", "sign", str(orders), "--key", str(home / "key.key"), "--view",
-                str(view), "--vault", vault, "-o", str(signed), who=power)
             n += 1
-            delivered = mail_orders(maildir, power, signed, n)
-            print(f"{power}: mailed {signed} to referee@example.org (it arrived as {delivered})")
+            check_sign_mail(maildir, power, orders, view, n, vault)
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(step * 2 + 0.5))
         run("run", str(root), "--now", when(step * 2 + 1))
     print("== the game master ends the game: the highest population total wins")

@@ -18,18 +18,21 @@ The log is exported and audited: every die and the deal are replayed.
 
 from __future__ import annotations
 
-import email
-import email.utils
 import json
-import os
-import shutil
 import sys
-from datetime import datetime
-from email import policy
-from pathlib import Path
 from typing import Any
 
-from pbem.cli.demo import OUT, copy_report, latest_view, mail_orders, run, say, when
+from pbem.cli.demo import (
+    OUT,
+    check_sign_mail,
+    copy_report,
+    latest_view,
+    newest_report,
+    run,
+    start_game,
+    use_vault,
+    when,
+)
 
 from . import hexes as hx
 from . import threats
@@ -176,40 +179,10 @@ def flags(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def newest_report(root: Path, power: str) -> Path:
-    """The player's newest turn report (subject "... resolved")."""
-    best: tuple[datetime, str, Path] | None = None
-    for path in (root / "sent-mail").glob("*.eml"):
-        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
-        subject = str(msg["Subject"])
-        if f"{power}@" in str(msg["To"]) and "resolved" in subject:
-            key = (email.utils.parsedate_to_datetime(str(msg["Date"])), subject, path)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    if best is None:
-        raise SystemExit(f"demo: no report mail for {power}")
-    return best[2]
-
-
 def main() -> int:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    root = OUT / "games"
-    game = root / "b5-1"
-    maildir = OUT / "referee-maildir"
-    for sub in ("new", "cur", "tmp"):
-        (maildir / sub).mkdir(parents=True)
     powers = list(_plugin().variants()[VARIANT].powers)
     print("== keys for every player, and a new game of Babylon 5 CGS")
-    for power in powers:
-        (OUT / "players" / power).mkdir(parents=True)
-        run("keygen", str(OUT / "players" / power / "key"), who=power)
-    run("new", str(game), "--game", GAME, "--variant", VARIANT, "--deadline", "48h",
-        "--gm", "gm@example.org", "--from", "B5 referee <referee@example.org>",
-        "--now", when(0),
-        *[a for p in powers for a in ("--power",
-                                     f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])
-    run("run", str(root), "--now", when(0.1))
+    root, game, maildir = start_game("b5-1", GAME, VARIANT, powers, "B5 referee")
     n, hour = 0, 0.0
     for step in range(1 + ROUNDS * len(powers)):
         views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
@@ -221,23 +194,15 @@ def main() -> int:
         for power in due:
             home = OUT / "players" / power
             view = home / "view.json"
-            vault = str(home / "vault.json")
-            os.environ["PBEM_VAULT"] = vault
-            say(power, f"export PBEM_VAULT={vault}")
+            vault = use_vault(power)
             orders = home / f"step-{step}.yaml"
             run("orders", "new", "--view", str(view), "-o", str(orders), "--force",
                 "--vault", vault, who=power)
             options = flags(views[power]) if step else []
             if options:
                 run("orders", "b5", str(orders), *options, "--view", str(view), who=power)
-            run("orders", "check", str(orders), "--view", str(view), "--vault", vault,
-                who=power)
-            signed = home / f"step-{step}.signed.txt"
-            run("orders", "sign", str(orders), "--key", str(home / "key.key"), "--view",
-                str(view), "--vault", vault, "-o", str(signed), who=power)
             n += 1
-            delivered = mail_orders(maildir, power, signed, n)
-            print(f"{power}: mailed {signed} to referee@example.org (it arrived as {delivered})")
+            check_sign_mail(maildir, power, orders, view, n, vault)
         hour += 2
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
         run("run", str(root), "--now", when(hour - 1))
@@ -249,7 +214,7 @@ def main() -> int:
     run("export", str(game), "-o", str(log))
     run("audit", str(log))
     first = powers[0]
-    report, html = copy_report(newest_report(root, first), OUT)
+    report, html = copy_report(newest_report(root, first, "resolved"), OUT)
     print()
     print(f"game: {game.resolve()}")
     print(f"log: {log.resolve()}")

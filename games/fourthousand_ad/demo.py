@@ -21,19 +21,16 @@ then ends the game by agreement.
 
 from __future__ import annotations
 
-import os
-import shlex
-import shutil
-
 from pbem.cli.demo import (
     OUT,
+    check_sign_mail,
     copy_report,
     kept_checkpoint,
     latest_view,
-    mail_orders,
     newest_report,
     run,
-    say,
+    start_game,
+    use_vault,
     when,
 )
 
@@ -53,23 +50,9 @@ LAST_TURN = 7
 
 
 def main() -> int:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    root = OUT / "games"
-    game = root / "andromeda-7"
-    maildir = OUT / "referee-maildir"
-    for sub in ("new", "cur", "tmp"):
-        (maildir / sub).mkdir(parents=True)
     print("== keys for every player, and a new game")
-    for power in POWERS:
-        (OUT / "players" / power).mkdir(parents=True)
-        run("keygen", str(OUT / "players" / power / "key"), who=power)
-    run("new", str(game), "--game", "4000ad", "--variant", "independents-4", "--deadline", "48h",
-        "--gm", "gm@example.org", "--from", "4000 AD referee <referee@example.org>",
-        "--now", when(0),
-        *[a for p in POWERS for a in ("--power",
-                                     f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")])
-    run("run", str(root), "--now", when(0.1))
+    root, game, maildir = start_game("andromeda-7", "4000ad", "independents-4", POWERS,
+                                     "4000 AD referee")
     n = 0
     for turn in range(1, LAST_TURN + 1):
         print(f"== turn {turn}: every player writes, signs and mails orders")
@@ -78,9 +61,7 @@ def main() -> int:
                 continue  # Pavo cannot regain its home in time and sends nothing
             home = OUT / "players" / power
             view = latest_view(root, power)
-            vault = str(home / "vault.json")
-            os.environ["PBEM_VAULT"] = vault  # each player's own vault, never the referee's
-            say(power, f"export PBEM_VAULT={shlex.quote(vault)}")
+            vault = use_vault(power)
             print(f"{power}: saved view.json from the last mail it got, as {view}")
             orders = home / f"turn-{turn}.yaml"
             run("orders", "new", "--view", str(view), "-o", str(orders), "--force", who=power)
@@ -90,14 +71,8 @@ def main() -> int:
                 origin, ships, dest = SCRIPT[turn][power]
                 run("orders", "depart", str(orders), "--from", origin, "--ships", str(ships),
                     "--to", dest, "--view", str(view), "--vault", vault, who=power)
-            run("orders", "check", str(orders), "--view", str(view), who=power)
-            signed = home / f"turn-{turn}.signed.txt"
-            run("orders", "sign", str(orders), "--key", str(home / "key.key"), "-o",
-                str(signed), who=power)
             n += 1
-            delivered = mail_orders(maildir, power, signed, n)
-            print(f"{power}: mailed {signed} to referee@example.org as an attachment (it "
-                  f"arrived as {delivered})")
+            check_sign_mail(maildir, power, orders, view, n)
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(turn * 2 - 1.5))
         hours = turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49
         run("run", str(root), "--now", when(hours))

@@ -16,8 +16,11 @@ from __future__ import annotations
 import email
 import email.utils
 import importlib
+import os
 import shlex
+import shutil
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -77,6 +80,52 @@ def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> Path:
     path = maildir / "new" / f"{n:04d}.{power}.eml"
     path.write_bytes(bytes(msg))
     return path
+
+
+def start_game(name: str, game: str, variant: str, powers: Sequence[str],
+               referee: str) -> tuple[Path, Path, Path]:
+    """A fresh ``demo-output/``: the referee's Maildir, a key for every player, the game made
+    by ``pbem new`` (deadline 48h, From ``referee <referee@example.org>``) and its welcome
+    mails sent by a first ``pbem run``. Returns (root, the game's directory, the Maildir)."""
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    root = OUT / "games"
+    game_dir = root / name
+    maildir = OUT / "referee-maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    for power in powers:
+        (OUT / "players" / power).mkdir(parents=True)
+        run("keygen", str(OUT / "players" / power / "key"), who=power)
+    keys = [a for p in powers
+            for a in ("--power", f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")]
+    run("new", str(game_dir), "--game", game, "--variant", variant, "--deadline", "48h",
+        "--gm", "gm@example.org", "--from", f"{referee} <referee@example.org>",
+        "--now", when(0), *keys)
+    run("run", str(root), "--now", when(0.1))
+    return root, game_dir, maildir
+
+
+def use_vault(power: str) -> str:
+    """Point the player's tool at ``power``'s own vault (never the referee's), as he would."""
+    vault = str(OUT / "players" / power / "vault.json")
+    os.environ["PBEM_VAULT"] = vault
+    say(power, f"export PBEM_VAULT={shlex.quote(vault)}")
+    return vault
+
+
+def check_sign_mail(maildir: Path, power: str, orders: Path, view: Path, n: int,
+                    vault: str | None = None) -> None:
+    """``pbem orders check`` and ``sign`` as the player (with his vault when given: it keeps
+    his chance seed), then his mail with the signed file into the referee's Maildir."""
+    with_vault = ["--view", str(view), "--vault", vault] if vault else []
+    run("orders", "check", str(orders), "--view", str(view), *with_vault[2:], who=power)
+    signed = orders.with_suffix(".signed.txt")
+    run("orders", "sign", str(orders), "--key", str(OUT / "players" / power / "key.key"),
+        *with_vault, "-o", str(signed), who=power)
+    delivered = mail_orders(maildir, power, signed, n)
+    print(f"{power}: mailed {signed} to referee@example.org as an attachment (it arrived as "
+          f"{delivered})")
 
 
 def kept_checkpoint(root: Path, power: str) -> Path:

@@ -11,59 +11,24 @@ each mail against what was still secret when it was sent."""
 from __future__ import annotations
 
 import importlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.game import registry
+from tests.mail_player import MailPlayer
 from tests.pbem_host import Host, at, iso
-from tests.test_ingest_helpers import order_mail
-from tests.test_toygame_e2e import attachment, pbem
+from tests.test_toygame_e2e import pbem
 
 registry.load("b5cgs")  # imports the game's package under its directory name
 demo = importlib.import_module("b5cgs.demo")
 
 
-class Player:
-    """A player with pbem's own tool and his own vault (which keeps the chance seed)."""
-
-    def __init__(self, host: Host, power: str, work: Path) -> None:
-        self.host, self.power, self.work = host, power, work / power
-        self.work.mkdir(parents=True)
-        self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
-        self.vault = self.work / "vault.json"
-        self.address = f"{power}@example.org"
-        self.seq = 0
-
-    def newest_view(self) -> dict[str, Any]:
-        views = [v for v in (attachment(m, "view.json") for m in self.host.sent(self.address))
-                 if v is not None]
-        newest = max(views, key=lambda v: (json.loads(v)["turn"],
-                                           (json.loads(v).get("chance") or {}).get("step", 0)))
-        (self.work / "view.json").write_bytes(newest)
-        data: dict[str, Any] = json.loads(newest)
-        return data
-
-    def mail_orders(self, view: dict[str, Any], when: float) -> list[str]:
+class Player(MailPlayer):
+    def mail_orders(self, view: dict[str, Any], when: float) -> list[str]:  # type: ignore[override]
         """Write, check, sign and mail this step's orders; returns the tool's flags."""
-        path, orders = self.work / "view.json", self.work / f"orders-{self.seq}.yaml"
-        vault = ["--vault", str(self.vault)]
-        done = pbem("orders", "new", "--view", str(path), "--seq", str(self.seq), "-o",
-                    str(orders), *vault)
-        assert done.returncode == 0, done.stderr
         flags = demo.flags(view) if view["window"]["kind"] != "setup" else []
-        if flags:
-            done = pbem("orders", "b5", str(orders), *flags, "--view", str(path))
-            assert done.returncode == 0, (flags, done.stderr)
-        signed = pbem("orders", "sign", str(orders), "--key", str(self.key), "--view",
-                      str(path), *vault)
-        assert signed.returncode == 0, signed.stderr
-        raw = order_mail(signed.stdout.decode(), sender=self.address,
-                         msgid=f"<{self.power}.{self.seq}@example.org>")
-        done = pbem("ingest", str(self.host.root), "--stdin", "--now", iso(at(when)), stdin=raw)
-        assert done.returncode == 0, done.stderr
-        self.seq += 1
+        super().mail_orders(when, ("b5", *flags) if flags else ())
         return flags
 
 

@@ -20,55 +20,20 @@ from pbem.audit import AuditFailure, audit_bytes
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir
 from tests.ashes_play import random_orders
+from tests.mail_player import MailPlayer
 from tests.pbem_host import Host, at, iso
 from tests.test_chance_e2e import lying_referee
-from tests.test_ingest_helpers import order_mail
-from tests.test_toygame_e2e import attachment, pbem
+from tests.test_toygame_e2e import pbem
 
 GAME_ID = "ashes-1"
 SEED = 3  # the players' choices (not the dice: those come from the committed chance)
 STEPS = 4  # the set-up (shuffle and deal) and three rounds: battles by then
 
 
-class Player:
-    """A player with pbem's own tool and his own vault (which keeps the chance seed)."""
-
-    def __init__(self, host: Host, power: str, work: Path) -> None:
-        self.host, self.power, self.work = host, power, work / power
-        self.work.mkdir(parents=True)
-        self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
-        self.vault = self.work / "vault.json"
-        self.address = f"{power}@example.org"
-        self.seq = 0
-
-    def newest_view(self) -> dict[str, Any]:
-        views = [v for v in (attachment(m, "view.json") for m in self.host.sent(self.address))
-                 if v is not None]
-        newest = max(views, key=lambda v: (json.loads(v)["turn"],
-                                           (json.loads(v).get("chance") or {}).get("step", 0)))
-        (self.work / "view.json").write_bytes(newest)
-        data: dict[str, Any] = json.loads(newest)
-        return data
-
-    def mail_orders(self, body: dict[str, Any], when: float) -> None:
-        view, orders = self.work / "view.json", self.work / f"orders-{self.seq}.yaml"
-        vault = ["--vault", str(self.vault)]
-        done = pbem("orders", "new", "--view", str(view), "--seq", str(self.seq), "-o",
-                    str(orders), *vault)
-        assert done.returncode == 0, done.stderr
+class Player(MailPlayer):
+    def mail_orders(self, body: dict[str, Any], when: float) -> str:  # type: ignore[override]
         flags = tool_flags(body)
-        if flags:
-            done = pbem("orders", "ashes", str(orders), *flags, "--view", str(view))
-            assert done.returncode == 0, (body, done.stderr)
-        signed = pbem("orders", "sign", str(orders), "--key", str(self.key), "--view",
-                      str(view), *vault)
-        assert signed.returncode == 0, signed.stderr
-        raw = order_mail(signed.stdout.decode(), sender=self.address,
-                         msgid=f"<{self.power}.{self.seq}@example.org>")
-        done = pbem("ingest", str(self.host.root), "--stdin", "--now", iso(at(when)), stdin=raw)
-        assert done.returncode == 0, done.stderr
-        assert b"accepted" in done.stdout + done.stderr or done.returncode == 0
-        self.seq += 1
+        return super().mail_orders(when, ("ashes", *flags) if flags else ())
 
 
 def tool_flags(body: dict[str, Any]) -> list[str]:

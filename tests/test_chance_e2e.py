@@ -30,49 +30,16 @@ from pbem.store import log as glog
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from tests.pbem_host import Host, at, iso
-from tests.test_ingest_helpers import order_mail
+from tests.mail_player import MailPlayer
+from tests.pbem_host import Host, at
 from tests.test_toygame_e2e import attachment, pbem
 
 HC = registry.load("highcard")
 
 
-class Player:
-    """A player with pbem's own tool and his own vault (which keeps the chance seed)."""
-
-    def __init__(self, host: Host, power: str, work: Path) -> None:
-        self.host, self.power, self.work = host, power, work / power
-        self.work.mkdir(parents=True)
-        self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
-        self.vault = self.work / "vault.json"
-        self.address = f"{power}@example.org"
-
-    def newest_view(self) -> dict[str, Any]:
-        views = [v for v in (attachment(m, "view.json") for m in self.host.sent(self.address))
-                 if v is not None]
-        newest = max(views, key=lambda v: (json.loads(v)["turn"],
-                                           (json.loads(v).get("chance") or {}).get("step", 0)))
-        (self.work / "view.json").write_bytes(newest)
-        data: dict[str, Any] = json.loads(newest)
-        return data
-
-    def mail_orders(self, card: str | None, seq: int, when: float) -> str:
-        view, orders = self.work / "view.json", self.work / f"orders-{seq}.yaml"
-        vault = ["--vault", str(self.vault)]
-        done = pbem("orders", "new", "--view", str(view), "--seq", str(seq), "-o", str(orders),
-                    *vault)
-        assert done.returncode == 0, done.stderr
-        if card is not None:
-            done = pbem("orders", "play", str(orders), "--card", card, "--view", str(view))
-            assert done.returncode == 0, done.stderr
-        signed = pbem("orders", "sign", str(orders), "--key", str(self.key), "--view",
-                      str(view), *vault)
-        assert signed.returncode == 0, signed.stderr
-        raw = order_mail(signed.stdout.decode(), sender=self.address,
-                         msgid=f"<{self.power}.{seq}@example.org>")
-        done = pbem("ingest", str(self.host.root), "--stdin", "--now", iso(at(when)), stdin=raw)
-        assert done.returncode == 0, done.stderr
-        return signed.stdout.decode()
+class Player(MailPlayer):
+    def mail_orders(self, card: str | None, seq: int, when: float) -> str:  # type: ignore[override]
+        return super().mail_orders(when, ("play", "--card", card) if card else (), seq=seq)
 
 
 class Played:

@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from pbem.audit import AuditFailure, audit_bytes, audit_path
 from pbem.audit.export import lines_of
@@ -25,56 +20,21 @@ from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+from tests.mail_player import MailPlayer
 from tests.pbem_host import Host, at, iso
-from tests.test_ingest_helpers import order_mail
-from tests.test_toygame_e2e import attachment
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.test_toygame_e2e import pbem
 
 
-def pbem(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], input=stdin,
-                          capture_output=True, cwd=REPO, env=dict(os.environ), check=False,
-                          timeout=120)
-
-
-class Player:
-    """A player with pbem's own tool and vault (which keeps his fair-chance seed)."""
-
-    def __init__(self, host: Host, power: str, work: Path) -> None:
-        self.host, self.power, self.work = host, power, work / power
-        self.work.mkdir(parents=True)
-        self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
-        self.vault = self.work / "vault.json"
-        self.seq = 0
-
-    def mail(self, body: dict[str, Any] | None, hour: float) -> bytes:
-        """Write orders from the newest view.json mailed to him, put ``body`` in, sign and
-        mail them; the ingest's output."""
-        views = [v for v in (attachment(m, "view.json")
-                             for m in self.host.sent(f"{self.power}@example.org")) if v]
-        newest = max(views, key=lambda v: (json.loads(v)["turn"],
-                                           (json.loads(v).get("chance") or {}).get("step", 0)))
-        view, orders = self.work / "view.json", self.work / f"orders-{self.seq}.yaml"
-        view.write_bytes(newest)
-        done = pbem("orders", "new", "--view", str(view), "--seq", str(self.seq), "-o",
-                    str(orders), "--vault", str(self.vault), "--force")
-        assert done.returncode == 0, done.stderr
-        if body is not None:
-            doc = yaml.safe_load(orders.read_text())
-            doc["orders"] = body
-            orders.write_text(yaml.safe_dump(doc, sort_keys=False))
-        signed = pbem("orders", "sign", str(orders), "--key", str(self.key), "--view",
-                      str(view), "--vault", str(self.vault))
+class Player(MailPlayer):
+    def mail(self, body: dict[str, Any], hour: float) -> bytes:
+        """His orders from the newest view.json mailed to him, with ``body`` put in; the
+        tool's refusal when it will not sign them (it runs the referee's check first)."""
+        self.newest_view()
+        signed = self.sign(body=body)
         if signed.returncode != 0:
-            return signed.stderr  # the tool runs the referee's check before signing
-        raw = order_mail(signed.stdout.decode(), sender=f"{self.power}@example.org",
-                         msgid=f"<{self.power}.{self.seq}.{hour}@example.org>")
-        self.seq += 1
-        done = pbem("ingest", str(self.host.root), "--stdin", "--now", iso(at(hour)),
-                    stdin=raw)
-        assert done.returncode == 0, done.stderr
-        return done.stdout + done.stderr
+            return signed.stderr
+        self.deliver(signed.stdout.decode(), hour)
+        return b""
 
 
 class Played:

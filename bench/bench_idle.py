@@ -37,16 +37,15 @@ from pathlib import Path
 from typing import Any
 
 from bench import floors
-from bench.bench_scaling import PERIOD, POWERS, T0, create
+from bench.bench_scaling import PERIOD, POWERS, T0, create, orders_in, play
 from bench.report import line, median_seconds
 from pbem import canonical
-from pbem.chance.step import StepChance
 from pbem.game import registry
 from pbem.host import duelist, turnjob
 from pbem.mail.transports import FileTransport
 from pbem.schedule import to_iso
-from pbem.store import chance, replay, trusted
 from pbem.store import log as glog
+from pbem.store import trusted
 from pbem.store.gamedir import GameDir
 
 HOUR_AGO = 3600.0
@@ -57,55 +56,6 @@ def age(path: Path) -> None:
     changed within a second gets no idle hint: pbem.host.duelist.RACY_SECONDS)."""
     old = time.time() - HOUR_AGO
     os.utime(path, (old, old))
-
-
-def _no_draws() -> StepChance:
-    raise AssertionError("a bench turn drew a die")
-
-
-_no_chance = chance.LazyChance(_no_draws)
-
-
-def play(game: GameDir, turns: int, start: datetime = T0) -> datetime:
-    """Resolve ``turns`` turns after ``start`` straight into the log (what ``pbem run``
-    appends, without its mail), each after four orders entries of about the size signed
-    orders have (so the log grows as a played game's does: 5 entries, ~5 KB a turn); returns
-    the time of the last resolution. The turns are resolved on standing orders."""
-    plugin = registry.load("4000ad")
-    state = replay.load_state(plugin, game).state
-    when = start
-    entry = None
-    for _ in range(turns):
-        orders_at = when + timedelta(hours=1)
-        for p in POWERS:
-            game.log.append(replay.ORDERS, orders_at, replay.orders_body(
-                turn=plugin.orders_turn(state), power=p, seq=1, sha256=f"{p:0<64}"[:64],
-                text="-" * 900, orders={}, received=to_iso(orders_at), message_id=None,
-                key="bench"))
-        when += PERIOD + timedelta(minutes=5)
-        orders, used, opened, _stale = replay.gather_orders(plugin, state, {}, None)
-        result = plugin.resolve(state, orders, _no_chance)
-        body = {"turn": plugin.orders_turn(state), "due": plugin.powers_due(state),
-                "used": used, "escrow": opened, "stale": {},
-                "state": canonical.digest(result.state), "events": result.events,
-                "deadline": to_iso(when + PERIOD)}
-        entry = game.log.append(replay.RESOLVE, when, body)
-        state = result.state
-    assert entry is not None
-    game.save_state(state)
-    (game.path / turnjob.MAILED).write_text(canonical.dumps({"seq": entry.seq}) + "\n")
-    return when
-
-
-def some_orders_in(game: GameDir, when: Any) -> None:
-    """Three of the four powers' (empty) orders for the coming turn, as ingest logs them: the
-    turn is not due, the visit has orders to read."""
-    plugin = registry.load("4000ad")
-    state = replay.load_state(plugin, game).state
-    for p in POWERS[:3]:
-        game.log.append(replay.ORDERS, when, replay.orders_body(
-            turn=plugin.orders_turn(state), power=p, seq=1, sha256=f"{p:0<64}"[:64],
-            text="-", orders={}, received=to_iso(when), message_id=None, key="bench"))
 
 
 def _visit_costs(path: Path, when: Any, transport: FileTransport) -> tuple[float, float]:
@@ -135,11 +85,11 @@ def same_game(work: Path, short: int, long: int) -> dict[str, float]:
     played = 0
     last = T0
     for turns in (short, long):
-        last = play(game, turns - played, last)
+        last = play(game, turns - played, last, orders_text="-" * 900)
         played = turns
         age(game.path / "config.yaml")
         when = last + timedelta(minutes=1)
-        some_orders_in(GameDir.open(game.path), when)  # the visit has orders to read
+        orders_in(GameDir.open(game.path), when, POWERS[:3])  # the visit has orders to read
         at = when + timedelta(minutes=1)
         idle, full = _visit_costs(game.path, at, transport)
         out[f"idle {turns}"], out[f"full {turns}"] = idle, full
@@ -193,7 +143,7 @@ def _clone(template: Path, initial: dict[str, Any], hint: dict[str, Any],
 def many_games(work: Path, n: int, now: datetime) -> Path:
     root = work / "many"
     template = create(root, "g00000")
-    play(template, 1)
+    play(template, 1, orders_text="-" * 900)
     initial = template.initial_state(registry.load("4000ad"))
     age(template.path / "config.yaml")
     run = turnjob.run_game(template.path, now, None)

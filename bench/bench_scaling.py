@@ -2,23 +2,21 @@
 
 Lines, each beside a floor measured in this same run (bench/floors.py says how):
 
-- idle visit (``turnjob.run_game`` of a game with nothing due) at turn 5 and at turn 300 of the
-  same game: the idle hint makes it one small file and a few ``stat`` calls. Floor: that much
-  file work measured now (``floors.small_file_us``). Turn 300 should be within 1.2× of turn 5.
 - opening the game from its trusted point (``GameDir.open``: the log after the point verified,
-  the rest not read) at turn 5 and 300, beside the same small-file floor; what a visit costs
+  the rest not read) at turn 5 and 300, beside the small-file floor
+  (``floors.small_file_us``); what a visit costs
   when the hint does not hold (new orders came in).
 - one game-turn (four orders in, the deadline passed: open, resolve, append, state, render,
   queue, deliver to the file transport) at turn 5 and at turn 300. Floor: the note's game-turn
   floor priced now (``floors.game_turn_ms``).
-- idle ``pbem run`` over many games (``run_root``), per game. Floor: the small-file visit.
 
-The long game is built cheaply: its turns are resolved by the plugin on standing orders and
-appended to the log directly (what ``pbem run`` appends, without rendering mail), then one real
-run catches up and leaves the trusted point. Set PBEM_BENCH_IDLE_GAMES for the idle run
-(default 300: set-up is one ``GameDir.create`` per game, ~10 ms on a quiet 2-core machine and
-~0.5 s when it is loaded; 5000 takes five times as long) and
-PBEM_BENCH_LONG_TURNS for the long game (default 300).
+Idle ``pbem run`` over many games, and visits without a hint, are bench_idle's (it builds its
+many games as copies of one).
+
+The long game is built cheaply (``play``): its turns are resolved by the plugin on standing
+orders and appended to the log directly (what ``pbem run`` appends, without rendering mail),
+then one real run catches up and leaves the trusted point. Set PBEM_BENCH_LONG_TURNS for the
+long game (default 300).
 """
 
 from __future__ import annotations
@@ -29,16 +27,18 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from bench import floors
 from bench.report import line, median_seconds
 from pbem import canonical
+from pbem.chance.step import StepChance
 from pbem.game import registry
 from pbem.host import turnjob
 from pbem.mail.transports import FileTransport
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import to_iso
-from pbem.store import replay
+from pbem.store import chance, replay
 from pbem.store.gameconfig import GameConfig
 from pbem.store.gamedir import GameDir
 
@@ -59,35 +59,52 @@ def create(root: Path, gid: str) -> GameDir:
                           registry.load("4000ad"), T0)
 
 
-def play(game: GameDir, turns: int) -> datetime:
-    """Resolve ``turns`` turns on standing orders straight into the log; returns the time of
-    the last resolution (the next deadline is 48 h after it)."""
+def _no_draws() -> StepChance:
+    raise AssertionError("a bench turn drew a die")
+
+
+NO_DRAWS = chance.LazyChance(_no_draws)
+
+
+def play(game: GameDir, turns: int, start: datetime = T0, orders_text: str | None = None
+         ) -> datetime:
+    """Resolve ``turns`` turns after ``start`` on standing orders straight into the log (what
+    ``pbem run`` appends, without its mail); with ``orders_text``, each turn after four orders
+    entries carrying that much text, as signed orders would (the log then grows as a played
+    game's does: 5 entries, ~5 KB a turn). Returns the time of the last resolution (the next
+    deadline is 48 h after it)."""
     plugin = registry.load("4000ad")
     state = replay.load_state(plugin, game).state
-    when = T0
+    when = start
+    entry = None
     for _ in range(turns):
-        when += PERIOD + timedelta(minutes=1)
+        if orders_text is not None:
+            orders_in(game, when + timedelta(hours=1), POWERS, orders_text, state)
+        when += PERIOD + timedelta(minutes=1 if orders_text is None else 5)
         orders, used, opened, _stale = replay.gather_orders(plugin, state, {}, None)
-        result = plugin.resolve(state, orders)
+        result = plugin.resolve(state, orders, NO_DRAWS)
         body = {"turn": plugin.orders_turn(state), "due": plugin.powers_due(state),
                 "used": used, "escrow": opened, "stale": {},
                 "state": canonical.digest(result.state), "events": result.events,
                 "deadline": to_iso(when + PERIOD)}
         entry = game.log.append(replay.RESOLVE, when, body)
         state = result.state
+    assert entry is not None
     game.save_state(state)
     (game.path / turnjob.MAILED).write_text(canonical.dumps({"seq": entry.seq}) + "\n")
     return when
 
 
-def orders_in(game: GameDir, when: datetime) -> None:
-    """Each power's (empty) orders for the coming turn, as ingest logs them."""
+def orders_in(game: GameDir, when: datetime, powers: tuple[str, ...] = POWERS,
+              text: str = "-", state: dict[str, Any] | None = None) -> None:
+    """``powers``' orders (empty, ``text`` long) for the coming turn, as ingest logs them."""
     plugin = registry.load("4000ad")
-    state = replay.load_state(plugin, game).state
-    for p in POWERS:
+    if state is None:
+        state = replay.load_state(plugin, game).state
+    for p in powers:
         game.log.append(replay.ORDERS, when, replay.orders_body(
             turn=plugin.orders_turn(state), power=p, seq=1, sha256=f"{p:0<64}"[:64],
-            text="-", orders={}, received=to_iso(when), message_id=None, key="bench"))
+            text=text, orders={}, received=to_iso(when), message_id=None, key="bench"))
 
 
 def long_game(work: Path, turns: int) -> tuple[Path, datetime]:
@@ -103,10 +120,7 @@ def long_game(work: Path, turns: int) -> tuple[Path, datetime]:
 def measure_game(work: Path, turns: int) -> dict[str, float]:
     path, last = long_game(work, turns)
     transport = FileTransport(work / "sent")
-    idle_at = last + timedelta(minutes=2)
-    idle = median_seconds(lambda: turnjob.run_game(path, idle_at, transport), repeat=7,
-                          number=200)
-    assert turnjob.run_game(path, idle_at, transport).status == "waiting"
+    assert turnjob.run_game(path, last + timedelta(minutes=2), transport).status == "waiting"
     opened = median_seconds(lambda: GameDir.open(path), repeat=7, number=20)
     orders_in(GameDir.open(path), last + timedelta(minutes=3))
     snapshot = work / f"snapshot-{turns}"
@@ -121,18 +135,8 @@ def measure_game(work: Path, turns: int) -> dict[str, float]:
         assert run.status == "resolved", run.line()
         shutil.rmtree(target)
     times.sort()
-    return {"idle": idle * 1e3, "open": opened * 1e3, "turn": times[len(times) // 2] * 1e3,
+    return {"open": opened * 1e3, "turn": times[len(times) // 2] * 1e3,
             "entries": len(GameDir.open(snapshot / "long").log)}
-
-
-def idle_root(work: Path, n: int) -> float:
-    root = work / "many"
-    for i in range(n):
-        play(create(root, f"g{i:05d}"), 1)
-    now = T0 + PERIOD + timedelta(minutes=2)
-    runs = turnjob.run_root(root, now, None)  # the first visit of each leaves its hint
-    assert all(r.status == "waiting" for r in runs), [r.line() for r in runs][:3]
-    return median_seconds(lambda: turnjob.run_root(root, now, None), repeat=3) / n * 1e3
 
 
 def run() -> None:
@@ -143,17 +147,12 @@ def run() -> None:
         print(floors.describe(), flush=True)
         turns = int(os.environ.get("PBEM_BENCH_LONG_TURNS", "300"))
         short, long = measure_game(work, 5), measure_game(work, turns)
-        line(f"idle visit at turn 5 ({short['entries']} entries)", short["idle"], "ms", small_ms)
-        line(f"idle visit at turn {turns} ({long['entries']} entries; ratio to turn 5 "
-             f"{long['idle'] / short['idle']:.2f})", long["idle"], "ms", small_ms)
         line("open from the trusted point at turn 5", short["open"], "ms", small_ms)
         line(f"open from the trusted point at turn {turns} (ratio to turn 5 "
              f"{long['open'] / short['open']:.2f})", long["open"], "ms", small_ms)
         line("game-turn at turn 5", short["turn"], "ms", turn_floor)
         line(f"game-turn at turn {turns} (ratio to turn 5 {long['turn'] / short['turn']:.2f})",
              long["turn"], "ms", turn_floor)
-        n = int(os.environ.get("PBEM_BENCH_IDLE_GAMES", "300"))
-        line(f"idle pbem run over {n} games, per game", idle_root(work, n), "ms", small_ms)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -12,7 +12,7 @@ import pytest
     ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
     ("bench_ingest", {"PBEM_BENCH_MAILS": "5"}),
     ("bench_rules", {}),
-    ("bench_scaling", {"PBEM_BENCH_IDLE_GAMES": "3", "PBEM_BENCH_LONG_TURNS": "7"}),
+    ("bench_scaling", {"PBEM_BENCH_LONG_TURNS": "7"}),
     ("bench_ingest_scaling", {"PBEM_BENCH_INGEST_GAMES": "11", "PBEM_BENCH_HANDLED": "20"}),
     ("bench_idle", {"PBEM_BENCH_IDLE_TURNS": "7", "PBEM_BENCH_IDLE_RUN_GAMES": "3"}),
 ])

@@ -116,8 +116,9 @@ def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def write_temp(path: Path, data: bytes, mode: int = PRIVATE) -> Path:
-    """Write ``data`` to a fresh fsynced temp file beside ``path``; return its name.
+def write_temp(path: Path, data: bytes, mode: int = PRIVATE, *, fsync: bool = True) -> Path:
+    """Write ``data`` to a fresh temp file beside ``path`` (fsynced unless ``fsync`` is
+    false: a cache its readers check); return its name.
 
     The file gets exactly ``mode`` (not masked by the umask)."""
     tmp = _temp_name(path)
@@ -125,7 +126,8 @@ def write_temp(path: Path, data: bytes, mode: int = PRIVATE) -> Path:
     try:
         os.fchmod(fd, mode)
         _write_all(fd, data)
-        os.fsync(fd)
+        if fsync:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
@@ -147,22 +149,24 @@ def rename_into_place(tmp: Path | str, path: Path | str) -> None:
 
 
 def replace_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
-                  sync_dir: bool = True) -> None:
+                  sync_dir: bool = True, fsync: bool = True) -> None:
     """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory).
+    With ``fsync`` and ``sync_dir`` false, readers still see the old file or the new one, but
+    a crash may lose the new data (a cache whose readers tell a torn file apart).
 
     Raises the plain OSError (callers that report it themselves); :func:`write_bytes` is the
     same with a :class:`StorageError` naming the file."""
     path = Path(path)
-    rename_into_place(write_temp(path, data, mode), path)
+    rename_into_place(write_temp(path, data, mode, fsync=fsync), path)
     if sync_dir:
         fsync_dir(path.parent)
 
 
 def write_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
-                sync_dir: bool = True) -> None:
-    """Replace ``path`` with ``data`` atomically and durably."""
+                sync_dir: bool = True, fsync: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically (and durably, unless told not to)."""
     try:
-        replace_bytes(path, data, mode=mode, sync_dir=sync_dir)
+        replace_bytes(path, data, mode=mode, sync_dir=sync_dir, fsync=fsync)
     except OSError as exc:
         raise storage_error(path, "write", exc, "the old file is unchanged") from None
 

@@ -143,24 +143,12 @@ class MaildirSource:
                 yield Incoming(f"maildir:{base}", raw, truncated)
 
     def ack(self, message_id: str) -> None:
-        base = message_id.removeprefix("maildir:")
-        file = self._locations.pop(base, None)
-        if file is None:
-            raise KeyError(f"{message_id} was not handed out by this source")
-        match = _MAILDIR_INFO.match(file.name)
-        flags = set(match.group("flags") or "") if match else set()
-        target = self.path / "cur" / f"{base}:2,{''.join(sorted(flags | {'S'}))}"
-        try:
-            _files.move_durably(file, target)
-        except FileNotFoundError:
-            # Another ingest on the same Maildir acknowledged it first (both stored it: the
-            # inbox recognises the duplicate). Gone from new/ is what ack means.
-            if file.exists():
-                raise
+        self.ack_many([message_id])
 
     def ack_many(self, message_ids: Sequence[str]) -> None:
-        """:meth:`ack` for several messages: every rename, then one fsync of ``cur/`` and of
-        each directory a message left (not two per message)."""
+        """Acknowledge handed-out messages: each renamed from ``new/`` to ``cur/`` with the
+        Seen flag, then one fsync of ``cur/`` and of each directory a message left (not two per
+        message)."""
         left: set[Path] = set()
         for message_id in message_ids:
             base = message_id.removeprefix("maildir:")
@@ -172,7 +160,9 @@ class MaildirSource:
             try:
                 os.replace(file, self.path / "cur" / f"{base}:2,{''.join(sorted(flags | {'S'}))}")
             except FileNotFoundError:
-                if file.exists():  # (acknowledged first by another ingest: see ack)
+                # Another ingest on the same Maildir acknowledged it first (both stored it: the
+                # inbox recognises the duplicate). Gone from new/ is what ack means.
+                if file.exists():
                     raise
                 continue
             left.add(file.parent)

@@ -37,7 +37,6 @@ rules-version and trusted-point checks happen inside that open.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
@@ -471,21 +470,7 @@ def _write_cache(path: Path, data: bytes) -> None:
     renamed over it, never followed if a link), without fsync: a crash may leave the old
     file, the new one, or the new name with its data lost (empty or torn), and the reader
     tells each apart."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW,
-                     atomic.PRIVATE)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        atomic.rename_into_place(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise atomic.storage_error(path, "write", exc, "the old file is unchanged") from None
+    atomic.write_bytes(path, data, sync_dir=False, fsync=False)
 
 
 def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:

@@ -129,13 +129,15 @@ def sign_orders(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
     return armor(body, key.public.fingerprint, signature)
 
 
-def _find_key(
+def find_key(
     armored: Armored,
     keys_for: KeysFor,
     fingerprints: Mapping[str, PublicKey] | FingerprintLookup | None,
     game: str | None,
     power: str | None,
 ) -> PublicKey:
+    """The registered key the block names by fingerprint (in ``fingerprints`` if given, else by
+    ``keys_for.by_fingerprint``, else among ``keys_for(game, power)``); Rejected if none."""
     lookup = fingerprints if fingerprints is not None else keys_for
     key: PublicKey | None = None
     if isinstance(lookup, Mapping):
@@ -150,6 +152,29 @@ def _find_key(
         raise Rejected([Problem("unknown-signer", "signature.key", f"no registered key has "
                                 f"fingerprint {armored.key}; send your .pub to the referee")])
     return key
+
+
+def check_signature(key: PublicKey, armored: Armored, domain: str, payload_type: str,
+                    what: str, hint: str = "") -> None:
+    """Raise Rejected unless ``key`` signed the block's normalised body under ``domain`` (the
+    signature is checked before anything of the body is parsed)."""
+    try:
+        key.verify(domain, payload_type, armored.body.encode("utf-8"), armored.signature)
+    except BadSignature:
+        raise Rejected([Problem("bad-signature", "signature.sig", f"the signature does not "
+                                f"match the {what} (key {key.fingerprint}): the text was changed "
+                                f"after signing, or signed with another key{hint}")]) from None
+
+
+def registration_problems(doc: Mapping[Any, Any], key: PublicKey,
+                          keys_for: KeysFor) -> list[Problem]:
+    """The signing key must be registered for the game and power the document names."""
+    claimed_game, claimed_power = doc.get("game"), doc.get("power")
+    if (isinstance(claimed_game, str) and isinstance(claimed_power, str)
+            and key not in keys_for(claimed_game, claimed_power)):
+        return [Problem("not-registered", "power", f"key {key.fingerprint} is not registered "
+                        f"for {claimed_power} in game {claimed_game}")]
+    return []
 
 
 def verify_orders(
@@ -170,24 +195,11 @@ def verify_orders(
     must be one of ``keys_for(envelope game, envelope power)``.
     """
     armored = dearmor(block)
-    key = _find_key(armored, keys_for, fingerprints, game, power)
-    payload = armored.body.encode("utf-8")
-    try:
-        key.verify(DOMAIN, PAYLOAD_TYPE, payload, armored.signature)
-    except BadSignature:
-        raise Rejected([Problem("bad-signature", "signature.sig", f"the signature does not "
-                                f"match the orders (key {key.fingerprint}): the text was changed "
-                                "after signing, or signed with another key")]) from None
+    key = find_key(armored, keys_for, fingerprints, game, power)
+    check_signature(key, armored, DOMAIN, PAYLOAD_TYPE, "orders")
     doc = load_order_yaml(armored.body)
     envelope, problems = check_envelope(doc, game=game, power=power, turn=turn)
-    claimed_game, claimed_power = doc.get("game"), doc.get("power")
-    if (
-        isinstance(claimed_game, str)
-        and isinstance(claimed_power, str)
-        and key not in keys_for(claimed_game, claimed_power)
-    ):
-        problems.append(Problem("not-registered", "power", f"key {key.fingerprint} is not "
-                                f"registered for {claimed_power} in game {claimed_game}"))
+    problems += registration_problems(doc, key, keys_for)
     if envelope is None or problems:
         raise Rejected(problems)
     token = _minting.set(True)
@@ -199,7 +211,7 @@ def verify_orders(
             seq=envelope.seq,
             body=envelope.orders,
             signed_text=armored.body,
-            sha256=hashlib.sha256(payload).hexdigest(),
+            sha256=hashlib.sha256(armored.body.encode("utf-8")).hexdigest(),
             key_fingerprint=key.fingerprint,
             signature=armored.signature,
             ready=envelope.ready,

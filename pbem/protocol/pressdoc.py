@@ -44,8 +44,14 @@ from pbem.protocol.armor import (
     normalize,
 )
 from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
-from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
-from pbem.protocol.orderdoc import FingerprintLookup, KeysFor
+from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.protocol.orderdoc import (
+    FingerprintLookup,
+    KeysFor,
+    check_signature,
+    find_key,
+    registration_problems,
+)
 from pbem.protocol.safeyaml import load_order_yaml
 
 DOMAIN = "pbem-press-v1"
@@ -227,26 +233,13 @@ def verify_press(block: str, keys_for: KeysFor, *,
     bytes are parsed; the signing key must be registered for the game and power the file names.
     """
     armored = dearmor(block, BEGIN, END)
-    key = (fingerprints.get(armored.key) if isinstance(fingerprints, Mapping)
-           else fingerprints.by_fingerprint(armored.key))
-    if key is None or key.fingerprint != armored.key:
-        raise Rejected([Problem("unknown-signer", "signature.key", f"no registered key has "
-                                f"fingerprint {armored.key}; send your .pub to the referee")])
+    key = find_key(armored, keys_for, fingerprints, None, None)
+    check_signature(key, armored, DOMAIN, PAYLOAD_TYPE, "press",
+                    " (sign press with pbem press sign)")
     payload = armored.body.encode("utf-8")
-    try:
-        key.verify(DOMAIN, PAYLOAD_TYPE, payload, armored.signature)
-    except BadSignature:
-        raise Rejected([Problem("bad-signature", "signature.sig", f"the signature does not "
-                                f"match the press (key {key.fingerprint}): the text was changed "
-                                "after signing, or signed with another key (sign press with "
-                                "pbem press sign)")]) from None
     doc = load_order_yaml(armored.body)
     checked, problems = check_press(doc)
-    claimed_game, claimed_power = doc.get("game"), doc.get("power")
-    if (isinstance(claimed_game, str) and isinstance(claimed_power, str)
-            and key not in keys_for(claimed_game, claimed_power)):
-        problems.append(Problem("not-registered", "power", f"key {key.fingerprint} is not "
-                                f"registered for {claimed_power} in game {claimed_game}"))
+    problems += registration_problems(doc, key, keys_for)
     if checked is None or problems:
         raise Rejected(problems)
     token = _minting.set(True)

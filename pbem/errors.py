@@ -29,6 +29,17 @@ class Problem:
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
+def show_value(value: object) -> str:
+    """A short, safe description of any value for a problem's message: a string, number or
+    yes/no as written (cut at 40 characters), anything else by its kind; never ``repr`` of a
+    huge integer (Python refuses to print one of over 4,300 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
+        return "a number too large"
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return repr(value)[:40]
+    return f"a {type(value).__name__}"
+
+
 class Rejected(PbemError):
     """An input was rejected whole; carries every problem found."""
 

@@ -19,6 +19,7 @@ import yaml
 
 from pbem import canonical
 from pbem.errors import Problem
+from pbem.errors import show_value as _show
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE / "data" / "standin-deck.yaml"
@@ -41,11 +42,6 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _show(value: object) -> str:
-    if _is_int(value) and abs(value) > 10**12:
-        return "a number too large"
-    return repr(value)[:40] if isinstance(value, (str, int, float)) or value is None else (
-        f"a {type(value).__name__}")
 
 
 def check_components(data: object) -> list[Problem]:

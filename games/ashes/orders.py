@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.errors import show_value as _show
 
 from .position import PREFIX, Position, check_move, check_place, from_view, place
 
@@ -45,13 +46,6 @@ def default_orders() -> dict[str, Any]:
     return {"place": None, "move": None, "else": [], "retreat": None}
 
 
-def _show(value: object) -> str:
-    """A short, safe description of any value (repr of a huge int raises, so never that)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return "a number too large"
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return repr(value)[:40]
-    return f"a {type(value).__name__}"
 
 
 class _Checker:

@@ -20,6 +20,7 @@ import yaml
 
 from pbem import canonical
 from pbem.errors import Problem
+from pbem.errors import show_value as _show
 
 from .hexes import MAP_PIECES, PRINTED, SIDES
 
@@ -54,12 +55,6 @@ def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _show(value: object) -> str:
-    if _int(value) and abs(value) > 10**12:
-        return "a number too large"
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return repr(value)[:40]
-    return f"a {type(value).__name__}"
 
 
 def printed_name(value: object) -> str | None:

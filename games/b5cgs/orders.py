@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.errors import show_value as _show
 
 from . import allocate, economy, fire, movement
 from . import hexes as hx
@@ -32,12 +33,6 @@ TOKEN_ID = re.compile(r"t([1-9][0-9]{0,6})")
 MOVE_KEYS = {"unit", "to", "facing", "flip", "jump", "fleet", "sweep"}
 
 
-def _show(value: object) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return "a number too large"
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return repr(value)[:40]
-    return f"a {type(value).__name__}"
 
 
 class _Check:

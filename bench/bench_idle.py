@@ -25,6 +25,7 @@ Set PBEM_BENCH_IDLE_TURNS for the long game (default 300).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -32,13 +33,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bench import floors
 from bench.bench_scaling import PERIOD, POWERS, T0, create, orders_in, play
-from bench.report import line, median_seconds
+from bench.report import interleaved_medians, line, median_seconds
 from pbem import canonical
 from pbem.game import registry
 from pbem.host import duelist, turnjob
@@ -58,30 +60,39 @@ def age(path: Path) -> None:
     os.utime(path, (old, old))
 
 
-def _visit_costs(path: Path, when: Any, transport: FileTransport) -> tuple[float, float]:
-    """(idle visit through the hint, visit without a hint) in ms, at ``when``. The second drops
-    the hint first (keeping the trusted point): one small write more than such a visit does."""
-    run = turnjob.run_game(path, when, transport)
+def _unhinted_visit(game: GameDir, when: Any, transport: FileTransport) -> None:
+    trusted.save(game.path, game.log, None)
+    run = turnjob.run_game(game.path, when, transport)
     assert run.status == "waiting" and run.hint is not None, run.line()
-    idle = median_seconds(lambda: turnjob.run_game(path, when, transport), repeat=7,
-                          number=200)
-    game = GameDir.open(path)
 
-    def visit() -> None:
-        trusted.save(path, game.log, None)
+
+def _visits(games: dict[str, tuple[Path, Any]], transport: FileTransport) -> dict[str, float]:
+    """For each game (name: (path, when)): the idle visit through the hint and the visit
+    without a hint, in ms, at ``when``, the games measured in turn (bench/report.py's
+    interleaved_medians: the ratio of two games sees the same machine). The visit without a
+    hint drops the hint first (keeping the trusted point): one small write more than such a
+    visit does."""
+    idle: dict[str, Callable[[], object]] = {}
+    full: dict[str, Callable[[], object]] = {}
+    for name, (path, when) in games.items():
         run = turnjob.run_game(path, when, transport)
         assert run.status == "waiting" and run.hint is not None, run.line()
-
-    full = median_seconds(visit, repeat=7, number=20)
-    return idle * 1e3, full * 1e3
+        idle[name] = functools.partial(turnjob.run_game, path, when, transport)
+        full[name] = functools.partial(_unhinted_visit, GameDir.open(path), when, transport)
+    out = {f"idle {k}": v * 1e3 for k, v in interleaved_medians(idle, number=200).items()}
+    out |= {f"full {k}": v * 1e3 for k, v in interleaved_medians(full, number=20).items()}
+    return out
 
 
 def same_game(work: Path, short: int, long: int) -> dict[str, float]:
-    """Idle and unhinted visits at turn ``short`` and at turn ``long`` of one game."""
+    """Idle and unhinted visits at turn ``short`` and at turn ``long`` of one game: the game
+    at turn ``short`` is kept as a copy (its root copied whole) while the original plays on,
+    and both are measured in turn."""
     root = work / "long"
     game = create(root, "long")
     transport = FileTransport(work / "sent")
     out: dict[str, float] = {}
+    games: dict[str, tuple[Path, Any]] = {}
     played = 0
     last = T0
     for turns in (short, long):
@@ -91,11 +102,15 @@ def same_game(work: Path, short: int, long: int) -> dict[str, float]:
         when = last + timedelta(minutes=1)
         orders_in(GameDir.open(game.path), when, POWERS[:3])  # the visit has orders to read
         at = when + timedelta(minutes=1)
-        idle, full = _visit_costs(game.path, at, transport)
-        out[f"idle {turns}"], out[f"full {turns}"] = idle, full
-        out[f"entries {turns}"] = len(GameDir.open(game.path).log)
+        path = game.path
+        if turns == short:
+            shutil.copytree(root, work / f"at-{short}", symlinks=True)
+            path = work / f"at-{short}" / game.path.name
+            age(path / "config.yaml")
+        games[str(turns)] = (path, at)
+        out[f"entries {turns}"] = len(GameDir.open(path).log)
         game = GameDir.open(game.path)
-    return out
+    return out | _visits(games, transport)
 
 
 def _clone(template: Path, initial: dict[str, Any], hint: dict[str, Any],

@@ -21,8 +21,10 @@ long game (default 300).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import floors
-from bench.report import line, median_seconds
+from bench.report import interleaved_medians, line
 from pbem import canonical
 from pbem.chance.step import StepChance
 from pbem.game import registry
@@ -117,26 +119,42 @@ def long_game(work: Path, turns: int) -> tuple[Path, datetime]:
     return game.path, last
 
 
-def measure_game(work: Path, turns: int) -> dict[str, float]:
+def prepare_game(work: Path, turns: int) -> tuple[Path, datetime]:
+    """The game at ``turns``, orders in for the coming turn, kept as a snapshot to copy (each
+    timed game-turn runs on a fresh copy); returns the snapshot's root and the time of its
+    last resolution."""
     path, last = long_game(work, turns)
     transport = FileTransport(work / "sent")
     assert turnjob.run_game(path, last + timedelta(minutes=2), transport).status == "waiting"
-    opened = median_seconds(lambda: GameDir.open(path), repeat=7, number=20)
     orders_in(GameDir.open(path), last + timedelta(minutes=3))
     snapshot = work / f"snapshot-{turns}"
     shutil.copytree(path.parent, snapshot, symlinks=True)
-    times = []
-    for i in range(5):
-        target = work / f"turn-{turns}-{i}"
-        shutil.copytree(snapshot, target, symlinks=True)
-        start = time.perf_counter()
-        run = turnjob.run_game(target / "long", last + PERIOD + timedelta(minutes=5), transport)
-        times.append(time.perf_counter() - start)
-        assert run.status == "resolved", run.line()
-        shutil.rmtree(target)
-    times.sort()
-    return {"open": opened * 1e3, "turn": times[len(times) // 2] * 1e3,
-            "entries": len(GameDir.open(snapshot / "long").log)}
+    return snapshot, last
+
+
+def measure_games(work: Path, games: dict[str, tuple[Path, datetime]],
+                  repeat: int = 7) -> dict[str, dict[str, float]]:
+    """Opening each game and one game-turn of each, the games taken in turn (a, b, a, b, ...)
+    so that their ratio sees the same machine: per game the median open and game-turn in ms
+    and its log's length."""
+    transport = FileTransport(work / "sent")
+    opened = interleaved_medians(
+        {name: functools.partial(GameDir.open, snap / "long") for name, (snap, _) in
+         games.items()}, number=20)
+    times: dict[str, list[float]] = {name: [] for name in games}
+    for i in range(repeat):
+        for name, (snapshot, last) in games.items():
+            target = work / f"turn-{name}-{i}"
+            shutil.copytree(snapshot, target, symlinks=True)
+            start = time.perf_counter()
+            run = turnjob.run_game(target / "long", last + PERIOD + timedelta(minutes=5),
+                                   transport)
+            times[name].append(time.perf_counter() - start)
+            assert run.status == "resolved", run.line()
+            shutil.rmtree(target)
+    return {name: {"open": opened[name] * 1e3, "turn": statistics.median(times[name]) * 1e3,
+                   "entries": len(GameDir.open(snapshot / "long").log)}
+            for name, (snapshot, _) in games.items()}
 
 
 def run() -> None:
@@ -146,7 +164,9 @@ def run() -> None:
         turn_floor = floors.game_turn_ms()
         print(floors.describe(), flush=True)
         turns = int(os.environ.get("PBEM_BENCH_LONG_TURNS", "300"))
-        short, long = measure_game(work, 5), measure_game(work, turns)
+        measured = measure_games(work, {"short": prepare_game(work, 5),
+                                        "long": prepare_game(work, turns)})
+        short, long = measured["short"], measured["long"]
         line("open from the trusted point at turn 5", short["open"], "ms", small_ms)
         line(f"open from the trusted point at turn {turns} (ratio to turn 5 "
              f"{long['open'] / short['open']:.2f})", long["open"], "ms", small_ms)

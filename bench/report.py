@@ -27,3 +27,19 @@ def median_seconds(fn: Callable[[], object], *, repeat: int = 7, number: int = 1
             fn()
         times.append((time.perf_counter() - start) / number)
     return statistics.median(times)
+
+
+def interleaved_medians(fns: dict[str, Callable[[], object]], *, repeat: int = 7,
+                        number: int = 1) -> dict[str, float]:
+    """Each function's median wall time per call (seconds), over ``repeat`` runs of ``number``
+    calls, the runs of the functions taken in turn (a, b, a, b, ...): a figure compared with
+    another (turn 300 beside turn 5) then sees the same machine, where measuring one after the
+    other let the load and clock of a shared machine drift between them."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[name].append((time.perf_counter() - start) / number)
+    return {name: statistics.median(t) for name, t in times.items()}

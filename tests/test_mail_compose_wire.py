@@ -3,6 +3,7 @@ back, both give the same headers, MIME tree, transfer encodings and decoded cont
 
 from __future__ import annotations
 
+import base64
 import email
 import random
 import string
@@ -15,6 +16,7 @@ import pytest
 from pbem.mail.compose import (
     _DIRECT,
     Attachment,
+    _base64_lines,
     _fold,
     _header_line,
     compose,
@@ -161,3 +163,11 @@ def test_headers_written_directly_are_what_the_email_package_writes() -> None:
             assert fast == _outcome(_fold, header, value), (header, value)
             direct += fast == f"{header}: {value}\r\n".encode("ascii", "replace")
     assert direct > 2000  # the fast path was taken, not only the fallback
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])
+def test_base64_parts_are_what_encodebytes_writes(size: int) -> None:
+    """Attachments and long HTML are encoded in one call and cut into lines: the same bytes as
+    the email package's encoder (base64.encodebytes, 76-character lines) with CRLF ends."""
+    data = random.Random(size).randbytes(size)
+    assert _base64_lines(data) == base64.encodebytes(data).replace(b"\n", b"\r\n")

@@ -224,7 +224,7 @@ def powers_listened(plugin: GamePlugin, state: State) -> list[str]:
     if step is None:
         return []
     due = set(step.due)
-    return [p for p in getattr(step, "listens", ()) if p not in due]
+    return [p for p in step.listens if p not in due]
 
 
 #: The parts every PLUGIN must have (methods and attributes), checked at load.

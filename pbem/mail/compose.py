@@ -289,7 +289,7 @@ def _text_part(subtype: str, text: str) -> bytes:
         sniff = b"\n".join(lines[:10]) + b"\n"
         if subtype == "html" or (len(binascii.b2a_qp(sniff, istext=True))
                                  > len(base64.encodebytes(sniff))):
-            cte, body = "base64", base64.encodebytes(data).replace(b"\n", b"\r\n")
+            cte, body = "base64", _base64_lines(data)
         else:
             cte = "quoted-printable"
             body = binascii.b2a_qp(data, istext=True).replace(b"\n", b"\r\n")
@@ -297,11 +297,25 @@ def _text_part(subtype: str, text: str) -> bytes:
             f"Content-Transfer-Encoding: {cte}\r\n\r\n").encode("ascii") + body
 
 
+_B64_LINE = 76  # characters per base64 line: 57 bytes of content, as base64.encodebytes writes
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """``base64.encodebytes(data)`` with CRLF line ends, byte for byte: encoded in one call and
+    cut into lines, where encodebytes encodes each 57-byte line on its own (a Python loop
+    over the reports' and attachments' ~400 KB per game-turn)."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    if not encoded:
+        return b""
+    return b"\r\n".join([encoded[i:i + _B64_LINE]
+                          for i in range(0, len(encoded), _B64_LINE)]) + b"\r\n"
+
+
 def _attachment_part(item: Attachment) -> bytes:
     return (f"Content-Type: {item.maintype}/{item.subtype}\r\n"
             f"Content-Transfer-Encoding: base64\r\n"
             f'Content-Disposition: attachment; filename="{item.filename}"\r\n\r\n'
-            ).encode("ascii") + base64.encodebytes(item.content).replace(b"\n", b"\r\n")
+            ).encode("ascii") + _base64_lines(item.content)
 
 
 def _multipart(subtype: str, parts: Sequence[bytes]) -> bytes:

@@ -126,6 +126,10 @@ def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # A template is read once per process: every cron run and ingest is a new process,
+        # and re-checking each template file's mtime on every lookup (each include of
+        # every mail) cost a stat per lookup, ~90 per game-turn.
+        auto_reload=False,
     )
     env.filters["para"] = para
     env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""

@@ -141,3 +141,31 @@ def test_a_forged_but_consistent_index_entry_is_never_trusted(tmp_path: Path,
     rebuilt = _payload((index / "game-g1.json").read_bytes())
     assert rebuilt["keys"]["pavo"] == host.keys["pavo"].public.text()
     assert "accepted: g1/pavo" in send(host, "pavo", 3, 3)
+
+
+def test_every_ingest_reads_a_small_meta_file_and_the_marks_only_on_a_miss(
+        tmp_path: Path) -> None:
+    """meta.json (read by every ingest) holds the root's mark and the referee's addresses; the
+    config mark of every game (~50 bytes a game: 250 KB at 5,000 games, parsed per mail when
+    it was in meta.json) is in marks.json, read on a miss; an index file larger than one read
+    (1 MiB) is read whole."""
+    host = Host(tmp_path)
+    assert "accepted: g1/algol" in send(host, "algol", 1, 1)
+    index = rootindex.RootIndex(host.root)
+    meta = index.check_root()
+    assert set(meta) == {"root", "ours"}
+    assert index._read("marks.json") == {"g1": rootindex._mark(host.path / "config.yaml")}
+    index.check_marks()  # agrees with the game
+    big = {f"g{i:07d}": [i, i, i] for i in range(60_000)}  # ~1.4 MB of JSON
+    fresh = rootindex.RootIndex(host.root)
+    fresh._write("marks.json", big)
+    assert len((host.root / rootindex.DIR / "marks.json").read_bytes()) > 1 << 20
+    assert rootindex.RootIndex(host.root)._read("marks.json") == big
+    # A game that is not in the marks (the file above names none of the root's games, and
+    # many that do not exist) makes the next miss rebuild: a stranger is still refused and
+    # the player still accepted.
+    out = send(host, "algol", 2, 2, PrivateKey.generate())
+    assert "rejected" in out and "accepted" not in out
+    assert rootindex.RootIndex(host.root)._read("marks.json") == {
+        "g1": rootindex._mark(host.path / "config.yaml")}
+    assert "accepted: g1/algol" in send(host, "algol", 3, 3)

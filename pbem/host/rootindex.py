@@ -6,6 +6,7 @@ game per ingest run: 3.7 s at 5,000 games, per ``.forward`` delivery). The index
 small files under ``ROOT/.pbem-index/`` so a mail reads only the entries it concerns:
 
   meta.json          the root directory's mtime when built, the referee's addresses (loops)
+  marks.json         every game's config.yaml mark when built (read only on a miss)
   game-GAME.json     config.yaml's (size, mtime, inode) when read, the keys, the addresses
   fp-FINGERPRINT     "GAME POWER" of a registered key (the block names its key's fingerprint)
   addr-SHA256        "GAME" of a registered address, with its spelling
@@ -120,7 +121,7 @@ class RootIndex:
         except OSError as exc:
             raise Stale(str(exc)) from None
         try:
-            raw = os.read(fd, 1 << 20)
+            raw = _read_all(fd)
         finally:
             os.close(fd)
         mac, _, payload = raw.partition(b"\n")
@@ -221,14 +222,17 @@ class RootIndex:
             if name.startswith(("fp-", "addr-", "game-")) and name not in written:
                 with contextlib.suppress(OSError):
                     os.unlink(self.dir / name)
-        self._write("meta.json", {"root": root_mark, "ours": sorted(ours), "marks": marks})
+        # Every game's mark in a file of its own: meta.json is read by every ingest, the
+        # marks (~50 bytes a game) only on a miss (check_marks).
+        self._write("marks.json", marks)
+        self._write("meta.json", {"root": root_mark, "ours": sorted(ours)})
         self.rebuilt = True
 
     def check_marks(self) -> None:
         """Raise Stale if any game's config.yaml changed since the index was built: a key or
         an address the index does not know may be new. (One ``stat`` per game: only on a miss.)"""
-        meta = self.check_root()
-        marks = meta.get("marks")
+        self.check_root()
+        marks = self._read("marks.json")
         if not isinstance(marks, dict):
             raise Stale("no config marks")
         for game_id, mark in marks.items():
@@ -269,6 +273,14 @@ class RootIndex:
         if entry is None or address not in {_address(e) for e in entry["emails"].values()}:
             raise Stale(f"{address} is no longer registered in {game_id}")
         return game_id, spelled
+
+
+def _read_all(fd: int) -> bytes:
+    """The whole file (an index of many games is larger than one read gives)."""
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _read_game(path: Path, mark: list[int] | None) -> dict[str, Any]:

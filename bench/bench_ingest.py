@@ -99,6 +99,7 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
             "schedule": {"period": "48h"},
         })
         GameDir.create(root, config, {p: k.public for p, k in keys[name].items()}, plugin, T0)
+        Outbox(root / name / "outbox")  # as the welcome run leaves it: its folders exist
     for i in range(mails):
         name = names[(i // 4) % games]
         power, seq = POWERS[i % 4], i // (4 * games) + 1

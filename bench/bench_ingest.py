@@ -25,8 +25,19 @@ Set PBEM_BENCH_MAILS to change the number of mails (default 200; 50 per power).
 
 The two ``batch ingest`` lines come first: one ``ingest`` of a Maildir holding one order mail
 per power of PBEM_BENCH_BATCH_GAMES (25) games, then as many mails into one game, each beside
-the mail floor measured in the same run (``floors.mail_ms`` as mails/s: one order parse + one
-verify + five durable writes); ratio ≤ 1 means at least the floor's rate.
+the mail floor (``floors.mail_ms`` as mails/s: one order parse + one verify + five durable
+writes); ratio ≤ 1 means at least the floor's rate.
+
+They measure the steady state of a running host, not its first seconds: before anything is
+timed, one mail is ingested into a separate warm-up root in the same process (jinja2 and the
+other lazy imports, the compiled templates, the game plugin), and each bench root gets its
+inbox and its root index (pbem.host.rootindex) before its timed batch — a fresh root would
+otherwise rebuild the index inside the batch (``pbem new`` and the first ``inbox/`` change the
+root's mtime), a one-off cost of the first ingest after a game is added that
+bench_ingest_scaling's one-mail lines already show. The durable-write cost on a shared machine
+swings several-fold within seconds (other processes' fsyncs), so each line is the median of
+PBEM_BENCH_BATCH_TRIALS (3) batches on fresh roots, each batch timed right after the floor is
+measured again: the printed trial is the one with the median ratio, rate and floor together.
 """
 
 from __future__ import annotations
@@ -47,6 +58,7 @@ from bench.report import line, median_seconds
 from pbem.game import registry
 from pbem.host import ingest
 from pbem.mail import _files
+from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource
 from pbem.protocol.commitment import commit
@@ -74,7 +86,7 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
     for sub in ("new", "cur", "tmp"):
         (box / sub).mkdir(parents=True)
     plugin = registry.load("4000ad")
-    root.mkdir()
+    root.mkdir(mode=0o700)
     referee_key(root, create=True)
     names = [GAME] if games == 1 else [f"{GAME}-{g}" for g in range(games)]
     keys: dict[str, dict[str, PrivateKey]] = {}
@@ -87,6 +99,7 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
             "schedule": {"period": "48h"},
         })
         GameDir.create(root, config, {p: k.public for p, k in keys[name].items()}, plugin, T0)
+        Outbox(root / name / "outbox")  # as the welcome run leaves it: its folders exist
     for i in range(mails):
         name = names[(i // 4) % games]
         power, seq = POWERS[i % 4], i // (4 * games) + 1
@@ -107,8 +120,11 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
 
 def batch_rate(work: Path, mails: int, games: int) -> float:
     """Mails per second of one ``ingest`` of a Maildir holding ``mails`` order mails for
-    ``games`` games (set-up not timed); every mail must be accepted."""
+    ``games`` games (set-up not timed: the root, its inbox and its index are made first); every
+    mail must be accepted."""
     root, box = build(work, mails, games)
+    Inbox(root)  # inbox/ and quarantine/ (they change the root's mtime), then the index
+    ingest.Directory.indexed(root)
     source = MaildirSource(box)
     start = time.perf_counter()
     report = ingest.ingest(root, source, T0 + timedelta(hours=1))
@@ -119,19 +135,43 @@ def batch_rate(work: Path, mails: int, games: int) -> float:
     return mails / elapsed
 
 
+def warm_up(work: Path) -> None:
+    """One mail ingested into a root of its own: imports, templates and plugin loaded, as in a
+    host that has handled mail before (not timed)."""
+    root, box = build(work, 1)
+    source = MaildirSource(box)
+    ingest.ingest(root, source, T0 + timedelta(hours=1))
+    source.close()
+
+
+def batch_trials(work: Path, mails: int, games: int, trials: int) -> tuple[float, float]:
+    """(rate, floor rate) of the trial with the median ratio: each trial measures the mail
+    floor again just before its batch, so both see the same machine."""
+    results = []
+    for trial in range(trials):
+        floors._parts_ms.cache_clear()  # measured again now, beside this batch
+        floor = 1e3 / floors.mail_ms()
+        rate = batch_rate(work / f"trial-{trial}", mails, games)
+        results.append((floor / rate, rate, floor))
+    results.sort()
+    _ratio, rate, floor = results[len(results) // 2]
+    return rate, floor
+
+
 def run() -> None:
     mails = int(os.environ.get("PBEM_BENCH_MAILS", "200"))
     spread = int(os.environ.get("PBEM_BENCH_BATCH_GAMES", "25"))
+    trials = int(os.environ.get("PBEM_BENCH_BATCH_TRIALS", "3"))
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-ingest-"))
     try:
         # Batch ingest beside the mail floor measured in this run (bench/floors.py): one
         # mail per power in each of ``spread`` games (the realistic pattern), then the same
         # number of mails into one game (a long batch for one game and turn).
-        floor = 1e3 / floors.mail_ms()
-        rate = batch_rate(work / "spread", 4 * spread, spread)
+        warm_up(work / "warm-up")
+        rate, floor = batch_trials(work / "spread", 4 * spread, spread, trials)
         line(f"batch ingest: {4 * spread} order mails from a Maildir, one per power in "
              f"{spread} games", rate, "mails/s", floor, rate=True)
-        rate = batch_rate(work / "one", 4 * spread, 1)
+        rate, floor = batch_trials(work / "one", 4 * spread, 1, trials)
         line(f"batch ingest: {4 * spread} order mails from a Maildir into one game", rate,
              "mails/s", floor, rate=True)
         root, box = build(work, mails)

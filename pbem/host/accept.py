@@ -219,7 +219,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
             f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for turn "
             f"{v.turn}: an older or equal submission cannot replace it (raise seq)"))
     else:
-        normalized, found = plugin.normalize_orders(v.body, plugin.view(state, v.power))
+        normalized, found = plugin.normalize_orders(v.body, held.view(v.power))
         problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
                         for p in found)
     data = v.block.encode("utf-8")
@@ -267,7 +267,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject, ready=v.ready, late=late)
+                              subject, ready=v.ready, late=late, view=held.view(v.power))
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 

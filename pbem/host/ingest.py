@@ -147,6 +147,7 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
                 for ident in acks:
                     source.ack(ident)
     arrival = {s.sha256: i for i, s in enumerate(stored_now)}
+    known = {s.sha256: s for s in stored_now}
     seen: set[str] = set()
     directory: Directory | None = None
     while True:
@@ -162,7 +163,7 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
             while True:
                 # Arrival order: what earlier runs left first (by store time), then this run's
                 # messages in the source's order (the store's mtimes tie within one tick).
-                pending = [s for s in sorted(inbox.pending(archive=True),
+                pending = [s for s in sorted(inbox.pending(archive=True, known=known),
                                              key=lambda s: arrival.get(s.sha256, -1))
                            if s.sha256 not in seen]
                 if not pending:

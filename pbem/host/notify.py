@@ -310,18 +310,19 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
 def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
-                 late: dict[str, str] | None = None) -> Wire:
+                 late: dict[str, str] | None = None, view: Any = None) -> Wire:
     """The receipt, quoting the current deadline (as the log has it now, after any extension)
     and saying honestly when a correction is still possible: ``ready`` files let the turn
     resolve early; ``late`` (accepted after deadline + grace in a game that takes late orders
-    until the run) says so and names the real deadline."""
+    until the run) says so and names the real deadline. ``view``: the power's view of
+    ``state`` if the caller has it already (judging the file computed it)."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
-                          received=str(fields["received"]))
+                          received=str(fields["received"]), view=view)
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
 

@@ -61,7 +61,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
@@ -97,6 +97,9 @@ class Stored:
     #: The archive folder (arrival date, YYYY-MM-DD) its duplicate key names; None for a message
     #: of the old layout not migrated yet (then :meth:`Inbox.done` works it out).
     day: str | None = None
+    #: Its duplicate key (:func:`duplicate_key`), when :meth:`Inbox.store` computed it: lets
+    #: :meth:`Inbox.pending` skip reading and parsing the message again.
+    key: str | None = None
 
     @property
     def duplicate(self) -> bool:
@@ -176,7 +179,8 @@ class Inbox:
         for parent in created:  # a new folder is durable before anything is filed in it
             _files.fsync_dir(parent)
         self._legacy = self.legacy_done_dir.is_dir()
-        self._unsynced: list[tuple[str, str]] = []  # done(..., sync_dir=False), to flush
+        #: done(..., sync_dir=False): (sha256, day, record) written by :meth:`flush_done`
+        self._unsynced: list[tuple[str, str, dict[str, Any]]] = []
         self._days: set[str] = set()
 
     # --- storing -------------------------------------------------------------------------------
@@ -223,7 +227,7 @@ class Inbox:
         if sync_dir:
             self.sync_stored()
         return Stored(sha, path, message_id, handled=self._record(sha, day), fresh=fresh,
-                      day=day)
+                      day=day, key=key)
 
     def sync_stored(self) -> None:
         """Make every message stored so far durable with its key: one fsync of the inbox and
@@ -378,37 +382,39 @@ class Inbox:
         receipt id, reason). A duplicate (``stored.handled`` set) keeps its first record.
         Then the message leaves the live inbox for ``handled/DAY/``.
 
-        With ``sync_dir`` false (group commit) the record is written but its folder is synced,
-        and the message moved, only by :meth:`flush_done`: a message never leaves the live inbox
-        before its record is durable."""
+        With ``sync_dir`` false (group commit) the record is written, its folder synced and
+        the message moved only by :meth:`flush_done`, with the batch's other records: a message
+        never leaves the live inbox before its record is durable."""
         if stored.duplicate:
             return
         record = {"sha256": stored.sha256, "message_id": stored.message_id, "outcome": outcome}
         record.update(details)
-        day = self._commit(stored, record, sync_dir=sync_dir)
         if not sync_dir:
-            self._unsynced.append((stored.sha256, day))
+            day = stored.day or self._adopt(stored.sha256)
+            self._unsynced.append((stored.sha256, day, record))
             return
+        day = self._commit(stored, record)
         failpoints.reached("inbox-recorded")
         self._archive(stored.sha256, day)
 
     def flush_done(self) -> None:
-        """Sync the folders of the records ``done(..., sync_dir=False)`` wrote (once each),
+        """Write the records ``done(..., sync_dir=False)`` left (every file written, then every
+        one fsynced and renamed into place: _files.write_many), sync their folders (once each),
         then move their messages out of the live inbox."""
         pending, self._unsynced = self._unsynced, []
-        for day in sorted({day for _sha, day in pending}):
+        _files.write_many([(self._day_dir(day) / f"{sha}.json", _files.json_bytes(record))
+                           for sha, day, record in pending])
+        for day in sorted({day for _sha, day, _record in pending}):
             _files.fsync_dir(self._day_dir(day))
         if pending:
             failpoints.reached("inbox-recorded")
-        for sha, day in pending:
+        for sha, day, _record in pending:
             self._archive(sha, day)
 
-    def _commit(self, stored: Stored, record: dict[str, Any], *, sync_dir: bool = True) -> str:
-        """Write the done record (durably unless the caller syncs its folder: the commit point);
-        return its archive day."""
+    def _commit(self, stored: Stored, record: dict[str, Any]) -> str:
+        """Write the done record durably (the commit point); return its archive day."""
         day = stored.day or self._adopt(stored.sha256)
-        _files.write_json(self._day_dir(day) / f"{stored.sha256}.json", record,
-                          sync_dir=sync_dir)
+        _files.write_json(self._day_dir(day) / f"{stored.sha256}.json", record)
         return day
 
     def _adopt(self, sha: str) -> str:
@@ -497,13 +503,18 @@ class Inbox:
         return target
 
     # --- the live inbox ------------------------------------------------------------------------
-    def pending(self, *, archive: bool = False) -> list[Stored]:
+    def pending(self, *, archive: bool = False,
+                known: Mapping[str, Stored] | None = None) -> list[Stored]:
         """Messages stored but not yet recorded as done (a crashed run, a busy game, a release,
         another process's delivery), oldest first. Lists only the live inbox.
 
         ``archive`` (hold the inbox lock): also finish what a crash left half done — a handled
         message still in the inbox is moved to the archive, a stray .arrived follows its
-        message — and migrate the old layout (handled mail in ``inbox/``) first."""
+        message — and migrate the old layout (handled mail in ``inbox/``) first.
+
+        ``known``: what :meth:`store` returned for messages this process stored (by sha256):
+        their duplicate key and Message-ID are not read and parsed again (the bytes named by a
+        sha256 never change); the key's target and the done record are still looked up now."""
         names = os.listdir(self.inbox_dir)
         if archive and (self._legacy or any(n.endswith(".key") for n in names)):
             self._migrate(names)
@@ -516,11 +527,15 @@ class Inbox:
         result = []
         for _mtime, sha in sorted(stamped):
             path = self.path(sha)
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
-                continue
-            key, message_id = duplicate_key(raw)
+            mine = known.get(sha) if known is not None else None
+            if mine is not None and mine.key is not None:
+                key, message_id = mine.key, mine.message_id
+            else:
+                try:
+                    raw = path.read_bytes()
+                except FileNotFoundError:
+                    continue
+                key, message_id = duplicate_key(raw)
             found = self._find_key(key)
             day = found[0] if found is not None and found[1] == sha else None
             if self._handled(sha, day):

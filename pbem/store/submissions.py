@@ -127,10 +127,11 @@ class SubmissionStore:
             "turn": turn,
             "verdict": verdict,
         }
+        new_dir = False
         if sync_dir:
             atomic.make_dirs(directory)
         else:
-            self._make_dirs(directory)
+            new_dir = self._make_dirs(directory)
             self.unsynced.add(directory)
         atomic.create_bytes(directory / f"{name}.txt", data, sync_dir=sync_dir)
         try:
@@ -144,7 +145,8 @@ class SubmissionStore:
         mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
                           sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
-            best = self._best_after(directory, mine)
+            # In a directory this call made, this record is the only one: it is the best.
+            best = mine if new_dir else self._best_after(directory, mine)
             if best is not None and not sync_dir:
                 self._markers[directory] = best  # written once for the batch, at sync()
             elif best is not None:
@@ -153,23 +155,27 @@ class SubmissionStore:
                 _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
         return mine
 
-    def _make_dirs(self, directory: Path) -> None:
-        """``mkdir -p``, each new directory's parent noted for :meth:`sync`."""
+    def _make_dirs(self, directory: Path) -> bool:
+        """``mkdir -p``, each new directory's parent noted for :meth:`sync`; True if this call
+        made ``directory`` itself (so it holds nothing yet)."""
         missing: list[Path] = []
         probe = directory
         while not probe.is_dir():
             missing.append(probe)
             probe = probe.parent
+        made = False
         for new in reversed(missing):
             try:
                 os.mkdir(new, atomic.PRIVATE_DIR)
                 os.chmod(new, atomic.PRIVATE_DIR)
+                made = new == directory
             except FileExistsError:
                 if not new.is_dir():
                     raise
             except OSError as exc:
                 raise atomic.storage_error(new, "create directory", exc) from None
             self.unsynced.add(new.parent)
+        return made
 
     def sync(self) -> None:
         """fsync every directory :meth:`record` left unsynced (each holds new names of files

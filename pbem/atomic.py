@@ -29,6 +29,7 @@ import contextlib
 import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -315,12 +316,30 @@ class SymlinkRefused(PbemError):
         )
 
 
+_NOTHING_THERE = (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.EBADF)
+
+
 def refuse_links(root: Path | str, paths: Iterable[Path]) -> None:
     """Raise :class:`SymlinkRefused` for the first of ``paths`` (existing or not) that is a
     symbolic link or resolves to somewhere outside ``root``."""
     top = Path(root).resolve()
+    parents: dict[Path, Path] = {}  # each parent resolved once per call
     for path in paths:
-        if path.is_symlink():
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            if exc.errno in _NOTHING_THERE:
+                continue  # as Path.exists: no such file, a parent is a file or a link loop
+            raise
+        if stat.S_ISLNK(st.st_mode):
             raise SymlinkRefused(path)
-        if path.exists() and not path.resolve().is_relative_to(top):
-            raise SymlinkRefused(path, f"resolves to {path.resolve()}, outside {top}")
+        if path.name in ("", ".", ".."):
+            resolved = path.resolve()
+        else:
+            # Not a link itself: it resolves to where its parent resolves, plus its name.
+            parent = parents.get(path.parent)
+            if parent is None:
+                parent = parents[path.parent] = path.parent.resolve()
+            resolved = parent / path.name
+        if not resolved.is_relative_to(top):
+            raise SymlinkRefused(path, f"resolves to {resolved}, outside {top}")

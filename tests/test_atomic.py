@@ -175,3 +175,30 @@ def test_permission_denied_as_unprivileged_user():
         assert leftovers(directory) == []
     finally:
         shutil.rmtree(directory)
+
+
+def test_refuse_links_refuses_links_and_what_leads_out_of_the_root(tmp_path: Path) -> None:
+    """refuse_links resolves each path's parent once and adds the name (a path that is not a
+    link resolves to where its parent does): the same verdicts as resolving every path."""
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "game").mkdir(parents=True)
+    outside.mkdir()
+    (root / "game" / "state.json").write_text("{}")
+    (root / "game" / "plain").write_text("x")
+    (outside / "secret").write_text("s")
+    (root / "game" / "link").symlink_to(outside / "secret")
+    (root / "away").symlink_to(outside)
+    (root / "inside").symlink_to(root / "game")
+    game = root / "game"
+    # Plain files, missing ones and names under a file (ENOTDIR) pass.
+    atomic.refuse_links(root, [game / "state.json", game / "missing", game / "plain" / "x"])
+    with pytest.raises(atomic.SymlinkRefused, match="link is a symbolic link"):
+        atomic.refuse_links(root, [game / "state.json", game / "link"])
+    # A file reached through a linked directory: not a link itself, but outside the root.
+    with pytest.raises(atomic.SymlinkRefused, match="resolves to .*outside"):
+        atomic.refuse_links(root, [root / "away" / "secret"])
+    # Through a link that stays inside the root: allowed, as resolving it says.
+    atomic.refuse_links(root, [root / "inside" / "state.json"])
+    (root / "top.txt").write_text("t")
+    with pytest.raises(atomic.SymlinkRefused, match="resolves to .*outside"):
+        atomic.refuse_links(game, [game / ".." / "top.txt"])

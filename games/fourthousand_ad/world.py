@@ -8,6 +8,7 @@ no clock, no randomness, no I/O.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from .board import Board, board_of
@@ -25,6 +26,13 @@ def deadline_turn(mode: str, slots: list[list[str]], owner: str, turn: int, slot
     return turn if mine > slot else turn + 1
 
 
+@cache
+def variant_named(name: str) -> Variant:
+    """``load_variant`` made once per name: every World and view asks for its game's variant,
+    which never changes (variants.yaml is read once); an unknown name raises every time."""
+    return load_variant(name)
+
+
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(state))
     return copied
@@ -34,10 +42,10 @@ class World:
     def __init__(
         self, state: dict[str, Any], board: Board | None = None, *, copy: bool = True
     ) -> None:
-        # copy=False is for read-only use (the view): the state is never written through it.
+        # copy=False: read-only use (the view), or a state the caller copied for this World.
         self.s = copy_state(state) if copy else state
         self.board = board or board_of(self.s.get("board"))  # the game's own board
-        self.variant: Variant = load_variant(self.s["variant"])
+        self.variant: Variant = variant_named(self.s["variant"])
         self.events: list[dict[str, Any]] = []
         self.step_powers: set[str] = set()  # powers whose orders this resolution uses
         self.orders: dict[str, Any] = {}  # those powers' orders (surrender: on elimination)

@@ -54,10 +54,13 @@ class Signed:
 Outcome = Signed | list[Problem]  # the problems: verify_orders refused it (Rejected)
 
 
-def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey]) -> Outcome:
+def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey],
+                   by_fp: Mapping[str, PublicKey] | None = None) -> Outcome:
     """verify_orders against the keys registered now, as the walk asks it: one function for the
-    walk and the workers, so both give the same outcome."""
-    by_fp = {k.fingerprint: k for k in keys.values()}
+    walk and the workers, so both give the same outcome. ``by_fp``: the same keys by
+    fingerprint, if the caller keeps them (a worker does, per key version)."""
+    if by_fp is None:
+        by_fp = {k.fingerprint: k for k in keys.values()}
 
     def keys_for(game: str, p: str) -> tuple[PublicKey, ...]:
         return (keys[p],) if game == game_id and p in keys else ()
@@ -150,16 +153,20 @@ def _chunk(lines: Iterator[bytes], most: int) -> list[bytes]:
     return chunk
 
 
-_KEYS: dict[int, dict[str, PublicKey]] = {}
+_KEYS: dict[int, tuple[dict[str, PublicKey], dict[str, PublicKey]]] = {}
+"""In a worker: the keys of the one key version it checks against, by power and by
+fingerprint (parsed and fingerprinted once, not per order file)."""
 
 
 def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, version: int,
                 key_texts: dict[str, str]) -> list[Ahead | None]:
     """In a worker: verify each whole-entry line and each order file's signature."""
-    keys = _KEYS.get(version)
-    if keys is None:
+    known = _KEYS.get(version)
+    if known is None:
         _KEYS.clear()
-        keys = _KEYS[version] = {p: PublicKey.parse(t) for p, t in key_texts.items()}
+        keys = {p: PublicKey.parse(t) for p, t in key_texts.items()}
+        known = _KEYS[version] = keys, {k.fingerprint: k for k in keys.values()}
+    keys, by_fp = known
     out: list[Ahead | None] = []
     for n, raw in enumerate(lines):
         if not raw.startswith(_BODY):
@@ -174,7 +181,7 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
         body = entry.body
         if entry.kind == replay.ORDERS and isinstance(body, dict) and "text" in body:
             try:
-                outcome = signed_outcome(str(body["text"]), game_id, keys)
+                outcome = signed_outcome(str(body["text"]), game_id, keys, by_fp)
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
         out.append(Ahead(True, version, outcome))

@@ -116,7 +116,7 @@ class FourThousandAD(Steps):
         """4000 A.D. has no dice: ``chance`` is never drawn from. The state is taken in its
         canonical (sorted) key order, so the order of the events never depends on how the state
         was read (a state.json cache and a fresh replay resolve alike)."""
-        new, events = resolve.resolve(json.loads(canonical.encode(state)), orders_, copy=False)
+        new, events = resolve.resolve(json.loads(canonical.dumps(state)), orders_, copy=False)
         return Resolution(new, events)
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:

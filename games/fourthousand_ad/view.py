@@ -49,11 +49,12 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     for name, blank in _star_rows(board):
         row = blank.copy()  # shallow: "ships" is replaced below, never shared
         entry = held_stars.get(name)
-        ships = None
         if entry:
             row["holder"] = entry.get("holder")
-            ships = entry.get("ships")
-        row["ships"] = dict(sorted(ships.items())) if ships else {}
+            ships = entry.get("ships", {})  # by power (one power or none needs no sorting)
+            row["ships"] = dict(sorted(ships.items())) if len(ships) > 1 else dict(ships)
+        else:
+            row["ships"] = {}
         if name in homes:
             row["home_of"] = homes[name]
         stars[name] = row

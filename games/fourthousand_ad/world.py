@@ -11,6 +11,8 @@ import json
 from functools import cache
 from typing import Any
 
+from pbem import canonical
+
 from .board import Board, board_of
 from .variants import Variant, load_variant
 
@@ -36,6 +38,29 @@ def variant_named(name: str) -> Variant:
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(state))
     return copied
+
+
+_BOARD: list[tuple[Any, Any]] = []  # (a state's board data, its canonical-order copy)
+
+
+def canonical_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A working copy of ``state`` in canonical (sorted) key order, as
+    ``json.loads(canonical.dumps(state))`` gives it, except that the board data (recorded in
+    the state, the same for the whole game, never written by the rules) is one sorted copy
+    shared by the states that follow: a resolution copies only what it may change, and the
+    view and the next resolution find the board they already built (board_of, by identity).
+    Equal value, equal digest; only the board is shared."""
+    if "board" not in state:
+        copied: dict[str, Any] = json.loads(canonical.dumps(state))
+        return copied
+    board = state["board"]
+    if _BOARD and (board is _BOARD[0][0] or board is _BOARD[0][1]):
+        shared = _BOARD[0][1]
+    else:
+        shared = json.loads(canonical.dumps(board))
+        _BOARD[:] = [(board, shared)]  # held, so neither id is reused while remembered
+    rest = json.loads(canonical.dumps({k: v for k, v in state.items() if k != "board"}))
+    return {k: shared if k == "board" else rest[k] for k in sorted([*rest, "board"])}
 
 
 class World:

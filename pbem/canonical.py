@@ -6,10 +6,14 @@ import hashlib
 import json
 from typing import Any
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""Made once: ``json.dumps`` with these options builds a new encoder on every call (states are
+encoded on every resolution and replay step). It keeps only its options, so sharing it is safe."""
+
 
 def dumps(value: Any) -> str:
     """Sorted keys, no insignificant whitespace, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def encode(value: Any) -> bytes:

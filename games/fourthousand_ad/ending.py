@@ -88,10 +88,13 @@ def _surrender_arrival(
 def check_no_ships(w: World) -> None:
     """A power with no ship left anywhere that does not hold its home star (so cannot build) is
     out ("Unless he has no more ships, the player is not eliminated"; ruling R11)."""
-    totals = w.all_totals()
+    totals: dict[str, int] | None = None  # counted once, and only if some power could be out
     for p in w.live_powers():
-        if totals.get(p, 0) == 0 and w.holder(w.home(p)) != p:
-            eliminate(w, p, None, "no ships left")
+        if w.holder(w.home(p)) != p:
+            if totals is None:
+                totals = w.all_totals()
+            if totals.get(p, 0) == 0:
+                eliminate(w, p, None, "no ships left")
 
 
 def home_deadline(w: World, power: str, orders: dict[str, Any]) -> None:

@@ -3,7 +3,6 @@ pbem.game.plugin: rules here, the presenter in present.py, the player's tool in 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import Any
 
 import yaml
 
-from pbem import canonical
 from pbem.errors import Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
@@ -21,7 +19,7 @@ from .board import Board, board_of, board_problems, default_board, default_board
 from .present import PRESENTER
 from .tool import TOOL
 from .variants import load_variant, variant_names
-from .world import World
+from .world import World, canonical_copy
 
 HERE = Path(__file__).resolve().parent
 
@@ -116,7 +114,7 @@ class FourThousandAD(Steps):
         """4000 A.D. has no dice: ``chance`` is never drawn from. The state is taken in its
         canonical (sorted) key order, so the order of the events never depends on how the state
         was read (a state.json cache and a fresh replay resolve alike)."""
-        new, events = resolve.resolve(json.loads(canonical.encode(state)), orders_)
+        new, events = resolve.resolve(canonical_copy(state), orders_, copy=False)
         return Resolution(new, events)
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:

@@ -39,11 +39,13 @@ def resources(w: World, power: str) -> tuple[int, int, list[str]]:
     return circles, crosses, stars
 
 
-def forecast(w: World, power: str) -> int:
-    """Ships the power would build if production happened now (0 without its home star)."""
+def forecast(w: World, power: str,
+             counted: tuple[int, int, list[str]] | None = None) -> int:
+    """Ships the power would build if production happened now (0 without its home star).
+    ``counted``: the power's ``resources`` if the caller has them already (the view)."""
     if not w.alive(power) or w.holder(w.home(power)) != power:
         return 0
-    circles, crosses, _ = resources(w, power)
+    circles, crosses, _ = counted if counted is not None else resources(w, power)
     return min(circles, crosses)
 
 

@@ -25,10 +25,14 @@ def due_powers(state: dict[str, Any]) -> list[str]:
     return [p for p in state["slots"][state["slot"]] if p in live]
 
 
-def resolve(state: dict[str, Any], orders: Mapping[str, Any]) -> tuple[dict, list]:
+def resolve(state: dict[str, Any], orders: Mapping[str, Any], *,
+            copy: bool = True) -> tuple[dict, list]:
+    """(new state, events). ``copy=False``: ``state`` is the caller's own fresh copy, which the
+    resolution may change and return (the plugin passes its canonical-order copy, so the state
+    is not copied twice)."""
     if state["result"] is not None:
         return state, []
-    w = World(state)
+    w = World(state, copy=copy)
     due = due_powers(state)
     given = {p: (orders.get(p) or default_orders()) for p in due}
     w.step_powers = set(due)

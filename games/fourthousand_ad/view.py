@@ -11,18 +11,32 @@ in each player's vault until the arrival reveals them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from . import production
+from .board import Board
 from .resolve import due_powers
-from .variants import load_variant
 from .world import World, deadline_turn
+
+
+@lru_cache(maxsize=16)
+def _star_rows(board: Board) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """Each star of the board in board order with its view entry as an empty star shows it
+    (sector, area, level, resources; no holder, no ships, nobody's home). That part is the same
+    for every state and power of a game (the board is immutable), so each view copies a row and
+    fills in the star's holder, ships and home instead of reading the board star by star. The
+    rows are never handed out, only their copies."""
+    return tuple((name, {"sector": star.sector.name, "area": star.sector.area,
+                         "level": star.sector.level, "circle": star.circle, "cross": star.cross,
+                         "holder": None, "ships": {}, "home_of": None})
+                 for name, star in board.stars.items())
 
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     w = World(state, copy=False)  # read only: nothing below writes to the state
     board = w.board
-    variant = load_variant(state["variant"])
+    variant = w.variant
     if power is not None and power not in state["powers"]:
         raise ValueError(f"no power {power!r} in this game")
 
@@ -30,19 +44,20 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return public or (power is not None and power in members)
 
     homes = {info["home"]: p for p, info in state["powers"].items()}
+    held_stars = state["stars"]
     stars = {}
-    for name, star in board.stars.items():
-        entry = state["stars"].get(name, {})
-        stars[name] = {
-            "sector": star.sector.name,
-            "area": star.sector.area,
-            "level": star.sector.level,
-            "circle": star.circle,
-            "cross": star.cross,
-            "holder": entry.get("holder"),
-            "ships": dict(sorted(entry.get("ships", {}).items())),
-            "home_of": homes.get(name),
-        }
+    for name, blank in _star_rows(board):
+        row = blank.copy()  # shallow: "ships" is replaced below, never shared
+        entry = held_stars.get(name)
+        if entry:
+            row["holder"] = entry.get("holder")
+            ships = entry.get("ships", {})  # by power (one power or none needs no sorting)
+            row["ships"] = dict(sorted(ships.items())) if len(ships) > 1 else dict(ships)
+        else:
+            row["ships"] = {}
+        if name in homes:
+            row["home_of"] = homes[name]
+        stars[name] = row
     warps: dict[str, Any] = {}
     for owner, slots in state["warps"].items():
         warps[owner] = {}
@@ -142,13 +157,13 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
         "board": state.get("board"),
     }
     if power is not None:
-        circles, crosses, sources = production.resources(w, power)
+        counted = circles, crosses, sources = production.resources(w, power)
         out["forecast"] = {
             "turn": production.next_production_turn(state["options"], state["turn"]),
             "circles": circles,
             "crosses": crosses,
             "stars": sources,
-            "ships": production.forecast(w, power),
+            "ships": production.forecast(w, power, counted),
         }
     return out
 

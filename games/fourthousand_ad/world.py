@@ -8,7 +8,10 @@ no clock, no randomness, no I/O.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
+
+from pbem import canonical
 
 from .board import Board, board_of
 from .variants import Variant, load_variant
@@ -25,19 +28,49 @@ def deadline_turn(mode: str, slots: list[list[str]], owner: str, turn: int, slot
     return turn if mine > slot else turn + 1
 
 
+@cache
+def variant_named(name: str) -> Variant:
+    """``load_variant`` made once per name: every World and view asks for its game's variant,
+    which never changes (variants.yaml is read once); an unknown name raises every time."""
+    return load_variant(name)
+
+
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(state))
     return copied
+
+
+_BOARD: list[tuple[Any, Any]] = []  # (a state's board data, its canonical-order copy)
+
+
+def canonical_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A working copy of ``state`` in canonical (sorted) key order, as
+    ``json.loads(canonical.dumps(state))`` gives it, except that the board data (recorded in
+    the state, the same for the whole game, never written by the rules) is one sorted copy
+    shared by the states that follow: a resolution copies only what it may change, and the
+    view and the next resolution find the board they already built (board_of, by identity).
+    Equal value, equal digest; only the board is shared."""
+    if "board" not in state:
+        copied: dict[str, Any] = json.loads(canonical.dumps(state))
+        return copied
+    board = state["board"]
+    if _BOARD and (board is _BOARD[0][0] or board is _BOARD[0][1]):
+        shared = _BOARD[0][1]
+    else:
+        shared = json.loads(canonical.dumps(board))
+        _BOARD[:] = [(board, shared)]  # held, so neither id is reused while remembered
+    rest = json.loads(canonical.dumps({k: v for k, v in state.items() if k != "board"}))
+    return {k: shared if k == "board" else rest[k] for k in sorted([*rest, "board"])}
 
 
 class World:
     def __init__(
         self, state: dict[str, Any], board: Board | None = None, *, copy: bool = True
     ) -> None:
-        # copy=False is for read-only use (the view): the state is never written through it.
+        # copy=False: read-only use (the view), or a state the caller copied for this World.
         self.s = copy_state(state) if copy else state
         self.board = board or board_of(self.s.get("board"))  # the game's own board
-        self.variant: Variant = load_variant(self.s["variant"])
+        self.variant: Variant = variant_named(self.s["variant"])
         self.events: list[dict[str, Any]] = []
         self.step_powers: set[str] = set()  # powers whose orders this resolution uses
         self.orders: dict[str, Any] = {}  # those powers' orders (surrender: on elimination)

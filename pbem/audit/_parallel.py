@@ -20,8 +20,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.protocol.keys import PublicKey
@@ -37,9 +36,10 @@ MIN_BYTES = 1 << 20  # smaller logs are audited in one process (starting workers
 _BODY = b'{"body":'
 
 
-@dataclass(frozen=True, slots=True)
-class Signed:
-    """What the walk reads of a verified order file (pbem.protocol.orderdoc.VerifiedOrders)."""
+class Signed(NamedTuple):
+    """What the walk reads of a verified order file (pbem.protocol.orderdoc.VerifiedOrders).
+    A named tuple, as :class:`Ahead`: they cross from the workers by pickle, which rebuilds a
+    slotted dataclass field by field in Python, a tuple in one step."""
 
     game: str
     power: str
@@ -54,10 +54,13 @@ class Signed:
 Outcome = Signed | list[Problem]  # the problems: verify_orders refused it (Rejected)
 
 
-def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey]) -> Outcome:
+def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey],
+                   by_fp: Mapping[str, PublicKey] | None = None) -> Outcome:
     """verify_orders against the keys registered now, as the walk asks it: one function for the
-    walk and the workers, so both give the same outcome."""
-    by_fp = {k.fingerprint: k for k in keys.values()}
+    walk and the workers, so both give the same outcome. ``by_fp``: the same keys by
+    fingerprint, if the caller keeps them (a worker does, per key version)."""
+    if by_fp is None:
+        by_fp = {k.fingerprint: k for k in keys.values()}
 
     def keys_for(game: str, p: str) -> tuple[PublicKey, ...]:
         return (keys[p],) if game == game_id and p in keys else ()
@@ -70,8 +73,7 @@ def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey]) -> Ou
                   replay.json_safe(v.body), v.entropy)
 
 
-@dataclass(frozen=True, slots=True)
-class Ahead:
+class Ahead(NamedTuple):
     """A worker's findings for one line: it parsed and hashed the whole entry (``verified``)
     and, for an order file, its outcome against the keys of version ``keys``."""
 
@@ -150,16 +152,20 @@ def _chunk(lines: Iterator[bytes], most: int) -> list[bytes]:
     return chunk
 
 
-_KEYS: dict[int, dict[str, PublicKey]] = {}
+_KEYS: dict[int, tuple[dict[str, PublicKey], dict[str, PublicKey]]] = {}
+"""In a worker: the keys of the one key version it checks against, by power and by
+fingerprint (parsed and fingerprinted once, not per order file)."""
 
 
 def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, version: int,
                 key_texts: dict[str, str]) -> list[Ahead | None]:
     """In a worker: verify each whole-entry line and each order file's signature."""
-    keys = _KEYS.get(version)
-    if keys is None:
+    known = _KEYS.get(version)
+    if known is None:
         _KEYS.clear()
-        keys = _KEYS[version] = {p: PublicKey.parse(t) for p, t in key_texts.items()}
+        keys = {p: PublicKey.parse(t) for p, t in key_texts.items()}
+        known = _KEYS[version] = keys, {k.fingerprint: k for k in keys.values()}
+    keys, by_fp = known
     out: list[Ahead | None] = []
     for n, raw in enumerate(lines):
         if not raw.startswith(_BODY):
@@ -174,7 +180,7 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
         body = entry.body
         if entry.kind == replay.ORDERS and isinstance(body, dict) and "text" in body:
             try:
-                outcome = signed_outcome(str(body["text"]), game_id, keys)
+                outcome = signed_outcome(str(body["text"]), game_id, keys, by_fp)
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
         out.append(Ahead(True, version, outcome))

@@ -130,7 +130,7 @@ def run() -> None:
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-run-"))
     try:
         print(floors.describe(), flush=True)
-        p = floors._parts_ms()  # the parts of the game-turn floor
+        p = floors.parts_ms()  # the parts of the game-turn floor
         turn_floor = floors.game_turn_ms()
         root = work / "root"
         build(root, n)

@@ -19,7 +19,8 @@ GAME = "bench-1"
 
 
 def order_file() -> str:
-    """About 20 orders, 1.5 KB: a departure with alternatives, permits, resources, alliances."""
+    """About 20 orders, 1.1 KB: a departure with alternatives, permits, resources, alliances
+    (no surrender: at turn 1 no warp is in hyperspace, and a surrender names warps in flight)."""
     nonce = bytes(range(32))
     made = commitment.commit(GAME, "algol", 1, 1, "Hamal", nonce)
     alternatives = "".join(
@@ -39,7 +40,6 @@ def order_file() -> str:
         "    - {star: Schedar, to: regulus}\n    - {star: Hamal, to: regulus}\n"
         "  alliance: {propose: [regulus, pavo], accept: [antares], end: []}\n"
         "  withdraw: antares\n"
-        "  surrender: {1: Hamal, 2: Caph}\n"
         "  concede: false\n"
         "  vote_end: false\n"
     )

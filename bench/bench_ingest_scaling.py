@@ -166,10 +166,12 @@ def run() -> None:
             start = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-m", "pbem", "ingest", str(small), "--stdin", "--now",
-                 to_iso(T0 + timedelta(hours=1))], input=raw, capture_output=True, check=False)
+                 to_iso(T0 + timedelta(hours=1))], input=raw, capture_output=True, check=False,
+                env=floors.process_env())
             assert done.returncode == 0, done.stderr
             return time.perf_counter() - start
 
+        process(mail("g00000"))  # writes the bytecode cache (floors.process_env)
         times = sorted(process(mail("g00000")) for _ in range(5))
         line("pbem ingest --stdin of one order mail, whole process (floor: python -c pass)",
              times[2] * 1e3, "ms", floors.process_ms())

@@ -62,7 +62,8 @@ def test_a_receipt_from_the_shared_view_is_the_receipt_from_a_fresh_one(tmp_path
     game = GameDir.create(tmp_path, config, {p: PrivateKey.generate().public for p in powers},
                           plugin, T0)
     state = game.initial_state(plugin)
-    view = plugin.view(dict(state), "algol")
+    warm = mails.Renderer("4000ad", game.path)
+    view = warm.view(plugin, state, "algol")  # as judging the file computes it
     orders, problems = plugin.normalize_orders(
         {"depart": {"warp": 1, "from": "Algol", "ships": 3,
                     "commitment": commit("reuse", "algol", 1, 1, "Hamal", bytes(32))}}, view)
@@ -70,12 +71,11 @@ def test_a_receipt_from_the_shared_view_is_the_receipt_from_a_fresh_one(tmp_path
     player = {"email": "algol@example.org", "tz": None, "name": "Algol"}
     info = {"game_id": "reuse", "title": "reuse", "deadline": None}
 
-    def receipt(shared: dict | None) -> mails.RenderedMail:
-        renderer = mails.Renderer("4000ad", game.path)
+    def receipt(renderer: mails.Renderer) -> mails.RenderedMail:
         return mails.receipt(renderer, plugin, state, "algol", orders, player, info, seq=2,
-                             signature="sig", received="2026-12-01T01:00:00Z", view=shared)
+                             signature="sig", received="2026-12-01T01:00:00Z")
 
-    shared, fresh = receipt(view), receipt(None)
+    shared, fresh = receipt(warm), receipt(mails.Renderer("4000ad", game.path))
     assert "3 ships" in fresh.text, fresh.text
     assert (shared.subject, shared.text, shared.html) == (fresh.subject, fresh.text, fresh.html)
     assert view == plugin.view(dict(state), "algol")  # judging and rendering left it as it was

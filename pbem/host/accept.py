@@ -267,7 +267,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject, ready=v.ready, late=late, view=held.view(v.power))
+                              subject, ready=v.ready, late=late)
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 
@@ -315,7 +315,7 @@ def _receipt_again(held: OpenGame, v: VerifiedOrders, standing: Mapping[str, Any
         entries = game.log.entries
         state = replay.replay(plugin, entries[:entry_seq], game.initial_state(plugin),
                               replay.chance_key(game))
-    normalized, _ = plugin.normalize_orders(v.body, plugin.view(state, v.power))
+    normalized, _ = plugin.normalize_orders(v.body, held.renderer.view(plugin, state, v.power))
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": standing["received"]}
     first = datetime.fromisoformat(standing["received"].replace("Z", "+00:00"))

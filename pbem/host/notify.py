@@ -60,6 +60,9 @@ class Context:
     plugin: GamePlugin
     referee: PrivateKey
     now: datetime
+    #: A renderer the caller keeps across contexts (one game held for an ingest round): its
+    #: views are computed once per state and power whatever the mail's date.
+    shared_renderer: mails.Renderer | None = None
 
     @property
     def sender(self) -> str:
@@ -71,6 +74,8 @@ class Context:
 
     @cached_property
     def renderer(self) -> mails.Renderer:
+        if self.shared_renderer is not None:
+            return self.shared_renderer
         return mails.Renderer(self.game.config.game, self.game.path)
 
     def players(self) -> dict[str, dict[str, Any]]:
@@ -310,19 +315,18 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
 def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
-                 late: dict[str, str] | None = None, view: Any = None) -> Wire:
+                 late: dict[str, str] | None = None) -> Wire:
     """The receipt, quoting the current deadline (as the log has it now, after any extension)
     and saying honestly when a correction is still possible: ``ready`` files let the turn
     resolve early; ``late`` (accepted after deadline + grace in a game that takes late orders
-    until the run) says so and names the real deadline. ``view``: the power's view of
-    ``state`` if the caller has it already (judging the file computed it)."""
+    until the run) says so and names the real deadline."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
-                          received=str(fields["received"]), view=view)
+                          received=str(fields["received"]))
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
 

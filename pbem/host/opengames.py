@@ -26,8 +26,9 @@ import contextlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints
 from pbem.game import registry
@@ -39,6 +40,9 @@ from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import GameLock, try_lock
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.render.mails import Renderer
 
 #: What a verdict's ``queued`` holds for a reply until the batch is committed.
 PENDING = "pending:"
@@ -62,22 +66,27 @@ class OpenGame:
     #: replies to queue at commit: (key, message, the lists their id goes into)
     replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
     _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
-    _views: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        """One renderer while the game is held, shared by its mails of every date (imported
+        here: a round that only quarantines spam never loads the template engine)."""
+        from pbem.render.mails import Renderer
+
+        return Renderer(self.game.config.game, self.game.path)
 
     def view(self, power: str) -> Any:
-        """``plugin.view(state, power)``, once per power while the game is held: judging a
-        file and its receipt both need it, and ingest never changes the state (orders entries
-        leave it as it is). Views are read, never changed (as the turn job's Renderer.view)."""
-        found = self._views.get(power)
-        if found is None:
-            found = self._views[power] = self.plugin.view(dict(self.state), power)
-        return found
+        """``plugin.view(state, power)``, once per power while the game is held (the renderer's
+        view): judging a file and its receipt both need it, and ingest never changes the state
+        (orders entries leave it as it is)."""
+        return self.renderer.view(self.plugin, self.state, power)
 
     def context(self, now: datetime) -> notify.Context:
         """The notify context for mails dated ``now`` (one renderer per game and time)."""
         ctx = self._contexts.get(now)
         if ctx is None:
-            ctx = self._contexts[now] = notify.Context(self.game, self.plugin, self.referee, now)
+            ctx = self._contexts[now] = notify.Context(self.game, self.plugin, self.referee, now,
+                                                       shared_renderer=self.renderer)
         return ctx
 
     def queue(self, msg: Wire, key: str, *into: list[str]) -> None:

@@ -241,17 +241,15 @@ def receipt(
     early: bool = True,
     late: Mapping[str, str] | None = None,
     received: str | None = None,
-    view: dict[str, Any] | None = None,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
     view), with the referee's signed receipt text ``signature``. It says which promise holds:
     ``ready`` orders let the turn resolve as soon as all are ready (``early``), not-ready ones
     can still be replaced; ``late`` ({deadline, grace_end}) orders came after the deadline
-    and are used because the game takes late orders until the run. ``view``: the power's view
-    of ``state`` when the caller has it (ingest judged the file against it), else computed."""
+    and are used because the game takes late orders until the run. The power's view is the
+    renderer's (Renderer.view: ingest judged the file against the same one)."""
     pres = presenter(plugin)
-    if view is None:
-        view = plugin.view(dict(state), power)
+    view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
            "power": power, "name": power.capitalize(), "turn": view["turn"], "seq": seq,

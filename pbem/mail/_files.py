@@ -7,10 +7,8 @@ adds: readable JSON, durable moves, symlink swaps and appended records.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,10 +18,6 @@ from pbem.atomic import fsync_dir
 
 __all__ = ["fsync_dir", "write_temp", "write_durably", "write_many", "json_bytes", "write_json",
            "read_json", "move_durably", "replace_symlink", "append_record", "append_line"]
-
-#: Temporary files :func:`write_many` holds open at once (file descriptors are finite).
-MANY_OPEN = 64
-
 
 def write_temp(path: Path, data: bytes, *, mode: int = atomic.PRIVATE) -> Path:
     """Write ``data`` to a fresh fsynced temporary file beside ``path``; return its name.
@@ -40,35 +34,9 @@ def write_durably(path: Path, data: bytes, *, mode: int = atomic.PRIVATE,
 
 
 def write_many(items: Sequence[tuple[Path, bytes]], *, mode: int = atomic.PRIVATE) -> None:
-    """Replace each ``path`` with its ``data`` as :func:`write_durably` with ``sync_dir`` false
-    does (temp file, fsync, rename; the caller fsyncs the directories), but with every temporary
-    file of a group written before any is fsynced: back to back, the fsyncs share the file
-    system's journal commits (one commit per file when each write is fsynced at once). Each file
-    is renamed into place only after its own fsync, so a name never shows unsynced data; a crash
-    leaves some of the files in place and the rest absent (stray temporary files at most)."""
-    for start in range(0, len(items), MANY_OPEN):
-        group = items[start : start + MANY_OPEN]
-        opened: list[tuple[int, Path, Path]] = []
-        try:
-            for path, data in group:
-                tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-                fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-                opened.append((fd, tmp, path))
-                os.fchmod(fd, mode)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-            for fd, _tmp, _path in opened:
-                os.fsync(fd)
-            while opened:
-                fd, tmp, path = opened.pop(0)
-                os.close(fd)
-                atomic.rename_into_place(tmp, path)
-        finally:
-            for fd, tmp, _path in opened:  # a failure: nothing of the rest is renamed
-                os.close(fd)
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+    """Replace each ``path`` with its ``data``, every fsync of the group back to back
+    (:func:`pbem.atomic.replace_many`; the caller fsyncs the directories)."""
+    atomic.replace_many(items, mode=mode)
 
 
 def json_bytes(value: Any) -> bytes:
@@ -95,7 +63,7 @@ def move_durably(src: Path, dst: Path) -> None:
 
 def replace_symlink(path: Path, target: str) -> None:
     """Point the symlink ``path`` at ``target`` atomically (the caller fsyncs the directory)."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    tmp = atomic.temp_name(path)
     os.symlink(target, tmp)
     atomic.rename_into_place(tmp, path)
 

@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 from email import policy
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -20,21 +19,12 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
 from tests.pbem_host import Host
+from tests.test_ingest_helpers import order_mail
 
 #: Every durable step of a grouped round, in the order they happen (pbem.host.ingestround).
 POINTS = ["ingest-stored", "ingest-batch-begun", "ingest-handling", "before-orders-append",
           "after-orders-append", "ingest-replies-queued", "ingest-done-recorded"]
 NOW = "2026-12-01T01:00:00Z"
-
-
-def mail(text: str, msgid: str, sender: str) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = "referee@example.org"
-    msg["Subject"] = "orders"
-    msg["Message-ID"] = msgid
-    msg.set_content("My orders:\n\n" + text)
-    return bytes(msg)
 
 
 def batch(host: Host, md: Path) -> dict[str, int]:
@@ -47,11 +37,12 @@ def batch(host: Host, md: Path) -> dict[str, int]:
     for power in host.powers:
         text = host.orders_text(power, {"depart": host.depart(power, power.capitalize(), 3,
                                                               "Hamal")})
-        raws.append(mail(text, f"<{power}-1@example.org>", f"{power}@example.org"))
+        raws.append(order_mail(text, msgid=f"<{power}-1@example.org>",
+                               sender=f"{power}@example.org"))
     text = host.orders_text("algol", {"depart": host.depart("algol", "Algol", 4, "Hamal")})
-    raws.append(mail(text, "<algol-2@example.org>", "algol@example.org"))
+    raws.append(order_mail(text, msgid="<algol-2@example.org>", sender="algol@example.org"))
     text = host.orders_text("pavo", {}, turn=7)
-    raws.append(mail(text, "<pavo-late@example.org>", "pavo@example.org"))
+    raws.append(order_mail(text, msgid="<pavo-late@example.org>", sender="pavo@example.org"))
     raws.append(raws[0])  # the same message delivered again
     for number, raw in enumerate(raws):
         (md / "new" / f"{1000 + number}.host").write_bytes(raw)

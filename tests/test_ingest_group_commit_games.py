@@ -15,7 +15,8 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
 from tests.pbem_host import Host
-from tests.test_ingest_group_commit import POINTS, ingest, mail, subjects
+from tests.test_ingest_group_commit import POINTS, ingest, subjects
+from tests.test_ingest_helpers import order_mail
 
 
 def two_games(tmp_path: Path) -> tuple[list[Host], Path]:
@@ -29,7 +30,8 @@ def two_games(tmp_path: Path) -> tuple[list[Host], Path]:
         for host in hosts:
             text = host.orders_text(power, {"depart": host.depart(
                 power, power.capitalize(), 3, "Hamal")})
-            raw = mail(text, f"<{host.game_id}-{power}@example.org>", f"{power}@example.org")
+            raw = order_mail(text, msgid=f"<{host.game_id}-{power}@example.org>",
+                             sender=f"{power}@example.org")
             (md / "new" / f"{1000 + number}.host").write_bytes(raw)
             number += 1
     return hosts, md

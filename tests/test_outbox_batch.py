@@ -192,3 +192,44 @@ def test_a_damaged_batch_is_reported_never_skipped(tmp_path: Path) -> None:
     os.truncate(batch, len(data) // 2)
     with pytest.raises(BatchDamaged, match="damaged outbox batch"):
         outbox.deliver(Recorder(), NOW)
+
+
+def test_item_keys_find_their_own_message_through_links_to_the_batch(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+    assert outbox.queued_under("ingest-batch:g:1") == ids
+    assert outbox.queued_under("report:9") is None
+    # One file: each item key is a hard link to the batch (no file of its own per message).
+    keys = list((tmp_path / "outbox" / "keys").iterdir())
+    assert len(keys) == 4 and len({k.stat().st_ino for k in keys}) == 1
+    assert keys[0].stat().st_nlink == 5  # pending/<b>.batch and the four keys
+    # A second batch does not queue an item again, and queue() finds it too.
+    again = outbox.queue_many(items(4), key="ingest-batch:g:2", index_items=True)
+    assert len(again) == 1 and outbox.queued_under("report:3") == again
+    assert outbox.queue(report(1, "p1@players.example"), key="report:1") == ids[1]
+    outbox.deliver(FileTransport(tmp_path / "mail"), NOW)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+
+
+@pytest.mark.parametrize("stage", ["batch-written", "batch-keyed"])
+def test_a_crash_while_queueing_leaves_no_item_key_counted(tmp_path: Path, stage: str) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    with pytest.raises(Crash):
+        outbox.queue_many(items(), key="ingest-batch:g:1", on_stage=crash_at(stage),
+                          index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [None] * 3
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+
+
+def test_item_keys_written_by_an_older_outbox_as_symlinks_are_still_read(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    # The former layout: keys/<sha> a symlink to an empty keys/<id>.
+    path = outbox._key_path("report:1")
+    path.unlink()
+    (outbox.keys_dir / ids[1]).touch()
+    os.symlink(ids[1], path)
+    assert outbox.queued_under("report:1") == [ids[1]]
+    assert outbox.queue_many(items(), key="ingest-batch:g:2", index_items=True) == []

@@ -126,17 +126,21 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
         # Storing is safe for concurrent processes (content-addressed, atomic writes); the
         # source is acknowledged only once the message is on disk. The arrival time is
         # recorded now: it is when the orders count as received.
-        # Group commit: every copy written (each file fsynced), then one fsync of the inbox
-        # directory and one of keys/, then the acknowledgements (a Maildir's: one fsync per
-        # directory).
+        # Group commit: every copy written, then all fsynced at once and put in place, then
+        # one fsync of the inbox directory and one of keys/ (Inbox.sync_stored), then the
+        # acknowledgements (a Maildir's: one fsync per directory).
         acks: list[str] = []
-        for incoming in source.messages():
-            stored = inbox.store(incoming.raw, arrived=now, sync_dir=False)
-            report.messages += 1
-            if stored.handled is not None or stored.duplicate:
-                report.duplicates += 1
-            acks.append(incoming.id)
-            stored_now.append(stored)
+        try:
+            for incoming in source.messages():
+                stored = inbox.store(incoming.raw, arrived=now, sync_dir=False)
+                report.messages += 1
+                if stored.handled is not None or stored.duplicate:
+                    report.duplicates += 1
+                acks.append(incoming.id)
+                stored_now.append(stored)
+        except BaseException:
+            inbox.drop_staged()  # nothing acknowledged: the source keeps every message
+            raise
         if acks:
             inbox.sync_stored()
             failpoints.reached("ingest-stored")

@@ -6,13 +6,14 @@ and grows with the log as the batch appends to it; each accepted file also cost 
 steps of its own (submission names, log entry, reply queued, each with its fsyncs).
 
 :class:`OpenGames` keeps, per game a batch touches, the lock and everything read, and what the
-batch has yet to make durable: the submission directories whose new names need an fsync, the
+batch has yet to make durable: the submission files written but not in place yet, the
 log entries staged in memory (:meth:`pbem.store.log.GameLog.stage`: every later judgement of the
 batch sees them), and the replies (receipts, rejections, late notices) to queue. :meth:`commit`
 makes them durable per game in the order that keeps every guarantee (docs/operations.md, "Group
 commit in ingest"):
 
-1. fsync each submission directory that got new files (the files themselves were fsynced);
+1. the submission files the batch wrote: fsynced (all at once), linked into place, then each
+   directory that got new names fsynced (pbem.store.submissions.sync_all);
 2. the log: every staged entry in one write and one fsync — the commit point of the batch's
    accepted orders for that game;
 3. the replies in one outbox batch (``queue_many``, three fsyncs), each findable by its own key;
@@ -36,7 +37,7 @@ from pbem.host import notify
 from pbem.mail.compose import Wire
 from pbem.mail.outbox import Outbox
 from pbem.protocol.keys import PrivateKey
-from pbem.store import replay
+from pbem.store import replay, submissions
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import GameLock, try_lock
 from pbem.store.referee import referee_key
@@ -170,14 +171,13 @@ class OpenGames:
         """Commit every open game, then release them all (a failure releases them too: what
         was not committed is judged again by the next run).
 
-        Step by step across the games — every game's submission directories, then every
+        Step by step across the games — every game's submission files and directories, then every
         game's log, then every game's replies — so that each step's fsyncs come back to back
         and share the file system's journal commits; each game still takes its steps in the
         module's order, and no step of one game depends on another game's."""
         try:
             games = list(self._open.values())
-            for opened in games:
-                opened.game.submissions.sync()
+            submissions.sync_all([opened.game.submissions for opened in games])
             for opened in games:
                 opened.commit_log()
             for opened in games:

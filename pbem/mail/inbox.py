@@ -68,7 +68,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
-from pbem import failpoints
+from pbem import atomic, failpoints, syncs
 from pbem.mail import _files
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
@@ -182,6 +182,9 @@ class Inbox:
         #: done(..., sync_dir=False): (sha256, day, record) written by :meth:`flush_done`
         self._unsynced: list[tuple[str, str, dict[str, Any]]] = []
         self._days: set[str] = set()
+        #: store(..., sync_dir=False): the copies written, put in place by :meth:`sync_stored`
+        self._staged = atomic.Group()
+        self._staged_days: dict[str, str] = {}  # sha256 -> archive day, of the staged copies
 
     # --- storing -------------------------------------------------------------------------------
     def store(self, raw: bytes, arrived: datetime | None = None, *,
@@ -189,28 +192,38 @@ class Inbox:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
         message was handled before. Call before acting on the message; ack the source after.
         ``arrived`` (default: the clock) is recorded beside a new message: its arrival time.
-        With ``sync_dir`` false the caller calls :meth:`sync_stored` before acknowledging or
-        handling (once for a batch of messages: group commit)."""
+        With ``sync_dir`` false (group commit) the copy is only written: :meth:`sync_stored`,
+        called once for the batch before acknowledging or handling any of it, fsyncs every
+        copy at once and puts them in place (the message is not in the inbox before)."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
         found = self._find_key(key)
         if found is not None:
             first_path, day = self._locate(found[1], found[0])
+            if first_path is None and found[1] in self._staged_days:  # earlier in this batch
+                first_path = self.path(found[1])
             if first_path is not None:
                 return Stored(found[1], first_path, message_id,
                               handled=self._record(found[1], day), fresh=False, day=day)
         path = self.path(sha)
-        fresh = not path.exists()
+        staged = self._staged_days.get(sha)
+        fresh = staged is None and not path.exists()
         if fresh:
             when = (arrived or datetime.now(UTC)).astimezone(UTC)
             stamp = when.strftime(_STAMP)
-            _files.write_durably(self.inbox_dir / f"{sha}.arrived", stamp.encode("ascii"),
-                                 sync_dir=False)
-            _files.write_durably(path, raw, mode=0o600, sync_dir=False)
-            _stamp_order(path)
+            arrival = self.inbox_dir / f"{sha}.arrived"
+            if sync_dir:
+                _files.write_durably(arrival, stamp.encode("ascii"), sync_dir=False)
+                _files.write_durably(path, raw, mode=0o600, sync_dir=False)
+                _stamp_order(path)
+            else:
+                self._staged.add(arrival, stamp.encode("ascii"))
+                self._staged.add(path, raw, mode=0o600, mtime_ns=_next_order())
             day = stamp[:10]
+            if not sync_dir:
+                self._staged_days[sha] = day
         else:
-            day = self._day_of(sha)
+            day = staged if staged is not None else self._day_of(sha)
         # The key is a symlink whose target names the message and its archive folder: a
         # metadata-only record. It is durable before anyone handles the message (the archive
         # argument needs it); the .eml and .arrived are made durable by the inbox's fsync.
@@ -230,10 +243,21 @@ class Inbox:
                       day=day, key=key)
 
     def sync_stored(self) -> None:
-        """Make every message stored so far durable with its key: one fsync of the inbox and
-        one of ``keys/`` (after ``store(..., sync_dir=False)`` of a batch)."""
-        _files.fsync_dir(self.inbox_dir)
-        _files.fsync_dir(self.keys_dir)
+        """Make every message stored so far durable with its key (after ``store(...,
+        sync_dir=False)`` of a batch): the copies written fsynced together and put in place
+        (.arrived before .eml), then the inbox and ``keys/`` fsynced."""
+        try:
+            self._staged.flush()
+        finally:
+            self._staged_days.clear()
+        syncs.fsync_dirs([self.inbox_dir, self.keys_dir])
+
+    def drop_staged(self) -> None:
+        """Forget the copies ``store(..., sync_dir=False)`` wrote and :meth:`sync_stored` did
+        not put in place (a batch that failed before its sync: its source keeps the messages,
+        which are fetched and stored again; their keys, if written, name the same files)."""
+        self._staged.discard()
+        self._staged_days.clear()
 
     def path(self, sha: str) -> Path:
         """Where the raw bytes of ``sha`` live while in the inbox (not handled yet)."""
@@ -404,8 +428,7 @@ class Inbox:
         pending, self._unsynced = self._unsynced, []
         _files.write_many([(self._day_dir(day) / f"{sha}.json", _files.json_bytes(record))
                            for sha, day, record in pending])
-        for day in sorted({day for _sha, day, _record in pending}):
-            _files.fsync_dir(self._day_dir(day))
+        syncs.fsync_dirs([self._day_dir(day) for day in sorted({d for _s, d, _r in pending})])
         if pending:
             failpoints.reached("inbox-recorded")
         for sha, day, _record in pending:
@@ -632,11 +655,17 @@ class Inbox:
 _last_order_ns = 0
 
 
-def _stamp_order(path: Path) -> None:
-    """Give a newly stored message an mtime strictly after the previous one's in this process:
+def _next_order() -> int:
+    """An mtime (ns) strictly after the previous stored message's in this process:
     :meth:`Inbox.pending` lists oldest first by mtime, and the file system's clock ticks too
     coarsely (a jiffy) to tell apart messages stored in one batch, so after a crash they would
     come back in an arbitrary order (a player's seq 1 after his seq 2, refused)."""
     global _last_order_ns
     _last_order_ns = max(time.time_ns(), _last_order_ns + 1)
-    os.utime(path, ns=(_last_order_ns, _last_order_ns))
+    return _last_order_ns
+
+
+def _stamp_order(path: Path) -> None:
+    """Give a newly stored message its :func:`_next_order` mtime."""
+    stamp = _next_order()
+    os.utime(path, ns=(stamp, stamp))

@@ -11,6 +11,7 @@ Layout under the outbox directory::
     sent/<b>.batch     ... moved here once each of its messages is sent or failed
     keys/<sha256>      idempotency key -> id (``queue(msg, key=...)``): a file holding the id;
                        or, for ``queue_many(items, key=...)``, a hard link to the batch file
+                       (with ``index_items``, each item's key too: the header names its message)
 
 Crash safety. ``queue`` writes the key, the state and then the bytes, each durably; a message is
 pending once its .eml exists. ``deliver`` writes ``sent/<id>.json`` right after the server accepted
@@ -81,7 +82,7 @@ class Outbox(Spool):
         """
         key_path = self._key_path(key) if key else None
         if key_path is not None:
-            existing = self._keyed(key_path)
+            existing = self._keyed(key_path, key)
             if existing:
                 return existing[0]
         raw, env_sender, env_recipients, message_id = prepare(msg, sender, recipients)
@@ -122,14 +123,15 @@ class Outbox(Spool):
         anywhere in it is safe.
 
         ``index_items``: each item key also finds its message (``queued_under``, ``queue``), so
-        replies batched by ingest stay idempotent one by one: a symlink ``keys/<sha256>`` to an
-        empty file ``keys/<id>``, both made durable by the batch's own fsync of ``keys/`` and
-        counted only once the batch is (a link to a message in no batch counts as nothing
-        queued).
+        replies batched by ingest stay idempotent one by one: ``keys/<sha256>`` of the item key
+        is one more hard link to the batch file (whose header names each message's key), made
+        durable by the batch's own fsync of ``keys/`` and counted only once the batch is, as
+        the batch key. (Outboxes of older pbem versions hold a symlink to an empty
+        ``keys/<id>`` instead: still read.)
         """
         hook = on_stage or (lambda stage, ident: None)
         key_path = self._key_path(key)
-        existing = self._keyed(key_path)
+        existing = self._keyed(key_path, key)
         if existing is not None:
             return existing
         members: list[dict[str, Any]] = []
@@ -138,7 +140,7 @@ class Outbox(Spool):
         suffix = secrets.token_hex(4)
         for item_key, msg in items:
             if item_key is not None:
-                old = self._keyed(self._key_path(item_key))
+                old = self._keyed(self._key_path(item_key), item_key)
                 if old:
                     continue
             raw, env_sender, env_recipients, message_id = prepare(msg, None, None)
@@ -152,15 +154,9 @@ class Outbox(Spool):
             })
             chunks.append(raw)
         bid = f"{start:020d}-{suffix}"
-        if index_items:
-            for member in members:
-                if member["key"] is not None:
-                    # An empty file named by the id, and the key a symlink to it: the id is in
-                    # the link, and the link is never dangling (backups copy it as it is).
-                    os.close(os.open(self.keys_dir / member["id"],
-                                     os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
-                    _files.replace_symlink(self._key_path(member["key"]), member["id"])
-        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook)
+        item_paths = [self._key_path(m["key"]) for m in members
+                      if index_items and m["key"] is not None]
+        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths)
         return [m["id"] for m in members]
 
 

@@ -5,15 +5,15 @@
 ``pending/<b>.batch``: a header line with each message's envelope and length, then the messages'
 exact bytes, then — appended by ``deliver`` — one JSON line per message recorded sent. Queueing is
 all or nothing and costs three fsyncs whatever the number of messages: the batch is written to a
-temporary file and fsynced; the key is made a hard link to that file (no data of its own) and
-``keys/`` fsynced; the batch is renamed into ``pending/`` and ``pending/`` fsynced — the batch is
-queued from that last fsync on. A crash before it leaves either nothing or a key whose batch is
-not in pending/ or sent/, which counts as not queued (a second ``queue_many`` with that key
-queues afresh). Only the POSIX rule is relied on — a new name or a rename is durable once its
-directory is fsynced, file data once the file is — not ext4's habit of committing earlier
-renames along with a later fsync (overlayfs passes fsync to the upper file system, so the same
-holds there). A plain copy of the outbox (``cp -r``, ``shutil.copytree``) stores each batch twice,
-once under its key.
+temporary file and fsynced; the key (and each message's own key, for ``index_items``) is made a hard
+link to that file (no data of its own) and ``keys/`` fsynced; the batch is renamed into ``pending/``
+and ``pending/`` fsynced — the batch is queued from that last fsync on. A crash before it leaves
+either nothing or a key whose batch is not in pending/ or sent/, which counts as not queued (a
+second ``queue_many`` with that key queues afresh). Only the POSIX rule is relied on — a new name or
+a rename is durable once its directory is fsynced, file data once the file is — not ext4's habit of
+committing earlier renames along with a later fsync (overlayfs passes fsync to the upper file
+system, so the same holds there). A plain copy of the outbox (``cp -r``, ``shutil.copytree``) stores
+each batch once more under each of its keys (``cp -a``, ``rsync -H`` and ``tar`` keep the links).
 
 ``deliver`` records a batched message as sent by appending its line to the batch file with one
 ``fdatasync`` (the file and its directory entry are durable already): one durable step per message,
@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +104,10 @@ def batch_suffix(ident: str) -> str:
 
 def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
                 members: list[dict[str, Any]], chunks: list[bytes],
-                hook: Callable[[str, str], None]) -> None:
-    """Queue a batch under ``key_path``: all or nothing, three fsyncs (see above)."""
+                hook: Callable[[str, str], None], item_paths: Sequence[Path] = ()) -> None:
+    """Queue a batch under ``key_path``: all or nothing, three fsyncs (see above). Each of
+    ``item_paths`` (the keys of its messages) becomes a hard link to the batch too, with the
+    batch key and made durable by the same fsync of ``keys/``."""
     header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
                         separators=(",", ":")).encode("ascii")
     target = pending_dir / f"{bid}.batch"
@@ -114,9 +116,10 @@ def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
         hook("batch-written", bid)
         # The key is a second name (a hard link) of the batch file itself: no more data to
         # write or fsync, and the key says which batch it stands for.
-        link = key_path.with_name(f".{key_path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
-        os.link(tmp, link)
-        os.replace(link, key_path)
+        for path in [key_path, *item_paths]:
+            link = path.with_name(f".{path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
+            os.link(tmp, link)
+            os.replace(link, path)
         _files.fsync_dir(key_path.parent)
         hook("batch-keyed", bid)
         os.replace(tmp, target)

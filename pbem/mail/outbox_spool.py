@@ -36,13 +36,16 @@ class Spool:
     def queued_under(self, key: str) -> list[str] | None:
         """The ids durably queued under ``key`` (by :meth:`queue` or :meth:`queue_many`), or
         None if nothing is."""
-        return self._keyed(self._key_path(key))
+        return self._keyed(self._key_path(key), key)
 
     def _key_path(self, key: str) -> Path:
         return self.keys_dir / hashlib.sha256(key.encode()).hexdigest()
 
-    def _keyed(self, key_path: Path) -> list[str] | None:
-        """The ids queued under a key, or None if nothing durable is queued under it."""
+    def _keyed(self, key_path: Path, key: str | None = None) -> list[str] | None:
+        """The ids queued under a key, or None if nothing durable is queued under it. A key
+        naming a batch file is the batch's own key (all its ids) or, when ``key`` is given and
+        is not the batch's, an item key of ``queue_many(index_items=True)``: the ids of the
+        batch's messages queued under ``key``."""
         try:
             data = key_path.read_bytes()
         except FileNotFoundError:
@@ -57,9 +60,11 @@ class Spool:
         if data.startswith(BATCH_MAGIC):
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 batch = Batch(key_path, data)
+                ids = batch.ids() if key is None or batch.key == key else \
+                    [m["id"] for m in batch.members if m.get("key") == key]
                 for directory in (self.pending_dir, self.sent_dir):
-                    if (directory / f"{batch.bid}.batch").exists():
-                        return batch.ids()
+                    if ids and (directory / f"{batch.bid}.batch").exists():
+                        return ids
             return None  # the key became durable, the batch did not: not queued
         existing = data.decode("ascii", "replace").strip()
         if ID.match(existing) and self.state(existing) is not None:

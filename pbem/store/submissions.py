@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical
+from pbem import atomic, canonical, syncs
 from pbem.errors import PbemError, Problem
 from pbem.schedule import require_aware, to_iso
 
@@ -82,6 +82,8 @@ class SubmissionStore:
         self.unsynced: set[Path] = set()
         #: ACCEPTED pointers to write at :meth:`sync` (directory -> the submission it names)
         self._markers: dict[Path, Submission] = {}
+        #: ``record(sync_dir=False)``'s files, written but put in place only by :meth:`sync`
+        self._group = atomic.Group()
 
     def dir_for(self, turn: int, power: str) -> Path:
         if type(turn) is not int or turn < 0:
@@ -104,8 +106,9 @@ class SubmissionStore:
         sync_dir: bool = True,
     ) -> Submission:
         """Store one received submission and its verdict (durably, never overwriting). With
-        ``sync_dir`` false the new names (files and directories) are not fsynced here: the
-        caller calls :meth:`sync` once for a batch of records (ingest's group commit)."""
+        ``sync_dir`` false (ingest's group commit) the two files are only written here: the
+        caller calls :meth:`sync` once for a batch of records, which fsyncs them all at once,
+        puts them in place and fsyncs the new names (:meth:`recorded` sees them before)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
         if verdict == "accepted" and problems:
@@ -133,15 +136,16 @@ class SubmissionStore:
         else:
             new_dir = self._make_dirs(directory)
             self.unsynced.add(directory)
-        atomic.create_bytes(directory / f"{name}.txt", data, sync_dir=sync_dir)
-        try:
-            atomic.create_bytes(directory / f"{name}.json", canonical.encode(sidecar) + b"\n",
-                                sync_dir=sync_dir)
-        except atomic.FileExists:
-            raise SubmissionError(
-                f"{directory / name}.json: a different verdict is recorded already for this "
-                f"submission; verdicts are never overwritten"
-            ) from None
+        verdict_bytes = canonical.encode(sidecar) + b"\n"
+        if not sync_dir:
+            self._group.add(directory / f"{name}.txt", data, create=True)
+            self._group.add(directory / f"{name}.json", verdict_bytes, create=True)
+        else:
+            atomic.create_bytes(directory / f"{name}.txt", data)
+            try:
+                atomic.create_bytes(directory / f"{name}.json", verdict_bytes)
+            except atomic.FileExists:
+                raise _verdict_exists(directory / f"{name}.json") from None
         mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
                           sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
@@ -177,16 +181,15 @@ class SubmissionStore:
             self.unsynced.add(new.parent)
         return made
 
+    def recorded(self, turn: int, power: str, name: str) -> bool:
+        """Whether the file ``name`` (e.g. ``STAMP-SHA12.json``) of ``turn`` and ``power`` is
+        recorded: on disk, or written by this store for its next :meth:`sync`."""
+        path = self.dir_for(turn, power) / name
+        return path in self._group or path.exists()
+
     def sync(self) -> None:
-        """fsync every directory :meth:`record` left unsynced (each holds new names of files
-        or directories that are durable themselves: the order does not matter), then write the
-        ACCEPTED pointers the batch changed (once per power, not once per file)."""
-        for directory in sorted(self.unsynced, key=lambda p: len(p.parts), reverse=True):
-            atomic.fsync_dir(directory)
-        self.unsynced.clear()
-        for directory, best in self._markers.items():
-            _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
-        self._markers.clear()
+        """Finish the records ``record(sync_dir=False)`` left (:func:`sync_all`)."""
+        sync_all([self])
 
     def _best_after(self, directory: Path, new: Submission) -> Submission | None:
         """The accepted submission that counts once ``new`` is recorded: ``new`` against the
@@ -202,8 +205,10 @@ class SubmissionStore:
         except (OSError, UnicodeDecodeError, SubmissionError):
             current = None
         if current is None or not current.accepted:
-            mine = [sub for sub in self.list(new.turn, new.power) if sub.accepted]
-            return max(mine, key=_rank) if mine else None
+            # (``new`` itself may not be in place yet: record(sync_dir=False))
+            mine = [sub for sub in self.list(new.turn, new.power)
+                    if sub.accepted and sub.name != new.name] + [new]
+            return max(mine, key=_rank)
         return new if _rank(new) > _rank(current) else None
 
     def _load(self, directory: Path, name: str) -> Submission:
@@ -273,6 +278,32 @@ class SubmissionStore:
         if not self.root.is_dir():
             return []
         return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())
+
+
+def sync_all(stores: Sequence[SubmissionStore]) -> None:
+    """Make the records of ``stores`` that ``record(sync_dir=False)`` left durable, in one
+    step for every store (every game of an ingest round): each file fsynced (all at once,
+    pbem.syncs) and then linked into place, the .txt before its .json verdict, never
+    overwriting; then every directory with new names fsynced (together: each holds names of
+    files or directories durable themselves, so the order does not matter); then the ACCEPTED
+    pointers the batch changed (once per power, not once per file)."""
+    try:
+        atomic.flush_groups([store._group for store in stores])
+    except atomic.FileExists as exc:
+        if exc.path is None or exc.path.suffix != ".json":
+            raise SubmissionError(str(exc)) from None
+        raise _verdict_exists(exc.path) from None
+    syncs.fsync_dirs([d for store in stores for d in store.unsynced])
+    for store in stores:
+        store.unsynced.clear()
+        for directory, best in store._markers.items():
+            _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
+        store._markers.clear()
+
+
+def _verdict_exists(path: Path) -> SubmissionError:
+    return SubmissionError(f"{path}: a different verdict is recorded already for this "
+                           "submission; verdicts are never overwritten")
 
 
 def _write_marker(path: Path, data: bytes) -> None:

@@ -1,0 +1,79 @@
+"""fsyncs issued together: a group of files (or directories) made durable at once.
+
+A group commit writes many small files and then must make each durable before the next step
+(rename into place, the log entry, the acknowledgement). Issued one after the other, each
+fsync waits for its own journal commit; issued at once, from a few threads, the file system
+merges them into a few commits (ext4's jbd2 batches concurrent fsyncs; so do XFS and btrfs):
+on the 2-core machines of shared/notes, 100 fsyncs of 3 KB files took 23-38 ms one by one and
+9-16 ms together. Every file still gets its own ``fsync`` — the durability argument of each
+caller is unchanged; only the waiting overlaps.
+
+``os.fsync`` releases the GIL, so the threads do nothing but wait on the kernel. The pool is
+made on first use (per process: a forked child makes its own), holds at most
+:data:`THREADS` threads, and is used only for groups of at least :data:`GROUP_MIN` (a
+one-mail ``pbem ingest --stdin`` makes no thread). Where a thread cannot start (a process
+under a tight address-space cap: each thread reserves a stack), the group is fsynced one by
+one, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+#: Threads waiting on fsyncs at once (more gain nothing: the journal commits are the bound).
+THREADS = 8
+#: Smaller groups are fsynced one by one (a thread hand-off costs about what it saves).
+GROUP_MIN = 4
+
+_pool: ThreadPoolExecutor | None = None
+_pool_pid = 0
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool, _pool_pid
+    with _pool_lock:
+        if _pool is None or _pool_pid != os.getpid():
+            _pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pbem-fsync")
+            _pool_pid = os.getpid()
+        return _pool
+
+
+def fsync_each(fds: Sequence[int]) -> None:
+    """``os.fsync`` every descriptor of ``fds``; return when all are durable. Raises the first
+    OSError (after every fsync has finished: none is left running)."""
+    if len(fds) < GROUP_MIN:
+        for fd in fds:
+            os.fsync(fd)
+        return
+    futures: list[Future[None]] = []
+    try:
+        pool = _executor()
+        for fd in fds:
+            futures.append(pool.submit(os.fsync, fd))
+    except RuntimeError:  # no thread could start (or the interpreter is shutting down)
+        for fd in fds[len(futures):]:
+            os.fsync(fd)
+    first: BaseException | None = None
+    for future in futures:
+        exc = future.exception()
+        if exc is not None and first is None:
+            first = exc
+    if first is not None:
+        raise first
+
+
+def fsync_dirs(directories: Sequence[Path | str]) -> None:
+    """Make the new names in each of ``directories`` durable (each fsynced, together)."""
+    fds: list[int] = []
+    try:
+        for directory in dict.fromkeys(directories):
+            fds.append(os.open(directory, os.O_RDONLY | os.O_DIRECTORY))
+        fsync_each(fds)
+    finally:
+        for fd in fds:
+            os.close(fd)

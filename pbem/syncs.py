@@ -21,8 +21,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 #: Threads waiting on fsyncs at once (more gain nothing: the journal commits are the bound).
 THREADS = 8
@@ -36,6 +39,8 @@ _pool_lock = threading.Lock()
 
 def _executor() -> ThreadPoolExecutor:
     global _pool, _pool_pid
+    from concurrent.futures import ThreadPoolExecutor  # (only a process with a group loads it)
+
     with _pool_lock:
         if _pool is None or _pool_pid != os.getpid():
             _pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pbem-fsync")

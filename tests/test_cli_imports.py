@@ -36,15 +36,18 @@ INGEST_PROBE = """
 import sys
 from pbem.cli.main import main
 code = main(["ingest", sys.argv[1], "--stdin", "--now", "2026-12-01T05:00:00Z"])
-heavy = ("jinja2", "markupsafe", "pbem.render.environment", "pbem.host.turnjob.render")
+heavy = ("jinja2", "markupsafe", "pbem.render.environment", "pbem.host.turnjob",
+         "pbem.host.accept", "pbem.host.notify", "pbem.host.press", "pbem.game.registry",
+         "smtplib", "imaplib", "concurrent.futures")
 print(code, [m for m in heavy if m in sys.modules])
 """
 
 
 def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_path) -> None:
     """``pbem ingest --stdin`` of spam (quarantined unanswered) and of the same mail again (a
-    duplicate): no rendered reply, so jinja2 is never imported — a process per mail pays only
-    for what that mail needs. A mail that does need a reply still gets one (the other tests)."""
+    duplicate): no rendered reply, no order block, so neither jinja2 nor the judging of orders
+    (accept, the game plugins), the turn job, the mail transports or a thread pool is ever
+    imported — a process per mail pays only for what that mail needs. A mail that does need a reply still gets one (the other tests)."""
     from tests.pbem_host import Host
     from tests.test_ingest_helpers import REPO, order_mail
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from pbem.cli.run import existing_root, now_from
 from pbem.errors import PbemError
 from pbem.host import ingest
-from pbem.mail import config
 from pbem.mail.errors import TransientMailError
 from pbem.mail.sources import MaildirSource, MboxSource, Source, StdinSource
 
@@ -46,6 +45,8 @@ def _source(args: argparse.Namespace) -> Source:
         state = args.root / "inbox" / f"mbox-{args.mbox.name}.handled"
         state.parent.mkdir(parents=True, exist_ok=True)
         return MboxSource(args.mbox, state)
+    from pbem.mail import config  # (IMAP and the transports: only for --imap)
+
     return config.imap_source(args.root)
 
 

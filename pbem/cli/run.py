@@ -7,11 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.errors import UsageError
-from pbem.host import ingest, turnjob
-from pbem.mail import config, trouble
-from pbem.mail.outbox import Outbox
 from pbem.schedule import parse_iso
-from pbem.store.referee import warn_permissions
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,6 +40,13 @@ def existing_root(root: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: pbem ingest (a process per mail) imports now_from and existing_root from
+    # this module, and needs none of the turn job.
+    from pbem.host import ingest, turnjob
+    from pbem.mail import config, trouble
+    from pbem.mail.outbox import Outbox
+    from pbem.store.referee import warn_permissions
+
     now = now_from(args.now)
     root = existing_root(args.root)
     warn_permissions(root)

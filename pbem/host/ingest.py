@@ -16,6 +16,11 @@ Size: the one pipeline from a stored message to its outcome (store, triage, find
 record, acknowledge); its steps share the per-message record and the crash-safety order, which
 reads best in one place. Judging a submission is apart (accept), and so are parsing
 (pbem.mail.message) and the inbox (pbem.mail.inbox).
+
+Imports: judging orders (pbem.host.accept, press) and composing replies (pbem.host.notify, with
+Jinja) are imported by the functions that need them, when a mail holds a block or earns a
+reply: with ``.forward`` delivery every mail is a process of its own, and spam (most mail a
+public address gets) then loads neither.
 """
 
 from __future__ import annotations
@@ -28,24 +33,29 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints
 from pbem.errors import PbemError, Problem
-from pbem.host import accept, notify, press, rootindex
+from pbem.host import rootindex
 from pbem.host.ingestround import Round
 from pbem.host.opengames import OpenGames
-from pbem.mail.compose import Wire
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
 from pbem.mail.loops import from_addresses, looks_autoreplied
-from pbem.mail.outbox import Outbox
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
 from pbem.protocol.armor import find_signed_blocks, normalize
+from pbem.protocol.orderdoc import Keyring
 from pbem.protocol.pressdoc import find_press_blocks
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import GameLock, try_lock
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from pbem.host.accept import Verdict
+    from pbem.mail.compose import Wire
 
 #: Reasons not to answer that concern only the From line (pbem.mail.loops): a receipt to the
 #: registered address is still sent. Robots, bounces, lists and our own mail get nothing.
@@ -58,7 +68,7 @@ class IngestReport:
     duplicates: int = 0
     pending: int = 0  # left for the next run (game busy)
     quarantined: int = 0
-    verdicts: list[accept.Verdict] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -74,7 +84,7 @@ class Directory:
     registered keys, the referee's own addresses (never answered: mail loops) and each
     registered player address with a game it plays in (the only addresses ever answered)."""
 
-    ring: accept.Keyring = field(default_factory=accept.Keyring)
+    ring: Keyring = field(default_factory=Keyring)
     ours: set[str] = field(default_factory=set)
     registered: Mapping[str, Path] = field(default_factory=dict)
     #: bare address (lowercased) -> the address as registered (replies go to it, not to From).
@@ -91,6 +101,7 @@ class Directory:
 
     @classmethod
     def scan(cls, root: Path) -> Directory:
+        notify = _notify()
         out = cls(registered={}, spelled={}, games={})
         assert isinstance(out.registered, dict) and isinstance(out.spelled, dict)
         assert isinstance(out.games, dict)
@@ -314,7 +325,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
                 report.notes.append(f"html-only mail not answered: {muted.message}")
             else:
                 _reply_to_registered(directory, limits, t.sender, "html-only", t.message_id,
-                                     report, lambda game, to: notify.html_only_mail(
+                                     report, lambda game, to: _notify().html_only_mail(
                                          game, to, t.message_id, "", now))
             batch.done(stored, "html-only")
             return
@@ -327,7 +338,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             # Only our own sentences, never the sender's text (names, subject) go back.
             notes = [n.message[:160] for n in t.notes]
             _reply_to_registered(directory, limits, t.sender, "no-orders", t.message_id,
-                                 report, lambda game, to: notify.no_orders_mail(
+                                 report, lambda game, to: _notify().no_orders_mail(
                                      game, to, t.message_id, "", now, notes))
         inbox.quarantine(stored, reason)
         report.quarantined += 1
@@ -335,6 +346,8 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     # Receipts and rejections go to the power's registered address, never to From: a missing
     # or unusable From forbids answering From, not telling the registered player.
     reply = no_reply is None or no_reply.code in FROM_ONLY
+    from pbem.host import accept, press  # (module docstring: imported where a mail needs them)
+
     verdicts = []
     try:
         for block in blocks:
@@ -361,6 +374,12 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     batch.done(stored, outcome, verdicts=[v.line() for v in verdicts])
 
 
+def _notify() -> ModuleType:
+    from pbem.host import notify
+
+    return notify
+
+
 def _header_sender(t: Any) -> str | None:
     """The From address as written (for the reply limits), even when it is not usable."""
     if t.sender:
@@ -372,7 +391,7 @@ def _header_sender(t: Any) -> str | None:
     return found[0].lower()[:200] if found else None
 
 
-def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: Directory,
+def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directory,
                      limits: ReplyLimits, sender: str | None, message_id: str | None,
                      now: datetime, report: IngestReport, games: OpenGames) -> None:
     """One "Orders rejected" mail per incoming message and power, listing every problem of
@@ -404,6 +423,8 @@ def _mail_rejections(stored: Stored, verdicts: list[accept.Verdict], directory: 
         for code, count in sorted(counts.items()):
             where = f"{count} block(s)" if len(verdicts) > 1 else "signature"
             groups[group].append(Problem(code, where, _UNVERIFIED.get(code, _UNVERIFIED_DEFAULT)))
+    from pbem.host import accept
+
     for (game, power), problems in groups.items():
         over = limits.allow(sender, f"{game}/{power}")
         if over is not None:
@@ -461,6 +482,8 @@ def _reply_to_registered(directory: Directory, limits: ReplyLimits, sender: str 
         report.notes.append(f"{kind} mail from {sender}: not answered ({over})")
         return
     to = directory.spelled.get(address, sender)
+    from pbem.mail.outbox import Outbox
+
     Outbox(game_path / "outbox").queue(make(game_path, to), key=f"{kind}:{message_id}:{to}")
     limits.record(address, f"{game_path.name}/{address}")
     report.notes.append(f"{kind} mail from {sender}: answered at {to}")

@@ -32,18 +32,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints
-from pbem.game import registry
-from pbem.host import notify
-from pbem.mail.compose import Wire
-from pbem.mail.outbox import Outbox
-from pbem.protocol.keys import PrivateKey
-from pbem.store import replay, submissions
-from pbem.store.gamedir import GameDir
+from pbem.store import submissions
 from pbem.store.lock import GameLock, try_lock
-from pbem.store.referee import referee_key
 
 if TYPE_CHECKING:
+    from pbem.host import notify
+    from pbem.mail.compose import Wire
+    from pbem.mail.outbox import Outbox
+    from pbem.protocol.keys import PrivateKey
     from pbem.render.mails import Renderer
+    from pbem.store.gamedir import GameDir
 
 #: What a verdict's ``queued`` holds for a reply until the batch is committed.
 PENDING = "pending:"
@@ -86,6 +84,8 @@ class OpenGame:
         """The notify context for mails dated ``now`` (one renderer per game and time)."""
         ctx = self._contexts.get(now)
         if ctx is None:
+            from pbem.host import notify
+
             ctx = self._contexts[now] = notify.Context(self.game, self.plugin, self.referee, now,
                                                        shared_renderer=self.renderer)
         return ctx
@@ -150,6 +150,13 @@ class OpenGames:
         found = self._open.get(path)
         if found is not None:
             return found
+        # (imported here: ingest loads what judging needs only when a mail holds orders)
+        from pbem.game import registry
+        from pbem.mail.outbox import Outbox
+        from pbem.store import replay
+        from pbem.store.gamedir import GameDir
+        from pbem.store.referee import referee_key
+
         lock = try_lock(path)
         if lock is None:
             raise Busy(path.name)

@@ -76,7 +76,8 @@ def test_flushing_groups_together_keeps_each_groups_order(tmp_path: Path) -> Non
     assert (tmp_path / "a").read_bytes() == b"3" and (tmp_path / "b").read_bytes() == b"2"
 
 
-def test_disk_full_while_writing_names_the_file_and_leaves_nothing(tiny_fs: Path) -> None:
+def test_disk_full_while_writing_names_the_file_and_leaves_nothing(
+        tiny_fs: Path) -> None:  # noqa: F811  (the fixture imported above)
     group = atomic.Group()
     group.add(tiny_fs / "small", b"small")
     fill(tiny_fs)

@@ -47,7 +47,8 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
     """``pbem ingest --stdin`` of spam (quarantined unanswered) and of the same mail again (a
     duplicate): no rendered reply, no order block, so neither jinja2 nor the judging of orders
     (accept, the game plugins), the turn job, the mail transports or a thread pool is ever
-    imported — a process per mail pays only for what that mail needs. A mail that does need a reply still gets one (the other tests)."""
+    imported — a process per mail pays only for what that mail needs. A mail that does need a
+    reply still gets one (the other tests)."""
     from tests.pbem_host import Host
     from tests.test_ingest_helpers import REPO, order_mail
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.cli.main import main as pbem_main
-from pbem.host import ingest
+from pbem.host import accept, ingest
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource
@@ -97,7 +97,7 @@ def make_world(tmp: Path) -> World:
             text = demo.orders_text(power, {})
             if turn == 1 and power == "algol":
                 old = text
-            verdict = ingest.accept.handle_block(demo.root, text, received=at(submit_at),
+            verdict = accept.handle_block(demo.root, text, received=at(submit_at),
                                                  message_id=f"<{power}.{turn}@example.org>")
             assert verdict.verdict == "accepted", verdict.line()
         runs = demo.run(at(run_at))

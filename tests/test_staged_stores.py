@@ -1,5 +1,5 @@
 """Ingest's group commit writes a batch's inbox copies and submission records first and puts
-them in place together (pbem.atomic.Group): nothing shows under its name before its fsync, what
+them in place together (pbem.staged.Group): nothing shows under its name before its fsync, what
 is written is seen by the round that wrote it, and a batch that fails before its sync leaves
 nothing behind."""
 

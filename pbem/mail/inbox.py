@@ -68,7 +68,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, failpoints, syncs
+from pbem import failpoints, staged, syncs
 from pbem.mail import _files
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
@@ -183,7 +183,7 @@ class Inbox:
         self._unsynced: list[tuple[str, str, dict[str, Any]]] = []
         self._days: set[str] = set()
         #: store(..., sync_dir=False): the copies written, put in place by :meth:`sync_stored`
-        self._staged = atomic.Group()
+        self._staged = staged.Group()
         self._staged_days: dict[str, str] = {}  # sha256 -> archive day, of the staged copies
 
     # --- storing -------------------------------------------------------------------------------

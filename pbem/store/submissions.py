@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic, canonical, syncs
+from pbem import atomic, canonical, staged, syncs
 from pbem.errors import PbemError, Problem
 from pbem.schedule import require_aware, to_iso
 
@@ -83,7 +83,7 @@ class SubmissionStore:
         #: ACCEPTED pointers to write at :meth:`sync` (directory -> the submission it names)
         self._markers: dict[Path, Submission] = {}
         #: ``record(sync_dir=False)``'s files, written but put in place only by :meth:`sync`
-        self._group = atomic.Group()
+        self._group = staged.Group()
 
     def dir_for(self, turn: int, power: str) -> Path:
         if type(turn) is not int or turn < 0:
@@ -288,7 +288,7 @@ def sync_all(stores: Sequence[SubmissionStore]) -> None:
     files or directories durable themselves, so the order does not matter); then the ACCEPTED
     pointers the batch changed (once per power, not once per file)."""
     try:
-        atomic.flush_groups([store._group for store in stores])
+        staged.flush_groups([store._group for store in stores])
     except atomic.FileExists as exc:
         if exc.path is None or exc.path.suffix != ".json":
             raise SubmissionError(str(exc)) from None

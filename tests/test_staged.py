@@ -1,4 +1,4 @@
-"""``atomic.Group``: files written now, fsynced together and put in place later (a group commit's
+"""``staged.Group``: files written now, fsynced together and put in place later (a group commit's
 phase), and ``pbem.syncs``, which issues a group's fsyncs at once."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import atomic, syncs
+from pbem import atomic, staged, syncs
 from tests.test_atomic import fill, tiny_fs  # noqa: F401  (a fixture)
 
 
@@ -20,7 +20,7 @@ def names(directory: Path) -> list[str]:
 
 
 def test_nothing_shows_before_the_flush_and_everything_after(tmp_path: Path) -> None:
-    group = atomic.Group()
+    group = staged.Group()
     for n in range(10):
         group.add(tmp_path / f"f{n}", f"data {n}".encode(), mtime_ns=(n + 1) * 10**9)
     assert tmp_path / "f3" in group and len(group) == 10
@@ -37,7 +37,7 @@ def test_nothing_shows_before_the_flush_and_everything_after(tmp_path: Path) -> 
 def test_create_never_overwrites_other_bytes_and_accepts_the_same(tmp_path: Path) -> None:
     (tmp_path / "same").write_bytes(b"same")
     (tmp_path / "other").write_bytes(b"old")
-    group = atomic.Group()
+    group = staged.Group()
     group.add(tmp_path / "same", b"same", create=True)
     group.add(tmp_path / "new", b"new", create=True)
     group.add(tmp_path / "other", b"new", create=True)
@@ -51,7 +51,7 @@ def test_create_never_overwrites_other_bytes_and_accepts_the_same(tmp_path: Path
 
 
 def test_discard_leaves_nothing(tmp_path: Path) -> None:
-    group = atomic.Group()
+    group = staged.Group()
     group.add(tmp_path / "a", b"a")
     group.discard()
     group.flush()
@@ -59,7 +59,7 @@ def test_discard_leaves_nothing(tmp_path: Path) -> None:
 
 
 def test_many_files_flush_in_rounds_of_bounded_open_files(tmp_path: Path) -> None:
-    group = atomic.Group()
+    group = staged.Group()
     for n in range(atomic.MANY_OPEN * 2 + 3):
         group.add(tmp_path / f"f{n:03d}", b"x")
         assert len(group) <= atomic.MANY_OPEN
@@ -68,17 +68,17 @@ def test_many_files_flush_in_rounds_of_bounded_open_files(tmp_path: Path) -> Non
 
 
 def test_flushing_groups_together_keeps_each_groups_order(tmp_path: Path) -> None:
-    first, second = atomic.Group(), atomic.Group()
+    first, second = staged.Group(), staged.Group()
     first.add(tmp_path / "a", b"1")
     second.add(tmp_path / "b", b"2")
     first.add(tmp_path / "a", b"3")  # the later one wins, as renames in order do
-    atomic.flush_groups([first, second])
+    staged.flush_groups([first, second])
     assert (tmp_path / "a").read_bytes() == b"3" and (tmp_path / "b").read_bytes() == b"2"
 
 
 def test_disk_full_while_writing_names_the_file_and_leaves_nothing(
         tiny_fs: Path) -> None:  # noqa: F811  (the fixture imported above)
-    group = atomic.Group()
+    group = staged.Group()
     group.add(tiny_fs / "small", b"small")
     fill(tiny_fs)
     with pytest.raises(atomic.DiskFull, match=r"big: No space left"):
@@ -107,11 +107,11 @@ def test_a_process_that_cannot_start_a_thread_fsyncs_one_by_one(tmp_path: Path) 
     script = textwrap.dedent(f"""
         import resource, threading
         from pathlib import Path
-        from pbem import atomic
+        from pbem import staged
         threading.stack_size(1 << 30)  # no thread can reserve this under the cap
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         resource.setrlimit(resource.RLIMIT_AS, (768 << 20, hard))
-        group = atomic.Group()
+        group = staged.Group()
         for n in range(20):
             group.add(Path({str(tmp_path)!r}) / f"f{{n}}", b"x")
         group.flush()

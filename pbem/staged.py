@@ -1,0 +1,128 @@
+"""Files written now and made durable together later: one phase of a group commit.
+
+Ingest's round stores a batch of messages and records a batch of submissions; written and
+fsynced one by one, each file waits for its own journal commit. :class:`Group` writes each
+file's bytes to a temporary file beside it at once and leaves it out of sight; :meth:`Group.flush`
+(or :func:`flush_groups` for several at once) fsyncs every one of them together
+(pbem.syncs: the file system merges concurrent fsyncs into a few journal commits) and only then
+moves each into place. A name never shows unsynced data, as with
+:func:`pbem.atomic.replace_bytes`; the caller fsyncs the directories.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from pbem import atomic, syncs
+
+
+class Group:
+    """Files written now and made durable together later.
+
+    :meth:`add` writes a file's bytes to a fresh temporary file beside it (not fsynced, not in
+    place: no name shows it yet); :meth:`flush` fsyncs every one at once (pbem.syncs), then
+    moves each into place in the order added — renamed over its name, or with ``create`` linked
+    to it (never overwriting: a name holding the same bytes already is fine, other bytes raise
+    :class:`pbem.atomic.FileExists`). Each file is in place only after its own fsync, so a name
+    never shows unsynced data, as with :func:`pbem.atomic.replace_bytes`; the caller fsyncs the
+    directories (pbem.syncs.fsync_dirs). At :data:`atomic.MANY_OPEN` files, :meth:`add` flushes
+    first (file descriptors are finite). :meth:`discard` drops what is not flushed.
+
+    Until flushed, the files exist only here: a caller that looks names up before its flush
+    asks ``path in group``."""
+
+    def __init__(self) -> None:
+        self._items: list[tuple[int, Path, Path, bool, bytes]] = []
+        self._names: set[Path] = set()
+
+    def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
+            mtime_ns: int | None = None) -> None:
+        """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time)."""
+        if len(self._items) >= atomic.MANY_OPEN:
+            self.flush()
+        tmp = atomic.temp_name(path)
+        try:
+            fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        except OSError as exc:
+            raise atomic.storage_error(path, "write", exc) from None
+        try:
+            os.fchmod(fd, mode)
+            atomic.write_all(fd, data)
+            if mtime_ns is not None:
+                os.utime(fd, ns=(mtime_ns, mtime_ns))
+        except BaseException as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(exc, OSError):
+                raise atomic.storage_error(path, "write", exc) from None
+            raise
+        self._items.append((fd, tmp, path, create, data))
+        self._names.add(path)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._names
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def flush(self) -> None:
+        """Every file added since the last flush: fsynced (together), then put in place."""
+        flush_groups([self])
+
+    def discard(self) -> None:
+        """Forget the files not flushed yet (their temporary files removed)."""
+        items, self._items = self._items, []
+        self._names.clear()
+        for fd, tmp, _path, _create, _data in items:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+    def _place(self) -> None:
+        items = self._items
+        try:
+            while items:
+                fd, tmp, path, create, data = items[0]
+                os.close(fd)
+                del items[0]
+                try:
+                    if not create:
+                        atomic.rename_into_place(tmp, path)
+                        continue
+                    try:
+                        os.link(tmp, path)
+                    except FileExistsError:
+                        if path.is_symlink() or path.read_bytes() != data:
+                            raise atomic.FileExists(f"{path} exists already with other content: "
+                                             "refusing to overwrite", path) from None
+                    finally:
+                        with contextlib.suppress(OSError):
+                            os.unlink(tmp)
+                except OSError as exc:
+                    raise atomic.storage_error(path, "write", exc) from None
+        finally:
+            self.discard()  # after a failure: nothing of the rest is put in place
+
+
+def flush_groups(groups: Sequence[Group]) -> None:
+    """Flush several groups at once: every file of every group fsynced together, then each
+    group's files put in place (group by group, each in its order)."""
+    fds = [item[0] for group in groups for item in group._items]
+    first = next((item[2] for group in groups for item in group._items), Path("."))
+    try:
+        syncs.fsync_each(fds)
+    except OSError as exc:
+        for group in groups:
+            group.discard()
+        raise atomic.storage_error(first, "write", exc,
+                                   "no file of its group was put in place") from None
+    try:
+        for group in groups:
+            group._place()
+    finally:
+        for group in groups:  # a failure: nothing of the rest is put in place
+            group.discard()

@@ -14,12 +14,12 @@ implementation — the message stored before acting, the submission kept, the lo
 receipt queued, the done record — at 0.411 ms each (temp + fsync + rename + directory fsync):
 0.529 + 5 × 0.411 = 2.584 ms per mail, i.e. 387 mails per second.
 
-The implementation makes about 20 fsyncs and 20 file creations per mail (inbox copy and key,
-submission .txt and .json, log, state cache, outbox key, state and bytes, done record, Maildir
-move, plus the directory fsyncs), so the second line measures one durable write on this machine
-now: where it costs more than 0.411 ms, the ratio grows with it. All mails go to one game and one
-turn, so costs that grow with the turn's submissions and the log (the game opened and its log
-verified per mail, every sidecar of the turn read per accepted file) show with many mails.
+A batch is group-committed (docs/operations.md, "Group commit in ingest"): per mail about 8
+fsyncs (2 for the inbox copy, 2 for the submission, 1 for the done record, the submission
+directories; the log and the outbox once per game), most of them issued together per phase
+(pbem.syncs), and about 7 new names (inbox copy, its .arrived and key link, the submission's two
+files, the done record, a power's first submission directory of the turn). The floor's five
+durable writes are five new names and ten fsyncs one after the other.
 
 Set PBEM_BENCH_MAILS to change the number of mails (default 200; 50 per power).
 

@@ -110,3 +110,19 @@ def test_a_staged_verdict_never_overwrites_a_recorded_one(tmp_path: Path) -> Non
     with pytest.raises(SubmissionError, match="a different verdict is recorded already"):
         again.sync()
     assert store.list(1, "algol")[0].verdict == "accepted" and kept.path.exists()
+
+
+def test_the_file_transport_puts_staged_mail_in_place_at_commit(tmp_path: Path) -> None:
+    from pbem.mail.transports import FileTransport
+
+    transport = FileTransport(tmp_path / "mail")
+    raws = [f"Subject: {n}\r\n\r\nbody {n}\r\n".encode() for n in range(6)]
+    for raw in [*raws, raws[0]]:  # the same bytes twice: one file
+        transport.stage(raw, "referee@pbem.example", ["p@players.example"])
+    assert visible(tmp_path / "mail") == []
+    transport.commit()
+    files = sorted((tmp_path / "mail").iterdir())
+    assert len(files) == 6 and sorted(f.read_bytes() for f in files) == sorted(raws)
+    transport.commit()  # nothing staged: nothing to do
+    transport.send(b"Subject: x\r\n\r\nx\r\n", "referee@pbem.example", ["p@players.example"])
+    assert len(visible(tmp_path / "mail")) == 7

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from pbem import staged
+from pbem.atomic import StorageError
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
@@ -75,14 +77,15 @@ class FileTransport:
 
     Sending the same bytes twice writes the same file, so a resend after a crash is harmless.
     ``send`` makes each file durable on its own (file and directory fsynced); ``stage`` writes
-    and fsyncs the file and leaves the directory's fsync to ``commit``, once for every message
-    staged since (pbem.mail.outbox delivers a batch so).
+    the file under a temporary name and leaves the rest to ``commit``, once for every message
+    staged since (pbem.mail.outbox delivers a batch so): their fsyncs issued together, each
+    renamed into place, then one fsync of the directory (pbem.staged).
     """
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._staged = False
+        self._staged = staged.Group()
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
         accepted = self.stage(raw, sender, recipients)
@@ -92,22 +95,23 @@ class FileTransport:
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
         name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
         try:
-            _files.write_durably(self.directory / name, raw, mode=0o644, sync_dir=False)
-        except OSError as exc:
-            raise TemporaryFailure(f"cannot write {self.directory / name}: {exc.strerror}") from exc
-        self._staged = True
+            self._staged.add(self.directory / name, raw, mode=0o644)
+        except StorageError as exc:
+            raise TemporaryFailure(str(exc)) from exc
         return Accepted(f"written to {name}")
 
     def commit(self) -> None:
-        """Make every file staged since the last commit durable: one fsync of the directory
-        (their data was fsynced as each was written)."""
-        if not self._staged:
+        """Make every file staged since the last commit durable and put it in place (their
+        fsyncs together), then fsync the directory once."""
+        if not len(self._staged):
             return
         try:
+            self._staged.flush()
             _files.fsync_dir(self.directory)
+        except StorageError as exc:
+            raise TemporaryFailure(str(exc)) from exc
         except OSError as exc:
             raise TemporaryFailure(f"cannot sync {self.directory}: {exc.strerror}") from exc
-        self._staged = False
 
     def close(self) -> None:
         """Nothing to close."""

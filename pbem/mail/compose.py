@@ -224,12 +224,19 @@ def compose_wire(
     else:
         body = parts[0]
     raw = b"".join(head) + body
-    envelope = getaddresses([str(sender)])
-    rcpts = [a for _, a in getaddresses([str(r) for r in ([to] if isinstance(to, str | Address)
-                                                          else to)]) if a]
+    envelope = _address_pairs((str(sender),))
+    rcpts = [a for _, a in _address_pairs(tuple(str(r) for r in (
+        [to] if isinstance(to, str | Address) else to))) if a]
     message_id = next(v for n, v in _header_values(head) if n == "message-id")
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
+
+
+@functools.lru_cache(maxsize=1024)
+def _address_pairs(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``getaddresses(values)`` (cached: the sender and the players' addresses of a game are
+    parsed again for every mail, at ~20 µs each)."""
+    return tuple(getaddresses(list(values)))
 
 
 # Headers whose plain value the email package writes back unchanged: unstructured text,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,6 +143,16 @@ class DictFirstEnvironment(jinja2.Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict (the environment's, overlaid by the
+        template's own), not Jinja's ``ChainMap`` of the two: every render copies them into
+        its context and takes their keys, and each ``{% import %}`` compares keys with them,
+        which through a ``ChainMap`` cost more than the small receipt templates themselves.
+        The environment's globals are never changed after it is made (``_environment``), so
+        the copy sees the same names; a change to a template's globals stays in that
+        template, as with the ``ChainMap``."""
+        return {**self.globals, **(d or {})}
 
 
 @functools.lru_cache(maxsize=64)

@@ -7,9 +7,10 @@ import base64
 import email
 import random
 import string
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
+from email.utils import format_datetime
 
 import pytest
 
@@ -163,6 +164,33 @@ def test_headers_written_directly_are_what_the_email_package_writes() -> None:
             assert fast == _outcome(_fold, header, value), (header, value)
             direct += fast == f"{header}: {value}\r\n".encode("ascii", "replace")
     assert direct > 2000  # the fast path was taken, not only the fallback
+
+
+def test_dates_written_directly_are_what_the_email_package_writes() -> None:
+    """The Date fast path: every date compose_wire writes (format_datetime of an aware date:
+    any year, offsets of whole minutes, seconds or none), and near misses (a wrong weekday, a
+    two-digit year, a "-0000" zone, an offset of 99 minutes), give the email package's line."""
+    rng = random.Random(23)
+    direct = 0
+    for i in range(3000):
+        offset = timedelta(minutes=rng.randint(-23 * 60 - 59, 23 * 60 + 59))
+        if i % 10 == 0:
+            offset += timedelta(seconds=rng.randint(1, 59))
+        when = datetime(rng.choice([1, 99, 100, 999, 1000, 1969, 2026, 9999]),
+                        rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23),
+                        rng.randint(0, 59), rng.randint(0, 59), rng.randint(0, 999_999),
+                        tzinfo=timezone(offset))
+        value = format_datetime(when)
+        if i % 7 == 1:
+            value = value.replace(value[:3], rng.choice(["Mon", "Tue", "Sun"]))
+        elif i % 7 == 2:
+            value = value[:-5] + rng.choice(["-0000", "+0099", "+2400", "GMT", "+0000"])
+        elif i % 7 == 3:
+            value = value.replace(f" {when.year:04d} ", f" {when.year % 100:02d} ")
+        fast = _outcome(_header_line, "Date", value)
+        assert fast == _outcome(_fold, "Date", value), value
+        direct += fast == f"Date: {value}\r\n".encode("ascii")
+    assert direct > 1000
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])

@@ -193,6 +193,30 @@ def test_dates_written_directly_are_what_the_email_package_writes() -> None:
     assert direct > 1000
 
 
+def test_long_plain_headers_are_folded_as_the_email_package_folds_them() -> None:
+    """The fold fast path of Subject, References and List-Id (plain words too long for one
+    line) gives the email package's lines: words of every length up to and past a line, word
+    counts around the 78-byte limit, message ids, stray spaces and encoded-word look-alikes."""
+    rng = random.Random(29)
+    chars = string.ascii_letters + string.digits + "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+    folded = 0
+    for i in range(4000):
+        name = ("Subject", "References", "List-Id")[i % 3]
+        words = ["".join(rng.choice(chars) for _ in range(rng.choice(
+            [1, 2, 5, 12, 30, 40, 60, 70, 75, 76, 77, 78, 90]))) for _ in range(rng.randint(1, 8))]
+        if name == "References" and i % 2:
+            words = [f"<{w.strip('<>') or 'x'}@players.example>" for w in words]
+        value = " ".join(words)
+        if i % 17 == 0:
+            value = value.replace(" ", "  ", 1) if " " in value else " " + value
+        elif i % 19 == 0:
+            value += " =?utf-8?q?x?="
+        fast = _outcome(_header_line, name, value)
+        assert fast == _outcome(_fold, name, value), (name, value)
+        folded += b"\r\n " in fast if isinstance(fast, bytes) else 0
+    assert folded > 1500
+
+
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])
 def test_base64_parts_are_what_encodebytes_writes(size: int) -> None:
     """Attachments and long HTML are encoded in one call and cut into lines: the same bytes as

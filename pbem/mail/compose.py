@@ -256,16 +256,44 @@ _DIRECT = {
 
 def _header_line(name: str, value: str) -> bytes:
     """One header line: written directly when it is short plain ASCII the email package would
-    write back unchanged (``name: value``), else folded by the email package (:func:`_fold`).
-    The direct path skips the header registry's parse, which missed the cache for every
-    per-game header and every Message-ID (tests/test_mail_compose_wire.py compares the two)."""
+    write back unchanged (``name: value``), a plain unstructured value folded as it folds it
+    (:func:`_fold_words`), else folded by the email package (:func:`_fold`). The direct paths
+    skip the header registry's parse, which missed the cache for every per-game header and
+    every Message-ID (tests/test_mail_compose_wire.py compares them with it)."""
     key = name.lower()
     pattern = _DIRECT.get(key)
     if (pattern is not None and len(name) + len(value) + 2 <= _MAX_LINE
             and "=?" not in value and pattern.fullmatch(value)
             and (key != "date" or _date_kept(value))):
         return f"{name}: {value}\r\n".encode("ascii")
+    if (key in _UNSTRUCTURED and "=?" not in value and _PLAIN.fullmatch(value)
+            and max(map(len, value.split(" "))) < _MAX_LINE):
+        return _fold_words(name, value)
     return _fold(name, value)
+
+
+#: Headers the email package reads as unstructured text (plain values are folded by
+#: :func:`_fold_words`).
+_UNSTRUCTURED = frozenset({"subject", "references", "list-id"})
+
+
+def _fold_words(name: str, value: str) -> bytes:
+    """The email package's fold of a plain unstructured header (words of printable ASCII
+    between single spaces, each fitting on a line): one line if it fits, else the whole value
+    on the next line if it fits there, else the words filled greedily, each further line
+    starting with a space. Player subjects and every receipt's References (the player's
+    Message-ID) are new text each time, which missed :func:`_fold`'s cache."""
+    if len(name) + 2 + len(value) <= _MAX_LINE:
+        return f"{name}: {value}\r\n".encode("ascii")
+    if len(value) + 1 <= _MAX_LINE:
+        return f"{name}:\r\n {value}\r\n".encode("ascii")
+    lines = [f"{name}:"]
+    for word in value.split(" "):
+        if len(lines[-1]) + 1 + len(word) <= _MAX_LINE:
+            lines[-1] += " " + word
+        else:
+            lines.append(" " + word)
+    return ("\r\n".join(lines) + "\r\n").encode("ascii")
 
 
 def _date_kept(value: str) -> bool:

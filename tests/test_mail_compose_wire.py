@@ -10,13 +10,14 @@ import string
 from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, getaddresses
 
 import pytest
 
 from pbem.mail.compose import (
     _DIRECT,
     Attachment,
+    _address_pairs,
     _base64_lines,
     _fold,
     _header_line,
@@ -215,6 +216,20 @@ def test_long_plain_headers_are_folded_as_the_email_package_folds_them() -> None
         assert fast == _outcome(_fold, name, value), (name, value)
         folded += b"\r\n " in fast if isinstance(fast, bytes) else 0
     assert folded > 1500
+
+
+def test_bare_addresses_are_what_getaddresses_reads() -> None:
+    """The envelope's fast path for one bare address gives getaddresses' own pairs, for bare
+    addresses and near misses (dots, display names, quotes, comments, routes)."""
+    rng = random.Random(31)
+    chars = string.ascii_letters + string.digits + "._%+-@<>\"() ,;:[]!#"
+    for i in range(3000):
+        value = "".join(rng.choice(chars) for _ in range(rng.randint(1, 30)))
+        if i % 3 == 0:
+            local = "".join(rng.choice(string.ascii_letters + "._%+-") for _ in range(8))
+            value = f"{local}@{rng.choice(['x.example', 'x', 'a-b.c-d.org', '.x', 'x.'])}"
+        assert _address_pairs((value,)) == tuple(getaddresses([value])), value
+    assert _address_pairs(("vega@players.example",)) == (("", "vega@players.example"),)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])

@@ -235,8 +235,16 @@ def compose_wire(
 @functools.lru_cache(maxsize=1024)
 def _address_pairs(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """``getaddresses(values)`` (cached: the sender and the players' addresses of a game are
-    parsed again for every mail, at ~20 µs each)."""
+    parsed again for every mail, at ~20 µs each); one bare plain address (a player's, as
+    registered) is its own result without the parser."""
+    if len(values) == 1 and _BARE_ADDRESS.fullmatch(values[0]):
+        return (("", values[0]),)
     return tuple(getaddresses(list(values)))
+
+
+#: An address getaddresses gives back as it is, with no display name.
+_BARE_ADDRESS = re.compile(r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+"
+                           r"(?:\.[A-Za-z0-9-]+)*")
 
 
 # Headers whose plain value the email package writes back unchanged: unstructured text,

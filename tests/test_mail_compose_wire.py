@@ -7,15 +7,17 @@ import base64
 import email
 import random
 import string
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
+from email.utils import format_datetime, getaddresses
 
 import pytest
 
 from pbem.mail.compose import (
     _DIRECT,
     Attachment,
+    _address_pairs,
     _base64_lines,
     _fold,
     _header_line,
@@ -163,6 +165,71 @@ def test_headers_written_directly_are_what_the_email_package_writes() -> None:
             assert fast == _outcome(_fold, header, value), (header, value)
             direct += fast == f"{header}: {value}\r\n".encode("ascii", "replace")
     assert direct > 2000  # the fast path was taken, not only the fallback
+
+
+def test_dates_written_directly_are_what_the_email_package_writes() -> None:
+    """The Date fast path: every date compose_wire writes (format_datetime of an aware date:
+    any year, offsets of whole minutes, seconds or none), and near misses (a wrong weekday, a
+    two-digit year, a "-0000" zone, an offset of 99 minutes), give the email package's line."""
+    rng = random.Random(23)
+    direct = 0
+    for i in range(3000):
+        offset = timedelta(minutes=rng.randint(-23 * 60 - 59, 23 * 60 + 59))
+        if i % 10 == 0:
+            offset += timedelta(seconds=rng.randint(1, 59))
+        when = datetime(rng.choice([1, 99, 100, 999, 1000, 1969, 2026, 9999]),
+                        rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23),
+                        rng.randint(0, 59), rng.randint(0, 59), rng.randint(0, 999_999),
+                        tzinfo=timezone(offset))
+        value = format_datetime(when)
+        if i % 7 == 1:
+            value = value.replace(value[:3], rng.choice(["Mon", "Tue", "Sun"]))
+        elif i % 7 == 2:
+            value = value[:-5] + rng.choice(["-0000", "+0099", "+2400", "GMT", "+0000"])
+        elif i % 7 == 3:
+            value = value.replace(f" {when.year:04d} ", f" {when.year % 100:02d} ")
+        fast = _outcome(_header_line, "Date", value)
+        assert fast == _outcome(_fold, "Date", value), value
+        direct += fast == f"Date: {value}\r\n".encode("ascii")
+    assert direct > 1000
+
+
+def test_long_plain_headers_are_folded_as_the_email_package_folds_them() -> None:
+    """The fold fast path of Subject, References and List-Id (plain words too long for one
+    line) gives the email package's lines: words of every length up to and past a line, word
+    counts around the 78-byte limit, message ids, stray spaces and encoded-word look-alikes."""
+    rng = random.Random(29)
+    chars = string.ascii_letters + string.digits + "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+    folded = 0
+    for i in range(4000):
+        name = ("Subject", "References", "List-Id")[i % 3]
+        words = ["".join(rng.choice(chars) for _ in range(rng.choice(
+            [1, 2, 5, 12, 30, 40, 60, 70, 75, 76, 77, 78, 90]))) for _ in range(rng.randint(1, 8))]
+        if name == "References" and i % 2:
+            words = [f"<{w.strip('<>') or 'x'}@players.example>" for w in words]
+        value = " ".join(words)
+        if i % 17 == 0:
+            value = value.replace(" ", "  ", 1) if " " in value else " " + value
+        elif i % 19 == 0:
+            value += " =?utf-8?q?x?="
+        fast = _outcome(_header_line, name, value)
+        assert fast == _outcome(_fold, name, value), (name, value)
+        folded += b"\r\n " in fast if isinstance(fast, bytes) else 0
+    assert folded > 1500
+
+
+def test_bare_addresses_are_what_getaddresses_reads() -> None:
+    """The envelope's fast path for one bare address gives getaddresses' own pairs, for bare
+    addresses and near misses (dots, display names, quotes, comments, routes)."""
+    rng = random.Random(31)
+    chars = string.ascii_letters + string.digits + "._%+-@<>\"() ,;:[]!#"
+    for i in range(3000):
+        value = "".join(rng.choice(chars) for _ in range(rng.randint(1, 30)))
+        if i % 3 == 0:
+            local = "".join(rng.choice(string.ascii_letters + "._%+-") for _ in range(8))
+            value = f"{local}@{rng.choice(['x.example', 'x', 'a-b.c-d.org', '.x', 'x.'])}"
+        assert _address_pairs((value,)) == tuple(getaddresses([value])), value
+    assert _address_pairs(("vega@players.example",)) == (("", "vega@players.example"),)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])

@@ -12,6 +12,7 @@ key, clock) and the idempotency keys; the rendering is apart (pbem.render) and s
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -45,7 +46,10 @@ DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
 ESCROW_KEY = "referee.x25519.key"
 
 
+@functools.lru_cache(maxsize=1024)
 def address_of(text: str) -> str:
+    """The bare address of ``text``, lowercased (cached: every mail asks for its game's
+    sender's domain, and ingest for every registered address)."""
     return parseaddr(text)[1].lower()
 
 

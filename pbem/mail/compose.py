@@ -25,7 +25,7 @@ from datetime import datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime, getaddresses, make_msgid
+from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
 from typing import Literal
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
@@ -224,22 +224,38 @@ def compose_wire(
     else:
         body = parts[0]
     raw = b"".join(head) + body
-    envelope = getaddresses([str(sender)])
-    rcpts = [a for _, a in getaddresses([str(r) for r in ([to] if isinstance(to, str | Address)
-                                                          else to)]) if a]
+    envelope = _address_pairs((str(sender),))
+    rcpts = [a for _, a in _address_pairs(tuple(str(r) for r in (
+        [to] if isinstance(to, str | Address) else to))) if a]
     message_id = next(v for n, v in _header_values(head) if n == "message-id")
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
 
 
+@functools.lru_cache(maxsize=1024)
+def _address_pairs(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``getaddresses(values)`` (cached: the sender and the players' addresses of a game are
+    parsed again for every mail, at ~20 µs each); one bare plain address (a player's, as
+    registered) is its own result without the parser."""
+    if len(values) == 1 and _BARE_ADDRESS.fullmatch(values[0]):
+        return (("", values[0]),)
+    return tuple(getaddresses(list(values)))
+
+
+#: An address getaddresses gives back as it is, with no display name.
+_BARE_ADDRESS = re.compile(r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+"
+                           r"(?:\.[A-Za-z0-9-]+)*")
+
+
 # Headers whose plain value the email package writes back unchanged: unstructured text,
-# well-formed message ids, To as a bare address (a display name may be quoted).
+# well-formed message ids, To as a bare address (a display name may be quoted), a Date in
+# the form it writes (_date_kept).
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _ID = rf"<{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
 _PLAIN = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
 _DIRECT = {
     "subject": _PLAIN, "list-id": _PLAIN, "auto-submitted": _PLAIN,
-    "x-auto-response-suppress": _PLAIN,
+    "x-auto-response-suppress": _PLAIN, "date": _PLAIN,
     "message-id": re.compile(_ID), "in-reply-to": re.compile(_ID),
     "references": re.compile(rf"{_ID}(?: {_ID})*"),
     "to": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"),
@@ -248,14 +264,55 @@ _DIRECT = {
 
 def _header_line(name: str, value: str) -> bytes:
     """One header line: written directly when it is short plain ASCII the email package would
-    write back unchanged (``name: value``), else folded by the email package (:func:`_fold`).
-    The direct path skips the header registry's parse, which missed the cache for every
-    per-game header and every Message-ID (tests/test_mail_compose_wire.py compares the two)."""
-    pattern = _DIRECT.get(name.lower())
+    write back unchanged (``name: value``), a plain unstructured value folded as it folds it
+    (:func:`_fold_words`), else folded by the email package (:func:`_fold`). The direct paths
+    skip the header registry's parse, which missed the cache for every per-game header and
+    every Message-ID (tests/test_mail_compose_wire.py compares them with it)."""
+    key = name.lower()
+    pattern = _DIRECT.get(key)
     if (pattern is not None and len(name) + len(value) + 2 <= _MAX_LINE
-            and "=?" not in value and pattern.fullmatch(value)):
+            and "=?" not in value and pattern.fullmatch(value)
+            and (key != "date" or _date_kept(value))):
         return f"{name}: {value}\r\n".encode("ascii")
+    if (key in _UNSTRUCTURED and "=?" not in value and _PLAIN.fullmatch(value)
+            and max(map(len, value.split(" "))) < _MAX_LINE):
+        return _fold_words(name, value)
     return _fold(name, value)
+
+
+#: Headers the email package reads as unstructured text (plain values are folded by
+#: :func:`_fold_words`).
+_UNSTRUCTURED = frozenset({"subject", "references", "list-id"})
+
+
+def _fold_words(name: str, value: str) -> bytes:
+    """The email package's fold of a plain unstructured header (words of printable ASCII
+    between single spaces, each fitting on a line): one line if it fits, else the whole value
+    on the next line if it fits there, else the words filled greedily, each further line
+    starting with a space. Player subjects and every receipt's References (the player's
+    Message-ID) are new text each time, which missed :func:`_fold`'s cache."""
+    if len(name) + 2 + len(value) <= _MAX_LINE:
+        return f"{name}: {value}\r\n".encode("ascii")
+    if len(value) + 1 <= _MAX_LINE:
+        return f"{name}:\r\n {value}\r\n".encode("ascii")
+    lines = [f"{name}:"]
+    for word in value.split(" "):
+        if len(lines[-1]) + 1 + len(word) <= _MAX_LINE:
+            lines[-1] += " " + word
+        else:
+            lines.append(" " + word)
+    return ("\r\n".join(lines) + "\r\n").encode("ascii")
+
+
+def _date_kept(value: str) -> bool:
+    """Whether the email package's Date header writes ``value`` back unchanged: it parses the
+    date and writes ``format_datetime`` of it, so the value must be that already (what
+    :func:`_headers` gives for any ordinary date). The fold of a Date missed the cache for
+    every mail (each has its own time) at ~190 µs; this check is a fraction of it."""
+    try:
+        return format_datetime(parsedate_to_datetime(value)) == value
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 @functools.lru_cache(maxsize=1024)

@@ -237,24 +237,29 @@ def check_header_budget(raw: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
             f"{limits.comment_depth} are read"))
 
 
+#: Where a header field starts: after a line end not followed by a space or tab (a fold).
+_FIELD_START = re.compile(rb"\n(?![ \t])")
+#: What counts in a field: a backslash with the byte it escapes, "(" and ")".
+_COMMENT_TOKEN = re.compile(rb"\\.|[()]", re.S)
+
+
 def _comment_depth(head: bytes) -> int:
-    """The deepest nesting of "(" in ``head`` (counted per header field, escapes skipped)."""
-    deepest = depth = 0
-    escaped = False
-    previous = 0x0A
-    for byte in head:
-        if previous == 0x0A and byte not in (0x20, 0x09):
-            depth = 0  # a new header field
-        previous = byte
-        if escaped:
-            escaped = False
-        elif byte == 0x5C:  # backslash
-            escaped = True
-        elif byte == 0x28:
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte == 0x29:
-            depth = max(0, depth - 1)
+    """The deepest nesting of "(" in ``head`` (counted per header field, escapes skipped).
+
+    Field by field, over the parentheses and escapes of fields holding a "(": the count
+    starts again at each field and a field without "(" nests nothing, so the Python loop runs
+    over a few tokens instead of every byte of the header section (a 20 KB Received chain)."""
+    deepest = 0
+    for field in _FIELD_START.split(head):
+        if b"(" not in field:
+            continue
+        depth = 0
+        for token in _COMMENT_TOKEN.findall(field):  # parentheses and escaped bytes only
+            if token == b"(":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif token == b")":
+                depth = max(0, depth - 1)
     return deepest
 
 

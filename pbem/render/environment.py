@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,8 +48,42 @@ def para(text: str, indent: int | str = 0, first: str | None = None,
     """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
     the first by ``first`` (default: the same). Long unbreakable words are broken."""
     pad = " " * indent if isinstance(indent, int) else indent
-    return textwrap.fill(str(text), width=width, initial_indent=pad if first is None else first,
-                         subsequent_indent=pad, break_on_hyphens=False)
+    text = str(text)
+    first = pad if first is None else first
+    lines = _fill_plain(text, width, first, pad)
+    if lines is not None:
+        return lines
+    return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=pad,
+                         break_on_hyphens=False)
+
+
+def _fill_plain(text: str, width: int, first: str, pad: str) -> str | None:
+    """``textwrap.fill`` (``break_on_hyphens=False``) of words between single spaces, each word
+    fitting on any line; None for any other text (whitespace runs, other whitespace, control
+    characters, leading or trailing spaces, a word too long), which textwrap itself wraps.
+    textwrap splits into word and space chunks and fills greedily, dropping the spaces at line
+    ends: for such text that is exactly a greedy fill of the words, at a fraction of the cost
+    (the templates wrap every sentence; tests/test_render_para.py compares the two)."""
+    # isprintable: no tab, newline or other whitespace but the space (textwrap turns some into
+    # spaces and drops the words str.strip() empties at line ends), no control character.
+    if (not text or text[0] == " " or text[-1] == " " or "  " in text
+            or not text.isprintable()):
+        return None
+    words = text.split(" ")
+    if max(map(len, words)) > width - max(len(first), len(pad)):
+        return None
+    lines = []
+    line: list[str] = []
+    indent, room = first, width - len(first)
+    used = -1  # the length of the line so far, counting the space before its next word
+    for word in words:
+        if line and used + 1 + len(word) > room:
+            lines.append(indent + " ".join(line))
+            line, indent, room, used = [], pad, width - len(pad), -1
+        line.append(word)
+        used += 1 + len(word)
+    lines.append(indent + " ".join(line))
+    return "\n".join(lines)
 
 
 def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
@@ -109,6 +143,16 @@ class DictFirstEnvironment(jinja2.Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict (the environment's, overlaid by the
+        template's own), not Jinja's ``ChainMap`` of the two: every render copies them into
+        its context and takes their keys, and each ``{% import %}`` compares keys with them,
+        which through a ``ChainMap`` cost more than the small receipt templates themselves.
+        The environment's globals are never changed after it is made (``_environment``), so
+        the copy sees the same names; a change to a template's globals stays in that
+        template, as with the ``ChainMap``."""
+        return {**self.globals, **(d or {})}
 
 
 @functools.lru_cache(maxsize=64)

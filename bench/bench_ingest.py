@@ -17,9 +17,10 @@ receipt queued, the done record — at 0.411 ms each (temp + fsync + rename + di
 A batch is group-committed (docs/operations.md, "Group commit in ingest"): per mail about 8
 fsyncs (2 for the inbox copy, 2 for the submission, 1 for the done record, the submission
 directories; the log and the outbox once per game), most of them issued together per phase
-(pbem.syncs), and about 7 new names (inbox copy, its .arrived and key link, the submission's two
-files, the done record, a power's first submission directory of the turn). The floor's five
-durable writes are five new names and ten fsyncs one after the other.
+(pbem.syncs), and about 5 new files (inbox copy and key link, the submission's two files, a
+power's first submission directory of the turn; the .arrived and the done record are names of
+files the batch shares). The floor's five durable writes are five new files and ten fsyncs
+one after the other.
 
 Set PBEM_BENCH_MAILS to change the number of mails (default 200; 50 per power).
 

@@ -31,18 +31,35 @@ class Group:
     directories (pbem.syncs.fsync_dirs). At :data:`atomic.MANY_OPEN` files, :meth:`add` flushes
     first (file descriptors are finite). :meth:`discard` drops what is not flushed.
 
+    With ``share``, files of a group holding the same bytes (and mode) are one file with several
+    names (hard links): the first is written, the others are linked to it when they are put in
+    place. A new name is cheap; a new file (an inode) costs as much as an fsync on some file
+    systems. Only for files that are never written again in place (pbem replaces a file by
+    renaming a new one over it, never by writing into it), e.g. the arrival time of every
+    message of one batch.
+
     Until flushed, the files exist only here: a caller that looks names up before its flush
     asks ``path in group``."""
 
     def __init__(self) -> None:
+        # (fd, temporary file, name, create, data); a shared name: (-1, the name it links to, …)
         self._items: list[tuple[int, Path, Path, bool, bytes]] = []
         self._names: set[Path] = set()
+        self._shared: dict[tuple[bytes, int], Path] = {}
 
     def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
-            mtime_ns: int | None = None) -> None:
-        """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time)."""
+            mtime_ns: int | None = None, share: bool = False) -> None:
+        """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``:
+        see the class)."""
         if len(self._items) >= atomic.MANY_OPEN:
             self.flush()
+        if share and not create and mtime_ns is None:
+            first = self._shared.get((data, mode))
+            if first is not None:
+                self._items.append((-1, first, path, False, data))
+                self._names.add(path)
+                return
+            self._shared[(data, mode)] = path
         tmp = atomic.temp_name(path)
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
@@ -77,19 +94,27 @@ class Group:
         """Forget the files not flushed yet (their temporary files removed)."""
         items, self._items = self._items, []
         self._names.clear()
+        self._shared.clear()
         for fd, tmp, _path, _create, _data in items:
-            os.close(fd)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            if fd >= 0:
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
     def _place(self) -> None:
         items = self._items
         try:
             while items:
                 fd, tmp, path, create, data = items[0]
-                os.close(fd)
+                if fd >= 0:
+                    os.close(fd)
                 del items[0]
                 try:
+                    if fd < 0:  # a second name of a file put in place before it (``share``)
+                        link = atomic.temp_name(path)
+                        os.link(tmp, link)
+                        atomic.rename_into_place(link, path)
+                        continue
                     if not create:
                         atomic.rename_into_place(tmp, path)
                         continue
@@ -111,7 +136,7 @@ class Group:
 def flush_groups(groups: Sequence[Group]) -> None:
     """Flush several groups at once: every file of every group fsynced together, then each
     group's files put in place (group by group, each in its order)."""
-    fds = [item[0] for group in groups for item in group._items]
+    fds = [item[0] for group in groups for item in group._items if item[0] >= 0]
     first = next((item[2] for group in groups for item in group._items), Path("."))
     try:
         syncs.fsync_each(fds)

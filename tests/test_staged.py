@@ -125,3 +125,20 @@ def test_a_process_that_cannot_start_a_thread_fsyncs_one_by_one(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "no thread"
     assert len(names(tmp_path)) == 20
+
+
+def test_shared_bytes_are_one_file_with_a_name_each(tmp_path: Path) -> None:
+    group = staged.Group()
+    for n in range(5):
+        group.add(tmp_path / f"a{n}", b"2026-12-01T12:00:00Z", share=True)
+    group.add(tmp_path / "other", b"2026-12-01T12:00:01Z", share=True)
+    group.add(tmp_path / "own", b"2026-12-01T12:00:00Z")  # not shared: a file of its own
+    group.flush()
+    inodes = {(tmp_path / f"a{n}").stat().st_ino for n in range(5)}
+    assert len(inodes) == 1 and (tmp_path / "a0").stat().st_nlink == 5
+    assert (tmp_path / "other").stat().st_ino not in inodes
+    assert (tmp_path / "own").stat().st_ino not in inodes
+    assert [(tmp_path / f"a{n}").read_bytes() for n in range(5)] == [b"2026-12-01T12:00:00Z"] * 5
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    atomic.write_bytes(tmp_path / "a1", b"changed")  # a replacement is a new file: others keep
+    assert (tmp_path / "a2").read_bytes() == b"2026-12-01T12:00:00Z"

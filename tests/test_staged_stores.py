@@ -39,6 +39,10 @@ def test_staged_copies_are_in_the_inbox_only_after_sync_stored(tmp_path: Path) -
     assert [s.sha256 for s in inbox.pending()] == [s.sha256 for s in stored]  # in store order
     assert all(inbox.read(s) == message(n) for n, s in enumerate(stored))
     assert inbox.arrived(stored[2].sha256) == T0 + timedelta(seconds=2)
+    same = [inbox.store(message(n), arrived=T0, sync_dir=False) for n in range(5, 8)]
+    inbox.sync_stored()  # one arrival time: one file, a name for each message
+    assert {(tmp_path / "inbox" / f"{s.sha256}.arrived").stat().st_nlink for s in same} == {3}
+    assert {inbox.arrived(s.sha256) for s in same} == {T0}
     fresh = Inbox(tmp_path).store(message(0), arrived=T0, sync_dir=False)
     assert not fresh.fresh and fresh.sha256 == stored[0].sha256
 
@@ -126,3 +130,26 @@ def test_the_file_transport_puts_staged_mail_in_place_at_commit(tmp_path: Path) 
     transport.commit()  # nothing staged: nothing to do
     transport.send(b"Subject: x\r\n\r\nx\r\n", "referee@pbem.example", ["p@players.example"])
     assert len(visible(tmp_path / "mail")) == 7
+
+
+def test_a_rounds_done_records_are_one_file_and_each_reads_its_own(tmp_path: Path) -> None:
+    inbox = Inbox(tmp_path)
+    stored = [inbox.store(message(n), arrived=T0, sync_dir=False) for n in range(4)]
+    inbox.sync_stored()
+    for n, s in enumerate(stored):
+        inbox.done(s, "accepted" if n % 2 else "rejected", sync_dir=False, turn=n)
+    inbox.flush_done()
+    day = tmp_path / "inbox" / "handled" / T0.strftime("%Y-%m-%d")
+    paths = [day / f"{s.sha256}.json" for s in stored]
+    assert {p.stat().st_ino for p in paths} == {paths[0].stat().st_ino}
+    assert inbox.pending() == []
+    fresh = Inbox(tmp_path)
+    for n, s in enumerate(stored):
+        expected = {"sha256": s.sha256, "message_id": f"<m{n}@players.example>",
+                    "outcome": "accepted" if n % 2 else "rejected", "turn": n}
+        assert fresh.outcome(s.sha256, s.day) == expected
+        assert fresh.store(message(n), arrived=T0).handled == expected  # a redelivery
+    assert dict(fresh.records()) == {s.sha256: fresh.outcome(s.sha256, s.day) for s in stored}
+    # A record written later (a file of its own) leaves the round's as they are.
+    fresh.quarantine(fresh.store(message(9), arrived=T0), "test")
+    assert fresh.outcome(stored[1].sha256, stored[1].day)["outcome"] == "accepted"

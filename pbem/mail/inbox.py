@@ -10,7 +10,9 @@ Layout under ROOT (nothing is ever deleted; a message only moves between these f
     inbox/keys/<key>            symlink: duplicate key -> "DAY/sha256" of the first copy stored
                                 (DAY = its arrival date, YYYY-MM-DD: where it is archived)
     inbox/handled/DAY/<sha256>.json      the outcome once the message was handled (the done
-                                         record), for a quarantined message too
+                                         record), for a quarantined message too; the
+                                         records of one ingest round are one file (a
+                                         "round file") under a name for each message
     inbox/handled/DAY/<sha256>.eml       a handled message, moved out of the live inbox ...
     inbox/handled/DAY/<sha256>.arrived   ... with its arrival time
     quarantine/<sha256>.eml     a message that could not be handled ...
@@ -217,7 +219,8 @@ class Inbox:
                 _files.write_durably(path, raw, mode=0o600, sync_dir=False)
                 _stamp_order(path)
             else:
-                self._staged.add(arrival, stamp.encode("ascii"))
+                # (every message of a batch arrives at one time: one file, a name each)
+                self._staged.add(arrival, stamp.encode("ascii"), share=True)
                 self._staged.add(path, raw, mode=0o600, mtime_ns=_next_order())
             day = stamp[:10]
             if not sync_dir:
@@ -311,8 +314,7 @@ class Inbox:
                 paths.append(self.handled_dir / found / f"{sha}.json")
         for path in paths:
             with contextlib.suppress(FileNotFoundError):
-                value = _files.read_json(path)
-                return value if isinstance(value, dict) else {"outcome": str(value)}
+                return _one_record(sha, _files.read_json(path))
         return None
 
     def _handled(self, sha: str, day: str | None) -> bool:
@@ -374,10 +376,15 @@ class Inbox:
         if self._legacy:
             folders.append(self.legacy_done_dir)
         for folder in folders:
+            rounds: dict[tuple[int, int], Any] = {}  # a round file read once, not once a name
             for path in sorted(folder.glob("*.json")):
                 with contextlib.suppress(FileNotFoundError, ValueError):
-                    value = _files.read_json(path)
-                    yield path.stem, value if isinstance(value, dict) else {"outcome": value}
+                    st = path.stat()
+                    if st.st_nlink == 1:
+                        value = _files.read_json(path)
+                    elif (value := rounds.get((st.st_dev, st.st_ino))) is None:
+                        value = rounds[(st.st_dev, st.st_ino)] = _files.read_json(path)
+                    yield path.stem, _one_record(path.stem, value)
 
     # --- handling ------------------------------------------------------------------------------
     def begin(self, sha: str) -> int:
@@ -422,13 +429,23 @@ class Inbox:
         self._archive(stored.sha256, day)
 
     def flush_done(self) -> None:
-        """Write the records ``done(..., sync_dir=False)`` left (every file written, then every
-        one fsynced and renamed into place: _files.write_many), sync their folders (once each),
-        then move their messages out of the live inbox."""
+        """Write the records ``done(..., sync_dir=False)`` left (written, fsynced together and
+        put in place: pbem.staged; one round file per day, named once per message), sync their
+        folders (once each), then move their messages out of the live inbox."""
         pending, self._unsynced = self._unsynced, []
-        _files.write_many([(self._day_dir(day) / f"{sha}.json", _files.json_bytes(record))
-                           for sha, day, record in pending])
-        syncs.fsync_dirs([self._day_dir(day) for day in sorted({d for _s, d, _r in pending})])
+        by_day: dict[str, dict[str, dict[str, Any]]] = {}
+        for sha, day, record in pending:
+            by_day.setdefault(day, {})[sha] = record
+        group = staged.Group()
+        for day, records in by_day.items():
+            # A day's records of one batch are one file (a round file) with a name for each
+            # message: a new name is cheap, a new file is not (pbem.staged, ``share``).
+            data = _files.json_bytes(next(iter(records.values())) if len(records) == 1
+                                     else {ROUND_FILE: 1, "records": records})
+            for sha in records:
+                group.add(self._day_dir(day) / f"{sha}.json", data, share=True)
+        group.flush()
+        syncs.fsync_dirs([self._day_dir(day) for day in sorted(by_day)])
         if pending:
             failpoints.reached("inbox-recorded")
         for sha, day, _record in pending:
@@ -653,6 +670,19 @@ class Inbox:
 
 
 _last_order_ns = 0
+
+
+#: The key that marks a round file: the done records of several messages of one batch and day,
+#: ``{"pbem-round": 1, "records": {sha256: record}}``, one file with a name ``SHA.json`` for each.
+ROUND_FILE = "pbem-round"
+
+
+def _one_record(sha: str, value: Any) -> dict[str, Any]:
+    """The done record of ``sha`` in what its ``SHA.json`` holds: its record, or a round file."""
+    if isinstance(value, dict) and value.get(ROUND_FILE) == 1:
+        record = value.get("records", {}).get(sha)
+        return record if isinstance(record, dict) else {"outcome": "unknown"}
+    return value if isinstance(value, dict) else {"outcome": str(value)}
 
 
 def _next_order() -> int:

@@ -46,12 +46,13 @@ class Group:
         self._items: list[tuple[int, Path, Path, bool, bytes]] = []
         self._names: set[Path] = set()
         self._shared: dict[tuple[bytes, int], Path] = {}
+        self._files = 0  # items with a file (and a descriptor) of their own
 
     def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
             mtime_ns: int | None = None, share: bool = False) -> None:
         """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``:
         see the class)."""
-        if len(self._items) >= atomic.MANY_OPEN:
+        if self._files >= atomic.MANY_OPEN:
             self.flush()
         if share and not create and mtime_ns is None:
             first = self._shared.get((data, mode))
@@ -79,6 +80,7 @@ class Group:
             raise
         self._items.append((fd, tmp, path, create, data))
         self._names.add(path)
+        self._files += 1
 
     def __contains__(self, path: object) -> bool:
         return path in self._names
@@ -95,6 +97,7 @@ class Group:
         items, self._items = self._items, []
         self._names.clear()
         self._shared.clear()
+        self._files = 0
         for fd, tmp, _path, _create, _data in items:
             if fd >= 0:
                 os.close(fd)

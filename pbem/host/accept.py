@@ -148,20 +148,32 @@ def _held(games: OpenGames, path: Path) -> OpenGame:
         raise GameBusy(f"game {path.name} is busy; the message will be handled later") from None
 
 
-def _logged(entries: Any, v: VerifiedOrders) -> Any:
-    """The ``orders`` log entry that holds exactly this file (same power, same bytes), if any."""
-    for entry in reversed(entries):
-        if (entry.kind == replay.ORDERS and entry.body.get("sha256") == v.sha256
-                and entry.body.get("power") == v.power):
-            return entry
+def _turn_files(game: GameDir, turn: Any) -> list[list[Any]]:
+    """``[seq, power, sha256, bytes]`` of every ``orders`` entry of ``turn``: from the log's
+    running summary for the latest turn with orders (the current one: no scan of the history,
+    which a game at turn 300 would pay on every mail), else from a scan (a file for an older
+    turn: a replay)."""
+    files = game.log.summary.turn_files(turn)
+    if files is None:
+        files = [[e.seq, e.body.get("power"), e.body.get("sha256"),
+                  len(str(e.body.get("text", "")).encode("utf-8"))]
+                 for e in game.log.entries
+                 if e.kind == replay.ORDERS and e.body.get("turn") == turn]
+    return files
+
+
+def _logged(game: GameDir, v: VerifiedOrders) -> Any:
+    """The ``orders`` log entry that holds exactly this file (same power, same bytes), if any.
+    Only entries of the file's own turn can: the turn is part of the bytes."""
+    for seq, power, sha256, _size in reversed(_turn_files(game, v.turn)):
+        if sha256 == v.sha256 and power == v.power:
+            return game.log.entries[seq]
     return None
 
 
-def _turn_bytes(entries: Any, power: str, turn: int) -> int:
+def _turn_bytes(game: GameDir, power: str, turn: int) -> int:
     """Bytes of the order files already accepted (logged) for ``power`` in ``turn``."""
-    return sum(len(str(e.body.get("text", "")).encode("utf-8")) for e in entries
-               if e.kind == replay.ORDERS and e.body.get("power") == power
-               and e.body.get("turn") == turn)
+    return sum(size for _seq, who, _sha, size in _turn_files(game, turn) if who == power)
 
 
 def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: str | None,
@@ -172,7 +184,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
-    logged = _logged(game.log.entries, v)
+    logged = _logged(game, v)
     if logged is not None and (
             (standing is not None and standing["sha256"] == v.sha256)
             or not held.has(f"receipt:{v.sha256}")
@@ -186,7 +198,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         # no longer stands, in another message, is a replay, judged below.
         return _receipt_again(held, v, logged.body, reply_to, subject, reply,
                               entry_seq=logged.seq)
-    used = _turn_bytes(game.log.entries, v.power, v.turn)
+    used = _turn_bytes(game, v.power, v.turn)
     size = len(v.block.encode("utf-8"))
     # Lateness is decided by the arrival time given as ``received`` (see ingest).
     late = notify.late_facts(game, received)

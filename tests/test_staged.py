@@ -142,3 +142,19 @@ def test_shared_bytes_are_one_file_with_a_name_each(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     atomic.write_bytes(tmp_path / "a1", b"changed")  # a replacement is a new file: others keep
     assert (tmp_path / "a2").read_bytes() == b"2026-12-01T12:00:00Z"
+
+
+def test_each_runs_every_step_and_reports_the_first_failure_after_all(tmp_path: Path) -> None:
+    done: list[int] = []
+
+    def step(n: int) -> None:
+        (tmp_path / f"s{n}").write_text(str(n))
+        done.append(n)
+        if n in (3, 5):
+            raise ValueError(f"step {n} failed")
+
+    with pytest.raises(ValueError, match=r"step [35] failed"):
+        syncs.each(step, list(range(8)))
+    assert sorted(done) == list(range(8))  # the others ran to their end
+    syncs.each(step, [0])  # one step: no thread
+    assert len(names(tmp_path)) == 8

@@ -31,7 +31,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem import failpoints
+from pbem import failpoints, syncs
 from pbem.store import submissions
 from pbem.store.lock import GameLock, try_lock
 
@@ -64,6 +64,7 @@ class OpenGame:
     outbox: Outbox
     #: replies to queue at commit: (key, message, the lists their id goes into)
     replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
+    _queued: list[str] = field(default_factory=list)  # ids queue_replies gave, for tell_replies
     _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
 
     @cached_property
@@ -124,13 +125,24 @@ class OpenGame:
 
     def commit_replies(self) -> None:
         """Step 3: the replies in one outbox batch (steps 1 and 2 done before)."""
+        self.queue_replies()
+        self.tell_replies()
+
+    def queue_replies(self) -> None:
+        """Step 3's durable part: the replies queued as one outbox batch (touches nothing but
+        this game's outbox: it may run beside other games' in threads)."""
         if self.replies:
-            replies, self.replies = self.replies, []
-            ids = self.outbox.queue_many(
-                [(key, msg) for key, msg, _ in replies],
+            self._queued = self.outbox.queue_many(
+                [(key, msg) for key, msg, _ in self.replies],
                 key=f"ingest-batch:{self.game.game_id}:{secrets.token_hex(8)}",
                 index_items=True)
             failpoints.reached("ingest-replies-queued")
+
+    def tell_replies(self) -> None:
+        """Step 3's end: each verdict's placeholder replaced by its reply's id."""
+        if self.replies:
+            replies, self.replies = self.replies, []
+            ids, self._queued = self._queued, []
             if len(ids) != len(replies):  # an item key queued meanwhile: look each one up
                 ids = [(self.outbox.queued_under(key) or [""])[0] for key, _, _ in replies]
             for (key, _, into), ident in zip(replies, ids, strict=True):
@@ -179,16 +191,18 @@ class OpenGames:
         was not committed is judged again by the next run).
 
         Step by step across the games — every game's submission files and directories, then every
-        game's log, then every game's replies — so that each step's fsyncs come back to back
-        and share the file system's journal commits; each game still takes its steps in the
-        module's order, and no step of one game depends on another game's."""
+        game's log, then every game's replies — each step taken for every game at once
+        (pbem.syncs: the files of step 1 fsynced together, the logs of step 2 and the outbox
+        batches of step 3 written by a thread each), so that the step's fsyncs share the file
+        system's journal commits; each game still takes its steps in the module's order, and
+        no step of one game depends on another game's, nor shares anything with it."""
         try:
             games = list(self._open.values())
             submissions.sync_all([opened.game.submissions for opened in games])
+            syncs.each(OpenGame.commit_log, games)
+            syncs.each(OpenGame.queue_replies, games)
             for opened in games:
-                opened.commit_log()
-            for opened in games:
-                opened.commit_replies()
+                opened.tell_replies()
         finally:
             for opened in self._open.values():
                 with contextlib.suppress(Exception):

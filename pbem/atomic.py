@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import secrets
 import stat
@@ -359,10 +360,19 @@ class SymlinkRefused(PbemError):
 _NOTHING_THERE = (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.EBADF)
 
 
+@functools.lru_cache(maxsize=256)
+def _real_root(root: str) -> Path:
+    """Where the absolute path ``root`` resolves, once per process (a game's root is checked
+    on every open; a relative one depends on the working directory: resolved each time).
+    Kept even if the root were swapped for a link meanwhile: a path is then judged against
+    where the root was, so what now lies elsewhere is refused — never the other way round."""
+    return Path(root).resolve()
+
+
 def refuse_links(root: Path | str, paths: Iterable[Path]) -> None:
     """Raise :class:`SymlinkRefused` for the first of ``paths`` (existing or not) that is a
     symbolic link or resolves to somewhere outside ``root``."""
-    top = Path(root).resolve()
+    top = _real_root(str(root)) if Path(root).is_absolute() else Path(root).resolve()
     parents: dict[Path, Path] = {}  # each parent resolved once per call
     for path in paths:
         try:

@@ -202,3 +202,17 @@ def test_refuse_links_refuses_links_and_what_leads_out_of_the_root(tmp_path: Pat
     (root / "top.txt").write_text("t")
     with pytest.raises(atomic.SymlinkRefused, match="resolves to .*outside"):
         atomic.refuse_links(game, [game / ".." / "top.txt"])
+
+
+def test_a_root_swapped_for_a_link_after_its_first_check_is_refused(tmp_path: Path) -> None:
+    """The root's resolution is kept per process (atomic._real_root): a root replaced by a link
+    to elsewhere afterwards makes what lies there refused, never accepted."""
+    root = tmp_path / "root"
+    (root / "g1").mkdir(parents=True)
+    atomic.refuse_links(root, [root / "g1"])  # resolved and kept
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "g1").mkdir(parents=True)
+    root.rename(tmp_path / "moved")
+    root.symlink_to(elsewhere)
+    with pytest.raises(atomic.SymlinkRefused):
+        atomic.refuse_links(root, [root / "g1"])

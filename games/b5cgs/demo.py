@@ -12,7 +12,8 @@ The players' choices are scripted from their views (the deal is fair, so the map
 scripted in advance): on his first turn each buys a jump-capable warship and a transport for his
 homeworld (C4.3), on his third builds his cheapest ship docked to a base (D3.24), and each turn
 every ship heads for Babylon 5 at the centre, one standard move, and every unit fires at the
-enemy unit its weapons reach. After four rounds the game master ends the game by agreement.
+enemy unit its weapons reach. After four rounds (more, up to ten, until the fleets have met:
+the map is dealt fairly) the game master ends the game by agreement.
 The log is exported and audited: every die and the deal are replayed.
 """
 
@@ -41,6 +42,9 @@ from .orders import normalize_orders
 GAME = "b5cgs"
 VARIANT = "basic-3"
 ROUNDS = 4
+#: The deal is fair, so the map differs every game: when the fleets have not met after
+#: ROUNDS rounds (no volley fired yet), the demo plays on, up to this many rounds.
+MAX_ROUNDS = 10
 
 
 def _plugin() -> Any:
@@ -121,6 +125,16 @@ def moves(view: dict[str, Any], taken: set[str] | None = None) -> list[str]:
     return out
 
 
+def _fired(game: Any) -> bool:
+    """Whether a volley was fired in the game so far (its log's resolutions)."""
+    for line in (game / "log.jsonl").read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry.get("kind") == "resolve" and any(
+                e.get("type") == "volley" for e in entry["body"].get("events", [])):
+            return True
+    return False
+
+
 def volleys(view: dict[str, Any]) -> list[str]:
     """``--fire`` items: each enemy unit my units reach, with every unit that reaches it."""
     me = view["viewer"]
@@ -184,7 +198,9 @@ def main() -> int:
     print("== keys for every player, and a new game of Babylon 5 CGS")
     root, game, maildir = start_game("b5-1", GAME, VARIANT, powers, "B5 referee")
     n, hour = 0, 0.0
-    for step in range(1 + ROUNDS * len(powers)):
+    for step in range(1 + MAX_ROUNDS * len(powers)):
+        if step > ROUNDS * len(powers) and _fired(game):
+            break  # four rounds played, and the fleets have met
         views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
         due = [p for p in powers if p in ((views[p].get("window") or {}).get("due") or [])]
         if not due:

@@ -31,11 +31,11 @@ import functools
 import os
 import secrets
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, syncs
+from pbem import canonical
 from pbem.errors import PbemError
 
 PRIVATE = 0o600
@@ -164,39 +164,6 @@ def replace_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,
     rename_into_place(write_temp(path, data, mode, fsync=fsync), path)
     if sync_dir:
         fsync_dir(path.parent)
-
-
-#: Temporary files :func:`replace_many` holds open at once (file descriptors are finite).
-MANY_OPEN = 64
-
-
-def replace_many(items: Sequence[tuple[Path, bytes]], *, mode: int = PRIVATE) -> None:
-    """Replace each ``path`` with its ``data`` as :func:`replace_bytes` with ``sync_dir`` false
-    does (temp file, fsync, rename; the caller fsyncs the directories), but with every temporary
-    file of a group written before any is fsynced: back to back, the fsyncs share the file
-    system's journal commits (one commit per file when each write is fsynced at once; they are
-    issued together: pbem.syncs). Each file
-    is renamed into place only after its own fsync, so a name never shows unsynced data; a crash
-    leaves some of the files in place and the rest absent (stray temporary files at most)."""
-    for start in range(0, len(items), MANY_OPEN):
-        opened: list[tuple[int, Path, Path]] = []
-        try:
-            for path, data in items[start : start + MANY_OPEN]:
-                tmp = temp_name(path)
-                fd = open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-                opened.append((fd, tmp, path))
-                os.fchmod(fd, mode)
-                write_all(fd, data)
-            syncs.fsync_each([fd for fd, _tmp, _path in opened])
-            while opened:
-                fd, tmp, path = opened.pop(0)
-                os.close(fd)
-                rename_into_place(tmp, path)
-        finally:
-            for fd, tmp, _path in opened:  # a failure: nothing of the rest is renamed
-                os.close(fd)
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
 
 
 def write_bytes(path: Path | str, data: bytes, *, mode: int = PRIVATE,

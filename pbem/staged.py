@@ -18,6 +18,9 @@ from pathlib import Path
 
 from pbem import atomic, syncs
 
+#: Temporary files a group holds open at once (file descriptors are finite).
+MANY_OPEN = 64
+
 
 class Group:
     """Files written now and made durable together later.
@@ -28,7 +31,7 @@ class Group:
     to it (never overwriting: a name holding the same bytes already is fine, other bytes raise
     :class:`pbem.atomic.FileExists`). Each file is in place only after its own fsync, so a name
     never shows unsynced data, as with :func:`pbem.atomic.replace_bytes`; the caller fsyncs the
-    directories (pbem.syncs.fsync_dirs). At :data:`atomic.MANY_OPEN` files, :meth:`add` flushes
+    directories (pbem.syncs.fsync_dirs). At :data:`MANY_OPEN` files, :meth:`add` flushes
     first (file descriptors are finite). :meth:`discard` drops what is not flushed.
 
     With ``share``, files of a group holding the same bytes (and mode) are one file with several
@@ -52,7 +55,7 @@ class Group:
             mtime_ns: int | None = None, share: bool = False) -> None:
         """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``:
         see the class)."""
-        if self._files >= atomic.MANY_OPEN:
+        if self._files >= MANY_OPEN:
             self.flush()
         if share and not create and mtime_ns is None:
             first = self._shared.get((data, mode))

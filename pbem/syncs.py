@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: Threads waiting on fsyncs at once: the more in flight, the more each journal commit takes
 #: (64 gained little over 32; each thread reserves a stack of address space).
@@ -41,7 +42,7 @@ _pools: dict[str, tuple[int, ThreadPoolExecutor]] = {}  # name -> (pid, pool)
 _pool_lock = threading.Lock()
 
 
-def _executor(name: str = "fsync") -> ThreadPoolExecutor:
+def _executor(name: str) -> ThreadPoolExecutor:
     from concurrent.futures import ThreadPoolExecutor  # (only a process with a group loads it)
 
     with _pool_lock:
@@ -55,49 +56,36 @@ def _executor(name: str = "fsync") -> ThreadPoolExecutor:
 def fsync_each(fds: Sequence[int]) -> None:
     """``os.fsync`` every descriptor of ``fds``; return when all are durable. Raises the first
     OSError (after every fsync has finished: none is left running)."""
-    if len(fds) < GROUP_MIN:
-        for fd in fds:
-            os.fsync(fd)
-        return
-    futures: list[Future[None]] = []
-    try:
-        pool = _executor()
-        for fd in fds:
-            futures.append(pool.submit(os.fsync, fd))
-    except RuntimeError:  # no thread could start (or the interpreter is shutting down)
-        for fd in fds[len(futures):]:
-            os.fsync(fd)
-    _first_failure(futures)
+    _at_once(os.fsync, fds, "fsync", GROUP_MIN)
 
 
-def each(step: Callable[[T], None], items: Sequence[T]) -> None:
+def each(step: Callable[[T], R], items: Sequence[T]) -> list[R]:
     """``step(item)`` for every item at once (threads of a pool of their own: a step may issue
     fsync groups itself), for steps that are mostly waiting on durable writes and share no
-    state: the same step of a group commit for each of several games. Returns when every one
-    has finished; raises the first exception (the other steps ran to their end)."""
-    if len(items) < 2:
-        for item in items:
-            step(item)
-        return
-    futures: list[Future[None]] = []
+    state: the same step of a group commit for each of several games. Returns their results
+    in the items' order once every one has finished; raises the first exception (the other
+    steps ran to their end)."""
+    return _at_once(step, items, "step", 2)
+
+
+def _at_once(step: Callable[[T], R], items: Sequence[T], pool: str, least: int) -> list[R]:
+    """``step`` over ``items`` on the pool named ``pool`` (one by one below ``least`` items,
+    or where no thread can start)."""
+    if len(items) < least:
+        return [step(item) for item in items]
+    futures: list[Future[R]] = []
     try:
-        pool = _executor("step")
+        executor = _executor(pool)
         for item in items:
-            futures.append(pool.submit(step, item))
-    except RuntimeError:  # no thread could start: the rest one by one
-        for item in items[len(futures):]:
-            step(item)
-    _first_failure(futures)
-
-
-def _first_failure(futures: Sequence[Future[None]]) -> None:
-    first: BaseException | None = None
-    for future in futures:
-        exc = future.exception()
-        if exc is not None and first is None:
-            first = exc
-    if first is not None:
-        raise first
+            futures.append(executor.submit(step, item))
+    except RuntimeError:  # no thread could start (or the interpreter is shutting down)
+        rest = [step(item) for item in items[len(futures):]]
+    else:
+        rest = []
+    failures = [exc for exc in (future.exception() for future in futures) if exc is not None]
+    if failures:
+        raise failures[0]
+    return [future.result() for future in futures] + rest
 
 
 def fsync_dirs(directories: Sequence[Path | str]) -> None:

@@ -60,11 +60,11 @@ def test_discard_leaves_nothing(tmp_path: Path) -> None:
 
 def test_many_files_flush_in_rounds_of_bounded_open_files(tmp_path: Path) -> None:
     group = staged.Group()
-    for n in range(atomic.MANY_OPEN * 2 + 3):
+    for n in range(staged.MANY_OPEN * 2 + 3):
         group.add(tmp_path / f"f{n:03d}", b"x")
-        assert len(group) <= atomic.MANY_OPEN
+        assert len(group) <= staged.MANY_OPEN
     group.flush()
-    assert len(names(tmp_path)) == atomic.MANY_OPEN * 2 + 3
+    assert len(names(tmp_path)) == staged.MANY_OPEN * 2 + 3
 
 
 def test_flushing_groups_together_keeps_each_groups_order(tmp_path: Path) -> None:

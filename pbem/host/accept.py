@@ -265,7 +265,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         held.queue(msg, f"rejection:{v.sha256}:{message_id}", verdict.queued)
         return verdict
     failpoints.reached("before-orders-append")
-    # Staged: written with the batch's other entries for this game by held.commit() (at once
+    # Staged: written with the batch's other entries for this game by games.commit() (at once
     # without a batch), before any reply of the batch is queued.
     game.log.stage(replay.ORDERS, max(now or received, received), replay.orders_body(
         turn=v.turn, power=v.power, seq=v.seq, sha256=v.sha256, text=v.block, orders=v.body,

@@ -64,7 +64,6 @@ class OpenGame:
     outbox: Outbox
     #: replies to queue at commit: (key, message, the lists their id goes into)
     replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
-    _queued: list[str] = field(default_factory=list)  # ids queue_replies gave, for tell_replies
     _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
 
     @cached_property
@@ -111,38 +110,30 @@ class OpenGame:
         return (any(k == key for k, _, _ in self.replies)
                 or self.outbox.queued_under(key) is not None)
 
-    def commit(self) -> None:
-        """Make the batch's work on this game durable (the order is the module's)."""
-        self.game.submissions.sync()
-        self.commit_log()
-        self.commit_replies()
-
     def commit_log(self) -> None:
         """Step 2: the staged log entries in one write and one fsync (step 1 done before)."""
         if self.game.log.staged:
             self.game.log.commit()
             failpoints.reached("after-orders-append")
 
-    def commit_replies(self) -> None:
-        """Step 3: the replies in one outbox batch (steps 1 and 2 done before)."""
-        self.queue_replies()
-        self.tell_replies()
+    def queue_replies(self) -> list[str]:
+        """Step 3: the replies queued as one outbox batch (steps 1 and 2 done before); their
+        ids. Touches nothing but this game's outbox: it may run beside other games' in
+        threads."""
+        if not self.replies:
+            return []
+        ids = self.outbox.queue_many(
+            [(key, msg) for key, msg, _ in self.replies],
+            key=f"ingest-batch:{self.game.game_id}:{secrets.token_hex(8)}",
+            index_items=True)
+        failpoints.reached("ingest-replies-queued")
+        return ids
 
-    def queue_replies(self) -> None:
-        """Step 3's durable part: the replies queued as one outbox batch (touches nothing but
-        this game's outbox: it may run beside other games' in threads)."""
-        if self.replies:
-            self._queued = self.outbox.queue_many(
-                [(key, msg) for key, msg, _ in self.replies],
-                key=f"ingest-batch:{self.game.game_id}:{secrets.token_hex(8)}",
-                index_items=True)
-            failpoints.reached("ingest-replies-queued")
-
-    def tell_replies(self) -> None:
-        """Step 3's end: each verdict's placeholder replaced by its reply's id."""
+    def tell_replies(self, ids: list[str]) -> None:
+        """Step 3's end: each verdict's placeholder replaced by its reply's id (``ids``:
+        what :meth:`queue_replies` gave)."""
         if self.replies:
             replies, self.replies = self.replies, []
-            ids, self._queued = self._queued, []
             if len(ids) != len(replies):  # an item key queued meanwhile: look each one up
                 ids = [(self.outbox.queued_under(key) or [""])[0] for key, _, _ in replies]
             for (key, _, into), ident in zip(replies, ids, strict=True):
@@ -200,9 +191,9 @@ class OpenGames:
             games = list(self._open.values())
             submissions.sync_all([opened.game.submissions for opened in games])
             syncs.each(OpenGame.commit_log, games)
-            syncs.each(OpenGame.queue_replies, games)
-            for opened in games:
-                opened.tell_replies()
+            for opened, ids in zip(games, syncs.each(OpenGame.queue_replies, games),
+                                   strict=True):
+                opened.tell_replies(ids)
         finally:
             for opened in self._open.values():
                 with contextlib.suppress(Exception):

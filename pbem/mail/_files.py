@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pbem import atomic
 from pbem.atomic import fsync_dir
 
-__all__ = ["fsync_dir", "write_temp", "write_durably", "write_many", "json_bytes", "write_json",
+__all__ = ["fsync_dir", "write_temp", "write_durably", "json_bytes", "write_json",
            "read_json", "move_durably", "replace_symlink", "append_record", "append_line"]
 
 def write_temp(path: Path, data: bytes, *, mode: int = atomic.PRIVATE) -> Path:
@@ -31,12 +30,6 @@ def write_durably(path: Path, data: bytes, *, mode: int = atomic.PRIVATE,
     """Replace ``path`` with ``data``: temp file + fsync + rename (+ fsync of the directory).
     Raises OSError (the spool reports it itself)."""
     atomic.replace_bytes(path, data, mode=mode, sync_dir=sync_dir)
-
-
-def write_many(items: Sequence[tuple[Path, bytes]], *, mode: int = atomic.PRIVATE) -> None:
-    """Replace each ``path`` with its ``data``, every fsync of the group back to back
-    (:func:`pbem.atomic.replace_many`; the caller fsyncs the directories)."""
-    atomic.replace_many(items, mode=mode)
 
 
 def json_bytes(value: Any) -> bytes:

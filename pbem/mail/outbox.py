@@ -80,8 +80,9 @@ class Outbox(Spool):
         returns the first id and queues nothing (use e.g. ``"receipt:" + inbox sha256`` so a
         rerun after a crash does not send a second receipt).
         """
-        key_path = self._key_path(key) if key else None
-        if key_path is not None:
+        key_path = None
+        if key:
+            key_path = self._key_path(key)
             existing = self._keyed(key_path, key)
             if existing:
                 return existing[0]

@@ -41,11 +41,11 @@ class Spool:
     def _key_path(self, key: str) -> Path:
         return self.keys_dir / hashlib.sha256(key.encode()).hexdigest()
 
-    def _keyed(self, key_path: Path, key: str | None = None) -> list[str] | None:
-        """The ids queued under a key, or None if nothing durable is queued under it. A key
-        naming a batch file is the batch's own key (all its ids) or, when ``key`` is given and
-        is not the batch's, an item key of ``queue_many(index_items=True)``: the ids of the
-        batch's messages queued under ``key``."""
+    def _keyed(self, key_path: Path, key: str) -> list[str] | None:
+        """The ids queued under ``key`` (its file: ``key_path``), or None if nothing durable is
+        queued under it. A key naming a batch file is the batch's own key (all its ids) or an
+        item key of ``queue_many(index_items=True)`` (the ids of the batch's messages queued
+        under it)."""
         try:
             data = key_path.read_bytes()
         except FileNotFoundError:
@@ -60,7 +60,7 @@ class Spool:
         if data.startswith(BATCH_MAGIC):
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 batch = Batch(key_path, data)
-                ids = batch.ids() if key is None or batch.key == key else \
+                ids = batch.ids() if batch.key == key else \
                     [m["id"] for m in batch.members if m.get("key") == key]
                 for directory in (self.pending_dir, self.sent_dir):
                     if ids and (directory / f"{batch.bid}.batch").exists():

@@ -184,7 +184,7 @@ class Inbox:
         #: done(..., sync_dir=False): (sha256, day, record) written by :meth:`flush_done`
         self._unsynced: list[tuple[str, str, dict[str, Any]]] = []
         self._days: set[str] = set()
-        #: store(..., sync_dir=False): the copies written, put in place by :meth:`sync_stored`
+        #: store()'s copies written, put in place by :meth:`sync_stored`
         self._staged = staged.Group()
         self._staged_days: dict[str, str] = {}  # sha256 -> archive day, of the staged copies
 
@@ -194,9 +194,10 @@ class Inbox:
         """Write ``raw`` durably (unless it or a duplicate is already here) and say whether the
         message was handled before. Call before acting on the message; ack the source after.
         ``arrived`` (default: the clock) is recorded beside a new message: its arrival time.
-        With ``sync_dir`` false (group commit) the copy is only written: :meth:`sync_stored`,
-        called once for the batch before acknowledging or handling any of it, fsyncs every
-        copy at once and puts them in place (the message is not in the inbox before)."""
+        The copy is written to temporary files and put in place by :meth:`sync_stored`, at
+        once unless ``sync_dir`` is false (group commit): then the caller calls it once for
+        the batch before acknowledging or handling any of it (the message is not in the inbox
+        before)."""
         sha = hashlib.sha256(raw).hexdigest()
         key, message_id = duplicate_key(raw)
         found = self._find_key(key)
@@ -213,18 +214,11 @@ class Inbox:
         if fresh:
             when = (arrived or datetime.now(UTC)).astimezone(UTC)
             stamp = when.strftime(_STAMP)
-            arrival = self.inbox_dir / f"{sha}.arrived"
-            if sync_dir:
-                _files.write_durably(arrival, stamp.encode("ascii"), sync_dir=False)
-                _files.write_durably(path, raw, mode=0o600, sync_dir=False)
-                _stamp_order(path)
-            else:
-                # (every message of a batch arrives at one time: one file, a name each)
-                self._staged.add(arrival, stamp.encode("ascii"), share=True)
-                self._staged.add(path, raw, mode=0o600, mtime_ns=_next_order())
-            day = stamp[:10]
-            if not sync_dir:
-                self._staged_days[sha] = day
+            # (every message of a batch arrives at one time: one file, a name each)
+            self._staged.add(self.inbox_dir / f"{sha}.arrived", stamp.encode("ascii"),
+                             share=True)
+            self._staged.add(path, raw, mode=0o600, mtime_ns=_next_order())
+            day = self._staged_days[sha] = stamp[:10]
         else:
             day = staged if staged is not None else self._day_of(sha)
         # The key is a symlink whose target names the message and its archive folder: a
@@ -694,8 +688,3 @@ def _next_order() -> int:
     _last_order_ns = max(time.time_ns(), _last_order_ns + 1)
     return _last_order_ns
 
-
-def _stamp_order(path: Path) -> None:
-    """Give a newly stored message its :func:`_next_order` mtime."""
-    stamp = _next_order()
-    os.utime(path, ns=(stamp, stamp))

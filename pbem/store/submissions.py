@@ -105,10 +105,11 @@ class SubmissionStore:
         seq: int | None = None,
         sync_dir: bool = True,
     ) -> Submission:
-        """Store one received submission and its verdict (durably, never overwriting). With
-        ``sync_dir`` false (ingest's group commit) the two files are only written here: the
-        caller calls :meth:`sync` once for a batch of records, which fsyncs them all at once,
-        puts them in place and fsyncs the new names (:meth:`recorded` sees them before)."""
+        """Store one received submission and its verdict (durably, never overwriting). The two
+        files are written to temporary files and put in place by :meth:`sync`, at once unless
+        ``sync_dir`` is false (ingest's group commit): then the caller calls it once for a
+        batch of records, which fsyncs them all at once, puts them in place and fsyncs the new
+        names (:meth:`recorded` sees them before)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
         if verdict == "accepted" and problems:
@@ -130,33 +131,20 @@ class SubmissionStore:
             "turn": turn,
             "verdict": verdict,
         }
-        new_dir = False
-        if sync_dir:
-            atomic.make_dirs(directory)
-        else:
-            new_dir = self._make_dirs(directory)
-            self.unsynced.add(directory)
-        verdict_bytes = canonical.encode(sidecar) + b"\n"
-        if not sync_dir:
-            self._group.add(directory / f"{name}.txt", data, create=True)
-            self._group.add(directory / f"{name}.json", verdict_bytes, create=True)
-        else:
-            atomic.create_bytes(directory / f"{name}.txt", data)
-            try:
-                atomic.create_bytes(directory / f"{name}.json", verdict_bytes)
-            except atomic.FileExists:
-                raise _verdict_exists(directory / f"{name}.json") from None
+        new_dir = self._make_dirs(directory)
+        self.unsynced.add(directory)
+        self._group.add(directory / f"{name}.txt", data, create=True)
+        self._group.add(directory / f"{name}.json", canonical.encode(sidecar) + b"\n",
+                        create=True)
         mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
                           sha, message_id, verdict, tuple(map(_problem, problems)), seq)
         if verdict == "accepted":
             # In a directory this call made, this record is the only one: it is the best.
             best = mine if new_dir else self._best_after(directory, mine)
-            if best is not None and not sync_dir:
+            if best is not None:
                 self._markers[directory] = best  # written once for the batch, at sync()
-            elif best is not None:
-                # A pointer for people browsing, not a record (the sidecars decide): replaced
-                # atomically, never fsynced; after a crash it is rewritten with the next one.
-                _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
+        if sync_dir:
+            self.sync()
         return mine
 
     def _make_dirs(self, directory: Path) -> bool:
@@ -290,20 +278,16 @@ def sync_all(stores: Sequence[SubmissionStore]) -> None:
     try:
         staged.flush_groups([store._group for store in stores])
     except atomic.FileExists as exc:
-        if exc.path is None or exc.path.suffix != ".json":
-            raise SubmissionError(str(exc)) from None
-        raise _verdict_exists(exc.path) from None
+        if exc.path is not None and exc.path.suffix == ".json":
+            raise SubmissionError(f"{exc.path}: a different verdict is recorded already for "
+                                  "this submission; verdicts are never overwritten") from None
+        raise  # other bytes under a .txt's name: damage, named by the error itself
     syncs.fsync_dirs([d for store in stores for d in store.unsynced])
     for store in stores:
         store.unsynced.clear()
         for directory, best in store._markers.items():
             _write_marker(directory / MARKER, (best.name + ".txt\n").encode("ascii"))
         store._markers.clear()
-
-
-def _verdict_exists(path: Path) -> SubmissionError:
-    return SubmissionError(f"{path}: a different verdict is recorded already for this "
-                           "submission; verdicts are never overwritten")
 
 
 def _write_marker(path: Path, data: bytes) -> None:

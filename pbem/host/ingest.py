@@ -41,7 +41,7 @@ from pbem.host import rootindex
 from pbem.host.ingestround import Round
 from pbem.host.opengames import OpenGames
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
-from pbem.mail.loops import from_addresses, looks_autoreplied
+from pbem.mail.loops import address_of, from_addresses, looks_autoreplied
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
@@ -101,7 +101,6 @@ class Directory:
 
     @classmethod
     def scan(cls, root: Path) -> Directory:
-        notify = _notify()
         out = cls(registered={}, spelled={}, games={})
         assert isinstance(out.registered, dict) and isinstance(out.spelled, dict)
         assert isinstance(out.games, dict)
@@ -112,13 +111,13 @@ class Directory:
                 continue  # a damaged game is stopped by the turn job; it takes no orders
             for power, key in game.registered_keys().items():
                 out.ring.add(game.game_id, power, key)
-            out.ours.add(notify.address_of(game.config.sender or ""))
+            out.ours.add(address_of(game.config.sender or ""))
             out.games.setdefault(game.game_id, path)
             for entry in game.config.powers.values():
                 # "Name <addr>" registrations are matched by the bare address, as From is.
-                address = notify.address_of(entry.email) or entry.email.lower()
+                address = address_of(entry.email) or entry.email.lower()
                 out.registered.setdefault(address, path)
-                out.spelled.setdefault(address, notify.address_of(entry.email) or entry.email)
+                out.spelled.setdefault(address, address_of(entry.email) or entry.email)
         out.ours.discard("")
         return out
 

@@ -12,13 +12,11 @@ key, clock) and the idempotency keys; the rendering is apart (pbem.render) and s
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import parseaddr
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +25,7 @@ from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
+from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
 from pbem.protocol.escrow import load_private, open_escrow
 from pbem.protocol.keys import PrivateKey
@@ -44,13 +43,6 @@ else:  # templates load on first use: ingest of a mail that needs no reply never
 
 DEFAULT_SENDER = "pbem referee <referee@pbem.invalid>"
 ESCROW_KEY = "referee.x25519.key"
-
-
-@functools.lru_cache(maxsize=1024)
-def address_of(text: str) -> str:
-    """The bare address of ``text``, lowercased (cached: every mail asks for its game's
-    sender's domain, and ingest for every registered address)."""
-    return parseaddr(text)[1].lower()
 
 
 def domain_of(sender: str) -> str:

@@ -40,11 +40,11 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pbem.errors import PbemError
+from pbem.mail.loops import address_of
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.orderdoc import Keyring
 from pbem.store import trusted
@@ -69,21 +69,12 @@ def _mark(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _bare(text: str) -> str:
-    """As ``notify.address_of``: the bare address, lowercased ("" if none)."""
-    return parseaddr(text)[1].lower()
-
-
 def _address(email: str) -> str:
-    return _bare(email) or email.lower()
+    return address_of(email) or email.lower()
 
 
 def _spelled(email: str) -> str:
-    return _bare(email) or email
-
-
-def _sender(email: str) -> str:
-    return _bare(email)
+    return address_of(email) or email
 
 
 def _addr_name(address: str) -> str:
@@ -294,7 +285,7 @@ def _read_game(path: Path, mark: list[int] | None) -> dict[str, Any]:
         "config": mark,
         "keys": {power: key.text() for power, key in keys.items()},
         "fingerprints": {power: key.fingerprint for power, key in keys.items()},
-        "sender": _sender(game.config.sender or ""),
+        "sender": address_of(game.config.sender or ""),
         "emails": {power: entry.email for power, entry in game.config.powers.items()},
     }
 

@@ -143,10 +143,7 @@ def timed_ingest(root: Path, box: Path, mails: int) -> float:
 def warm_up(work: Path) -> None:
     """One mail ingested into a root of its own: imports, templates and plugin loaded, as in a
     host that has handled mail before (not timed)."""
-    root, box = build(work, 1)
-    source = MaildirSource(box)
-    ingest.ingest(root, source, T0 + timedelta(hours=1))
-    source.close()
+    timed_ingest(*build(work, 1), 1)
 
 
 def batch_trials(work: Path, mails: int, games: int, trials: int) -> tuple[float, float]:

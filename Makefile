@@ -59,8 +59,14 @@ typecheck: $(STAMP)
 # The suite runs on every core (pytest-xdist; a test file stays on one worker, in order):
 # TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= auto
+# The suite starts pbem as a whole process again and again (every mail through `pbem ingest
+# --stdin`, every command as a player or game master types it). Each loads compiled modules, as
+# an installed pbem does, from a bytecode cache kept in the venv: where PYTHONDONTWRITEBYTECODE
+# is set (as on these machines) every process would compile every module it imports from source.
+PYCACHE := $(abspath $(VENV))/pycache
 test: deps $(STAMP) lint typecheck
-	PBEM_DOVECOT=$(DOVECOT) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) PBEM_DOVECOT=$(DOVECOT) \
+	  $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 GAME ?= 4000ad
 demo: $(DEMO_STAMP)

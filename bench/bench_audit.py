@@ -50,7 +50,7 @@ from pbem.store.gamedir import GENESIS_FORMAT
 from tests.ad_driver import AD, Table
 from tests.test_4000ad_properties import random_body
 
-TURNS = int(os.environ.get("PBEM_BENCH_AUDIT_TURNS", "2000"))
+TURNS = 2000  # PBEM_BENCH_AUDIT_TURNS: another length (read when the benchmark runs)
 SHORT = 500
 MIB = 1024 * 1024
 
@@ -181,7 +181,8 @@ def _replay_step(sample: dict[str, Any]) -> Callable[[], object]:
 
 
 def run() -> None:
-    data, ends, samples = generate()
+    turns = int(os.environ.get("PBEM_BENCH_AUDIT_TURNS", str(TURNS)))
+    data, ends, samples = generate(turns)
     floor_ms = statistics.mean(floors.audit_turn_ms(s["signed"], _replay_step(s))
                                for s in samples)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-audit-") as tmp:
@@ -191,21 +192,21 @@ def run() -> None:
         start = time.perf_counter()
         report = audit_path(full)
         seconds = time.perf_counter() - start
-        assert report.tally.resolutions == TURNS and report.tally.orders == 4 * TURNS
-        line(f"audit: a {TURNS}-turn four-power game ({report.tally.battles} battles, "
-             f"{full.stat().st_size / MIB:.1f} MiB log)", TURNS / seconds, "turns/s",
+        assert report.tally.resolutions == turns and report.tally.orders == 4 * turns
+        line(f"audit: a {turns}-turn four-power game ({report.tally.battles} battles, "
+             f"{full.stat().st_size / MIB:.1f} MiB log)", turns / seconds, "turns/s",
              1000 / floor_ms, rate=True)
         peaks = {}
-        for turns in (1, min(SHORT, TURNS), TURNS):
-            part = Path(tmp) / f"first-{turns}.jsonl"
+        for length in (1, min(SHORT, turns), turns):
+            part = Path(tmp) / f"first-{length}.jsonl"
             with open(full, "rb") as src, open(part, "wb") as dst:
-                dst.write(src.read(ends[turns]))
-            peaks[turns] = peak_kib(part, turns)
+                dst.write(src.read(ends[length]))
+            peaks[length] = peak_kib(part, length)
         floor_mib = peaks[1][0] / 1024
-        for turns in (min(SHORT, TURNS), TURNS):
-            main, worker = peaks[turns]
-            line(f"audit peak memory: {turns} turns ({ends[turns] / MIB:.1f} MiB log; largest "
-                 f"worker {worker / 1024:.0f} MiB)", main / 1024, "MiB", floor_mib)
+        for length in (min(SHORT, turns), turns):
+            main, worker = peaks[length]
+            line(f"audit peak memory: {length} turns ({ends[length] / MIB:.1f} MiB log; "
+                 f"largest worker {worker / 1024:.0f} MiB)", main / 1024, "MiB", floor_mib)
 
 
 if __name__ == "__main__":

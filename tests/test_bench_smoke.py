@@ -10,7 +10,10 @@ import pytest
 
 @pytest.mark.parametrize("module,env", [
     ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
-    ("bench_ingest", {"PBEM_BENCH_MAILS": "5"}),
+    ("bench_ingest", {"PBEM_BENCH_MAILS": "5", "PBEM_BENCH_BATCH_GAMES": "2",
+                      "PBEM_BENCH_BATCH_TRIALS": "1"}),
+    ("bench_audit", {"PBEM_BENCH_AUDIT_TURNS": "12"}),
+    ("bench_mail", {}),
     ("bench_rules", {}),
     ("bench_orders", {}),
     ("bench_store", {}),

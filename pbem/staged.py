@@ -108,35 +108,34 @@ class Group:
                     os.unlink(tmp)
 
     def _place(self) -> None:
+        """Put the fsynced files in place, in order (after a failure :func:`flush_groups`
+        discards the rest: nothing of it is put in place)."""
         items = self._items
-        try:
-            while items:
-                fd, tmp, path, create, data = items[0]
-                if fd >= 0:
-                    os.close(fd)
-                del items[0]
+        while items:
+            fd, tmp, path, create, data = items[0]
+            if fd >= 0:
+                os.close(fd)
+            del items[0]
+            try:
+                if fd < 0:  # a second name of a file put in place before it (``share``)
+                    link = atomic.temp_name(path)
+                    os.link(tmp, link)
+                    atomic.rename_into_place(link, path)
+                    continue
+                if not create:
+                    atomic.rename_into_place(tmp, path)
+                    continue
                 try:
-                    if fd < 0:  # a second name of a file put in place before it (``share``)
-                        link = atomic.temp_name(path)
-                        os.link(tmp, link)
-                        atomic.rename_into_place(link, path)
-                        continue
-                    if not create:
-                        atomic.rename_into_place(tmp, path)
-                        continue
-                    try:
-                        os.link(tmp, path)
-                    except FileExistsError:
-                        if path.is_symlink() or path.read_bytes() != data:
-                            raise atomic.FileExists(f"{path} exists already with other content: "
-                                             "refusing to overwrite", path) from None
-                    finally:
-                        with contextlib.suppress(OSError):
-                            os.unlink(tmp)
-                except OSError as exc:
-                    raise atomic.storage_error(path, "write", exc) from None
-        finally:
-            self.discard()  # after a failure: nothing of the rest is put in place
+                    os.link(tmp, path)
+                except FileExistsError:
+                    if path.is_symlink() or path.read_bytes() != data:
+                        raise atomic.FileExists(f"{path} exists already with other content: "
+                                                "refusing to overwrite", path) from None
+                finally:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+            except OSError as exc:
+                raise atomic.storage_error(path, "write", exc) from None
 
 
 def flush_groups(groups: Sequence[Group]) -> None:

@@ -39,6 +39,7 @@ from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.lock import try_lock
 from pbem.store.referee import referee_key
+from pbem.store.summary import order_file_row
 
 #: Accepted order bytes per power per turn (the sum of the signed blocks logged for it). Past
 #: the cap a further file is rejected ("quota"): one player cannot grow the log without limit.
@@ -155,9 +156,7 @@ def _turn_files(game: GameDir, turn: Any) -> list[list[Any]]:
     turn: a replay)."""
     files = game.log.summary.turn_files(turn)
     if files is None:
-        files = [[e.seq, e.body.get("power"), e.body.get("sha256"),
-                  len(str(e.body.get("text", "")).encode("utf-8"))]
-                 for e in game.log.entries
+        files = [order_file_row(e.seq, e.body) for e in game.log.entries
                  if e.kind == replay.ORDERS and e.body.get("turn") == turn]
     return files
 

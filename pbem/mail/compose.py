@@ -28,6 +28,8 @@ from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
 from typing import Literal
 
+from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
+
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -250,12 +252,10 @@ _BARE_ADDRESS = re.compile(r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-
 # Headers whose plain value the email package writes back unchanged: unstructured text,
 # well-formed message ids, To as a bare address (a display name may be quoted), a Date in
 # the form it writes (_date_kept).
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_ID = rf"<{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
-_PLAIN = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
+_ID = rf"<{ATOM}(?:\.{ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>"
 _DIRECT = {
-    "subject": _PLAIN, "list-id": _PLAIN, "auto-submitted": _PLAIN,
-    "x-auto-response-suppress": _PLAIN, "date": _PLAIN,
+    "subject": PLAIN_WORDS, "list-id": PLAIN_WORDS, "auto-submitted": PLAIN_WORDS,
+    "x-auto-response-suppress": PLAIN_WORDS, "date": PLAIN_WORDS,
     "message-id": re.compile(_ID), "in-reply-to": re.compile(_ID),
     "references": re.compile(rf"{_ID}(?: {_ID})*"),
     "to": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"),
@@ -274,7 +274,7 @@ def _header_line(name: str, value: str) -> bytes:
             and "=?" not in value and pattern.fullmatch(value)
             and (key != "date" or _date_kept(value))):
         return f"{name}: {value}\r\n".encode("ascii")
-    if (key in _UNSTRUCTURED and "=?" not in value and _PLAIN.fullmatch(value)
+    if (key in _UNSTRUCTURED and "=?" not in value and PLAIN_WORDS.fullmatch(value)
             and max(map(len, value.split(" "))) < _MAX_LINE):
         return _fold_words(name, value)
     return _fold(name, value)

@@ -82,10 +82,10 @@ class Outbox(Spool):
         """
         key_path = None
         if key:
-            key_path = self._key_path(key)
-            existing = self._keyed(key_path, key)
+            existing = self.queued_under(key)
             if existing:
                 return existing[0]
+            key_path = self._key_path(key)
         raw, env_sender, env_recipients, message_id = prepare(msg, sender, recipients)
         ident = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
         if key_path is not None:
@@ -131,19 +131,17 @@ class Outbox(Spool):
         ``keys/<id>`` instead: still read.)
         """
         hook = on_stage or (lambda stage, ident: None)
-        key_path = self._key_path(key)
-        existing = self._keyed(key_path, key)
+        existing = self.queued_under(key)
         if existing is not None:
             return existing
+        key_path = self._key_path(key)
         members: list[dict[str, Any]] = []
         chunks: list[bytes] = []
         start = time.time_ns()
         suffix = secrets.token_hex(4)
         for item_key, msg in items:
-            if item_key is not None:
-                old = self._keyed(self._key_path(item_key), item_key)
-                if old:
-                    continue
+            if item_key is not None and self.queued_under(item_key):
+                continue
             raw, env_sender, env_recipients, message_id = prepare(msg, None, None)
             members.append({
                 "id": f"{start + len(members):020d}-{suffix}",

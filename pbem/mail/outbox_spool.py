@@ -35,17 +35,10 @@ class Spool:
 
     def queued_under(self, key: str) -> list[str] | None:
         """The ids durably queued under ``key`` (by :meth:`queue` or :meth:`queue_many`), or
-        None if nothing is."""
-        return self._keyed(self._key_path(key), key)
-
-    def _key_path(self, key: str) -> Path:
-        return self.keys_dir / hashlib.sha256(key.encode()).hexdigest()
-
-    def _keyed(self, key_path: Path, key: str) -> list[str] | None:
-        """The ids queued under ``key`` (its file: ``key_path``), or None if nothing durable is
-        queued under it. A key naming a batch file is the batch's own key (all its ids) or an
-        item key of ``queue_many(index_items=True)`` (the ids of the batch's messages queued
+        None if nothing is. A key naming a batch file is the batch's own key (all its ids) or
+        an item key of ``queue_many(index_items=True)`` (the ids of the batch's messages queued
         under it)."""
+        key_path = self._key_path(key)
         try:
             data = key_path.read_bytes()
         except FileNotFoundError:
@@ -70,6 +63,9 @@ class Spool:
         if ID.match(existing) and self.state(existing) is not None:
             return [existing]
         return None
+
+    def _key_path(self, key: str) -> Path:
+        return self.keys_dir / hashlib.sha256(key.encode()).hexdigest()
 
     # -- looking -------------------------------------------------------------------------------
 

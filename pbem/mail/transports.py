@@ -103,7 +103,7 @@ class FileTransport:
     def commit(self) -> None:
         """Make every file staged since the last commit durable and put it in place (their
         fsyncs together), then fsync the directory once."""
-        if not len(self._staged):
+        if not self._staged:
             return
         try:
             self._staged.flush()

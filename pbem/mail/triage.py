@@ -16,6 +16,7 @@ from pbem.errors import Problem
 from pbem.mail.errors import MessageRefused
 from pbem.mail.loops import header_text, no_reply_reason, reply_address
 from pbem.mail.message import DEFAULT_LIMITS, Limits, TextPart, parse_message, scan_parts
+from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +98,8 @@ def triage(
 #: the parsed header is the value itself): printable ASCII words between single spaces, no
 #: RFC 2047 encoded word (checked apart), no folding; a Message-ID also has the strict
 #: ``<dot-atom@dot-atom>`` form (nothing for its parser to drop or repair).
-_PLAIN_VALUE = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_PLAIN_MSG_ID = re.compile(rf"<{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*>")
-_PLAIN_HEADERS = {"subject": _PLAIN_VALUE, "references": _PLAIN_VALUE,
+_PLAIN_MSG_ID = re.compile(rf"<{ATOM}(?:\.{ATOM})*@{ATOM}(?:\.{ATOM})*>")
+_PLAIN_HEADERS = {"subject": PLAIN_WORDS, "references": PLAIN_WORDS,
                   "message-id": _PLAIN_MSG_ID}
 
 

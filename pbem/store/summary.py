@@ -97,8 +97,7 @@ class Summary:
             turn = body.get("turn")
             if not self.turn_orders or self.turn_orders[0] != turn:
                 self.turn_orders = [turn, []]
-            self.turn_orders[1].append([entry.seq, power, body.get("sha256"),
-                                        len(str(body.get("text", "")).encode("utf-8"))])
+            self.turn_orders[1].append(order_file_row(entry.seq, body))
         elif entry.kind == RESOLVE:
             self.turn_notices, self.notices = self.notices, []
             if "random" in body:
@@ -220,3 +219,10 @@ def summarize(entries: Any) -> Summary:
     for entry in entries:
         out.fold(entry)
     return out
+
+
+def order_file_row(seq: int, body: Any) -> list[Any]:
+    """``[seq, power, sha256, bytes]`` of the ``orders`` entry ``seq`` with ``body``: what
+    :meth:`Summary.turn_files` lists for each order file of a turn."""
+    return [seq, body.get("power"), body.get("sha256"),
+            len(str(body.get("text", "")).encode("utf-8"))]

@@ -84,13 +84,17 @@ def standin_order() -> list[str]:
 def arranged(variant: str = "sequential-2", *, hands: Mapping[str, Mapping[str, int]],
              colonies: Mapping[str, Mapping[str, int]] | None = None,
              galaxy: Mapping[str, int] | None = None, deck_top: Sequence[str] = (),
-             active: str | None = None, turn: int = 5, deck_size: int | None = None
-             ) -> dict[str, Any]:
+             active: str | None = None, turn: int = 5, deck_size: int | None = None,
+             rules_version: int | None = None) -> dict[str, Any]:
     """A state in play with the given hands, colonies and galaxy; hands and the galaxy are
     filled up (3 and 8) in planet-number order, and the deck holds ``deck_top`` first, then
     every other card in planet-number order. ``deck_size`` cuts the deck short: the surplus
-    cards become 1-ship colonies dealt round the seats (every card stays in one place)."""
-    state = PLUGIN.setup(variant, {"game_id": "ashes-test"})
+    cards become 1-ship colonies dealt round the seats (every card stays in one place).
+    ``rules_version``: the version the game records (default: the current one)."""
+    options: dict[str, Any] = {"game_id": "ashes-test"}
+    if rules_version is not None:
+        options["rules_version"] = rules_version
+    state = PLUGIN.setup(variant, options)
     state = copy.deepcopy(state)
     seats = state["seats"]
     used: set[str] = set()

@@ -138,12 +138,14 @@ def test_reinforcement_one_ship_per_planet():
 
 def test_reinforcement_at_the_108_cap():
     """"... (as long as there is one of his 108 spaceship 'in stock')": holding 21 planets
-    with 106 ships in play, red receives 2; at 108 none."""
+    with 106 ships in play, red receives 2; at 108 none. (A table of rules version 1: under
+    version 2 any 21 planets hold six of one number, a won game, ruling A10.)"""
     big = ["B1", "E1", "H1", "A2", "D2", "G2", "K2", "C3", "F3", "J3", "B4", "E4", "H4"]
     mid = ["A1", "D1", "G1", "K1", "C2", "F2", "J2"]
     cols = {c: 2 * CARDS[c]["population"] for c in big[3:] + mid}
     cols["H4"], cols["B3"] = 4, 2
-    state = arranged(hands={"red": {c: 6 for c in big[:3]}}, colonies={"red": cols})
+    state = arranged(hands={"red": {c: 6 for c in big[:3]}}, colonies={"red": cols},
+                     rules_version=1)
     assert ships(state, "red") == 106 and rules.complete_cluster(state, "red") is None
     new, events = step(state, {"red": {}})
     assert of(events, "reinforcement")[0]["received"] == 2
@@ -289,7 +291,8 @@ def test_retreat_from_a_neutral_planet_refills_the_galaxy():
     the neutral galaxy. Possibly remaining spaceship of a conquered planet now strengthen the
     defense of one of these 8 neutral planets, which is chosen by the conqueror. Spaceship
     exceeding the stacking limit of this planet is eliminated." E4 holds 4 neutral ships
-    (ruling A6: 3 + 4 dice); 2 survive and go to H2 (population 1, 1 already there): 1 fits."""
+    (ruling A6: 3 + 4 dice, 7 defenders); red's 12 take 2 of them (ruling A22), 5 survive and go
+    to H2 (population 1, 1 already there): 1 fits, 4 are eliminated."""
     state = arranged(hands={"red": {"D4": 0, "C2": 0, "G3": 0}}, colonies={"red": {"A2": 6}},
                      galaxy={"E4": 4, "H2": 1}, deck_top=["K1"])
     chance = ScriptedChance(dice={LABEL + ":attacker": [2, 2, 2, 2, 2, 2],
@@ -300,7 +303,7 @@ def test_retreat_from_a_neutral_planet_refills_the_galaxy():
     assert new["powers"]["red"]["colonies"]["E4"] == 5
     assert len(new["galaxy"]) == 8 and new["galaxy"]["K1"] == 0
     assert new["galaxy"]["H2"] == 2
-    assert of(events, "neutral_retreat")[0]["eliminated"] == 1
+    assert of(events, "neutral_retreat")[0]["eliminated"] == 4
 
 
 def test_retreat_of_the_colony_loser_to_his_homeplanets():
@@ -376,9 +379,10 @@ def test_deck_exhausted_ties_win_together():
 
 
 def test_round_mode_every_player_orders_and_turns_rotate():
-    """Ruling A1: in the round mode every player orders once per round; the turns run in
-    seat order from the round's first player, who rotates."""
-    state = arranged("rounds-3", hands={}, active="blue")
+    """Ruling A1 under rules version 1: in the round mode every player orders once per round;
+    the turns run in seat order from the round's first player, who rotates (version 2 keeps
+    him: test_ashes_rulings.py::test_A1_round_mode_a_fixed_clockwise_cycle)."""
+    state = arranged("rounds-3", hands={}, active="blue", rules_version=1)
     assert PLUGIN.window(state).due == ("blue", "green", "red")
     new, events = step(state, {p: {} for p in state["seats"]})
     assert [e["power"] for e in of(events, "reinforcement")] == ["blue", "green", "red"]

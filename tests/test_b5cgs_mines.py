@@ -111,8 +111,11 @@ def test_mines_are_modular():
     assert problems and "modular" in problems[0].message
 
 
-def test_a_unit_crippled_by_its_sweep_is_skipped_afterwards():
+def test_a_unit_crippled_by_its_sweep_is_skipped_afterwards_under_rules_version_1():
+    """Ruling R17 as rules version 1 played it (version 2 lets the ship move: D4.43,
+    test_b5cgs_rulings.py::test_R17_sweeping_is_in_addition_to_its_movement)."""
     st = table()
+    st["options"].pop("rules_version")
     t = put(st, "ea-hyperion", EA, ORIGIN, 2)
     put(st, "mine-3", "korath", ahead(ORIGIN), None)
     chance = ScriptedChance(rolls={f"move0:{t}:sweep-dg": [[0]],

@@ -24,6 +24,8 @@ class Ashes(Steps):
     title = "The Ashes of Empire"
     presenter = PRESENTER
     tool = TOOL
+    rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
+    rules_versions_supported = rules.RULES_VERSIONS
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

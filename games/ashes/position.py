@@ -44,6 +44,7 @@ class Position:
     colonies: dict[str, int]  # own colony -> ships on it
     enemy: dict[str, str] = field(default_factory=dict)  # another's colony -> its owner
     galaxy: dict[str, int] = field(default_factory=dict)  # neutral planet -> stationed ships
+    rules: int = 2  # the game's rules version (ruling A13 differs)
 
     def limit(self, code: str) -> int:
         return 2 * int(self.cards[code]["population"])
@@ -67,7 +68,7 @@ class Position:
 
     def copy(self) -> Position:
         return Position(self.cards, dict(self.hand), dict(self.colonies), dict(self.enemy),
-                        dict(self.galaxy))
+                        dict(self.galaxy), self.rules)
 
 
 def from_view(view: Mapping[str, Any]) -> Position | None:
@@ -81,7 +82,8 @@ def from_view(view: Mapping[str, Any]) -> Position | None:
              for c in info.get("colonies", {})}
     return Position(view["cards"], {code_of(c): n for c, n in you["hand"].items()},
                     {code_of(c): n for c, n in powers[viewer]["colonies"].items()}, enemy,
-                    {code_of(c): n for c, n in view.get("galaxy", {}).items()})
+                    {code_of(c): n for c, n in view.get("galaxy", {}).items()},
+                    int(view.get("rules_version", 1)))
 
 
 def free(pos: Position, code: str) -> int:
@@ -182,8 +184,13 @@ def _check_colonise(pos: Position, move: Mapping[str, Any], path: str) -> list[P
         return [Problem("not-in-hand", f"{path}.colonise", f"{card} is not in your hand")]
     others = [c for c in sorted(pos.hand) if c != card]
     out = _check_sources(pos, move["ships"], others, path, "your other homeplanets")
-    total = pos.hand[card] + sum(move["ships"].values())
-    if total < 1:
+    own = pos.hand[card] if pos.rules < 2 else min(pos.hand[card], MOVE_MAX)
+    total = own + sum(move["ships"].values())
+    if pos.rules >= 2 and total > MOVE_MAX:  # ruling A13: "occupies it with up to 6"
+        out.append(Problem("colony-six", f"{path}.ships", f"a new colony is occupied by up to "
+                           f"{MOVE_MAX} ships: {card}'s own {own} and "
+                           f"{sum(move['ships'].values())} moved make {total}"))
+    elif total < 1:
         out.append(Problem("colony-empty", f"{path}.ships",
                            "a new colony must be occupied by at least one ship"))
     elif total > pos.limit(card):

@@ -68,8 +68,9 @@ def sentence(e: Mapping[str, Any]) -> str:
                             + (f"the homeplanets, showing {bare(e['proof'])}"
                                if "proof" in e else bare(e["from"])) + ".",
         "proof": lambda: f"{who} showed {p}; it went under the black hole.",
-        "revolution": lambda: f"Revolution on {p} ({who}'s colony had no ship left): "
-                              "it went under the black hole.",
+        "revolution": lambda: f"Revolution on {p} ({who}'s "
+                              + ("homeplanet" if e.get("homeplanet") else "colony")
+                              + " had no ship left): it went under the black hole.",
         "battle": lambda: (f"Battle for {p}: {who} rolled {dice(e['attacker_dice'])} "
                            f"[{e['attacker_label']}], {name(e['defender'])} rolled "
                            f"{dice(e['defender_dice'])} [{e['defender_label']}]; hits "

@@ -24,13 +24,20 @@ from pbem.game.chance import NO_CHANCE, Chance
 
 from . import deck as deckmod
 from .chance import DIE, PracticeChance
-from .position import GALAXY, HAND, Position, by_room, check_move, cid, free, place
+from .position import GALAXY, HAND, MOVE_MAX, Position, by_room, check_move, cid, free, place
 
 SCHEMA = 1
-COLOURS = ("red", "blue", "green", "yellow", "white", "black")
+COLOURS = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple")
 MODES = ("sequential", "rounds")
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
-VARIANTS = {f"{mode}-{n}": (mode, COLOURS[:n]) for mode in MODES for n in range(2, 7)}
+VARIANTS = {f"{mode}-{n}": (mode, COLOURS[:n]) for mode in MODES for n in range(2, 9)}
+RULES_VERSION = 2
+"""The rules version new games play (pbem.game.versions). Version 1 (games recorded with it
+play on as they began): a conquered neutral planet's defenders never retreated, printed
+second-degree groups, a cluster completed by the last card won, up to 6 ships besides the
+colonised card's own, only colonies revolted, and the round's first player rotated. Version 2
+reads the rulebook's lines as RULES.md quotes them (rulings A1, A10, A11, A13, A18, A22)."""
+RULES_VERSIONS = (1, 2)
 
 
 class AshesError(PbemError):
@@ -60,6 +67,9 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     problems = deckmod.check_components(data)
     if problems:
         raise AshesError("the deck is not usable: " + "; ".join(map(str, problems[:5])))
+    version = options.get("rules_version", RULES_VERSION)
+    if version not in RULES_VERSIONS:
+        raise AshesError(f"ashes plays rules versions {RULES_VERSIONS}, not {version!r}")
     mode, powers = VARIANTS[variant]
     cat = deckmod.catalogue(data)
     return {
@@ -70,7 +80,13 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         "powers": {p: {"hand": {}, "colonies": {}, "retreat": [], "conceded": False}
                    for p in powers},
         "galaxy": {}, "deck": [], "under": {}, "result": None,
+        **({} if version == 1 else {"rules_version": version}),  # version 1 states as they were
     }
+
+
+def rules_version(state: Mapping[str, Any]) -> int:
+    """The rules version the game plays (a state without the field began under version 1)."""
+    return int(state.get("rules_version", 1))
 
 
 def live(state: Mapping[str, Any]) -> list[str]:
@@ -114,6 +130,9 @@ class Table:
         self.events: list[dict[str, Any]] = []
         self.practice = isinstance(chance, PracticeChance)
         self.chance: Chance = chance if chance is not None else NO_CHANCE
+        self.version = rules_version(self.s)
+        self.last_drawn: str | None = None  # ruling A11: the card the last draw took
+        self.home_before: dict[str, int] = {}  # ruling A18: the mover's hand before movement
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
@@ -140,7 +159,7 @@ class Table:
         enemy = {c: p for p, info in self.s["powers"].items() if p != power
                  for c in info["colonies"]}
         return Position(self.cards, dict(me["hand"]), dict(me["colonies"]), enemy,
-                        dict(self.s["galaxy"]))
+                        dict(self.s["galaxy"]), self.version)
 
     def store(self, power: str, pos: Position) -> None:
         me = self.s["powers"][power]
@@ -152,6 +171,7 @@ class Table:
         """The top card of the black hole (the game ends when the last one is drawn)."""
         code = str(self.s["deck"].pop(0))
         self.s["under"].pop(code, None)
+        self.last_drawn = code
         return code
 
     def bury(self, code: str, known_by: str) -> None:
@@ -179,9 +199,12 @@ class Table:
         return code
 
     def deck_check(self) -> None:
-        """The last card drawn off the deck ends the game at once (after the cluster check)."""
+        """The last card drawn off the deck ends the game at once, after the cluster check
+        (ruling A11: from version 2 a cluster the last card itself would complete does not
+        count: the cluster must be possessed "before the last card is drawn off the deck")."""
+        last = self.last_drawn if self.version >= 2 and not self.s["deck"] else None
         if not self.over():
-            check_clusters(self)
+            check_clusters(self, exclude=last)
         if not self.over() and not self.s["deck"]:
             end_by_population(self, "deck")
 
@@ -196,18 +219,22 @@ def population(state: Mapping[str, Any], power: str) -> int:
     return sum(int(cards[c]["population"]) for c in holdings(state, power))
 
 
-def complete_cluster(state: Mapping[str, Any], power: str) -> list[str] | None:
-    """The first complete cluster ``power`` possesses (hand and colonies count), or None."""
-    own = set(holdings(state, power))
+def complete_cluster(state: Mapping[str, Any], power: str, exclude: str | None = None
+                     ) -> list[str] | None:
+    """The first complete cluster ``power`` possesses (hand and colonies count; never the card
+    ``exclude``), or None. Second degree (ruling A10): any six cards of one number; under rules
+    version 1 the deck's printed groups where it has them."""
+    own = set(holdings(state, power)) - {exclude}
     cat = state["catalogue"]
     for letter in cat["letters"]:
         group = sorted(c for c in cat["cards"] if c[0] == letter)
         if group and set(group) <= own:
             return group
-    for group in cat["second_degree"]:
+    printed = cat["second_degree"] if rules_version(state) == 1 else []
+    for group in printed:
         if set(group) <= own:
             return sorted(group)
-    if not cat["second_degree"]:  # ruling A10: any six cards of one digit
+    if not printed:  # ruling A10: any six cards of one number
         digits: dict[str, list[str]] = {}
         for c in sorted(own):
             digits.setdefault(c[1:], []).append(c)
@@ -224,7 +251,7 @@ def reveal(t: Table) -> None:
            deck=[cid(c) for c in t.s["deck"]])
 
 
-def check_clusters(t: Table, first: str | None = None) -> None:
+def check_clusters(t: Table, first: str | None = None, exclude: str | None = None) -> None:
     """Ruling A11: checked after every change; several at once: the first in turn order."""
     if t.over():
         return
@@ -233,7 +260,7 @@ def check_clusters(t: Table, first: str | None = None) -> None:
         i = order.index(first)
         order = order[i:] + order[:i]
     for p in order:
-        group = complete_cluster(t.s, p)
+        group = complete_cluster(t.s, p, exclude)
         if group is not None:
             degree = 1 if len({c[0] for c in group}) == 1 else 2
             t.s["result"] = {"winners": [p], "reason": "cluster", "cluster": group,
@@ -288,6 +315,7 @@ def turn(t: Table, power: str, orders: Mapping[str, Any]) -> None:
     if orders.get("retreat") is not None:
         t.s["powers"][power]["retreat"] = list(orders["retreat"])
     reinforce(t, power, orders.get("place"))
+    t.home_before = dict(t.s["powers"][power]["hand"])
     moves = [m for m in [orders.get("move"), *orders.get("else", [])] if m]
     chosen = None
     for i, move in enumerate(moves):
@@ -353,10 +381,14 @@ def exchange(t: Table, power: str, card: str) -> None:
 
 
 def colonise(t: Table, power: str, card: str, ships: Mapping[str, int]) -> None:
-    """b. A handcard face up as a colony, occupied by its own ships plus up to 6 from the other
-    homeplanets; then a new homeplanet is drawn."""
+    """b. A handcard face up as a colony, occupied by up to 6 ships from the homeplanets (ruling
+    A13: its own first, then those moved from the others; any of its own beyond 6 go to the
+    card drawn in its place, ruling A3; under rules version 1 its own stayed and up to 6 more
+    came); then a new homeplanet is drawn, and emptied homeplanets revolt (ruling A18)."""
     me = t.s["powers"][power]
     total = me["hand"].pop(card)
+    extra = max(0, total - MOVE_MAX) if t.version >= 2 else 0
+    total -= extra
     for code, n in ships.items():
         me["hand"][code] -= n
         total += n
@@ -364,8 +396,10 @@ def colonise(t: Table, power: str, card: str, ships: Mapping[str, int]) -> None:
     me["colonies"] = dict(sorted(me["colonies"].items()))
     t.emit("colonised", power=power, planet=cid(card), ships=total,
            moved=sum(ships.values()))
-    t.draw_home(power)
+    t.draw_home(power, extra)
     t.deck_check()
+    if t.version >= 2 and not t.over():
+        revolutions(t, power)
 
 
 def reorganise(t: Table, power: str, wanted: Mapping[str, int]) -> None:
@@ -383,12 +417,26 @@ def reorganise(t: Table, power: str, wanted: Mapping[str, int]) -> None:
 
 def revolutions(t: Table, power: str) -> None:
     """A colony whose last ship left during movement becomes neutral and goes under the black
-    hole (public: everyone saw it on the table)."""
+    hole (public: everyone saw it on the table). Ruling A18 (rules version 2): so does a
+    homeplanet whose last ship left ("any one planet", S:63), shown as it goes under; the
+    player then draws one in its place for each, to hold three again (S:60)."""
     me = t.s["powers"][power]
     for code in sorted(c for c, n in me["colonies"].items() if n == 0):
         del me["colonies"][code]
         t.bury(code, "public")
         t.emit("revolution", power=power, planet=cid(code), deck=len(t.s["deck"]))
+    if t.version < 2:
+        return
+    emptied = sorted(c for c, n in me["hand"].items() if n == 0 and t.home_before.get(c, 0))
+    for code in emptied:
+        del me["hand"][code]
+        t.bury(code, "public")
+        t.emit("revolution", power=power, planet=cid(code), deck=len(t.s["deck"]),
+               homeplanet=True)
+    for _ in emptied:
+        t.draw_home(power)
+    if emptied:
+        t.deck_check()
 
 
 def send_home(t: Table, power: str, ships: int) -> tuple[dict[str, int], int]:
@@ -433,6 +481,10 @@ def conquer(t: Table, power: str, move: Mapping[str, Any]) -> None:
             t.emit("retreat", power=power, ships=sum(placed.values()), eliminated=lost)
             return
     revolutions(t, power)
+    if t.over():  # a homeplanet's revolution drew a winning card (A18): the fleet goes home
+        placed, lost = send_home(t, power, attackers)
+        t.emit("retreat", power=power, ships=sum(placed.values()), eliminated=lost)
+        return
     battle(t, power, target, attackers, defender, move.get("survivors_to"))
 
 
@@ -448,11 +500,15 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
     else:
         stationed = t.s["powers"][defender]["colonies"][target]
         dice_def = stationed
+    # ruling A22 (rules version 2): a neutral planet's defenders are its dice, one per
+    # population point and one per ship stationed; those left after the hits retreat if it
+    # falls (S:73). Version 1 counted the stationed ships alone.
+    defenders = dice_def if t.version >= 2 else stationed
     att = t.chance.public(label + ":attacker").roll(DIE, attackers)
     dfd = t.chance.public(label + ":defender").roll(DIE, dice_def)
     att_total, def_total = sum(att), sum(dfd)
     att_left = max(0, attackers - def_total // 6)
-    def_left = max(0, stationed - att_total // 6)
+    def_left = max(0, defenders - att_total // 6)
     won = att_total > def_total
     event: dict[str, Any] = {
         "power": power, "planet": cid(target), "defender": defender or "neutral",
@@ -493,8 +549,8 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
             t.emit("retreat_split", to=[defender], power=defender,
                    home={cid(c): n for c, n in placed.items()})
     else:
-        if defender is None:
-            t.s["galaxy"][target] = def_left
+        if defender is None:  # the population is never lost (ruling A6): ships are
+            t.s["galaxy"][target] = max(0, stationed - att_total // 6)
         else:
             t.s["powers"][defender]["colonies"][target] = def_left
             if def_left == 0:  # ruling A7: a defender left without ships revolts
@@ -526,7 +582,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance
                 break
             if not t.s["powers"][power]["conceded"]:
                 turn(t, power, orders.get(power) or {})
-        t.s["first"] = _next_live(t.s, t.s["first"])
+        if t.version == 1:  # ruling A1: from version 2 the cycle is fixed, as at the table
+            t.s["first"] = _next_live(t.s, t.s["first"])
         t.s["round"] += 1
     t.s["turn"] += 1
     return t.s, t.events

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .position import Position, cid
-from .rules import holdings, live, population, window
+from .rules import holdings, live, population, rules_version, window
 
 
 def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
@@ -41,6 +41,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": "ashes", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
         "variant": state["variant"], "mode": state["mode"], "phase": state["phase"],
+        "rules_version": rules_version(state),
         "round": state["round"], "seats": list(state["seats"]), "first": state["first"],
         "active": state["active"],
         "window": None if step is None else {"kind": step.kind, "label": step.label,

@@ -23,7 +23,7 @@ from .builds import why_not_build, why_not_mine, why_not_repair
 
 Event = dict[str, Any]
 SECTION_KEYS = ("build", "repair", "mines")
-BUILD_KEYS = ("token", "hex", "by", "from_scrap")
+BUILD_KEYS = ("token", "hex", "by", "from_scrap", "flip")
 REPAIR_KEYS = ("token", "by")
 MINE_KEYS = ("token", "hex", "by")
 MAX_ENTRIES = 40
@@ -40,13 +40,14 @@ def _pay(st: dict[str, Any], power: str, cost: int, why: str) -> Event:
             "why": why}
 
 
-def _activate(st: dict[str, Any], tid: str, hex_: str, chance: Any, label: str
-              ) -> list[Event]:
+def _activate(st: dict[str, Any], tid: str, hex_: str, chance: Any, label: str,
+              flip: int = 1) -> list[Event]:
     """Hex activation of a unit built into a hex (D3.24 "Activate Hex", D4.31), by movement's
-    rule; ``chance`` None (a test of costs alone) activates nothing."""
+    rule (a face-down piece is exposed about ``flip`` first, D4.21); ``chance`` None (a test
+    of costs alone) activates nothing."""
     if chance is None:
         return []
-    return movement.enter(st, tid, hex_, False, chance, label)
+    return movement.enter(st, tid, hex_, False, chance, label, flip)
 
 
 def _place(st: dict[str, Any], power: str, ttype: str, hex_: str, facing: int | None,
@@ -92,7 +93,8 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
                        "hex": hex_, "facing": st["tokens"][tid]["facing"], "by": entry["by"],
                        "cost": cost, "from_scrap": isinstance(entry.get("from_scrap"), str)})
         if kind in ("ship", "base"):
-            events += _activate(st, tid, hex_, chance, f"build{i}:{tid}")
+            events += _activate(st, tid, hex_, chance, f"build{i}:{tid}",
+                                int(entry.get("flip") or 1))
     for i, entry in enumerate(_entries(section, "repair")):
         reason, cost, _where = why_not_repair(st, power, entry)
         if reason:

@@ -18,6 +18,7 @@ from typing import Any
 from . import board
 from . import hexes as hx
 from .contested import denied
+from .where import is_b5_hex, on_map
 
 B5 = "b5"
 
@@ -114,7 +115,9 @@ def why_not_build(st: Mapping[str, Any], power: str, entry: Mapping[str, Any],
         return f"no hex {str(hex_)[:20]!r}", 0, None, None
     hex_ = hx.key(where)
     if not board.exposed(st, hex_):
-        return f"{hex_} is not on an exposed map piece (ruling E3)", 0, hex_, None
+        reason = _face_down(st, kind, hex_, entry.get("flip", 1))
+        if reason:
+            return reason, 0, hex_, None
     if kind == "ship":
         if board.kind_of(st, builder) != "base":
             return "a ship is built by one of your bases, next to it (D3.24)", 0, hex_, None
@@ -157,6 +160,35 @@ def why_not_build(st: Mapping[str, Any], power: str, entry: Mapping[str, Any],
             return (f"contested space: {', '.join(who)} denied building at {hex_} (D3.42)", cost,
                     hex_, facing)
     return None, cost, hex_, facing
+
+
+def rules_version(st: Mapping[str, Any]) -> int:
+    """The game's rules version (setup.RULES_VERSION; absent: 1)."""
+    return int(st["options"].get("rules_version", 1))
+
+
+def _face_down(st: Mapping[str, Any], kind: str, hex_: str, flip: object) -> str | None:
+    """Why a token may not be built into ``hex_``, a hex not on an exposed piece (None: it
+    may). D4.31: "A unit is built in the hex" enters it, and entering exposes a face-down
+    piece, flipped about the axis the builder chose (D4.21, the entry's ``flip``); "[Note:
+    Non-unit tokens may not be built into unexposed hexes ...]". A base needs an Economy
+    Indicator the hex shows (D3.24), so only a ship may (ruling E3; under rules version 1 no
+    token was)."""
+    if rules_version(st) < 2:
+        return f"{hex_} is not on an exposed map piece (ruling E3)"
+    if not on_map(st, hex_):
+        return f"{hex_} is not on the map"
+    if is_b5_hex(st, hex_):
+        return f"{hex_} is the Babylon 5 hex, which no unit may enter (B1.16)"
+    if kind == "base":
+        return (f"{hex_} is on a face-down map piece, which shows no Economy Indicator "
+                f"(D3.24, ruling E3)")
+    if kind != "ship":
+        return (f"{hex_} is on a face-down map piece: non-unit tokens may not be built into "
+                f"unexposed hexes (D4.31)")
+    if isinstance(flip, bool) or flip not in (1, 2, 3):
+        return "flip: is the axis 1, 2 or 3 the face-down piece turns about (D4.21)"
+    return None
 
 
 def _piece_has_gate(st: Mapping[str, Any], hex_: str) -> bool:

@@ -300,6 +300,9 @@ def move_phase(st: dict[str, Any], power: str, entries: Sequence[Any], chance: C
     flags.setdefault("moved", [])
     flags.setdefault("swept", [])
     hurt: set[str] = set()
+    # ruling R17: from rules version 2 a ship crippled earlier in the phase (by its own sweep,
+    # "In addition to its movement", D4.43) still moves and sweeps; a destroyed one is skipped
+    version = int(st["options"].get("rules_version", 1))
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
             continue
@@ -324,7 +327,8 @@ def move_phase(st: dict[str, Any], power: str, entries: Sequence[Any], chance: C
             events += execute(st, power, p, chance, f"move{i}")
         for t, old in before.items():
             now = st["tokens"].get(t)
-            if now is None or now["hex"] is None or (now["crippled"] and not old["crippled"]):
+            if now is None or now["hex"] is None or (now["crippled"] and not old["crippled"]
+                                                     and version < 2):
                 hurt.add(t)
     return events
 

@@ -26,6 +26,8 @@ class B5CGS(Steps):
     title = "Babylon 5 CGS"
     presenter = PRESENTER
     tool = TOOL
+    rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
+    rules_versions_supported = setup.RULES_VERSIONS
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

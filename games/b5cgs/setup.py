@@ -25,6 +25,12 @@ from . import hexes as hx
 
 SCHEMA = 1
 GAME = "b5cgs"
+RULES_VERSION = 2
+"""The rules version new games play (pbem.game.versions). Version 2 (RULES.md): a ship may be
+built into a hex of a face-down piece, exposing it (D4.31, ruling E3); a ship crippled earlier
+in its Move phase still moves and sweeps (D4.43, ruling R17). Games recorded under version 1
+play on as they began; the version is kept in ``options.rules_version`` (absent: 1)."""
+RULES_VERSIONS = (1, 2)
 #: The stand-in's empires are the seats, in this order (a custom pack's empires are matched
 #: by id, the rest in the pack's order: ``empire_of``).
 SEATS = ("earth-alliance", "minbari", "valdri", "korath")
@@ -82,7 +88,12 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         raise SetupError("the component pack is not usable: " +
                          "; ".join(map(str, problems[:5])))
     pack = comp.catalogue(data)
+    version = options.get("rules_version", RULES_VERSION)
+    if version not in RULES_VERSIONS:
+        raise SetupError(f"b5cgs plays rules versions {RULES_VERSIONS}, not {version!r}")
     opts = dict(VARIANTS[variant])
+    if version != 1:  # a version 1 state stays exactly as it was
+        opts["rules_version"] = version
     n = opts["players"]
     seats = powers_of(variant)
     empires = empire_of(pack, seats)

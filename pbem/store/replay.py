@@ -125,7 +125,7 @@ ORDERS_CLASS = 8 * PAD_BUCKET
 (or, for a file longer than any the players' tools write, to the next multiple of PAD_BUCKET).
 8 KiB holds the largest order file the tools of every game write with room to spare (4000
 A.D.: a departure with five escrowed alternatives, both warps' reveals, alliances, resources
-and the fair-chance value come to about 5 KiB), so an order file without a departure, one with
+and the fair-chance value come to under 6 KiB), so an order file without a departure, one with
 a departure and one whose departure carries an escrow all show the same length in a public
 export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in
 log.jsonl."""

@@ -7,14 +7,18 @@ import copy
 import hashlib
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes, audit_path, sha256mid
 from pbem.audit.export import DOMAIN, PAYLOAD_TYPE, ExportError, export_game, header_payload
+from pbem.cli.main import main as pbem_main
 from pbem.host import gmops
+from pbem.protocol import escrow
 from pbem.store import log as glog
+from pbem.store import replay
 from pbem.store.referee import referee_key
 from tests.pbem_host import Host, at
 from tests.test_audit_game import Played, played
@@ -161,3 +165,61 @@ def test_a_gm_entry_not_signed_by_the_referee_is_refused(ended):
     with pytest.raises(AuditFailure) as info:
         audit_bytes(_rewrite(ended, seq, change), "log.jsonl")
     assert info.value.seq == seq and info.value.field == "signature"
+
+
+# -- an escrow does not show in the length of a withheld order file (issue 27) ------------------
+def _played_with(tmp: Path, with_escrow: bool) -> bytes:
+    """Turn 1 of a four-power game: pavo departs for Spica, its reveal sealed to the referee's
+    escrow key or not; the others send empty orders. Its public export."""
+    tmp.mkdir()
+    host = Host(tmp, "independents-4")
+    assert pbem_main(["keygen", "--x25519", str(host.root / "referee")]) == 0
+    pavo = host.depart("pavo", "Pavo", 4, "Spica")
+    if with_escrow:
+        star, nonce = host.vault[("pavo", "1", 1)]
+        pavo["escrow"] = escrow.seal(escrow.load_public(host.root / "referee.x25519.pub"),
+                                     host.game_id, "pavo", 1, 1, star, nonce)
+    for power in host.powers:
+        body = {"depart": pavo} if power == "pavo" else {}
+        assert host.submit(power, body, at(1)).verdict == "accepted"
+    assert host.run(at(2))[0].status == "resolved"
+    out = tmp / "public.export"
+    export_game(host.path, out, public=True)
+    return out.read_bytes()
+
+
+def _withheld_orders(public: bytes) -> list[tuple[int, str, int, int]]:
+    """(seq, power, hashed length the midstate shows, length of the record's line) of every
+    withheld order file."""
+    out = []
+    for raw in public.split(b"\n")[1:-1]:
+        record = json.loads(raw)
+        if record["kind"] == "orders":
+            held = record["withheld"]
+            out.append((record["seq"], held["public"]["power"], held["sha256"]["length"],
+                        len(raw)))
+    return out
+
+
+def test_a_departure_with_escrow_is_as_long_as_one_without_and_as_no_orders(tmp_path):
+    """Two games that differ only in whether pavo's departure carries an escrow: their public
+    exports show withheld order files of one length, the same as the empty orders beside them
+    (every order file is padded to replay.ORDERS_CLASS)."""
+    plain = _withheld_orders(_played_with(tmp_path / "plain", False))
+    sealed = _withheld_orders(_played_with(tmp_path / "sealed", True))
+    assert len(plain) == len(sealed) == 4
+    assert plain == sealed
+    assert {length for _, _, length, _ in sealed} == {replay.ORDERS_CLASS}
+
+
+def test_an_order_file_past_the_class_shows_only_its_kib_bucket():
+    small = replay.orders_body(turn=1, power="algol", seq=0, sha256="0" * 64, text="x",
+                               orders={}, received="t", message_id=None, key="k")
+    big = replay.orders_body(turn=1, power="algol", seq=0, sha256="0" * 64,
+                             text="x" * replay.ORDERS_CLASS, orders={}, received="t",
+                             message_id=None, key="k")
+    prefix = len(glog.DOMAIN) + len(b'{"body":')
+    assert prefix + len(canonical.encode(small)) == replay.ORDERS_CLASS
+    size = prefix + len(canonical.encode(big))
+    assert size % replay.PAD_BUCKET == 0 and replay.ORDERS_CLASS < size <= (
+        2 * replay.ORDERS_CLASS + replay.PAD_BUCKET)

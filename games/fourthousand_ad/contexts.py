@@ -13,7 +13,16 @@ from .reach import reach
 from .sentences import sentence, sentences
 from .starmap import legend, map_notes, star_map, star_map_text
 from .threats import other_warps, own_warps
-from .words import Voice, abbr, and_list, cap, colours, power_name, short_hex
+from .words import (
+    INVALID_DESTINATION,
+    Voice,
+    abbr,
+    and_list,
+    cap,
+    colours,
+    power_name,
+    short_hex,
+)
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
@@ -201,7 +210,9 @@ def reveal_lines(reveal: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     for r in reveal:
         rows.append({
             "who": power_name(r["power"]), "warp": str(r["warp"]), "turn": str(r["turn"]),
-            "origin": str(r.get("origin") or "?"), "destination": str(r["destination"]),
+            "origin": str(r.get("origin") or "?"),
+            "destination": INVALID_DESTINATION if r["destination"] is None
+            else str(r["destination"]),
             "nonce": str(r.get("nonce") or ""), "commitment": str(r.get("commitment") or ""),
         })
     return rows

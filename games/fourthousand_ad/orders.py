@@ -19,7 +19,7 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.protocol.commitment import is_hex64, opens
 
-from .board import Board, UnknownStar, board_of
+from .board import Board, Star, UnknownStar, board_of
 
 MAX_SHIPS = 100_000
 MAX_ALTERNATIVES = 5
@@ -67,10 +67,13 @@ def nmr_orders(
         if revealed is None:
             continue
         destination, nonce = revealed
-        try:
-            star = board.lookup(destination)
-        except UnknownStar:
-            opened[key] = {"destination": destination, "nonce": nonce, "used": False}
+        star = _board_star(board, destination)
+        if star is None:
+            # Refused when opened (ruling R14): the fleet has no valid reveal and keeps
+            # travelling. The text is the player's, not a star: neither it nor its nonce is
+            # recorded, so no log, export, archive or mail can carry it (every one says "an
+            # invalid destination"), and the audit re-derives this same record from the log.
+            opened[key] = {"destination": None, "nonce": None, "used": False}
             continue
         due = board.sector_distance(board.sector(warp["sector"]), star.sector) == (
             warp["travelled"] + 1
@@ -82,6 +85,17 @@ def nmr_orders(
         if used:
             out["arrive"][key] = {"star": star.name, "nonce": nonce}
     return out, opened
+
+
+def _board_star(board: Board, destination: Any) -> Star | None:
+    """The star of the board an escrowed destination names, or None: the text a player sealed
+    is checked here, the only place it is read (None as recorded for one already refused)."""
+    if not isinstance(destination, str):
+        return None
+    try:
+        return board.lookup(destination)
+    except UnknownStar:
+        return None
 
 
 def _show(value: Any, limit: int = 40) -> str:

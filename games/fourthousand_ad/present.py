@@ -19,12 +19,14 @@ def reveal_rows(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     the orders each resolution used and the escrows the referee opened, matched to the
     departure events of the resolutions before (warp numbers are reused, so the latest
     departure of that warp before the arrival is the one). Destinations of fleets still in
-    flight stay secret: nobody but their owner ever had them."""
+    flight stay secret: nobody but their owner ever had them. An escrowed destination that was
+    not a star of the board has ``destination`` None (and no nonce): only "an invalid
+    destination" is ever shown, never what the player sealed."""
     submitted: dict[str, Mapping[str, Any]] = {}
     departures: dict[tuple[str, str], Mapping[str, Any]] = {}
     rows: list[dict[str, Any]] = []
 
-    def row(power: str, warp: str, arrived: int, destination: str, nonce: Any,
+    def row(power: str, warp: str, arrived: int, destination: str | None, nonce: Any,
             escrow: bool) -> dict[str, Any]:
         dep = departures.get((power, warp), {})
         return {"power": power, "warp": warp, "turn": dep.get("turn", "?"),
@@ -46,7 +48,9 @@ def reveal_rows(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                                         order.get("nonce"), False))
             for power, opened in (body.get("escrow") or {}).items():
                 for warp, item in opened.items():
-                    rows.append(row(power, str(warp), turn, str(item["destination"]),
+                    # destination None: refused when opened, not a star (orders.nmr_orders)
+                    star = item["destination"]
+                    rows.append(row(power, str(warp), turn, None if star is None else str(star),
                                     item["nonce"], True))
             for event in body.get("events") or []:
                 if event.get("type") == "departure" and not event.get("same_sector"):

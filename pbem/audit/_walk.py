@@ -38,7 +38,7 @@ from pbem.store.log import DOMAIN, Entry
 
 ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
                            "message_id", "key"})
-PADDED_FIELDS = ORDERS_FIELDS | {"pad"}  # pbem.engine.padded; logs before it have no pad
+PADDED_FIELDS = ORDERS_FIELDS | {"pad"}  # pbem.store.replay.padded: every orders entry has one
 RESOLVE_FIELDS = frozenset({"turn", "due", "used", "escrow", "state", "events"})
 KEY_FIELDS = frozenset({"power", "key", "signature"})
 _CHECK_NAMES = {"commitment": "the commitment check", "distance": "the arrival distance check",
@@ -342,8 +342,7 @@ class Walker:
 
     def orders(self, entry: Entry, ahead: Ahead | None = None, size: int | None = None) -> None:
         b = entry.body
-        if not isinstance(b, dict) or (b.keys() - {"entropy"}) not in (ORDERS_FIELDS,
-                                                                       PADDED_FIELDS):
+        if not isinstance(b, dict) or (b.keys() - {"entropy"}) != PADDED_FIELDS:
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
             raise self.fail(entry, "body", f"the fields {sorted(PADDED_FIELDS)}", found)
         self._check_pad(entry, size)
@@ -568,21 +567,23 @@ class Walker:
         self.tally.used_checked += 1
 
     def _check_pad(self, entry: Entry, line: int | None = None) -> None:
-        """The pad (pbem.engine.padded) holds only spaces and fills the bucket: it carries
-        nothing, and a public export shows only the bucket of the entry's length. ``line``:
-        the length of the entry's verified (canonical) line, from which the body's encoded
-        length follows without encoding it again."""
+        """The pad (pbem.store.replay.padded) holds only spaces and brings the entry to its size
+        class (replay.ORDERS_CLASS, or the next 1 KiB past it for a longer file): it carries
+        nothing, and a public export shows only the class of the entry's length, the same
+        with an escrow or without. ``line``: the length of the entry's verified (canonical)
+        line, from which the body's encoded length follows without encoding it again."""
         pad = entry.body.get("pad")
-        if pad is None:
-            return
         if line is None:
             body = len(canonical.encode(entry.body))
         else:
             body = line - len(b'{"body":') - len(_link_tail(entry))
         size = len(DOMAIN) + len(b'{"body":') + body
-        if not isinstance(pad, str) or pad.strip(" ") or size % replay.PAD_BUCKET:
-            raise self.fail(entry, "pad", f"spaces that bring the entry to a multiple of "
-                            f"{replay.PAD_BUCKET} bytes", f"{len(str(pad))} characters, the "
+        bare = size - len(str(pad)) if isinstance(pad, str) else size
+        want = replay.padded_size(bare, replay.ORDERS_CLASS)
+        if not isinstance(pad, str) or pad.strip(" ") or size != want:
+            raise self.fail(entry, "pad", f"spaces that bring the entry to {want} bytes (its "
+                            f"size class: {replay.ORDERS_CLASS} bytes, or the next multiple of "
+                            f"{replay.PAD_BUCKET} past it)", f"{len(str(pad))} characters, the "
                             f"entry {size} bytes", "the pad must carry nothing and hide the "
                             "length of the order file")
 

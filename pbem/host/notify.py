@@ -398,7 +398,12 @@ def _facts(body: dict[str, Any], noted: Sequence[Any], missed: dict[str, dict[st
         if sha is not None:
             continue
         count = missed.get(power, {"total": 1, "in_a_row": 1})
-        nmr[power] = {"turn": body["turn"], "escrow": sorted(body.get("escrow", {}).get(power, {})),
+        # an opening the game marks ``used: false`` was opened but not used (4000 A.D.: not
+        # due this turn, or not a star of the board)
+        opened = body.get("escrow", {}).get(power, {})
+        used = {s: o.get("used", True) is not False for s, o in opened.items()}
+        nmr[power] = {"turn": body["turn"], "escrow": sorted(s for s in used if used[s]),
+                      "escrow_unused": sorted(s for s in used if not used[s]),
                       "stale": list(body.get("stale", {}).get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
                       "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}

@@ -58,6 +58,10 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     for slot in nmr.get("escrow", []):
         out.append(f"The referee opened what you had sealed in escrow for this case (slot "
                    f"{slot}), so it was used as planned.")
+    for slot in nmr.get("escrow_unused", []):
+        out.append(f"The referee opened what you had sealed in escrow for this case (slot "
+                   f"{slot}), but it could not be used this turn (not a valid reveal for it now, "
+                   "or not a place of the board), so nothing was done with it.")
     out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
     if nmr.get("alerted"):
         out.append("The game master has been told, and may give the power to a new player.")

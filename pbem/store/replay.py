@@ -113,24 +113,41 @@ def orders_body(
     }
     if entropy is not None:  # fair chance: the signed file's value or tip (pbem.store.chance)
         body["entropy"] = json_safe(entropy)
-    return padded(body)
+    return padded(body, ORDERS_CLASS)
 
 
 PAD_BUCKET = 1024
-"""An ``orders`` entry's hashed prefix (``DOMAIN {"body":<body>``) is padded to a multiple of
-this many bytes."""
+"""A padded entry's hashed prefix (``DOMAIN {"body":<body>``) is a multiple of this many
+bytes."""
+
+ORDERS_CLASS = 8 * PAD_BUCKET
+"""The one size class of an ``orders`` entry: its hashed prefix is padded to this many bytes
+(or, for a file longer than any the players' tools write, to the next multiple of PAD_BUCKET).
+8 KiB holds the largest order file the tools of every game write with room to spare (4000
+A.D.: a departure with five escrowed alternatives, both warps' reveals, alliances, resources
+and the fair-chance value come to under 6 KiB), so an order file without a departure, one with
+a departure and one whose departure carries an escrow all show the same length in a public
+export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in
+log.jsonl."""
 
 
-def padded(body: dict[str, Any]) -> dict[str, Any]:
-    """``body`` with a ``pad`` of spaces bringing its hashed prefix to a multiple of PAD_BUCKET.
+def padded(body: dict[str, Any], floor: int = PAD_BUCKET) -> dict[str, Any]:
+    """``body`` with a ``pad`` of spaces bringing its hashed prefix to ``floor`` bytes, or to
+    the next multiple of PAD_BUCKET past it (``floor``: a multiple of PAD_BUCKET).
 
     Why: a public export finishes a withheld order file's hash from its SHA-256 midstate, and
     SHA-256 needs the exact length of what it hashed, so the length is public. Padded, it tells
-    only the bucket, not whether a secret vote, permit or escrow made the file a few bytes
-    longer; and the midstate's tail (the bytes after the last whole block) is empty."""
+    only the size class, not whether a secret vote, permit or escrow made the file longer; and
+    the midstate's tail (the bytes after the last whole block) is empty."""
     unpadded = {k: v for k, v in body.items() if k != "pad"}
     size = len(DOMAIN) + len(b'{"body":') + len(canonical.encode(unpadded)) + len(b',"pad":""')
-    return {**unpadded, "pad": " " * (-size % PAD_BUCKET)}
+    return {**unpadded, "pad": " " * (padded_size(size, floor) - size)}
+
+
+def padded_size(size: int, floor: int = PAD_BUCKET) -> int:
+    """The length a hashed prefix of ``size`` bytes is padded to: ``floor``, or the next multiple
+    of PAD_BUCKET past it. One rule for the padding and the audit's check of it."""
+    return max(floor, size + (-size % PAD_BUCKET))
 
 
 def since_last_resolution(entries: Sequence[Entry]) -> list[Entry]:

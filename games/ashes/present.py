@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-NO_MAP = "none"
+from . import cardtable
+
+MAP_KIND = "cards"
 PREFIX = "planet:"
 
 
@@ -175,7 +177,7 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
 
 class AshesPresenter:
     sections = frozenset({"events", "powers", "hand", "order_form", "result", "reveal"})
-    map_kind = NO_MAP
+    map_kind = MAP_KIND
 
     @staticmethod
     def title(view: Mapping[str, Any]) -> str:
@@ -197,6 +199,7 @@ class AshesPresenter:
                readers: Sequence[str]) -> dict[str, Any]:
         view = views[0]
         return {"events": [sentence(e) for e in events], "galaxy": galaxy(view),
+                "table": cardtable.svg(view, events),
                 "empires": empires(view), "deck_count": view["deck"]["count"],
                 "window": view["window"], "result": view["result"],
                 "battles": [e for e in events if e["type"] == "battle"]}
@@ -246,8 +249,11 @@ class AshesPresenter:
 
     @staticmethod
     def map_context(view: Mapping[str, Any], readers: Sequence[str],
-                    shared: Mapping[str, Any] | None) -> None:
-        return None
+                    shared: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The card table (cardtable.svg): the report's, already drawn in ``shared``."""
+        if shared is not None and "table" in shared:
+            return {"svg": shared["table"]}
+        return {"svg": cardtable.svg(view)}
 
 
 def describe(move: Mapping[str, Any]) -> str:

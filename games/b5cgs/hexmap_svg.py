@@ -6,6 +6,12 @@ the cells of ``mapmodel`` into numbers (polygons, piece borders, unit discs, fac
 and the template only draws them, so the drawing is checked here, in Python, and the template
 stays free of arithmetic. Face-down pieces are grey hexes with their names only: a cell carries
 nothing else about them (mapmodel decides that from the view).
+
+What happened in the step is drawn over the map (``step_lines``): a solid arrow for each unit
+that moved, a dotted one for a jump, a thin dashed line from each firing unit to its target.
+Every text is at least 11 px at the drawing's natural size, and sits inside its hex (names
+above the unit, marks below it); reports show the drawing at that size in a box that scrolls
+sideways on a narrow screen.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-SIZE = 24.0  # hex radius in pixels
+SIZE = 34.0  # hex radius in pixels (texts of 11 px fit inside a hex)
 MARGIN = 14.0
 TOP = 34.0  # room for the title
 SQRT3 = math.sqrt(3.0)
@@ -47,13 +53,52 @@ def _pts(points: Sequence[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]]
-            ) -> dict[str, Any]:
+def step_lines(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+               ) -> list[dict[str, str]]:
+    """What the step's visible events did on the map, as lines between hex names: each unit
+    that moved or jumped (from where it started the step to where the view has it now) and
+    each volley (every firing unit to its target). Hexes the view does not place are left
+    out."""
+    tokens = view.get("tokens") or {}
+
+    def at(tid: Any) -> str | None:
+        hex_ = (tokens.get(str(tid)) or {}).get("hex")
+        return str(hex_) if hex_ is not None else None
+
+    moves: dict[str, dict[str, str]] = {}
+    fire: list[dict[str, str]] = []
+    for e in events:
+        kind = e.get("type")
+        if kind in ("moved", "jumped") and isinstance(e.get("from"), str):
+            tid = str(e.get("token"))
+            first = moves.get(tid)
+            moves[tid] = {"from": first["from"] if first else str(e["from"]),
+                          "kind": "jump" if kind == "jumped" or (first and first["kind"]
+                                                                 == "jump") else "move",
+                          "power": str(e.get("power", "")), "token": tid}
+        elif kind == "volley":
+            target = at(e.get("target"))
+            for shooter in e.get("with") or []:
+                source = at(shooter)
+                if source and target and source != target:
+                    fire.append({"from": source, "to": target, "kind": "fire",
+                                 "power": str(e.get("power", "")), "token": str(shooter)})
+    out = []
+    for tid, m in moves.items():
+        end = at(tid)
+        if end and end != m["from"]:
+            out.append({**m, "to": end})
+    return out + fire
+
+
+def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
+            lines: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
     """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges),
-    ``units`` and ``legend``. ``colours``: power -> {strong, light, letter, name}."""
+    ``units``, ``lines`` (``step_lines`` placed) and ``legend``. ``colours``: power ->
+    {strong, light, letter, name}."""
     if not cells:
         return {"width": 200, "height": 80, "hexes": [], "borders": [], "units": [],
-                "legend": [], "map_top": TOP}
+                "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
     raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
     xs = [centre(*h)[0] for h in raw]
     ys = [centre(*h)[1] for h in raw]
@@ -68,7 +113,7 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
             "exposed": bool(c["exposed"]), "name": str(c["name"]),
             "name_x": round(x, 1), "name_y": round(y - SIZE * 0.55, 1),
             "marks": " ".join(c["marks"]) if c["exposed"] else "",
-            "marks_x": round(x, 1), "marks_y": round(y + SIZE * 0.75, 1),
+            "marks_x": round(x, 1), "marks_y": round(y + SIZE * 0.78, 1),
             "gate": "G" in c["marks"] and bool(c["exposed"]),
             "b5": "B5" in c["marks"],
         })
@@ -92,10 +137,28 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
                 "tip_x": round(tip[0], 1) if tip else None,
                 "tip_y": round(tip[1], 1) if tip else None,
             })
+    placed = []
+    where = {str(c["name"]): centre(int(c["hex"][0]), int(c["hex"][1])) for c in cells}
+    for line in lines:
+        if line["from"] not in where or line["to"] not in where:
+            continue
+        (ax, ay), (bx, by) = where[line["from"]], where[line["to"]]
+        x1, y1, x2, y2 = ax + dx, ay + dy, bx + dx, by + dy
+        dist = max(1.0, math.hypot(x2 - x1, y2 - y1))
+        stop = SIZE * 0.55  # end at the unit's edge, not on its label
+        col = colours.get(line["power"], {"strong": "#374151"})
+        placed.append({"x1": round(x1, 1), "y1": round(y1, 1),
+                       "x2": round(x2 - (x2 - x1) * stop / dist, 1),
+                       "y2": round(y2 - (y2 - y1) * stop / dist, 1),
+                       "kind": line["kind"], "strong": col["strong"],
+                       "title": f"{line['token']} of {col.get('name', line['power'])}: "
+                                + {"move": "moved", "jump": "jumped",
+                                   "fire": "fired"}[line["kind"]]
+                                + f" from {line['from']} to {line['to']}"})
     width = max(xs) - min(xs) + 2 * (MARGIN + SIZE)
     height = TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
-    return {"width": round(max(width, 130.0 * max(1, len(legend)) + 20, 420.0), 1),
-            "height": round(height + 60, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "borders": borders, "units": units, "legend": legend,
-            "map_top": TOP}
+    return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
+            "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
+            "hexes": hexes, "borders": borders, "units": units, "lines": placed,
+            "legend": legend, "map_top": TOP}

@@ -91,14 +91,16 @@ def rolls(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             for e in events if e.get("type") == "roll"]
 
 
-def board(view: Mapping[str, Any]) -> dict[str, Any]:
+def board(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The map in both drawings; ``events``: the step's visible events, drawn over the SVG."""
     cells = mapmodel.cells(view)
     return {"text": hexmap_text.render(cells), "legend": legend(view),
             "pieces": mapmodel.pieces(view),
             "letters": [{"letter": c["letter"], "name": c["name"],
                          "text": f"{c['letter']} {c['name']}"}
                         for c in mapmodel.colours(view).values()],
-            "drawing": hexmap_svg.drawing(cells, mapmodel.colours(view))}
+            "drawing": hexmap_svg.drawing(cells, mapmodel.colours(view),
+                                          hexmap_svg.step_lines(view, events))}
 
 
 def _due(view: Mapping[str, Any]) -> bool:
@@ -121,7 +123,7 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
 
 
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    drawn = board(view)
+    drawn = board(view, events)
     return {"events": [sentences.sentence(e, view) for e in events
                        if e.get("type") not in ("roll", "chance")],
             "rolls": rolls(events), "map": drawn["text"], "legend": drawn["legend"],

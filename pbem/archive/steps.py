@@ -8,6 +8,11 @@ public view of the state after it (``plugin.view(state, None)``) and the public 
 A public export withholds every resolution (pbem.audit.export), so the state after the first
 withheld one cannot be rebuilt: from there on a step has the public events the referee signed
 with the export and no view (``view`` is None) and the page says so.
+
+Hidden draws (a shuffled deck, a face-down map) need the referee's secret K: a finished game's
+log reveals it in its ``chance-secret`` entry (the audit has checked it against the genesis
+commitment before any step is replayed), so a full export of a finished game shows the state
+of every step. Without K, the state stops at the first hidden draw, as in a public export.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.audit._chain import Record, Withheld
+from pbem.audit._lookup import is_secret
 from pbem.chance.errors import ChanceError
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
@@ -53,6 +59,7 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
                                                 versions.setup_options(body, pack))
     steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
     standing: dict[str, dict[str, Any]] = {}
+    k = revealed_k(records)
     for record in records[1:]:
         if record.kind == replay.ORDERS:
             if isinstance(record, Entry):
@@ -72,7 +79,7 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
                 try:
                     result = replay.replay_resolution(
                         plugin, state, standing, record, game_id=str(body["game_id"]),
-                        step=1 + sum(1 for s in steps if s.kind == "resolve"))
+                        step=1 + sum(1 for s in steps if s.kind == "resolve"), k=k)
                     state, turn = result.state, record.body.get("turn")
                     events = plugin.view_events(result.events, None)
                 except ChanceError:  # a hidden draw: its secret is revealed at the game's end
@@ -97,6 +104,20 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
         elif note:
             steps[-1].notes.append(f"{record.time}: {note}")
     return plugin, steps
+
+
+def revealed_k(records: Sequence[Record]) -> bytes | None:
+    """The chance secret K the log reveals at the game's end (the last such entry), or None."""
+    for record in reversed(records):
+        if is_secret(record):
+            assert isinstance(record, Entry)
+            value = record.body.get("k")
+            if isinstance(value, str):
+                try:
+                    return bytes.fromhex(value)
+                except ValueError:
+                    return None
+    return None
 
 
 def _public(plugin: GamePlugin, state: dict[str, Any] | None) -> View | None:

@@ -112,8 +112,16 @@ READERS_CSS = "/*pbem-readers*/"
 def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
          readers: Sequence[str], title: str,
          shared: Mapping[str, Any] | None = None) -> list[Attachment]:
-    """The game's map as SVG, if it has one; ``shared``: a report context that may hold this
-    view's drawing already.
+    """The game's map as the ``map.svg`` attachment, if it has one (``_map``)."""
+    svg = _map(renderer, pres, view, readers, title, shared)
+    return [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
+
+
+def _map(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
+         readers: Sequence[str], title: str,
+         shared: Mapping[str, Any] | None = None) -> str | None:
+    """The game's map as SVG for these readers, or None; ``shared``: a report context that
+    may hold this view's drawing already.
 
     Only a CSS rule marks the reader's own pieces, so a drawing is rendered once per
     renderer (one game's visit), view and readers, and each reader gets it with its own
@@ -128,7 +136,7 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
     else:
         drawing = pres.map_context(dict(view), readers, shared)
         if drawing is None:
-            return []
+            return None
         ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
         cells = _map_cells(renderer, drawing.get("map"))
         if cells is not None:
@@ -137,7 +145,19 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
         renderer.svg_cache[key] = (view, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
-    return [("map.svg", "image/svg+xml", svg.replace(READERS_CSS, css).encode())]
+    return svg.replace(READERS_CSS, css)
+
+
+def _inline(svg: str | None) -> Markup | None:
+    """The map as an element for the HTML part (the XML declaration dropped): the HTML
+    templates show it inline, in a box that scrolls sideways on a narrow screen; the same
+    drawing is attached as ``map.svg`` for mail programs that do not show inline SVG."""
+    if svg is None:
+        return None
+    text = svg.lstrip()
+    if text.startswith("<?xml"):
+        text = text[text.index("?>") + 2:].lstrip()
+    return Markup(text)  # noqa: S704 - rendered by our own template, autoescaped
 
 
 CELL_SEPARATOR = "\ue000"  # private use: in no star name, and not white space
@@ -197,9 +217,11 @@ def turn_report(
     attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
-    attachments += _svg(renderer, pres, first, powers,
-                        f"{ctx['game']['title']} — after turn "
-                        f"{reports[0]['resolved_turn']}", ctx["shared"])
+    svg = _map(renderer, pres, first, powers,
+               f"{ctx['game']['title']} — after turn {reports[0]['resolved_turn']}",
+               ctx["shared"])
+    ctx["map_svg"] = _inline(svg)
+    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -222,7 +244,9 @@ def welcome(
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []]}
     first = views[powers[0]]
     attachments = _view_attachments(views, None, game.get("view_extra"))
-    attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
+    svg = _map(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
+    ctx["map_svg"] = _inline(svg)
+    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
 
@@ -378,11 +402,13 @@ def gm_summary(
            "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
            "press": {p.capitalize(): n for p, n in (game.get("press") or {}).items()},
            "gm": pres.gm(public, views, list(events), secrets)}
+    svg = _map(renderer, pres, public, [],
+               f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}")
+    ctx["map_svg"] = _inline(svg)
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
-        *_svg(renderer, pres, public, [],
-              f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
+        *([] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 
@@ -404,10 +430,12 @@ def game_end(
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]
-    ctx = {"game": _game(game, player, plugin), "player": _player(player),
-           **pres.game_end(first, visible, list(powers), reveal)}
+    ctx: dict[str, Any] = {"game": _game(game, player, plugin), "player": _player(player),
+                           **pres.game_end(first, visible, list(powers), reveal)}
     attachments = _view_attachments(views)
-    attachments += _svg(renderer, pres, first, powers, f"{ctx['game']['title']} — final")
+    svg = _map(renderer, pres, first, powers, f"{ctx['game']['title']} — final")
+    ctx["map_svg"] = _inline(svg)
+    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
     attachments.append(("reveal.json", "application/json", _json(list(reveal))))
     return renderer.mail("game_end", ctx, attachments + _extras(ctx))
 

@@ -18,6 +18,7 @@ from typing import Any
 from . import board
 from . import hexes as hx
 from .contested import denied
+from .rulings import cite
 
 B5 = "b5"
 
@@ -114,7 +115,7 @@ def why_not_build(st: Mapping[str, Any], power: str, entry: Mapping[str, Any],
         return f"no hex {str(hex_)[:20]!r}", 0, None, None
     hex_ = hx.key(where)
     if not board.exposed(st, hex_):
-        return f"{hex_} is not on an exposed map piece (ruling E3)", 0, hex_, None
+        return f"{hex_} is not on an exposed map piece {cite('E3')}", 0, hex_, None
     if kind == "ship":
         if board.kind_of(st, builder) != "base":
             return "a ship is built by one of your bases, next to it (D3.24)", 0, hex_, None

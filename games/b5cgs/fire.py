@@ -26,6 +26,7 @@ from pbem.errors import Problem
 
 from . import board, damage
 from . import hexes as hx
+from .rulings import cite
 
 Event = dict[str, Any]
 RANGES = {"heavy": 2, "laser": 1}          # D5.31, D5.32
@@ -88,7 +89,7 @@ def why_not_target(st: Mapping[str, Any], power: str, target: object) -> str | N
     if not board.spec(st, tok["type"]).get("dr"):
         return f"{target} has no defense rating (D5.1)"
     if tok.get("owner") == power:
-        return f"{target} is your own (ruling E6)"
+        return f"{target} is your own {cite('E6')}"
     if target in st.get("flags", {}).get("targeted", []):
         return f"{target} was already targeted this turn (D5.53)"
     return None
@@ -246,7 +247,7 @@ def check_fire(section: object, view: Mapping[str, Any],
             elif not board.spec(view, tok["type"]).get("dr"):
                 problems.append(Problem("target", where, f"{t} has no defense rating (D5.1)"))
             elif tok.get("owner") == power:
-                problems.append(Problem("target", where, f"{t} is your own (ruling E6)"))
+                problems.append(Problem("target", where, f"{t} is your own {cite('E6')}"))
         first = v.get("target")
         if isinstance(first, str):
             if first in targets:

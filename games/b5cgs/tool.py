@@ -12,8 +12,8 @@ the order given (``UNIT@HEX/FACING[/FLIP]``: a standard movement, the unit's own
 front). With ``--view`` (the view.json of your last report) the orders are checked first with
 the referee's own check (``orders.rehearse`` on your view: the turn run in the referee's order
 with his own rules, the units bought in the file included), offline, and nothing is written if
-there is a problem; each purchase is printed with the id it will get (``bought: t7``). ``pbem orders check`` and
-``sign`` then work as for any game.
+there is a problem; each purchase is printed with the id it will get (``bought: t7``).
+``pbem orders check`` and ``sign`` then work as for any game.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ roll with its label, die, faces and result, so each player can recheck it agains
 published chance; the hex map as text (hexmap_text) and as the attached ``map.svg``
 (hexmap_svg) with units, facings and damage, face-down pieces grey and nameless; a legend of
 the units; every power's scoring banks (gross, upkeep, net, reserve) and Scrap Yard; the threats
-in range of each of the reader's units (threats); and a pre-filled order form (orderform).
+in range of each of the reader's units (threats); what the reader can buy (types, costs,
+weapons, arcs, movement: orderform.purchases) and a pre-filled order form (orderform).
 
 Modules: mapmodel (what the map shows), hexmap_text and hexmap_svg (the two drawings),
 threats, sentences, orderform.
@@ -117,6 +118,8 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
         "letter": mapmodel.letters(view)[me], "banks": mine,
         "threats": threats.threats(view, me) if view.get("phase") == "play" else [],
         "order_form": orderform.order_form(view, seq) if due else "",
+        "purchases": orderform.purchases(view) if due else [],
+        "purchase_lines": orderform.purchase_lines(view, "  ") if due else [],
         "setup": orderform.in_setup(view),
         "contested": (view.get("you") or {}).get("contested") or {},
     }

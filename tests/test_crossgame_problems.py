@@ -33,6 +33,9 @@ from tests.test_toygame_e2e import pbem
 Body = Callable[[Mapping[str, Any]], dict[str, Any]]
 #: "ruling A5" with no sentence after it: a code a player cannot look up.
 BARE_RULING = re.compile(r"\bruling [A-Z][0-9]{1,2}\b(?!:)")
+FROZEN = {" is not on an exposed map piece (ruling E3)"}
+"""Texts a game must keep byte for byte for games recorded under an older rules version (a
+void reason is part of the logged events, which a replay recomputes): B5 rules version 1."""
 
 
 def _ashes(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,7 +205,8 @@ def test_no_game_text_cites_a_ruling_by_a_bare_code() -> None:
     ruling with its sentence (its rulings.cite), e.g. "(our ruling A5: ...; pbem rules ashes)".
     Templates too."""
     bad = [f"{path.relative_to(REPO)}:{line}: {text!r}" for path in GAME_SOURCES
-           for line, text in _player_strings(path) if BARE_RULING.search(text)]
+           for line, text in _player_strings(path) if BARE_RULING.search(text)
+           and text not in FROZEN]
     for tpl in [*(REPO / "templates").rglob("*"), *(REPO / "games").glob("*/templates/*")]:
         if tpl.is_file() and BARE_RULING.search(tpl.read_text(encoding="utf-8")):
             bad.append(str(tpl.relative_to(REPO)))

@@ -305,7 +305,7 @@ def test_retry_after_a_crash_before_the_receipt_gets_the_receipt_not_a_rejection
     Inbox(root).release(Inbox(root).quarantined()[0][0])
     retry = pipe(root, raw, now=at(54))
     assert retry.returncode == 0, retry.stderr.decode()[-2000:]
-    assert "duplicate: demo-1/algol turn 3" in retry.stdout.decode()
+    assert "already logged: demo-1/algol turn 3" in retry.stdout.decode()
     to_algol = subjects(root, registered("algol"))
     assert any("rejected" not in s.lower() and "turn 3" in s for s in to_algol), to_algol
     assert not [s for s in to_algol if "rejected" in s.lower()]

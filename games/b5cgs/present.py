@@ -83,12 +83,15 @@ def banks(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def rolls(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Every die rolled, as its event says it: label, die, faces, count, result and why."""
+def rolls(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None
+          ) -> list[dict[str, Any]]:
+    """Every die rolled, as its event says it: label, die, faces, count, result (``shown``:
+    added up, or each power's die for a roll of one die per power) and why."""
     return [{"label": e.get("label"), "die": e.get("die"), "faces": list(e.get("faces", [])),
              "count": e.get("count"), "result": list(e.get("result", [])),
-             "for": e.get("for", ""), "line": sentences.roll_line(e),
-             "lines": _wrap(sentences.roll_line(e))}
+             "shown": sentences.roll_result(e, view),
+             "for": e.get("for", ""), "line": sentences.roll_line(e, view),
+             "lines": _wrap(sentences.roll_line(e, view))}
             for e in events if e.get("type") == "roll"]
 
 
@@ -129,7 +132,7 @@ def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
     drawn = board(view, events)
     return {"events": [sentences.sentence(e, view) for e in events
                        if e.get("type") not in ("roll", "chance")],
-            "rolls": rolls(events), "map": drawn["text"], "legend": drawn["legend"],
+            "rolls": rolls(events, view), "map": drawn["text"], "legend": drawn["legend"],
             "pieces": drawn["pieces"], "letters": drawn["letters"],
             "drawing": drawn["drawing"], "banks": banks(view), "window": view.get("window"),
             "result": view.get("result"), "round": view.get("round")}
@@ -182,7 +185,8 @@ class B5Presenter:
         result = view.get("result") or {}
         shared = _shared(view, events)
         revealed = [f"slot {s}: {sentences.piece(p)}"
-                    for s, p in (view.get("revealed") or {}).items()]
+                    for s, p in sorted((view.get("revealed") or {}).items(),
+                                       key=lambda kv: sentences.slot_order(kv[0]))]
         return {**shared, "winners": [_title(view, p) for p in result.get("winners", [])],
                 "reason": result.get("reason", ""), "revealed": revealed,
                 "aside": [sentences.piece(p) for p in view.get("aside") or []],

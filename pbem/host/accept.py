@@ -73,7 +73,8 @@ class Verdict:
             who += f" turn {self.turn}"
         if self.game and not self.verified:
             who += " (claimed)"
-        text = f"{self.verdict}: {who}"
+        words = {"duplicate": "already logged", "press-duplicate": "press already relayed"}
+        text = f"{words.get(self.verdict, self.verdict)}: {who}"
         if self.problems:
             text += " — " + "; ".join(str(p) for p in self.problems)
         return text

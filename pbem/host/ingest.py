@@ -72,8 +72,10 @@ class IngestReport:
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        head = (f"{self.messages} message(s): {len(self.verdicts)} order block(s), "
-                f"{self.duplicates} duplicate(s), {self.quarantined} quarantined, "
+        press = sum(1 for v in self.verdicts if v.verdict.startswith("press"))
+        head = (f"{self.messages} message(s): {len(self.verdicts) - press} order block(s), "
+                + (f"{press} press block(s), " if press else "")
+                + f"{self.duplicates} duplicate(s), {self.quarantined} quarantined, "
                 f"{self.pending} left for the next run")
         return [head, *(v.line() for v in self.verdicts), *self.notes]
 

@@ -29,6 +29,7 @@ import contextlib
 import errno
 import functools
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterable
@@ -118,6 +119,56 @@ def make_dirs(directory: Path | str, *, mode: int = PRIVATE_DIR) -> None:
 def temp_name(path: Path) -> Path:
     """A fresh temporary name beside ``path`` (hidden, with the pid and a random part)."""
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+#: A temporary name as :func:`temp_name` makes it (or without the random part: the few
+#: writers that need one name per process): ``.NAME.tmp-PID[-HEX]``.
+_TEMP = re.compile(r"^\..+\.tmp-([0-9]{1,10})(?:-[0-9a-f]+)?$")
+
+
+def temp_writer(name: str) -> int | None:
+    """The pid of the process that made the temporary file ``name``; None if ``name`` is not
+    a temporary name."""
+    match = _TEMP.match(name)
+    return int(match.group(1)) if match else None
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return True  # not a real pid: never taken for dead
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # EPERM: alive, another user's
+    return True
+
+
+def remove_dead_temps(directory: Path | str) -> int:
+    """Remove the temporary files in ``directory`` whose writer is dead; return how many.
+
+    A temporary file only ever becomes something when its writer renames or links it into
+    place, and only that process knows its name: once the pid in its name is not a live
+    process, nothing will. A live writer's file is never touched: its pid is alive (this
+    process's own too). A dead writer's pid reused by a new process keeps its file until
+    that process exits (the safe way round). Pids are those of this machine, as the flock
+    locks are."""
+    removed = 0
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    for name in names:
+        pid = temp_writer(name)
+        if pid is None or pid == os.getpid() or _alive(pid):
+            continue
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:  # gone meanwhile, or not removable here: not counted
+            continue
+        removed += 1
+    return removed
 
 
 def write_temp(path: Path, data: bytes, mode: int = PRIVATE, *, fsync: bool = True) -> Path:

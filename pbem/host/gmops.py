@@ -26,7 +26,7 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify, rootindex
+from pbem.host import leftovers, notify, rootindex
 from pbem.host.turnjob import MAILED, STOPPED
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
@@ -110,7 +110,8 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
     """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
     the lock (files that follow from the entry); then the players' notice is queued."""
-    with locked(path):
+    with locked(path) as lock:
+        leftovers.after_lock(lock, now)
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
             raise GMError(f"game {game.game_id} is over")

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.errors import UsageError
 from pbem.schedule import parse_iso
+
+#: Seconds ``pbem run`` waits for another process holding the inbox, each time it waits
+#: (PBEM_INBOX_WAIT: for the tests, which hold the inbox on purpose).
+INBOX_WAIT = float(os.environ.get("PBEM_INBOX_WAIT", "60"))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -87,7 +92,7 @@ def inbox_pass(root: Path, now: datetime, *, sweep: bool = False) -> bool:
     from pbem.host import ingest
 
     try:
-        report = ingest.ingest(root, None, now, wait=60.0, sweep=sweep)
+        report = ingest.ingest(root, None, now, wait=INBOX_WAIT, sweep=sweep)
     except (PbemError, OSError) as exc:
         if isinstance(exc, OSError) and not isinstance(exc, StorageError):
             exc = storage_error(exc.filename or root / "inbox", "write", exc)
@@ -95,7 +100,6 @@ def inbox_pass(root: Path, now: datetime, *, sweep: bool = False) -> bool:
         print(f"pbem run: the inbox was not handled{full}: {exc}; no mail is lost: what is "
               "stored waits for the next run", file=sys.stderr)
         return False
-    if report.messages or report.swept:
-        for line in report.lines():
-            print(f"inbox: {line}")
+    for line in report.lines() if report.messages else report.lines()[-1:] * bool(report.swept):
+        print(f"inbox: {line}")
     return True

@@ -182,7 +182,7 @@ class Inbox:
         created: set[Path] = set()
         for d in (self.inbox_dir, self.keys_dir, self.handled_dir, self.quarantine_dir):
             if not d.is_dir():
-                d.mkdir(parents=True, exist_ok=True)
+                d.mkdir(mode=0o700, parents=True, exist_ok=True)
                 created.add(d.parent)
         for parent in created:  # a new folder is durable before anything is filed in it
             _files.fsync_dir(parent)
@@ -338,7 +338,7 @@ class Inbox:
         folder = self.handled_dir / day
         if day not in self._days:
             if not folder.is_dir():
-                folder.mkdir(exist_ok=True)
+                folder.mkdir(mode=0o700, exist_ok=True)
                 _files.fsync_dir(self.handled_dir)
             self._days.add(day)
         return folder
@@ -391,7 +391,7 @@ class Inbox:
         """Record durably that handling ``sha`` starts; return how many starts (this one
         included) have not finished. :meth:`finish` clears the count."""
         directory = self.inbox_dir / "attempts"
-        directory.mkdir(exist_ok=True)
+        directory.mkdir(mode=0o700, exist_ok=True)
         path = directory / sha
         try:
             count = int(path.read_text(encoding="ascii").strip() or 0)

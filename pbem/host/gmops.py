@@ -86,6 +86,15 @@ def status(path: Path, now: datetime) -> list[str]:
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
                      f"{game.root / 'quarantine'}")
+    swept, last = leftovers.removed(game.root)
+    if swept:
+        lines.append(f"crash leftovers: removed {swept} temp file(s) left by a crash under "
+                     f"{game.root} (the last at {last})")
+    waiting = Inbox(game.root).unjudged(parse_iso(clock.deadline), game.path.name) \
+        if clock.deadline and (game.root / "inbox").is_dir() else []
+    if waiting:
+        lines.append(f"inbox: {len(waiting)} message(s) stored before the deadline not judged "
+                     "yet: the turn is not resolved before they are")
     head = game.log.head
     lines.append(f"log: {head.length} entries, head {head.hash[:16]}")
     return lines

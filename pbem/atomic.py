@@ -133,44 +133,6 @@ def temp_writer(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return True  # not a real pid: never taken for dead
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # EPERM: alive, another user's
-    return True
-
-
-def remove_dead_temps(directory: Path | str) -> int:
-    """Remove the temporary files in ``directory`` whose writer is dead; return how many.
-
-    A temporary file only ever becomes something when its writer renames or links it into
-    place, and only that process knows its name: once the pid in its name is not a live
-    process, nothing will. A live writer's file is never touched: its pid is alive (this
-    process's own too). A dead writer's pid reused by a new process keeps its file until
-    that process exits (the safe way round). Pids are those of this machine, as the flock
-    locks are."""
-    removed = 0
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return 0
-    for name in names:
-        pid = temp_writer(name)
-        if pid is None or pid == os.getpid() or _alive(pid):
-            continue
-        try:
-            os.unlink(os.path.join(directory, name))
-        except OSError:  # gone meanwhile, or not removable here: not counted
-            continue
-        removed += 1
-    return removed
-
-
 def write_temp(path: Path, data: bytes, mode: int = PRIVATE, *, fsync: bool = True) -> Path:
     """Write ``data`` to a fresh temp file beside ``path`` (fsynced unless ``fsync`` is
     false: a cache its readers check); return its name.

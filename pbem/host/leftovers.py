@@ -16,7 +16,7 @@ next holder then sweeps what that process may have written:
 - ``pbem run`` also sweeps ``inbox/`` on every pass, lock or no crash: ingest stores mail there
   before it takes any lock.
 
-Which: only files whose writer is dead (pbem.atomic.remove_dead_temps): a live process's
+Which: only files whose writer is dead (:func:`remove_dead_temps`): a live process's
 temporary file — one storing mail without a lock, or a holder of another lock writing beside
 us — names a live pid and is never touched. ``inbox/keys/`` and older archive days are not
 listed (they grow with every message ever received; a temporary file there comes only from a
@@ -79,7 +79,7 @@ def inbox(root: Path, now: datetime) -> int:
 
 
 def _sweep(root: Path, folders: list[Path], where: Path, now: datetime) -> int:
-    removed = sum(atomic.remove_dead_temps(folder) for folder in folders)
+    removed = sum(remove_dead_temps(folder) for folder in folders)
     if removed:
         line = f"{to_iso(now)} {removed} {where.relative_to(root)}\n"
         with contextlib.suppress(atomic.StorageError):  # the count is for people: best effort
@@ -110,6 +110,44 @@ def _root_folders(root: Path) -> Iterator[Path]:
             outbox = root / name / "outbox"
             if not name.startswith(".") and outbox.is_dir() and not outbox.is_symlink():
                 yield from _tree(outbox)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return True  # not a real pid: never taken for dead
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # EPERM: alive, another user's
+    return True
+
+
+def remove_dead_temps(directory: Path | str) -> int:
+    """Remove the temporary files in ``directory`` whose writer is dead; return how many.
+
+    A temporary file only ever becomes something when its writer renames or links it into
+    place, and only that process knows its name: once the pid in its name is not a live
+    process, nothing will. A live writer's file is never touched: its pid is alive (this
+    process's own too). A dead writer's pid reused by a new process keeps its file until
+    that process exits (the safe way round). Pids are those of this machine, as the flock
+    locks are."""
+    removed = 0
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    for name in names:
+        pid = atomic.temp_writer(name)
+        if pid is None or pid == os.getpid() or _alive(pid):
+            continue
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:  # gone meanwhile, or not removable here: not counted
+            continue
+        removed += 1
+    return removed
 
 
 def removed(root: Path) -> tuple[int, str | None]:

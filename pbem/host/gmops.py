@@ -26,7 +26,7 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify, rootindex
+from pbem.host import leftovers, notify, rootindex
 from pbem.host.turnjob import MAILED, STOPPED
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
@@ -112,6 +112,15 @@ def status(path: Path, now: datetime) -> list[str]:
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
                      f"{game.root / 'quarantine'}")
+    swept, last = leftovers.removed(game.root)
+    if swept:
+        lines.append(f"crash leftovers: removed {swept} temp file(s) left by a crash under "
+                     f"{game.root} (the last at {last})")
+    waiting = Inbox(game.root).unjudged(parse_iso(clock.deadline), game.path.name) \
+        if clock.deadline and (game.root / "inbox").is_dir() else []
+    if waiting:
+        lines.append(f"inbox: {len(waiting)} message(s) stored before the deadline not judged "
+                     "yet: the turn is not resolved before they are")
     head = game.log.head
     lines.append(f"log: {head.length} entries, head {head.hash[:16]}")
     return lines
@@ -146,7 +155,8 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
     """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
     the lock (files that follow from the entry); then the players' notice is queued."""
-    with locked(path):
+    with locked(path) as lock:
+        leftovers.after_lock(lock, now)
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
             raise GMError(f"game {game.game_id} is over")

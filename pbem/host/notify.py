@@ -340,6 +340,18 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
 
 
+def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, used: bool,
+                    received: datetime, reply_to: str | None) -> Wire:
+    """Orders ``seq`` came after the power's ``newer`` seq for the same turn (``used``: and
+    that turn has been resolved since): superseded, not an error of the player."""
+    entry = ctx.game.config.powers[power]
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    mail = mails.superseded(ctx.renderer, power, player, info, turn=turn, seq=seq, newer=newer,
+                            used=used, received=to_iso(received))
+    return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
+
+
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
                    reply_to: str | None, subject: str, *, seq: int | None = None) -> Wire:
     entry = ctx.game.config.powers[power]

@@ -360,6 +360,28 @@ def late_notice(
     return renderer.mail("late_notice", ctx)
 
 
+def superseded(
+    renderer: Renderer,
+    power: str,
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    turn: int,
+    seq: int,
+    newer: int,
+    used: bool,
+    received: str,
+) -> RenderedMail:
+    """Orders ``seq`` for ``turn`` arrived (UTC ISO ``received``) after the power's ``newer``
+    seq had replaced them (``used``: and their turn has been resolved since): they change nothing,
+    and the player did nothing wrong (mail overtakes mail)."""
+    tz = (player or {}).get("tz")
+    ctx = {"game": _game(game, player), "player": _player(player), "power": power,
+           "name": power.capitalize(), "turn": turn, "seq": seq, "newer": newer,
+           "used": used, "received": format_when(received, tz)}
+    return renderer.mail("superseded", ctx)
+
+
 def gm_notice(
     renderer: Renderer,
     notice: Mapping[str, Any],

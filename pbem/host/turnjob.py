@@ -109,10 +109,9 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
     runs: list[GameRun] = []
     fresh: dict[str, duelist.Entry] = {}
     base = str(root) + "/"
+    duelist.drop_stale_temps(root)
     for name in sorted(os.listdir(root)):
         if name.startswith("."):
-            if name.startswith(duelist.NAME + "."):
-                duelist.drop_stale_temp(root / name)
             continue
         entry = known.get(name)
         if only is not None and name not in only:

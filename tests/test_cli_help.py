@@ -19,7 +19,7 @@ COMMANDS = [
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
     ["dice"], ["dice", "verify"], ["dice", "roll"],
     ["press"], ["press", "sign"], ["press", "verify"],
-    ["components"], ["components", "check"],
+    ["components"], ["components", "check"], ["rules"],
 ]
 
 

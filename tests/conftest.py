@@ -30,3 +30,15 @@ def ad_module(name: str):
     """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
     registry.load("4000ad")
     return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")
+
+
+@pytest.fixture(scope="session")
+def installed_pbem(tmp_path_factory):
+    """pbem as users install it (tests/installed.py): the checkout's wheel in a fresh venv,
+    built once per session and shared by the xdist workers."""
+    from tests.installed import shared
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's directory, above every worker's own
+    return shared(base)

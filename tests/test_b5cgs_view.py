@@ -51,7 +51,7 @@ def test_R12_the_contested_answer_is_its_owners_alone():
 
 
 def test_private_events_reach_their_powers_only():
-    events = [{"type": "a"}, {"type": "b", "to": [EA]}]
+    events = [{"type": "a"}, {"type": "b", "_visible_to": [EA]}]
     assert [e["type"] for e in PLUGIN.view_events(events, EA)] == ["a", "b"]
     assert [e["type"] for e in PLUGIN.view_events(events, MF)] == ["a"]
     assert [e["type"] for e in PLUGIN.view_events(events, None)] == ["a"]

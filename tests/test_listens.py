@@ -85,7 +85,7 @@ def test_the_open_turn_uses_the_listened_answer_and_records_it(game: Played) -> 
     assert third not in resolution.body["used"]  # sent nothing: no standing orders, no NMR
     assert game.host.state()["powers"][game.answerer]["contested"]["default"] == "allow"
     events = [e for e in resolution.body["events"] if e["type"] == "contested_answer"]
-    assert events and events[0]["power"] == game.answerer and events[0]["to"] == [
+    assert events and events[0]["power"] == game.answerer and events[0]["_visible_to"] == [
         game.answerer]
     missed = replay.missed_turns(game.host.game().log.entries)
     assert all(missed.get(p, {"total": 0})["total"] == 0 for p in (game.answerer, third))

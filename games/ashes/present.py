@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import visible_to
+
 from . import cardtable
 
 MAP_KIND = "cards"
@@ -34,12 +36,15 @@ def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
 
-def sentence(e: Mapping[str, Any]) -> str:
-    """One event in words (private events are marked "(only you)")."""
+def sentence(e: Mapping[str, Any], gm: bool = False) -> str:
+    """One event in words. A private event is marked "(only you)" for its player, and for the
+    game master (``gm``) with the powers it went to."""
     kind = e["type"]
     who = name(str(e.get("power", "")))
     p = bare(str(e.get("planet", "")))
-    mine = " (only you)" if "to" in e else ""
+    who_saw = visible_to(e)
+    mine = "" if who_saw is None else (
+        f" [private to {', '.join(map(name, who_saw))}]" if gm else " (only you)")
     texts = {
         "dealt": lambda: f"You were dealt {', '.join(map(bare, e['planets']))}.",
         "explored": lambda: f"{p} was explored: a new neutral planet ({e['deck']} cards left).",
@@ -234,7 +239,7 @@ class AshesPresenter:
     def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
-        return {"events": [sentence(e) + (" [private]" if "to" in e else "") for e in events],
+        return {"events": [sentence(e, gm=True) for e in events],
                 "hands": {name(p): ", ".join(f"{bare(c)} ({n})" for c, n in
                                              v["you"]["hand"].items())
                           for p, v in views.items()},

@@ -21,6 +21,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.events import private
 
 from . import deck as deckmod
 from .chance import DIE, PracticeChance
@@ -135,11 +136,9 @@ class Table:
         self.home_before: dict[str, int] = {}  # ruling A18: the mover's hand before movement
 
     # -- plumbing --------------------------------------------------------------------------
-    def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
+    def emit(self, kind: str, visible_to: list[str] | None = None, **fields: Any) -> None:
         event: dict[str, Any] = {"type": kind, "turn": self.s["turn"], **fields}
-        if to is not None:
-            event["to"] = sorted(to)
-        self.events.append(event)
+        self.events.append(event if visible_to is None else private(event, *visible_to))
 
     @property
     def cards(self) -> dict[str, Any]:
@@ -186,7 +185,7 @@ class Table:
         keep = min(ships, self.limit(code))
         me["hand"][code] = keep
         me["hand"] = dict(sorted(me["hand"].items()))
-        self.emit("draw", to=[power], power=power, planet=cid(code), ships=keep,
+        self.emit("draw", visible_to=[power], power=power, planet=cid(code), ships=keep,
                   eliminated=ships - keep)
         self.emit("drew", power=power, deck=len(self.s["deck"]), eliminated=ships - keep)
         return code
@@ -294,7 +293,7 @@ def deal(t: Table) -> None:
     for p in t.s["seats"]:
         hand = t.s["powers"][p]["hand"]
         t.s["powers"][p]["hand"] = dict(sorted(hand.items()))
-        t.emit("dealt", to=[p], power=p, planets=[cid(c) for c in sorted(hand)])
+        t.emit("dealt", visible_to=[p], power=p, planets=[cid(c) for c in sorted(hand)])
     for _ in range(GALAXY):
         t.explore()
     seats = t.s["seats"]
@@ -323,7 +322,7 @@ def turn(t: Table, power: str, orders: Mapping[str, Any]) -> None:
         if not problems:
             chosen = move
             break
-        t.emit("move_void", to=[power], power=power, move=_named(move),
+        t.emit("move_void", visible_to=[power], power=power, move=_named(move),
                problems=[str(p) for p in problems])
     if chosen is None:
         t.emit("no_movement", power=power)
@@ -363,7 +362,7 @@ def reinforce(t: Table, power: str, wanted: Mapping[str, int] | None) -> None:
     home = sum(n for c, n in placed.items() if c in pos.hand)
     t.emit("reinforcement", power=power, received=count - left, stock_short=left,
            colonies=colonies, home=home, in_play=pos.in_play())
-    t.emit("reinforcement_split", to=[power], power=power,
+    t.emit("reinforcement_split", visible_to=[power], power=power,
            home={cid(c): n for c, n in placed.items() if c in pos.hand},
            unfit=[cid(c) for c in unfit])
 
@@ -374,7 +373,7 @@ def exchange(t: Table, power: str, card: str) -> None:
     me = t.s["powers"][power]
     ships = me["hand"].pop(card)
     t.bury(card, power)
-    t.emit("exchanged", to=[power], power=power, planet=cid(card))
+    t.emit("exchanged", visible_to=[power], power=power, planet=cid(card))
     t.emit("exchange", power=power)
     t.draw_home(power, ships)
     t.deck_check()
@@ -410,7 +409,7 @@ def reorganise(t: Table, power: str, wanted: Mapping[str, int]) -> None:
     t.emit("reorganised", power=power,
            colonies={cid(c): n for c, n in me["colonies"].items()},
            home=sum(me["hand"].values()))
-    t.emit("reorganised_split", to=[power], power=power,
+    t.emit("reorganised_split", visible_to=[power], power=power,
            home={cid(c): n for c, n in me["hand"].items()})
     revolutions(t, power)
 
@@ -546,7 +545,7 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
         else:
             placed, lost = send_home(t, defender, def_left)
             t.emit("retreat", power=defender, ships=sum(placed.values()), eliminated=lost)
-            t.emit("retreat_split", to=[defender], power=defender,
+            t.emit("retreat_split", visible_to=[defender], power=defender,
                    home={cid(c): n for c, n in placed.items()})
     else:
         if defender is None:  # the population is never lost (ruling A6): ships are
@@ -560,7 +559,7 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
                        deck=len(t.s["deck"]))
         placed, lost = send_home(t, power, att_left)
         t.emit("retreat", power=power, ships=sum(placed.values()), eliminated=lost)
-        t.emit("retreat_split", to=[power], power=power,
+        t.emit("retreat_split", visible_to=[power], power=power,
                home={cid(c): n for c, n in placed.items()})
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.game.chance import Chance
+from pbem.game.events import private
 
 from . import components as comp
 from . import hexes as hx
@@ -298,8 +299,8 @@ def starting_fleet(st: dict[str, Any], power: str, entries: list[Any], chance: C
     for i, entry in enumerate(entries):
         why = start_problem(st, power, entry, set(), 0)
         if why is not None:
-            events.append({"type": "start_void", "power": power, "entry": i, "reason": why,
-                           "to": [power]})
+            events.append(private({"type": "start_void", "power": power, "entry": i,
+                                   "reason": why}, power))
             continue
         cost = start_cost(st["pack"], me["empire"], entry["token"])
         me["reserve"] -= cost

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.events import private
 from pbem.game.plugin import Window
 
 from . import allocate, economy, fire, movement
@@ -108,8 +109,8 @@ def set_answer(st: dict[str, Any], power: str, answer: Mapping[str, Any] | None
     if answer is None:
         return []
     st["powers"][power]["contested"] = copy.deepcopy(dict(answer))
-    return [{"type": "contested_answer", "power": power, "to": [power],
-             "answer": copy.deepcopy(dict(answer))}]
+    return [private({"type": "contested_answer", "power": power,
+                     "answer": copy.deepcopy(dict(answer))}, power)]
 
 
 def advance(st: dict[str, Any], power: str) -> None:

@@ -54,7 +54,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser("games")  # a game's own command (pbem distance)
     else:
         parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code == 2:  # a usage error: perhaps a command of a game that did not load
+            from pbem.cli import games
+
+            for sentence in games.unloadable():
+                print(f"pbem: {sentence}", file=sys.stderr)
+        raise
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

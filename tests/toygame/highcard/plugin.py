@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
@@ -61,7 +62,7 @@ class HighCard(Steps):
 
     def view_events(self, events: Sequence[Mapping[str, Any]],
                     power: str | None) -> list[dict[str, Any]]:
-        return rules.view_events(events, power)
+        return events_.view_events(events, power)
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         return Resolution(*rules.end(state, reason))

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import PbemError, Problem
+from pbem.game.events import private
 
 SUITS = ("ember", "frost", "gale")
 VARIANTS = {
@@ -137,8 +138,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
     else:
         events.append({"type": "round_tied", "turn": turn, "powers": winners})
     for power in table:
-        events.append({"type": "hand", "turn": turn, "to": [power],
-                       "cards": list(new["powers"][power]["hand"])})
+        events.append(private({"type": "hand", "turn": turn,
+                               "cards": list(new["powers"][power]["hand"])}, power))
     new["turn"] = turn + 1
     if not due(new):
         finish(new, events, "every card was played")
@@ -173,10 +174,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     if power is not None:
         out["hand"] = list(state["powers"][power]["hand"])
     return out
-
-
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
-    return [dict(e) for e in events if "to" not in e or (power is not None and power in e["to"])]
 
 
 def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,3 +44,20 @@ def installed_pbem(tmp_path_factory):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the session's directory, above every worker's own
     return shared(base)
+
+
+@pytest.fixture
+def small_fs(tmp_path: Path) -> Iterator[Path]:
+    """A real 16 MB tmpfs (to fill to ENOSPC, or remount read-only). Mounting needs root: make
+    test and CI run as root; elsewhere the test fails saying so."""
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.fail("this test mounts a 16 MB tmpfs, which failed "
+                    f"({done.stderr.decode().strip()}): run make test as root (CI does)")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

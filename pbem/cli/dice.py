@@ -9,8 +9,10 @@ from pathlib import Path
 from pbem.chance.errors import ChanceError
 from pbem.chance.published import find_blocks, verify_block
 from pbem.chance.stream import Stream
+from pbem.numbers import digits, whole_arg
 
 MAX_INPUT = 20 * 1024 * 1024  # a report is far smaller; refuse to read a disk image by mistake
+MAX_ROLLS = 100_000  # rolls printed by one `pbem dice roll` (more is a typo, not a check)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--label", required=True, help="the stream's label")
     r.add_argument("--faces", default="1,2,3,4,5,6", help="comma-separated faces "
                    "(default: 1,2,3,4,5,6)")
-    r.add_argument("--count", type=int, default=1, help="how many rolls (default: 1)")
+    r.add_argument("--count", type=whole_arg, default=1, help="how many rolls (default: 1)")
     r.set_defaults(func=run_roll)
 
 
@@ -71,11 +73,14 @@ def _seed(text: str, option: str) -> bytes:
 
 def run_roll(args: argparse.Namespace) -> int:
     seed = _seed(args.seed_hex, "--seed-hex")
-    try:
-        faces = [int(f) for f in args.faces.split(",")]
-    except ValueError:
-        raise ChanceError(f"--faces: {args.faces!r} is not a comma-separated list of whole "
-                          "numbers") from None
+    found = [digits(f.strip().removeprefix("-")) for f in args.faces.split(",")]
+    if any(n is None for n in found):
+        raise ChanceError(f"--faces: {args.faces[:60]!r} is not a comma-separated list of whole "
+                          "numbers")
+    faces = [-n if f.strip().startswith("-") else n
+             for f, n in zip(args.faces.split(","), found, strict=True) if n is not None]
+    if args.count > MAX_ROLLS:
+        raise ChanceError(f"--count: at most {MAX_ROLLS:,} rolls, not {args.count:,}")
     rolls = Stream(seed, args.label).roll(faces, args.count)
     print(" ".join(str(x) for x in rolls))
     return 0

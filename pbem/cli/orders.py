@@ -22,6 +22,7 @@ from pbem.cli import games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
 from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
@@ -51,8 +52,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _view_arg(new)
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
-    new.add_argument("--turn", type=int, help="the turn the orders are for (without --view)")
-    new.add_argument("--seq", type=int, help="submission number (default: the next after the "
+    new.add_argument("--turn", type=whole_arg, help="the turn the orders are for (without --view)")
+    new.add_argument("--seq", type=whole_arg, help="submission number (default: the next after the "
                      "last accepted one, from the view's last_seq, as in the report's form, or "
                      "after the last one `orders sign` signed with this vault; else 0)")
     new.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")

@@ -65,6 +65,8 @@ class Verdict:
     #: False when the signature or envelope failed: game and power are only claimed, and the
     #: problems may quote a stranger's text (never mailed to a player as they are).
     verified: bool = True
+    #: The sha256 of a verified file (the reply limits count its rejection apart).
+    sha256: str | None = None
 
     def line(self) -> str:
         who = f"{self.game}/{self.power}" if self.game else "unknown game"
@@ -179,7 +181,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
-    verdict = Verdict("rejected", v.game, v.power, v.turn)
+    verdict = Verdict("rejected", v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}

@@ -27,6 +27,7 @@ from pbem import canonical, failpoints
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
+from pbem.game.plugin import Window
 from pbem.host import notify
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
@@ -222,7 +223,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
     elif (wrong := _instance_problem(game, v)) is not None:
         problems.append(wrong)
-    elif (unfair := _chance_problem(game, v)) is not None:
+    elif (unfair := _chance_problem(game, v, plugin.window(state))) is not None:
         problems.append(unfair)
     elif standing is not None and not replaces(v.seq, standing["seq"]):
         problems.append(Problem(
@@ -294,13 +295,22 @@ def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
                    "start your orders from your latest report's view")
 
 
-def _chance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
+def _chance_problem(game: GameDir, v: VerifiedOrders, window: Window | None) -> Problem | None:
     """The file's fair-chance value must hash to the power's last known one (its tip is step
-    0); a wrong value rejects the file with the check's own sentence."""
+    0); a wrong value rejects the file with the check's own sentence. In a game with chance, a
+    file without the contribution its step needs (the set-up tip, a due power's value at a
+    step that may draw) is refused with one sentence naming it and the command that fills it
+    in (pbem.store.chance.expected)."""
+    ledger = game.log.summary.chance_ledger()  # the running ledger
+    if window is not None and chance.instance(game.genesis) is not None:
+        lacking = chance.missing(ledger, window.kind, window.due, window.draws, v.power,
+                                 v.entropy)
+        if lacking is not None:
+            return Problem("entropy", "entropy", lacking)
     if v.entropy is None:
         return None
     try:
-        game.log.summary.chance_ledger().check(v.power, v.entropy)  # the running ledger
+        ledger.check(v.power, v.entropy)
     except (ChanceError, ChanceMismatch) as exc:
         return Problem("entropy", "entropy", str(exc))
     return None

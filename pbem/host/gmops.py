@@ -27,7 +27,7 @@ from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import notify, rootindex
-from pbem.host.turnjob import MAILED, STOPPED
+from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -69,7 +69,12 @@ def status(path: Path, now: datetime) -> list[str]:
     if plugin.is_over(state):
         lines.append(f"over: {state.get('result')}")
     else:
-        lines.append(_deadline_line(clock.deadline, clock.paused, now))
+        waiting = chance_waiting(game, plugin, state, standing)
+        line = _deadline_line(clock.deadline, clock.paused, now)
+        if waiting and " PASSED " in line:  # the set-up or first drawing step waits
+            line = line.split(": the next pbem run", 1)[0] + ": " + notify.chance_wait_line(
+                path, plugin.window(state), waiting)
+        lines.append(line)
         for p in due:
             have = standing.get(p)
             got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"

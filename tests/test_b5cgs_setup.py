@@ -16,6 +16,7 @@ from tests.b5cgs_driver import (
     PLUGIN,
     ScriptedChance,
     check,
+    committed,
     hexes,
     new_game,
     setupmod,
@@ -25,7 +26,8 @@ EA, MF, VC = "earth-alliance", "minbari", "valdri"
 
 
 def fresh(variant="basic-3"):
-    return PLUGIN.setup(variant, {"game_id": "t"})
+    """A game at its deal: the set-up step (every player commits his chance) resolved."""
+    return committed(PLUGIN.setup(variant, {"game_id": "t"}))
 
 
 def test_setup_is_pure_and_secret_free():

@@ -209,7 +209,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     elif v.turn != plugin.orders_turn(state):
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
-    elif late is not None and game.config.late_orders == "refuse":
+    elif late is not None and game.config.late_orders == "refuse" and not _awaited(held, v):
         grace = "" if late["grace_end"] == late["deadline"] else \
             f", grace period to {late['grace_end']}"
         problems.append(Problem(
@@ -293,6 +293,17 @@ def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
     return Problem("instance", "instance", f"this file is for another instance of game "
                    f"{v.game} ({v.instance[:12]}…), not the one running now ({mine[:12]}…): "
                    "start your orders from your latest report's view")
+
+
+def _awaited(held: OpenGame, v: VerifiedOrders) -> bool:
+    """Whether the game waits past its deadline for this power's contribution (the set-up step
+    or the first drawing step, pbem.store.chance.waiting_for): then his file is never late."""
+    game, plugin = held.game, held.plugin
+    step = plugin.window(held.state)
+    if step is None or chance.instance(game.genesis) is None:
+        return False
+    return v.power in chance.waiting_for(game.log.summary.chance_ledger(), step.kind, step.due,
+                                         step.draws, game.log.summary.standing_orders())
 
 
 def _chance_problem(game: GameDir, v: VerifiedOrders, window: Window | None) -> Problem | None:

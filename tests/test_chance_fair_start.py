@@ -226,3 +226,17 @@ def test_listened_powers_are_in_the_seed_and_a_b5_target_is_listened() -> None:
     seeds = {StepChance("b5-t", 5, b"\x05" * 32, dict(values, b=v)).public_seed
              for v in (b"\xbb" * 32, b"\xcc" * 32, None)}
     assert len(seeds) == 3  # the target's value (or its absence) changes the roll's seed
+
+
+def test_pbem_orders_check_refuses_a_signed_file_without_its_contribution() -> None:
+    """`pbem orders check --view` holds a signed file to the referee's rule, from view.json's
+    ``chance.contribute``, with the same sentence."""
+    from pbem.cli.orders import _contribution_problems
+
+    view = {"viewer": "north", "chance": {"step": 2, "tip": "ab" * 32, "contribute": "value"}}
+    (problem,) = _contribution_problems(view, None)
+    assert problem.message == chance.missing_sentence("north", "value", 2)
+    assert _contribution_problems(view, {"tip": "ab" * 32}) != []
+    assert _contribution_problems(view, "cd" * 32) == []
+    assert _contribution_problems({**view, "chance": {**view["chance"], "contribute": "offer"}},
+                                  None) == []

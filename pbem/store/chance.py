@@ -36,7 +36,7 @@ from typing import Any
 
 from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
-from pbem.chance.player import check_player_reveal
+from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
 from pbem.chance.stream import PUBLIC
@@ -255,17 +255,6 @@ def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
     if power not in ledger.tips:
         return "tip"
     return "value" if ledger.committed_before(power) else None
-
-
-def missing_sentence(power: str, need: str, step: int) -> str:
-    """The one sentence refusing a file without its contribution."""
-    what = ("your chance tip (entropy: {tip: …}), which this set-up step exists to commit"
-            if need == "tip" else
-            f"your chance value for step {step} (entropy: …), which every draw of this step "
-            "needs")
-    return (f"{power}: this file carries no entropy: it must carry {what}; sign it with "
-            "`pbem orders sign FILE --key KEY --view view.json` (the view of your latest "
-            "report or welcome mail), which fills it in")
 
 
 def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, power: str,

@@ -206,7 +206,9 @@ def _contribution_problems(view: dict[str, Any], entropy: Any) -> list[Problem]:
     """The referee's refusal of a signed file without the chance contribution its step needs
     (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
     info = view.get("chance")
-    need = info.get("contribute") if isinstance(info, dict) else None
+    if not isinstance(info, dict):
+        return []
+    need = info.get("contribute")
     if need not in ("tip", "value"):
         return []
     kind = "tip" if isinstance(entropy, dict) else "value" if isinstance(entropy, str) else None

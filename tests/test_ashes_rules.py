@@ -9,6 +9,7 @@ import copy
 import pytest
 
 from pbem import canonical
+from pbem.game.chance import NO_CHANCE
 from tests.ashes_driver import (
     CARDS,
     PLUGIN,
@@ -48,6 +49,9 @@ def test_starting_the_game_shuffle_deal_galaxy_first_player():
     ... the 'black hole'." The shuffle comes from the secret stream, the first player from a
     public draw (the seed's "youngest player" has no email equivalent)."""
     state = PLUGIN.setup("sequential-3", {"game_id": "g1"})
+    # the set-up step: every player commits his chance; nothing is drawn (NO_CHANCE refuses)
+    state = PLUGIN.resolve(state, {p: {} for p in state["seats"]}, NO_CHANCE).state
+    assert state["phase"] == "deal" and PLUGIN.window(state).kind == "deal"
     order = list(reversed(standin_order()))
     chance = ScriptedChance(deck=order, first=2)
     result = PLUGIN.resolve(state, {p: {} for p in state["seats"]}, chance)

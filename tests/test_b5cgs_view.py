@@ -13,7 +13,7 @@ EA, MF, VC = "earth-alliance", "minbari", "valdri"
 def test_a_view_carries_what_the_engine_needs():
     st = new_game()
     v = PLUGIN.view(st, EA)
-    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 2)
+    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 3)
     assert set(v["powers"]) == {EA, MF, VC}
     assert v["window"] == {"kind": "turn", "label": "Round 1: Earth Alliance's turn",
                            "due": [EA]}

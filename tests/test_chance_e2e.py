@@ -2,7 +2,8 @@
 ``pbem new`` records the referee's commitments, each player's tool commits a chain tip in the
 set-up step and reveals a value in every later file (``pbem orders new|check|sign`` with a
 vault, mailed through ``pbem ingest --stdin`` under a memory cap), ``pbem run`` resolves with a
-``StepChance`` (a secret shuffle and salt at set-up, a public die each round), reports attach
+``StepChance`` (nothing drawn at set-up; a secret shuffle and salt in the first round, from
+every player's value; a public die each round), reports attach
 ``chance-step-T.json``, the game's end reveals K, and ``pbem export`` + ``pbem audit`` prove
 every draw. A lying referee who alters a die, a shuffle, a player's value or K is named by the
 audit; a player who withholds changes only his own contribution."""
@@ -58,7 +59,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     signed: dict[tuple[str, int], str] = {}
     hour = 1.0
     for power, player in players.items():  # set-up: commit the tips
-        assert player.newest_view()["chance"] == {"step": 1, "tip": None}
+        assert player.newest_view()["chance"] == {"step": 1, "tip": None, "contribute": "tip"}
         signed[(power, 0)] = player.mail_orders(None, 0, hour)
     hour += 1
     assert host.run(at(hour))[0].status == "resolved"
@@ -84,8 +85,9 @@ def test_genesis_commits_and_every_drawing_step_records_its_inputs(game: Played)
     genesis = game.host.game().genesis
     assert set(genesis["random"]) == {"nonce", "referee_tip", "secret_commit"}
     resolves = game.host.entries("resolve")
-    assert len(resolves) == 5 and all("random" in r.body for r in resolves)
-    assert resolves[0].body["random"]["players"] == {"north": None, "south": None}  # tips only
+    assert len(resolves) == 5 and all("random" in r.body for r in resolves[1:])
+    assert "random" not in resolves[0].body  # the set-up step draws nothing: tips only
+    assert None not in resolves[1].body["random"]["players"].values()  # the first draw: all
     third = resolves[3].body["random"]["players"]
     assert third["south"] is None and third["north"] is not None
     assert HC.is_over(game.host.state())
@@ -102,7 +104,7 @@ def test_each_value_is_the_one_the_players_tool_derived_from_his_vault(game: Pla
         (entry,) = [v for k, v in seeds.items() if k.startswith("lucky-1#")]
         seed = bytes.fromhex(entry[power]["chance"][0]["seed"])
         for step, r in enumerate(resolves, 1):
-            value = r.body["random"]["players"][power]
+            value = r.body.get("random", {}).get("players", {}).get(power)
             if value is not None:
                 assert value == player_reveal(seed, step).hex()
                 assert f"entropy: {value}" in game.signed[(power, step - 1)]
@@ -185,7 +187,7 @@ def test_the_export_passes_the_audit_with_every_draw_proven(game: Played) -> Non
     done = pbem("audit", str(game.tmp / "lucky-1.export"))
     assert done.returncode == 0, done.stderr
     assert b"audit passed:" in done.stdout
-    assert b"chance: 5 drawing steps" in done.stdout
+    assert b"chance: 4 drawing steps" in done.stdout
     assert b"secret K revealed and checked against genesis, every hidden draw replayed" in \
         done.stdout
 
@@ -255,17 +257,17 @@ def test_a_die_steered_through_the_referees_value_is_named(game: Played) -> None
 
 
 def test_an_altered_shuffle_is_named(game: Played) -> None:
-    """The referee deals the kitty it likes: the set-up step's recorded state (its digest)
+    """The referee deals the kitty it likes: the first round's recorded state (its digest)
     is not what the shuffle gives."""
     seq: list[int] = []
 
     def change(items: list[dict[str, Any]]) -> None:
-        r = _resolves(items)[0]
+        r = _resolves(items)[1]
         seq.append(items.index(r))
         g = GameDir.open(game.host.path)
-        state = replay.replay(HC, g.log.entries[:g.log.entries.index(
-            next(e for e in g.log.entries if e.kind == "resolve")) + 1], g.initial_state(HC),
-            replay.chance_key(g))
+        second = [e for e in g.log.entries if e.kind == "resolve"][1]
+        state = replay.replay(HC, g.log.entries[:second.seq + 1], g.initial_state(HC),
+                              replay.chance_key(g))
         state["kitty"] = "kitty-1" if state["kitty"] != "kitty-1" else "kitty-2"
         r["body"]["state"] = canonical.digest(state)
 
@@ -312,7 +314,9 @@ def test_a_wrong_value_in_an_order_file_is_rejected_naming_the_power_and_step(
 
     assert accept.handle_block(host.root, text, received=at(1),
                                message_id="<n0@example.org>").verdict == "accepted"
-    host.submit("south", {}, when=at(1))
+    south = _signed(host, "south", {"entropy": {"tip": "33" * 32}}, seq=0)
+    assert accept.handle_block(host.root, south, received=at(1),
+                               message_id="<s0@example.org>").verdict == "accepted"
     host.run(at(50))
     bad = _signed(host, "north", {"entropy": "22" * 32}, seq=1)
     verdict = accept.handle_block(host.root, bad, received=at(51), message_id="<n1@example.org>")

@@ -51,7 +51,10 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     host.run(at(0.1))  # welcome mails with the set-up step's view
     for power in host.plugin.powers_due(host.state()):
         players[power].mail({}, 1)
-    assert host.run(at(2))[0].status == "resolved"  # set-up: order of play, the deal
+    assert host.run(at(2))[0].status == "resolved"  # set-up: every player commits his chance
+    for power in host.plugin.powers_due(host.state()):
+        players[power].mail({}, 2.5)
+    assert host.run(at(2.7))[0].status == "resolved"  # the deal: order of play, the map
     state = host.state()
     current = host.plugin.powers_due(state)[0]
     answerer = next(p for p in state["order"] if p != current)

@@ -51,7 +51,8 @@ class Ashes(Steps):
 
     def window(self, state: dict[str, Any]) -> Window | None:
         step = rules.window(state)
-        return None if step is None else Window(step.kind, step.label, step.due, step.deadline)
+        return None if step is None else Window(step.kind, step.label, step.due, step.deadline,
+                                                step.listens, step.draws)
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])

@@ -1,7 +1,10 @@
 """The rules core of The Ashes of Empire: pure functions of (state, orders, chance).
 
 No clock, no I/O, and no randomness except through ``chance`` (pbem.game.chance). Set-up
-is secret-free (it deals nothing); the first step shuffles and deals. Each later step is one
+is secret-free (it deals nothing); the first step (``setup``) draws nothing either: every
+player commits his chance there. The second step (``deal``) shuffles and deals from every
+player's value (pbem's rule of fair chance: no draw before every player has contributed a
+value committed in an earlier step). Each later step is one
 player's turn (sequential mode, as printed) or a round in which every player's turn runs in a
 rotating order (round mode). A turn: reinforcement, one movement option a-d, revolution,
 battle after c, retreat; victory is checked after every change (RULES.md maps every seed line
@@ -53,6 +56,8 @@ class Window:
     label: str
     due: tuple[str, ...]
     deadline: str = "main"
+    listens: tuple[str, ...] = ()
+    draws: bool = False
 
 
 def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -114,13 +119,19 @@ def order_of_round(state: Mapping[str, Any]) -> list[str]:
 def window(state: Mapping[str, Any]) -> Window | None:
     if state["result"] is not None:
         return None
-    if state["phase"] == "setup":
-        return Window("setup", "Set-up: the shuffle and the deal", tuple(live(state)))
+    if state["phase"] == "setup":  # draws nothing: every player commits his chance
+        return Window("setup", "Set-up: every player commits his chance", tuple(live(state)))
+    if state["phase"] == "deal":
+        return Window("deal", "The deal: the shuffle, the hands, the galaxy, the first player",
+                      tuple(live(state)), draws=True)
     if state["mode"] == "sequential":
         p = state["active"]
-        return Window("turn", f"Turn {state['turn']}: {p} moves", (p,))
+        # The others are listened to: a defender's value enters the battle dice's seed.
+        others = tuple(q for q in live(state) if q != p)
+        return Window("turn", f"Turn {state['turn']}: {p} moves", (p,), listens=others,
+                      draws=True)
     return Window("round", f"Round {state['round']} (turn {state['turn']})",
-                  tuple(order_of_round(state)))
+                  tuple(order_of_round(state)), draws=True)
 
 
 class Table:
@@ -570,6 +581,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance
     if t.over():
         return t.s, []
     if t.s["phase"] == "setup":
+        t.s["phase"] = "deal"  # every tip is in: the next step deals
+    elif t.s["phase"] == "deal":
         deal(t)
     elif t.s["mode"] == "sequential":
         power = t.s["active"]

@@ -121,7 +121,9 @@ class AshesTool:
     @staticmethod
     def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
                        vault: Any) -> list[str]:
-        if (view.get("window") or {}).get("kind") == "setup":
+        window = view.get("window") or {}
+        if window.get("kind") in ("setup", "deal") or view.get("viewer") not in window.get(
+                "due", [view.get("viewer")]):
             return []
         return [] if orders.get("move") else ["no movement this turn (standing orders)"]
 

@@ -329,6 +329,9 @@ class Walker:
             return
         self.tally.withheld_resolutions += 1
         self.chance.ledger.step += 1  # its chance is checked in the full export
+        if any(isinstance(e, dict) and e.get("type") == "chance"
+               for e in record.public.get("events") or []):
+            self.chance.ledger.drawn += 1  # it drew in public
         self._check_claimed_use(record)
         self.since, self.previous = [], record.seq
         self.state = None  # unknown from here on: nothing after can be replayed
@@ -372,7 +375,8 @@ class Walker:
                             "the parsed orders the referee logged are not what the player "
                             "signed")
         try:
-            self.chance.orders(b, v.entropy)
+            self.chance.orders(b, v.entropy, None if self.state is None
+                               else self.plugin.window(self.state))
         except ChanceProblem as exc:
             raise self._chance_fail(entry, exc) from None
         self.chance.note(entry)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.chance.player import new_seed, player_reveal, player_tip
+from pbem.chance.player import missing_sentence, new_seed, player_reveal, player_tip
 from pbem.cli import games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
@@ -184,12 +184,16 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
             pub.fingerprint: pub}, **expect)
         envelope_problems: list[Problem] = []
         body: dict[Any, Any] | None = verified.body
+        entropy = verified.entropy
     else:
         if blocks:
             text = dearmor(blocks[0]).body
         envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
+        entropy = envelope.entropy if envelope is not None else None
     problems = list(envelope_problems)
+    if blocks and view is not None:  # signed: its chance contribution is final (accept's rule)
+        problems += _contribution_problems(view, entropy)
     if view is None or body is None:
         return problems
     _normalized, found = _plugin(args, view).normalize_orders(body, view)
@@ -197,6 +201,22 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
         Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message) for p in found
     ]
     return problems
+
+
+def _contribution_problems(view: dict[str, Any], entropy: Any) -> list[Problem]:
+    """The referee's refusal of a signed file without the chance contribution its step needs
+    (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
+    info = view.get("chance")
+    if not isinstance(info, dict):
+        return []
+    need = info.get("contribute")
+    if need not in ("tip", "value"):
+        return []
+    kind = "tip" if isinstance(entropy, dict) else "value" if isinstance(entropy, str) else None
+    if kind == need or (need == "tip" and kind is not None):
+        return []
+    return [Problem("entropy", "entropy", missing_sentence(str(view.get("viewer")), str(need),
+                                                          int(info.get("step") or 0)))]
 
 
 def run_check(args: argparse.Namespace) -> int:

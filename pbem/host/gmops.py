@@ -27,7 +27,7 @@ from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import leftovers, notify, rootindex
-from pbem.host.turnjob import MAILED, STOPPED
+from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -79,8 +79,13 @@ def status(path: Path, now: datetime) -> list[str]:
             f"turn {plugin.orders_turn(state)}"
         lines.append(f"now open: {step}; orders due from "
                      + (", ".join(due) if due else "nobody"))
-        lines.append(_deadline_line(clock.deadline, clock.paused, now))
-        waiting = []
+        chance_wait = chance_waiting(game, plugin, state, standing)
+        line = _deadline_line(clock.deadline, clock.paused, now)
+        if chance_wait and " PASSED " in line:  # the set-up or first drawing step waits
+            line = line.split(": the next pbem run", 1)[0] + ": " + notify.chance_wait_line(
+                path, window, chance_wait)
+        lines.append(line)
+        waiting: list[str] = []
         for p in due:
             have = standing.get(p)
             if have is None:

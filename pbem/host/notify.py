@@ -119,13 +119,23 @@ class Context:
         ledger = self.game.log.summary.chance_ledger()
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"
+        listened = set(window.listens) - set(window.due) if window is not None else set()
         out: dict[str, dict[str, Any]] = {}
         for power in self.game.config.powers:
             extra: dict[str, Any] = {"instance": inst}
             tip = ledger.tips.get(power)
             if setup or tip is not None:
+                # ``contribute``: what this power's file for the step must carry ("tip",
+                # "value") or may ("offer": a listened power's value enters the step's seed
+                # if he sends a file, one with no orders at all is fine), or null.
+                need = None if window is None else chance.expected(
+                    ledger, window.kind, window.due, window.draws, power)
+                if need is None and power in listened and window is not None \
+                        and window.draws and ledger.committed_before(power):
+                    need = "offer"
                 extra["chance"] = {"step": ledger.step + 1,
-                                   "tip": tip.hex() if tip is not None else None}
+                                   "tip": tip.hex() if tip is not None else None,
+                                   "contribute": need}
             out[power] = extra
         return out
 
@@ -247,6 +257,30 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
             "--email ADDRESS --key FILE.pub\n")
     mail = mails.RenderedMail(f"[{ctx.game.game_id}] {mails.power_name(power)} missed "
                                f"{in_a_row} turns", text, "", [])
+    return ctx.compose_wire(gm, mail, kind="report")
+
+
+def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
+    """The sentence `pbem gm status`, the turn job and the game master's alert give while the
+    set-up step or the first drawing step waits for a contribution (pbem.store.chance)."""
+    what = "set-up" if window is not None and window.kind == "setup" else (
+        f"{window.kind}" if window is not None else "next")
+    files = " and ".join(f"{p}'s {what} file" for p in waiting)
+    powers = waiting[0] if len(waiting) == 1 else "POWER"
+    return (f"the game waits for {files}: it does not start without every player's "
+            f"contribution; `pbem gm replace {path} {powers} --email ADDRESS --key FILE.pub` "
+            f"or `pbem gm end {path}`")
+
+
+def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str]) -> Wire:
+    """The game master's alert (once per step) that the game waits for a contribution."""
+    text = (f"In game {ctx.game.game_id}, {chance_wait_line(ctx.game.path, window, waiting)}."
+            "\n\nThe deadline has passed. The step's draws use every player's chance value, "
+            "so the game does not resolve without it: nobody is dealt out silently. The "
+            "players without a file have been reminded; the game moves as soon as their "
+            "file is accepted.\n")
+    mail = mails.RenderedMail(f"[{ctx.game.game_id}] Waiting for "
+                              f"{', '.join(waiting)}", text, "", [])
     return ctx.compose_wire(gm, mail, kind="report")
 
 

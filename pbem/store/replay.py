@@ -371,12 +371,17 @@ def clock(entries: Sequence[Entry]) -> Clock:
 
 
 def missed_turns(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
-    """Per power: resolutions it sent no orders for, in all and in a row up to now."""
+    """Per power: resolutions it sent no orders for, in all and in a row up to now (only
+    where it was due: a listened power's file, say one with only his chance value, is no
+    turn played)."""
     out: dict[str, dict[str, int]] = {}
     for entry in entries[1:]:
         if entry.kind != RESOLVE:
             continue
+        due = entry.body.get("due")
         for power, sha in entry.body["used"].items():
+            if isinstance(due, list) and power not in due:
+                continue
             rec = out.setdefault(power, {"total": 0, "in_a_row": 0})
             if sha is None:
                 rec["total"] += 1

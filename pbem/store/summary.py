@@ -107,7 +107,10 @@ class Summary:
             self.last_resolution_time = entry.time
             self.last_state_change = entry.seq
             self.standing = {}
+            due = body.get("due")
             for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
+                if isinstance(due, list) and power not in due:
+                    continue  # listened to, not due: no turn played or missed
                 rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
                 if sha is None:
                     rec["total"] += 1

@@ -24,6 +24,8 @@ def sentence(e: Mapping[str, Any]) -> str:
         return f"Round {e['turn']} was tied by {', '.join(map(name, e['powers']))}."
     if kind == "hand":
         return f"Your hand now: {', '.join(e['cards']) or 'empty'}."
+    if kind == "committed":
+        return "Every player committed his chance: the kitty is dealt in the first round."
     if kind == "dealt":
         return "The kitty was dealt face down from a shuffled deck."
     if kind == "bonus":

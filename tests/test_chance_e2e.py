@@ -186,19 +186,41 @@ def test_the_export_passes_the_audit_with_every_draw_proven(game: Played) -> Non
     assert done.returncode == 0, done.stderr
     assert b"audit passed:" in done.stdout
     assert b"chance: 5 drawing steps" in done.stdout
-    assert b"secret K revealed and checked against genesis, every hidden draw replayed" in \
-        done.stdout
+    assert b"the public and hidden draws of 5 of them replayed" in done.stdout
+    assert b"the referee's secret K revealed and checked against genesis" in done.stdout
+    assert b"escrow openings" not in done.stdout  # High Card has none: not its words
 
 
 def test_before_k_is_revealed_hidden_draws_are_not_yet_provable(game: Played) -> None:
-    """The export cut before the revealing entry (re-signed by the referee) passes, and the
-    summary says the hidden draws are not yet provable."""
+    """The export cut before the last round and the revealing entry (re-signed by the
+    referee): a running game passes, and the summary says the hidden draws are not yet
+    provable."""
     def drop(items: list[dict[str, Any]]) -> None:
-        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+        last = items.index(_resolves(items)[-1])
+        items[:] = items[:last]
 
     report = audit_bytes(lying_referee(game, drop), "running.export", [])
     assert report.tally.hidden_unproven == 1 and not report.tally.chance_secret
     assert "hidden draws are not yet provable" in report.lines()[0]
+    assert report.exit_status == 0
+
+
+def test_a_finished_game_whose_referee_never_reveals_k_fails_with_its_own_status(
+        game: Played) -> None:
+    """Issue 26: the game is over (its last resolution names no next deadline) and K never
+    came: the audit does not pass; it exits 3 (not 0, not 1) and names the hidden draws that
+    remain unproven."""
+    def drop(items: list[dict[str, Any]]) -> None:
+        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+
+    path = game.tmp / "no-k.export"
+    path.write_bytes(lying_referee(game, drop))
+    done = pbem("audit", str(path))
+    assert done.returncode == 3, done.stderr
+    first = done.stdout.decode().splitlines()[0]
+    assert first.startswith("audit NOT passed:") and "never revealed the secret K" in first
+    assert "the hidden draws of step 1 (turn 1)" in first
+    assert "hidden draws not proven" in done.stdout.decode()
 
 
 # -- a lying referee: rewrites entries, recomputes every hash, re-signs --------------------------

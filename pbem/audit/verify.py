@@ -14,8 +14,8 @@ from pbem.audit._lookup import LogLookup, Secrets, chance_enabled
 from pbem.audit._parallel import ahead, workers_for
 from pbem.audit._source import BytesSource, FileSource, Opened, Source, open_source
 from pbem.audit._walk import AuditFailure, Tally, Walker
+from pbem.audit._words import chance_lines, unproven_text
 from pbem.audit.export import ExportError
-from pbem.chance.contributions import audit_line
 from pbem.errors import PbemError
 from pbem.protocol.keys import PublicKey
 from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
@@ -61,7 +61,7 @@ class Report:
                    "(see the last line)"]
         elif self.unproven_end:
             out = [f"audit NOT passed: {self.source}: the game is over but the referee never "
-                   f"revealed the secret K of its fair chance, so {self._unproven()} "
+                   f"revealed the secret K of its fair chance, so {unproven_text(t)} "
                    f"(exit status {UNPROVEN}); everything else verified"]
         elif t.hidden_unproven:
             out = [f"audit passed so far: {self.source}: every entry verified from genesis to "
@@ -89,9 +89,7 @@ class Report:
                                                         if t.gm_ops else ""))
         out.append(self._used())
         if t.chance_steps or t.hidden_unproven or t.chance_secret:
-            out.append(self._chance())
-            out += [f"chance: {audit_line(t.contributions, p)}" for p in t.powers
-                    if t.contributions.without(p)]
+            out += chance_lines(t)
         if self.checkpoints:
             out.append("checkpoints: " + "; ".join(self.checkpoints))
         if partial:
@@ -104,16 +102,6 @@ class Report:
         else:
             out.append("result: the game is still running")
         return out
-
-    def _unproven(self) -> str:
-        t = self.tally
-        step, turn = t.hidden_first or (None, None)
-        first = (f"the hidden draws of step {step} (turn {turn})" if step is not None
-                 else "the hidden draws")
-        later = t.unreplayed_resolutions - t.hidden_unproven
-        return first + " remain unproven" + (
-            f", and the {later} resolution(s) after it could not be replayed" if later > 0
-            else "")
 
     def _used(self) -> str:
         t = self.tally
@@ -130,33 +118,6 @@ class Report:
             text += (f"; {t.used_unchecked} withheld resolutions not checked: the export was "
                      "made before public exports named the order files used")
         return text
-
-    def _chance(self) -> str:
-        """Only the checks made: the chains always; the signed files and the replay where the
-        walk could make them."""
-        t = self.tally
-        parts = [f"chance: {t.chance_steps} drawing steps, the referee's value and each "
-                 "player's checked against their committed chains"]
-        if t.chance_signed == t.chance_steps:
-            parts.append("each player's value is the one in his signed file")
-        elif t.chance_signed:
-            parts.append(f"each player's value is the one in his signed file in "
-                         f"{t.chance_signed} of them")
-        if t.chance_replayed:
-            what = "public and hidden" if t.chance_secret else "public"
-            parts.append(f"the {what} draws of {t.chance_replayed} of them replayed")
-        else:
-            parts.append("no draw replayed")
-        if t.chance_secret:
-            parts.append("the referee's secret K revealed and checked against genesis")
-        elif t.hidden_unproven:
-            step = t.hidden_first[0] if t.hidden_first else "?"
-            when = "the game is over" if t.finished else "it is revealed at the game's end"
-            parts.append(f"hidden draws not {'proven' if t.finished else 'yet provable'}: "
-                         f"step {step} drew in secret and the referee has not revealed K "
-                         f"({when}); the public draws of each step are proven by its "
-                         "report's chance-step-N.json: pbem dice verify REPORT.eml")
-        return "; ".join(parts)
 
     def _not_verified(self) -> str:
         t = self.tally

@@ -368,9 +368,8 @@ def receipt_chance(ctx: Context, info: dict[str, Any], power: str, seq: int) -> 
     accepted = ctx.game.log.summary.standing.get(power) or {}
     if accepted.get("seq") != seq:
         return None
-    entropy = accepted.get("entropy")
-    if isinstance(entropy, str):
-        return None
+    if accepted.get("entropy") is not None:
+        return None  # a value, or a tip committed by this file
     step = asked.get("step")
     return (f"This file carries no chance value: step {step} will be drawn without your value "
             "unless a later file brings it. Sign with `pbem orders sign FILE --key KEY --view "

@@ -214,7 +214,7 @@ def test_the_next_step_needs_no_checkpoint(player: Player) -> None:
 def test_a_listened_power_signs_its_value_alone(player: Player) -> None:
     """The step asks the defender for no orders but listens to his chance: the file carries
     his value and no orders."""
-    mail = player.mail(player.view(2, player.set_up_tip, listened=True), 5)
+    mail = player.mail(player.view(2, player.set_up_tip, contribute="offer"), 5)
     orders = player.orders(mail)
     code, out, err = player.run("orders", "sign", str(orders), "--key", str(player.key),
                                 "--view", str(mail))
@@ -229,3 +229,16 @@ def test_a_lost_seed_refuses_rather_than_signing_without(player: Player) -> None
     code, out, err = player.run("orders", "sign", str(player.orders(mail)), "--key",
                                 str(player.key), "--view", str(mail))
     assert code != 0 and out == "" and "holds no chance seed" in err
+
+
+def test_a_step_that_needs_nothing_reveals_nothing(player: Player) -> None:
+    """The view says the step takes no contribution from this power (it draws nothing, or his
+    tip was committed in this very step): the file carries no entropy and the vault's last
+    step stays."""
+    player.reveal(2, 5)
+    mail = player.mail(player.view(3, player.set_up_tip, contribute=None), 6)
+    code, out, err = player.run("orders", "sign", str(player.orders(mail)), "--key",
+                                str(player.key), "--view", str(mail))
+    assert code == 0, err
+    assert player.signed_entropy(out) is None
+    assert player.entry()["chance_last"]["step"] == 2

@@ -74,7 +74,14 @@ def asked_by_view(view: dict[str, Any], view_path: Path | None) -> Asked | None:
     info = view.get("chance")
     if not isinstance(info, dict) or not isinstance(info.get("step"), int):
         return None
-    listened = info.get("due") is False or bool(info.get("listened") or info.get("listens"))
+    # ``contribute`` (the host's word for what the step needs of this power): "tip", "value",
+    # "offer" (a listened power: its value enters the seed if it sends a file) or null (nothing:
+    # a step that draws nothing, or a tip committed in this very step). Views made before it
+    # say only the step and the tip.
+    need = info.get("contribute", "tip" if info.get("tip") is None else "value")
+    if need is None:
+        return None
+    listened = need == "offer"
     tip = info.get("tip")
     return Asked(vault_key(view["game_id"], view.get("instance")), str(view["game_id"]),
                  str(view["viewer"]), int(info["step"]), str(tip) if tip is not None else None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -188,19 +189,41 @@ def test_the_export_passes_the_audit_with_every_draw_proven(game: Played) -> Non
     assert done.returncode == 0, done.stderr
     assert b"audit passed:" in done.stdout
     assert b"chance: 4 drawing steps" in done.stdout
-    assert b"secret K revealed and checked against genesis, every hidden draw replayed" in \
-        done.stdout
+    assert b"the public and hidden draws of 4 of them replayed" in done.stdout
+    assert b"the referee's secret K revealed and checked against genesis" in done.stdout
+    assert b"escrow openings" not in done.stdout  # High Card has none: not its words
 
 
 def test_before_k_is_revealed_hidden_draws_are_not_yet_provable(game: Played) -> None:
-    """The export cut before the revealing entry (re-signed by the referee) passes, and the
-    summary says the hidden draws are not yet provable."""
+    """The export cut before the last round and the revealing entry (re-signed by the
+    referee): a running game passes, and the summary says the hidden draws are not yet
+    provable."""
     def drop(items: list[dict[str, Any]]) -> None:
-        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+        last = items.index(_resolves(items)[-1])
+        items[:] = items[:last]
 
     report = audit_bytes(lying_referee(game, drop), "running.export", [])
     assert report.tally.hidden_unproven == 1 and not report.tally.chance_secret
     assert "hidden draws are not yet provable" in report.lines()[0]
+    assert report.exit_status == 0
+
+
+def test_a_finished_game_whose_referee_never_reveals_k_fails_with_its_own_status(
+        game: Played) -> None:
+    """Issue 26: the game is over (its last resolution names no next deadline) and K never
+    came: the audit does not pass; it exits 3 (not 0, not 1) and names the hidden draws that
+    remain unproven."""
+    def drop(items: list[dict[str, Any]]) -> None:
+        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+
+    path = game.tmp / "no-k.export"
+    path.write_bytes(lying_referee(game, drop))
+    done = pbem("audit", str(path))
+    assert done.returncode == 3, done.stderr
+    first = done.stdout.decode().splitlines()[0]
+    assert first.startswith("audit NOT passed:") and "never revealed the secret K" in first
+    assert "the hidden draws of step 1 (turn 1)" in first
+    assert "hidden draws not proven" in done.stdout.decode()
 
 
 # -- a lying referee: rewrites entries, recomputes every hash, re-signs --------------------------
@@ -351,3 +374,64 @@ def _signed(host: Host, power: str, extra: dict[str, Any], seq: int) -> str:
     doc = {"pbem": 1, "game": host.game_id, "power": power,
            "turn": HC.orders_turn(host.state()), "seq": seq, **extra, "orders": {}}
     return sign_orders(yaml.safe_dump(doc, sort_keys=False), host.keys[power])
+
+
+# -- every missing contribution is said (issue 26) -----------------------------------------------
+def _text(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return " ".join(str(body.get_content()).split())
+
+
+def test_the_report_of_a_step_drawn_without_a_players_value_says_so(game: Played) -> None:
+    """South sent nothing for round 3 (step 4): his report of that round says step 4 was drawn
+    without his value and how to sign so it is not again; north's says nothing of the kind."""
+    south = [_text(m) for m in game.host.sent("south@example.org")]
+    (said,) = [t for t in south if "ROUND 4" in t]  # the round of step 4
+    assert re.search(r"(Step 4 was|4 were) drawn without your value", said), said
+    assert "pbem orders sign FILE --key KEY --view THIS.eml" in said
+    assert "pbem dice verify THIS.eml" in said
+    (north,) = [t for t in map(_text, game.host.sent("north@example.org")) if "ROUND 4" in t]
+    assert "FAIR CHANCE, STEP 4" in north and not re.search(r"4 (was|were) drawn", north)
+
+
+def test_gm_status_and_the_audit_say_each_missing_contribution(game: Played) -> None:
+    status = pbem("gm", "status", str(game.host.path))
+    assert status.returncode == 0, status.stderr
+    (line,) = [ln for ln in status.stdout.decode().splitlines() if ln.startswith("chance: south")]
+    assert "south contributed to 3 of 5 drawing steps" in line
+    assert re.search(r"(step 4 was|4 were) drawn without south's value", line), line
+    audit = pbem("audit", str(game.tmp / "lucky-1.export")).stdout.decode()
+    assert line in audit.splitlines()
+
+
+def test_a_file_without_a_chance_value_is_handled_as_documented(game: Played,
+                                                               tmp_path: Path) -> None:
+    """A file that carries no value at a drawing step (the tool never writes one; made by
+    hand here) is either refused naming the missing entropy, or accepted with a receipt that
+    says the step will be drawn without the power's value: never accepted in silence."""
+    from tests.pbem_host import Host
+
+    host = Host(tmp_path, "lucky-2", game="highcard", game_id="lucky-2")
+    players = {p: Player(host, p, tmp_path / "players") for p in host.powers}
+    host.run(at(0.1))
+    for player in players.values():
+        player.newest_view()
+        player.mail_orders(None, 0, 1.0)
+    host.run(at(2.0))
+    north = players["north"]
+    north.newest_view()
+    done = north.sign(("play", "--card", "ember-9"))
+    assert done.returncode == 0, done.stderr
+    view = json.loads((north.work / "view.json").read_text())
+    plain = (f"pbem: 1\ngame: lucky-2\npower: north\nturn: {view['turn']}\nseq: 1\n"
+             f"instance: {view['instance']}\norders: {{play: ember-9}}\n")
+    from pbem.protocol.keys import PrivateKey
+    from pbem.protocol.orderdoc import sign_orders
+
+    north.deliver(sign_orders(plain, PrivateKey.load(north.key)), 3.0)
+    host.run(at(3.1))  # the replies go out (south has sent nothing: the round waits)
+    texts = list(map(_text, host.sent("north@example.org")))
+    (reply,) = [t for t in texts if "seq 1)" in t or "rejected" in t.lower()] or [texts]
+    assert ("carries no chance value: step 2 will be drawn without your value" in reply
+            or "entropy" in reply), reply

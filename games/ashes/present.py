@@ -117,6 +117,10 @@ def sentence(e: Mapping[str, Any], gm: bool = False) -> str:
             f"{name(q)} {', '.join(map(bare, cards))}" for q, cards in e["hands"].items())
             + ".",
         "concession": lambda: f"{who} conceded.",
+        "chance": lambda: f"Public draws of step {e.get('step')}: " + "; ".join(
+            f"{' '.join(str(d.get('label', '')).replace(':', ' ').split())} "
+            f"{'rolled' if d.get('kind') == 'roll' else 'drew'} {d.get('result')}"
+            for d in e.get("draws") or []) + ".",
     }
     text = texts.get(kind)
     return (text() if text else f"{kind}.") + mine
@@ -214,8 +218,9 @@ class AshesPresenter:
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
                readers: Sequence[str]) -> dict[str, Any]:
         view = views[0]
-        return {"events": [sentence(e) for e in events], "galaxy": galaxy(view),
-                "table": cardtable.svg(view, events),
+        # The step's draws are listed in words under FAIR CHANCE (templates/common/_turn_notes).
+        return {"events": [sentence(e) for e in events if e.get("type") != "chance"],
+                "galaxy": galaxy(view), "table": cardtable.svg(view, events),
                 "empires": empires(view), "deck_count": view["deck"]["count"],
                 "window": view["window"], "result": view["result"],
                 "battles": [e for e in events if e["type"] == "battle"]}

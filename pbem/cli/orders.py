@@ -12,13 +12,12 @@ read from the view (its ``game`` field); ``--rules`` overrides it.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.chance.player import missing_sentence, new_seed, player_reveal, player_tip
-from pbem.cli import games
+from pbem.chance.player import missing_sentence
+from pbem.cli import entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
@@ -130,6 +129,11 @@ def run_new(args: argparse.Namespace) -> int:
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
+        asked = entropy.asked_by_view(view, args.view)
+        if asked is not None:
+            entropy.remember_view(args.vault, asked, turn)
+            header.append(f"# This game draws dice: `pbem orders sign` adds your chance for "
+                          f"step {asked.step}.")
         tool = _plugin(args, view).tool
         if tool is not None:
             orders, lines = tool.new_orders(view, args.vault)
@@ -267,55 +271,25 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
-_ORDERS_LINE = re.compile(r"^orders:", re.M)
-
-
-def _with_entropy(text: str, view: dict[str, Any], vault_path: Path | None) -> str:
-    """The file with ``entropy`` filled in from the vault when the view asks for fair chance
-    (docs/protocol.md, "Fair chance"): the set-up file commits a new chain's tip, every later
-    file reveals the chain's value for the step. Players never type it."""
-    info = view.get("chance")
-    if not isinstance(info, dict) or "entropy" in load_order_yaml(text):
-        return text
-    power, step = str(view["viewer"]), info.get("step")
-    # Seeds are kept per game instance: a game made again under the same id never reuses one.
-    game = f"{view['game_id']}#{view.get('instance', '')}"
-    vault = Vault.load(vault_path)
-    tip = info.get("tip")
-    if tip is None:
-        seed_hex = vault.chance_seed(game, power, None)
-        if seed_hex is None:
-            seed = new_seed()
-            vault.add_chance_seed(game, power, seed.hex(), player_tip(seed).hex())
-            vault.save()
-        else:
-            seed = bytes.fromhex(seed_hex)
-        line = f"entropy: {{tip: {player_tip(seed).hex()}}}\n"
-    else:
-        seed_hex = vault.chance_seed(game, power, str(tip))
-        if seed_hex is None or not isinstance(step, int):
-            _warn(f"your vault holds no chance seed for {power} in {view['game_id']} (tip "
-                  f"{str(tip)[:16]}…)"
-                  ": the file contributes no chance this step")
-            return text
-        line = f"entropy: {player_reveal(bytes.fromhex(seed_hex), step).hex()}\n"
-    match = _ORDERS_LINE.search(text)
-    if match is None:
-        return text + ("" if text.endswith("\n") else "\n") + line
-    return text[:match.start()] + line + text[match.start():]
-
-
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
         raise UsageError(f"{args.file} is signed already; sign the plain order file")
     view = _view(args)
+    vault = Vault.load(args.vault)
+    # Never without the player's chance (pbem.cli.entropy): from the view, or from the vault's
+    # record of the view of this turn; refused when neither can tell the step.
+    asked = (entropy.asked_by_view(view, args.view) if view is not None
+             else entropy.asked_by_vault(text, vault))
+    if asked is not None and asked.listened:
+        text = entropy.drop_orders(text, asked)
     if view is not None:
         problems = _problems(text, args, view)
         if problems:
             raise Rejected(problems)
-    if view is not None:
-        text = _with_entropy(text, view, args.vault)
+    if asked is not None:
+        text = entropy.with_entropy(text, asked, vault)
+        vault.save()  # before anything is written: the value revealed is on record
     armored = sign_orders(text, PrivateKey.load(args.key))
     _note_signed(args, text)
     if args.output is None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import atomic, canonical
+from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import leftovers, notify, rootindex
@@ -110,6 +111,9 @@ def status(path: Path, now: datetime) -> list[str]:
         lines.append("missed turns: " + ", ".join(
             f"{p} {m['total']} ({m['in_a_row']} in a row)" for p, m in missed.items()
             if m["total"]))
+    made = game.log.summary.chance_contributions()
+    lines += [f"chance: {contributions.audit_line(made, p)}" for p in game.config.powers
+              if made.without(p)]
     outbox = Outbox(path / "outbox")
     lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
     lines += trouble.lines(outbox)

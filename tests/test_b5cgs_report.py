@@ -275,8 +275,8 @@ def test_welcome_game_end_and_gm_summary_render():
 def test_the_purchase_table_is_in_the_report_and_the_order_form():
     """What the reader may buy, with the cost he pays now, upkeep, weapons with their arcs
     (heavy 3/1 in F FR FL for the Hyperion), defense rating and movement, in the text part,
-    the HTML part and the order form; the first turn's costs are the starting fleet's (C4.3:
-    build less upkeep for his empire's tokens)."""
+    the HTML part and the order form; the starting-fleet step's costs are the starting fleet's
+    (C4.3: build less upkeep for his empire's tokens)."""
     st, _ = battle()
     power = st["current"]
     assert power == EA
@@ -294,6 +294,6 @@ def test_the_purchase_table_is_in_the_report_and_the_order_form():
         assert max(map(len, text.splitlines())) <= 80 or text is mail.text
     assert "What you can buy" in mail.html and "Hyperion" in mail.html
     assert "3/1 F FR FL" in mail.html
-    st["powers"][EA]["turns"] = 0
+    st["phase"] = "fleet"  # Earth's starting-fleet step (rules version 3, ruling R7)
     first = {r["type"]: r for r in orderform.purchases(PLUGIN.view(st, EA))}
     assert first["ea-hyperion"]["cost"] == 16 - 3 and "jumpgate" not in first

@@ -91,6 +91,9 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) ->
         "dealt": lambda: f"{len(e.get('slots', []))} map pieces were dealt face down"
                          + (f" ({e['why']})" if e.get("why") else "") + ".",
         "turn_begins": lambda: f"Round {e.get('round')}: {who}'s turn.",
+        "fleet_begins": lambda: f"Starting fleets (C4.3): {who} places.",
+        "play_begins": lambda: f"Every starting fleet is placed: play begins with round 1, "
+                               f"{who} first (C4.4).",
         "turn_ends": lambda: f"{who}'s turn ends.",
         "moved": lambda: f"{tok} moved ({e.get('how')}) from {e['from']} to {e['to']}, "
                          f"facing {e.get('facing')}.",

@@ -23,6 +23,8 @@ from tests.b5cgs_driver import (
 from tests.b5cgs_positions import BOB, SALLY, allocate, bob_at_home, game, of_type
 
 orderform = importlib.import_module("b5cgs.orderform")
+fire = importlib.import_module("b5cgs.fire")
+sentences = importlib.import_module("b5cgs.sentences")
 
 where = importlib.import_module("b5cgs.where")
 EA = "earth-alliance"
@@ -237,3 +239,36 @@ def test_E4_a_hex_is_contested_only_if_a_neighbour_desires_it():
     assert old["powers"][SALLY]["contested"]["default"] == "deny"
     orders, _ = check(old, SALLY, {"contested": {"deny": [BOB]}})
     assert orders["contested"]["default"] == "deny"
+
+
+def _long_range_volley(version=None):
+    """Bob's Hyperion (heavy 3) fires at Sally's base two hexes north; the Long Range Support
+    die shows 2, the Defense Grid 0."""
+    st = game(version=version)
+    base = put(st, "base-6", SALLY, "3,3")
+    hyperion = put(st, "ea-hyperion", BOB, "3,5", facing=1)
+    chance = ScriptedChance(rolls={f"fire0:lrs:{hyperion}:heavy": [[2]], "fire0:dg": [[0]]})
+    return st, fire.fire(st, BOB, [{"target": base, "with": [hyperion]}], chance), hyperion
+
+
+def test_W1_long_range_support_and_volleys_named_as_players_count_them():
+    """H1 "A ship is firing 3 points of heavy weapons at a base 2 hexes away. A Long Range
+    Support Die Roll is made and the result is a 2, apply 2 (not 3) damage": the roll caps the
+    weapon, so its reason no longer says "at most 3" where the cap was 2; D5.51 "1 target at a
+    time": volleys are counted from 1 in the report ("Volley 1 at ..."), and the damage's cause
+    says "volley 1" too, not "volley 0". Rules version 3 writes these event texts; a game of
+    versions 1 and 2 keeps its events' words exactly (they are in the log's digest)."""
+    st, events, hyperion = _long_range_volley()
+    lrs = of_type(events, "roll")[0]
+    assert lrs["for"] == (f"Long Range Support, {hyperion}'s heavy of 3 at range 2 (H1): it "
+                          "scores at most the roll") and lrs["result"] == [2]
+    (hurt,) = of_type(events, "damage")
+    assert hurt["points"] == 2 and hurt["cause"] == f"volley 1 of {BOB}"
+    view = PLUGIN.view(st, SALLY)
+    said = [sentences.sentence(e, view) for e in events]
+    assert any("Volley 1 at" in s for s in said)
+    assert any("(volley 1 of Earth Alliance)" in s for s in said)
+    _, old, hyperion = _long_range_volley(version=2)
+    assert of_type(old, "roll")[0]["for"] == (f"Long Range Support, {hyperion}'s heavy at "
+                                              "range 2 (H1): at most 3")
+    assert of_type(old, "damage")[0]["cause"] == f"volley 0 of {BOB}"

@@ -37,6 +37,16 @@ def piece(name: Any) -> str:
     return text[len(PIECE):] if text.startswith(PIECE) else text
 
 
+def cause(view: Mapping[str, Any], text: Any) -> str:
+    """A damage cause as players read it: a power named by its title ("volley 1 of Earth
+    Alliance", the event says ``earth-alliance``)."""
+    out = str(text)
+    for p in view["powers"]:
+        if out.endswith(f" of {p}"):
+            return out[: -len(p)] + power_title(view, p)
+    return out
+
+
 def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
@@ -110,7 +120,7 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) ->
         "swept": lambda: f"{tok} swept the mine at {e.get('hex')} (Defense Grid "
                          f"{e.get('dg')}).",
         "move_void": lambda: f"{who}'s move entry {e.get('entry')} was void: {e.get('reason')}.",
-        "damage": lambda: f"{tok} took {e.get('points')} damage ({e.get('cause')}): "
+        "damage": lambda: f"{tok} took {e.get('points')} damage ({cause(view, e.get('cause'))}): "
                           + {"none": "no effect", "crippled": "crippled",
                              "destroyed": "destroyed"}.get(str(e.get("result")),
                                                            str(e.get("result"))) + ".",

@@ -29,10 +29,10 @@ from . import hexes as hx
 from .rulings import cite
 from .setup import rules_version
 
+#: From this rules version a Long Range Support roll's reason names the weapon's points and the
+#: roll as the cap, and a volley's damage cause counts volleys from 1 (RULES.md W1); earlier
+#: versions' events keep their words (a resolution's events are part of the log's digest).
 WORDS_AS_COUNTED = 3
-"""From this rules version a Long Range Support roll's reason names the weapon's points and the
-roll as the cap, and a volley's damage cause counts volleys from 1 (RULES.md W1); earlier
-versions' events keep their words (a resolution's events are part of the log's digest)."""
 
 Event = dict[str, Any]
 RANGES = {"heavy": 2, "laser": 1}          # D5.31, D5.32

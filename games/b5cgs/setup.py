@@ -39,11 +39,11 @@ RULES.md E4); a Long Range Support roll and a volley's damage named as players c
 (RULES.md W1). Games recorded under versions 1 and 2 play on as they began; the version is kept
 in ``options.rules_version`` (absent: 1)."""
 RULES_VERSIONS = (1, 2, 3)
+#: From this rules version the starting fleets are placed before play (RULES.md R7).
 FLEETS_BEFORE_PLAY = 3
-"""From this rules version the starting fleets are placed before play (ruling R7)."""
+#: From this rules version contested space is a modular rule, answered allow unless a player
+#: says deny (RULES.md E4).
 MODULAR_CONTESTED = 3
-"""From this rules version contested space is a modular rule, answered allow unless a player
-says deny (ruling E4)."""
 #: The stand-in's empires are the seats, in this order (a custom pack's empires are matched
 #: by id, the rest in the pack's order: ``empire_of``).
 SEATS = ("earth-alliance", "minbari", "valdri", "korath")

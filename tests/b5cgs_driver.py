@@ -96,15 +96,30 @@ def committed(st: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def new_game(variant: str = "basic-3", first: str | None = None) -> dict[str, Any]:
-    """A game after its set-up step, with ``first`` (default: the first seat) playing first
-    and the face-down deal in the pack's order (no shuffle)."""
-    st = committed(PLUGIN.setup(variant, {"game_id": "t"}))
+def dealt(variant: str = "basic-3", first: str | None = None, version: int | None = None
+          ) -> dict[str, Any]:
+    """A game after the deal, with ``first`` (default: the first seat) playing first and the
+    face-down deal in the pack's order (no shuffle); ``version`` the rules version (default:
+    the one new games record). Under rules version 3 the starting-fleet steps come next."""
+    options: dict[str, Any] = {"game_id": "t"}
+    if version is not None:
+        options["rules_version"] = version
+    st = committed(PLUGIN.setup(variant, options))
     seats = st["seats"]
     first = first or seats[0]
     faces = [6 if p == first else 1 for p in seats]
     chance = ScriptedChance(rolls={"first-player:1": [faces]}, lenient=True)
     return PLUGIN.resolve(st, {}, chance).state  # type: ignore[no-any-return]
+
+
+def new_game(variant: str = "basic-3", first: str | None = None, version: int | None = None
+             ) -> dict[str, Any]:
+    """A game at ``first``'s first turn (dealt above): under rules version 3 every player has
+    placed an empty starting fleet in his own step before it (C4.3, ruling R7)."""
+    st = dealt(variant, first, version)
+    while st["phase"] == "fleet":
+        st = PLUGIN.resolve(st, {}, ScriptedChance(lenient=True)).state
+    return st
 
 
 def clear(st: dict[str, Any]) -> dict[str, Any]:

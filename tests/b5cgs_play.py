@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tests.b5cgs_driver import PLUGIN, PracticeChance, hexes, movement
+from tests.b5cgs_driver import PLUGIN, PracticeChance, hexes, movement, setupmod
 
 threats = __import__("b5cgs.threats", fromlist=["threats"])
 
@@ -55,7 +55,7 @@ def random_orders(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]
     empire = view["powers"][me]["empire"]
     ships = sorted(k for k, t in view["pack"]["tokens"].items()
                    if t["kind"] == "ship" and t["empire"] in (empire, "generic"))
-    if (view.get("you") or {}).get("first_turn"):
+    if setupmod.fleet_due(view):  # the starting-fleet step (rules version 3) or first turn
         slot = next(s for s in view["map"]["slots"]
                     if s["slot"] == view["powers"][me]["homeworld_slot"])
         for h in rng.sample(slot["hexes"], len(slot["hexes"])):

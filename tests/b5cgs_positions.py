@@ -21,9 +21,10 @@ EARTH, MARS = "1,4", "2,4"
 B5_HEX = "0,0"
 
 
-def game(variant: str = "basic-3") -> dict[str, Any]:
-    """A 3-player game after set-up, Bob first, every token removed."""
-    return clear(new_game(variant, first=BOB))
+def game(variant: str = "basic-3", version: int | None = None) -> dict[str, Any]:
+    """A 3-player game at Bob's first turn, every token removed (``version``: the rules
+    version, default the one new games record)."""
+    return clear(new_game(variant, first=BOB, version=version))
 
 
 def bob_at_home(st: dict[str, Any], reserve: int) -> dict[str, str]:

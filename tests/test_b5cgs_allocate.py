@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from tests.b5cgs_driver import PLUGIN, ScriptedChance, new_game, put, turn
+from tests.b5cgs_driver import PLUGIN, ScriptedChance, dealt, new_game, put, turn
 from tests.b5cgs_positions import (
     BOB,
     SALLY,
@@ -22,22 +22,31 @@ def test_C4_3_starting_purchases_hyperion_13_transport_4_with_the_empire_discoun
     """"Bob is playing Earth Alliance and has a starting Economy Reserve of 45. ... Bob chooses
     to purchase a Hyperion Cr. for 13 (16-3 ...) and a Transport for 4 (6-2), costing a total of
     18. This leaves 27 in his Reserve." The discount applies at set-up whatever the options
-    (setup.starting_fleet, the player's first orders). The example's sum is a slip: 13 + 4 is
-    17, which leaves 28 (ruling E2 in RULES.md); the prices are the rule. Record Keeping
-    follows in the same turn: D1.2 adds the Net Economy of 5 (the book's 27 -> 32)."""
-    st = new_game("basic-3", first=BOB)
-    assert st["options"]["discounts"] is False and st["powers"][BOB]["reserve"] == 45
-    start = [{"token": "ea-hyperion", "hex": "1,3", "facing": 4},
-             {"token": "ea-transport", "hex": "0,4", "facing": 3}]
-    body, problems = PLUGIN.normalize_orders({"start": start}, PLUGIN.view(st, BOB))
-    assert problems == []
-    new, events = turn.resolve(st, {BOB: body}, ScriptedChance())
-    placed = of_type(events, "placed")
-    assert [(e["token_type"], e["cost"]) for e in placed] == [("ea-hyperion", 13),
-                                                              ("ea-transport", 4)]
-    reserves = [e["reserve"] for e in of_type(events, "economy")]
-    assert reserves == [32, 28, 33]                      # 45-13, -4, then + Net 5 (D1.2)
-    assert economy.banks(new, BOB) == {"gross": 10, "upkeep": 5, "net": 5, "reserve": 33}
+    (setup.starting_fleet: Bob's starting-fleet step, ruling R7). The example's sum is a slip:
+    13 + 4 is 17, which leaves 28 (ruling E2 in RULES.md); the prices are the rule. Record
+    Keeping of Bob's first turn adds the Net Economy of 5 (D1.2, the book's 27 -> 32); under
+    rules version 2 the fleet was bought in that same turn."""
+    for version in (3, 2):
+        st = dealt("basic-3", first=BOB, version=version)
+        if version == 2:
+            st = new_game("basic-3", first=BOB, version=2)
+        assert st["options"]["discounts"] is False and st["powers"][BOB]["reserve"] == 45
+        start = [{"token": "ea-hyperion", "hex": "1,3", "facing": 4},
+                 {"token": "ea-transport", "hex": "0,4", "facing": 3}]
+        body, problems = PLUGIN.normalize_orders({"start": start}, PLUGIN.view(st, BOB))
+        assert problems == []
+        new, events = turn.resolve(st, {BOB: body}, ScriptedChance())
+        placed = of_type(events, "placed")
+        assert [(e["token_type"], e["cost"]) for e in placed] == [("ea-hyperion", 13),
+                                                                  ("ea-transport", 4)]
+        reserves = [e["reserve"] for e in of_type(events, "economy")]
+        while new["phase"] == "fleet":  # the others place nothing; then Bob's first turn
+            new, more = turn.resolve(new, {}, ScriptedChance())
+        if version == 3:
+            new, more = turn.resolve(new, {}, ScriptedChance())
+            reserves += [e["reserve"] for e in of_type(more, "economy") if e["power"] == BOB]
+        assert reserves == [32, 28, 33]                  # 45-13, -4, then + Net 5 (D1.2)
+        assert economy.banks(new, BOB) == {"gross": 10, "upkeep": 5, "net": 5, "reserve": 33}
 
 
 def build_position(reserve: int = 37):
@@ -197,8 +206,9 @@ def test_D3_24_jumpgate_in_the_empty_hex_in_front_of_own_ship():
 
 
 def contested_position(answer):
-    """Bob builds next to Sally's ship; Sally's standing answer is ``answer``."""
-    st = game()
+    """Bob builds next to Sally's ship; Sally's standing answer is ``answer``. Rules version 2
+    (contested space in every variant; version 3: test_b5cgs_rulings, E4)."""
+    st = game(version=2)
     bases = bob_at_home(st, 20)
     put(st, "mf-cruiser", SALLY, "1,2", facing=4)                  # adjacent to 1,3
     st["powers"][SALLY]["contested"] = answer
@@ -233,7 +243,9 @@ def test_D3_42_contested_space_allowed_by_the_standing_answer():
 
 
 def test_D3_33_no_repair_in_contested_hex():
-    st = game()
+    """Rules version 2: contested in every variant, default deny (version 3: test_b5cgs_rulings,
+    E4)."""
+    st = game(version=2)
     bob_at_home(st, 20)
     h = put(st, "ea-hyperion", BOB, "1,3", facing=4, crippled=True)
     put(st, "mf-cruiser", SALLY, "1,2", facing=4)                  # adjacent to the Hyperion

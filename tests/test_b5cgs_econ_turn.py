@@ -28,8 +28,9 @@ def test_one_turn_record_allocate_fire_in_order():
 
 
 def test_contested_answer_given_in_sallys_orders_used_in_bobs_turn():
-    """D3.42 by mail: the answer stands until changed (STATE.md ``contested``)."""
-    st = game()
+    """D3.42 by mail: the answer stands until changed (STATE.md ``contested``). Contested
+    space is modular (A4): rules version 3 plays it in the modular variants (ruling E4)."""
+    st = game("modular-3")
     bases = bob_at_home(st, 10)
     put(st, "mf-cruiser", SALLY, "1,2", facing=4)             # next to 1,3
     st["current"] = SALLY
@@ -49,8 +50,9 @@ def test_a_ship_bought_this_turn_is_named_by_its_coming_id_in_fire_and_allocate(
     """RULES.md R18: tokens get ids in the order bought, so the orders may name a ship of the
     starting fleet (bought before Allocate and Fire) by the id it will get; the check places
     it as the referee will and judges it with the referee's rules, so what the referee would
-    void or skip is refused with his reason."""
-    st = game()
+    void or skip is refused with his reason. Rules version 2, where the starting fleet is
+    bought in the first turn (ruling R7)."""
+    st = game(version=2)
     bob_at_home(st, 45)
     flyer = put(st, "mf-flyer", SALLY, "1,2", facing=4)
     coming = f"t{st['next_token']}"

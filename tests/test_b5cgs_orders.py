@@ -58,7 +58,7 @@ def test_hostile_bodies_never_raise():
 
 
 def test_a_good_file_normalises_the_same_twice_and_round_trips():
-    st = blank()
+    st = blank("modular-3")  # contested space is modular (A4, ruling E4)
     t = put(st, "ea-hyperion", EA, "2,-2", 1)
     body = {"move": [{"unit": t, "to": [2, -3], "facing": 1}],
             "contested": {"default": "allow", "deny": [MF]}}
@@ -70,7 +70,7 @@ def test_a_good_file_normalises_the_same_twice_and_round_trips():
 
 
 def test_D3_42_the_contested_answer_names_powers_of_the_game():
-    st = new_game()
+    st = new_game("modular-3")
     _, problems = check(st, EA, {"contested": {"allow": ["narn"], "deny": []}})
     assert [p.path for p in problems] == ["contested.allow"]
     _, problems = check(st, EA, {"contested": {"allow": [MF], "deny": [MF]}})
@@ -78,7 +78,7 @@ def test_D3_42_the_contested_answer_names_powers_of_the_game():
 
 
 def test_D3_42_the_standing_answer_is_kept_and_private():
-    st = new_game()
+    st = new_game("modular-3")
     o, _ = check(st, EA, {"contested": {"default": "allow"}})
     r = PLUGIN.resolve(st, {EA: o}, ScriptedChance(lenient=True))
     assert r.state["powers"][EA]["contested"]["default"] == "allow"
@@ -118,8 +118,9 @@ def test_a_unit_built_this_turn_may_be_named_by_its_coming_id():
 
 def _first_turn() -> tuple[dict, str, list[str]]:
     """Earth's first turn, with a Minbari base-4 five hexes straight ahead of Earth's hex 1,3
-    (facing 1): the hexes from 1,3 forward."""
-    st = new_game(first=EA)
+    (facing 1): the hexes from 1,3 forward. Rules version 2, whose first turn buys the starting
+    fleet in the same file as the moves and volleys (ruling R7)."""
+    st = new_game(first=EA, version=2)
     line = ["1,3"]
     for _ in range(5):
         line.append(hx.key(hx.neighbour(hx.parse(line[-1]), 1)))

@@ -77,19 +77,29 @@ def test_text_map_fits_80_columns_and_names_every_hex_on_3_and_4_player_maps():
 def test_units_facings_and_damage_on_both_maps():
     st, t = battle()
     mail, svg = report(st, st, [], EA)
-    n = {k: mapmodel.number(v) for k, v in t.items() if k in ("hyperion", "cruiser", "lancer")}
-    assert f"E{n['hyperion']}:1" in mail.text  # undamaged: upper case, facing north
-    assert f"M{n['cruiser']}:4" in mail.text
-    assert f"v{n['lancer']}:4" in mail.text  # crippled: lower case
+    view = PLUGIN.view(st, EA)
+    cells = {c["name"]: c for c in mapmodel.cells(view)}
+    at = {k: view["tokens"][t[k]]["hex"] for k in ("hyperion", "cruiser", "lancer")}
+    # one name: the id orders use, a ship's facing, the owner's letter (* crippled) under it
+    assert (cells[at["hyperion"]]["unit"], cells[at["hyperion"]]["owner"]) == (
+        f"{t['hyperion']}:1", "E")
+    assert (cells[at["cruiser"]]["unit"], cells[at["cruiser"]]["owner"]) == (
+        f"{t['cruiser']}:4", "M")
+    assert (cells[at["lancer"]]["unit"], cells[at["lancer"]]["owner"]) == (
+        f"{t['lancer']}:4", "V*")
+    for k in ("hyperion", "cruiser", "lancer"):
+        assert re.search(rf"(^|\s){t[k]}:\d(\s|$)", mail.text, re.M), k
+        assert f">{t[k]}:" in svg
+        assert not re.search(rf"\b[EMV]{mapmodel.number(t[k])}\b", mail.text), k
     assert "CRIPPLED" in mail.text and "Hyperion Cr. at 1,1, facing 1" in mail.text
     # the SVG: a disc per ship, a square per base, dashed when crippled, a facing pointer
     assert svg.count('class="dot p-') == 4 and "<rect x=" in svg
     assert svg.count('stroke-dasharray="3 2"') == 1
     drawing = hexmap_svg.drawing(mapmodel.cells(PLUGIN.view(st, EA)),
                                  mapmodel.colours(PLUGIN.view(st, EA)))
-    ship = next(u for u in drawing["units"] if u["label"].startswith("E") and not u["base"])
+    ship = next(u for u in drawing["units"] if u["power"] == EA and not u["base"])
     assert ship["tip_x"] == ship["x"] and ship["tip_y"] < ship["y"]  # facing 1 points north
-    south = next(u for u in drawing["units"] if u["label"].startswith("M"))
+    south = next(u for u in drawing["units"] if u["power"] == "minbari")
     assert south["tip_x"] == south["x"] and south["tip_y"] > south["y"]
 
 
@@ -275,8 +285,8 @@ def test_welcome_game_end_and_gm_summary_render():
 def test_the_purchase_table_is_in_the_report_and_the_order_form():
     """What the reader may buy, with the cost he pays now, upkeep, weapons with their arcs
     (heavy 3/1 in F FR FL for the Hyperion), defense rating and movement, in the text part,
-    the HTML part and the order form; the first turn's costs are the starting fleet's (C4.3:
-    build less upkeep for his empire's tokens)."""
+    the HTML part and the order form; the starting-fleet step's costs are the starting fleet's
+    (C4.3: build less upkeep for his empire's tokens)."""
     st, _ = battle()
     power = st["current"]
     assert power == EA
@@ -294,6 +304,6 @@ def test_the_purchase_table_is_in_the_report_and_the_order_form():
         assert max(map(len, text.splitlines())) <= 80 or text is mail.text
     assert "What you can buy" in mail.html and "Hyperion" in mail.html
     assert "3/1 F FR FL" in mail.html
-    st["powers"][EA]["turns"] = 0
+    st["phase"] = "fleet"  # Earth's starting-fleet step (rules version 3, ruling R7)
     first = {r["type"]: r for r in orderform.purchases(PLUGIN.view(st, EA))}
     assert first["ea-hyperion"]["cost"] == 16 - 3 and "jumpgate" not in first

@@ -1,8 +1,9 @@
 """Set-up (C1.4 Random Game Set-up, C2.2, C2.3, C4.2, C4.3) and the window: the map's geometry,
 Babylon 5 face up in the centre, the order of play by a public roll with re-rolls on ties, the
 homeworlds face up with their bases, the face-down deal from the secret stream, the starting
-economy and the starting purchases as each player's first orders; then strictly sequential
-turns in the order of play."""
+economy and the starting purchases (rules version 3: each player's own step before play, in the
+order of play; versions 1 and 2: each player's first orders, ruling R7); then strictly
+sequential turns in the order of play."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tests.b5cgs_driver import (
     ScriptedChance,
     check,
     committed,
+    dealt,
     hexes,
     new_game,
     setupmod,
@@ -76,7 +78,7 @@ def test_C2_2_order_of_play_by_a_public_roll_highest_first():
     assert roll == {"type": "roll", "label": "first-player:1", "die": "d6",
                     "faces": [1, 2, 3, 4, 5, 6], "count": 3, "result": [2, 5, 3],
                     "for": "the order of play: earth-alliance, minbari, valdri",
-                    "powers": [EA, MF, VC], "turn": 2, "round": 1}
+                    "powers": [EA, MF, VC], "turn": 2, "round": 0}  # before round 1 (R7)
 
 
 def test_C2_2_tied_players_roll_again():
@@ -142,6 +144,8 @@ def test_C1_42_the_other_pieces_are_dealt_face_down_from_the_secret_stream():
 
 
 def first_turn(st, power, body):
+    """``power``'s starting purchases resolved: in his starting-fleet step (rules version 3),
+    in his first turn (versions 1 and 2)."""
     o, problems = check(st, power, body)
     assert problems == [], problems
     return PLUGIN.resolve(st, {power: o}, ScriptedChance(lenient=True))
@@ -151,7 +155,7 @@ def test_C4_3_starting_fleet_with_the_empire_discount():
     """Bob (Earth Alliance, Reserve 45) buys a Hyperion Cr. for 13 (16-3) and a Transport for 4
     (6-2). The example says "a total of 18. This leaves 27"; 13 + 4 is 17 (ruling R7):
     the Reserve is 28."""
-    st = new_game("basic-3")
+    st = dealt("basic-3")  # Earth Alliance's starting-fleet step
     hw = setupmod.homeworld_hexes(st, EA)
     free = [h for h in hw if not any(t["hex"] == h for t in st["tokens"].values())
             and not st["hexes"][h].get("damage")]
@@ -168,7 +172,7 @@ def test_C4_3_starting_fleet_with_the_empire_discount():
 
 
 def test_C4_3_generic_tokens_at_full_cost():
-    st = new_game("basic-3")
+    st = dealt("basic-3")  # Earth Alliance's starting-fleet step
     hw = [h for h in setupmod.homeworld_hexes(st, EA)
           if not any(t["hex"] == h for t in st["tokens"].values())]
     r = first_turn(st, EA, {"start": [{"token": "gen-freighter", "hex": hw[0], "facing": 1}]})
@@ -178,7 +182,7 @@ def test_C4_3_generic_tokens_at_full_cost():
 
 
 def test_C4_3_purchases_go_on_the_own_homeworld_and_within_the_reserve():
-    st = new_game("basic-3")
+    st = dealt("basic-3")  # Earth Alliance's starting-fleet step
     hw = [h for h in setupmod.homeworld_hexes(st, EA)
           if not any(t["hex"] == h for t in st["tokens"].values())]
     base8 = next(t["hex"] for t in st["tokens"].values() if t["type"] == "ea-base-8")
@@ -200,8 +204,9 @@ def test_C4_3_purchases_go_on_the_own_homeworld_and_within_the_reserve():
     assert "ships and bases" in by["start[6]"]
 
 
-def test_C4_3_only_in_the_first_turn():
-    st = new_game("basic-3")
+def test_C4_3_only_in_the_first_turn_under_rules_version_2():
+    """Rules versions 1 and 2 (ruling R7): the starting fleet is bought in the first turn."""
+    st = new_game("basic-3", version=2)
     st2 = copy.deepcopy(st)
     st2["powers"][EA]["turns"] = 1
     hw = setupmod.homeworld_hexes(st, EA)

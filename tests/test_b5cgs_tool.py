@@ -13,7 +13,7 @@ import sys
 import yaml
 
 from pbem import canonical
-from tests.b5cgs_driver import PLUGIN, new_game
+from tests.b5cgs_driver import PLUGIN, dealt, new_game
 
 tool = importlib.import_module("b5cgs.tool")
 demo = importlib.import_module("b5cgs.demo")
@@ -27,8 +27,10 @@ def pbem(*args, ok=True):
     return proc.stdout + proc.stderr
 
 
-def table(tmp_path):
-    st = new_game("basic-3")
+def table(tmp_path, variant="basic-3", version=None, fleet=False):
+    """A player's view.json: the first player's first turn, or (``fleet``, rules version 3)
+    his starting-fleet step."""
+    st = dealt(variant, version=version) if fleet else new_game(variant, version=version)
     power = st["current"]
     view = PLUGIN.view(st, power)
     path = tmp_path / "view.json"
@@ -37,11 +39,12 @@ def table(tmp_path):
 
 
 def test_write_check_and_refuse_b5_orders_offline(tmp_path):
-    st, view, path = table(tmp_path)
+    st, view, path = table(tmp_path, fleet=True)
     orders = tmp_path / "orders.yaml"
     pbem("orders", "new", "--view", path, "-o", orders)
     text = orders.read_text()
-    assert "# your units:" in text and "start: []" in text and "move: []" in text
+    # the starting-fleet step (rules version 3, ruling R7) asks for the fleet alone
+    assert "# your units:" in text and "start: []" in text and "move: []" not in text
     fleet = demo.start_fleet(view)
     assert fleet
     out = pbem("orders", "b5", orders, "--start", *fleet, "--view", path)
@@ -101,7 +104,7 @@ def test_a_malformed_option_is_a_one_line_error(tmp_path):
 
 
 def test_contested_answer_and_declaration(tmp_path):
-    st, view, path = table(tmp_path)
+    st, view, path = table(tmp_path, "modular-3")  # contested space is modular (E4)
     orders = tmp_path / "orders.yaml"
     pbem("orders", "new", "--view", path, "-o", orders)
     other = next(p for p in st["seats"] if p != st["current"])
@@ -116,10 +119,16 @@ def test_b5_subcommand_has_help():
 
 
 def test_check_warns_of_a_first_turn_without_a_starting_fleet(tmp_path):
-    st, view, path = table(tmp_path)
-    assert view["you"]["first_turn"]
+    """Rules version 2: in the first turn; version 3: in the starting-fleet step (R7)."""
+    st, view, path = table(tmp_path, fleet=True)
     orders = tmp_path / "orders.yaml"
     pbem("orders", "new", "--view", path, "-o", orders)
+    out = pbem("orders", "check", orders, "--view", path)
+    assert "warning: no starting fleet bought (your starting-fleet step)" in out
+    assert "nothing is built, moved or fired" not in out
+    st, view, path = table(tmp_path, version=2)
+    assert view["you"]["first_turn"]
+    pbem("orders", "new", "--view", path, "-o", orders, "--force")
     out = pbem("orders", "check", orders, "--view", path)
     assert "warning: no starting fleet bought (your first turn)" in out
     assert "warning: nothing is built, moved or fired" in out
@@ -132,8 +141,8 @@ def test_the_tool_prints_each_purchase_id_and_refuses_what_the_referee_voids(tmp
     """The tool runs the referee's check on the file's whole turn: a two-hex move of a ship
     bought in the same file, and a volley at a base five hexes away, are refused with the
     referee's sentences (by the tool and by ``pbem orders check``); a good purchase prints the
-    id it will get."""
-    st, view, path = table(tmp_path)
+    id it will get. Rules version 2, whose first turn buys the starting fleet (ruling R7)."""
+    st, view, path = table(tmp_path, version=2)
     assert st["current"] == "earth-alliance"
     line = ["1,3"]
     for _ in range(5):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from pbem import canonical
-from tests.b5cgs_driver import PLUGIN, PracticeChance, movement, new_game, setupmod, where
+from tests.b5cgs_driver import PLUGIN, PracticeChance, dealt, movement, setupmod, where
 
 EA = "earth-alliance"
 
@@ -42,15 +42,18 @@ def moves(st, power):
     return out
 
 
-def play(variant="basic-3", turns=12, game="t"):
-    st = new_game(variant)
+def play(variant="basic-3", turns=12, game="t", version=None):
+    """``turns`` turns of play after the deal; under rules version 3 the starting-fleet steps
+    come first (ruling R7) and are in the trail too."""
+    st = dealt(variant, version=version)
     trail = []
-    for step in range(turns):
+    fleets = len(st["seats"]) if st["phase"] == "fleet" else 0
+    for step in range(turns + fleets):
         if PLUGIN.is_over(st):
             break
         power = PLUGIN.powers_due(st)[0]
         body = {"move": moves(st, power)}
-        if st["powers"][power]["turns"] == 0:
+        if setupmod.fleet_due(PLUGIN.view(st, power)):
             body = {"start": starting(st, power)}
         orders, problems = PLUGIN.normalize_orders(body, PLUGIN.view(st, power))
         assert problems == [], (power, problems)
@@ -104,7 +107,15 @@ def test_every_event_carries_the_step_and_round():
 
 
 def test_the_phases_run_in_order():
-    st, trail = play(turns=1)
+    """Rules version 3: each starting fleet in its own step, then the turns (ruling R7);
+    versions 1 and 2: the starting fleet first in the first turn, before Record Keeping."""
+    _, trail = play(turns=1)
+    fleet = [e["type"] for e in trail[0][2].events]
+    assert fleet[0] == "fleet_begins" and "placed" in fleet and "turn_begins" not in fleet
+    assert [e["type"] for e in trail[-2][2].events][-1] == "play_begins"
+    types = [e["type"] for e in trail[-1][2].events]
+    assert types[0] == "turn_begins" and types[-1] == "turn_ends" and "placed" not in types
+    _, trail = play(turns=1, version=2)
     types = [e["type"] for e in trail[0][2].events]
     assert types[0] == "turn_begins" and types[-1] == "turn_ends"
     assert types.index("placed") < max(i for i, t in enumerate(types) if t == "economy")

@@ -13,7 +13,8 @@ EA, MF, VC = "earth-alliance", "minbari", "valdri"
 def test_a_view_carries_what_the_engine_needs():
     st = new_game()
     v = PLUGIN.view(st, EA)
-    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 3)
+    # step 6: the set-up step, the deal and three starting-fleet steps before it (ruling R7)
+    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 6)
     assert set(v["powers"]) == {EA, MF, VC}
     assert v["window"] == {"kind": "turn", "label": "Round 1: Earth Alliance's turn",
                            "due": [EA]}

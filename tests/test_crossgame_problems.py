@@ -100,11 +100,12 @@ class Refused:
 
 
 def _past_setup(host: Host, players: dict[str, MailPlayer]) -> float:
-    """Every set-up step (empty orders, with each player's chance) played; the next hour."""
+    """Every step before play (empty orders, with each player's chance) played; the next
+    hour."""
     hour = 1.0
-    for _ in range(3):
+    for _ in range(8):  # set-up, the deal, B5's starting-fleet steps (rules version 3, R7)
         window = host.plugin.window(host.state())
-        if window is None or window.kind != "setup":
+        if window is None or window.kind not in ("setup", "deal", "fleet"):
             break
         for power in window.due:
             players[power].newest_view()

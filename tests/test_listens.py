@@ -46,7 +46,7 @@ class Played:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     tmp = tmp_path_factory.mktemp("listens")
-    host = Host(tmp, "basic-3", game="b5cgs", game_id="lis")
+    host = Host(tmp, "modular-3", game="b5cgs", game_id="lis")  # contested space: modular (E4)
     players = {p: Player(host, p, tmp / "players") for p in host.powers}
     host.run(at(0.1))  # welcome mails with the set-up step's view
     for power in host.plugin.powers_due(host.state()):
@@ -58,7 +58,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     state = host.state()
     current = host.plugin.powers_due(state)[0]
     answerer = next(p for p in state["order"] if p != current)
-    assert state["powers"][answerer]["contested"]["default"] == "deny"
+    assert state["powers"][answerer]["contested"]["default"] == "allow"  # D3.42, ruling E4
     # out of turn, anything but a contested answer is refused, naming why: by the player's
     # tool and by the referee (the same check on the same view)
     move = {"move": [{"unit": "t1", "to": "0,1"}]}
@@ -66,7 +66,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     _, problems = host.plugin.normalize_orders(move, host.plugin.view(state, answerer))
     assert [p.path for p in problems] == ["move"] and "not your turn" in problems[0].message
     # a contested answer is accepted while it is another player's turn
-    players[answerer].mail({"contested": {"default": "allow"}}, 3.5)
+    players[answerer].mail({"contested": {"default": "deny"}}, 3.5)
     answer_seq = host.entries("orders")[-1].seq
     assert host.entries("orders")[-1].body["power"] == answerer
     players[current].mail({}, 4)
@@ -86,7 +86,7 @@ def test_the_open_turn_uses_the_listened_answer_and_records_it(game: Played) -> 
     assert resolution.body["used"][game.answerer] == answer.body["sha256"]
     third = next(p for p in game.host.powers if p not in (game.current, game.answerer))
     assert third not in resolution.body["used"]  # sent nothing: no standing orders, no NMR
-    assert game.host.state()["powers"][game.answerer]["contested"]["default"] == "allow"
+    assert game.host.state()["powers"][game.answerer]["contested"]["default"] == "deny"
     events = [e for e in resolution.body["events"] if e["type"] == "contested_answer"]
     assert events and events[0]["power"] == game.answerer and events[0]["_visible_to"] == [
         game.answerer]
@@ -96,9 +96,9 @@ def test_the_open_turn_uses_the_listened_answer_and_records_it(game: Played) -> 
 
 def test_the_answer_stays_private(game: Played) -> None:
     plugin, state = game.host.plugin, game.host.state()
-    assert plugin.view(state, game.answerer)["you"]["contested"]["default"] == "allow"
+    assert plugin.view(state, game.answerer)["you"]["contested"]["default"] == "deny"
     for other in [p for p in game.host.powers if p != game.answerer] + [None]:
-        assert '"default": "allow"' not in json.dumps(plugin.view(state, other))
+        assert '"default": "deny"' not in json.dumps(plugin.view(state, other))
         events = plugin.view_events(game.host.entries("resolve")[-1].body["events"], other)
         assert not [e for e in events if e["type"] == "contested_answer"
                     and e["power"] == game.answerer]

@@ -5,16 +5,17 @@ As the other demos (pbem.cli.demo holds the kit): each player has an Ed25519 key
 his last mail (``pbem orders new/b5/check/sign``) and mails them into the referee's Maildir; the
 referee's cron job (``pbem ingest`` + ``pbem run``) takes every player's chance tip in the
 set-up step (which draws nothing), deals the map pieces face down in the next step from every
-player's value (a secret draw nobody sees), rolls the first player in public, and then resolves one
-player's turn per step, rolling every die (damage indicators, Long Range Support, Defense Grid)
+player's value (a secret draw nobody sees), rolls the first player in public, takes each player's
+starting fleet in the order of play (one step each, C4.3), and then resolves one player's turn
+per step, rolling every die (damage indicators, Long Range Support, Defense Grid)
 from the committed chance, and mails reports with the hex map.
 
 The players' choices are scripted from their views (the deal is fair, so the map cannot be
-scripted in advance): on his first turn each buys a jump-capable warship and a transport for his
-homeworld (C4.3), on his third builds his cheapest ship docked to a base (D3.24), and each turn
-every ship heads for Babylon 5 at the centre, one standard move, and every unit fires at the
-enemy unit its weapons reach. After four rounds (more, up to ten, until the fleets have met:
-the map is dealt fairly) the game master ends the game by agreement.
+scripted in advance): in his starting-fleet step each buys a jump-capable warship and a
+transport for his homeworld (C4.3), on his third builds his cheapest ship docked to a base
+(D3.24), and each turn every ship heads for Babylon 5 at the centre, one standard move, and
+every unit fires at the enemy unit its weapons reach. After four rounds (more, up to ten, until
+the fleets have met: the map is dealt fairly) the game master ends the game by agreement.
 The log is exported and audited: every die and the deal are replayed.
 """
 
@@ -39,6 +40,7 @@ from pbem.cli.demo import (
 from . import hexes as hx
 from . import threats
 from .orders import normalize_orders
+from .setup import fleet_due
 
 GAME = "b5cgs"
 VARIANT = "basic-3"
@@ -177,7 +179,7 @@ def builds(view: dict[str, Any]) -> list[str]:
 def flags(view: dict[str, Any]) -> list[str]:
     """The ``pbem orders b5`` options for this player's turn."""
     out: list[str] = []
-    if (view.get("you") or {}).get("first_turn"):
+    if fleet_due(view):  # the starting-fleet step (rules version 3) or the first turn
         fleet = start_fleet(view)
         if fleet:
             out += ["--start", *fleet]
@@ -199,8 +201,8 @@ def main() -> int:
     print("== keys for every player, and a new game of Babylon 5 CGS")
     root, game, maildir = start_game("b5-1", GAME, VARIANT, powers, "B5 referee")
     n, hour = 0, 0.0
-    for step in range(1 + MAX_ROUNDS * len(powers)):
-        if step > ROUNDS * len(powers) and _fired(game):
+    for step in range(1 + (MAX_ROUNDS + 1) * len(powers)):
+        if step > (ROUNDS + 1) * len(powers) and _fired(game):
             break  # four rounds played, and the fleets have met
         views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
         due = [p for p in powers if p in ((views[p].get("window") or {}).get("due") or [])]
@@ -209,7 +211,8 @@ def main() -> int:
         kind = (views[due[0]].get("window") or {}).get("kind")
         print("== set-up: every player commits his chance tip" if kind == "setup" else
               "== the deal: every player reveals his first chance value" if kind == "deal"
-              else f"== step {step}: {', '.join(due)} plays a turn")
+              else f"== step {step}: {', '.join(due)} places the starting fleet (C4.3)"
+              if kind == "fleet" else f"== step {step}: {', '.join(due)} plays a turn")
         for power in due:
             home = OUT / "players" / power
             view = home / "view.json"
@@ -217,7 +220,8 @@ def main() -> int:
             orders = home / f"step-{step}.yaml"
             run("orders", "new", "--view", str(view), "-o", str(orders), "--force",
                 "--vault", vault, who=power)
-            options = flags(views[power]) if views[power].get("phase") == "play" else []
+            options = (flags(views[power]) if views[power].get("phase") in ("play", "fleet")
+                       else [])
             if options:
                 run("orders", "b5", str(orders), *options, "--view", str(view), who=power)
             n += 1

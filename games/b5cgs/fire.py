@@ -27,6 +27,12 @@ from pbem.errors import Problem
 from . import board, damage
 from . import hexes as hx
 from .rulings import cite
+from .setup import rules_version
+
+#: From this rules version a Long Range Support roll's reason names the weapon's points and the
+#: roll as the cap, and a volley's damage cause counts volleys from 1 (RULES.md W1); earlier
+#: versions' events keep their words (a resolution's events are part of the log's digest).
+WORDS_AS_COUNTED = 3
 
 Event = dict[str, Any]
 RANGES = {"heavy": 2, "laser": 1}          # D5.31, D5.32
@@ -169,6 +175,7 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
         if power not in held:
             held.append(power)
             events.append({"type": "war_token", "from": power, "to_power": owner})
+    counted = rules_version(st) >= WORDS_AS_COUNTED  # RULES.md W1
     total = 0
     scores: dict[str, dict[str, int]] = {}
     for s in shooters:
@@ -180,9 +187,10 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
                     die, faces = "b5", list(st["pack"]["dice"]["b5"])
                 else:
                     die, faces = dg_die(st, st["tokens"][s]["type"])
-                (cap,), ev = _roll(chance, f"fire{i}:lrs:{s}:{weapon}", die, faces, 1,
-                                   f"Long Range Support, {s}'s {weapon} at range {rng} "
-                                   f"(H1): at most {value}")
+                why = (f"Long Range Support, {s}'s {weapon} of {value} at range {rng} (H1): "
+                       "it scores at most the roll" if counted else
+                       f"Long Range Support, {s}'s {weapon} at range {rng} (H1): at most {value}")
+                (cap,), ev = _roll(chance, f"fire{i}:lrs:{s}:{weapon}", die, faces, 1, why)
                 events.append(ev)
                 value = min(value, cap)
             scores.setdefault(s, {})[weapon] = value
@@ -196,7 +204,8 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
     applied = max(0, total - dg)
     events.append({"type": "volley_total", "power": power, "volley": i, "target": target,
                    "scores": scores, "total": total, "dg": dg, "damage": applied})
-    events += damage.apply(st, target, applied, f"volley {i} of {power}")
+    events += damage.apply(st, target, applied,
+                           f"volley {i + 1 if counted else i} of {power}")
     return events
 
 

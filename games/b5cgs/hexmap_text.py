@@ -6,8 +6,8 @@ Each hex is drawn as a block of four lines, six or seven characters wide::
 
     2,-1     its name, as orders write it
     e4 d3    its map elements (":::::" on a face-down piece: nothing of what it is)
-    R1:3     the unit in it: the owner's letter and number (lower case when crippled), facing
-             (blank line)
+    t1:3     the unit in it, by its id as orders name it, and a ship's facing
+     R*      the unit's owner by his letter, * when it is crippled
 
 so the column to the right starts two lines lower. Thirteen hex columns (a 13-piece map) fit at
 six characters each; the fifteen of a 19-piece map are drawn in two bands, west and east.
@@ -70,14 +70,9 @@ def _band(cells: Sequence[Mapping[str, Any]]) -> list[str]:
         put(top, col, str(c["name"]))
         put(top + 1, col, marks if marks else ".")
         put(top + 2, col, str(c["unit"] or ""))
+        put(top + 3, col, str(c.get("owner") or ""))
     lines = [("".join(line)).rstrip() for line in grid]
     while lines and not lines[-1]:
         lines.pop()
     return lines
 
-
-def unit_label(letter: str, number: int, facing: int | None, crippled: bool) -> str:
-    """``R1:3``: Red's unit 1 facing direction 3; ``r1:3`` when crippled; no facing for a
-    base (bases never move, and their arcs are all round or printed on the base)."""
-    mark = (letter.lower() if crippled else letter.upper()) + str(number)
-    return mark + (f":{facing}" if facing else "")

@@ -7,9 +7,12 @@ its slot and hex names only (the geometry is public) and never an element: the v
 (``hexes`` lists exposed hexes only), and this module reads nothing else about a piece. Mines
 and built jumpgates are tokens in the state but map elements on the map (B1.22): they are marks.
 
-Unit labels: the owner's letter and the token's number (``E7`` for Earth Alliance's ``t7``),
-upper case when undamaged and lower case when crippled, then ``:facing`` (1..6, the numbers
-around Babylon 5, clockwise from north). The legend says which token each label is.
+Units are named as orders name them, by their token id (``t7``), everywhere a player reads
+them: on both maps, in the legend, the threats and the events. A ship's label adds
+``:facing`` (1..6, the numbers around Babylon 5, clockwise from north). The owner is the unit's
+colour on the SVG map and its letter (``owner``: ``E`` for Earth Alliance, ``E*`` when
+crippled) under the id on the text map; the legend names both. (Before, the maps named
+Earth Alliance's ``t7`` ``E7``, a second name orders did not take: issue 28.)
 """
 
 from __future__ import annotations
@@ -59,11 +62,17 @@ def number(token_id: str) -> str:
 
 
 def label(view: Mapping[str, Any], token_id: str, with_facing: bool = True) -> str:
+    """The unit as the maps show it: its id, as orders name it, and a ship's ``:facing``."""
     t = view["tokens"][token_id]
-    mark = letters(view).get(str(t["owner"]), "?") + number(token_id)
-    mark = mark.lower() if t.get("crippled") else mark
     facing = t.get("facing")
-    return mark + (f":{facing}" if with_facing and facing and kind(view, t) == "ship" else "")
+    return token_id + (f":{facing}" if with_facing and facing and kind(view, t) == "ship"
+                       else "")
+
+
+def owner_mark(view: Mapping[str, Any], token_id: str) -> str:
+    """The owner's letter under the unit on the text map, ``*`` after it when crippled."""
+    t = view["tokens"][token_id]
+    return letters(view).get(str(t["owner"]), "?") + ("*" if t.get("crippled") else "")
 
 
 def marks(element: Mapping[str, Any]) -> list[str]:
@@ -114,11 +123,13 @@ def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             if tid is not None:
                 t = view["tokens"][tid]
                 token = {"id": tid, "power": str(t["owner"]), "label": label(view, tid),
+                         "owner": owner_mark(view, tid),
                          "kind": kind(view, t), "crippled": bool(t.get("crippled")),
                          "facing": t.get("facing") if kind(view, t) == "ship" else None}
             out.append({"hex": (q, r), "name": name, "piece": int(slot["slot"]),
                         "exposed": exposed, "marks": shown, "token": token,
-                        "unit": token["label"] if token else None})
+                        "unit": token["label"] if token else None,
+                        "owner": token["owner"] if token else None})
     return sorted(out, key=lambda c: c["hex"])
 
 

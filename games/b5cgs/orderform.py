@@ -14,10 +14,13 @@ from typing import Any
 
 from . import mapmodel, threats
 from .builds import build_cost, discounts_in_play
-from .setup import start_cost
+from .contested import contested_rule
+from .setup import FLEETS_BEFORE_PLAY, fleet_due, rules_version, start_cost
 
 KINDS = ("ship", "base", "jumpgate", "mine")
 
+START = "# start: - {token: TYPE, hex: \"q,r\", facing: 1-6} (your starting fleet)"
+CONTESTED = "# contested: {default: deny|allow, allow: [POWER], deny: [POWER]} (standing)"
 HINTS = (
     "# start: first turn only: - {token: TYPE, hex: \"q,r\", facing: 1-6}",
     "# record: {declare: economic|territorial, surrender: true}",
@@ -36,13 +39,20 @@ def in_setup(view: Mapping[str, Any]) -> bool:
             or view.get("phase") in ("setup", "deal"))
 
 
+def fleet_step(view: Mapping[str, Any]) -> bool:
+    """A starting-fleet step (rules version 3: C4.3 before play, ruling R7)."""
+    return (view.get("window") or {}).get("kind") == "fleet"
+
+
 def skeleton(view: Mapping[str, Any]) -> dict[str, Any]:
     """The orders a fresh file starts with: empty sections (the standing order)."""
     if in_setup(view):
         return {}
     out: dict[str, Any] = {}
-    if (view.get("you") or {}).get("first_turn"):
+    if fleet_due(view):
         out["start"] = []
+    if fleet_step(view):
+        return out
     out.update({"record": {}, "allocate": {}, "move": [], "fire": []})
     return out
 
@@ -82,7 +92,7 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     pack = view["pack"]
     empire = str(view["powers"][me]["empire"])
     sheet = pack["empires"].get(empire) or {}
-    first = bool((view.get("you") or {}).get("first_turn"))
+    first = fleet_due(view)
     rows = []
     for ttype, spec in sorted(pack["tokens"].items(),
                               key=lambda kv: (KINDS.index(kv[1]["kind"])
@@ -114,7 +124,7 @@ def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
     rows = purchases(view)
     if not rows:
         return []
-    first = bool((view.get("you") or {}).get("first_turn"))
+    first = fleet_due(view)
     out = [f"{prefix}What you can buy{' (starting fleet, C4.3)' if first else ''}: cost, "
            "upkeep, DR", f"{prefix}(undamaged/crippled), weapons (heavy reach 2 hexes, laser 1;"
            " value/crippled", f"{prefix}and arcs), moves, how many are left."]
@@ -133,9 +143,17 @@ def comments(view: Mapping[str, Any]) -> list[str]:
         return ["# the set-up step: send this file as it is (your tool adds your chance)."]
     answer = (view.get("you") or {}).get("contested") or {}
     units = unit_lines(view)
-    return [*HINTS, f"# your contested-space answer now: {answer.get('default', 'deny')}"
-            + (f", allow {', '.join(answer['allow'])}" if answer.get("allow") else "")
-            + (f", deny {', '.join(answer['deny'])}" if answer.get("deny") else ""),
+    contested = contested_rule(view)
+    hints = [h for h in HINTS if (contested or h != CONTESTED)
+             and (rules_version(view) < FLEETS_BEFORE_PLAY or h != HINTS[0])]
+    if fleet_step(view):  # rules version 3: the starting fleet alone (C4.3)
+        hints = [START, *([CONTESTED] if contested else [])] if fleet_due(view) else \
+            ([CONTESTED] if contested else [])
+    standing = ([f"# your contested-space answer now: {answer.get('default', 'deny')}"
+                 + (f", allow {', '.join(answer['allow'])}" if answer.get("allow") else "")
+                 + (f", deny {', '.join(answer['deny'])}" if answer.get("deny") else "")]
+                if contested else [])
+    return [*hints, *standing,
             "# your units:" if units else "# you have no unit on the map.", *units,
             *purchase_lines(view, "# "),
             f"# purchases get ids in the order bought, from t{view.get('next_token')} (the "

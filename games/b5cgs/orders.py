@@ -30,7 +30,16 @@ from pbem.errors import show_value as _show
 
 from . import allocate, economy, fire, movement
 from . import hexes as hx
-from .setup import new_token, start_cost, start_problem
+from .contested import contested_rule
+from .setup import (
+    FLEETS_BEFORE_PLAY,
+    MODULAR_CONTESTED,
+    fleet_due,
+    new_token,
+    rules_version,
+    start_cost,
+    start_problem,
+)
 from .turn import default_orders
 
 SECTIONS = ("start", "record", "allocate", "move", "fire", "contested")
@@ -121,20 +130,35 @@ def _normalize(body: object, view: Mapping[str, Any], bought: list[tuple[str, st
     if not isinstance(power, str) or power not in view.get("powers", {}):
         return default_orders(), [Problem("viewer", "", "orders are checked against a "
                                           "player's own view")]
+    contested = contested_rule(view)
     if body.get("contested") is not None:
-        out["contested"] = _contested(c, body["contested"], view)
+        if contested:
+            out["contested"] = _contested(c, body["contested"], view)
+        else:  # rules version 3, a basic variant (ruling E4)
+            c.bad("contested", "contested", "contested space is a modular rule (A4): this "
+                  "variant does not play it, so there is nothing to answer")
     if power not in (window.get("due") or []):
         # D3.42: between his turns a player may change his standing contested-space answer
         for key in SECTIONS:
             if key != "contested" and body.get(key):
                 c.bad("not-your-turn", key, f"it is not your turn ({window.get('label')}): "
-                      "only a contested: answer may be sent now; the rest waits for your turn")
+                      + ("only a contested: answer may be sent now; the rest waits for your "
+                         "turn" if contested else "send no orders now (an empty file adds "
+                         "your chance value); the rest waits for your turn"))
         return (out, []) if not c.problems else (default_orders(), c.problems)
+    fleet_step = window.get("kind") == "fleet"
+    if fleet_step:  # rules version 3: the starting fleet alone (C4.3, ruling R7)
+        for key in ("record", "allocate", "move", "fire"):
+            if body.get(key):
+                c.bad("fleet", key, "this step places your starting fleet (start:) and nothing "
+                      "else (C4.3); your first turn comes once every fleet is placed (C4.4)")
     # The board the orders leave, phase after phase as turn.run_turn runs them.
     board: dict[str, Any] = copy.deepcopy(dict(view))
     board["flags"] = {"moved": [], "fired": [], "targeted": [], "swept": []}
     if body.get("start"):
         out["start"] = _start(c, body["start"], board, power, bought)
+    if fleet_step:
+        return (out, []) if not c.problems else (default_orders(), c.problems)
     if body.get("record"):
         out["record"], problems = economy.check_record(body["record"], board)
         c.problems += problems
@@ -165,7 +189,10 @@ def _contested(c: _Check, value: object, view: Mapping[str, Any]) -> dict[str, A
         c.bad("contested", "contested", "contested: {default: deny|allow, allow: [powers], "
               "deny: [powers]}")
         return None
-    out: dict[str, Any] = {"default": "deny", "allow": [], "deny": []}
+    # D3.42 "contested if any player ... desires the hex to be contested": from rules version
+    # 3 a player who does not say deny allows (ruling E4); before, the default was deny
+    default = "allow" if rules_version(view) >= MODULAR_CONTESTED else "deny"
+    out: dict[str, Any] = {"default": default, "allow": [], "deny": []}
     for key, v in value.items():
         if key == "default":
             if v not in ("deny", "allow"):
@@ -193,11 +220,15 @@ def _number(tid: str) -> int:
 
 def _start(c: _Check, value: object, board: dict[str, Any], power: str,
            bought: list[tuple[str, str, str]]) -> list[Any]:
-    """C4.3's starting purchases: only in the player's first turn. Each is checked by the
-    referee's ``start_problem`` on the board the earlier ones leave, then paid and placed with
-    the id it will get (setup.starting_fleet)."""
-    if not (board.get("you") or {}).get("first_turn"):
-        c.bad("start", "start", "starting purchases are made in your first turn only (C4.3)")
+    """C4.3's starting purchases: only in the player's starting-fleet step (rules version 3) or
+    first turn (versions 1 and 2; ruling R7). Each is checked by the referee's
+    ``start_problem`` on the board the earlier ones leave, then paid and placed with the id it
+    will get (setup.starting_fleet)."""
+    if not fleet_due(board):
+        c.bad("start", "start", "the starting fleet is placed before play, in the order of "
+              "play, each player in his own step (C4.3, C4.4)"
+              if rules_version(board) >= FLEETS_BEFORE_PLAY else
+              "starting purchases are made in your first turn only (C4.3)")
         return []
     if not isinstance(value, list) or len(value) > MAX_ENTRIES:
         c.bad("start", "start", "start: a list of {token: TYPE, hex: \"q,r\", facing: 1..6}")

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import hexmap_svg, hexmap_text, mapmodel, orderform, sentences, threats
+from .setup import FLEETS_BEFORE_PLAY, rules_version
 
 MAP_KIND = "hex"
 
@@ -44,7 +45,8 @@ def _weapons(info: Mapping[str, Any], crippled: bool) -> str:
 
 
 def legend(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per unit on the map: label, id, what it is, where, facing, damage, weapons."""
+    """One row per unit on the map: its id (the name orders and maps use), what it is, where,
+    facing, damage, weapons."""
     rows = []
     for p in view["seats"]:
         for tid in threats.units(view, p):
@@ -54,7 +56,7 @@ def legend(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             dr = info.get("dr") or [0, 0]
             facing = f", facing {t['facing']}" if t.get("facing") and info.get("kind") == \
                 "ship" else ""
-            text = (f"{mapmodel.label(view, tid, False):<5} {tid:<4} {_title(view, p)}'s "
+            text = (f"{tid:<5} {_title(view, p)}'s "
                     f"{info.get('title') or t['type']} at {t['hex']}{facing}, "
                     f"{'CRIPPLED' if crippled else 'undamaged'}, DR "
                     f"{dr[1] if crippled else dr[0]}, {_weapons(info, crippled)}")
@@ -124,6 +126,7 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
         "purchases": orderform.purchases(view) if due else [],
         "purchase_lines": orderform.purchase_lines(view, "  ") if due else [],
         "setup": orderform.in_setup(view),
+        "fleets_before_play": rules_version(view) >= FLEETS_BEFORE_PLAY,
         "contested": (view.get("you") or {}).get("contested") or {},
     }
 

@@ -37,6 +37,16 @@ def piece(name: Any) -> str:
     return text[len(PIECE):] if text.startswith(PIECE) else text
 
 
+def cause(view: Mapping[str, Any], text: Any) -> str:
+    """A damage cause as players read it: a power named by its title ("volley 1 of Earth
+    Alliance", the event says ``earth-alliance``)."""
+    out = str(text)
+    for p in view["powers"]:
+        if out.endswith(f" of {p}"):
+            return out[: -len(p)] + power_title(view, p)
+    return out
+
+
 def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
@@ -91,6 +101,9 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) ->
         "dealt": lambda: f"{len(e.get('slots', []))} map pieces were dealt face down"
                          + (f" ({e['why']})" if e.get("why") else "") + ".",
         "turn_begins": lambda: f"Round {e.get('round')}: {who}'s turn.",
+        "fleet_begins": lambda: f"Starting fleets (C4.3): {who} places.",
+        "play_begins": lambda: f"Every starting fleet is placed: play begins with round 1, "
+                               f"{who} first (C4.4).",
         "turn_ends": lambda: f"{who}'s turn ends.",
         "moved": lambda: f"{tok} moved ({e.get('how')}) from {e['from']} to {e['to']}, "
                          f"facing {e.get('facing')}.",
@@ -107,7 +120,7 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) ->
         "swept": lambda: f"{tok} swept the mine at {e.get('hex')} (Defense Grid "
                          f"{e.get('dg')}).",
         "move_void": lambda: f"{who}'s move entry {e.get('entry')} was void: {e.get('reason')}.",
-        "damage": lambda: f"{tok} took {e.get('points')} damage ({e.get('cause')}): "
+        "damage": lambda: f"{tok} took {e.get('points')} damage ({cause(view, e.get('cause'))}): "
                           + {"none": "no effect", "crippled": "crippled",
                              "destroyed": "destroyed"}.get(str(e.get("result")),
                                                            str(e.get("result"))) + ".",

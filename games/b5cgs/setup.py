@@ -8,8 +8,10 @@ for the order of play in public (C2.2: everyone rolls a D6, the highest plays fi
 again), places the homeworlds face up in positions 1, 2, ... in the order of play (C2.32,
 rotation 0: ruling R6) with their starting bases (C4.3), shuffles the other pieces and deals
 them face down from ``chance.secret("deal:pieces")`` so that nobody knows them (C1.42), and
-draws the referee's salt. Starting fleets are each player's first orders (``start:``), bought
-at the start of his first turn with the empire discount always (C4.3; ruling R7).
+draws the referee's salt. Starting fleets are bought with the empire discount always (C4.3):
+from rules version 3 every player places his in the order of play, one step each, before the
+first turn (C4.3, C4.4; ruling R7, ``turn.place_fleet``); under versions 1 and 2 they are each
+player's first orders (``start:``), bought at the start of his first turn.
 """
 
 from __future__ import annotations
@@ -27,12 +29,21 @@ from . import hexes as hx
 
 SCHEMA = 1
 GAME = "b5cgs"
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The rules version new games play (pbem.game.versions). Version 2 (RULES.md): a ship may be
 built into a hex of a face-down piece, exposing it (D4.31; RULES.md E3); a ship crippled earlier
-in its Move phase still moves and sweeps (D4.43; RULES.md R17). Games recorded under version 1
-play on as they began; the version is kept in ``options.rules_version`` (absent: 1)."""
-RULES_VERSIONS = (1, 2)
+in its Move phase still moves and sweeps (D4.43; RULES.md R17). Version 3: every starting fleet
+is placed, in the order of play, before the first turn (C4.3, C4.4; RULES.md R7); contested
+space only in the modular variants, a hex contested only if a neighbour says so (A4, D3.42;
+RULES.md E4); a Long Range Support roll and a volley's damage named as players count them
+(RULES.md W1). Games recorded under versions 1 and 2 play on as they began; the version is kept
+in ``options.rules_version`` (absent: 1)."""
+RULES_VERSIONS = (1, 2, 3)
+#: From this rules version the starting fleets are placed before play (RULES.md R7).
+FLEETS_BEFORE_PLAY = 3
+#: From this rules version contested space is a modular rule, answered allow unless a player
+#: says deny (RULES.md E4).
+MODULAR_CONTESTED = 3
 #: The stand-in's empires are the seats, in this order (a custom pack's empires are matched
 #: by id, the rest in the pack's order: ``empire_of``).
 SEATS = ("earth-alliance", "minbari", "valdri", "korath")
@@ -96,6 +107,9 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     opts = dict(VARIANTS[variant])
     if version != 1:  # a version 1 state stays exactly as it was
         opts["rules_version"] = version
+    if version >= MODULAR_CONTESTED:  # A4: a modular rule; D3.42: contested if desired
+        opts["contested"] = not variant.startswith("basic")
+    default_answer = "allow" if version >= MODULAR_CONTESTED else "deny"
     n = opts["players"]
     seats = powers_of(variant)
     empires = empire_of(pack, seats)
@@ -118,7 +132,7 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         "options": opts, "pack": pack, "phase": "setup", "turn": 1, "round": 0,
         "seats": list(seats), "order": [], "current": None,
         "powers": {p: {"empire": empires[p], "reserve": 0, "war_tokens": [],
-                       "contested": {"default": "deny", "allow": [], "deny": []},
+                       "contested": {"default": default_answer, "allow": [], "deny": []},
                        "surrendered": False, "declared": None, "turns": 0,
                        "homeworld_slot": None}
                    for p in seats},
@@ -133,6 +147,21 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- helpers shared with movement and the econ modules ---------------------------------------
+def rules_version(board: Mapping[str, Any]) -> int:
+    """The rules version of a state or a view (``options.rules_version``; absent: 1)."""
+    return int(board["options"].get("rules_version", 1))
+
+
+def fleet_due(view: Mapping[str, Any]) -> bool:
+    """Whether the viewer's orders for the open step may place his starting fleet (C4.3):
+    from rules version 3 in his own starting-fleet step (window ``fleet``), before that in his
+    first turn (ruling R7)."""
+    window = view.get("window") or {}
+    if rules_version(view) >= FLEETS_BEFORE_PLAY:
+        return window.get("kind") == "fleet" and view.get("viewer") in (window.get("due") or [])
+    return bool((view.get("you") or {}).get("first_turn"))
+
+
 def expose(st: dict[str, Any], slot: int, piece: str, rotation: int, flip: int | None) -> None:
     """Turn a slot face up: its piece, rotation and flip become public and its hexes' map
     elements are written into ``st["hexes"]``."""
@@ -198,6 +227,8 @@ def setup_step(st: dict[str, Any], chance: Chance) -> list[dict[str, Any]]:
     i = seats.index(first)
     order = seats[i:] + seats[:i]
     st["order"], st["current"], st["phase"], st["round"] = order, first, "play", 1
+    if rules_version(st) >= FLEETS_BEFORE_PLAY:  # C4.3 first: the fleets, in the order of play
+        st["phase"], st["round"] = "fleet", 0
     events.append({"type": "order_of_play", "order": list(order)})
     pack = st["pack"]
     homes = hx.HOMEWORLD_SLOTS[st["options"]["players"]]

@@ -29,6 +29,7 @@ from pbem.game.tool import edit_order_file
 from pbem.numbers import digits
 
 from . import orderform
+from .setup import FLEETS_BEFORE_PLAY, fleet_due, rules_version
 
 HINT = ("# To write your orders: pbem orders b5 FILE [--start TYPE@HEX/FACING ...]\n"
         "#   [--build TYPE@HEX/BY ...] [--repair UNIT/BASE ...] [--declare economic]\n"
@@ -162,7 +163,9 @@ def apply(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
     if args.fire is not None:
         out["fire"] = fire(args.fire)
     if args.contested or args.allow is not None or args.deny is not None:
-        answer: dict[str, Any] = {"default": args.contested or "deny"}
+        answer: dict[str, Any] = {}  # no --contested: the rules version's default (E4)
+        if args.contested:
+            answer["default"] = args.contested
         if args.allow:
             answer["allow"] = list(args.allow)
         if args.deny:
@@ -199,7 +202,9 @@ class B5Tool:
                             "with --view, check them first exactly as the referee will.")
         p.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
         p.add_argument("--start", nargs="*", metavar="TYPE@Q,R/FACING",
-                       help="first turn: starting fleet bought with the empire discount (C4.3)")
+                       help="your starting fleet, bought with the empire discount, in your "
+                       "starting-fleet step before play (C4.3; your first turn in games of "
+                       "rules versions 1 and 2)")
         p.add_argument("--declare", choices=("economic", "territorial"),
                        help="declare a victory attempt (D1.11, D1.13)")
         p.add_argument("--surrender", action="store_true", help="surrender (D1.12)")
@@ -234,8 +239,12 @@ class B5Tool:
         if orderform.in_setup(view):
             return []
         out = []
-        if (view.get("you") or {}).get("first_turn") and not orders.get("start"):
-            out.append("no starting fleet bought (your first turn)")
+        if fleet_due(view) and not orders.get("start"):
+            out.append("no starting fleet bought (your starting-fleet step)"
+                       if rules_version(view) >= FLEETS_BEFORE_PLAY else
+                       "no starting fleet bought (your first turn)")
+        if orderform.fleet_step(view):
+            return out
         if not any(orders.get(k) for k in ("allocate", "move", "fire", "start")):
             out.append("nothing is built, moved or fired this turn (standing orders)")
         return out

@@ -1,11 +1,15 @@
-"""The window and the resolution of one step: the set-up step, or one player's turn.
+"""The window and the resolution of one step: the set-up step, the deal, one player's
+starting fleet (rules version 3), or one player's turn.
 
-Turns are strictly sequential (A3.3: "Players take turns sequentially, in clockwise
-rotation"): each step after set-up is one player's whole turn, from one order file. Resolving a
-turn deep-copies the state once, then runs the phases in order on that working copy, each
-returning its events (STATE.md): the starting fleet in the player's first turn (C4.3, setup.py),
-Record Keeping (D1, economy.py), Allocate (D3, allocate.py), Move (D4, movement.py), Fire (D5,
-fire.py). The Vote phase (D2) needs cards and is deferred.
+From rules version 3 every player places his starting fleet, in the order of play, one step
+each, before anyone's first turn (C4.3 "Players, in the order of play, may then spend ...";
+C4.4 "Begin Play"; ruling R7): ``place_fleet``. Turns are strictly sequential (A3.3: "Players
+take turns sequentially, in clockwise rotation"): each step after that is one player's whole
+turn, from one order file. Resolving a turn deep-copies the state once, then runs the phases in
+order on that working copy, each returning its events (STATE.md): under rules versions 1 and 2
+the starting fleet in the player's first turn (C4.3, setup.py), Record Keeping (D1,
+economy.py), Allocate (D3, allocate.py), Move (D4, movement.py), Fire (D5, fire.py). The Vote
+phase (D2) needs cards and is deferred.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ def window(state: Mapping[str, Any]) -> Window | None:
     others = tuple(q for q in state["order"] if q != p and not state["powers"][q]["surrendered"])
     # D3.42: the others' standing contested-space answers, which they may change at any time;
     # listened to, their values enter the turn's seed (a Defense Grid roll's target among them)
+    if state["phase"] == "fleet":  # C4.3, rules version 3: one placement a step
+        return Window("fleet", f"Starting fleets: {title(state, p)} places (C4.3)", (p,),
+                      listens=others, draws=True)
     return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,),
                   listens=others, draws=True)
 
@@ -78,12 +85,43 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance 
         for other in st["order"]:  # answers sent while it was not their turn (Window.listens)
             if other != power and other in orders:
                 events += set_answer(st, other, orders[other].get("contested"))
-        events += run_turn(st, power, orders.get(power) or default_orders(), chance)
-        if st["result"] is None:
-            advance(st, power)
+        if st["phase"] == "fleet":
+            events += place_fleet(st, power, orders.get(power) or default_orders(), chance)
+        else:
+            events += run_turn(st, power, orders.get(power) or default_orders(), chance)
+            if st["result"] is None:
+                advance(st, power)
     _stamp(st, events)
     st["turn"] += 1
     return st, events
+
+
+def place_fleet(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: Chance
+                ) -> list[dict[str, Any]]:
+    """Rules version 3: ``power``'s starting-fleet step (C4.3 "Players, in the order of play,
+    may then spend any or all of their starting Economy Reserve to place additional units";
+    ruling R7), on the working copy ``st``; after the last player, play begins (C4.4 "Proceed
+    to D - Turn Sequence and start with the player who had the highest roll")."""
+    events: list[dict[str, Any]] = [{"type": "fleet_begins", "power": power}]
+    events += set_answer(st, power, orders.get("contested"))
+    events += setupmod.starting_fleet(st, power, orders.get("start") or [], chance)
+    events += next_placer(st, power)
+    return events
+
+
+def next_placer(st: dict[str, Any], power: str) -> list[dict[str, Any]]:
+    """After ``power``'s starting-fleet step: the next player in the order of play who is still
+    in the game places his, or, after the last, play begins with the first (C4.4)."""
+    order = st["order"]
+    rest = [p for p in order[order.index(power) + 1:] if not st["powers"][p]["surrendered"]]
+    if rest:
+        st["current"] = rest[0]
+        return []
+    left = live(st)
+    if not left:
+        return []
+    st["phase"], st["round"], st["current"] = "play", 1, left[0]
+    return [{"type": "play_begins", "power": left[0]}]
 
 
 def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: Chance
@@ -93,7 +131,7 @@ def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: 
     events: list[dict[str, Any]] = [{"type": "turn_begins", "power": power,
                                      "round": st["round"]}]
     events += set_answer(st, power, orders.get("contested"))
-    if me["turns"] == 0:
+    if me["turns"] == 0 and setupmod.rules_version(st) < setupmod.FLEETS_BEFORE_PLAY:
         events += setupmod.starting_fleet(st, power, orders.get("start") or [], chance)
     events += economy.record_keeping(st, power, orders.get("record") or {}, chance)
     if st["result"] is None and not me["surrendered"]:
@@ -176,6 +214,8 @@ def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[
     events[0]["type"] = "conceded"
     if st["phase"] == "play" and st["current"] == power:
         advance(st, power)
+    elif st["phase"] == "fleet" and st["current"] == power:
+        events += next_placer(st, power)
     _last_standing(st, events)
     return st, _stamp(st, events)
 
@@ -188,7 +228,7 @@ def end_game(state: Mapping[str, Any], reason: str) -> tuple[dict[str, Any], lis
     events: list[dict[str, Any]] = []
     left = live(st)
     winners = left
-    if st["phase"] == "play":
+    if st["phase"] in ("play", "fleet"):
         gross = {p: int(economy.banks(st, p)["gross"]) for p in left}
         best = max(gross.values(), default=0)
         winners = [p for p in left if gross[p] == best]

@@ -184,6 +184,9 @@ class Played:
     def plugin(self) -> Any:
         return registry.load(self.game)
 
+    def plugin_dir(self) -> Path:
+        return registry.game_dir(self.game)
+
     @property
     def game_id(self) -> str:
         return self.path.name

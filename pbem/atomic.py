@@ -29,6 +29,7 @@ import contextlib
 import errno
 import functools
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterable
@@ -118,6 +119,18 @@ def make_dirs(directory: Path | str, *, mode: int = PRIVATE_DIR) -> None:
 def temp_name(path: Path) -> Path:
     """A fresh temporary name beside ``path`` (hidden, with the pid and a random part)."""
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+#: A temporary name as :func:`temp_name` makes it (or without the random part: the few
+#: writers that need one name per process): ``.NAME.tmp-PID[-HEX]``.
+_TEMP = re.compile(r"^\..+\.tmp-([0-9]{1,10})(?:-[0-9a-f]+)?$")
+
+
+def temp_writer(name: str) -> int | None:
+    """The pid of the process that made the temporary file ``name``; None if ``name`` is not
+    a temporary name."""
+    match = _TEMP.match(name)
+    return int(match.group(1)) if match else None
 
 
 def write_temp(path: Path, data: bytes, mode: int = PRIVATE, *, fsync: bool = True) -> Path:

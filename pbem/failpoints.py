@@ -3,7 +3,10 @@
 ``reached(name)`` kills the process with SIGKILL when the environment variable PBEM_CRASH_AT
 equals ``name`` — exactly what a power cut or the OOM killer does at that point. The tests run
 ``pbem run`` as a real subprocess once per point and check that the next run completes the turn
-exactly once. Unset (always, outside those tests), it does nothing.
+exactly once. Unset (always, outside those tests), it does nothing. ``NAME#N`` kills at the
+N-th time the point is reached in the process (a point reached by several writes, e.g.
+``staged-synced``: each group's files fsynced, not yet in place — a kill there leaves them as
+temporary files).
 """
 
 from __future__ import annotations
@@ -14,6 +17,16 @@ import signal
 ENV = "PBEM_CRASH_AT"
 
 
+_counts: dict[str, int] = {}
+
+
 def reached(name: str) -> None:
-    if os.environ.get(ENV) == name:
+    wanted = os.environ.get(ENV)
+    if wanted is None or not wanted.startswith(name):
+        return
+    if wanted == name:
         os.kill(os.getpid(), signal.SIGKILL)
+    elif wanted.startswith(name + "#"):
+        _counts[name] = _counts.get(name, 0) + 1
+        if wanted == f"{name}#{_counts[name]}":
+            os.kill(os.getpid(), signal.SIGKILL)

@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pbem import atomic, syncs
+from pbem import atomic, failpoints, syncs
 
 #: Temporary files a group holds open at once (file descriptors are finite).
 MANY_OPEN = 64
@@ -145,6 +145,8 @@ def flush_groups(groups: Sequence[Group]) -> None:
     first = next((item[2] for group in groups for item in group._items), Path("."))
     try:
         syncs.fsync_each(fds)
+        if fds:
+            failpoints.reached("staged-synced")
     except OSError as exc:
         for group in groups:
             group.discard()

@@ -80,8 +80,15 @@ def test_every_report_lists_every_roll_of_its_step_and_the_map(
         for msg in reports:
             text = _plain(msg)
             assert "THE MAP" in text and "SCORING BANKS" in text
+            flat = " ".join(text.split())
             for r in rolls:
-                assert f"[{r['label']}]" in text and " ".join(map(str, r["result"])) in text
+                assert f"[{r['label']}]" in flat, r["label"]
+                after = flat.split(f"[{r['label']}]", 1)[1][:400]
+                if r.get("powers"):  # one die per power: each power's die, named, not a sum
+                    assert all(f" {v}" in after for v in r["result"]) and " = " not in \
+                        after.split("for", 1)[0], after
+                else:
+                    assert " ".join(map(str, r["result"])) in after, after
                 checked += 1
     assert checked, "no roll was reported"
 

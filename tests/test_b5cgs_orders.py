@@ -5,6 +5,7 @@ answer (D3.42) kept until changed and seen by its owner only."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 
 from hypothesis import HealthCheck, example, given, settings
@@ -12,6 +13,9 @@ from hypothesis import strategies as st_
 
 from pbem import canonical
 from tests.b5cgs_driver import PLUGIN, ScriptedChance, blank, check, new_game, put
+
+hx = importlib.import_module("b5cgs.hexes")
+orders_mod = importlib.import_module("b5cgs.orders")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -102,12 +106,89 @@ def test_a_unit_built_this_turn_may_be_named_by_its_coming_id():
     st = new_game()
     coming = f"t{st['next_token']}"
     _, problems = check(st, EA, {"move": [{"unit": coming, "to": "1,1", "facing": 1}]})
-    assert problems == []
+    assert [p.message for p in problems] == [
+        f"there is no token {coming} (this file buys no token of that id: purchases are "
+        f"numbered from {coming} in the order bought)"]
     _, problems = check(st, EA, {"move": [{"unit": "t1", "to": "1,1", "facing": 1}]})
     assert problems  # t1 is a base
     st2 = copy.deepcopy(st)
     _, problems = check(st2, EA, {"move": [{"unit": "t0", "to": "1,1", "facing": 1}]})
     assert problems
+
+
+def _first_turn() -> tuple[dict, str, list[str]]:
+    """Earth's first turn, with a Minbari base-4 five hexes straight ahead of Earth's hex 1,3
+    (facing 1): the hexes from 1,3 forward."""
+    st = new_game(first=EA)
+    line = ["1,3"]
+    for _ in range(5):
+        line.append(hx.key(hx.neighbour(hx.parse(line[-1]), 1)))
+    base = put(st, "base-4", MF, line[5])
+    return st, base, line
+
+
+def _referee(st: dict, body: dict) -> list[dict]:
+    """The turn as the referee resolves it (the body as normalised orders)."""
+    orders = {**PLUGIN.default_orders(st, EA), **body}
+    return PLUGIN.resolve(st, {EA: orders}, ScriptedChance(lenient=True)).events
+
+
+def test_check_refuses_a_two_hex_move_of_a_ship_bought_in_the_same_file():
+    """The referee voids it (Earth's chart has no forward-2, D4.11): the check says the same
+    sentence, on the ship the file buys (t7, the id it will get)."""
+    st, _, line = _first_turn()
+    bought = f"t{st['next_token']}"
+    body = {"start": [{"token": "ea-hyperion", "hex": line[0], "facing": 1}],
+            "move": [{"unit": bought, "to": line[2], "facing": 1}]}
+    voids = [e["reason"] for e in _referee(st, body) if e["type"] == "move_void"]
+    _, problems = check(st, EA, body)
+    assert len(voids) == 1 and [(p.path, p.message) for p in problems] == [("move[0]", voids[0])]
+    one_hex = {**body, "move": [{"unit": bought, "to": line[1], "facing": 1}]}
+    assert check(st, EA, one_hex)[1] == []
+    done = orders_mod.rehearse(one_hex, PLUGIN.view(st, EA))
+    assert done.bought == [("start[0]", bought, "ea-hyperion")]
+
+
+def test_check_refuses_fire_at_a_base_five_hexes_away_as_the_referee_does():
+    """D5.3: heavy weapons reach 2 hexes, lasers 1; the referee finds the volley void (D5.41)
+    and the check refuses it with his reason; moved into range first, it is accepted."""
+    st, base, line = _first_turn()
+    bought = f"t{st['next_token']}"
+    body = {"start": [{"token": "ea-hyperion", "hex": line[0], "facing": 1}],
+            "fire": [{"target": base, "with": [bought]}]}
+    voids = [e["tried"] for e in _referee(st, body) if e["type"] == "volley_void"]
+    _, problems = check(st, EA, body)
+    assert voids == [[{"target": base, "reason": f"{base} is out of range or arc of every "
+                                                  "firing token (D5.41)"}]]
+    assert [(p.path, p.message) for p in problems] == [
+        ("fire[0]", f"no target of this volley can be fired at: {voids[0][0]['reason']}")]
+    closer = {**body, "start": [{"token": "ea-hyperion", "hex": line[0], "facing": 1}],
+              "move": [{"unit": bought, "to": line[1], "facing": 1}]}
+    assert check(st, EA, closer)[1] != []  # still 4 hexes away
+    st2, base2, line2 = _first_turn()
+    st2["tokens"][base2]["hex"] = line2[3]  # 3 hexes: 2 after a one-hex move
+    _, problems = check(st2, EA, {**closer, "fire": [{"target": base2, "with": [bought]}]})
+    assert problems == []
+    assert [e for e in _referee(st2, {**closer, "fire": [{"target": base2, "with": [bought]}]})
+            if e["type"] == "volley_void"] == []
+
+
+def test_every_problem_of_every_section_at_once():
+    """A problem in one order hides none in another: shape problems, a bad build beside a
+    malformed one, a void move, a void volley, all in one answer."""
+    st, base, line = _first_turn()
+    bought = f"t{st['next_token']}"
+    body = {"start": [{"token": "ea-hyperion", "hex": line[0], "facing": 1},
+                      {"token": "no-such-ship", "hex": line[1], "facing": 1}],
+            "allocate": {"build": [{"nonsense": 1}, {"token": "base-4", "hex": "0,0",
+                                                      "by": "t1"}]},
+            "move": [{"unit": bought, "to": line[2], "facing": 1}, {"unit": "t99"}],
+            "fire": [{"target": base, "with": [bought]}], "record": {"x": 1}}
+    _, problems = check(st, EA, body)
+    paths = [p.path for p in problems]
+    for where in ("start[1]", "allocate.build[0].nonsense", "allocate.build[1]", "move[0]",
+                  "move[1]", "fire[0]", "record.x"):
+        assert where in paths, (where, problems)
 
 
 _leaf = st_.one_of(st_.none(), st_.booleans(), st_.integers(-10**20, 10**20),

@@ -270,3 +270,30 @@ def test_welcome_game_end_and_gm_summary_render():
     end = mails.game_end(renderer, PLUGIN, over, [], [EA], PLAYER, GAME, [])
     assert "THE GAME IS OVER" in end.text
     assert st["pack"]["pieces"][t["piece"]]["title"] in end.text or t["piece"] in end.text
+
+
+def test_the_purchase_table_is_in_the_report_and_the_order_form():
+    """What the reader may buy, with the cost he pays now, upkeep, weapons with their arcs
+    (heavy 3/1 in F FR FL for the Hyperion), defense rating and movement, in the text part,
+    the HTML part and the order form; the first turn's costs are the starting fleet's (C4.3:
+    build less upkeep for his empire's tokens)."""
+    st, _ = battle()
+    power = st["current"]
+    assert power == EA
+    mail, _ = report(st, st, [], power)
+    view = PLUGIN.view(st, power)
+    rows = {r["type"]: r for r in orderform.purchases(view)}
+    hyperion = rows["ea-hyperion"]
+    assert (hyperion["heavy"], hyperion["laser"], hyperion["dr"]) == (
+        "3/1 F FR FL", "2/1 F FR AR AL FL", "6/4")
+    assert "forward" in hyperion["moves"] and not any(t.startswith("mf-") for t in rows)
+    for text in (mail.text, orderform.order_form(view, 3)):
+        assert "What you can buy" in text
+        assert re.search(r"ea-hyperion +ship +cost +\d+, upkeep 3, DR 6/4", text)
+        assert "heavy 3/1 F FR FL; laser 2/1 F FR AR AL FL" in text
+        assert max(map(len, text.splitlines())) <= 80 or text is mail.text
+    assert "What you can buy" in mail.html and "Hyperion" in mail.html
+    assert "3/1 F FR FL" in mail.html
+    st["powers"][EA]["turns"] = 0
+    first = {r["type"]: r for r in orderform.purchases(PLUGIN.view(st, EA))}
+    assert first["ea-hyperion"]["cost"] == 16 - 3 and "jumpgate" not in first

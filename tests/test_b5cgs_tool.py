@@ -17,6 +17,7 @@ from tests.b5cgs_driver import PLUGIN, new_game
 
 tool = importlib.import_module("b5cgs.tool")
 demo = importlib.import_module("b5cgs.demo")
+hx = importlib.import_module("b5cgs.hexes")
 
 
 def pbem(*args, ok=True):
@@ -125,3 +126,32 @@ def test_check_warns_of_a_first_turn_without_a_starting_fleet(tmp_path):
     pbem("orders", "b5", orders, "--start", *demo.start_fleet(view), "--view", path)
     out = pbem("orders", "check", orders, "--view", path)
     assert "warning" not in out and "ok" in out
+
+
+def test_the_tool_prints_each_purchase_id_and_refuses_what_the_referee_voids(tmp_path):
+    """The tool runs the referee's check on the file's whole turn: a two-hex move of a ship
+    bought in the same file, and a volley at a base five hexes away, are refused with the
+    referee's sentences (by the tool and by ``pbem orders check``); a good purchase prints the
+    id it will get."""
+    st, view, path = table(tmp_path)
+    assert st["current"] == "earth-alliance"
+    line = ["1,3"]
+    for _ in range(5):
+        line.append(hx.key(hx.neighbour(hx.parse(line[-1]), 1)))
+    bought = f"t{view['next_token']}"
+    orders = tmp_path / "orders.yaml"
+    pbem("orders", "new", "--view", path, "-o", orders)
+    out = pbem("orders", "b5", orders, "--start", f"ea-hyperion@{line[0]}/1", "--view", path)
+    assert f"bought: {bought} (ea-hyperion, start[0])" in out
+    out = pbem("orders", "b5", orders, "--move", f"{bought}@{line[2]}/1", "--view", path,
+               ok=False)
+    assert f"move[0]: {bought} cannot move to {line[2]} facing 1 in one standard movement" in out
+    base = next(t for t, tok in view["tokens"].items() if tok["owner"] == "minbari")
+    out = pbem("orders", "b5", orders, "--fire", f"{base}={bought}", "--view", path, ok=False)
+    assert f"{base} is out of range or arc of every firing token (D5.41)" in out
+    doc = yaml.safe_load(orders.read_text())
+    doc["orders"]["move"] = [{"unit": bought, "to": line[2], "facing": 1}]
+    doc["orders"]["fire"] = [{"target": base, "with": [bought]}]
+    orders.write_text(yaml.safe_dump(doc, sort_keys=False))
+    out = pbem("orders", "check", orders, "--view", path, ok=False)
+    assert "in one standard movement" in out and "out of range or arc" in out

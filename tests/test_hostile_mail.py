@@ -288,6 +288,88 @@ def test_an_order_stored_while_the_inbox_is_held_counts_from_its_arrival_and_is_
     assert resolve.body["turn"] == 3 and resolve.body["used"]["algol"] == orders[0].body["sha256"]
 
 
+def test_a_correction_stored_while_another_process_holds_the_inbox_is_used(
+        world: World, tmp_path: Path) -> None:
+    """Issue 27: the run used to give up on the busy inbox after its wait and resolve without
+    the stored correction, which the next run then rejected as late. Now the turn waits for
+    every message stored before its deadline, however long the inbox is held."""
+    root = world.clone(tmp_path / "root")
+    first = pipe(root, order_mail(world.sign("algol", seq=10), msgid="<seq10@example.org>"),
+                 now=at(49))
+    assert b"accepted: demo-1/algol turn 3" in first.stdout, first.stdout
+    lock = try_lock(Inbox(root).inbox_dir)  # another process, busy with the inbox
+    assert lock is not None
+    try:
+        correction = world.sign("algol", {}, seq=11)
+        stored = pipe(root, order_mail(correction, msgid="<seq11@example.org>"), now=at(50))
+        assert b"stored for it" in stored.stdout
+        held = pbem("run", str(root), "--now", iso(at(53)), "--no-send",
+                    env={"PBEM_INBOX_WAIT": "0.2"})
+    finally:
+        lock.release()
+    out = held.stdout.decode()
+    assert held.returncode == 0, held.stderr.decode()[-2000:]
+    assert "demo-1: waiting" in out and "1 message(s) stored before the deadline" in out, out
+    assert f"(pid {os.getpid()} holds the inbox)" in out
+    log = root / "demo-1" / "log.jsonl"
+    assert [e.body["turn"] for e in GameLog.load(log).entries if e.kind == "resolve"] == [1, 2]
+    done = pbem("run", str(root), "--now", iso(at(54)), "--no-send")
+    assert done.returncode == 0 and "demo-1: resolved" in done.stdout.decode()
+    entries = GameLog.load(log).entries
+    used = [e for e in entries if e.kind == "resolve"][-1].body["used"]["algol"]
+    seq11 = [e for e in entries if e.kind == "orders" and e.body["seq"] == 11]
+    assert [o.body["received"] for o in seq11] == [iso(at(50))]
+    assert used == seq11[0].body["sha256"], "the correction stored before the deadline is used"
+    assert not [s for s in subjects(root, registered("algol")) if "rejected" in s.lower()
+                or "too late" in s.lower()]
+
+
+def test_a_message_pending_for_another_busy_game_does_not_hold_this_one(
+        world: World, tmp_path: Path) -> None:
+    """A game whose lock stays taken (a hung process) keeps its own mail pending, noted with
+    that game: it never holds the turn of another game."""
+    root = world.clone(tmp_path / "root")
+    for power in world.demo.powers:  # every order of turn 3 in: due at the deadline
+        assert b"accepted" in pipe(root, order_mail(world.sign(power, {}), msgid=f"<{power}-in>",
+                                                    sender=registered(power)), now=at(40)).stdout
+    lock = try_lock(root / "finished-1")
+    assert lock is not None
+    try:
+        raw = order_mail(world.sign("algol", {}, game="finished-1", turn=3),
+                         msgid="<busy@example.org>")
+        waits = pipe(root, raw, now=at(50))
+        assert b"finished-1 is busy" in waits.stdout, waits.stdout
+        run = pbem("run", str(root), "--now", iso(at(53)), "--no-send",
+                   env={"PBEM_INBOX_WAIT": "0.2"})
+    finally:
+        lock.release()
+    assert run.returncode == 0 and "demo-1: resolved" in run.stdout.decode(), run.stdout
+
+
+def test_an_older_seq_arriving_after_the_newer_one_is_superseded_not_rejected(
+        world: World, tmp_path: Path) -> None:
+    """Mail overtakes mail (and a crash can make a later file be judged first): seq 20 was
+    accepted, then seq 19 arrives — before the resolution and after it. Neither is an error
+    of the player: each is answered once as superseded, never as rejected, and seq 20 is the
+    one used."""
+    root = world.clone(tmp_path / "root")
+    older = world.sign("algol", {}, seq=19)
+    newer = world.sign("algol", seq=20)
+    assert b"accepted" in pipe(root, order_mail(newer, msgid="<s20@x>"), now=at(49)).stdout
+    late = pipe(root, order_mail(older, msgid="<s19@x>"), now=at(50))
+    assert b"superseded: demo-1/algol turn 3" in late.stdout, late.stdout
+    assert pbem("run", str(root), "--now", iso(at(53)), "--no-send").returncode == 0
+    entries = GameLog.load(root / "demo-1" / "log.jsonl").entries
+    used = [e for e in entries if e.kind == "resolve"][-1].body["used"]["algol"]
+    assert used == [e for e in entries if e.kind == "orders" and e.body["seq"] == 20][0] \
+        .body["sha256"]
+    again = pipe(root, order_mail(older, msgid="<s19-again@x>"), now=at(54))  # after it was used
+    assert b"superseded: demo-1/algol turn 3" in again.stdout, again.stdout
+    to_algol = subjects(root, registered("algol"))
+    assert not [s for s in to_algol if "rejected" in s.lower() or "too late" in s.lower()]
+    assert len([s for s in to_algol if "seq 19 came after seq 20" in s]) == 1, to_algol
+
+
 # -- 8. a crash between the log entry and the receipt --------------------------------------
 
 
@@ -305,7 +387,7 @@ def test_retry_after_a_crash_before_the_receipt_gets_the_receipt_not_a_rejection
     Inbox(root).release(Inbox(root).quarantined()[0][0])
     retry = pipe(root, raw, now=at(54))
     assert retry.returncode == 0, retry.stderr.decode()[-2000:]
-    assert "duplicate: demo-1/algol turn 3" in retry.stdout.decode()
+    assert "already logged: demo-1/algol turn 3" in retry.stdout.decode()
     to_algol = subjects(root, registered("algol"))
     assert any("rejected" not in s.lower() and "turn 3" in s for s in to_algol), to_algol
     assert not [s for s in to_algol if "rejected" in s.lower()]

@@ -216,7 +216,7 @@ def kind_of(msg) -> str:
         return "receipt"
     if "Orders rejected" in subject:
         return "rejection"
-    return "html-only" if "plain text" in text_of(msg).lower() else subject
+    return "html-only" if "plain text" in text_of(msg).lower() else subject.strip()
 
 
 def check_receipt(root: Path, msg, in_reply_to: str | None, entry: replay.Entry) -> None:
@@ -406,9 +406,10 @@ def test_every_problem_of_a_rejected_file_is_listed(world: World, tmp_path: Path
 
 
 def test_replays_in_the_same_turn_and_resends_in_one_batch(world: World, tmp_path: Path) -> None:
-    """seq 60 accepted, seq 59 refused as a replay; the seq-60 mail resent in the same batch is
-    a duplicate; an older file sent again after a newer one, and a rejected file sent twice, in
-    the same batch (same received time) are judged and answered, not a crash of ingest."""
+    """seq 60 accepted, then seq 59: superseded (issue 27: not the player's error, answered
+    once); the seq-60 mail resent in the same batch is a duplicate; an older file sent again
+    after a newer one (superseded too), and a rejected file sent twice, in the same batch (same
+    received time) are judged and answered, not a crash of ingest."""
     newer = world.sign("algol", seq=60)
     older = world.sign("algol", seq=59)
     low = world.sign("algol", seq=58)
@@ -419,15 +420,18 @@ def test_replays_in_the_same_turn_and_resends_in_one_batch(world: World, tmp_pat
              order_mail(bad, msgid="<bad-again@x>")]
     root, report = run_one(world, tmp_path, *mails)
     assert [v.verdict for v in report.verdicts] == [
-        "accepted", "accepted", "rejected", "duplicate", "rejected", "rejected", "rejected"]
+        "accepted", "accepted", "superseded", "duplicate", "superseded", "rejected", "rejected"]
     assert [p.code for v in report.verdicts for p in v.problems] == [
-        "replay", "replay", "unknown-key", "unknown-key"]
+        "superseded", "superseded", "unknown-key", "unknown-key"]
     standing = replay.standing_orders(GameDir.open(root / "demo-1").log.entries)["algol"]
     assert standing["seq"] == 60
     kinds = [(str(m["In-Reply-To"]), kind_of(m)) for _, m in queued(root)]
     assert sorted(kinds) == sorted([
-        ("<low@x>", "receipt"), ("<newer@x>", "receipt"), ("<older@x>", "rejection"),
-        ("<low-again@x>", "rejection"), ("<bad@x>", "rejection"), ("<bad-again@x>", "rejection")])
+        ("<low@x>", "receipt"), ("<newer@x>", "receipt"),
+        ("<older@x>", "[demo-1] Orders for Algol, turn 3: seq 59 came after seq 60 (superseded)"),
+        ("<low-again@x>",
+         "[demo-1] Orders for Algol, turn 3: seq 58 came after seq 60 (superseded)"),
+        ("<bad@x>", "rejection"), ("<bad-again@x>", "rejection")])
     assert len(done_records(root)) == len(mails)
 
 

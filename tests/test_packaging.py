@@ -22,7 +22,8 @@ def test_wheel_contains_games_and_templates(tmp_path):
     game = "pbem/_games/fourthousand_ad"
     for needed in (f"{game}/game.yaml", f"{game}/board.yaml", f"{game}/__init__.py",
                    "pbem/_templates/4000ad/turn_report.txt",
-                   "pbem/_templates/common/receipt.txt", "pbem/cli/main.py"):
+                   "pbem/_templates/common/receipt.txt", "pbem/cli/main.py",
+                   "pbem/_games/ashes/RULES.md", "pbem/_games/b5cgs/RULES.md"):
         assert needed in names, needed
     assert not [n for n in names if "__pycache__" in n]
     entry = [n for n in names if n.endswith("entry_points.txt")]

@@ -173,3 +173,33 @@ def test_a_gm_operation_that_changes_no_state_leaves_the_cache_current(tmp_path,
     assert "stale" not in out.stdout and "rebuilt" not in out.stdout, out.stdout
     status = pbem("gm", "status", str(host.path), "--now", iso(at(3)))
     assert status.returncode == 0 and "stale" not in status.stdout + status.stderr
+
+
+def test_mail_in_and_out_is_private_too(tmp_path):
+    """Issue 27: ``sent-mail/*.eml`` (the file transport's copies) were 0644, and the inbox's
+    and outbox's folders 0755 under the usual umask. Every file under the root is 0600 and
+    every folder 0700 (``referee.pub`` alone is published), through a real ``pbem ingest``
+    and ``pbem run``."""
+    from email.message import EmailMessage
+
+    old = os.umask(0o022)
+    try:
+        host = Host(tmp_path)
+        for power in host.powers:
+            msg = EmailMessage()
+            msg["From"], msg["To"] = f"{power}@example.org", "referee@example.org"
+            msg["Subject"], msg["Message-ID"] = "orders", f"<{power}@example.org>"
+            msg.set_content(host.orders_text(power, {}))
+            done = subprocess.run([sys.executable, "-m", "pbem", "ingest", str(host.root),
+                                   "--stdin", "--now", iso(at(1))], input=bytes(msg),
+                                  capture_output=True, check=False)
+            assert done.returncode == 0, done.stderr
+        assert host.run_cli(at(49)).returncode == 0
+    finally:
+        os.umask(old)
+    assert list((host.root / "sent-mail").glob("*.eml"))
+    files = [p for p in host.root.rglob("*") if p.is_file() and not p.is_symlink()
+             and p.name != "referee.pub"]
+    assert {str(p): oct(mode(p)) for p in files if mode(p) != 0o600} == {}
+    dirs = [host.root, *(p for p in host.root.rglob("*") if p.is_dir() and not p.is_symlink())]
+    assert {str(d): oct(mode(d)) for d in dirs if mode(d) != 0o700} == {}

@@ -80,6 +80,12 @@ def mails() -> dict[str, RenderedMail]:
         r, "antares", PLAYERS["antares"], {**GAME, "deadline": None}, turn=3,
         received="2026-12-02T20:55:00Z",
         late={"deadline": "2026-12-02T18:00:00Z", "grace_end": "2026-12-02T20:00:00Z"})
+    out["superseded_algol"] = render.superseded(
+        r, "algol", PLAYERS["algol"], GAME, turn=2, seq=3, newer=4, used=False,
+        received="2026-12-02T17:05:00Z")
+    out["superseded_used_algol"] = render.superseded(
+        r, "algol", PLAYERS["algol"], GAME, turn=2, seq=3, newer=4, used=True,
+        received="2026-12-02T19:05:00Z")
     out["receipt_notready_algol"] = render.receipt(
         r, AD, rounds[1].before, "algol", rounds[1].orders["algol"], PLAYERS["algol"], GAME,
         seq=2, ready=False)
@@ -163,7 +169,8 @@ NAMES = ["turn1_regulus", "turn2_algol", "turn3_algol", "turn3_pavo", "turn4_pav
          "notice_extend_algol", "notice_pause_regulus", "notice_replace_pavo",
          "turn2_notes_algol",
          "press_regulus", "press_grey_pavo",
-         "press-receipt_algol", "press-rejection_antares"]
+         "press-receipt_algol", "press-rejection_antares", "superseded_algol",
+         "superseded_used_algol"]
 
 
 def _compare(path: Path, got: str) -> None:
@@ -185,7 +192,7 @@ def test_every_template_is_covered():
                "gm": "gm_summary", "game": "game_end", "html": "html_only_reply",
                "no": "no_orders_reply", "notice": "gm_notice",
                "press": "press", "press-receipt": "press_receipt",
-               "press-rejection": "press_rejection"}
+               "press-rejection": "press_rejection", "superseded": "superseded"}
     assert {covered[k] for k in kinds} == templates
 
 

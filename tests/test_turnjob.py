@@ -74,13 +74,15 @@ def test_late_orders_for_a_resolved_turn_are_rejected_and_change_nothing(tmp_pat
     assert len(host.entries("orders")) == 4
 
 
-def test_replayed_lower_seq_is_refused_and_previous_orders_stand(tmp_path):
+def test_lower_seq_after_a_higher_one_is_superseded_and_previous_orders_stand(tmp_path):
+    """An older seq arriving after a newer one changes nothing (issue 27: superseded, not the
+    player's error)."""
     host = Host(tmp_path)
     first = host.submit("algol", {"depart": host.depart("algol", "Algol", 5, "Hamal")}, at(1),
                         seq=5)
     assert first.verdict == "accepted"
     older = host.submit("algol", {}, at(2), seq=4)
-    assert older.verdict == "rejected" and older.problems[0].code == "replay"
+    assert older.verdict == "superseded" and older.problems[0].code == "superseded"
     standing = replay.standing_orders(host.game().log.entries)
     assert standing["algol"]["seq"] == 5
 

@@ -100,3 +100,26 @@ def test_two_runs_started_together_resolve_the_turn_once(tmp_path, smtp_servers)
     log = GameLog.load(host.path / "log.jsonl")
     assert len([e for e in log.entries if e.kind == "resolve"]) == 1
     assert max(deliveries(server).values()) == 1
+
+
+@pytest.mark.parametrize("nth", [1, 2])
+def test_run_killed_with_mail_files_not_in_place_then_the_next_run_removes_them(tmp_path, nth):
+    """The file transport's copies (``sent-mail/``) and the outbox written, fsynced and not
+    yet in place when ``pbem run`` is killed: the next run (taking the game's lock the dead
+    process held) removes them; every report is delivered once, 0600."""
+    host = Host(tmp_path)
+    for power in host.powers:
+        assert host.submit(power, {}, at(1)).verdict == "accepted"
+    crashed = host.run_cli(at(49), env={"PBEM_CRASH_AT": f"staged-synced#{nth}"})
+    assert crashed.returncode == -9, crashed.stderr
+    assert [p for p in host.root.rglob(".*.tmp-*")], "the kill left temporary files"
+    done = host.run_cli(at(49))
+    assert done.returncode == 0, done.stderr
+    assert "left by a crash" in done.stdout, done.stdout
+    assert not list(host.root.rglob(".*.tmp-*"))
+    assert len([e for e in GameLog.load(host.path / "log.jsonl").entries
+                if e.kind == "resolve"]) == 1
+    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
+    assert len(reports) == 4 and len({str(m["Message-ID"]) for m in reports}) == 4
+    assert {oct(p.stat().st_mode & 0o777) for p in (host.root / "sent-mail").iterdir()} == \
+        {"0o600"}

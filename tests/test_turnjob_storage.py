@@ -74,3 +74,43 @@ def test_disk_full_fails_cleanly_then_next_run_completes(small_fs):
     host.run(at(4))
     reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
     assert len(reports) == 4 and len({str(m["Message-ID"]) for m in reports}) == 4
+
+
+def test_disk_full_in_the_inbox_pass_is_one_line_loses_nothing_and_visits_the_games(small_fs):
+    """Issue 27: ``pbem run`` died with an OSError traceback in its inbox pass before visiting
+    any game. Now: one line naming the problem and the file, a non-zero exit, every game
+    visited (the turn a stored message may still change is not resolved), nothing lost: once
+    there is room, the stored correction is judged and used."""
+    from email.message import EmailMessage
+
+    from pbem.mail.inbox import Inbox
+
+    host = ready(small_fs)
+    msg = EmailMessage()
+    msg["From"], msg["To"] = "algol@example.org", "referee@example.org"
+    msg["Subject"], msg["Message-ID"] = "correction", "<correction@example.org>"
+    msg.set_content(host.orders_text("algol", {"depart": host.depart("algol", "Algol", 4,
+                                                                     "Hamal")}, seq=5))
+    Inbox(host.root).store(bytes(msg), arrived=at(2))  # stored, not judged yet
+    filler = small_fs / "filler"
+    with open(filler, "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+        except OSError:
+            pass
+    full = host.run_cli(at(49))
+    assert full.returncode != 0
+    assert "Traceback" not in full.stderr, full.stderr
+    lines = full.stderr.strip().splitlines()
+    assert len(lines) == 1 and "the disk is full" in lines[0] and str(host.root) in lines[0], \
+        full.stderr
+    assert "g1: " in full.stdout, full.stdout  # the game was visited
+    assert resolves(host) == 0
+    filler.unlink()
+    done = host.run_cli(at(50))
+    assert done.returncode == 0, done.stderr
+    entries = GameLog.load(host.path / "log.jsonl").entries
+    used = [e for e in entries if e.kind == "resolve"][0].body["used"]["algol"]
+    assert used == [e for e in entries if e.kind == "orders" and e.body["seq"] == 5][0] \
+        .body["sha256"]

@@ -176,27 +176,29 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
         else:
             codes = [c.card(x, f"retreat[{i}]") for i, x in enumerate(retreat)]
             out["retreat"] = [x for x in codes if x is not None]
-    if c.problems:
-        return default_orders(), c.problems
     pos = from_view(view)
     if pos is None:
-        return default_orders(), [Problem("viewer", "", "orders are checked against a "
-                                          "player's own view")]
-    problems = _against(pos, out)
+        return default_orders(), [*c.problems, Problem("viewer", "", "orders are checked "
+                                                       "against a player's own view")]
+    # Every part that could be read is checked against the position too, whatever the other
+    # parts' problems: one rejection lists every problem of the file.
+    problems = c.problems + _against(pos, out)
     return (out, []) if not problems else (default_orders(), problems)
 
 
 def _against(pos: Position, orders: Mapping[str, Any]) -> list[Problem]:
-    """The checks that need the position: placements, then each move after them."""
+    """The checks that need the position: placements, then each move after them. A part that
+    could not be read (None) is not checked; moves after an unreadable placement are checked
+    after the standing placement (by room)."""
     problems: list[Problem] = []
     if orders["place"]:
         problems += check_place(pos, orders["place"], "place")
     after = pos.copy()
     place(after, orders["place"], pos.reinforcements())
     moves = [("move", orders["move"])] + [(f"else[{i}]", m) for i, m in
-                                          enumerate(orders["else"])]
+                                          enumerate(orders["else"] or [])]
     for path, move in moves:
-        if move is not None:
+        if move:
             problems += check_move(after, move, path)
     for code in orders["retreat"] or []:
         if code not in pos.hand:

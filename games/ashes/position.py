@@ -19,6 +19,8 @@ from typing import Any
 
 from pbem.errors import Problem
 
+from .rulings import cite
+
 SHIPS_MAX = 108
 MOVE_MAX = 6
 HAND = 3
@@ -220,8 +222,7 @@ def _check_conquer(pos: Position, move: Mapping[str, Any], path: str) -> list[Pr
         colony = [c for c in sorted(pos.colonies) if pos.reaches(c, target)]
         if colony:
             out.append(Problem("homeplanet-route", f"{path}.from", f"your colony {colony[0]} "
-                               f"reaches {target}: a homeplanet may be shown only when no "
-                               "colony reaches the target (ruling A5)"))
+                               f"reaches {target} {cite('A5')}"))
         out += _check_sources(pos, move["ships"], sorted(pos.hand), path, "your homeplanets")
     else:
         out.append(Problem("from", f"{path}.from", f"{source} is none of your planets"))

@@ -26,6 +26,10 @@ def bare(card: str) -> str:
     return card[len(PREFIX):] if card.startswith(PREFIX) else card
 
 
+def ships(n: int) -> str:
+    return f"{n} ship" + ("" if n == 1 else "s")
+
+
 def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
@@ -41,9 +45,9 @@ def sentence(e: Mapping[str, Any]) -> str:
         "explored": lambda: f"{p} was explored: a new neutral planet ({e['deck']} cards left).",
         "first_player": lambda: f"{who} plays first (public draw {e['label']}"
                                 + (", practice chance" if e.get("chance") else "") + ").",
-        "reinforcement": lambda: f"{who} received {e['received']} ship(s)"
-                                 + (f" ({e['stock_short']} found no room)"
-                                    if e["stock_short"] else "")
+        "reinforcement": lambda: f"{who} received {e['received']} new ship(s)"
+                                 + (f" ({e['stock_short']} more could not be placed: no room "
+                                    "left on any planet)" if e["stock_short"] else "")
                                  + (": " + ", ".join(f"{bare(c)} +{n}" for c, n in
                                                       e["colonies"].items())
                                     if e["colonies"] else "")
@@ -75,10 +79,17 @@ def sentence(e: Mapping[str, Any]) -> str:
                               + " had no ship left): it went under the black hole.",
         "battle": lambda: (f"Battle for {p}: {who} rolled {dice(e['attacker_dice'])} "
                            f"[{e['attacker_label']}], {name(e['defender'])} rolled "
-                           f"{dice(e['defender_dice'])} [{e['defender_label']}]; hits "
-                           f"{e['attacker_hits']} and {e['defender_hits']}; "
-                           f"{name(e['winner'])} wins. Left: {e['attacker_left']} attacking, "
-                           f"{e['defender_left']} defending"
+                           f"{dice(e['defender_dice'])} [{e['defender_label']}]. "
+                           + (f"{who} wins ({e['attacker_total']} against "
+                              f"{e['defender_total']})" if e["winner"] == e.get("power")
+                              else f"{name(e['defender'])} holds ({e['defender_total']} "
+                              f"against {e['attacker_total']}, the defender winning ties)")
+                           + f"; each side loses one ship per 6 the other rolled: {who} "
+                           f"{e['defender_hits']}, {name(e['defender'])} {e['attacker_hits']}. "
+                           f"{who} has {ships(e['attacker_left'])} left"
+                           + (f"; {name(e['defender'])} keeps {ships(e['defender_left'])} "
+                              f"stationed on {p}" if e["defender_left"] else
+                              f"; no {name(e['defender'])} ship is left on {p}")
                            + (" (practice chance)" if e.get("chance") else "") + "."),
         "conquered": lambda: f"{who} holds {p} with {e['ships']} ship(s)"
                              + (f" ({e['eliminated']} over the stacking limit eliminated)"

@@ -121,24 +121,25 @@ def allocate(st: dict[str, Any], power: str, section: Mapping[str, Any] | None, 
 
 # -- checkers (on the player's view) -----------------------------------------------------------
 def _shape(entries: object, path: str, keys: tuple[str, ...], problems: list[Problem]
-           ) -> list[dict[str, Any]]:
+           ) -> list[dict[str, Any] | None]:
+    """The entries, each in its place (None where its shape is wrong, with its problem)."""
     if entries is None:
         return []
     if not isinstance(entries, list) or len(entries) > MAX_ENTRIES:
         problems.append(Problem("shape", path, f"a list of at most {MAX_ENTRIES} entries"))
         return []
-    out = []
+    out: list[dict[str, Any] | None] = []
     for i, e in enumerate(entries):
         if not isinstance(e, Mapping):
             problems.append(Problem("shape", f"{path}[{i}]", "an entry is a mapping ("
                                     + ", ".join(keys) + ")"))
+            out.append(None)
             continue
         bad = [k for k in e if k not in keys]
         for k in bad:
             problems.append(Problem("unknown-field", f"{path}[{i}].{str(k)[:30]}",
                                     f"an entry takes {', '.join(keys)}"))
-        if not bad:
-            out.append({k: e[k] for k in keys if k in e})
+        out.append(None if bad else {k: e[k] for k in keys if k in e})
     return out
 
 
@@ -149,14 +150,15 @@ def _scratch(view: Mapping[str, Any]) -> dict[str, Any] | None:
     return copy.deepcopy(dict(view))
 
 
-def _project_record_keeping(st: dict[str, Any], power: str) -> None:
+def project_record_keeping(st: dict[str, Any], power: str, start_paid: bool = False
+                            ) -> None:
     """The Reserve Allocate will find: this turn's Record Keeping runs first (generate economy,
     bonuses, penalties, D1.2-D1.4). In the first turn the starting fleet is paid before it
-    (C4.3), which this section does not see: the Reserve is then left to the referee (ruling
-    E8)."""
+    (C4.3), which this section alone does not see: the Reserve is then left to the referee
+    (ruling E8) unless ``start_paid`` (orders.py has paid it on ``st``)."""
     from . import economy  # economy does not import this module; kept local for clarity
 
-    if int(st["powers"][power].get("turns") or 0) == 0:
+    if int(st["powers"][power].get("turns") or 0) == 0 and not start_paid:
         st["powers"][power]["reserve"] = UNCHECKED_RESERVE
         return
     economy.change_reserve(st, power, economy.banks(st, power)["net"], "projection")
@@ -164,10 +166,13 @@ def _project_record_keeping(st: dict[str, Any], power: str) -> None:
     economy.penalties(st, power)
 
 
-def check_allocate(section: object, view: Mapping[str, Any]
-                   ) -> tuple[dict[str, Any], list[Problem]]:
+def check_allocate(section: object, view: Mapping[str, Any],
+                   after: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[Problem]]:
     """The ``allocate`` section against the player's view, entry after entry (each entry sees
-    the Reserve and the map the earlier ones leave); contested answers are the referee's."""
+    the Reserve and the map the earlier ones leave); contested answers are the referee's.
+    With ``after`` (orders.py: the view with this turn's starting fleet bought and Record
+    Keeping projected) the entries are checked on it and left on it, so what is built here is
+    moved and fires later in the same check; without it, on a scratch copy of the view."""
     out: dict[str, Any] = {"build": [], "repair": [], "mines": []}
     if section is None:
         return out, []
@@ -182,16 +187,18 @@ def check_allocate(section: object, view: Mapping[str, Any]
     builds = _shape(section.get("build"), "allocate.build", BUILD_KEYS, problems)
     repairs = _shape(section.get("repair"), "allocate.repair", REPAIR_KEYS, problems)
     mines = _shape(section.get("mines"), "allocate.mines", MINE_KEYS, problems)
-    st = _scratch(view)
-    if problems or st is None:
-        if st is None:
-            problems.append(Problem("viewer", "allocate", "orders are checked against a "
-                                    "player's own view"))
+    st = _scratch(view) if after is None else after
+    if st is None:
+        problems.append(Problem("viewer", "allocate", "orders are checked against a "
+                                "player's own view"))
         return {"build": [], "repair": [], "mines": []}, problems
     power = str(view["viewer"])
-    _project_record_keeping(st, power)
+    if after is None:
+        project_record_keeping(st, power)
     for i, e in enumerate(builds):
-        if board.coming(view, e.get("by")):          # bought earlier this turn: the referee's
+        if e is None:
+            continue
+        if board.coming(st, e.get("by")):          # bought earlier this turn: the referee's
             out["build"].append(e)
             continue
         reason, cost, hex_, facing = why_not_build(st, power, e, contested_known=False)
@@ -204,7 +211,9 @@ def check_allocate(section: object, view: Mapping[str, Any]
                "allocate", e.get("from_scrap"))
         out["build"].append({**e, "hex": hex_})
     for i, e in enumerate(repairs):
-        if board.coming(view, e.get("token")):
+        if e is None:
+            continue
+        if board.coming(st, e.get("token")):
             out["repair"].append(e)
             continue
         reason, cost, _w = why_not_repair(st, power, e, contested_known=False)
@@ -216,7 +225,9 @@ def check_allocate(section: object, view: Mapping[str, Any]
         out["repair"].append(e)
     used: set[str] = set()
     for i, e in enumerate(mines):
-        if board.coming(view, e.get("by")):
+        if e is None:
+            continue
+        if board.coming(st, e.get("by")):
             out["mines"].append(e)
             continue
         reason, cost, hex_ = why_not_mine(st, power, e, used, contested_known=False)

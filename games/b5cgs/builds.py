@@ -18,6 +18,7 @@ from typing import Any
 from . import board
 from . import hexes as hx
 from .contested import denied
+from .rulings import cite
 from .where import is_b5_hex, on_map
 
 B5 = "b5"
@@ -182,7 +183,7 @@ def _face_down(st: Mapping[str, Any], kind: str, hex_: str, flip: object) -> str
         return f"{hex_} is the Babylon 5 hex, which no unit may enter (B1.16)"
     if kind == "base":
         return (f"{hex_} is on a face-down map piece, which shows no Economy Indicator "
-                f"(D3.24, ruling E3)")
+                f"(D3.24) {cite('E3')}")
     if kind != "ship":
         return (f"{hex_} is on a face-down map piece: non-unit tokens may not be built into "
                 f"unexposed hexes (D4.31)")

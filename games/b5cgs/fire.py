@@ -26,6 +26,7 @@ from pbem.errors import Problem
 
 from . import board, damage
 from . import hexes as hx
+from .rulings import cite
 
 Event = dict[str, Any]
 RANGES = {"heavy": 2, "laser": 1}          # D5.31, D5.32
@@ -88,7 +89,7 @@ def why_not_target(st: Mapping[str, Any], power: str, target: object) -> str | N
     if not board.spec(st, tok["type"]).get("dr"):
         return f"{target} has no defense rating (D5.1)"
     if tok.get("owner") == power:
-        return f"{target} is your own (ruling E6)"
+        return f"{target} is your own {cite('E6')}"
     if target in st.get("flags", {}).get("targeted", []):
         return f"{target} was already targeted this turn (D5.53)"
     return None
@@ -98,35 +99,53 @@ def _listed(value: object) -> list[Any]:
     return list(value) if isinstance(value, list) else []
 
 
+def firing_tokens(st: Mapping[str, Any], power: str, volley: Mapping[str, Any]
+                  ) -> tuple[list[str], list[tuple[Any, str]]]:
+    """The tokens of ``volley`` that fire (the player's units on the map that have not fired
+    this turn, D5.52) and each one left out with the reason. The referee's rule, which the
+    player's check runs too (orders.py) on the board his orders leave."""
+    fired = st.get("flags", {}).get("fired", [])
+    shooters: list[str] = []
+    skipped: list[tuple[Any, str]] = []
+    for t in _listed(volley.get("with")):
+        tok = st["tokens"].get(t) if isinstance(t, str) else None
+        if tok is None or tok.get("owner") != power or not board.is_unit(st, tok):
+            skipped.append((t, "not one of your units on the map"))
+        elif t in fired or t in shooters:
+            skipped.append((t, "already fired this turn (D5.52)"))
+        else:
+            shooters.append(str(t))
+    return shooters, skipped
+
+
+def choose_target(st: Mapping[str, Any], power: str, volley: Mapping[str, Any],
+                  shooters: list[str]) -> tuple[str | None, list[dict[str, Any]]]:
+    """The first of the volley's target and ``else`` targets that may be declared now and is
+    in range and arc of a firing token (D5.41), and every one passed over with the reason.
+    The referee's rule, which the player's check runs too (orders.py)."""
+    tried: list[dict[str, Any]] = []
+    for target in [volley.get("target"), *_listed(volley.get("else"))]:
+        reason = why_not_target(st, power, target)
+        if reason is None and not any(weapons(st, s, str(target)) for s in shooters):
+            reason = f"{target} is out of range or arc of every firing token (D5.41)"
+        if reason is None:
+            return str(target), tried
+        tried.append({"target": target, "reason": reason})
+    return None, tried
+
+
 def fire(st: dict[str, Any], power: str, section: list[Any] | None, chance: Any
          ) -> list[Event]:
     """D5 for the current player on the working copy ``st``; returns the events."""
     events: list[Event] = []
-    flags = st.setdefault("flags", {"moved": [], "fired": [], "targeted": []})
+    st.setdefault("flags", {"moved": [], "fired": [], "targeted": []})
     for i, volley in enumerate(section if isinstance(section, list) else []):
         if not isinstance(volley, Mapping):
             continue
-        shooters: list[str] = []
-        for t in _listed(volley.get("with")):
-            tok = st["tokens"].get(t) if isinstance(t, str) else None
-            if tok is None or tok.get("owner") != power or not board.is_unit(st, tok):
-                events.append({"type": "fire_skipped", "power": power, "volley": i,
-                               "token": t, "reason": "not one of your units on the map"})
-            elif t in flags["fired"] or t in shooters:
-                events.append({"type": "fire_skipped", "power": power, "volley": i,
-                               "token": t, "reason": "already fired this turn (D5.52)"})
-            else:
-                shooters.append(str(t))
-        candidates = [volley.get("target"), *_listed(volley.get("else"))]
-        chosen, tried = None, []
-        for target in candidates:
-            reason = why_not_target(st, power, target)
-            if reason is None and not any(weapons(st, s, target) for s in shooters):
-                reason = f"{target} is out of range or arc of every firing token (D5.41)"
-            if reason is None:
-                chosen = str(target)
-                break
-            tried.append({"target": target, "reason": reason})
+        shooters, skipped = firing_tokens(st, power, volley)
+        events += [{"type": "fire_skipped", "power": power, "volley": i, "token": t,
+                    "reason": reason} for t, reason in skipped]
+        chosen, tried = choose_target(st, power, volley, shooters)
         if chosen is None:
             events.append({"type": "volley_void", "power": power, "volley": i,
                            "tried": tried})
@@ -181,11 +200,17 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
     return events
 
 
-def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], list[Problem]]:
+def check_fire(section: object, view: Mapping[str, Any],
+               after: dict[str, Any] | None = None) -> tuple[list[Any], list[Problem]]:
     """The ``fire`` section against the player's view: each volley's firing tokens are the
     player's units, no token in two volleys (D5.52), no target named as the first choice of two
-    volleys (D5.53); targets are tokens with a defense rating. Range and arc are judged when
-    the volley runs (the units move first)."""
+    volleys (D5.53); targets are tokens with a defense rating. With ``after`` (the board the
+    orders' purchases and moves leave, orders.py) each volley is also tried by the referee's
+    own rule (``choose_target``: range and arc, D5.41) and refused with the referee's reason
+    when none of its targets can be fired at; ``after``'s flags are updated as the referee's
+    are. Without it, range and arc are left to the referee."""
+    if after is not None:
+        view = after
     if section is None:
         return [], []
     if not isinstance(section, list) or len(section) > MAX_VOLLEYS:
@@ -199,6 +224,7 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
     targets: dict[str, str] = {}
     for i, v in enumerate(section):
         path = f"fire[{i}]"
+        before = len(problems)
         if not isinstance(v, Mapping):
             problems.append(Problem("shape", path, "a volley is a mapping (target:, with:, "
                                     "else:)"))
@@ -221,7 +247,7 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
             elif not board.spec(view, tok["type"]).get("dr"):
                 problems.append(Problem("target", where, f"{t} has no defense rating (D5.1)"))
             elif tok.get("owner") == power:
-                problems.append(Problem("target", where, f"{t} is your own (ruling E6)"))
+                problems.append(Problem("target", where, f"{t} is your own {cite('E6')}"))
         first = v.get("target")
         if isinstance(first, str):
             if first in targets:
@@ -237,7 +263,7 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
         for k, s in enumerate(shooters):
             where = f"{path}.with[{k}]"
             tok = tokens.get(s) if isinstance(s, str) else None
-            if board.coming(view, s) and s not in firing:
+            if after is None and board.coming(view, s) and s not in firing:
                 firing[str(s)] = path                # built this turn: the referee checks it
             elif tok is None or tok.get("owner") != power or not board.is_unit(view, tok):
                 problems.append(Problem("firing", where,
@@ -248,6 +274,24 @@ def check_fire(section: object, view: Mapping[str, Any]) -> tuple[list[Any], lis
                                         "per turn (D5.52)"))
             else:
                 firing[s] = path
-        out.append({"target": first, "with": list(shooters),
-                    "else": list(v.get("else") or [])})
+        volley = {"target": first, "with": list(shooters), "else": list(v.get("else") or [])}
+        if after is not None and len(problems) == before:
+            problems += _rehearse_volley(after, str(power), volley, path)
+        out.append(volley)
     return ([], problems) if problems else (out, [])
+
+
+def _rehearse_volley(after: dict[str, Any], power: str, volley: Mapping[str, Any], path: str
+                     ) -> list[Problem]:
+    """One volley by the referee's rule on the board the orders leave: a problem (the
+    referee's reasons) when it would be void. Its target and firing tokens are then marked
+    as the referee marks them (the dice, which may destroy a target first, are not known)."""
+    flags = after.setdefault("flags", {"moved": [], "fired": [], "targeted": []})
+    shooters, _skipped = firing_tokens(after, power, volley)
+    chosen, tried = choose_target(after, power, volley, shooters)
+    if chosen is None:
+        return [Problem("void", path, "no target of this volley can be fired at: "
+                        + "; ".join(str(t["reason"]) for t in tried))]
+    flags["targeted"].append(chosen)
+    flags["fired"].extend(shooters)
+    return []

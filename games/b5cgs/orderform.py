@@ -13,6 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import mapmodel, threats
+from .builds import build_cost, discounts_in_play
+from .setup import start_cost
+
+KINDS = ("ship", "base", "jumpgate", "mine")
 
 HINTS = (
     "# start: first turn only: - {token: TYPE, hex: \"q,r\", facing: 1-6}",
@@ -55,6 +59,73 @@ def unit_lines(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _weapon(spec: Mapping[str, Any], weapon: str) -> str:
+    """``3/1 F FR FL``: the value undamaged/crippled and the arcs, or ``-``."""
+    value = spec.get(weapon) or [0, 0]
+    if not isinstance(value, list) or not any(value):
+        return "-"
+    sides = threats.arcs((spec.get("arcs") or {}).get(weapon))
+    return f"{value[0]}/{value[1]} " + ("all" if len(sides) == 6 else " ".join(sides))
+
+
+def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What the reader may buy (his empire's tokens and the generic ones, C4.3, D3.2): type,
+    what it is, its cost to him now (the starting fleet and, with the modular discounts, an
+    empire builder pay build less upkeep: C4.3, D3.22), upkeep, weapons (heavy range 2, laser
+    range 1: undamaged/crippled value and arcs, D5.3-D5.4), defense rating, movement (his
+    empire's chart, D4.11) and how many are left (C1.33)."""
+    me = view.get("viewer")
+    if not isinstance(me, str) or me not in view.get("powers", {}):
+        return []
+    pack = view["pack"]
+    empire = str(view["powers"][me]["empire"])
+    sheet = pack["empires"].get(empire) or {}
+    first = bool((view.get("you") or {}).get("first_turn"))
+    rows = []
+    for ttype, spec in sorted(pack["tokens"].items(),
+                              key=lambda kv: (KINDS.index(kv[1]["kind"])
+                                              if kv[1]["kind"] in KINDS else 9, kv[0])):
+        if spec.get("empire") not in (empire, "generic") or spec.get("kind") not in KINDS:
+            continue
+        if first and spec["kind"] not in ("ship", "base"):
+            continue  # the starting fleet is ships and bases (C4.3)
+        cost = (start_cost(pack, empire, ttype) if first
+                else build_cost(view, ttype, empire, discounts_in_play(view)))
+        moves = "-"
+        if spec["kind"] == "ship":
+            chart = [m for m in sheet.get("movement", [])
+                     if not (m == "sideslip" and ttype in sheet.get("no_sideslip", []))]
+            moves = " ".join(chart)
+        dr = spec.get("dr") or []
+        left = int(spec.get("count") or 0) - sum(
+            1 for t in view["tokens"].values() if t.get("type") == ttype)
+        rows.append({"type": ttype, "title": str(spec.get("title") or ttype),
+                     "kind": spec["kind"], "cost": cost, "upkeep": int(spec.get("upkeep") or 0),
+                     "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
+                     "dr": f"{dr[0]}/{dr[1]}" if len(dr) == 2 else "-",
+                     "economy": spec.get("economy") or "", "moves": moves, "left": left})
+    return rows
+
+
+def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The purchase table as text, within 80 columns: two or three lines per type."""
+    rows = purchases(view)
+    if not rows:
+        return []
+    first = bool((view.get("you") or {}).get("first_turn"))
+    out = [f"{prefix}What you can buy{' (starting fleet, C4.3)' if first else ''}: cost, "
+           "upkeep, DR", f"{prefix}(undamaged/crippled), weapons (heavy reach 2 hexes, laser 1;"
+           " value/crippled", f"{prefix}and arcs), moves, how many are left."]
+    for r in rows:
+        extra = f", economy {r['economy']}" if r["economy"] else ""
+        out.append(f"{prefix}  {r['type']:<14} {r['kind']:<8} cost {r['cost']:>2}, upkeep "
+                   f"{r['upkeep']}, DR {r['dr']}{extra}, {r['left']} left")
+        out.append(f"{prefix}      heavy {r['heavy']}; laser {r['laser']}")
+        if r["moves"] != "-":
+            out.append(f"{prefix}      moves: {r['moves']}")
+    return out
+
+
 def comments(view: Mapping[str, Any]) -> list[str]:
     if in_setup(view):
         return ["# the set-up step: send this file as it is (your tool adds your chance)."]
@@ -63,7 +134,10 @@ def comments(view: Mapping[str, Any]) -> list[str]:
     return [*HINTS, f"# your contested-space answer now: {answer.get('default', 'deny')}"
             + (f", allow {', '.join(answer['allow'])}" if answer.get("allow") else "")
             + (f", deny {', '.join(answer['deny'])}" if answer.get("deny") else ""),
-            "# your units:" if units else "# you have no unit on the map.", *units]
+            "# your units:" if units else "# you have no unit on the map.", *units,
+            *purchase_lines(view, "# "),
+            f"# purchases get ids in the order bought, from t{view.get('next_token')} (the "
+            "tool prints them)."]
 
 
 def _yaml_value(value: Any) -> str:

@@ -1,20 +1,28 @@
 """The Babylon 5 CGS order file: checking a whole turn against the player's view.
 
-Runs on the player's machine (the offline check) and at the referee's on receipt, on the same
-view, so both give the same verdict. Every problem comes back at once, each with its path
-(``move[2].to``) and a plain sentence; ``normalize_orders`` never raises. The sections are
-documented in STATE.md ("The order file"): ``start`` (C4.3, checked here with setup.py's
-rule), ``move`` (D4, checked here by simulating the entries in order with movement.py's own
-``plan``), ``contested`` (D3.42, the standing answer), and ``record``, ``allocate``, ``fire``,
-each checked by b5econ's checker (economy.check_record, allocate.check_allocate,
-fire.check_fire) on the same view.
+Runs on the player's machine (the offline check, the player's tool) and at the referee's on
+receipt, on the same view, so both give the same verdict. Every problem comes back at once,
+each with its path (``move[2].to``) and a plain sentence; ``normalize_orders`` never raises.
+The sections are documented in STATE.md ("The order file").
+
+The check rehearses the turn as the referee will run it (turn.run_turn), on a copy of the
+view, in the referee's order and with the referee's own rules: ``start`` (C4.3: setup's
+``start_problem``, each purchase then placed with the id it will get), ``record``
+(economy.check_record), Record Keeping's Reserve projected, ``allocate``
+(allocate.check_allocate: builds placed with their ids), ``move`` (movement's own ``plan``,
+entry after entry, the units bought above included), ``fire`` (fire.check_fire with the
+referee's ``choose_target``: range and arc on the board the moves leave), ``contested``
+(D3.42, the standing answer). What only the referee knows is left to him: the dice (a hex
+activation, a volley destroying a later volley's target) and the other players' private
+contested-space answers.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Problem
@@ -22,12 +30,10 @@ from pbem.errors import show_value as _show
 
 from . import allocate, economy, fire, movement
 from . import hexes as hx
-from .setup import start_cost, start_problem
+from .setup import new_token, start_cost, start_problem
 from .turn import default_orders
 
 SECTIONS = ("start", "record", "allocate", "move", "fire", "contested")
-ECON: dict[str, Callable[..., tuple[Any, list[Problem]]]] = {
-    "record": economy.check_record, "allocate": allocate.check_allocate, "fire": fire.check_fire}
 MAX_ENTRIES = 100
 TOKEN_ID = re.compile(r"t([1-9][0-9]{0,6})")
 MOVE_KEYS = {"unit", "to", "facing", "flip", "jump", "fleet", "sweep"}
@@ -63,17 +69,37 @@ class _Check:
         return value.strip()
 
 
+@dataclass
+class Rehearsal:
+    """What checking a file found: the normalised orders (the standing orders if there is a
+    problem), every problem, and each purchase with the id it will get (``(path, id, type)``,
+    in the order bought: RULES.md R18)."""
+
+    orders: dict[str, Any]
+    problems: list[Problem]
+    bought: list[tuple[str, str, str]] = field(default_factory=list)
+
+
 def normalize_orders(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any],
                                                                      list[Problem]]:
     """Check ``body`` against the viewer's view; never raises."""
+    done = rehearse(body, view)
+    return done.orders, done.problems
+
+
+def rehearse(body: object, view: Mapping[str, Any]) -> Rehearsal:
+    """The turn of ``body`` rehearsed on ``view`` (the module's docstring); never raises."""
+    bought: list[tuple[str, str, str]] = []
     try:
-        return _normalize(body, view)
+        orders, problems = _normalize(body, view, bought)
     except Exception as exc:  # a body the checks did not foresee: reject, never crash
-        return default_orders(), [Problem("malformed", "", f"the orders could not be read "
-                                          f"({type(exc).__name__})")]
+        return Rehearsal(default_orders(), [Problem("malformed", "", "the orders could not "
+                                                    f"be read ({type(exc).__name__})")])
+    return Rehearsal(orders, problems, bought if not problems else [])
 
 
-def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+def _normalize(body: object, view: Mapping[str, Any], bought: list[tuple[str, str, str]]
+               ) -> tuple[dict[str, Any], list[Problem]]:
     out = default_orders()
     if not isinstance(body, Mapping):
         return out, [Problem("shape", "", "orders are a mapping of sections: "
@@ -103,17 +129,30 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
                 c.bad("not-your-turn", key, f"it is not your turn ({window.get('label')}): "
                       "only a contested: answer may be sent now; the rest waits for your turn")
         return (out, []) if not c.problems else (default_orders(), c.problems)
+    # The board the orders leave, phase after phase as turn.run_turn runs them.
+    board: dict[str, Any] = copy.deepcopy(dict(view))
+    board["flags"] = {"moved": [], "fired": [], "targeted": [], "swept": []}
     if body.get("start"):
-        out["start"] = _start(c, body["start"], view, power)
-    for section in ("record", "allocate", "fire"):
-        value = body.get(section)
-        if not value:
-            continue
-        normalized, problems = ECON[section](value, view)
-        c.problems += list(problems)
-        out[section] = normalized
+        out["start"] = _start(c, body["start"], board, power, bought)
+    if body.get("record"):
+        out["record"], problems = economy.check_record(body["record"], board)
+        c.problems += problems
+    allocate.project_record_keeping(board, power, start_paid=True)
+    if body.get("allocate"):
+        known = set(board["tokens"])
+        out["allocate"], problems = allocate.check_allocate(body["allocate"], view, board)
+        c.problems += problems
+        made = sorted(set(board["tokens"]) - known, key=_number)
+        paths = [f"allocate.{k}[{i}]" for k in ("build", "mines")
+                 for i, e in enumerate(out["allocate"].get(k) or [])
+                 if not isinstance(e.get("from_scrap"), str)]
+        bought += [(path, t, board["tokens"][t]["type"]) for path, t in
+                   zip(paths, made, strict=False)]
     if body.get("move"):
-        out["move"] = _moves(c, body["move"], view, power)
+        out["move"] = _moves(c, body["move"], board, power)
+    if body.get("fire"):
+        out["fire"], problems = fire.check_fire(body["fire"], view, board)
+        c.problems += problems
     if c.problems:
         return default_orders(), c.problems
     return out, []
@@ -146,18 +185,24 @@ def _contested(c: _Check, value: object, view: Mapping[str, Any]) -> dict[str, A
     return out
 
 
-def _start(c: _Check, value: object, view: Mapping[str, Any], power: str) -> list[Any]:
-    """C4.3's starting purchases: only in the player's first turn."""
-    if not (view.get("you") or {}).get("first_turn"):
+def _number(tid: str) -> int:
+    m = TOKEN_ID.fullmatch(tid)
+    return int(m.group(1)) if m else 0
+
+
+def _start(c: _Check, value: object, board: dict[str, Any], power: str,
+           bought: list[tuple[str, str, str]]) -> list[Any]:
+    """C4.3's starting purchases: only in the player's first turn. Each is checked by the
+    referee's ``start_problem`` on the board the earlier ones leave, then paid and placed with
+    the id it will get (setup.starting_fleet)."""
+    if not (board.get("you") or {}).get("first_turn"):
         c.bad("start", "start", "starting purchases are made in your first turn only (C4.3)")
         return []
     if not isinstance(value, list) or len(value) > MAX_ENTRIES:
         c.bad("start", "start", "start: a list of {token: TYPE, hex: \"q,r\", facing: 1..6}")
         return []
     out: list[Any] = []
-    taken: set[str] = set()
-    spent = 0
-    empire = view["powers"][power]["empire"]
+    me = board["powers"][power]
     for i, entry in enumerate(value):
         path = f"start[{i}]"
         if not isinstance(entry, Mapping) or set(entry) - {"token", "hex", "facing"}:
@@ -168,16 +213,14 @@ def _start(c: _Check, value: object, view: Mapping[str, Any], power: str) -> lis
         if h is None or facing is None:
             continue
         norm = {"token": entry.get("token"), "hex": h, "facing": facing}
-        in_play = copy.copy(dict(view))
-        extra = {f"_new{k}": {"type": t["token"], "owner": power, "hex": t["hex"]}
-                 for k, t in enumerate(out)}
-        in_play["tokens"] = {**view["tokens"], **extra}
-        why = start_problem(in_play, power, norm, taken, spent)
+        why = start_problem(board, power, norm, set(), 0)
         if why is not None:
             c.bad("start", path, why)
             continue
-        taken.add(h)
-        spent += start_cost(view["pack"], empire, str(norm["token"]))
+        ttype = str(norm["token"])
+        me["reserve"] = int(me["reserve"]) - start_cost(board["pack"], me["empire"], ttype)
+        tid = new_token(board, ttype, power, h, facing, [board["turn"], "start"])
+        bought.append((path, tid, ttype))
         out.append(norm)
     return out
 
@@ -225,15 +268,15 @@ def _entry(c: _Check, entry: object, path: str) -> dict[str, Any] | None:
     return out if len(c.problems) == before else None
 
 
-def _moves(c: _Check, value: object, view: Mapping[str, Any], power: str) -> list[Any]:
+def _moves(c: _Check, value: object, board: dict[str, Any], power: str) -> list[Any]:
+    """The entries in order, each by the referee's ``plan`` on ``board`` (which they change
+    as the referee's Move phase changes the state, but for the dice)."""
     if not isinstance(value, list) or len(value) > MAX_ENTRIES:
         c.bad("move", "move", f"move: a list of at most {MAX_ENTRIES} entries, in order")
         return []
-    board: dict[str, Any] = dict(view)
-    board["tokens"] = copy.deepcopy(view["tokens"])
     moved: set[str] = set()
     swept: set[str] = set()
-    future = int(view.get("next_token") or 0)
+    future = int(board.get("next_token") or 0)
     out: list[Any] = []
     for i, raw in enumerate(value):
         path = f"move[{i}]"
@@ -244,13 +287,13 @@ def _moves(c: _Check, value: object, view: Mapping[str, Any], power: str) -> lis
         unit = str(entry.get("sweep") or entry.get("unit"))
         if unit not in board["tokens"]:
             m = TOKEN_ID.fullmatch(unit)
-            if m and int(m.group(1)) >= future:
-                continue  # a token built this turn (ids in build order): checked when it runs
-            c.bad("move", path, f"there is no token {unit}")
+            later = " (this file buys no token of that id: purchases are numbered from " \
+                f"t{future} in the order bought)" if m and int(m.group(1)) >= future else ""
+            c.bad("move", path, f"there is no token {unit}{later}")
             continue
         if "sweep" in entry:
             if unit in swept:
-                c.bad("move", path, f"{unit} sweeps once per turn (D4.43)")
+                c.bad("move", path, f"{unit} has already swept a mine this turn")
                 continue
             swept.add(unit)
         normalized = {k: v for k, v in entry.items() if v is not None}

@@ -6,7 +6,8 @@ roll with its label, die, faces and result, so each player can recheck it agains
 published chance; the hex map as text (hexmap_text) and as the attached ``map.svg``
 (hexmap_svg) with units, facings and damage, face-down pieces grey and nameless; a legend of
 the units; every power's scoring banks (gross, upkeep, net, reserve) and Scrap Yard; the threats
-in range of each of the reader's units (threats); and a pre-filled order form (orderform).
+in range of each of the reader's units (threats); what the reader can buy (types, costs,
+weapons, arcs, movement: orderform.purchases) and a pre-filled order form (orderform).
 
 Modules: mapmodel (what the map shows), hexmap_text and hexmap_svg (the two drawings),
 threats, sentences, orderform.
@@ -82,12 +83,15 @@ def banks(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def rolls(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Every die rolled, as its event says it: label, die, faces, count, result and why."""
+def rolls(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None
+          ) -> list[dict[str, Any]]:
+    """Every die rolled, as its event says it: label, die, faces, count, result (``shown``:
+    added up, or each power's die for a roll of one die per power) and why."""
     return [{"label": e.get("label"), "die": e.get("die"), "faces": list(e.get("faces", [])),
              "count": e.get("count"), "result": list(e.get("result", [])),
-             "for": e.get("for", ""), "line": sentences.roll_line(e),
-             "lines": _wrap(sentences.roll_line(e))}
+             "shown": sentences.roll_result(e, view),
+             "for": e.get("for", ""), "line": sentences.roll_line(e, view),
+             "lines": _wrap(sentences.roll_line(e, view))}
             for e in events if e.get("type") == "roll"]
 
 
@@ -117,6 +121,8 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
         "letter": mapmodel.letters(view)[me], "banks": mine,
         "threats": threats.threats(view, me) if view.get("phase") == "play" else [],
         "order_form": orderform.order_form(view, seq) if due else "",
+        "purchases": orderform.purchases(view) if due else [],
+        "purchase_lines": orderform.purchase_lines(view, "  ") if due else [],
         "setup": orderform.in_setup(view),
         "contested": (view.get("you") or {}).get("contested") or {},
     }
@@ -126,7 +132,7 @@ def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
     drawn = board(view, events)
     return {"events": [sentences.sentence(e, view) for e in events
                        if e.get("type") not in ("roll", "chance")],
-            "rolls": rolls(events), "map": drawn["text"], "legend": drawn["legend"],
+            "rolls": rolls(events, view), "map": drawn["text"], "legend": drawn["legend"],
             "pieces": drawn["pieces"], "letters": drawn["letters"],
             "drawing": drawn["drawing"], "banks": banks(view), "window": view.get("window"),
             "result": view.get("result"), "round": view.get("round")}
@@ -179,7 +185,8 @@ class B5Presenter:
         result = view.get("result") or {}
         shared = _shared(view, events)
         revealed = [f"slot {s}: {sentences.piece(p)}"
-                    for s, p in (view.get("revealed") or {}).items()]
+                    for s, p in sorted((view.get("revealed") or {}).items(),
+                                       key=lambda kv: sentences.slot_order(kv[0]))]
         return {**shared, "winners": [_title(view, p) for p in result.get("winners", [])],
                 "reason": result.get("reason", ""), "revealed": revealed,
                 "aside": [sentences.piece(p) for p in view.get("aside") or []],

@@ -39,11 +39,30 @@ def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
 
-def roll_line(e: Mapping[str, Any]) -> str:
+def roll_line(e: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+    """A roll as its event says it; a roll of one die per power (``powers``: the order of
+    play) names each power's die instead of adding them up."""
     faces = " ".join(str(f) for f in e.get("faces", []))
-    return (f"[{e.get('label')}] {e.get('count', len(e.get('result', [])))} x {e.get('die')} "
-            f"(faces {faces}): {dice(list(e.get('result', [])))}"
+    result = list(e.get("result", []))
+    return (f"[{e.get('label')}] {e.get('count', len(result))} x {e.get('die')} "
+            f"(faces {faces}): {roll_result(e, view)}"
             + (f" for {e['for']}" if e.get("for") else ""))
+
+
+def roll_result(e: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+    """A roll's result: "3 5 = 8", or "Earth Alliance 5, Minbari 2" for one die per power."""
+    result = list(e.get("result", []))
+    powers = e.get("powers")
+    if isinstance(powers, list) and len(powers) == len(result):
+        return ", ".join(f"{power_title(view, p) if view else p} {r}"
+                         for p, r in zip(powers, result, strict=True))
+    return dice(result)
+
+
+def slot_order(slot: Any) -> tuple[int, str]:
+    """Slots in number order (1, 2, …, 11, 12), whatever their keys' type."""
+    text = str(slot)
+    return (int(text), text) if text.isascii() and text.isdigit() else (10**9, text)
 
 
 def _fields(e: Mapping[str, Any]) -> str:
@@ -56,7 +75,7 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     who = power_title(view, e.get("power"))
     tok = token(view, e.get("token"), e.get("token_type"))
     texts = {
-        "roll": lambda: "Roll " + roll_line(e) + ".",
+        "roll": lambda: "Roll " + roll_line(e, view) + ".",
         "order_of_play": lambda: "Order of play: " + ", ".join(
             power_title(view, p) for p in e["order"]) + ".",
         "homeworld": lambda: f"{who}'s homeworld {piece(e['piece'])} is in position "
@@ -74,14 +93,14 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         "jumped": lambda: f"{tok} jumped ({e.get('via')}) from {e['from']} to {e['to']}"
                           + (f" with the fleet of {e['fleet_of']}" if e.get("fleet_of") else "")
                           + ".",
-        "explored": lambda: f"{who}'s {tok} exposed the piece in slot {e.get('slot')}: "
+        "explored": lambda: f"{tok} exposed the piece in slot {e.get('slot')}: "
                             f"{piece(e['piece'])} (flip {e.get('flip')}).",
         "activated": lambda: f"{tok} entered {e.get('hex')}: {e.get('element')} "
                              f"{e.get('indicator')}" + (" (doubled: a jump)" if e.get("doubled")
                                                         else "")
                              + f", {e.get('damage')} damage.",
         "mine_removed": lambda: f"The mine at {e.get('hex')} is gone.",
-        "swept": lambda: f"{who}'s {tok} swept the mine at {e.get('hex')} (Defense Grid "
+        "swept": lambda: f"{tok} swept the mine at {e.get('hex')} (Defense Grid "
                          f"{e.get('dg')}).",
         "move_void": lambda: f"{who}'s move entry {e.get('entry')} was void: {e.get('reason')}.",
         "damage": lambda: f"{tok} took {e.get('points')} damage ({e.get('cause')}): "
@@ -127,7 +146,9 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         "war_token": lambda: f"{power_title(view, e.get('from'))} gave its War Token to "
                              f"{power_title(view, e.get('to_power'))}.",
         "revealed": lambda: "The face-down pieces: " + (", ".join(
-            f"slot {s} {piece(p)}" for s, p in (e.get("pieces") or {}).items()) or "none")
+            f"slot {s} {piece(p)}" for s, p in sorted((e.get("pieces") or {}).items(),
+                                                      key=lambda kv: slot_order(kv[0])))
+            or "none")
                             + ".",
         "victory": lambda: "The game is over: " + ", ".join(
             power_title(view, p) for p in e.get("winners", [])) + f" won ({e.get('reason')}).",

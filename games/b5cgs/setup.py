@@ -27,8 +27,8 @@ SCHEMA = 1
 GAME = "b5cgs"
 RULES_VERSION = 2
 """The rules version new games play (pbem.game.versions). Version 2 (RULES.md): a ship may be
-built into a hex of a face-down piece, exposing it (D4.31, ruling E3); a ship crippled earlier
-in its Move phase still moves and sweeps (D4.43, ruling R17). Games recorded under version 1
+built into a hex of a face-down piece, exposing it (D4.31; RULES.md E3); a ship crippled earlier
+in its Move phase still moves and sweeps (D4.43; RULES.md R17). Games recorded under version 1
 play on as they began; the version is kept in ``options.rules_version`` (absent: 1)."""
 RULES_VERSIONS = (1, 2)
 #: The stand-in's empires are the seats, in this order (a custom pack's empires are matched

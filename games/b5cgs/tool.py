@@ -10,9 +10,10 @@ Each option writes its section of the file (replacing what was there): ``--move`
 the order given (``UNIT@HEX/FACING[/FLIP]``: a standard movement, the unit's own hex to rotate;
 ``jump:UNIT@HEX[/FLIP][+FLEET...]``: a jump with its fleet; ``sweep:UNIT``: sweep the mine in
 front). With ``--view`` (the view.json of your last report) the orders are checked first with
-the referee's own check (``normalize_orders`` on your view: the same movement, economy and fire
-checkers), offline, and nothing is written if there is a problem. ``pbem orders check`` and
-``sign`` then work as for any game.
+the referee's own check (``orders.rehearse`` on your view: the turn run in the referee's order
+with his own rules, the units bought in the file included), offline, and nothing is written if
+there is a problem; each purchase is printed with the id it will get (``bought: t7``).
+``pbem orders check`` and ``sign`` then work as for any game.
 """
 
 from __future__ import annotations
@@ -169,11 +170,18 @@ def apply(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
 
 
 def run_b5(args: argparse.Namespace) -> int:
-    from .orders import normalize_orders
+    from .orders import Rehearsal, rehearse
 
-    edit_order_file(args.file, args.view, lambda orders: apply(orders, args), normalize_orders,
-                    footer)
+    done: list[Rehearsal] = []
+
+    def check(orders: Any, view: dict[str, Any]) -> tuple[Any, list[Any]]:
+        done.append(rehearse(orders, view))  # the referee's own check (orders.py)
+        return done[-1].orders, done[-1].problems
+
+    edit_order_file(args.file, args.view, lambda orders: apply(orders, args), check, footer)
     print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
+    for path, tid, ttype in done[-1].bought if done else []:
+        print(f"bought: {tid} ({ttype}, {path}): name it {tid} in move and fire")
     return 0
 
 

@@ -33,6 +33,7 @@ def manifest() -> dict[str, Any]:
 class FourThousandAD(Steps):
     id = "4000ad"
     title = "4000 A.D."
+    modes = ("simultaneous", "sequential")  # pbem new --mode (the first is the default)
     presenter = PRESENTER
     tool = TOOL
     rules_version: int = int(manifest()["rules_version"])

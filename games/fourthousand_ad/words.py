@@ -14,7 +14,7 @@ CIRCLE, CROSS = "○", "+"
 HOME_MARK = "*"
 INVALID_DESTINATION = "an invalid destination"
 """What every mail and page says for an escrowed destination that was not a star of the board
-(ruling R14): never the text the player sealed."""
+(docs/rules.md R14): never the text the player sealed."""
 
 # Owner colours for HTML and SVG: (strong, light tint). Mail clients need inline colours.
 COLOURS: dict[str, tuple[str, str]] = {

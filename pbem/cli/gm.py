@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("--key", required=True, help="the new player's .pub file or key text")
     q = op("concede", "a power concedes (on its player's request)")
     q.add_argument("power")
-    q = op("end", "end the game now by agreement: most stars held, then most ships, wins")
+    q = op("end", "end the game now by agreement: the game's own rule for an agreed end "
+                  "decides the result (its RULES.md or docs/rules.md)")
     q.add_argument("--reason", default="ended by agreement")
     q = ops.add_parser(
         "quarantine", help="list the messages in ROOT/quarantine and why each is there",

@@ -43,7 +43,7 @@ def _source(args: argparse.Namespace) -> Source:
         return MaildirSource(args.maildir)
     if args.mbox:
         state = args.root / "inbox" / f"mbox-{args.mbox.name}.handled"
-        state.parent.mkdir(parents=True, exist_ok=True)
+        state.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         return MboxSource(args.mbox, state)
     from pbem.mail import config  # (IMAP and the transports: only for --imap)
 

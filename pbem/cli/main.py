@@ -14,7 +14,7 @@ from pbem.errors import PbemError
 # Command-group modules under pbem.cli; each defines register(subparsers) ("games": the
 # commands the games add, e.g. pbem distance).
 COMMAND_MODULES = ("games", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
-                   "audit", "receipt", "archive", "press", "components")
+                   "audit", "receipt", "archive", "press", "components", "rules")
 #: Commands not named like their module ("games" holds whatever commands the games add).
 COMMAND_ALIASES = {"verify-receipt": "receipt"}
 

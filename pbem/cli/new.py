@@ -64,7 +64,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     when.add_argument("--weekdays", metavar="DAYS", help="deadline weekdays, e.g. mon,thu")
     p.add_argument("--hour", metavar="HH:MM", help="local deadline hour with --weekdays")
     p.add_argument("--tz", default="UTC", help="time zone of --weekdays/--hour (IANA name)")
-    p.add_argument("--mode", choices=MODES, default="simultaneous", help="turn mode")
+    p.add_argument("--mode", choices=MODES, default=None,
+                   help="turn mode, for a game that has modes (4000 A.D.: simultaneous, the "
+                   "default, or sequential as ADC2 played it); other games say how turns go "
+                   "in their variants")
     p.add_argument("--gm", metavar="EMAIL", help="the game master's address")
     p.add_argument("--from", dest="sender", metavar="EMAIL", help="the referee's From address")
     p.add_argument(
@@ -119,6 +122,13 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
                          f"{', '.join(registry.available()) or 'none'})")
     if not args.power:
         raise UsageError("no --power given: name every power of the variant")
+    modes = tuple(getattr(registry.load(args.game), "modes", ()) or ())
+    if args.mode is not None and args.mode not in modes:
+        raise UsageError(f"--mode {args.mode}: game {args.game} has no turn modes (its "
+                         "variants say how turns go)" if not modes else
+                         f"--mode {args.mode}: game {args.game} plays "
+                         + " or ".join(modes))
+    mode = args.mode or (modes[0] if modes else "simultaneous")
     powers: dict[str, dict[str, Any]] = {}
     keys: dict[str, PublicKey] = {}
     for spec in args.power:
@@ -151,7 +161,7 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
         "game_id": game_id,
         "game": args.game,
         "variant": args.variant,
-        "mode": args.mode,
+        "mode": mode,
         "options": options,
         "powers": powers,
         "schedule": schedule,
@@ -212,9 +222,12 @@ def run(args: argparse.Namespace) -> int:
     had_key = (root / KEY_NAME).exists()
     game = GameDir.create(root, config, keys, plugin, now, pack)
     deadline = game.genesis["deadline"]
+    info = plugin.variants().get(config.variant)
+    mode = f", {config.mode} turns" if getattr(plugin, "modes", ()) else ""
     print(
-        f"created {game.path}: {plugin.id} {config.variant}, {len(config.powers)} powers "
-        f"({', '.join(config.powers)}), {config.mode}, {config.schedule.describe()}"
+        f"created {game.path}: {plugin.id} {config.variant} "
+        f"({info.title if info else config.variant}), {len(config.powers)} powers "
+        f"({', '.join(config.powers)}){mode}, {config.schedule.describe()}"
     )
     recorded = game.genesis.get("components")
     if recorded:

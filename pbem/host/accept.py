@@ -27,7 +27,7 @@ from pbem import canonical, failpoints
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import leftovers, notify
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
@@ -37,7 +37,6 @@ from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
-from pbem.store.lock import try_lock
 from pbem.store.referee import referee_key
 from pbem.store.summary import order_file_row
 
@@ -57,7 +56,7 @@ class GameBusy(PbemError):
 
 @dataclass
 class Verdict:
-    verdict: str  # accepted | rejected | duplicate | unknown
+    verdict: str  # accepted | rejected | superseded | duplicate | unknown
     game: str | None = None
     power: str | None = None
     turn: int | None = None
@@ -73,7 +72,8 @@ class Verdict:
             who += f" turn {self.turn}"
         if self.game and not self.verified:
             who += " (claimed)"
-        text = f"{self.verdict}: {who}"
+        words = {"duplicate": "already logged", "press-duplicate": "press already relayed"}
+        text = f"{words.get(self.verdict, self.verdict)}: {who}"
         if self.problems:
             text += " — " + "; ".join(str(p) for p in self.problems)
         return text
@@ -197,6 +197,9 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         # no longer stands, in another message, is a replay, judged below.
         return _receipt_again(held, v, logged.body, reply_to, subject, reply,
                               entry_seq=logged.seq)
+    newer = _newer_seq(game, v, standing)
+    if newer is not None:
+        return _superseded(held, v, newer, received, message_id, reply_to, reply)
     used = _turn_bytes(game, v.power, v.turn)
     size = len(v.block.encode("utf-8"))
     # Lateness is decided by the arrival time given as ``received`` (see ingest).
@@ -280,6 +283,44 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
                               subject, ready=v.ready, late=late)
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
+    return verdict
+
+
+def _newer_seq(game: GameDir, v: VerifiedOrders, standing: Mapping[str, Any] | None
+               ) -> int | None:
+    """The highest seq accepted for the file's power and turn when it is above the file's:
+    the file was superseded (mail overtook mail, or a crash let the newer one be judged
+    first); None otherwise. An equal seq with other bytes is not superseded: that is the
+    player's replay, refused as before."""
+    if standing is not None and standing.get("turn") == v.turn:
+        return int(standing["seq"]) if standing["seq"] > v.seq else None
+    seqs = [game.log.entries[log_seq].body["seq"]
+            for log_seq, power, _sha, _size in _turn_files(game, v.turn) if power == v.power]
+    best = max(seqs, default=None)
+    return best if best is not None and best > v.seq else None
+
+
+def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetime,
+                message_id: str | None, reply_to: str | None, reply: bool) -> Verdict:
+    """A file whose power had a higher seq accepted for its turn: stored with its verdict, it
+    changes nothing, and the player is told so once per file (the key is the file's hash:
+    a replay of it in any number of mails adds no mail) — never as a rejection: the player
+    did nothing wrong, and nothing waits for it."""
+    game, plugin, state = held.game, held.plugin, held.state
+    used = v.turn != plugin.orders_turn(state)
+    since = f" (turn {v.turn} has been resolved since)" if used else ""
+    problem = Problem("superseded", "seq", f"seq {v.seq} arrived after seq {newer} for turn "
+                      f"{v.turn}, which replaced it{since}: it changes nothing")
+    data = v.block.encode("utf-8")
+    if not _recorded(game, v, data, received):
+        game.submissions.record(turn=v.turn, power=v.power, data=data, received=received,
+                                verdict="rejected", message_id=message_id, problems=[problem],
+                                seq=v.seq, sync_dir=False)
+    verdict = Verdict("superseded", v.game, v.power, v.turn, [problem])
+    if reply:
+        msg = notify.superseded_mail(held.context(received), v.power, v.turn, v.seq, newer,
+                                     used, received, reply_to)
+        held.queue(msg, f"superseded:{v.sha256}", verdict.queued)
     return verdict
 
 
@@ -405,7 +446,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
     if verdict.game not in games_here:
         return verdict
     path = games_here[verdict.game]
-    lock = try_lock(path)
+    lock = leftovers.take(path, received)
     if lock is None:
         raise GameBusy(f"game {verdict.game} is busy; the message will be handled later")
     with lock:

@@ -26,11 +26,12 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import notify, rootindex
+from pbem.host import leftovers, notify, rootindex
 from pbem.host.turnjob import MAILED, STOPPED
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
+from pbem.protocol import orderdoc
 from pbem.protocol.keys import PublicKey
 from pbem.schedule import format_duration, parse_iso, to_iso
 from pbem.store import replay
@@ -58,22 +59,47 @@ def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
 
 
 def status(path: Path, now: datetime) -> list[str]:
+    """What the game waits for, in sentences: the step now open and who is due, each due
+    power's orders (ready or not: early resolution waits for every ready file), the deadline,
+    missed turns, mail trouble; for a finished game, its result in words."""
     game, plugin, state = _open(path)
     clock = replay.clock(game.log.entries)
     standing = replay.standing_orders(game.log.entries)
     due = plugin.powers_due(state)
-    lines = [f"game {game.game_id}: {plugin.title} {game.config.variant}, "
-             f"{game.config.mode}, turn {plugin.orders_turn(state)}"]
+    info = plugin.variants().get(game.config.variant)
+    title = info.title if info is not None else game.config.variant
+    lines = [f"game {game.game_id}: {title} (variant {game.config.variant})"]
     if (path / STOPPED).exists():
         lines.append("STOPPED: " + (path / STOPPED).read_text(encoding="utf-8").strip())
     if plugin.is_over(state):
-        lines.append(f"over: {state.get('result')}")
+        lines.append(result_line(state.get("result")))
     else:
+        window = plugin.window(state)
+        step = f"{window.label} (turn {plugin.orders_turn(state)})" if window else \
+            f"turn {plugin.orders_turn(state)}"
+        lines.append(f"now open: {step}; orders due from "
+                     + (", ".join(due) if due else "nobody"))
         lines.append(_deadline_line(clock.deadline, clock.paused, now))
+        waiting = []
         for p in due:
             have = standing.get(p)
-            got = f"orders in (seq {have['seq']}, {have['received']})" if have else "no orders yet"
+            if have is None:
+                got = "no orders yet"
+                waiting.append(p)
+            elif orderdoc.ready_of(have["text"]):
+                got = f"orders in (seq {have['seq']}, {have['received']}), ready"
+            else:
+                got = (f"orders in (seq {have['seq']}, {have['received']}), NOT ready: the "
+                       "turn waits for a ready file from this power or the deadline")
+                waiting.append(p)
             lines.append(f"  {p:<8} {game.config.powers[p].email:<32} {got}")
+        if due and not waiting and game.config.schedule.early:
+            lines.append("every due power's orders are in and ready: the next pbem run "
+                         "resolves the turn")
+        elif waiting:
+            lines.append("the turn waits for " + ", ".join(waiting)
+                         + (" (or the deadline)" if game.config.schedule.early
+                            else " until the deadline (early resolution is off)"))
     missed = replay.missed_turns(game.log.entries)
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
@@ -86,9 +112,28 @@ def status(path: Path, now: datetime) -> list[str]:
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
                      f"{game.root / 'quarantine'}")
+    swept, last = leftovers.removed(game.root)
+    if swept:
+        lines.append(f"crash leftovers: removed {swept} temp file(s) left by a crash under "
+                     f"{game.root} (the last at {last})")
+    waiting = Inbox(game.root).unjudged(parse_iso(clock.deadline), game.path.name) \
+        if clock.deadline and (game.root / "inbox").is_dir() else []
+    if waiting:
+        lines.append(f"inbox: {len(waiting)} message(s) stored before the deadline not judged "
+                     "yet: the turn is not resolved before they are")
     head = game.log.head
     lines.append(f"log: {head.length} entries, head {head.hash[:16]}")
     return lines
+
+
+def result_line(result: Any) -> str:
+    """A finished game's result in words: ``over: won by red (cluster complete)``."""
+    if not isinstance(result, dict):
+        return f"over: {result}" if result is not None else "over"
+    winners = [str(w) for w in result.get("winners") or []]
+    reason = str(result.get("reason") or "").replace("_", " ")
+    who = ("won by " + " and ".join(winners)) if winners else "nobody won"
+    return f"over: {who}" + (f" ({reason})" if reason else "")
 
 
 def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
@@ -110,7 +155,8 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
             then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
     """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
     the lock (files that follow from the entry); then the players' notice is queued."""
-    with locked(path):
+    with locked(path) as lock:
+        leftovers.after_lock(lock, now)
         game, plugin, state = _open(path)
         if plugin.is_over(state) and body["op"] not in ("status",):
             raise GMError(f"game {game.game_id} is over")

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints
 from pbem.errors import PbemError, Problem
-from pbem.host import rootindex
+from pbem.host import leftovers, rootindex
 from pbem.host.ingestround import Round
 from pbem.host.opengames import OpenGames
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
@@ -68,14 +68,18 @@ class IngestReport:
     duplicates: int = 0
     pending: int = 0  # left for the next run (game busy)
     quarantined: int = 0
+    swept: int = 0  # temporary files a killed process left, removed (pbem.host.leftovers)
     verdicts: list[Verdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        head = (f"{self.messages} message(s): {len(self.verdicts)} order block(s), "
-                f"{self.duplicates} duplicate(s), {self.quarantined} quarantined, "
+        press = sum(1 for v in self.verdicts if v.verdict.startswith("press"))
+        head = (f"{self.messages} message(s): {len(self.verdicts) - press} order block(s), "
+                + (f"{press} press block(s), " if press else "")
+                + f"{self.duplicates} duplicate(s), {self.quarantined} quarantined, "
                 f"{self.pending} left for the next run")
-        return [head, *(v.line() for v in self.verdicts), *self.notes]
+        swept = [f"removed {self.swept} temp file(s) left by a crash"] if self.swept else []
+        return [head, *(v.line() for v in self.verdicts), *self.notes, *swept]
 
 
 @dataclass
@@ -123,12 +127,14 @@ class Directory:
 
 
 def ingest(root: Path, source: Source | None, now: datetime, *,
-           wait: float = 0.0) -> IngestReport:
+           wait: float = 0.0, sweep: bool = False) -> IngestReport:
     """Handle every message of ``source`` (and the inbox's pending ones).
 
     ``wait`` (seconds) is how long to wait for another process holding the inbox (``pbem run``
     waits, so that order files stored before the resolution are handled before it); a pipe
-    delivery does not wait: the holder handles what it stored (see below)."""
+    delivery does not wait: the holder handles what it stored (see below). ``sweep`` (``pbem
+    run``): remove the temporary files killed processes left in ``inbox/`` (pbem.host.leftovers;
+    whoever takes the inbox lock after a holder died sweeps the root's folders anyway)."""
     report = IngestReport()
     inbox = Inbox(root)
     stored_now: list[Stored] = []
@@ -174,6 +180,10 @@ def ingest(root: Path, source: Source | None, now: datetime, *,
             report.notes.append("another pbem process is handling the inbox: stored for it")
             return report
         with lock:
+            report.swept += leftovers.after_lock(lock, now)
+            if sweep:
+                report.swept += leftovers.inbox(root, now)
+                sweep = False
             while True:
                 # Arrival order: what earlier runs left first (by store time), then this run's
                 # messages in the source's order (the store's mtimes tie within one tick).
@@ -367,6 +377,10 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     except accept.GameBusy as exc:
         report.pending += 1
         report.notes.append(str(exc))
+        # The turn job waits for this message only in the games its blocks not judged yet
+        # claim (Inbox.unjudged): a game busy for long must not hold every other game's turn.
+        inbox.note_waiting(stored.sha256, {g for g, _p in map(accept.claimed,
+                                                               blocks[len(verdicts):]) if g})
         return  # not done: the next run handles it again (accepted blocks are duplicates then)
     report.verdicts.extend(verdicts)
     outcome = ",".join(sorted({v.verdict for v in verdicts}))

@@ -45,7 +45,7 @@ class Round:
         self.grouped = len(grouped) >= 2
         self._recorded = self.grouped or bool(unfinished)
         if self.grouped:
-            self._record.parent.mkdir(exist_ok=True)
+            self._record.parent.mkdir(mode=0o700, exist_ok=True)
             _files.write_durably(self._record, json.dumps(grouped).encode("ascii"))
             failpoints.reached("ingest-batch-begun")
 

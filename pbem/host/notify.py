@@ -241,11 +241,11 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
 
 
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
-    text = (f"{power.capitalize()} has sent no orders for {in_a_row} turns in a row in game "
+    text = (f"{mails.power_name(power)} has sent no orders for {in_a_row} turns in a row in game "
             f"{ctx.game.game_id}. Its standing orders were used.\n\n"
             f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
             "--email ADDRESS --key FILE.pub\n")
-    mail = mails.RenderedMail(f"[{ctx.game.game_id}] {power.capitalize()} missed "
+    mail = mails.RenderedMail(f"[{ctx.game.game_id}] {mails.power_name(power)} missed "
                                f"{in_a_row} turns", text, "", [])
     return ctx.compose_wire(gm, mail, kind="report")
 
@@ -282,7 +282,7 @@ def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: dat
     the time orders are due."""
     entry = ctx.game.config.powers[power]
     info = ctx.game_info(state)
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     last_call = None
     if late:
         last_call = {"deadline": to_iso(deadline),
@@ -318,7 +318,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
     until the run) says so and names the real deadline."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
@@ -332,7 +332,7 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     """The late notice: orders for ``turn`` came after its deadline plus grace (``late``) or
     after the turn was resolved (``late`` None); they were not used."""
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
             "deadline": None if late else replay.clock(ctx.game.log.entries).deadline}
     mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
@@ -340,10 +340,22 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
 
 
+def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, used: bool,
+                    received: datetime, reply_to: str | None) -> Wire:
+    """Orders ``seq`` came after the power's ``newer`` seq for the same turn (``used``: and
+    that turn has been resolved since): superseded, not an error of the player."""
+    entry = ctx.game.config.powers[power]
+    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    mail = mails.superseded(ctx.renderer, power, player, info, turn=turn, seq=seq, newer=newer,
+                            used=used, received=to_iso(received))
+    return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
+
+
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
                    reply_to: str | None, subject: str, *, seq: int | None = None) -> Wire:
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn,
                            seq=seq)

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints, syncs
+from pbem.host import leftovers
 from pbem.store import submissions
-from pbem.store.lock import GameLock, try_lock
+from pbem.store.lock import GameLock
 
 if TYPE_CHECKING:
     from pbem.host import notify
@@ -160,7 +161,7 @@ class OpenGames:
         from pbem.store.gamedir import GameDir
         from pbem.store.referee import referee_key
 
-        lock = try_lock(path)
+        lock = leftovers.take(path)
         if lock is None:
             raise Busy(path.name)
         try:

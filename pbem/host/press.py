@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
-from pbem.host import notify
+from pbem.host import leftovers, notify
 from pbem.host.accept import GameBusy, Keyring, Verdict
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import dearmor
@@ -48,7 +48,6 @@ from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
-from pbem.store.lock import try_lock
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 
@@ -167,7 +166,7 @@ def handle_press_block(root: Path, block: str, *, received: datetime, ring: Keyr
     if not (path / "config.yaml").exists():
         return Verdict("unknown", v.game, v.power, v.turn,
                        [Problem("unknown-game", "game", f"no game {v.game!r} here")])
-    lock = try_lock(path)
+    lock = leftovers.take(path, now)
     if lock is None:
         raise GameBusy(f"game {v.game} is busy; the message will be handled later")
     with lock:

@@ -36,6 +36,7 @@ together so the write order can be read top to bottom.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -51,7 +52,8 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
 from pbem.game.plugin import GamePlugin, powers_listened
-from pbem.host import duelist, mismatch, notify
+from pbem.host import duelist, leftovers, mismatch, notify
+from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
@@ -59,7 +61,6 @@ from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
-from pbem.store.lock import try_lock
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
 
@@ -82,6 +83,8 @@ class GameRun:
     failed: int = 0
     notes: list[str] = field(default_factory=list)
     hint: list[Any] | None = None  # the game's due-list entry when it has nothing to do now
+    #: messages stored before the deadline and not judged yet, which kept the turn unresolved
+    held: int = 0
 
     def line(self) -> str:
         parts = [f"{self.game}: {self.status}"]
@@ -94,9 +97,11 @@ class GameRun:
         return "; ".join(parts)
 
 
-def run_root(root: Path, now: datetime, transport: Transport | None) -> list[GameRun]:
+def run_root(root: Path, now: datetime, transport: Transport | None,
+             only: set[str] | None = None) -> list[GameRun]:
     """Visit every game under ``root`` that is due or changed; report the others as their entry
-    in the root's due list says (pbem.host.duelist), and rewrite the list if it changed."""
+    in the root's due list says (pbem.host.duelist), and rewrite the list if it changed.
+    ``only``: visit these games alone (the others keep their entries)."""
     if not root.is_dir():
         games_under(root)  # raises its one-line error
     known = duelist.load(root)
@@ -110,6 +115,10 @@ def run_root(root: Path, now: datetime, transport: Transport | None) -> list[Gam
                 duelist.drop_stale_temp(root / name)
             continue
         entry = known.get(name)
+        if only is not None and name not in only:
+            if entry is not None:
+                fresh[name] = entry
+            continue
         if entry is not None and duelist.holds(base + name, entry, now_us):
             runs.append(GameRun(name, status=entry[0]))
             fresh[name] = entry
@@ -136,7 +145,7 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     outbox: Outbox | None = None
     visited: tuple[GameDir, str | None] | None = None
     try:
-        lock = try_lock(path)
+        lock = leftovers.take(path, now)
     except (PbemError, OSError) as exc:
         run.status = "error"
         run.notes.append(str(exc))
@@ -145,6 +154,8 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
         run.status = "busy"
         return run
     with lock:
+        if lock.swept:
+            run.notes.append(f"removed {lock.swept} temp file(s) left by a crash")
         try:
             if (path / STOPPED).exists():
                 run.status = "stopped"
@@ -280,9 +291,33 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
                        deadline, schedule.grace_end(deadline)]
             later = [t for t in moments if t > now]
             return game, (to_iso(min(later)) if later else to_iso(now))
+        if (held := _unjudged(game, deadline, now, run)) is not None:
+            return game, held
         state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
     return game, to_iso(now)
+
+
+def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) -> str | None:
+    """A turn is resolved only once every message stored before its deadline (by its recorded
+    arrival) is judged: while the inbox holds one that may carry orders for this game and no
+    ingest has judged yet (another process holds the inbox, or its pass failed), the turn
+    waits — the next time to look (now) is returned, with a note naming the inbox's holder.
+    None: nothing waits (pbem.mail.inbox.Inbox.unjudged)."""
+    if not (game.root / "inbox").is_dir():  # (a root that never took mail)
+        return None
+    inbox = Inbox(game.root)
+    waiting = inbox.unjudged(deadline, game.path.name)
+    if not waiting:
+        return None
+    holder = ""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        pid = (inbox.inbox_dir / "lock").read_text(encoding="ascii").strip()
+        holder = f" (pid {pid} holds the inbox)" if pid.isdigit() else ""
+    run.status, run.held = "waiting", len(waiting)
+    run.notes.append(f"not resolved yet: {len(waiting)} message(s) stored before the deadline "
+                     f"are not judged yet{holder}; the turn is resolved once they are")
+    return to_iso(now)
 
 
 def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:

@@ -109,7 +109,14 @@ def compose(
     msg = EmailMessage(policy=policy.SMTP)
     for name, value in _headers(sender, to, subject, date, domain, auto_submitted, in_reply_to,
                                 references, game, extra_headers):
-        msg[name] = value
+        if name == "Subject" and isinstance(value, str) and _starts_on_the_name_line(value):
+            # written as _fold_words folds it (greedy from the first line): the email
+            # package would move the whole value to the next line, a fold right after
+            # "Subject:" that some mail programs show as a leading space
+            msg.set_raw(name, _fold_words(name, value).decode("ascii")[len(name) + 2:]
+                        .removesuffix("\r\n").replace("\r\n", "\n"))
+        else:
+            msg[name] = value
     msg.set_content(text)
     if html is not None:
         msg.add_alternative(html, subtype="html")
@@ -288,12 +295,15 @@ _UNSTRUCTURED = frozenset({"subject", "references", "list-id"})
 def _fold_words(name: str, value: str) -> bytes:
     """The email package's fold of a plain unstructured header (words of printable ASCII
     between single spaces, each fitting on a line): one line if it fits, else the whole value
-    on the next line if it fits there, else the words filled greedily, each further line
-    starting with a space. Player subjects and every receipt's References (the player's
-    Message-ID) are new text each time, which missed :func:`_fold`'s cache."""
+    on the next line if it fits there (never for Subject: :func:`compose` writes a long
+    Subject greedily from its own line, so no mail program shows it with a leading space),
+    else the words filled greedily, each further line starting with a space. Player subjects
+    and every receipt's References (the player's Message-ID) are new text each time, which
+    missed :func:`_fold`'s cache."""
     if len(name) + 2 + len(value) <= _MAX_LINE:
         return f"{name}: {value}\r\n".encode("ascii")
-    if len(value) + 1 <= _MAX_LINE:
+    if len(value) + 1 <= _MAX_LINE and not (name.lower() == "subject"
+                                            and _starts_on_the_name_line(value)):
         return f"{name}:\r\n {value}\r\n".encode("ascii")
     lines = [f"{name}:"]
     for word in value.split(" "):
@@ -302,6 +312,14 @@ def _fold_words(name: str, value: str) -> bytes:
         else:
             lines.append(" " + word)
     return ("\r\n".join(lines) + "\r\n").encode("ascii")
+
+
+def _starts_on_the_name_line(value: str) -> bool:
+    """A plain Subject too long for one line, which :func:`_fold_words` folds greedily from
+    the ``Subject:`` line on (every subject pbem writes: the game's id and the step in words)."""
+    return (len("Subject") + 2 + len(value) > _MAX_LINE and "=?" not in value
+            and bool(PLAIN_WORDS.fullmatch(value))
+            and max(map(len, value.split(" "))) < _MAX_LINE - len("Subject: "))
 
 
 def _date_kept(value: str) -> bool:

@@ -7,6 +7,9 @@ Layout under ROOT (nothing is ever deleted; a message only moves between these f
                                 received, however late a busy inbox lets it be handled
     inbox/attempts/<sha256>     how many times handling it started without finishing (a crash,
                                 an out-of-memory kill); at MAX_ATTEMPTS it is quarantined unread
+    inbox/waits/<sha256>        the games a message left pending for a busy game still has
+                                orders for (one name a line; a hint for the turn job: see
+                                :meth:`Inbox.unjudged`)
     inbox/keys/<key>            symlink: duplicate key -> "DAY/sha256" of the first copy stored
                                 (DAY = its arrival date, YYYY-MM-DD: where it is archived)
     inbox/handled/DAY/<sha256>.json      the outcome once the message was handled (the done
@@ -82,6 +85,9 @@ _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 #: durably before any work); the next start quarantines it unread. A message that kills its
 #: process (out of memory, a time limit) thus stops nothing after the third try.
 MAX_ATTEMPTS = 3
+
+#: The folder of the notes :meth:`Inbox.note_waiting` writes.
+WAITS = "waits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +182,7 @@ class Inbox:
         created: set[Path] = set()
         for d in (self.inbox_dir, self.keys_dir, self.handled_dir, self.quarantine_dir):
             if not d.is_dir():
-                d.mkdir(parents=True, exist_ok=True)
+                d.mkdir(mode=0o700, parents=True, exist_ok=True)
                 created.add(d.parent)
         for parent in created:  # a new folder is durable before anything is filed in it
             _files.fsync_dir(parent)
@@ -332,7 +338,7 @@ class Inbox:
         folder = self.handled_dir / day
         if day not in self._days:
             if not folder.is_dir():
-                folder.mkdir(exist_ok=True)
+                folder.mkdir(mode=0o700, exist_ok=True)
                 _files.fsync_dir(self.handled_dir)
             self._days.add(day)
         return folder
@@ -385,7 +391,7 @@ class Inbox:
         """Record durably that handling ``sha`` starts; return how many starts (this one
         included) have not finished. :meth:`finish` clears the count."""
         directory = self.inbox_dir / "attempts"
-        directory.mkdir(exist_ok=True)
+        directory.mkdir(mode=0o700, exist_ok=True)
         path = directory / sha
         try:
             count = int(path.read_text(encoding="ascii").strip() or 0)
@@ -394,6 +400,56 @@ class Inbox:
         count += 1
         _files.write_durably(path, str(count).encode("ascii"))
         return count
+
+    def note_waiting(self, sha: str, games: set[str]) -> None:
+        """Note the games whose orders in ``sha`` were not judged because a game was busy (the
+        message stays pending). A hint, written without fsync: lost, the message holds every
+        game's resolution until it is judged (:meth:`unjudged`), as before it was noted."""
+        directory = self.inbox_dir / WAITS
+        text = "".join(f"{g}\n" for g in sorted(games))
+        with contextlib.suppress(OSError):  # (a full disk: no note, the safe way round)
+            directory.mkdir(mode=0o700, exist_ok=True)
+            _files.write_durably(directory / sha, text.encode("utf-8"), sync_dir=False)
+
+    def _waits(self, sha: str) -> set[str] | None:
+        try:
+            return set((self.inbox_dir / WAITS / sha).read_text(encoding="utf-8").split())
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def unjudged(self, before: datetime, game: str) -> list[str]:
+        """The messages in the live inbox stored before ``before`` (by their recorded arrival;
+        one stored before arrival times were kept counts as before) that no ingest has judged
+        yet and that may hold orders for ``game``: the turn job does not resolve a turn while
+        one of those stored before its deadline waits (another process holds the inbox, or the
+        inbox pass failed). A message left pending for another busy game holds only the games
+        its unjudged blocks claim (:meth:`note_waiting`); one never tried may hold orders for
+        any game. No lock needed: it only reads."""
+        try:
+            names = os.listdir(self.inbox_dir)
+        except OSError:
+            return []
+        found = []
+        for name in sorted(names):
+            sha = name[:-4]
+            if not name.endswith(".eml") or not _SHA.match(sha):
+                continue
+            when = self.arrived(sha)
+            if when is not None and when >= before:
+                continue
+            waits = self._waits(sha)
+            if waits is not None and game not in waits:
+                continue
+            try:
+                key, _mid = duplicate_key(self.path(sha).read_bytes())
+            except FileNotFoundError:
+                continue  # handled meanwhile
+            target = self._find_key(key)
+            if self._handled(sha, target[0] if target is not None and target[1] == sha
+                             else None):
+                continue  # judged: a crash came before its move to the archive
+            found.append(sha)
+        return found
 
     def finish(self, sha: str) -> None:
         """Handling ``sha`` ended (done, quarantined, or left pending for a busy game)."""
@@ -467,6 +523,7 @@ class Inbox:
         message is found again in the inbox with its record, and moved again)."""
         folder = self._day_dir(day)
         _rename(self.path(sha), folder / f"{sha}.eml")
+        _unlink(self.inbox_dir / WAITS / sha)
         failpoints.reached("inbox-archived")
         if not _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived"):
             _rename(self.quarantine_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
@@ -487,6 +544,7 @@ class Inbox:
             _files.move_durably(source, target)
         _rename(self.inbox_dir / f"{stored.sha256}.arrived",
                 self.quarantine_dir / f"{stored.sha256}.arrived")
+        _unlink(self.inbox_dir / WAITS / stored.sha256)
         if not stored.duplicate:
             self._commit(stored, {"sha256": stored.sha256, "message_id": stored.message_id,
                                   "outcome": "quarantined", "reason": reason_text})

@@ -28,9 +28,9 @@ class Spool:
         self.sent_dir = self.directory / "sent"
         self.failed_dir = self.directory / "failed"
         self.keys_dir = self.directory / "keys"
-        for d in (self.pending_dir, self.sent_dir, self.failed_dir, self.keys_dir):
+        for d in (self.directory, self.pending_dir, self.sent_dir, self.failed_dir, self.keys_dir):
             if not d.is_dir():  # a stat; mkdir of an existing directory costs far more
-                d.mkdir(parents=True, exist_ok=True)
+                d.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
     def queued_under(self, key: str) -> list[str] | None:

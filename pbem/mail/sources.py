@@ -230,7 +230,7 @@ class MboxSource:
     def ack(self, message_id: str) -> None:
         if message_id in self._handled:
             return
-        self.state_path.parent.mkdir(parents=True, exist_ok=True)
+        self.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         _files.append_line(self.state_path, message_id)
         self._handled.add(message_id)
 

@@ -84,7 +84,7 @@ class FileTransport:
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._staged = staged.Group()
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
@@ -95,7 +95,7 @@ class FileTransport:
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
         name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
         try:
-            self._staged.add(self.directory / name, raw, mode=0o644)
+            self._staged.add(self.directory / name, raw, mode=0o600)
         except StorageError as exc:
             raise TemporaryFailure(str(exc)) from exc
         return Accepted(f"written to {name}")

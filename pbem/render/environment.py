@@ -86,6 +86,18 @@ def _fill_plain(text: str, width: int, first: str, pad: str) -> str | None:
     return "\n".join(lines)
 
 
+def power_name(power: str, view: Mapping[str, Any] | None = None) -> str:
+    """A power as players read it: its title in the view where the game gives one
+    (``view["powers"][power]["title"]``: "Earth Alliance"), else its name's words capitalised
+    ("earth-alliance" -> "Earth Alliance", "pavo" -> "Pavo")."""
+    powers = (view or {}).get("powers")
+    if isinstance(powers, Mapping):
+        info = powers.get(power)
+        if isinstance(info, Mapping) and isinstance(info.get("title"), str) and info["title"]:
+            return str(info["title"])
+    return " ".join(w.capitalize() for w in str(power).replace("_", "-").split("-") if w)
+
+
 def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
     """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
     if not iso:

@@ -38,12 +38,14 @@ from pbem.render.environment import (
     format_when,
     keepsake,
     para,
+    power_name,
     presenter,
 )
-from pbem.render.notes import nmr_lines, notice_line, turn_notes, when
+from pbem.render.notes import gm_missed_lines, nmr_lines, notice_line, turn_notes, when
 
 __all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "format_when",
-           "keepsake", "nmr_lines", "notice_line", "para", "presenter", "turn_notes", "when"]
+           "keepsake", "nmr_lines", "notice_line", "para", "power_name", "presenter", "turn_notes",
+           "when"]
 
 
 # -- contexts shared by every mail ----------------------------------------------------------------
@@ -276,7 +278,7 @@ def receipt(
     view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
-           "power": power, "name": power.capitalize(), "turn": view["turn"], "seq": seq,
+           "power": power, "name": power_name(power, view), "turn": view["turn"], "seq": seq,
            "next_seq": seq + 1, "ready": ready, "early": early,
            "late": {"deadline": format_when(late["deadline"], tz),
                     "received": format_when(received, tz)} if late else None,
@@ -304,7 +306,7 @@ def rejection(
         else:
             rows.append({"path": "", "message": str(p), "code": ""})
     ctx = {"game": _game(game, player), "player": _player(player), "problems": rows,
-           "power": power or "", "name": (power or "").capitalize(), "turn": turn, "seq": seq}
+           "power": power or "", "name": power_name(power or ""), "turn": turn, "seq": seq}
     return renderer.mail("rejection", ctx)
 
 
@@ -326,7 +328,7 @@ def reminder(
     step = plugin.window(dict(state))  # the step the orders are for, in the game's words
     ctx = {"game": _game(game, player, plugin), "player": _player(player),
            "step": step.label if step is not None else "",
-           "powers": [{"power": p, "name": p.capitalize(), "turn": v["turn"],
+           "powers": [{"power": p, "name": power_name(p, v), "turn": v["turn"],
                        "missed": int((game.get("missed") or {}).get(p, 0))}
                       for p, v in views.items()],
            "late": {"deadline": format_when(late["deadline"], tz),
@@ -350,12 +352,34 @@ def late_notice(
     standing orders were (or will be)."""
     tz = (player or {}).get("tz")
     ctx = {"game": _game(game, player), "player": _player(player), "power": power,
-           "name": power.capitalize(), "turn": turn,
+           "name": power_name(power), "turn": turn,
            "received": format_when(received, tz),
            "late": {"deadline": format_when(late["deadline"], tz),
                     "grace_end": format_when(late["grace_end"], tz),
                     "grace": late["grace_end"] != late["deadline"]} if late else None}
     return renderer.mail("late_notice", ctx)
+
+
+def superseded(
+    renderer: Renderer,
+    power: str,
+    player: Mapping[str, Any],
+    game: Mapping[str, Any],
+    *,
+    turn: int,
+    seq: int,
+    newer: int,
+    used: bool,
+    received: str,
+) -> RenderedMail:
+    """Orders ``seq`` for ``turn`` arrived (UTC ISO ``received``) after the power's ``newer``
+    seq had replaced them (``used``: and their turn has been resolved since): they change nothing,
+    and the player did nothing wrong (mail overtakes mail)."""
+    tz = (player or {}).get("tz")
+    ctx = {"game": _game(game, player), "player": _player(player), "power": power,
+           "name": power.capitalize(), "turn": turn, "seq": seq, "newer": newer,
+           "used": used, "received": format_when(received, tz)}
+    return renderer.mail("superseded", ctx)
 
 
 def gm_notice(
@@ -399,8 +423,9 @@ def gm_summary(
     ctx: dict[str, Any] = {
            "game": _game(game, None, plugin), "player": _player(None),
            "resolved_turn": plugin.orders_turn(dict(state_before)),
-           "missed": {p.capitalize(): n for p, n in (game.get("missed") or {}).items()},
-           "press": {p.capitalize(): n for p, n in (game.get("press") or {}).items()},
+           "missed": {power_name(p, public): n for p, n in (game.get("missed") or {}).items()},
+           "press": {power_name(p, public): n for p, n in (game.get("press") or {}).items()},
+           "missed_now": gm_missed_lines(game.get("nmr") or {}),
            "gm": pres.gm(public, views, list(events), secrets)}
     svg = _map(renderer, pres, public, [],
                f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}")

@@ -68,6 +68,22 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def gm_missed_lines(nmr: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The game master's summary: each power that missed the turn just resolved, in one
+    sentence (what was used instead, and the count so far)."""
+    out = []
+    for power, info in sorted(nmr.items()):
+        name = power.capitalize()
+        why = (f"its orders no longer fitted ({'; '.join(info['stale'])})"
+               if info.get("stale") else "it sent no orders")
+        escrow = "; its escrow was opened" if info.get("escrow") else ""
+        alert = "; you have been alerted" if info.get("alerted") else ""
+        out.append(f"{name} missed turn {info['turn']}: {why}, so its standing orders were "
+                   f"used{escrow} ({info['total']} missed so far, {info['in_a_row']} in a "
+                   f"row{alert}).")
+    return out
+
+
 def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
                tz: str | None = None) -> dict[str, Any]:
     """The report's notices beside the events (templates/common/_turn_notes.*): the game

@@ -32,11 +32,19 @@ class Busy(PbemError):
 
 
 class GameLock:
-    """A held lock; release it with :meth:`release` or by using it as a context manager."""
+    """A held lock; release it with :meth:`release` or by using it as a context manager.
 
-    def __init__(self, game_dir: Path, fd: int) -> None:
+    ``crashed``: the pid the lock file still named when this lock was taken. A holder that
+    lets go empties the file (:meth:`release`), so a pid left there is that of a process that
+    died holding the lock (SIGKILL, out of memory, a power cut): what it was writing may have
+    left temporary files behind (pbem.host.leftovers)."""
+
+    def __init__(self, game_dir: Path, fd: int, crashed: int | None = None) -> None:
         self.game_dir = game_dir
         self._fd: int | None = fd
+        self.crashed = crashed
+        #: temporary files the crashed holder left, removed by this holder (pbem.host.leftovers)
+        self.swept = 0
 
     @property
     def held(self) -> bool:
@@ -76,10 +84,14 @@ def try_lock(game_dir: Path | str) -> GameLock | None:
     except OSError as exc:
         os.close(fd)
         raise storage_error(path, "lock", exc) from None
+    crashed = None
+    with contextlib.suppress(OSError, ValueError):
+        left = os.pread(fd, 32, 0).decode("ascii").strip()
+        crashed = int(left) if left else None
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return GameLock(game_dir, fd)
+    return GameLock(game_dir, fd, crashed)
 
 
 @contextlib.contextmanager

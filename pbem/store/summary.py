@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
-STATELESS = frozenset({ORDERS, KEY})
+STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
 SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
 

@@ -3,9 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-test
-# The demo needs only pbem itself (no test extras): its own venv.
+# The demo needs only pbem itself (no test extras): its own venv, with pbem installed as users
+# install it (`pip install .`, not editable: an editable install reads games/ and templates/ from
+# the checkout and hides a file the wheel leaves out), reinstalled when a file it ships changes.
 DEMO_VENV ?= .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
+SHIPPED := $(shell find pbem games templates -type f -not -path '*/__pycache__/*')
 
 # System programs the tests need. Each is checked by path; PBEM_DOVECOT (honoured by the test
 # fixtures too) points at another Dovecot, or at a missing file to see the failure. APT_GET=
@@ -36,9 +39,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-$(DEMO_STAMP): pyproject.toml
-	$(PYTHON) -m venv $(DEMO_VENV)
-	$(DEMO_VENV)/bin/python -m pip install -q -e .
+$(DEMO_STAMP): pyproject.toml $(SHIPPED)
+	test -x $(DEMO_VENV)/bin/python || $(PYTHON) -m venv $(DEMO_VENV)
+	rm -rf build  # setuptools' build/ keeps files deleted since: none may reach the wheel
+	$(DEMO_VENV)/bin/python -m pip install -q .
 	touch $(DEMO_STAMP)
 
 venv: $(STAMP)
@@ -69,8 +73,9 @@ test: deps $(STAMP) lint typecheck
 	  $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 GAME ?= 4000ad
+# -P: the installed pbem, not the checkout's pbem/ beside the current directory.
 demo: $(DEMO_STAMP)
-	$(DEMO_VENV)/bin/python -m pbem.cli.demo $(GAME)
+	$(DEMO_VENV)/bin/python -P -m pbem.cli.demo $(GAME)
 
 bench: $(STAMP)
 	$(PY) -m bench

@@ -19,9 +19,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbem.errors import PbemError
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$")
-_HOUR = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+# [0-9], not \d: \d is any script's digit ('١'), which no one types for a deadline.
+_DURATION = re.compile(r"^(?:([0-9]{1,7})d)?(?:([0-9]{1,9})h)?(?:([0-9]{1,11})m)?\Z")
+_ISO = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?Z\Z")
+_HOUR = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])\Z")
+#: The longest duration read (a deadline, a grace period, an extension): past it a date would
+#: leave the calendar datetime can hold (OverflowError), and no game waits that long.
+MAX_DURATION = timedelta(days=3660)
 
 
 class ScheduleError(PbemError):
@@ -75,7 +79,10 @@ def parse_duration(text: object, what: str = "duration") -> timedelta:
     if not m or not any(m.groups()):
         raise ScheduleError(f"{what} {text!r} is not a duration like 48h, 2d, 90m or 1d12h")
     days, hours, minutes = (int(g) if g else 0 for g in m.groups())
-    return timedelta(days=days, hours=hours, minutes=minutes)
+    delta = timedelta(days=days, hours=hours, minutes=minutes)
+    if delta > MAX_DURATION:
+        raise ScheduleError(f"{what} {text!r} is longer than {MAX_DURATION.days} days")
+    return delta
 
 
 def format_duration(delta: timedelta) -> str:

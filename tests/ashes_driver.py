@@ -143,7 +143,7 @@ def check_conservation(state: Mapping[str, Any]) -> None:
         me = state["powers"][p]
         places += list(me["hand"]) + list(me["colonies"])
         assert sum(me["hand"].values()) + sum(me["colonies"].values()) <= 108
-        assert me["conceded"] or len(me["hand"]) == 3
+        assert me["conceded"] or len(me["hand"]) == 3 or state["phase"] in ("setup", "deal")
         for c, n in list(me["hand"].items()) + list(me["colonies"].items()):
             assert 0 <= n <= 2 * CARDS[c]["population"], (p, c, n)
         for c, n in me["colonies"].items():

@@ -19,7 +19,7 @@ def bare(name: str) -> str:
 
 def random_orders(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """A legal order body from ``view`` alone (what the player's tool could write)."""
-    if view["window"]["kind"] == "setup":
+    if view["window"]["kind"] in ("setup", "deal"):
         return {}
     cards = view["cards"]
     me = view["viewer"]

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from pbem.game import practice, registry
+from pbem.game.chance import NO_CHANCE
 
 PLUGIN: Any = registry.load("b5cgs")
 hexes = importlib.import_module("b5cgs.hexes")
@@ -88,10 +89,17 @@ class PracticeChance(practice.PracticeChance):
         super().__init__("b5cgs", game_id, step)
 
 
+def committed(st: dict[str, Any]) -> dict[str, Any]:
+    """The state after the set-up step, in which every player commits his chance and nothing
+    is drawn: the deal comes next."""
+    out: dict[str, Any] = PLUGIN.resolve(st, {}, NO_CHANCE).state
+    return out
+
+
 def new_game(variant: str = "basic-3", first: str | None = None) -> dict[str, Any]:
     """A game after its set-up step, with ``first`` (default: the first seat) playing first
     and the face-down deal in the pack's order (no shuffle)."""
-    st = PLUGIN.setup(variant, {"game_id": "t"})
+    st = committed(PLUGIN.setup(variant, {"game_id": "t"}))
     seats = st["seats"]
     first = first or seats[0]
     faces = [6 if p == first else 1 for p in seats]

@@ -27,7 +27,7 @@ demo = importlib.import_module("b5cgs.demo")
 class Player(MailPlayer):
     def mail_orders(self, view: dict[str, Any], when: float) -> list[str]:  # type: ignore[override]
         """Write, check, sign and mail this step's orders; returns the tool's flags."""
-        flags = demo.flags(view) if view["window"]["kind"] != "setup" else []
+        flags = demo.flags(view) if view["window"]["kind"] not in ("setup", "deal") else []
         super().mail_orders(when, ("b5", *flags) if flags else ())
         return flags
 

@@ -48,7 +48,7 @@ def _map_hexes(view: Mapping[str, Any]) -> list[str]:
 
 def random_orders(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """A legal body from ``view`` alone (what the player's tool could write)."""
-    if (view.get("window") or {}).get("kind") == "setup":
+    if (view.get("window") or {}).get("kind") in ("setup", "deal"):
         return {}
     me = view["viewer"]
     body: dict[str, Any] = {}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,32 @@ def ad_module(name: str):
     """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
     registry.load("4000ad")
     return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")
+
+
+@pytest.fixture(scope="session")
+def installed_pbem(tmp_path_factory):
+    """pbem as users install it (tests/installed.py): the checkout's wheel in a fresh venv,
+    built once per session and shared by the xdist workers."""
+    from tests.installed import shared
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's directory, above every worker's own
+    return shared(base)
+
+
+@pytest.fixture
+def small_fs(tmp_path: Path) -> Iterator[Path]:
+    """A real 16 MB tmpfs (to fill to ENOSPC, or remount read-only). Mounting needs root: make
+    test and CI run as root; elsewhere the test fails saying so."""
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.fail("this test mounts a 16 MB tmpfs, which failed "
+                    f"({done.stderr.decode().strip()}): run make test as root (CI does)")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

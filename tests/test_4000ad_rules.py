@@ -152,7 +152,7 @@ def test_battle_winner_cannot_depart_the_same_turn():
     assert t.of("battle")[0]["winner"] == "attacker"
     failed = t.of("departure_failed")
     assert failed and "fought" in failed[0]["reason"]
-    assert failed[0]["to"] == ["algol"], "a failed order is told to its power only"
+    assert failed[0]["_visible_to"] == ["algol"], "a failed order is told to its power only"
     assert t.ships("Hamal") == {"algol": 9}
     t.play(algol=t.body("algol", ("Hamal", "all", "Mira")))  # next turn it may
     assert t.ships("Hamal") == {}
@@ -852,7 +852,7 @@ def test_reveal_refused_at_resolution_keeps_the_fleet_travelling():
     orders = {"algol": {"arrive": {"1": {"star": "Sheratan", "nonce": "ab" * 32}}, "depart": []}}
     t.play_raw(orders)
     refused = t.of("reveal_refused")
-    assert refused and refused[0]["to"] == ["algol"]
+    assert refused and refused[0]["_visible_to"] == ["algol"]
     assert t.state["warps"]["algol"]["1"]["travelled"] == 2
 
 

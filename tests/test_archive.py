@@ -93,7 +93,7 @@ def secrets_of(game: Running) -> dict[str, list[str]]:
     archive = hooks_for("4000ad")
     for entry in host.entries("resolve"):
         for event in entry.body["events"]:
-            if "to" in event:
+            if "_visible_to" in event:
                 out["private event"].append(archive.event(event, None))
     return out
 

@@ -106,8 +106,10 @@ def _events(game: Played, kind: str) -> list[dict[str, Any]]:
 def test_the_game_deals_fights_with_dice_and_ends_in_a_victory(game: Played) -> None:
     state = game.host.state()
     assert game.host.plugin.is_over(state) and state["result"]["winners"]
-    first = game.host.entries("resolve")[0]
+    setup, first = game.host.entries("resolve")[:2]
+    assert "random" not in setup.body  # the set-up step draws nothing: every tip comes in
     assert "random" in first.body  # the deal drew on the committed chance
+    assert None not in first.body["random"]["players"].values()  # from every player
     battles = _events(game, "battle")
     assert battles, "no battle was fought"
     draws = [d for e in _events(game, chance.EVENT) for d in e["draws"]]
@@ -168,16 +170,16 @@ def test_an_altered_battle_die_is_named(game: Played) -> None:
 
 
 def test_an_altered_deal_is_named(game: Played) -> None:
-    """The referee deals the hands it likes: the set-up step's recorded state digest is not
+    """The referee deals the hands it likes: the deal's recorded state digest is not
     what the committed shuffle gives."""
     seq: list[int] = []
     plugin = game.host.plugin
 
     def change(items: list[dict[str, Any]]) -> None:
-        r = next(i for i in items if i["kind"] == "resolve")
+        r = [i for i in items if i["kind"] == "resolve"][1]  # the deal, after the set-up step
         seq.append(items.index(r))
         g = GameDir.open(game.host.path)
-        first = next(e for e in g.log.entries if e.kind == "resolve")
+        first = [e for e in g.log.entries if e.kind == "resolve"][1]
         state = replay.replay(plugin, g.log.entries[:g.log.entries.index(first) + 1],
                               g.initial_state(plugin), replay.chance_key(g))
         powers = state["powers"]

@@ -27,7 +27,7 @@ def ledger(events, power):
     delta = 0
     for e in events:
         kind = e["type"]
-        if "to" in e:
+        if "_visible_to" in e:
             continue
         if kind == "reinforcement" and e["power"] == power:
             delta += e["received"]

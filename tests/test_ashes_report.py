@@ -100,7 +100,7 @@ def test_welcome_game_end_and_gm_summary_render():
     assert "Winner: Red." in end.text and "Cluster: A1, A2, A3, A4." in end.text
     assert "Red: A1, A2, G3" in end.text
     gm = mails.gm_summary(renderer, PLUGIN, state, after, events, GAME)
-    assert "[private]" in gm.text and "Blue:" in gm.text
+    assert "[private to " in gm.text and "(only you)" not in gm.text and "Blue:" in gm.text
     start = PLUGIN.setup("sequential-3", {"game_id": "ashes-test"})
     hello = mails.welcome(renderer, PLUGIN, start, ["green"], PLAYER, GAME)
     assert "You play Green." in hello.text and "the deal" in hello.text

@@ -9,6 +9,7 @@ import copy
 import pytest
 
 from pbem import canonical
+from pbem.game.chance import NO_CHANCE
 from tests.ashes_driver import (
     CARDS,
     PLUGIN,
@@ -48,6 +49,9 @@ def test_starting_the_game_shuffle_deal_galaxy_first_player():
     ... the 'black hole'." The shuffle comes from the secret stream, the first player from a
     public draw (the seed's "youngest player" has no email equivalent)."""
     state = PLUGIN.setup("sequential-3", {"game_id": "g1"})
+    # the set-up step: every player commits his chance; nothing is drawn (NO_CHANCE refuses)
+    state = PLUGIN.resolve(state, {p: {} for p in state["seats"]}, NO_CHANCE).state
+    assert state["phase"] == "deal" and PLUGIN.window(state).kind == "deal"
     order = list(reversed(standin_order()))
     chance = ScriptedChance(deck=order, first=2)
     result = PLUGIN.resolve(state, {p: {} for p in state["seats"]}, chance)
@@ -61,8 +65,8 @@ def test_starting_the_game_shuffle_deal_galaxy_first_player():
     assert new["deck"] == order[17:]
     assert new["active"] == "green" and PLUGIN.window(new).due == ("green",)
     dealt = of(result.events, "dealt")
-    assert [e["to"] for e in dealt] == [["red"], ["blue"], ["green"]]
-    assert all("to" in e for e in dealt)
+    assert [e["_visible_to"] for e in dealt] == [["red"], ["blue"], ["green"]]
+    assert all("_visible_to" in e for e in dealt)
     check_conservation(new)
 
 
@@ -248,7 +252,7 @@ def test_homeplanet_route_shows_the_card():
     new, events = step(state, {"red": {"place": {"G3": 2}, "move": {
         "conquer": "E4", "from": "A2", "ships": {"A2": 3, "C2": 1}}}}, chance)
     assert of(events, "proof")[0]["planet"] == "planet:A2"
-    assert "to" not in of(events, "proof")[0]
+    assert "_visible_to" not in of(events, "proof")[0]
     assert new["deck"][-1] == "A2" and new["under"]["A2"] == "public"
     assert new["powers"]["red"]["hand"]["K1"] == 1  # the ship left on A2
     assert new["powers"]["red"]["colonies"]["E4"] == 4
@@ -406,7 +410,7 @@ def test_round_mode_falls_back_when_the_source_is_gone():
     new, events = step(state, orders, ScriptedChance(dice=dice))
     assert new["powers"]["red"]["colonies"]["E1"] == 3
     void = of(events, "move_void")
-    assert [e["to"] for e in void] == [["blue"]]
+    assert [e["_visible_to"] for e in void] == [["blue"]]
     assert "F1" not in new["powers"]["blue"]["hand"] and "K1" in new["powers"]["blue"]["hand"]
     assert "move_void" not in {e["type"] for e in PLUGIN.view_events(events, "red")}
 

@@ -95,11 +95,11 @@ def test_B3_7_rebuilding_from_the_scrap_yard_does_not_change_total_upkeep():
 
 def test_damage_events_are_public():
     """Damage is seen by every player (the token is on the table): no event of this module
-    carries ``to`` (STATE.md: ``to`` restricts an event to the powers named)."""
+    is private (pbem.game.events: ``_visible_to`` restricts an event to the powers named)."""
     st = game()
     t = put(st, "ea-hyperion", BOB, "1,3", facing=4)
     b = put(st, "base-2", SALLY, "0,3")
     events = damage.apply(st, t, 12, "test") + damage.apply(st, b, 8, "test")
-    assert all("to" not in e for e in events)
+    assert all("_visible_to" not in e for e in events)
     for power in (BOB, SALLY, None):
         assert PLUGIN.view_events(events, power) == events

@@ -2,9 +2,10 @@
 chance"): ``pbem new --game b5cgs --variant basic-3`` records the referee's commitments; every
 player writes orders with pbem's own tool from the view.json of his last mail (``pbem orders
 new``, ``pbem orders b5``, ``pbem orders sign`` with his vault) and mails them through ``pbem
-ingest --stdin`` under a memory cap; ``pbem run`` deals the map pieces face down in the first
-step (the one secret draw), rolls the first player in public, then resolves one player's turn
-per step, rolling every die from the committed chance. ``pbem export`` + ``pbem audit`` replay
+ingest --stdin`` under a memory cap; ``pbem run`` takes every tip in the set-up step (no
+draw), deals the map pieces face down in the next (the one secret draw), rolls the first player
+in public, then resolves one player's turn per step, rolling every die from the committed
+chance. ``pbem export`` + ``pbem audit`` replay
 every die and the deal; a lying referee who alters a die or the deal is named by the audit."""
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ def test_the_game_deals_plays_turns_with_dice_and_ends(game: tuple[Played, Path]
     played, _ = game
     state = played.host.state()
     assert played.host.plugin.is_over(state)
-    first = played.host.entries("resolve")[0]
+    setup, first = played.host.entries("resolve")[:2]
+    assert "random" not in setup.body  # the set-up step draws nothing: every tip comes in
     assert "random" in first.body  # the deal drew on the committed chance
+    assert None not in first.body["random"]["players"].values()  # from every player
     draws = [d for e in _events(played, chance.EVENT) for d in e["draws"]]
     assert any(d["label"].startswith("first-player") for d in draws)
     assert _events(played, "placed") and _events(played, "moved")
@@ -158,17 +161,17 @@ def test_an_altered_die_is_named(game: tuple[Played, Path]) -> None:
 
 
 def test_an_altered_deal_is_named(game: tuple[Played, Path]) -> None:
-    """The referee deals the pieces it likes: the set-up step's recorded state digest is not
+    """The referee deals the pieces it likes: the deal's recorded state digest is not
     what the committed shuffle gives."""
     played, export = game
     seq: list[int] = []
     plugin = played.host.plugin
 
     def change(items: list[dict[str, Any]]) -> None:
-        r = next(i for i in items if i["kind"] == "resolve")
+        r = [i for i in items if i["kind"] == "resolve"][1]  # the deal, after the set-up step
         seq.append(items.index(r))
         g = GameDir.open(played.host.path)
-        first = next(e for e in g.log.entries if e.kind == "resolve")
+        first = [e for e in g.log.entries if e.kind == "resolve"][1]
         state = replay.replay(plugin, g.log.entries[:g.log.entries.index(first) + 1],
                               g.initial_state(plugin), replay.chance_key(g))
         state = copy.deepcopy(state)

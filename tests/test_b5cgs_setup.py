@@ -16,6 +16,7 @@ from tests.b5cgs_driver import (
     PLUGIN,
     ScriptedChance,
     check,
+    committed,
     hexes,
     new_game,
     setupmod,
@@ -25,16 +26,21 @@ EA, MF, VC = "earth-alliance", "minbari", "valdri"
 
 
 def fresh(variant="basic-3"):
-    return PLUGIN.setup(variant, {"game_id": "t"})
+    """A game at its deal: the set-up step (every player commits his chance) resolved."""
+    return committed(PLUGIN.setup(variant, {"game_id": "t"}))
 
 
 def test_setup_is_pure_and_secret_free():
-    st = fresh()
-    assert canonical.encode(fresh()) == canonical.encode(st)
+    st = PLUGIN.setup("basic-3", {"game_id": "t"})
+    assert canonical.encode(PLUGIN.setup("basic-3", {"game_id": "t"})) == canonical.encode(st)
     assert st["phase"] == "setup" and st["referee"]["pieces"] == {}
     assert PLUGIN.hidden(st) == []
     w = PLUGIN.window(st)
-    assert w.kind == "setup" and list(w.due) == [EA, MF, VC]
+    assert w.kind == "setup" and list(w.due) == [EA, MF, VC] and not w.draws
+    dealing = fresh()  # the set-up step drew nothing: the deal is the next step, every player due
+    assert dealing["referee"]["pieces"] == {} and PLUGIN.hidden(dealing) == []
+    w = PLUGIN.window(dealing)
+    assert w.kind == "deal" and list(w.due) == [EA, MF, VC] and w.draws
 
 
 @pytest.mark.parametrize("variant,pieces", [("basic-2", 13), ("basic-3", 13),
@@ -70,7 +76,7 @@ def test_C2_2_order_of_play_by_a_public_roll_highest_first():
     assert roll == {"type": "roll", "label": "first-player:1", "die": "d6",
                     "faces": [1, 2, 3, 4, 5, 6], "count": 3, "result": [2, 5, 3],
                     "for": "the order of play: earth-alliance, minbari, valdri",
-                    "powers": [EA, MF, VC], "turn": 1, "round": 1}
+                    "powers": [EA, MF, VC], "turn": 2, "round": 1}
 
 
 def test_C2_2_tied_players_roll_again():
@@ -158,7 +164,7 @@ def test_C4_3_starting_fleet_with_the_empire_discount():
     assert after[1]["reserve"] == 28
     hyperion = r.state["tokens"][placed[0]["token"]]
     assert (hyperion["hex"], hyperion["facing"], hyperion["built"]) == (free[0], 2,
-                                                                        [2, "start"])
+                                                                        [3, "start"])
 
 
 def test_C4_3_generic_tokens_at_full_cost():

@@ -13,7 +13,7 @@ EA, MF, VC = "earth-alliance", "minbari", "valdri"
 def test_a_view_carries_what_the_engine_needs():
     st = new_game()
     v = PLUGIN.view(st, EA)
-    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 2)
+    assert (v["game"], v["game_id"], v["viewer"], v["turn"]) == ("b5cgs", "t", EA, 3)
     assert set(v["powers"]) == {EA, MF, VC}
     assert v["window"] == {"kind": "turn", "label": "Round 1: Earth Alliance's turn",
                            "due": [EA]}
@@ -51,7 +51,7 @@ def test_R12_the_contested_answer_is_its_owners_alone():
 
 
 def test_private_events_reach_their_powers_only():
-    events = [{"type": "a"}, {"type": "b", "to": [EA]}]
+    events = [{"type": "a"}, {"type": "b", "_visible_to": [EA]}]
     assert [e["type"] for e in PLUGIN.view_events(events, EA)] == ["a", "b"]
     assert [e["type"] for e in PLUGIN.view_events(events, MF)] == ["a"]
     assert [e["type"] for e in PLUGIN.view_events(events, None)] == ["a"]

@@ -2,7 +2,8 @@
 ``pbem new`` records the referee's commitments, each player's tool commits a chain tip in the
 set-up step and reveals a value in every later file (``pbem orders new|check|sign`` with a
 vault, mailed through ``pbem ingest --stdin`` under a memory cap), ``pbem run`` resolves with a
-``StepChance`` (a secret shuffle and salt at set-up, a public die each round), reports attach
+``StepChance`` (nothing drawn at set-up; a secret shuffle and salt in the first round, from
+every player's value; a public die each round), reports attach
 ``chance-step-T.json``, the game's end reveals K, and ``pbem export`` + ``pbem audit`` prove
 every draw. A lying referee who alters a die, a shuffle, a player's value or K is named by the
 audit; a player who withholds changes only his own contribution."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -58,7 +60,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     signed: dict[tuple[str, int], str] = {}
     hour = 1.0
     for power, player in players.items():  # set-up: commit the tips
-        assert player.newest_view()["chance"] == {"step": 1, "tip": None}
+        assert player.newest_view()["chance"] == {"step": 1, "tip": None, "contribute": "tip"}
         signed[(power, 0)] = player.mail_orders(None, 0, hour)
     hour += 1
     assert host.run(at(hour))[0].status == "resolved"
@@ -84,8 +86,9 @@ def test_genesis_commits_and_every_drawing_step_records_its_inputs(game: Played)
     genesis = game.host.game().genesis
     assert set(genesis["random"]) == {"nonce", "referee_tip", "secret_commit"}
     resolves = game.host.entries("resolve")
-    assert len(resolves) == 5 and all("random" in r.body for r in resolves)
-    assert resolves[0].body["random"]["players"] == {"north": None, "south": None}  # tips only
+    assert len(resolves) == 5 and all("random" in r.body for r in resolves[1:])
+    assert "random" not in resolves[0].body  # the set-up step draws nothing: tips only
+    assert None not in resolves[1].body["random"]["players"].values()  # the first draw: all
     third = resolves[3].body["random"]["players"]
     assert third["south"] is None and third["north"] is not None
     assert HC.is_over(game.host.state())
@@ -102,7 +105,7 @@ def test_each_value_is_the_one_the_players_tool_derived_from_his_vault(game: Pla
         (entry,) = [v for k, v in seeds.items() if k.startswith("lucky-1#")]
         seed = bytes.fromhex(entry[power]["chance"][0]["seed"])
         for step, r in enumerate(resolves, 1):
-            value = r.body["random"]["players"][power]
+            value = r.body.get("random", {}).get("players", {}).get(power)
             if value is not None:
                 assert value == player_reveal(seed, step).hex()
                 assert f"entropy: {value}" in game.signed[(power, step - 1)]
@@ -185,20 +188,42 @@ def test_the_export_passes_the_audit_with_every_draw_proven(game: Played) -> Non
     done = pbem("audit", str(game.tmp / "lucky-1.export"))
     assert done.returncode == 0, done.stderr
     assert b"audit passed:" in done.stdout
-    assert b"chance: 5 drawing steps" in done.stdout
-    assert b"secret K revealed and checked against genesis, every hidden draw replayed" in \
-        done.stdout
+    assert b"chance: 4 drawing steps" in done.stdout
+    assert b"the public and hidden draws of 4 of them replayed" in done.stdout
+    assert b"the referee's secret K revealed and checked against genesis" in done.stdout
+    assert b"escrow openings" not in done.stdout  # High Card has none: not its words
 
 
 def test_before_k_is_revealed_hidden_draws_are_not_yet_provable(game: Played) -> None:
-    """The export cut before the revealing entry (re-signed by the referee) passes, and the
-    summary says the hidden draws are not yet provable."""
+    """The export cut before the last round and the revealing entry (re-signed by the
+    referee): a running game passes, and the summary says the hidden draws are not yet
+    provable."""
     def drop(items: list[dict[str, Any]]) -> None:
-        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+        last = items.index(_resolves(items)[-1])
+        items[:] = items[:last]
 
     report = audit_bytes(lying_referee(game, drop), "running.export", [])
     assert report.tally.hidden_unproven == 1 and not report.tally.chance_secret
     assert "hidden draws are not yet provable" in report.lines()[0]
+    assert report.exit_status == 0
+
+
+def test_a_finished_game_whose_referee_never_reveals_k_fails_with_its_own_status(
+        game: Played) -> None:
+    """Issue 26: the game is over (its last resolution names no next deadline) and K never
+    came: the audit does not pass; it exits 3 (not 0, not 1) and names the hidden draws that
+    remain unproven."""
+    def drop(items: list[dict[str, Any]]) -> None:
+        items[:] = [i for i in items if i["body"].get("op") != chance.SECRET_OP]
+
+    path = game.tmp / "no-k.export"
+    path.write_bytes(lying_referee(game, drop))
+    done = pbem("audit", str(path))
+    assert done.returncode == 3, done.stderr
+    first = done.stdout.decode().splitlines()[0]
+    assert first.startswith("audit NOT passed:") and "never revealed the secret K" in first
+    assert "the hidden draws of step 1 (turn 1)" in first
+    assert "hidden draws not proven" in done.stdout.decode()
 
 
 # -- a lying referee: rewrites entries, recomputes every hash, re-signs --------------------------
@@ -255,17 +280,17 @@ def test_a_die_steered_through_the_referees_value_is_named(game: Played) -> None
 
 
 def test_an_altered_shuffle_is_named(game: Played) -> None:
-    """The referee deals the kitty it likes: the set-up step's recorded state (its digest)
+    """The referee deals the kitty it likes: the first round's recorded state (its digest)
     is not what the shuffle gives."""
     seq: list[int] = []
 
     def change(items: list[dict[str, Any]]) -> None:
-        r = _resolves(items)[0]
+        r = _resolves(items)[1]
         seq.append(items.index(r))
         g = GameDir.open(game.host.path)
-        state = replay.replay(HC, g.log.entries[:g.log.entries.index(
-            next(e for e in g.log.entries if e.kind == "resolve")) + 1], g.initial_state(HC),
-            replay.chance_key(g))
+        second = [e for e in g.log.entries if e.kind == "resolve"][1]
+        state = replay.replay(HC, g.log.entries[:second.seq + 1], g.initial_state(HC),
+                              replay.chance_key(g))
         state["kitty"] = "kitty-1" if state["kitty"] != "kitty-1" else "kitty-2"
         r["body"]["state"] = canonical.digest(state)
 
@@ -312,7 +337,9 @@ def test_a_wrong_value_in_an_order_file_is_rejected_naming_the_power_and_step(
 
     assert accept.handle_block(host.root, text, received=at(1),
                                message_id="<n0@example.org>").verdict == "accepted"
-    host.submit("south", {}, when=at(1))
+    south = _signed(host, "south", {"entropy": {"tip": "33" * 32}}, seq=0)
+    assert accept.handle_block(host.root, south, received=at(1),
+                               message_id="<s0@example.org>").verdict == "accepted"
     host.run(at(50))
     bad = _signed(host, "north", {"entropy": "22" * 32}, seq=1)
     verdict = accept.handle_block(host.root, bad, received=at(51), message_id="<n1@example.org>")
@@ -347,3 +374,64 @@ def _signed(host: Host, power: str, extra: dict[str, Any], seq: int) -> str:
     doc = {"pbem": 1, "game": host.game_id, "power": power,
            "turn": HC.orders_turn(host.state()), "seq": seq, **extra, "orders": {}}
     return sign_orders(yaml.safe_dump(doc, sort_keys=False), host.keys[power])
+
+
+# -- every missing contribution is said (issue 26) -----------------------------------------------
+def _text(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return " ".join(str(body.get_content()).split())
+
+
+def test_the_report_of_a_step_drawn_without_a_players_value_says_so(game: Played) -> None:
+    """South sent nothing for round 3 (step 4): his report of that round says step 4 was drawn
+    without his value and how to sign so it is not again; north's says nothing of the kind."""
+    south = [_text(m) for m in game.host.sent("south@example.org")]
+    (said,) = [t for t in south if "ROUND 4" in t]  # the round of step 4
+    assert re.search(r"(Step 4 was|4 were) drawn without your value", said), said
+    assert "pbem orders sign FILE --key KEY --view THIS.eml" in said
+    assert "pbem dice verify THIS.eml" in said
+    (north,) = [t for t in map(_text, game.host.sent("north@example.org")) if "ROUND 4" in t]
+    assert "FAIR CHANCE, STEP 4" in north and not re.search(r"4 (was|were) drawn", north)
+
+
+def test_gm_status_and_the_audit_say_each_missing_contribution(game: Played) -> None:
+    status = pbem("gm", "status", str(game.host.path))
+    assert status.returncode == 0, status.stderr
+    (line,) = [ln for ln in status.stdout.decode().splitlines() if ln.startswith("chance: south")]
+    assert "south contributed to 3 of 5 drawing steps" in line
+    assert re.search(r"(step 4 was|4 were) drawn without south's value", line), line
+    audit = pbem("audit", str(game.tmp / "lucky-1.export")).stdout.decode()
+    assert line in audit.splitlines()
+
+
+def test_a_file_without_a_chance_value_is_handled_as_documented(game: Played,
+                                                               tmp_path: Path) -> None:
+    """A file that carries no value at a drawing step (the tool never writes one; made by
+    hand here) is either refused naming the missing entropy, or accepted with a receipt that
+    says the step will be drawn without the power's value: never accepted in silence."""
+    from tests.pbem_host import Host
+
+    host = Host(tmp_path, "lucky-2", game="highcard", game_id="lucky-2")
+    players = {p: Player(host, p, tmp_path / "players") for p in host.powers}
+    host.run(at(0.1))
+    for player in players.values():
+        player.newest_view()
+        player.mail_orders(None, 0, 1.0)
+    host.run(at(2.0))
+    north = players["north"]
+    north.newest_view()
+    done = north.sign(("play", "--card", "ember-9"))
+    assert done.returncode == 0, done.stderr
+    view = json.loads((north.work / "view.json").read_text())
+    plain = (f"pbem: 1\ngame: lucky-2\npower: north\nturn: {view['turn']}\nseq: 1\n"
+             f"instance: {view['instance']}\norders: {{play: ember-9}}\n")
+    from pbem.protocol.keys import PrivateKey
+    from pbem.protocol.orderdoc import sign_orders
+
+    north.deliver(sign_orders(plain, PrivateKey.load(north.key)), 3.0)
+    host.run(at(3.1))  # the replies go out (south has sent nothing: the round waits)
+    texts = list(map(_text, host.sent("north@example.org")))
+    (reply,) = [t for t in texts if "seq 1)" in t or "rejected" in t.lower()] or [texts]
+    assert ("carries no chance value: step 2 will be drawn without your value" in reply
+            or "entropy" in reply), reply

@@ -64,8 +64,9 @@ def test_players_vector():
 
 def step_inputs() -> tuple[str, int, bytes, dict[str, bytes | None], bytes]:
     ref, players, step = vector("chance-referee"), vector("chance-players"), vector("chance-step-1")
+    # the seed takes the due and the listened powers alike, sorted by name
     values = {p: (h(players[f"{p}_e_1"]) if f"{p}_e_1" in players else None)
-              for p in step["due"].split()}
+              for p in step["due"].split() + step["listens"].split()}
     return ref["game"], int(step["step"]), h(ref["r_1"]), values, h(ref["k"])
 
 

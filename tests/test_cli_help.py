@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +22,7 @@ COMMANDS = [
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
     ["dice"], ["dice", "verify"], ["dice", "roll"],
     ["press"], ["press", "sign"], ["press", "verify"],
-    ["components"], ["components", "check"],
+    ["components"], ["components", "check"], ["rules"],
 ]
 
 
@@ -55,3 +58,21 @@ def test_a_mistyped_root_fails_loudly_and_creates_nothing(tmp_path, capsys, comm
     assert main([command[0], str(root), *command[1:]]) == 1
     assert "no such directory" in capsys.readouterr().err
     assert not root.exists()
+
+
+def test_a_usage_error_names_a_game_that_did_not_load_and_so_lacks_its_commands(tmp_path):
+    """A game that fails to load adds no command; a usage error says which game and why (an
+    install without B5's templates answered ``pbem orders b5`` with "invalid choice" alone)."""
+    toy = Path(__file__).resolve().parent / "toygame" / "highcard"
+    broken = tmp_path / "highcard"
+    shutil.copytree(toy, broken, ignore=shutil.ignore_patterns("__pycache__"))
+    (broken / "templates" / "welcome.txt").unlink()
+    env = {**os.environ, "PBEM_GAMES_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from pbem.cli.main import main; sys.exit(main())",
+         "orders", "play", "--help"],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert "invalid choice: 'play'" in done.stderr
+    assert "game 'highcard'" in done.stderr and "welcome.txt" in done.stderr
+    assert "its commands are missing" in done.stderr

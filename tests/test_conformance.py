@@ -21,6 +21,7 @@ from pbem import canonical
 from pbem.chance.chain import sha256
 from pbem.chance.step import StepChance
 from pbem.game import registry
+from pbem.game.events import event_problems
 from pbem.game.plugin import GamePlugin, Resolution
 from pbem.render import mails
 
@@ -112,6 +113,7 @@ def test_plugin_conformance(game_id: str, variant: str, kind: str) -> None:
         assert canonical.encode(first.state) == canonical.encode(again.state)
         assert canonical.encode(first.events) == canonical.encode(again.events)
         assert all(isinstance(n, int) for n in plugin.counts(first.events).values())
+        assert event_problems(first.events, powers) == [], "events must address by the helper"
         referee_only = plugin.hidden(state)
         state = first.state
         for power in powers:
@@ -132,6 +134,7 @@ def test_plugin_conformance(game_id: str, variant: str, kind: str) -> None:
                 assert secret not in public
     ended = plugin.end_game(state, "conformance")
     assert plugin.is_over(ended.state) and plugin.powers_due(ended.state) == []
+    assert event_problems(ended.events, powers) == []
     assert plugin.window(ended.state) is None
     _, problems = plugin.normalize_orders({"no such order": 1},
                                           plugin.view(state, plugin.powers_due(state)[0]

@@ -200,7 +200,7 @@ def test_a_stopped_game_is_visited_and_reported(tmp_path: Path) -> None:
 def test_a_missing_torn_forged_or_stale_list_visits_every_game(tmp_path: Path,
                                                                 damage: str) -> None:
     g1, g2 = settled(tmp_path, ("g1", "g2"))
-    path = g1.root / duelist.NAME
+    path = duelist.path(g1.root)
     raw = path.read_bytes()
     mac, _, payload = raw.partition(b"\n")
     data = json.loads(payload)
@@ -261,7 +261,7 @@ def test_a_kill_between_a_change_and_the_list_update_skips_nothing(
 def test_the_due_list_is_no_game(tmp_path: Path) -> None:
     """A temporary list a killed run left behind is neither a game nor kept forever."""
     [host] = settled(tmp_path)
-    left = host.root / f"{duelist.NAME}.dead"
+    left = host.root / duelist.DIR / f"{duelist.NAME}.dead"
     left.write_bytes(b"x")
     old = left.stat().st_mtime - 7200
     os.utime(left, (old, old))

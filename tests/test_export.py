@@ -61,7 +61,7 @@ def test_public_export_withholds_order_files_escrow_and_digests(game):
             secrets += [sha for sha in entry.body["used"].values() if sha]
             for openings in entry.body["escrow"].values():
                 secrets += [o["nonce"] for o in openings.values()]
-            secrets += [canonical.dumps(e) for e in entry.body["events"] if "to" in e]
+            secrets += [canonical.dumps(e) for e in entry.body["events"] if "_visible_to" in e]
     assert any("escrow" in s or len(s) > 200 for s in secrets)
     for secret in secrets:
         assert secret.encode() not in public, secret[:40]

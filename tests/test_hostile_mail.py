@@ -223,6 +223,45 @@ def test_reply_limits_per_sender_and_per_power(world: World, tmp_path: Path) -> 
     assert len(subjects(root, registered("algol"))) == PER_POWER
 
 
+def test_strangers_cannot_spend_the_reply_budget_of_the_players_own_signed_files(
+        world: World, tmp_path: Path) -> None:
+    """Forged mails claiming Algol (bad signatures, from strangers and from Algol's own
+    address) spend every ordinary budget; the player's own file, signed with his key but
+    rejected, still gets its rejection. That file sent again by a stranger gets none."""
+    root = world.clone(tmp_path / "root")
+    forgers = [registered("algol")] * PER_SENDER + [
+        f"evil{i}@stranger.example" for i in range(PER_POWER + 2)]
+    for i, sender in enumerate(forgers):
+        raw = mail(sender=sender, subject=f"forged {i}", body=_forged_blocks(world, 1),
+                   msgid=f"<forged-{i}@stranger.example>")
+        done = pipe(root, raw)
+        assert done.returncode == 0, done.stderr.decode()[-2000:]
+    spent = subjects(root, registered("algol"))
+    assert len(spent) == PER_POWER  # every ordinary reply to Algol is spent
+    over = pipe(root, mail(sender="late@stranger.example", subject="one more",
+                           body=_forged_blocks(world, 1), msgid="<forged-more@x>"))
+    assert "not mailed: reply limit" in over.stdout.decode()
+
+    own = world.sign("algol", {"depart": {"warp": 1, "from": "Algol", "ships": 9999,
+                                          "commitment": "0" * 64}})
+    done = pipe(root, order_mail(own, msgid="<own-bad@example.org>"))
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "rejected: demo-1/algol turn 3 —" in done.stdout.decode()
+    after = subjects(root, registered("algol"))
+    assert len(after) == PER_POWER + 1
+    [answer] = [m for _g, m in queued(root) if "own-bad@example.org" in str(m["In-Reply-To"])]
+    assert "rejected" in str(answer["Subject"]).lower()
+    assert "ships" in everything_in(answer)
+
+    # The same signed file, sent again by a stranger: answered already, so it is one more
+    # unauthenticated trigger, and that budget is spent.
+    again = pipe(root, order_mail(own, msgid="<replayed@stranger.example>",
+                                  sender="evil0@stranger.example"))
+    assert again.returncode == 0, again.stderr.decode()[-2000:]
+    assert "not mailed: reply limit" in again.stdout.decode()
+    assert len(subjects(root, registered("algol"))) == PER_POWER + 1
+
+
 # -- 5. and 6. autoresponders and forged From --------------------------------------------------
 
 

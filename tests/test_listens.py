@@ -51,7 +51,10 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     host.run(at(0.1))  # welcome mails with the set-up step's view
     for power in host.plugin.powers_due(host.state()):
         players[power].mail({}, 1)
-    assert host.run(at(2))[0].status == "resolved"  # set-up: order of play, the deal
+    assert host.run(at(2))[0].status == "resolved"  # set-up: every player commits his chance
+    for power in host.plugin.powers_due(host.state()):
+        players[power].mail({}, 2.5)
+    assert host.run(at(2.7))[0].status == "resolved"  # the deal: order of play, the map
     state = host.state()
     current = host.plugin.powers_due(state)[0]
     answerer = next(p for p in state["order"] if p != current)
@@ -85,7 +88,7 @@ def test_the_open_turn_uses_the_listened_answer_and_records_it(game: Played) -> 
     assert third not in resolution.body["used"]  # sent nothing: no standing orders, no NMR
     assert game.host.state()["powers"][game.answerer]["contested"]["default"] == "allow"
     events = [e for e in resolution.body["events"] if e["type"] == "contested_answer"]
-    assert events and events[0]["power"] == game.answerer and events[0]["to"] == [
+    assert events and events[0]["power"] == game.answerer and events[0]["_visible_to"] == [
         game.answerer]
     missed = replay.missed_turns(game.host.game().log.entries)
     assert all(missed.get(p, {"total": 0})["total"] == 0 for p in (game.answerer, third))

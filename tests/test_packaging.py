@@ -1,30 +1,48 @@
-"""``pip install .`` (not editable) must carry the games and the templates inside the package."""
+"""``pip install .`` (not editable) must carry every file of pbem, its games and its templates:
+the wheel built from the checkout holds exactly the checkout's files under pbem/, games/ and
+templates/ (games/ and templates/ inside the package as pbem/_games and pbem/_templates), so a
+file a game adds (a template, a data file, a picture, its RULES.md) can never be left out."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+# Where a checkout file lands in the wheel; the two symbolic links are how it gets there.
+INTO = {"games/": "pbem/_games/", "templates/": "pbem/_templates/", "pbem/": "pbem/"}
+LINKS = {"pbem/_games", "pbem/_templates"}
 
 
-def test_wheel_contains_games_and_templates(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-         "-w", str(tmp_path), str(ROOT)],
-        capture_output=True, text=True, check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    (wheel,) = tmp_path.glob("pbem-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    game = "pbem/_games/fourthousand_ad"
-    for needed in (f"{game}/game.yaml", f"{game}/board.yaml", f"{game}/__init__.py",
-                   "pbem/_templates/4000ad/turn_report.txt",
-                   "pbem/_templates/common/receipt.txt", "pbem/cli/main.py",
-                   "pbem/_games/ashes/RULES.md", "pbem/_games/b5cgs/RULES.md"):
+def shipped(path: str) -> str | None:
+    if path in LINKS:
+        return None
+    for top, inside in INTO.items():
+        if path.startswith(top):
+            return inside + path.removeprefix(top)
+    return None
+
+
+def test_the_wheel_holds_every_file_of_pbem_the_games_and_the_templates(installed_pbem):
+    names = set(zipfile.ZipFile(installed_pbem.wheel).namelist())
+    in_package = {n for n in names if n.startswith("pbem/")}
+    wanted = {s for p in installed_pbem.files if (s := shipped(p)) is not None}
+    assert sorted(wanted - in_package) == [], "files of the checkout the wheel lacks"
+    assert sorted(in_package - wanted) == [], "files in the wheel the checkout lacks"
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+def test_the_wheel_carries_the_b5_templates_and_every_games_rules(installed_pbem):
+    """The files issue 28 found missing (``pbem new --game b5cgs``: "it lacks templates")."""
+    names = set(zipfile.ZipFile(installed_pbem.wheel).namelist())
+    for needed in ("pbem/_games/b5cgs/templates/welcome.subject.txt",
+                   "pbem/_games/b5cgs/templates/map.svg", "pbem/_games/b5cgs/RULES.md",
+                   "pbem/_games/ashes/RULES.md", "pbem/_games/ashes/data/standin-deck.yaml",
+                   "pbem/_games/fourthousand_ad/board.yaml",
+                   "pbem/_templates/common/receipt.txt", "pbem/archive/assets/site.css",
+                   "pbem/py.typed"):
         assert needed in names, needed
-    assert not [n for n in names if "__pycache__" in n]
-    entry = [n for n in names if n.endswith("entry_points.txt")]
-    assert entry and b"pbem = pbem.cli.main:main" in zipfile.ZipFile(wheel).read(entry[0])
+
+
+def test_the_wheel_declares_the_pbem_command(installed_pbem):
+    wheel = zipfile.ZipFile(installed_pbem.wheel)
+    entry = [n for n in wheel.namelist() if n.endswith("entry_points.txt")]
+    assert entry and b"pbem = pbem.cli.main:main" in wheel.read(entry[0])

@@ -195,6 +195,27 @@ def test_press_relayed_at_once_to_its_recipients_only_and_never_leaks(game: Game
     check = pbem("press", "verify", str(saved), "--referee-key", str(h.root / "referee.pub"),
                  cert=game.cert)
     assert check.returncode == 0 and "from pavo to antares" in check.stdout, check.stderr
+    # It prints the text the referee relayed and says that both bodies show it.
+    assert PRIVATE in check.stdout
+    assert "plain-text body shows this text" in check.stdout
+    assert "HTML body shows this text" in check.stdout
+    # A forwarder edits what the third player reads (the visible text, not the attachment):
+    # the signature still holds, but verify says the body differs and exits 1.
+    for kind in ("plain", "html"):
+        edited = email.message_from_bytes(relay.as_bytes(), policy=policy.default)
+        body = edited.get_body(preferencelist=(kind,))
+        assert body is not None
+        shown = body.get_content()
+        assert PRIVATE in shown
+        body.set_content(shown.replace(PRIVATE, "Attack Algol at once."), subtype=kind)
+        path = tmp_path / f"edited-{kind}.eml"
+        path.write_bytes(edited.as_bytes())
+        told = pbem("press", "verify", str(path), "--referee-key",
+                    str(h.root / "referee.pub"), cert=game.cert)
+        assert told.returncode == 1, told.stdout + told.stderr
+        assert PRIVATE in told.stdout and "DIFFERENT text" in told.stdout
+        other = "HTML" if kind == "plain" else "plain-text"
+        assert f"{other} body shows this text" in told.stdout
     copy = email.message_from_bytes(relay.as_bytes(), policy=policy.default)
     for part in copy.walk():
         if part.get_filename() == "press-message.txt":

@@ -157,7 +157,7 @@ def test_gm_summary_is_the_one_mail_with_everything(variant):
         flat = re.sub(r"\s+", " ", mail.text)
         for e in rd.events:
             text = PRES.sentence(e, PRES.Voice([]), rd.after["version"])
-            if "to" in e:
+            if "_visible_to" in e:
                 text += " [private to"
             assert text in flat, text
 

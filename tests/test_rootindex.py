@@ -169,3 +169,22 @@ def test_every_ingest_reads_a_small_meta_file_and_the_marks_only_on_a_miss(
     assert rootindex.RootIndex(host.root)._read("marks.json") == {
         "g1": rootindex._mark(host.path / "config.yaml")}
     assert "accepted: g1/algol" in send(host, "algol", 3, 3)
+
+
+def test_a_run_between_two_mails_leaves_the_index_current(tmp_path: Path) -> None:
+    """``pbem run`` rewrites its due list at every run; kept in ``ROOT/.pbem-run/`` it never
+    changes the root's mtime, so the next mail finds the index current (no rebuild: O(1) in
+    the number of games), where a file replaced in ROOT made every first ingest after a run
+    re-read every game."""
+    host = Host(tmp_path)
+    assert "accepted: g1/algol" in send(host, "algol", 1, 1)
+    host.run(at(1.5))  # the first run makes ROOT/.pbem-run/ (the root's mtime changes once)
+    send(host, "algol", 2, 1.6)
+    before = (host.root / rootindex.DIR / "meta.json").read_bytes()
+    for hours in (2, 3):
+        host.run(at(hours))
+        assert (host.root / ".pbem-run" / ".pbem-due").is_file()
+        assert not (host.root / ".pbem-due").exists()
+        rootindex.RootIndex(host.root).check_root()  # raises Stale if the root looks changed
+    send(host, "algol", 3, 3.5)
+    assert (host.root / rootindex.DIR / "meta.json").read_bytes() == before  # not rebuilt

@@ -8,25 +8,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from pbem.store.log import GameLog
 from tests.pbem_host import Host, at
-
-
-@pytest.fixture
-def small_fs(tmp_path: Path):
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)],
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        pytest.fail("this test mounts a 16 MB tmpfs, which failed "
-                    f"({done.stderr.decode().strip()}): run make test as root (CI does)")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
 
 
 def ready(mnt: Path) -> Host:

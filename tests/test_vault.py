@@ -85,3 +85,28 @@ def test_default_path(monkeypatch, tmp_path):
     assert default_path() == tmp_path / "x.json"
     monkeypatch.delenv("PBEM_VAULT")
     assert default_path().name == "vault.json"
+
+
+def test_chance_marks_round_trip_and_malformed_ones_are_named(tmp_path):
+    """The player's tool's records of fair chance (pbem.cli.entropy): the last step revealed
+    with the checkpoint length then, and the step of the last view read."""
+    import json
+
+    import pytest
+
+    from pbem.protocol.vault import Vault, VaultError
+
+    path = tmp_path / "vault.json"
+    vault = Vault.load(path)
+    vault.note_chance("g#ab", "red", "chance_last", step=3, length=None)
+    vault.note_chance("g#ab", "red", "chance_view", turn=4, step=5, length=20, setup=0)
+    vault.save()
+    again = Vault.load(path)
+    assert again.chance_mark("g#ab", "red", "chance_last") == {"step": 3, "length": None}
+    assert again.chance_mark("g#ab", "red", "chance_view") == {"turn": 4, "step": 5,
+                                                                "length": 20, "setup": 0}
+    data = json.loads(path.read_text())
+    data["games"]["g#ab"]["red"]["chance_last"] = {"step": -1, "length": 2}
+    path.write_text(json.dumps(data))
+    with pytest.raises(VaultError, match="chance_last must hold step, length"):
+        Vault.load(path)

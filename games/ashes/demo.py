@@ -3,8 +3,10 @@
 As the 4000 A.D. demo (games/fourthousand_ad/demo.py, on the kit in pbem/cli/demo.py): each player
 has an Ed25519 key and a vault (which keeps his fair-chance seed), writes orders with the player's
 tool from the view.json of his last mail (``pbem orders new/ashes/check/sign``), mails them into
-the referee's Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) shuffles and deals
-in the first step, rolls the battle dice from the committed chance and mails reports. Each player
+the referee's Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) takes every
+player's chance tip in the set-up step (which draws nothing), shuffles and deals in the next
+step from every player's value, rolls the battle dice from the committed chance and mails
+reports. Each player
 attacks the first planet his line D reaches (the deal is fair, so it cannot be scripted in
 advance); after four rounds the game master ends the game and the highest population total wins.
 The log is exported and audited: every die and the shuffle are replayed.
@@ -70,9 +72,10 @@ def main() -> int:
     print("== keys for every player, and a new game of The Ashes of Empire")
     root, game, maildir = start_game("ashes-1", "ashes", "rounds-3", POWERS, "Ashes referee")
     n = 0
-    for step in range(ROUNDS + 1):
+    for step in range(ROUNDS + 2):
         print("== set-up: every player commits his chance tip" if step == 0 else
-              f"== round {step}: every player writes, signs and mails orders")
+              "== the deal: every player reveals his first chance value" if step == 1 else
+              f"== round {step - 1}: every player writes, signs and mails orders")
         for power in POWERS:
             home = OUT / "players" / power
             view = latest_view(root, power)
@@ -80,7 +83,7 @@ def main() -> int:
             orders = home / f"step-{step}.yaml"
             run("orders", "new", "--view", str(view), "--seq", str(step), "-o", str(orders),
                 "--force", "--vault", vault, who=power)
-            if step:
+            if step >= 2:
                 flags = attack(json.loads(view.read_text()))
                 if flags:
                     run("orders", "ashes", str(orders), *flags, "--view", str(view), who=power)
@@ -89,8 +92,8 @@ def main() -> int:
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(step * 2 + 0.5))
         run("run", str(root), "--now", when(step * 2 + 1))
     print("== the game master ends the game: the highest population total wins")
-    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(ROUNDS * 2 + 3))
-    run("run", str(root), "--now", when(ROUNDS * 2 + 4))
+    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(ROUNDS * 2 + 5))
+    run("run", str(root), "--now", when(ROUNDS * 2 + 6))
     print("== export the revealed log and audit it: every die and the shuffle are replayed")
     log = OUT / "ashes-1.export.jsonl"
     run("export", str(game), "-o", str(log))

@@ -155,8 +155,12 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
             c.bad("unknown-order", _show(key), f"no order {_show(key)} in The Ashes "
                   f"of Empire (orders: {', '.join(TOP_KEYS)})")
     window = view.get("window") or {}
-    if window.get("kind") == "setup":
-        if any(body.get(k) for k in TOP_KEYS):
+    if window.get("kind") in ("setup", "deal") or (
+            window.get("due") is not None and view.get("viewer") not in window["due"]
+            and not any(body.get(k) for k in TOP_KEYS)):
+        # Before the deal, and from a player whose turn it is not, an empty order file is
+        # his chance contribution alone (pbem fills in its entropy): nothing to check.
+        if window.get("kind") in ("setup", "deal") and any(body.get(k) for k in TOP_KEYS):
             c.bad("setup", "", "nothing to order before the deal: send an empty order file")
         return out, c.problems
     if body.get("place") is not None:

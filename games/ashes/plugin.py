@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
@@ -50,7 +51,8 @@ class Ashes(Steps):
 
     def window(self, state: dict[str, Any]) -> Window | None:
         step = rules.window(state)
-        return None if step is None else Window(step.kind, step.label, step.due, step.deadline)
+        return None if step is None else Window(step.kind, step.label, step.due, step.deadline,
+                                                step.listens, step.draws)
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])
@@ -79,7 +81,7 @@ class Ashes(Steps):
 
     def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None
                     ) -> list[dict[str, Any]]:
-        return view.view_events(events, power)
+        return events_.view_events(events, power)
 
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return view.secrets(state, power)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import visible_to
+
 from . import cardtable
 
 MAP_KIND = "cards"
@@ -34,12 +36,15 @@ def dice(values: Sequence[int]) -> str:
     return f"{' '.join(map(str, values))} = {sum(values)}" if values else "none"
 
 
-def sentence(e: Mapping[str, Any]) -> str:
-    """One event in words (private events are marked "(only you)")."""
+def sentence(e: Mapping[str, Any], gm: bool = False) -> str:
+    """One event in words. A private event is marked "(only you)" for its player, and for the
+    game master (``gm``) with the powers it went to."""
     kind = e["type"]
     who = name(str(e.get("power", "")))
     p = bare(str(e.get("planet", "")))
-    mine = " (only you)" if "to" in e else ""
+    who_saw = visible_to(e)
+    mine = "" if who_saw is None else (
+        f" [private to {', '.join(map(name, who_saw))}]" if gm else " (only you)")
     texts = {
         "dealt": lambda: f"You were dealt {', '.join(map(bare, e['planets']))}.",
         "explored": lambda: f"{p} was explored: a new neutral planet ({e['deck']} cards left).",
@@ -112,6 +117,10 @@ def sentence(e: Mapping[str, Any]) -> str:
             f"{name(q)} {', '.join(map(bare, cards))}" for q, cards in e["hands"].items())
             + ".",
         "concession": lambda: f"{who} conceded.",
+        "chance": lambda: f"Public draws of step {e.get('step')}: " + "; ".join(
+            f"{' '.join(str(d.get('label', '')).replace(':', ' ').split())} "
+            f"{'rolled' if d.get('kind') == 'roll' else 'drew'} {d.get('result')}"
+            for d in e.get("draws") or []) + ".",
     }
     text = texts.get(kind)
     return (text() if text else f"{kind}.") + mine
@@ -209,8 +218,9 @@ class AshesPresenter:
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
                readers: Sequence[str]) -> dict[str, Any]:
         view = views[0]
-        return {"events": [sentence(e) for e in events], "galaxy": galaxy(view),
-                "table": cardtable.svg(view, events),
+        # The step's draws are listed in words under FAIR CHANCE (templates/common/_turn_notes).
+        return {"events": [sentence(e) for e in events if e.get("type") != "chance"],
+                "galaxy": galaxy(view), "table": cardtable.svg(view, events),
                 "empires": empires(view), "deck_count": view["deck"]["count"],
                 "window": view["window"], "result": view["result"],
                 "battles": [e for e in events if e["type"] == "battle"]}
@@ -234,7 +244,7 @@ class AshesPresenter:
     def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
-        return {"events": [sentence(e) + (" [private]" if "to" in e else "") for e in events],
+        return {"events": [sentence(e, gm=True) for e in events],
                 "hands": {name(p): ", ".join(f"{bare(c)} ({n})" for c, n in
                                              v["you"]["hand"].items())
                           for p, v in views.items()},

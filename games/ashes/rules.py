@@ -1,7 +1,10 @@
 """The rules core of The Ashes of Empire: pure functions of (state, orders, chance).
 
 No clock, no I/O, and no randomness except through ``chance`` (pbem.game.chance). Set-up
-is secret-free (it deals nothing); the first step shuffles and deals. Each later step is one
+is secret-free (it deals nothing); the first step (``setup``) draws nothing either: every
+player commits his chance there. The second step (``deal``) shuffles and deals from every
+player's value (pbem's rule of fair chance: no draw before every player has contributed a
+value committed in an earlier step). Each later step is one
 player's turn (sequential mode, as printed) or a round in which every player's turn runs in a
 rotating order (round mode). A turn: reinforcement, one movement option a-d, revolution,
 battle after c, retreat; victory is checked after every change (RULES.md maps every seed line
@@ -21,6 +24,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.events import private
 
 from . import deck as deckmod
 from .chance import DIE, PracticeChance
@@ -52,6 +56,8 @@ class Window:
     label: str
     due: tuple[str, ...]
     deadline: str = "main"
+    listens: tuple[str, ...] = ()
+    draws: bool = False
 
 
 def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -113,13 +119,19 @@ def order_of_round(state: Mapping[str, Any]) -> list[str]:
 def window(state: Mapping[str, Any]) -> Window | None:
     if state["result"] is not None:
         return None
-    if state["phase"] == "setup":
-        return Window("setup", "Set-up: the shuffle and the deal", tuple(live(state)))
+    if state["phase"] == "setup":  # draws nothing: every player commits his chance
+        return Window("setup", "Set-up: every player commits his chance", tuple(live(state)))
+    if state["phase"] == "deal":
+        return Window("deal", "The deal: the shuffle, the hands, the galaxy, the first player",
+                      tuple(live(state)), draws=True)
     if state["mode"] == "sequential":
         p = state["active"]
-        return Window("turn", f"Turn {state['turn']}: {p} moves", (p,))
+        # The others are listened to: a defender's value enters the battle dice's seed.
+        others = tuple(q for q in live(state) if q != p)
+        return Window("turn", f"Turn {state['turn']}: {p} moves", (p,), listens=others,
+                      draws=True)
     return Window("round", f"Round {state['round']} (turn {state['turn']})",
-                  tuple(order_of_round(state)))
+                  tuple(order_of_round(state)), draws=True)
 
 
 class Table:
@@ -135,11 +147,9 @@ class Table:
         self.home_before: dict[str, int] = {}  # ruling A18: the mover's hand before movement
 
     # -- plumbing --------------------------------------------------------------------------
-    def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
+    def emit(self, kind: str, visible_to: list[str] | None = None, **fields: Any) -> None:
         event: dict[str, Any] = {"type": kind, "turn": self.s["turn"], **fields}
-        if to is not None:
-            event["to"] = sorted(to)
-        self.events.append(event)
+        self.events.append(event if visible_to is None else private(event, *visible_to))
 
     @property
     def cards(self) -> dict[str, Any]:
@@ -186,7 +196,7 @@ class Table:
         keep = min(ships, self.limit(code))
         me["hand"][code] = keep
         me["hand"] = dict(sorted(me["hand"].items()))
-        self.emit("draw", to=[power], power=power, planet=cid(code), ships=keep,
+        self.emit("draw", visible_to=[power], power=power, planet=cid(code), ships=keep,
                   eliminated=ships - keep)
         self.emit("drew", power=power, deck=len(self.s["deck"]), eliminated=ships - keep)
         return code
@@ -294,7 +304,7 @@ def deal(t: Table) -> None:
     for p in t.s["seats"]:
         hand = t.s["powers"][p]["hand"]
         t.s["powers"][p]["hand"] = dict(sorted(hand.items()))
-        t.emit("dealt", to=[p], power=p, planets=[cid(c) for c in sorted(hand)])
+        t.emit("dealt", visible_to=[p], power=p, planets=[cid(c) for c in sorted(hand)])
     for _ in range(GALAXY):
         t.explore()
     seats = t.s["seats"]
@@ -323,7 +333,7 @@ def turn(t: Table, power: str, orders: Mapping[str, Any]) -> None:
         if not problems:
             chosen = move
             break
-        t.emit("move_void", to=[power], power=power, move=_named(move),
+        t.emit("move_void", visible_to=[power], power=power, move=_named(move),
                problems=[str(p) for p in problems])
     if chosen is None:
         t.emit("no_movement", power=power)
@@ -363,7 +373,7 @@ def reinforce(t: Table, power: str, wanted: Mapping[str, int] | None) -> None:
     home = sum(n for c, n in placed.items() if c in pos.hand)
     t.emit("reinforcement", power=power, received=count - left, stock_short=left,
            colonies=colonies, home=home, in_play=pos.in_play())
-    t.emit("reinforcement_split", to=[power], power=power,
+    t.emit("reinforcement_split", visible_to=[power], power=power,
            home={cid(c): n for c, n in placed.items() if c in pos.hand},
            unfit=[cid(c) for c in unfit])
 
@@ -374,7 +384,7 @@ def exchange(t: Table, power: str, card: str) -> None:
     me = t.s["powers"][power]
     ships = me["hand"].pop(card)
     t.bury(card, power)
-    t.emit("exchanged", to=[power], power=power, planet=cid(card))
+    t.emit("exchanged", visible_to=[power], power=power, planet=cid(card))
     t.emit("exchange", power=power)
     t.draw_home(power, ships)
     t.deck_check()
@@ -410,7 +420,7 @@ def reorganise(t: Table, power: str, wanted: Mapping[str, int]) -> None:
     t.emit("reorganised", power=power,
            colonies={cid(c): n for c, n in me["colonies"].items()},
            home=sum(me["hand"].values()))
-    t.emit("reorganised_split", to=[power], power=power,
+    t.emit("reorganised_split", visible_to=[power], power=power,
            home={cid(c): n for c, n in me["hand"].items()})
     revolutions(t, power)
 
@@ -546,7 +556,7 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
         else:
             placed, lost = send_home(t, defender, def_left)
             t.emit("retreat", power=defender, ships=sum(placed.values()), eliminated=lost)
-            t.emit("retreat_split", to=[defender], power=defender,
+            t.emit("retreat_split", visible_to=[defender], power=defender,
                    home={cid(c): n for c, n in placed.items()})
     else:
         if defender is None:  # the population is never lost (ruling A6): ships are
@@ -560,7 +570,7 @@ def battle(t: Table, power: str, target: str, attackers: int, defender: str | No
                        deck=len(t.s["deck"]))
         placed, lost = send_home(t, power, att_left)
         t.emit("retreat", power=power, ships=sum(placed.values()), eliminated=lost)
-        t.emit("retreat_split", to=[power], power=power,
+        t.emit("retreat_split", visible_to=[power], power=power,
                home={cid(c): n for c, n in placed.items()})
 
 
@@ -571,6 +581,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance
     if t.over():
         return t.s, []
     if t.s["phase"] == "setup":
+        t.s["phase"] = "deal"  # every tip is in: the next step deals
+    elif t.s["phase"] == "deal":
         deal(t)
     elif t.s["mode"] == "sequential":
         power = t.s["active"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from pbem.errors import UsageError
 from pbem.game.tool import edit_order_file
+from pbem.numbers import digits
 
 from .orders import normalize_orders
 
@@ -36,9 +37,10 @@ def _pairs(items: list[str] | None, flag: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for item in items or []:
         card, sep, n = item.partition("=")
-        if not sep or not n.strip().isdigit():
+        number = digits(n.strip())
+        if not sep or number is None:
             raise UsageError(f"{flag} takes CARD=N (e.g. A1=2), not {item!r}")
-        out[card.strip().upper()] = int(n)
+        out[card.strip().upper()] = number
     return out
 
 
@@ -59,8 +61,8 @@ def build(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
     elif chosen == ["conquer"]:
         if not args.source or not args.ships:
             raise UsageError("--conquer needs --from CARD and --ships N (or CARD=N ...)")
-        ships: Any = (int(args.ships[0]) if len(args.ships) == 1 and args.ships[0].isdigit()
-                      else _pairs(args.ships, "--ships"))
+        alone = digits(args.ships[0]) if len(args.ships) == 1 else None
+        ships: Any = alone if alone is not None else _pairs(args.ships, "--ships")
         out["move"] = {"conquer": args.conquer, "from": args.source, "ships": ships}
         if args.survivors_to:
             out["move"]["survivors_to"] = args.survivors_to
@@ -119,7 +121,9 @@ class AshesTool:
     @staticmethod
     def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
                        vault: Any) -> list[str]:
-        if (view.get("window") or {}).get("kind") == "setup":
+        window = view.get("window") or {}
+        if window.get("kind") in ("setup", "deal") or view.get("viewer") not in window.get(
+                "due", [view.get("viewer")]):
             return []
         return [] if orders.get("move") else ["no movement this turn (standing orders)"]
 

@@ -14,7 +14,7 @@ the static card list (``cards``: numbers, population, reach, by bare code) is pu
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .position import Position, cid
@@ -71,12 +71,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         out["deck_rest"] = [cid(c) for c in state["deck"]]
         out["population"] = {p: population(state, p) for p in live(state)}
     return out
-
-
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
-    """Events without ``to`` are public; the others go to the powers named."""
-    return [dict(e) for e in events
-            if "to" not in e or (power is not None and power in e["to"])]
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:

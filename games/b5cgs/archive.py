@@ -42,12 +42,17 @@ def archive_colours(view: View) -> dict[str, str]:
     return {p: c["strong"] for p, c in mapmodel.colours(view).items()}
 
 
+#: What the sentences read of a view, empty: ids stand for names (a step whose state a public
+#: export withholds).
+NO_VIEW: Mapping[str, Any] = {"powers": {}, "tokens": {}, "pack": {"tokens": {}}}
+
+
 def archive_event(event: Event, view: View | None) -> str:
-    if view is None:
-        return str(event.get("type", "event")).replace("_", " ") + "."
+    """The event as the reports say it (a move: "Earth Alliance's Hyperion Cr. (t7) moved
+    (standard) from 1,1 to 1,0, facing 1.")."""
     if event.get("type") == "roll":
-        return sentences.roll_line(event)
-    return sentences.sentence(event, view)
+        return sentences.roll_line(event, view)
+    return sentences.sentence(event, view if view is not None else NO_VIEW)
 
 
 def archive_map(before: View | None, view: View, events: Sequence[Event]) -> str:

@@ -3,8 +3,9 @@
 As the other demos (pbem.cli.demo holds the kit): each player has an Ed25519 key and a vault
 (which keeps his fair-chance seed), writes orders with the player's tool from the view.json of
 his last mail (``pbem orders new/b5/check/sign``) and mails them into the referee's Maildir; the
-referee's cron job (``pbem ingest`` + ``pbem run``) deals the map pieces face down in the first
-step (a secret draw nobody sees), rolls the first player in public, and then resolves one
+referee's cron job (``pbem ingest`` + ``pbem run``) takes every player's chance tip in the
+set-up step (which draws nothing), deals the map pieces face down in the next step from every
+player's value (a secret draw nobody sees), rolls the first player in public, and then resolves one
 player's turn per step, rolling every die (damage indicators, Long Range Support, Defense Grid)
 from the committed chance, and mails reports with the hex map.
 
@@ -205,8 +206,10 @@ def main() -> int:
         due = [p for p in powers if p in ((views[p].get("window") or {}).get("due") or [])]
         if not due:
             break
-        print("== set-up: every player commits his chance tip" if step == 0 else
-              f"== step {step}: {', '.join(due)} plays a turn")
+        kind = (views[due[0]].get("window") or {}).get("kind")
+        print("== set-up: every player commits his chance tip" if kind == "setup" else
+              "== the deal: every player reveals his first chance value" if kind == "deal"
+              else f"== step {step}: {', '.join(due)} plays a turn")
         for power in due:
             home = OUT / "players" / power
             view = home / "view.json"
@@ -214,7 +217,7 @@ def main() -> int:
             orders = home / f"step-{step}.yaml"
             run("orders", "new", "--view", str(view), "-o", str(orders), "--force",
                 "--vault", vault, who=power)
-            options = flags(views[power]) if step else []
+            options = flags(views[power]) if views[power].get("phase") == "play" else []
             if options:
                 run("orders", "b5", str(orders), *options, "--view", str(view), who=power)
             n += 1

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.game.chance import Chance
+from pbem.game.events import private
 
 from . import damage, where
 from . import hexes as hx
@@ -289,7 +290,7 @@ def enter(st: dict[str, Any], tid: str, h: str, jumped: bool, chance: Chance, la
 
 # -- the phase -------------------------------------------------------------------------------
 def _void(power: str, i: int, reason: str) -> dict[str, Any]:
-    return {"type": "move_void", "power": power, "entry": i, "reason": reason, "to": [power]}
+    return private({"type": "move_void", "power": power, "entry": i, "reason": reason}, power)
 
 
 def move_phase(st: dict[str, Any], power: str, entries: Sequence[Any], chance: Chance

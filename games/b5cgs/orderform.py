@@ -31,7 +31,9 @@ HINTS = (
 
 
 def in_setup(view: Mapping[str, Any]) -> bool:
-    return (view.get("window") or {}).get("kind") == "setup" or view.get("phase") == "setup"
+    """Before play: the set-up step (every player commits his chance) or the deal."""
+    return ((view.get("window") or {}).get("kind") in ("setup", "deal")
+            or view.get("phase") in ("setup", "deal"))
 
 
 def skeleton(view: Mapping[str, Any]) -> dict[str, Any]:

@@ -111,11 +111,12 @@ def _normalize(body: object, view: Mapping[str, Any], bought: list[tuple[str, st
                   f"orders (sections: {', '.join(SECTIONS)})")
     power = view.get("viewer")
     window = view.get("window") or {}
-    if window.get("kind") == "setup" or view.get("result") is not None:
+    before_play = window.get("kind") in ("setup", "deal")
+    if before_play or view.get("result") is not None:
         for key in SECTIONS:
             if body.get(key):
-                c.bad("setup", key, "nothing to order in the set-up step: send an empty "
-                      "order file" if window.get("kind") == "setup" else "the game is over")
+                c.bad("setup", key, "nothing to order before play (the set-up step and the "
+                      "deal): send an empty order file" if before_play else "the game is over")
         return (out, []) if not c.problems else (default_orders(), c.problems)
     if not isinstance(power, str) or power not in view.get("powers", {}):
         return default_orders(), [Problem("viewer", "", "orders are checked against a "

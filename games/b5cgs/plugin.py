@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
@@ -81,7 +82,7 @@ class B5CGS(Steps):
 
     def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None
                     ) -> list[dict[str, Any]]:
-        return view.view_events(events, power)
+        return events_.view_events(events, power)
 
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return view.secrets(state, power)

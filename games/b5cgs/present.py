@@ -174,7 +174,7 @@ class B5Presenter:
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
         shared = _shared(public, events)
-        shared["events"] = [sentences.sentence(e, public) + (" [private]" if "to" in e else "")
+        shared["events"] = [sentences.sentence(e, public, gm=True)
                             for e in events if e.get("type") not in ("roll", "chance")]
         return shared
 

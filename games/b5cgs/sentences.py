@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import game_fields, visible_to
+
 from . import mapmodel
 
 PIECE = "piece:"
@@ -66,11 +68,13 @@ def slot_order(slot: Any) -> tuple[int, str]:
 
 
 def _fields(e: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "to", "turn", "round"))
+    return ", ".join(f"{k} {v}" for k, v in game_fields(e).items()
+                     if k not in ("type", "turn", "round"))
 
 
-def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """One event in words (private events are marked "(only you)")."""
+def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) -> str:
+    """One event in words. A private event is marked "(only you)" for its player, and for the
+    game master (``gm``) with the powers it went to."""
     kind = str(e.get("type"))
     who = power_title(view, e.get("power"))
     tok = token(view, e.get("token"), e.get("token_type"))
@@ -158,4 +162,9 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         out = text() if text else f"{kind}: {_fields(e)}."
     except (KeyError, TypeError, ValueError):
         out = f"{kind}: {_fields(e)}."
-    return out + (" (only you)" if "to" in e else "")
+    who_saw = visible_to(e)
+    if who_saw is None:
+        return out
+    if gm:
+        return out + f" [private to {', '.join(power_title(view, p) for p in who_saw)}]"
+    return out + " (only you)"

@@ -2,7 +2,8 @@
 
 ``setup`` is pure and secret-free (pbem's rule: deal in the first step): it lays the map's
 geometry (C2.1), Babylon 5 face up in the centre (C2.31; C1.45 skips C2, so the C2.42 flip
-does not happen: ruling R5) and records the pack. The first step (window kind ``setup``) rolls
+does not happen: ruling R5) and records the pack. The first step (window kind ``setup``) draws
+nothing: every player commits his chance. The second (kind ``deal``, ``setup_step``) rolls
 for the order of play in public (C2.2: everyone rolls a D6, the highest plays first, ties roll
 again), places the homeworlds face up in positions 1, 2, ... in the order of play (C2.32,
 rotation 0: ruling R6) with their starting bases (C4.3), shuffles the other pieces and deals
@@ -19,6 +20,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.game.chance import Chance
+from pbem.game.events import private
 
 from . import components as comp
 from . import hexes as hx
@@ -189,7 +191,8 @@ def first_player(st: dict[str, Any], chance: Chance) -> tuple[str, list[dict[str
 
 
 def setup_step(st: dict[str, Any], chance: Chance) -> list[dict[str, Any]]:
-    """The first step: order of play, homeworlds and their bases, the face-down deal, salt."""
+    """The deal (the step after set-up): order of play, homeworlds and their bases, the
+    face-down deal, salt."""
     first, events = first_player(st, chance)
     seats = st["seats"]
     i = seats.index(first)
@@ -298,8 +301,8 @@ def starting_fleet(st: dict[str, Any], power: str, entries: list[Any], chance: C
     for i, entry in enumerate(entries):
         why = start_problem(st, power, entry, set(), 0)
         if why is not None:
-            events.append({"type": "start_void", "power": power, "entry": i, "reason": why,
-                           "to": [power]})
+            events.append(private({"type": "start_void", "power": power, "entry": i,
+                                   "reason": why}, power))
             continue
         cost = start_cost(st["pack"], me["empire"], entry["token"])
         me["reserve"] -= cost

@@ -26,6 +26,7 @@ from typing import Any
 
 from pbem.errors import UsageError
 from pbem.game.tool import edit_order_file
+from pbem.numbers import digits
 
 from . import orderform
 
@@ -33,9 +34,9 @@ HINT = ("# To write your orders: pbem orders b5 FILE [--start TYPE@HEX/FACING ..
         "#   [--build TYPE@HEX/BY ...] [--repair UNIT/BASE ...] [--declare economic]\n"
         "#   [--move UNIT@HEX/FACING[/FLIP] | jump:UNIT@HEX[/FLIP][+UNIT...] | sweep:UNIT ...]\n"
         "#   [--fire TARGET=UNIT,UNIT[/ELSE,ELSE] ...] --view view.json\n")
-HEX = r"-?\d+,-?\d+"
+HEX = r"-?[0-9]+,-?[0-9]+"
 PLACE = re.compile(rf"^(?P<what>[\w.-]+)@(?P<hex>{HEX})/(?P<n>[\w-]+)(?:/(?P<extra>[\w-]+))?$")
-JUMP = re.compile(rf"^jump:(?P<unit>[\w-]+)@(?P<hex>{HEX})(?:/(?P<flip>\d))?"
+JUMP = re.compile(rf"^jump:(?P<unit>[\w-]+)@(?P<hex>{HEX})(?:/(?P<flip>[0-9]))?"
                   r"(?P<fleet>(?:\+[\w-]+)*)$")
 VOLLEY = re.compile(r"^(?P<target>[\w-]+)=(?P<with>[\w-]+(?:,[\w-]+)*)"
                     r"(?:/(?P<else>[\w-]+(?:,[\w-]+)*))?$")
@@ -47,9 +48,10 @@ def footer(orders: Mapping[str, Any]) -> str:
 
 
 def _int(text: str, flag: str, item: str) -> int:
-    if not text.isdigit():
+    number = digits(text)
+    if number is None:
         raise UsageError(f"{flag}: {item!r}: {text!r} is not a number")
-    return int(text)
+    return number
 
 
 def _place(item: str, flag: str, form: str) -> re.Match[str]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.events import private
 from pbem.game.plugin import Window
 
 from . import allocate, economy, fire, movement
@@ -34,14 +35,17 @@ def title(state: Mapping[str, Any], power: str) -> str:
 def window(state: Mapping[str, Any]) -> Window | None:
     if state["result"] is not None:
         return None
-    if state["phase"] == "setup":
-        return Window("setup", "Set-up: order of play, homeworlds and the face-down deal",
-                      tuple(state["seats"]))
+    if state["phase"] == "setup":  # draws nothing: every player commits his chance
+        return Window("setup", "Set-up: every player commits his chance", tuple(live(state)))
+    if state["phase"] == "deal":
+        return Window("deal", "The deal: order of play, homeworlds and the face-down map",
+                      tuple(live(state)), draws=True)
     p = state["current"]
     others = tuple(q for q in state["order"] if q != p and not state["powers"][q]["surrendered"])
-    # D3.42: the others' standing contested-space answers, which they may change at any time
+    # D3.42: the others' standing contested-space answers, which they may change at any time;
+    # listened to, their values enter the turn's seed (a Defense Grid roll's target among them)
     return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,),
-                  listens=others)
+                  listens=others, draws=True)
 
 
 def default_orders() -> dict[str, Any]:
@@ -64,6 +68,9 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance 
     if st["result"] is not None:
         return st, []
     if st["phase"] == "setup":
+        st["phase"] = "deal"  # every tip is in: the next step deals
+        events = []
+    elif st["phase"] == "deal":
         events = setupmod.setup_step(st, chance)
     else:
         power = st["current"]
@@ -108,8 +115,8 @@ def set_answer(st: dict[str, Any], power: str, answer: Mapping[str, Any] | None
     if answer is None:
         return []
     st["powers"][power]["contested"] = copy.deepcopy(dict(answer))
-    return [{"type": "contested_answer", "power": power, "to": [power],
-             "answer": copy.deepcopy(dict(answer))}]
+    return [private({"type": "contested_answer", "power": power,
+                     "answer": copy.deepcopy(dict(answer))}, power)]
 
 
 def advance(st: dict[str, Any], power: str) -> None:

@@ -15,7 +15,7 @@ view exactly as on a state.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from . import economy
@@ -65,12 +65,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
     return out
-
-
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
-    """Events without ``to`` are public; the others go to the powers named."""
-    return [copy.deepcopy(dict(e)) for e in events
-            if "to" not in e or (power is not None and power in e["to"])]
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:

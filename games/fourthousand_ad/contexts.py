@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import visible_to
+
 from .orderform import order_form
 from .powers import alliance_lines, forecast, home_warning, powers_table
 from .reach import reach
@@ -147,8 +149,9 @@ def gm(
     lines = []
     for e in events:
         text = sentence(e, v, public["version"])
-        if "to" in e:
-            text += f" [private to {', '.join(power_name(p) for p in e['to'])}]"
+        who = visible_to(e)
+        if who is not None:
+            text += f" [private to {', '.join(power_name(p) for p in who)}]"
         lines.append(text)
     private = []
     seen_alliances = set()

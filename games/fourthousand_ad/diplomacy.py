@@ -18,15 +18,15 @@ def apply(w: World, power: str, orders: dict[str, Any]) -> None:
         for kind in ("home", "lend"):
             if kind in permit:
                 me[f"permit_{kind}"] = sorted(set(permit[kind]))
-        w.emit("permissions", to=[power, *me["permit_home"], *me["permit_lend"]], power=power,
-               home=me["permit_home"], lend=me["permit_lend"])
+        w.emit("permissions", visible_to=[power, *me["permit_home"], *me["permit_lend"]],
+               power=power, home=me["permit_home"], lend=me["permit_lend"])
     for agreement in orders.get("resources", []):
         _resources(w, power, agreement["star"], agreement["to"])
     if w.version == "wild":
         _alliances(w, power, orders.get("alliance") or {})
     if orders.get("vote_end") is not None:
         me["vote_end"] = bool(orders["vote_end"])
-        w.emit("vote", to=[power], power=power, vote_end=me["vote_end"])
+        w.emit("vote", visible_to=[power], power=power, vote_end=me["vote_end"])
     if orders.get("concede"):
         me["conceded"] = True
         w.emit("concession", power=power)
@@ -44,7 +44,8 @@ def _resources(w: World, power: str, star: str, to: str) -> None:
     elif w.ships_at(star).get(to, 0) == 0:
         reason = f"{to} has no ship at {star}"
     if reason:
-        w.emit("agreement_failed", to=[power], power=power, star=star, ally=to, reason=reason)
+        w.emit("agreement_failed", visible_to=[power], power=power, star=star, ally=to,
+               reason=reason)
         return
     w.set_holder(star, to)
     w.announce(power, to, f"resources of {star} shared")
@@ -58,7 +59,7 @@ def _alliances(w: World, power: str, orders: dict[str, Any]) -> None:
         if alliance is not None and other != power:
             w.s["alliances"].remove(alliance)
             seen = None if alliance["public"] else [power, other]
-            w.emit("alliance_ended", to=seen, power=power, other=other)
+            w.emit("alliance_ended", visible_to=seen, power=power, other=other)
     for other in orders.get("propose", []) + orders.get("accept", []):
         if other == power or not w.alive(other) or w.alliance_of(power, other):
             continue
@@ -67,8 +68,8 @@ def _alliances(w: World, power: str, orders: dict[str, Any]) -> None:
             w.s["alliances"].append(
                 {"members": sorted([power, other]), "public": False, "since": w.turn}
             )
-            w.emit("alliance_formed", to=[power, other], members=sorted([power, other]))
+            w.emit("alliance_formed", visible_to=[power, other], members=sorted([power, other]))
         elif [power, other] not in proposals:
             # accepting a proposal not yet made counts as proposing: both ordered it this round
             proposals.append([power, other])
-            w.emit("alliance_proposed", to=[power, other], power=power, other=other)
+            w.emit("alliance_proposed", visible_to=[power, other], power=power, other=other)

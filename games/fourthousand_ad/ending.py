@@ -128,7 +128,7 @@ def home_deadline(w: World, power: str, orders: dict[str, Any]) -> None:
             return
         w.s["withdrawals"].append({"from": power, "to": captor, "turn": w.turn,
                                    "slot": w.s["slot"]})
-        w.emit("withdrawal_proposed", to=[power, captor], power=power, other=captor,
+        w.emit("withdrawal_proposed", visible_to=[power, captor], power=power, other=captor,
                answer_turn=answer_turn(w, captor))
         return
     eliminate(w, power, orders.get("surrender", {}), f"did not regain {home} in time")

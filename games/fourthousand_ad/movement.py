@@ -43,7 +43,7 @@ def _reveal(w: World, power: str, key: str, warp: dict[str, Any], orders: dict[s
     ):
         problem = f"destination {star} and the nonce do not open the commitment"
     if problem:
-        w.emit("reveal_refused", to=[power], power=power, warp=int(key), star=star,
+        w.emit("reveal_refused", visible_to=[power], power=power, warp=int(key), star=star,
                reason=problem)
         return ""
     return str(star)
@@ -119,7 +119,7 @@ def depart(w: World, power: str, alternatives: list[dict[str, Any]]) -> None:
         reason = _try_depart(w, power, alt)
         if reason is None:
             return
-        w.emit("departure_failed", to=[power], power=power, alternative=index + 1,
+        w.emit("departure_failed", visible_to=[power], power=power, alternative=index + 1,
                origin=alt["from"], reason=reason)
 
 

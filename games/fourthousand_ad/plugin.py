@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import Problem
+from pbem.game import events as events_
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
@@ -124,7 +125,7 @@ class FourThousandAD(Steps):
     def view_events(
         self, events: Sequence[Mapping[str, Any]], power: str | None
     ) -> list[dict[str, Any]]:
-        return view.view_events(events, power)
+        return events_.view_events(events, power)
 
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return secrecy.secrets(state, power)

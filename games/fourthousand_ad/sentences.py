@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import game_fields
+
 from .words import Voice, and_list, cap, plural, power_name, short_hex
 
 Event = Mapping[str, Any]
@@ -172,7 +174,8 @@ def sentence(e: Event, v: Voice, version: str = "independents") -> str:
     if t == "game_over":
         winners = and_list([v.subj(w) for w in e["winners"]]) if e["winners"] else "nobody"
         return cap(f"the game is over ({e['reason']}). Winner: {winners}.")
-    detail = ", ".join(f"{k}={e[k]}" for k in sorted(e) if k not in ("type", "to"))
+    fields = game_fields(e)
+    detail = ", ".join(f"{k}={fields[k]}" for k in sorted(fields) if k != "type")
     return f"{t}: {detail}."
 
 

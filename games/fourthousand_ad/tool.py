@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
+from pbem.numbers import digits, whole_arg
 from pbem.protocol import commitment, escrow, orderfile
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.vault import Departure, Vault
@@ -153,8 +154,9 @@ def _committed_flights(view: Mapping[str, Any]) -> bool:
 def _ships(text: str) -> int | str:
     if text == "all":
         return "all"
-    if text.isdigit() and int(text) > 0:
-        return int(text)
+    number = digits(text)
+    if number is not None and number > 0:
+        return number
     raise UsageError(f"--ships must be a positive whole number or 'all', not {text!r}")
 
 
@@ -162,9 +164,10 @@ def _allies(items: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for item in items:
         name, _, count = item.partition("=")
-        if not name or not count.isdigit() or int(count) <= 0:
+        number = digits(count)
+        if not name or number is None or number <= 0:
             raise UsageError(f"--with takes ALLY=N with N a positive number, not {item!r}")
-        out[name.strip()] = int(count)
+        out[name.strip()] = number
     return out
 
 
@@ -342,7 +345,7 @@ class StarTool:
                          help="leave from")
         dep.add_argument("--to", dest="destination", metavar="STAR", help="secret destination")
         dep.add_argument("--ships", required=True, help="how many ships leave: a number or 'all'")
-        dep.add_argument("--warp", type=int, help="which warp (default: a free one)")
+        dep.add_argument("--warp", type=whole_arg, help="which warp (default: a free one)")
         dep.add_argument(
             "--with", dest="allies", action="append", default=[], metavar="ALLY=N",
             help="allied ships joining the fleet (repeatable)",

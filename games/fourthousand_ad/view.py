@@ -10,7 +10,6 @@ in each player's vault until the arrival reveals them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -166,10 +165,4 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
             "ships": production.forecast(w, power, counted),
         }
     return out
-
-
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
-    """The events ``power`` may see (``None``: the public ones)."""
-    return [dict(e) for e in events
-            if "to" not in e or (power is not None and power in e["to"])]
 

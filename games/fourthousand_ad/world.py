@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from pbem import canonical
+from pbem.game.events import private
 
 from .board import Board, board_of
 from .variants import Variant, load_variant
@@ -93,12 +94,13 @@ class World:
         opts: dict[str, Any] = self.s["options"]
         return opts
 
-    def emit(self, kind: str, to: list[str] | None = None, **fields: Any) -> dict[str, Any]:
-        """Record an event. ``to`` restricts who may see it (None: every power)."""
+    def emit(self, kind: str, visible_to: list[str] | None = None,
+             **fields: Any) -> dict[str, Any]:
+        """Record an event. ``visible_to`` restricts who may see it (None: every power)."""
         event: dict[str, Any] = {"type": kind, "turn": self.turn, "slot": self.s["slot"]}
         event.update(fields)
-        if to is not None:
-            event["to"] = sorted(set(to))
+        if visible_to is not None:
+            event = private(event, *visible_to)
         self.events.append(event)
         return event
 

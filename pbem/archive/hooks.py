@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from pbem.game import registry
+from pbem.game.events import game_fields
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
@@ -112,5 +113,6 @@ def generic_summary(view: View) -> Numbers:
 def generic_event(event: Event) -> str:
     """``type: key=value, …`` for a game that does not word its events."""
     kind = str(event.get("type", "event"))
-    detail = ", ".join(f"{k}={event[k]}" for k in sorted(event) if k not in ("type", "to"))
+    fields = game_fields(event)
+    detail = ", ".join(f"{k}={fields[k]}" for k in sorted(fields) if k != "type")
     return f"{kind}: {detail}" if detail else kind

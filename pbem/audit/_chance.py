@@ -67,14 +67,24 @@ class ChanceAudit:
             raise ChanceProblem("k", "the secret K committed at genesis (secret_commit, "
                                 "referee_tip)", f"{self.k.hex()[:16]}…", str(exc)) from None
 
-    def orders(self, body: Mapping[str, Any], signed_entropy: Any) -> None:
-        """An orders entry: its ``entropy`` is the signed file's, and a value hashes to the
-        power's last known one (the referee could not have accepted it otherwise)."""
+    def orders(self, body: Mapping[str, Any], signed_entropy: Any,
+               window: Any = None) -> None:
+        """An orders entry: its ``entropy`` is the signed file's, a value hashes to the
+        power's last known one, and the file carries the contribution its step needs
+        (``window``: the step's, when the walk knows the state): the referee could not have
+        accepted it otherwise."""
         logged = body.get("entropy")
         if logged != signed_entropy:
             raise ChanceProblem("entropy", f"{str(signed_entropy)[:40]} (the signed file)",
                                 f"{str(logged)[:40]} (the entry)", "the entry's chance value "
                                 "is not the one the player signed")
+        if self.enabled and window is not None:
+            lacking = chance.missing(self.ledger, window.kind, window.due, window.draws,
+                                     str(body["power"]), logged)
+            if lacking is not None:
+                raise ChanceProblem("entropy", "the contribution the step needs",
+                                    str(logged)[:40], "the referee accepted a file he must "
+                                    "refuse: " + lacking)
         if self.enabled:
             try:
                 self.ledger.check(str(body["power"]), logged)
@@ -103,11 +113,20 @@ class ChanceAudit:
                                 f"{referee.hex()[:16]}…", str(exc)) from None
         self.referee_last = (referee, step)
         players = rnd.get("players")
-        due = entry.body.get("due")
-        if not isinstance(players, Mapping) or sorted(players) != sorted(due or []):
-            raise ChanceProblem("random.players", f"a value or null for each due power "
-                                f"({', '.join(due or [])})", str(players)[:80],
-                                "every due power has a place in the step's seed")
+        due = list(entry.body.get("due") or [])
+        heard = [*due, *[p for p in entry.body.get("listens") or [] if p not in due]]
+        if not isinstance(players, Mapping) or sorted(players) != sorted(heard):
+            raise ChanceProblem("random.players", f"a value or null for each due and each "
+                                f"listened power ({', '.join(heard)})", str(players)[:80],
+                                "every power the step concerns has a place in its seed")
+        if self.ledger.drawn == 0:
+            lacking = [p for p in due if players.get(p) is None and not self.ledger.exempt(p)]
+            if lacking:
+                raise ChanceProblem(f"random.players.{lacking[0]}", "a value from every "
+                                    "power due at the game's first draw", "null",
+                                    f"step {step} is the game's first draw, and "
+                                    f"{', '.join(lacking)} contributed nothing: "
+                                    f"{chance.FIRST_DRAW_RULE}")
         for power, value in players.items():
             where = f"random.players.{power}"
             if standing is not None:
@@ -120,6 +139,11 @@ class ChanceAudit:
             if value is None:
                 continue
             got = _hex(value, where)
+            if not self.ledger.committed_before(power, step):
+                raise ChanceProblem(where, f"a value on a tip committed before step {step}",
+                                    f"{got.hex()[:16]}…", f"{power}'s tip was not committed "
+                                    "in an earlier step's file, so his value could be chosen "
+                                    "after the others' were known")
             if power in self.ledger.known:
                 try:
                     check_player_reveal(power, got, step, *self.ledger.known[power])

@@ -26,6 +26,7 @@ from pbem.audit._lookup import LogLookup, Secrets
 from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
+from pbem.chance.contributions import Contributions
 from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions
@@ -89,6 +90,16 @@ class Tally:
     chance_steps: int = 0  # resolutions that drew (fair chance), their inputs checked
     chance_secret: bool = False  # K revealed and checked against genesis
     hidden_unproven: int = 0  # resolutions with hidden draws, not provable before K
+    hidden_first: tuple[int, Any] | None = None  # (step, turn) of the first of them
+    chance_signed: int = 0  # drawing steps whose values were held to the signed files
+    chance_replayed: int = 0  # drawing steps whose draws the rules core replayed
+    contributions: Contributions = field(default_factory=Contributions)
+    claimed_over: bool = False  # the log says the game ended (no next deadline, or "end")
+
+    @property
+    def finished(self) -> bool:
+        """Over by the replayed state, or by the log's own word when the state is unknown."""
+        return self.over or self.claimed_over
 
     def resolved(self, turn: int) -> None:
         self.first_turn = turn if self.first_turn is None else min(self.first_turn, turn)
@@ -329,6 +340,9 @@ class Walker:
             return
         self.tally.withheld_resolutions += 1
         self.chance.ledger.step += 1  # its chance is checked in the full export
+        if any(isinstance(e, dict) and e.get("type") == "chance"
+               for e in record.public.get("events") or []):
+            self.chance.ledger.drawn += 1  # it drew in public
         self._check_claimed_use(record)
         self.since, self.previous = [], record.seq
         self.state = None  # unknown from here on: nothing after can be replayed
@@ -372,7 +386,8 @@ class Walker:
                             "the parsed orders the referee logged are not what the player "
                             "signed")
         try:
-            self.chance.orders(b, v.entropy)
+            self.chance.orders(b, v.entropy, None if self.state is None
+                               else self.plugin.window(self.state))
         except ChanceProblem as exc:
             raise self._chance_fail(entry, exc) from None
         self.chance.note(entry)
@@ -440,6 +455,11 @@ class Walker:
         except ChanceProblem as exc:
             raise self._chance_fail(entry, exc) from None
         self.tally.chance_steps = self.chance.drawing_steps
+        drew = isinstance(b.get("random"), dict)
+        if drew:
+            self.tally.contributions.add(self.step, b["random"])
+            self.tally.chance_signed += state is not None
+        self.tally.claimed_over = "deadline" in b and b["deadline"] is None
         if state is None:
             self.tally.unreplayed_resolutions += 1
             self.standing, self.since, self.previous = {}, [], entry.seq
@@ -484,6 +504,7 @@ class Walker:
             if self.chance.k is None and "random" in b:
                 # A hidden draw: provable once the referee reveals K at the game's end.
                 self.tally.hidden_unproven += 1
+                self.tally.hidden_first = self.tally.hidden_first or (self.step, b["turn"])
                 self.tally.unreplayed_resolutions += 1
                 self.state = None
                 self.standing, self.since, self.previous = {}, [], entry.seq
@@ -495,6 +516,7 @@ class Walker:
             raise self.fail(entry, "random", "a chance record for a resolution that draws",
                             str(exc), "the rules core draws in this step") from None
         _add(self.tally.counts, plugin.counts(result.events))
+        self.tally.chance_replayed += drew
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
         self.state = result.state
         self.version += 1
@@ -649,6 +671,8 @@ class Walker:
         self._referee_signed(entry)
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
+        if op == "end":
+            self.tally.claimed_over = True
         if self.chance.secret_seq == entry.seq:
             self.tally.chance_secret = True
         if op not in replay.STATE_OPS:

@@ -49,6 +49,7 @@ from pbem.audit import sha256mid
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.store import log as glog
 from pbem.store import replay
@@ -250,7 +251,8 @@ def parse_header(raw: bytes) -> Header:
             or not isinstance(data["public"], bool) or not isinstance(data["game"], str)
             or not isinstance(cp["sig"], str) or not isinstance(cp["head"], str)
             or not isinstance(withheld, dict)
-            or not all(k.isdigit() and isinstance(v, str) for k, v in withheld.items())):
+            or not all(digits(k) is not None and isinstance(v, str)
+                        for k, v in withheld.items())):
         raise bad("malformed checkpoint, game, public or withheld field")
     try:
         sig = _unb64(cp["sig"])

@@ -14,6 +14,7 @@ from pbem.audit._lookup import LogLookup, Secrets, chance_enabled
 from pbem.audit._parallel import ahead, workers_for
 from pbem.audit._source import BytesSource, FileSource, Opened, Source, open_source
 from pbem.audit._walk import AuditFailure, Tally, Walker
+from pbem.audit._words import chance_lines, unproven_text
 from pbem.audit.export import ExportError
 from pbem.errors import PbemError
 from pbem.protocol.keys import PublicKey
@@ -21,7 +22,11 @@ from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
 from pbem.store.gamedir import COMPONENTS_NAME, LOG_NAME
 from pbem.store.log import Entry, LogError, parse_entry
 
-__all__ = ["AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
+#: ``pbem audit``'s exit status for a finished game whose referee never revealed the secret K
+#: of its fair chance: nothing found false, but the hidden draws are not proven (1: a lie found).
+UNPROVEN = 3
+
+__all__ = ["UNPROVEN", "AuditFailure", "Report", "audit_bytes", "audit_path", "read_checkpoint",
            "read_source", "verified_records"]
 
 
@@ -34,6 +39,18 @@ class Report:
     head: str
     checkpoints: list[str] = field(default_factory=list)
 
+    @property
+    def unproven_end(self) -> bool:
+        """The game is over but K was never revealed: its hidden draws can never be proven
+        from this log, so the audit does not pass (exit status ``UNPROVEN``)."""
+        t = self.tally
+        return bool(t.hidden_unproven and not t.chance_secret and t.finished
+                    and not (t.withheld_orders or t.withheld_resolutions))
+
+    @property
+    def exit_status(self) -> int:
+        return UNPROVEN if self.unproven_end else 0
+
     def lines(self) -> list[str]:
         """The summary: a first line that says what was proven, consistent with the last."""
         t = self.tally
@@ -42,6 +59,10 @@ class Report:
             out = [f"partial audit passed: {self.source} is a public export; everything it shows "
                    "verifies, but what it withholds (order files, resolutions) is not verified "
                    "(see the last line)"]
+        elif self.unproven_end:
+            out = [f"audit NOT passed: {self.source}: the game is over but the referee never "
+                   f"revealed the secret K of its fair chance, so {unproven_text(t)} "
+                   f"(exit status {UNPROVEN}); everything else verified"]
         elif t.hidden_unproven:
             out = [f"audit passed so far: {self.source}: every entry verified from genesis to "
                    "the head; hidden draws are not yet provable (the referee reveals their "
@@ -58,20 +79,26 @@ class Report:
         turns = (f"turns {t.first_turn}-{t.last_turn}" if t.first_turn is not None
                  else "no turn resolved yet")
         replayed = t.resolutions - t.unreplayed_resolutions
+        # The game's own words: its counts, and escrow openings only where the log holds any.
+        counted = [t.counts_text()] if t.counts else []
+        if t.escrow_opened:
+            counted.append(f"{t.escrow_opened} escrow openings")
         out.append(f"{turns}: {replayed} resolutions replayed by the rules core, {t.orders} order "
-                   f"files verified, {t.counts_text() + ', ' if t.counts else ''}"
-                   f"{t.escrow_opened} escrow openings, "
+                   f"files verified, {', '.join([*counted, ''])}"
                    f"{len(t.gm_ops)} gm operations" + (f" ({', '.join(t.gm_ops)})"
                                                         if t.gm_ops else ""))
         out.append(self._used())
         if t.chance_steps or t.hidden_unproven or t.chance_secret:
-            out.append(self._chance())
+            out += chance_lines(t)
         if self.checkpoints:
             out.append("checkpoints: " + "; ".join(self.checkpoints))
         if partial:
             out.append(self._not_verified())
         elif t.over:
             out.append(f"result: {_result(t.result)}")
+        elif t.finished:
+            out.append("result: the game is over by the log (no next deadline), but its state "
+                       "after the first hidden draw could not be replayed")
         else:
             out.append("result: the game is still running")
         return out
@@ -92,25 +119,11 @@ class Report:
                      "made before public exports named the order files used")
         return text
 
-    def _chance(self) -> str:
-        t = self.tally
-        text = (f"chance: {t.chance_steps} drawing steps, each referee and player value "
-                "checked against its committed chain and each player's against his signed "
-                "file; public draws replayed" + (" up to the first hidden draw (every report's "
-                                                 "chance-step-T.json proves the rest: pbem dice "
-                                                 "verify)" if t.hidden_unproven else ""))
-        if t.chance_secret:
-            text += ("; the referee's secret K revealed and checked against genesis, every "
-                     "hidden draw replayed")
-        elif t.hidden_unproven:
-            text += (f"; hidden draws not yet provable: {t.hidden_unproven} resolution(s) "
-                     "drew in secret before the referee revealed K (at the game's end)")
-        return text
-
     def _not_verified(self) -> str:
         t = self.tally
         text = (f"not verified (public export): {t.withheld_orders} order files withheld: their "
-                f"signatures, commitments and distances, and the {t.withheld_resolutions} "
+                f"signatures and the rules core's checks of their orders, and the "
+                f"{t.withheld_resolutions} "
                 f"withheld resolutions (with every state after the first, so "
                 f"{t.unreplayed_gm} state-changing gm operations too) could not be re-checked; "
                 f"the chain of hashes over the order files could (each one's hash was finished "

@@ -45,3 +45,14 @@ def check_player_reveal(power: str, value: bytes, step: int, known: bytes,
     """Raise ChanceMismatch unless ``value`` (power's e_step) hashes to its last known value
     (its tip is step 0). The message names the power, for the rejection sent back."""
     check_chain(value, step, known, known_step, power)
+
+
+def missing_sentence(power: str, need: str, step: int) -> str:
+    """The one sentence refusing a file without its contribution."""
+    what = ("your chance tip (entropy: {tip: …}), which this set-up step exists to commit"
+            if need == "tip" else
+            f"your chance value for step {step} (entropy: …), which every draw of this step "
+            "needs")
+    return (f"{power}: this file carries no entropy: it must carry {what}; sign it with "
+            "`pbem orders sign FILE --key KEY --view view.json` (the view of your latest "
+            "report or welcome mail), which fills it in")

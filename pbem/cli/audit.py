@@ -14,11 +14,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "audit",
         help="verify a game export or directory: chain, signatures, commitments, replay",
         description="Verify the hash chain from genesis, every order file's signature against "
-        "the key registered for its power at the time, every commitment and arrival, that "
+        "the key registered for its power at the time, the game's own checks of its orders "
+        "(4000 A.D.: every commitment and arrival), each fair-chance value on its chain, that "
         "every resolution used exactly the latest order file accepted from each power due "
         "(or the standing orders where none was), every resolution by replaying it with the "
         "rules core, every game-master signature, the export's checkpoint and each checkpoint "
-        "given. Exit 0 with a summary, or 1 naming the first entry that disagrees (see "
+        "given. Exit 0 with a summary, 1 naming the first entry that disagrees, or 3 when "
+        "nothing disagrees but the game is over and its referee never revealed the secret K of "
+        "its fair chance, so its hidden draws (shuffles, face-down deals) remain unproven; a "
+        "game still running passes with its hidden draws 'not yet provable' (see "
         "docs/audit.md). To prove with your receipt mail that your own order file was used "
         "or dropped: pbem verify-receipt RECEIPT --log FILE|GAMEDIR.",
     )
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     report = audit_path(args.source, [_checkpoint_text(c) for c in args.checkpoint])
     for line in report.lines():
         print(line)
-    return 0
+    return report.exit_status
 
 
 def _checkpoint_text(text_or_file: str) -> str:

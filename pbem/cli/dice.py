@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import email
 import re
+from email import policy
 from pathlib import Path
 
 from pbem.chance.errors import ChanceError
 from pbem.chance.published import find_blocks, verify_block
 from pbem.chance.stream import Stream
+from pbem.numbers import digits, whole_arg
 
 MAX_INPUT = 20 * 1024 * 1024  # a report is far smaller; refuse to read a disk image by mistake
+MAX_ROLLS = 100_000  # rolls printed by one `pbem dice roll` (more is a typo, not a check)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,9 +32,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "per block. Exits 1 at the first draw that differs, naming it.",
     )
     v.add_argument("file", metavar="FILE", type=Path, help="REPORT.eml or STEP.json")
-    v.add_argument("--referee-tip", metavar="HEX",
+    v.add_argument("--referee-tip", metavar="HEX|WELCOME.eml",
                    help="the referee_tip from the game's genesis, to check the referee's value "
-                   "against (the block's own tips are checked in any case)")
+                   "against: 64 hex digits, or the welcome mail (saved) that gave it (the "
+                   "block's own tips are checked in any case)")
     v.set_defaults(func=run_verify)
     r = dice.add_parser(
         "roll",
@@ -42,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--label", required=True, help="the stream's label")
     r.add_argument("--faces", default="1,2,3,4,5,6", help="comma-separated faces "
                    "(default: 1,2,3,4,5,6)")
-    r.add_argument("--count", type=int, default=1, help="how many rolls (default: 1)")
+    r.add_argument("--count", type=whole_arg, default=1, help="how many rolls (default: 1)")
     r.set_defaults(func=run_roll)
 
 
@@ -57,10 +62,37 @@ def run_verify(args: argparse.Namespace) -> int:
         raise ChanceError(f"{path}: larger than {MAX_INPUT // (1024 * 1024)} MiB: not a report")
     tip = None
     if args.referee_tip is not None:
-        tip = _seed(args.referee_tip, "--referee-tip")
+        tip = _referee_tip(args.referee_tip)
     for block in find_blocks(raw, str(path)):
         print(verify_block(block, referee_tip=tip).line())
     return 0
+
+
+_TIP_LINE = re.compile(rb"referee_tip[\"']?\s*[:=]\s*[\"']?([0-9a-f]{64})")
+
+
+def _referee_tip(text: str) -> bytes:
+    """``--referee-tip``: 64 hex digits, or a saved welcome mail whose FAIR CHANCE part gives
+    ``referee_tip: HEX``."""
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        return bytes.fromhex(text)
+    path = Path(text)
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_INPUT)
+    except OSError:
+        raise ChanceError("--referee-tip: must be 64 hex digits or the welcome mail that "
+                          f"gives it ({text}: no such file)") from None
+    texts = [raw]
+    if raw.lstrip()[:1].isalpha():  # a mail: its decoded text parts (base64, quoted-printable)
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        texts += [p for p in (part.get_payload(decode=True) for part in msg.walk()
+                              if part.get_content_maintype() == "text") if isinstance(p, bytes)]
+    found = next((m for m in map(_TIP_LINE.search, texts) if m is not None), None)
+    if found is None:
+        raise ChanceError(f"--referee-tip: {text} gives no referee_tip (save the welcome mail "
+                          "of the game, whose FAIR CHANCE part carries it)")
+    return bytes.fromhex(found.group(1).decode())
 
 
 def _seed(text: str, option: str) -> bytes:
@@ -71,11 +103,14 @@ def _seed(text: str, option: str) -> bytes:
 
 def run_roll(args: argparse.Namespace) -> int:
     seed = _seed(args.seed_hex, "--seed-hex")
-    try:
-        faces = [int(f) for f in args.faces.split(",")]
-    except ValueError:
-        raise ChanceError(f"--faces: {args.faces!r} is not a comma-separated list of whole "
-                          "numbers") from None
+    found = [digits(f.strip().removeprefix("-")) for f in args.faces.split(",")]
+    if any(n is None for n in found):
+        raise ChanceError(f"--faces: {args.faces[:60]!r} is not a comma-separated list of whole "
+                          "numbers")
+    faces = [-n if f.strip().startswith("-") else n
+             for f, n in zip(args.faces.split(","), found, strict=True) if n is not None]
+    if args.count > MAX_ROLLS:
+        raise ChanceError(f"--count: at most {MAX_ROLLS:,} rolls, not {args.count:,}")
     rolls = Stream(seed, args.label).roll(faces, args.count)
     print(" ".join(str(x) for x in rolls))
     return 0

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 
 from pbem import __version__
+from pbem.atomic import StorageError
 from pbem.errors import PbemError
 
 # Command-group modules under pbem.cli; each defines register(subparsers) ("games": the
@@ -54,7 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser("games")  # a game's own command (pbem distance)
     else:
         parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code == 2:  # a usage error: perhaps a command of a game that did not load
+            from pbem.cli import games
+
+            for sentence in games.unloadable():
+                print(f"pbem: {sentence}", file=sys.stderr)
+        raise
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -64,7 +75,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PbemError as exc:
         if args.verbose:
             traceback.print_exc()
-        print(f"pbem {args.command}: {exc}", file=sys.stderr)
+        text = str(exc)
+        if isinstance(exc, StorageError) and exc.errno in _DISK:
+            text = f"{_DISK[exc.errno]}: {text}"
+        print(f"pbem {args.command}: {text}", file=sys.stderr)
         return getattr(exc, "exit_code", 1)
+    except OSError as exc:
+        # What no command turned into a PbemError (a write outside pbem.atomic, a read of a
+        # failing disk): one line naming the file, as every other failure.
+        if args.verbose:
+            traceback.print_exc()
+        print(f"pbem {args.command}: {os_error_line(exc, args)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
+
+
+#: The failures of the disk itself, said first on the line: the fix is the disk, not the input.
+_DISK = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded",
+         errno.EFBIG: "file too large for the file system", errno.EIO: "disk error"}
+
+
+def os_error_line(exc: OSError, args: argparse.Namespace) -> str:
+    """One line for an OSError: what failed (the disk's own failures named first) and the path,
+    from the error or, when it names none (a write to an open file), the paths the command was
+    given."""
+    paths = [str(p) for p in (exc.filename, exc.filename2) if p is not None]
+    if not paths:
+        paths = [str(v) for v in vars(args).values() if isinstance(v, Path)]
+    where = " or ".join(paths) if paths else "a file"
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    kind = _DISK.get(exc.errno or 0)
+    return f"{kind}: {reason} ({where})" if kind else f"{where}: {reason}"

@@ -12,16 +12,16 @@ read from the view (its ``game`` field); ``--rules`` overrides it.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.chance.player import new_seed, player_reveal, player_tip
-from pbem.cli import games
+from pbem.chance.player import missing_sentence
+from pbem.cli import entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
 from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
@@ -51,8 +51,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _view_arg(new)
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
-    new.add_argument("--turn", type=int, help="the turn the orders are for (without --view)")
-    new.add_argument("--seq", type=int, help="submission number (default: the next after the "
+    new.add_argument("--turn", type=whole_arg, help="the turn the orders are for (without --view)")
+    new.add_argument("--seq", type=whole_arg, help="submission number (default: the next after the "
                      "last accepted one, from the view's last_seq, as in the report's form, or "
                      "after the last one `orders sign` signed with this vault; else 0)")
     new.add_argument("-o", "--output", type=Path, help="file to write (default: print it)")
@@ -129,6 +129,11 @@ def run_new(args: argparse.Namespace) -> int:
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
+        asked = entropy.asked_by_view(view, args.view)
+        if asked is not None:
+            entropy.remember_view(args.vault, asked, turn)
+            header.append(f"# This game draws dice: `pbem orders sign` adds your chance for "
+                          f"step {asked.step}.")
         tool = _plugin(args, view).tool
         if tool is not None:
             orders, lines = tool.new_orders(view, args.vault)
@@ -183,12 +188,16 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
             pub.fingerprint: pub}, **expect)
         envelope_problems: list[Problem] = []
         body: dict[Any, Any] | None = verified.body
+        entropy = verified.entropy
     else:
         if blocks:
             text = dearmor(blocks[0]).body
         envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
+        entropy = envelope.entropy if envelope is not None else None
     problems = list(envelope_problems)
+    if blocks and view is not None:  # signed: its chance contribution is final (accept's rule)
+        problems += _contribution_problems(view, entropy)
     if view is None or body is None:
         return problems
     _normalized, found = _plugin(args, view).normalize_orders(body, view)
@@ -196,6 +205,22 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
         Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message) for p in found
     ]
     return problems
+
+
+def _contribution_problems(view: dict[str, Any], entropy: Any) -> list[Problem]:
+    """The referee's refusal of a signed file without the chance contribution its step needs
+    (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
+    info = view.get("chance")
+    if not isinstance(info, dict):
+        return []
+    need = info.get("contribute")
+    if need not in ("tip", "value"):
+        return []
+    kind = "tip" if isinstance(entropy, dict) else "value" if isinstance(entropy, str) else None
+    if kind == need or (need == "tip" and kind is not None):
+        return []
+    return [Problem("entropy", "entropy", missing_sentence(str(view.get("viewer")), str(need),
+                                                          int(info.get("step") or 0)))]
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -246,55 +271,25 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
-_ORDERS_LINE = re.compile(r"^orders:", re.M)
-
-
-def _with_entropy(text: str, view: dict[str, Any], vault_path: Path | None) -> str:
-    """The file with ``entropy`` filled in from the vault when the view asks for fair chance
-    (docs/protocol.md, "Fair chance"): the set-up file commits a new chain's tip, every later
-    file reveals the chain's value for the step. Players never type it."""
-    info = view.get("chance")
-    if not isinstance(info, dict) or "entropy" in load_order_yaml(text):
-        return text
-    power, step = str(view["viewer"]), info.get("step")
-    # Seeds are kept per game instance: a game made again under the same id never reuses one.
-    game = f"{view['game_id']}#{view.get('instance', '')}"
-    vault = Vault.load(vault_path)
-    tip = info.get("tip")
-    if tip is None:
-        seed_hex = vault.chance_seed(game, power, None)
-        if seed_hex is None:
-            seed = new_seed()
-            vault.add_chance_seed(game, power, seed.hex(), player_tip(seed).hex())
-            vault.save()
-        else:
-            seed = bytes.fromhex(seed_hex)
-        line = f"entropy: {{tip: {player_tip(seed).hex()}}}\n"
-    else:
-        seed_hex = vault.chance_seed(game, power, str(tip))
-        if seed_hex is None or not isinstance(step, int):
-            _warn(f"your vault holds no chance seed for {power} in {view['game_id']} (tip "
-                  f"{str(tip)[:16]}…)"
-                  ": the file contributes no chance this step")
-            return text
-        line = f"entropy: {player_reveal(bytes.fromhex(seed_hex), step).hex()}\n"
-    match = _ORDERS_LINE.search(text)
-    if match is None:
-        return text + ("" if text.endswith("\n") else "\n") + line
-    return text[:match.start()] + line + text[match.start():]
-
-
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
         raise UsageError(f"{args.file} is signed already; sign the plain order file")
     view = _view(args)
+    vault = Vault.load(args.vault)
+    # Never without the player's chance (pbem.cli.entropy): from the view, or from the vault's
+    # record of the view of this turn; refused when neither can tell the step.
+    asked = (entropy.asked_by_view(view, args.view) if view is not None
+             else entropy.asked_by_vault(text, vault))
+    if asked is not None and asked.listened:
+        text = entropy.drop_orders(text, asked)
     if view is not None:
         problems = _problems(text, args, view)
         if problems:
             raise Rejected(problems)
-    if view is not None:
-        text = _with_entropy(text, view, args.vault)
+    if asked is not None:
+        text = entropy.with_entropy(text, asked, vault)
+        vault.save()  # before anything is written: the value revealed is on record
     armored = sign_orders(text, PrivateKey.load(args.key))
     _note_signed(args, text)
     if args.output is None:

@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub_verify = group.add_parser(
         "verify", help="check that a press mail came through the referee",
         description="Check the referee's signature on a relayed press mail (saved .eml) and "
-        "that its attached press-message.txt is the text the referee relayed. Exit 1 if not.")
+        "that its attached press-message.txt is the text the referee relayed; print that text "
+        "and say whether the mail's visible bodies show it. Exit 1 if any check fails.")
     sub_verify.add_argument("mail", metavar="MAIL", help="the saved press mail (.eml); - reads "
                             "standard input")
     sub_verify.add_argument("--referee-key", required=True, metavar="KEY",
@@ -76,10 +77,40 @@ def run_verify(args: argparse.Namespace) -> int:
             exact = payload if isinstance(payload, bytes) else None
     if exact is None:
         raise PbemError(f"{args.mail}: no press-message.txt attachment (is it a press mail?)")
-    fields = verify_relay(text_of(data), exact.decode("utf-8"), key)
+    try:
+        text = exact.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PbemError(f"{args.mail}: press-message.txt is not UTF-8 text") from None
+    fields = verify_relay(text_of(data), text, key)
     print(f"relayed by the referee (key {key.fingerprint}): game {fields['game']}, turn "
           f"{fields['turn']}, from {fields['from']} to {fields['to']}")
+    print("----- the text the referee relayed -----")
+    print(_printable(text.rstrip("\n")))
+    print("----- end of the text -----")
+    # The attachment is what the statement covers; what a mail program shows is the body,
+    # which whoever forwarded the mail could have edited.
+    from pbem.render.press import shown_messages, shows
+
+    parts = shown_messages(msg)
+    wrong = [kind for kind, shown in parts if not shows(kind, shown, text)]
+    for kind, shown in parts:
+        verdict = ("shows this text" if kind not in wrong else
+                   "shows no single message block" if shown is None else
+                   "shows a DIFFERENT text: it was edited after the referee relayed it")
+        print(f"the mail's {'HTML' if kind == 'html' else 'plain-text'} body {verdict}")
+    if not parts:
+        print("the mail has no body showing the message: trust only the text above")
+        return 1
+    if wrong:
+        print("read only the text above: the body of this mail is not what the referee relayed")
+        return 1
     return 0
+
+
+def _printable(text: str) -> str:
+    """``text`` with every control character but newline and tab shown as U+FFFD (a relayed
+    text is a player's: no terminal escapes)."""
+    return "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
 
 
 def _read(name: str) -> bytes:

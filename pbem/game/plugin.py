@@ -79,13 +79,22 @@ class Window:
     latest order file each of them had accepted since the previous resolution is checked and
     passed to ``resolve`` beside the due powers' orders; a listened power that sent nothing is
     passed nothing (no standing orders, never a missed turn). The log records each one's file
-    in ``used`` (or null) and the audit holds it to the same rule as a due power's."""
+    in ``used`` (or null) and the audit holds it to the same rule as a due power's.
+
+    Fair chance (pbem.store.chance, docs/protocol.md): a game with chance opens with a step of
+    kind ``setup`` in which every due power commits his chain's tip and which draws nothing.
+    ``draws`` says a step may draw (dice, shuffles): every due power's file must then carry
+    his value for the step, and the seed takes the value of every due and listened power (a
+    listened power that sent none: an empty field). A step that draws without declaring it
+    fails; the set-up step and the game's first drawing step wait for every due power's
+    contribution, whatever the deadline."""
 
     kind: str
     label: str
     due: tuple[str, ...]
     deadline: str = "main"
     listens: tuple[str, ...] = ()
+    draws: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from pbem import canonical, failpoints
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
+from pbem.game.plugin import Window
 from pbem.host import leftovers, notify
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
@@ -65,6 +66,8 @@ class Verdict:
     #: False when the signature or envelope failed: game and power are only claimed, and the
     #: problems may quote a stranger's text (never mailed to a player as they are).
     verified: bool = True
+    #: The sha256 of a verified file (the reply limits count its rejection apart).
+    sha256: str | None = None
 
     def line(self) -> str:
         who = f"{self.game}/{self.power}" if self.game else "unknown game"
@@ -179,7 +182,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
-    verdict = Verdict("rejected", v.game, v.power, v.turn)
+    verdict = Verdict("rejected", v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
     standing = replay.standing_orders(game.log.entries).get(v.power)
     normalized: dict[str, Any] = {}
@@ -211,7 +214,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     elif v.turn != plugin.orders_turn(state):
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
-    elif late is not None and game.config.late_orders == "refuse":
+    elif late is not None and game.config.late_orders == "refuse" and not _awaited(held, v):
         grace = "" if late["grace_end"] == late["deadline"] else \
             f", grace period to {late['grace_end']}"
         problems.append(Problem(
@@ -225,7 +228,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
     elif (wrong := _instance_problem(game, v)) is not None:
         problems.append(wrong)
-    elif (unfair := _chance_problem(game, v)) is not None:
+    elif (unfair := _chance_problem(game, v, plugin.window(state))) is not None:
         problems.append(unfair)
     elif standing is not None and not replaces(v.seq, standing["seq"]):
         problems.append(Problem(
@@ -335,13 +338,33 @@ def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
                    "start your orders from your latest report's view")
 
 
-def _chance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
+def _awaited(held: OpenGame, v: VerifiedOrders) -> bool:
+    """Whether the game waits past its deadline for this power's contribution (the set-up step
+    or the first drawing step, pbem.store.chance.waiting_for): then his file is never late."""
+    game, plugin = held.game, held.plugin
+    step = plugin.window(held.state)
+    if step is None or chance.instance(game.genesis) is None:
+        return False
+    return v.power in chance.waiting_for(game.log.summary.chance_ledger(), step.kind, step.due,
+                                         step.draws, game.log.summary.standing_orders())
+
+
+def _chance_problem(game: GameDir, v: VerifiedOrders, window: Window | None) -> Problem | None:
     """The file's fair-chance value must hash to the power's last known one (its tip is step
-    0); a wrong value rejects the file with the check's own sentence."""
+    0); a wrong value rejects the file with the check's own sentence. In a game with chance, a
+    file without the contribution its step needs (the set-up tip, a due power's value at a
+    step that may draw) is refused with one sentence naming it and the command that fills it
+    in (pbem.store.chance.expected)."""
+    ledger = game.log.summary.chance_ledger()  # the running ledger
+    if window is not None and chance.instance(game.genesis) is not None:
+        lacking = chance.missing(ledger, window.kind, window.due, window.draws, v.power,
+                                 v.entropy)
+        if lacking is not None:
+            return Problem("entropy", "entropy", lacking)
     if v.entropy is None:
         return None
     try:
-        game.log.summary.chance_ledger().check(v.power, v.entropy)  # the running ledger
+        ledger.check(v.power, v.entropy)
     except (ChanceError, ChanceMismatch) as exc:
         return Problem("entropy", "entropy", str(exc))
     return None

@@ -57,6 +57,15 @@ from pbem.schedule import parse_iso
 from pbem.store import trusted
 
 NAME = ".pbem-due"
+DIR = ".pbem-run"
+"""The due list lives in ``ROOT/.pbem-run/``, not in ROOT itself: a file replaced in ROOT at
+every run would change the root's mtime, which the root index (pbem.host.rootindex) reads as
+"games added or removed", so the first ingest after every run would re-read every game."""
+
+
+def path(root: Path) -> Path:
+    """Where the due list of ``root`` is: ``ROOT/.pbem-run/.pbem-due``."""
+    return root / DIR / NAME
 RACY_SECONDS = 1.0
 """A config.yaml changed less than this before it was marked gets no hint: far above the
 timestamp granularity of local file systems (a clock tick, ≤ 10 ms)."""
@@ -137,7 +146,7 @@ def load(root: Path) -> dict[str, Entry]:
     if key is None:
         return {}
     try:
-        fd = os.open(root / NAME, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path(root), os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return {}
     try:
@@ -169,8 +178,11 @@ def save(root: Path, games: dict[str, Entry]) -> None:
     payload = json.dumps({"games": games}, sort_keys=True, separators=(",", ":"),
                          ensure_ascii=True).encode("ascii")
     data = trusted.mac(key, NAME, payload).hex().encode("ascii") + b"\n" + payload
-    tmp = root / f"{NAME}.{secrets.token_hex(4)}"
+    where = root / DIR
+    tmp = where / f"{NAME}.{secrets.token_hex(4)}"
     try:
+        if not where.is_dir():
+            os.mkdir(where, 0o700)  # once per root: ROOT's mtime changes this one time
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             view = memoryview(data)
@@ -179,15 +191,19 @@ def save(root: Path, games: dict[str, Entry]) -> None:
         finally:
             os.close(fd)
         failpoints.reached("due-list-written")
-        os.replace(tmp, root / NAME)
+        os.replace(tmp, path(root))
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
 
-def drop_stale_temp(path: Path) -> None:
-    """Remove a temporary due list a killed run left behind (an hour old: never one that a
-    run at work now is writing)."""
+def drop_stale_temps(root: Path) -> None:
+    """Remove temporary due lists a killed run left behind in ``ROOT/.pbem-run/`` (an hour
+    old: never one that a run at work now is writing)."""
     with contextlib.suppress(OSError):
-        if time.time() - os.stat(path, follow_symlinks=False).st_mtime > 3600:
-            os.unlink(path)
+        for name in os.listdir(root / DIR):
+            if name.startswith(NAME + "."):
+                with contextlib.suppress(OSError):
+                    where = root / DIR / name
+                    if time.time() - os.stat(where, follow_symlinks=False).st_mtime > 3600:
+                        os.unlink(where)

@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem import atomic, canonical
+from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.host import leftovers, notify, rootindex
-from pbem.host.turnjob import MAILED, STOPPED
+from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -79,8 +80,13 @@ def status(path: Path, now: datetime) -> list[str]:
             f"turn {plugin.orders_turn(state)}"
         lines.append(f"now open: {step}; orders due from "
                      + (", ".join(due) if due else "nobody"))
-        lines.append(_deadline_line(clock.deadline, clock.paused, now))
-        waiting = []
+        chance_wait = chance_waiting(game, plugin, state, standing)
+        line = _deadline_line(clock.deadline, clock.paused, now)
+        if chance_wait and " PASSED " in line:  # the set-up or first drawing step waits
+            line = line.split(": the next pbem run", 1)[0] + ": " + notify.chance_wait_line(
+                path, window, chance_wait)
+        lines.append(line)
+        waiting: list[str] = []
         for p in due:
             have = standing.get(p)
             if have is None:
@@ -105,6 +111,9 @@ def status(path: Path, now: datetime) -> list[str]:
         lines.append("missed turns: " + ", ".join(
             f"{p} {m['total']} ({m['in_a_row']} in a row)" for p, m in missed.items()
             if m["total"]))
+    made = game.log.summary.chance_contributions()
+    lines += [f"chance: {contributions.audit_line(made, p)}" for p in game.config.powers
+              if made.without(p)]
     outbox = Outbox(path / "outbox")
     lines.append(f"outbox: {len(outbox.pending())} pending, {len(outbox.failed())} failed")
     lines += trouble.lines(outbox)

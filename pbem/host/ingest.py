@@ -414,6 +414,7 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
     groups: dict[tuple[str, str], list[Problem]] = {}
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
+    signed: dict[tuple[str, str], list[str]] = {}  # the group's files signed with its key
     for number, v in enumerate(verdicts, start=1):
         # (v.queued: accept queued the late notice, which replaces a rejection)
         if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
@@ -428,6 +429,8 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
             for p in v.problems:
                 counts[p.code] = counts.get(p.code, 0) + 1
             continue
+        if v.sha256 is not None:
+            signed.setdefault(group, []).append(v.sha256)
         where = f"block {number}" if len(verdicts) > 1 else ""
         for p in v.problems:
             path = f"{where}: {p.path}" if where and p.path else (where or p.path)
@@ -439,7 +442,10 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
     from pbem.host import accept
 
     for (game, power), problems in groups.items():
-        over = limits.allow(sender, f"{game}/{power}")
+        # A file signed with the power's key is answered within a budget of its own: mail
+        # from others (forged, or that file again) cannot spend it (pbem.mail.replylimits).
+        own = signed.get((game, power), [])
+        over = limits.allow(sender, f"{game}/{power}", own)
         if over is not None:
             report.notes.append(f"rejection for {game}/{power} not mailed: {over}")
             continue
@@ -450,7 +456,7 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
                                       message_id, f"rejection:{stored.sha256}:{power}", now,
                                       games, tuple(told)):
             continue
-        limits.record(sender, f"{game}/{power}")
+        limits.record(sender, f"{game}/{power}", own)
 
 
 #: What a player is told about a block whose signature or envelope check failed: our words only.

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
+from pbem.chance import contributions
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
@@ -119,13 +120,23 @@ class Context:
         ledger = self.game.log.summary.chance_ledger()
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"
+        listened = set(window.listens) - set(window.due) if window is not None else set()
         out: dict[str, dict[str, Any]] = {}
         for power in self.game.config.powers:
             extra: dict[str, Any] = {"instance": inst}
             tip = ledger.tips.get(power)
             if setup or tip is not None:
+                # ``contribute``: what this power's file for the step must carry ("tip",
+                # "value") or may ("offer": a listened power's value enters the step's seed
+                # if he sends a file, one with no orders at all is fine), or null.
+                need = None if window is None else chance.expected(
+                    ledger, window.kind, window.due, window.draws, power)
+                if need is None and power in listened and window is not None \
+                        and window.draws and ledger.committed_before(power):
+                    need = "offer"
                 extra["chance"] = {"step": ledger.step + 1,
-                                   "tip": tip.hex() if tip is not None else None}
+                                   "tip": tip.hex() if tip is not None else None,
+                                   "contribute": need}
             out[power] = extra
         return out
 
@@ -189,6 +200,7 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     else:  # mail caught up after a crash, with entries after the resolution: scan
         info.update(turn_facts(log.entries, entry, ctx.game.config.nmr_alert))
         info["press"] = press_counts(log.entries, before.get("turn"))  # counts, no text
+    info["chance"] = chance_facts(ctx, entry)
     out = []
     block = chance_attachment(ctx, entry)
     for address, player in ctx.players().items():
@@ -240,6 +252,35 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
             json.dumps(block, sort_keys=True, indent=1).encode("utf-8") + b"\n")
 
 
+def chance_facts(ctx: Context, entry: Entry) -> dict[str, Any] | None:
+    """What a report says of a step that drew (pbem.render.notes.chance_notes): its number,
+    its public draws, the genesis referee_tip, and for each power drawn without its value the
+    steps drawn without it so far (from the resolve entries' ``random``, as the audit says it).
+    None for a step that drew nothing."""
+    rnd = entry.body.get(chance.RANDOM)
+    if not isinstance(rnd, dict):
+        return None
+    log = ctx.game.log
+    if entry.seq == len(log) - 1:
+        step = log.summary.chance_ledger().step
+        made = log.summary.chance_contributions()
+    else:  # mail caught up after a crash: fold the log up to this entry
+        made = contributions.Contributions()
+        step = 0
+        for e in log.entries[1:entry.seq + 1]:
+            if e.kind == replay.RESOLVE:
+                step += 1
+                made.add(step, e.body.get(chance.RANDOM))
+    events = entry.body.get("events") or []
+    drawn = next((e for e in events if isinstance(e, dict) and e.get("type") == chance.EVENT),
+                 {})
+    players = rnd.get("players") or {}
+    return {"step": step, "draws": drawn.get("draws") or [],
+            "referee_tip": (ctx.game.genesis.get(chance.RANDOM) or {}).get("referee_tip"),
+            "missing": {p: made.without(p) for p, v in players.items()
+                        if v is None and made.without(p)}}
+
+
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     text = (f"{mails.power_name(power)} has sent no orders for {in_a_row} turns in a row in game "
             f"{ctx.game.game_id}. Its standing orders were used.\n\n"
@@ -247,6 +288,30 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
             "--email ADDRESS --key FILE.pub\n")
     mail = mails.RenderedMail(f"[{ctx.game.game_id}] {mails.power_name(power)} missed "
                                f"{in_a_row} turns", text, "", [])
+    return ctx.compose_wire(gm, mail, kind="report")
+
+
+def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
+    """The sentence `pbem gm status`, the turn job and the game master's alert give while the
+    set-up step or the first drawing step waits for a contribution (pbem.store.chance)."""
+    what = "set-up" if window is not None and window.kind == "setup" else (
+        f"{window.kind}" if window is not None else "next")
+    files = " and ".join(f"{p}'s {what} file" for p in waiting)
+    powers = waiting[0] if len(waiting) == 1 else "POWER"
+    return (f"the game waits for {files}: it does not start without every player's "
+            f"contribution; `pbem gm replace {path} {powers} --email ADDRESS --key FILE.pub` "
+            f"or `pbem gm end {path}`")
+
+
+def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str]) -> Wire:
+    """The game master's alert (once per step) that the game waits for a contribution."""
+    text = (f"In game {ctx.game.game_id}, {chance_wait_line(ctx.game.path, window, waiting)}."
+            "\n\nThe deadline has passed. The step's draws use every player's chance value, "
+            "so the game does not resolve without it: nobody is dealt out silently. The "
+            "players without a file have been reminded; the game moves as soon as their "
+            "file is accepted.\n")
+    mail = mails.RenderedMail(f"[{ctx.game.game_id}] Waiting for "
+                              f"{', '.join(waiting)}", text, "", [])
     return ctx.compose_wire(gm, mail, kind="report")
 
 
@@ -322,9 +387,27 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
-                          received=str(fields["received"]))
+                          received=str(fields["received"]),
+                          chance=receipt_chance(ctx, info, power, int(fields["seq"])))
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
+
+
+def receipt_chance(ctx: Context, info: dict[str, Any], power: str, seq: int) -> str | None:
+    """The receipt's sentence for a file accepted without the power's chance value at a step
+    that takes one (None: it carries it, or the step takes none)."""
+    asked = (info.get("view_extra") or {}).get(power, {}).get("chance")
+    if not isinstance(asked, dict) or asked.get("tip") is None:
+        return None  # no chance in this game, or the set-up (its tip is refused without)
+    accepted = ctx.game.log.summary.standing.get(power) or {}
+    if accepted.get("seq") != seq:
+        return None
+    if accepted.get("entropy") is not None:
+        return None  # a value, or a tip committed by this file
+    step = asked.get("step")
+    return (f"This file carries no chance value: step {step} will be drawn without your value "
+            "unless a later file brings it. Sign with `pbem orders sign FILE --key KEY --view "
+            "REPORT.eml` (your latest report or welcome mail, saved), which adds it.")
 
 
 def late_mail(ctx: Context, power: str, turn: int, received: datetime,
@@ -501,7 +584,8 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
                   skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
-    info = {**ctx.game_info(state), "roster": roster(ctx.game.config)}
+    info = {**ctx.game_info(state), "roster": roster(ctx.game.config),
+            "fair_chance": fair_chance(ctx, info_extra=ctx.view_extra(state))}
     out = []
     for address, player in ctx.players().items():
         key = f"welcome:{ctx.game.game_id}:{address}"
@@ -510,6 +594,16 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
         mail = mails.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
         out.append((key, ctx.compose(player["email"], mail, kind="report")))
     return out
+
+
+def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str, str] | None:
+    """What the welcome mail of a game with chance gives the players to check every draw
+    against: the genesis entry's hash and the referee's committed ``referee_tip`` (None: the
+    game draws no dice)."""
+    if not any("chance" in extra for extra in info_extra.values()):
+        return None
+    rnd = ctx.game.genesis.get(chance.RANDOM) or {}
+    return {"genesis": ctx.game.log.entries[0].hash, "referee_tip": str(rnd["referee_tip"])}
 
 
 def queue_welcome(ctx: Context, state: dict[str, Any], outbox: Any) -> int:

@@ -33,6 +33,7 @@ from pbem.game import registry
 from pbem.host import leftovers, notify
 from pbem.host.accept import GameBusy, Keyring, Verdict
 from pbem.mail.outbox import Outbox
+from pbem.numbers import digits
 from pbem.protocol.armor import dearmor
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.pressdoc import (
@@ -133,8 +134,8 @@ def verify_relay(text: str, message_text: str, referee: PublicKey) -> dict[str, 
         if name == "sig":
             signature = value
             break
-        fields[name] = int(value) if name in ("turn", "log", "index") and value.isdigit() \
-            else value
+        number = digits(value) if name in ("turn", "log", "index") else None
+        fields[name] = value if number is None else number
     want = {"game", "turn", "log", "index", "from", "to", "text_sha256"}
     if set(fields) != want or not signature:
         raise PbemError(f"the pbem-press statement must have {', '.join(sorted(want))} and sig")

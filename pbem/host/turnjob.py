@@ -47,11 +47,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pbem import atomic, canonical, failpoints
+from pbem.chance.errors import ChanceError
 from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.chance import ChanceUnavailable
-from pbem.game.plugin import GamePlugin, powers_listened
+from pbem.game.plugin import GamePlugin, Window, powers_listened
 from pbem.host import duelist, leftovers, mismatch, notify
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -109,10 +110,9 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
     runs: list[GameRun] = []
     fresh: dict[str, duelist.Entry] = {}
     base = str(root) + "/"
+    duelist.drop_stale_temps(root)
     for name in sorted(os.listdir(root)):
         if name.startswith("."):
-            if name.startswith(duelist.NAME + "."):
-                duelist.drop_stale_temp(root / name)
             continue
         entry = known.get(name)
         if only is not None and name not in only:
@@ -293,6 +293,16 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
             return game, (to_iso(min(later)) if later else to_iso(now))
         if (held := _unjudged(game, deadline, now, run)) is not None:
             return game, held
+        waiting = chance_waiting(game, plugin, state, standing)
+        if waiting:
+            # The set-up step and the first drawing step never resolve without every
+            # player's contribution (docs/protocol.md): the game waits, the late players are
+            # reminded, the game master is told once; a new file or his operation moves it.
+            run.queued += _reminders(ctx, outbox, state, due, standing, deadline, clock)
+            run.queued += _chance_wait_alert(ctx, outbox, state, waiting, clock)
+            run.notes.append(notify.chance_wait_line(ctx.game.path, plugin.window(state),
+                                                     waiting))
+            return game, None
         state = _resolve(ctx, outbox, state, standing, run)
         run.status = "resolved"
     return game, to_iso(now)
@@ -335,7 +345,7 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
         cast(GamePlugin, _SharedViews(plugin, ctx.renderer)), state, standing,
         notify.escrow_opener(game)
     )
-    drawn = _step_chance(game, plugin.powers_due(state), standing)
+    drawn = _step_chance(game, plugin.window(state), standing)
     result = replay.resolve_step(plugin, state, orders, drawn)
     after = result.state
     next_deadline = None
@@ -397,21 +407,54 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
     game.save_state(state)  # the entry changes no state: the cache moves to the new head
 
 
-def _step_chance(game: GameDir, due: list[str],
+def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
+                   standing: dict[str, Any]) -> list[str]:
+    """The powers whose contribution the next step waits for, whatever its deadline (the
+    set-up step and the game's first drawing step: pbem.store.chance.waiting_for); [] for a
+    game without fair chance."""
+    step = plugin.window(state)
+    if step is None or chance.instance(game.genesis) is None:
+        return []
+    return chance.waiting_for(game.log.summary.chance_ledger(), step.kind, step.due,
+                              step.draws, standing)
+
+
+def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
+                       waiting: list[str], clock: replay.Clock) -> int:
+    """Tell the game master once per step that the game waits for a contribution."""
+    gm = ctx.game.config.gm
+    if not gm:
+        return 0
+    key = f"chance-wait:{ctx.game.game_id}:{clock.last_resolution}"
+    if outbox.queued_under(key) is not None:
+        return 0
+    outbox.queue(notify.chance_wait_mail(ctx, gm, ctx.plugin.window(state), waiting), key=key)
+    return 1
+
+
+def _step_chance(game: GameDir, step: Window | None,
                  standing: dict[str, Any]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
-    each due power's revealed value (None: it sent none) and K for hidden draws. Nothing is
-    read before the first draw (a game that draws nothing this step, 4000 A.D., never needs
-    it); the step number comes from the running summary's chance ledger, not a log scan."""
+    the value of each due and listened power (None: it sent none) and K for hidden draws.
+    Nothing is read before the first draw (a game that draws nothing this step, 4000 A.D.,
+    never needs it); the step number comes from the running summary's chance ledger, not a
+    log scan. A draw the rules of fair chance do not allow raises ChanceError: a step whose
+    window does not declare ``draws``, or the game's first draw without every due power's
+    value (pbem.store.chance.draw_values)."""
 
     def make() -> StepChance:
-        step = game.log.summary.chance_ledger().step + 1
+        ledger = game.log.summary.chance_ledger()
+        number = ledger.step + 1
         rc = chance.referee_for_root(game.root, game.genesis)
         if rc is None:
             raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "
                                     "genesis holds no chance commitments")
-        return StepChance(game.game_id, step, rc.reveal(step),
-                          chance.step_values(due, standing), rc.k)
+        if step is None or not step.draws:
+            raise ChanceError(f"step {number} ({step.label if step else 'none'}) drew, but its "
+                              "window does not declare draws (pbem.game.plugin.Window): a "
+                              "step that draws must ask every due power for his value")
+        values = chance.draw_values(ledger, step.due, step.listens, standing)
+        return StepChance(game.game_id, number, rc.reveal(number), values, rc.k)
 
     return chance.LazyChance(make)
 

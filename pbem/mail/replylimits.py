@@ -7,6 +7,12 @@ found", "please send plain text" — counts against two limits over a sliding wi
 - per sender (the From address as written, forged or not): :data:`PER_SENDER` replies;
 - per power (the registered address the reply goes to): :data:`PER_POWER` replies.
 
+A rejection of a file whose signature verified with the power's own key is counted apart: only
+against :data:`PER_SIGNED` replies to that power, spent by nothing else, and at most one reply
+per signed file (by its sha256) per window. Only the key's holder can make a new signed file,
+so strangers — a forged From, a bad signature, the player's own file sent again — can spend
+the ordinary budgets but never this one, and the player's rejected file is always answered.
+
 A message whose sender already sent :data:`SAME_SUBJECT` messages with the same subject within
 the window is taken for an autoresponder that sets no RFC 3834 header and gets no reply at all.
 
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -33,6 +40,9 @@ PER_SENDER = 5
 PER_POWER = 10
 #: The same subject from the same sender this many times per window: an autoresponder.
 SAME_SUBJECT = 3
+#: Rejections of files signed with the power's own key, per power and window (counted apart
+#: from PER_SENDER and PER_POWER: only the key's holder can spend it).
+PER_SIGNED = 50
 FILE_NAME = "replies.json"
 
 
@@ -74,9 +84,20 @@ class ReplyLimits:
         self.events.append({"t": _fmt(self.now), "kind": "subject", "key": digest})
         return self._count("subject", digest)
 
-    def allow(self, sender: str | None, power: str) -> str | None:
+    def _fresh(self, signed: Collection[str]) -> list[str]:
+        """The signed files (sha256) not answered yet within the window."""
+        return [s for s in signed if not self._count("signed-file", s)]
+
+    def allow(self, sender: str | None, power: str, signed: Collection[str] = ()) -> str | None:
         """None if one more reply caused by ``sender`` to ``power`` ("game/power") is allowed,
-        else the sentence saying which limit it is over."""
+        else the sentence saying which limit it is over. ``signed``: the sha256 of each file in
+        the reply whose signature verified with the power's key; when one of them has not been
+        answered yet, only :data:`PER_SIGNED` applies."""
+        if self._fresh(signed):
+            if self._count("signed", power) >= PER_SIGNED:
+                return (f"reply limit: {PER_SIGNED} rejections of signed files per "
+                        f"{_hours(WINDOW)} h to {power}")
+            return None
         if sender and self._count("sender", sender.lower()) >= PER_SENDER:
             return (f"reply limit: {PER_SENDER} automatic replies per "
                     f"{_hours(WINDOW)} h for mail from {sender}")
@@ -85,9 +106,14 @@ class ReplyLimits:
                     f"to {power}")
         return None
 
-    def record(self, sender: str | None, power: str) -> None:
-        """One automatic reply was queued."""
+    def record(self, sender: str | None, power: str, signed: Collection[str] = ()) -> None:
+        """One automatic reply was queued (``signed`` as for :meth:`allow`)."""
         stamp = _fmt(self.now)
+        fresh = self._fresh(signed)
+        if fresh:
+            self.events += [{"t": stamp, "kind": "signed-file", "key": s} for s in fresh]
+            self.events.append({"t": stamp, "kind": "signed", "key": power})
+            return
         if sender:
             self.events.append({"t": stamp, "kind": "sender", "key": sender.lower()})
         self.events.append({"t": stamp, "kind": "power", "key": power})

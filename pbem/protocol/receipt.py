@@ -26,6 +26,7 @@ from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError
+from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 
 DOMAIN = "pbem-receipt-v1"
@@ -96,12 +97,12 @@ class Receipt:
         missing = [k for k in (*_FIELDS, "sig") if k not in found]
         if missing:
             raise ReceiptError(f"the receipt lacks {', '.join(missing)}")
-        if not (found["seq"].isascii() and found["seq"].isdigit()
-                and found["turn"].isascii() and found["turn"].isdigit()):
+        turn, seq = digits(found["turn"]), digits(found["seq"])
+        if turn is None or seq is None:
             raise ReceiptError("the receipt's seq and turn must be numbers")
         if not _HEX64.match(found["sha256"]) or not _SIG.match(found["sig"]):
             raise ReceiptError("the receipt's sha256 must be 64 hex digits and its sig 128")
-        return cls(found["game"], found["power"], int(found["turn"]), int(found["seq"]),
+        return cls(found["game"], found["power"], turn, seq,
                    found["sha256"], found["received"], bytes.fromhex(found["sig"]))
 
 

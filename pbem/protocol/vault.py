@@ -16,6 +16,16 @@ seeds of the player's hash chains for fair chance (pbem.chance.player), one per 
 the tip the game recorded. Lose the seed and the player contributes nothing to later steps' dice
 (the game goes on without his value).
 
+A power's entry may also hold ``"chance_last": {"step": S, "length": L}``: the last step whose
+chain value ``pbem orders sign`` revealed (or, right after the set-up, the step the tip was
+committed in), with the length of the log the referee's signed checkpoint claimed in the mail it
+was signed from (null: signed from a bare view.json), and ``"chance_view": {"turn": T, "step": S,
+"length": L, "setup": 0|1}``: the step the last view read for the power asked for (1: the set-up,
+which commits the tip), so a file of that turn
+signed without ``--view`` gets its value too. The tool never reveals past what these and the
+view's checkpoint support (pbem.cli.entropy; docs/protocol.md, "The player's tool never
+reveals ahead").
+
 A power's entry may also hold ``"last_seq": N``, the highest seq ``pbem orders sign`` signed
 for it (in any turn), so ``pbem orders new`` numbers a correction above a file already sent.
 
@@ -85,6 +95,22 @@ class Departure:
         return dep
 
 
+_MARKS = {"chance_last": ("step", "length"), "chance_view": ("turn", "step", "length", "setup")}
+_NULLABLE = {"length"}
+
+
+def _mark(record: Any, where: str) -> dict[str, int | None]:
+    """A chance record checked: the fields of its kind, whole numbers (``length`` may be
+    null)."""
+    name = where.rpartition(".")[2]
+    fields = _MARKS.get(name, ())
+    if not isinstance(record, dict) or set(record) != set(fields) or not all(
+            (record[f] is None and f in _NULLABLE)
+            or (type(record[f]) is int and record[f] >= 0) for f in fields):
+        raise VaultError(f"{where} must hold {', '.join(fields)} as whole numbers")
+    return {f: record[f] for f in fields}
+
+
 def default_path() -> Path:
     env = os.environ.get("PBEM_VAULT")
     return Path(env) if env else Path.home() / ".pbem" / "vault.json"
@@ -98,6 +124,7 @@ class Vault:
         self._games: dict[str, dict[str, list[Departure]]] = {}
         self._chance: dict[str, dict[str, list[dict[str, str]]]] = {}
         self._seqs: dict[tuple[str, str], int] = {}
+        self._marks: dict[tuple[str, str, str], dict[str, int | None]] = {}
         if data is not None:
             self._read(data)
 
@@ -145,6 +172,10 @@ class Vault:
                     self._chance.setdefault(game, {})[power] = [
                         {"seed": r["seed"], "tip": r["tip"]} for r in seeds
                     ]
+                for mark in _MARKS:
+                    record = entry.get(mark) if isinstance(entry, dict) else None
+                    if record is not None:
+                        self._marks[(game, power, mark)] = _mark(record, f"{where}.{mark}")
                 last = entry.get("last_seq") if isinstance(entry, dict) else None
                 if last is not None:
                     if type(last) is not int or last < 0:
@@ -192,6 +223,17 @@ class Vault:
             return entries[-1]["seed"] if entries else None
         return next((e["seed"] for e in entries if e["tip"] == tip), None)
 
+    def chance_mark(self, game: str, power: str, mark: str) -> dict[str, int | None] | None:
+        """The record ``mark`` ("chance_last" or "chance_view") of ``power`` in ``game``."""
+        found = self._marks.get((game, power, mark))
+        return dict(found) if found is not None else None
+
+    def note_chance(self, game: str, power: str, mark: str, **record: int | None) -> None:
+        """Replace the record ``mark`` of ``power`` in ``game`` (see the module's text)."""
+        if mark not in _MARKS:
+            raise VaultError(f"no chance record is called {mark!r}")
+        self._marks[(game, power, mark)] = _mark(record, mark)
+
     def to_json(self) -> dict[str, Any]:
         games: dict[str, dict[str, Any]] = {
             game: {
@@ -204,6 +246,8 @@ class Vault:
             for power, seeds in powers.items():
                 entry = games.setdefault(game, {}).setdefault(power, {"departures": []})
                 entry["chance"] = [dict(e) for e in seeds]
+        for (game, power, mark), record in self._marks.items():
+            games.setdefault(game, {}).setdefault(power, {"departures": []})[mark] = dict(record)
         for (game, power), last in self._seqs.items():
             games.setdefault(game, {}).setdefault(power, {"departures": []})["last_seq"] = last
         return {

@@ -243,7 +243,8 @@ def welcome(
            "game": _game(game, player, plugin), "player": _player(player),
            "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
            "variant_title": pres.title(views[powers[0]]),
-           "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []]}
+           "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []],
+           "fair_chance": game.get("fair_chance")}
     first = views[powers[0]]
     attachments = _view_attachments(views, None, game.get("view_extra"))
     svg = _map(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
@@ -267,13 +268,15 @@ def receipt(
     early: bool = True,
     late: Mapping[str, str] | None = None,
     received: str | None = None,
+    chance: str | None = None,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
     view), with the referee's signed receipt text ``signature``. It says which promise holds:
     ``ready`` orders let the turn resolve as soon as all are ready (``early``), not-ready ones
     can still be replaced; ``late`` ({deadline, grace_end}) orders came after the deadline
     and are used because the game takes late orders until the run. The power's view is the
-    renderer's (Renderer.view: ingest judged the file against the same one)."""
+    renderer's (Renderer.view: ingest judged the file against the same one). ``chance``: the
+    sentence for a file accepted without the power's chance value, if any."""
     pres = presenter(plugin)
     view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
@@ -282,7 +285,7 @@ def receipt(
            "next_seq": seq + 1, "ready": ready, "early": early,
            "late": {"deadline": format_when(late["deadline"], tz),
                     "received": format_when(received, tz)} if late else None,
-           "lines": pres.receipt_lines(orders, view),
+           "lines": pres.receipt_lines(orders, view), "chance": chance,
            "signature": keepsake(signature, "receipt.txt")}
     return renderer.mail("receipt", ctx, _extras(ctx))
 

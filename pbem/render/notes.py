@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.chance.contributions import drawn_without
 from pbem.render.environment import format_when
 
 
@@ -95,5 +96,48 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
         "gm": [notice_line(n, tz) for n in game.get("notices") or []],
         "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
         "order": order if len(order) > 1 else [],
+        "chance": chance_notes(game.get("chance"), powers),
     }
+
+
+def chance_notes(drawn: Mapping[str, Any] | None, powers: Sequence[str]) -> dict[str, Any]:
+    """The report's fair-chance lines (``drawn``: pbem.host.notify.chance_facts): each public
+    draw of the step with its label in words, how to re-check them, and the steps drawn
+    without the reader's value when this one was. Empty for a step that drew nothing."""
+    if not drawn:
+        return {}
+    step = drawn["step"]
+    missing = drawn.get("missing") or {}
+    own = [p for p in powers if p in missing]
+    return {
+        "step": step,
+        "draws": [draw_words(d) for d in drawn.get("draws") or []],
+        "verify": (f"To re-check every public draw of step {step}, save this mail and run: "
+                   f"pbem dice verify THIS.eml (it reads the attached chance-step-{step}.json"
+                   + ("; add --referee-tip WELCOME.eml to check the referee's value against "
+                      "the tip your welcome mail gave" if drawn.get("referee_tip") else "")
+                   + ")."),
+        "missing": [_upper(drawn_without(missing[p], "your" if len(powers) == 1
+                                         else f"{p.capitalize()}'s"))
+                    + ": sign with `pbem orders sign FILE --key KEY --view THIS.eml` so your "
+                    "value is in the next draws." for p in own],
+    }
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def draw_words(draw: Mapping[str, Any]) -> str:
+    """One draw in words: its label, what was drawn and what came."""
+    words = " ".join(str(draw.get("label", "")).replace(":", " ").replace("-", " ").split())
+    result = draw.get("result")
+    kind = draw.get("kind")
+    if kind == "roll" and isinstance(result, list):
+        return f"{words}: rolled {', '.join(map(str, result))}"
+    if kind == "below":
+        return f"{words}: drew {result} (from 0 to {int(draw.get('n', 1)) - 1})"
+    if kind == "shuffle" and isinstance(result, list):
+        return f"{words}: shuffled into the order {', '.join(map(str, result))}"
+    return f"{words}: {kind} {result}"
 

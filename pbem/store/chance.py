@@ -10,11 +10,18 @@ them from log entries.
 * **Step numbers** count ``resolve`` entries from the game's start: the n-th resolution is step
   n, whatever its kind.
 * **Tips** come from accepted order files whose envelope says ``entropy: {tip: HEX}`` (a game
-  with chance asks for them in a first step of kind ``setup``); a ``key`` entry (a replaced
-  player) forgets the power's chain, so the new player commits a tip of his own.
-* **Values** come from the ``entropy: HEX`` of the standing order file of a due power; the
-  resolve entry records them (``random: {referee, players}``) and they become the power's
-  last known value.
+  with chance asks for them in a first step of kind ``setup``, which draws nothing); a ``key``
+  entry (a replaced player) forgets the power's chain, so the new player commits a tip of his
+  own. The ledger keeps the step each tip was committed in: a value counts only on a tip
+  committed at an EARLIER step.
+* **Values** come from the ``entropy: HEX`` of the standing order file of each power the step
+  concerns: the due powers and the powers the window listens to (``Window.listens``); the
+  resolve entry records them (``random: {referee, players}``, null for a power that sent
+  none) and they become the power's last known value.
+* **The first draw** of a game needs every due power's value (``draw_values``): the set-up
+  step and the first drawing step wait for every live power's contribution (``waiting_for``),
+  and a draw attempted before (at step 1, say) raises. What each file must carry is
+  ``expected``: a file without it is refused (``missing_problem``).
 * A resolution that never draws records nothing: the chance is built only at the first draw
   (``LazyChance``), so games without dice (4000 A.D.) keep their logs and costs unchanged.
 """
@@ -29,7 +36,7 @@ from typing import Any
 
 from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
-from pbem.chance.player import check_player_reveal
+from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
 from pbem.chance.stream import PUBLIC
@@ -100,6 +107,9 @@ class Ledger:
     step: int = 0  # resolutions so far
     tips: dict[str, bytes] = field(default_factory=dict)
     known: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+    tip_steps: dict[str, int] = field(default_factory=dict)  # the step each tip's file was for
+    drawn: int = 0  # resolutions that drew
+    replaced: set[str] = field(default_factory=set)  # chains a key entry forgot
 
     def add(self, entry: Entry) -> None:
         body = entry.body
@@ -108,27 +118,49 @@ class Ledger:
             power = str(body["power"])
             if parsed is not None and parsed[0] == "tip" and power not in self.tips:
                 self.tips[power] = parsed[1]
+                self.tip_steps[power] = self.step + 1
                 self.known[power] = (parsed[1], 0)
         elif entry.kind == "resolve":
             self.step += 1
             rnd = body.get(RANDOM)
             if isinstance(rnd, Mapping):
+                self.drawn += 1
                 for power, value in (rnd.get("players") or {}).items():
                     if isinstance(value, str):
                         self.known[power] = (bytes.fromhex(value), self.step)
         elif entry.kind == "key":
-            self.tips.pop(str(body["power"]), None)
-            self.known.pop(str(body["power"]), None)
+            power = str(body["power"])
+            self.tips.pop(power, None)
+            self.tip_steps.pop(power, None)
+            self.known.pop(power, None)
+            self.replaced.add(power)
 
     def to_data(self) -> dict[str, Any]:
         """The ledger as JSON data (kept in the log's running summary, pbem.store.summary)."""
         return {"step": self.step, "tips": {p: t.hex() for p, t in self.tips.items()},
-                "known": {p: [v.hex(), s] for p, (v, s) in self.known.items()}}
+                "known": {p: [v.hex(), s] for p, (v, s) in self.known.items()},
+                "tip_steps": dict(self.tip_steps), "drawn": self.drawn,
+                "replaced": sorted(self.replaced)}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Ledger:
         return cls(int(data["step"]), {p: bytes.fromhex(t) for p, t in data["tips"].items()},
-                   {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()})
+                   {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()},
+                   # a summary kept before tip steps were recorded: its tips came earlier
+                   {p: int(s) for p, s in (data.get("tip_steps")
+                                           or dict.fromkeys(data["tips"], 0)).items()},
+                   int(data.get("drawn") or 0), set(data.get("replaced") or ()))
+
+    def committed_before(self, power: str, step: int | None = None) -> bool:
+        """Whether ``power``'s tip was committed in a file for a step before ``step`` (default:
+        the coming one): only then may a value on it enter a seed."""
+        at = self.tip_steps.get(power)
+        return at is not None and at < (self.step + 1 if step is None else step)
+
+    def exempt(self, power: str) -> bool:
+        """A power whose chain a ``pbem gm replace`` reset and whose new tip is not committed
+        before the coming step: the first draw cannot wait for a value he cannot have yet."""
+        return power in self.replaced and not self.committed_before(power)
 
     def check(self, power: str, entropy: Any) -> None:
         """Raise ChanceError/ChanceMismatch unless ``entropy`` may be accepted from ``power``
@@ -146,6 +178,11 @@ class Ledger:
         if tip is None:
             raise ChanceMismatch(f"{power}: no chance tip is committed yet, so this file cannot "
                                  "reveal a value (the set-up file carries entropy: {tip: …})")
+        if not self.committed_before(power):
+            raise ChanceMismatch(f"{power}: your chance tip was committed in a file for this "
+                                 f"very step ({self.step + 1}); a value on it counts from the "
+                                 "next step (a value on a tip of the same step could be "
+                                 "chosen after the others' values were known)")
         last, last_step = self.known[power]
         check_player_reveal(power, value, self.step + 1, last, last_step)
 
@@ -164,14 +201,87 @@ def ledger(entries: Sequence[Entry]) -> Ledger:
     return out
 
 
-def step_values(due: Sequence[str], standing: Mapping[str, Mapping[str, Any]]
+def step_values(powers: Sequence[str], standing: Mapping[str, Mapping[str, Any]]
                 ) -> dict[str, bytes | None]:
-    """Each due power's value for this step: from its standing file's ``entropy``, or None."""
+    """Each power's value for this step (the due powers and the listened ones): from its
+    standing file's ``entropy``, or None (it sent none, or no value)."""
     out: dict[str, bytes | None] = {}
-    for power in due:
+    for power in powers:
         parsed = _quiet((standing.get(power) or {}).get("entropy"))
         out[power] = parsed[1] if parsed is not None and parsed[0] == "value" else None
     return out
+
+
+FIRST_DRAW_RULE = ("a game's first draw needs a value from every power due, each on a tip "
+                   "committed in an earlier step's file (docs/protocol.md, \"Fair chance\": a "
+                   "game with chance commits the tips in a set-up step that draws nothing, and "
+                   "deals in the next)")
+
+
+def draw_values(ledger: Ledger, due: Sequence[str], listens: Sequence[str],
+                standing: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes | None]:
+    """The players' part of the coming step's seed (``ledger``: the log up to this
+    resolution), or ChanceError when the step may not draw: a value whose tip was committed
+    in this very step, or the game's first draw without every due power's value (at step 1
+    nobody has one, so a game that deals in its set-up step fails here, loudly)."""
+    step = ledger.step + 1
+    values = step_values([*due, *[p for p in listens if p not in due]], standing)
+    for power, value in values.items():
+        if value is not None and not ledger.committed_before(power, step):
+            raise ChanceError(f"step {step} cannot draw: {power}'s value is on a tip not "
+                              f"committed before this step ({FIRST_DRAW_RULE})")
+    if ledger.drawn == 0:
+        missing = [p for p in due if values.get(p) is None and not ledger.exempt(p)]
+        if missing:
+            raise ChanceError(f"step {step} cannot draw: {', '.join(missing)} "
+                              f"{'has' if len(missing) == 1 else 'have'} contributed no value "
+                              f"yet; {FIRST_DRAW_RULE}")
+    return values
+
+
+def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
+             power: str) -> str | None:
+    """What ``power``'s order file for the coming step must carry in a game with chance:
+    "tip" (the set-up step, or a replaced player without a chain), "value" (a due power at a
+    step that may draw) or None (nothing: a listened power may send his value, a power that
+    committed his tip in this very step has none to send yet). ``kind``, ``due`` and ``draws``
+    are the step's window (kind None: the game is over)."""
+    if kind is None or power not in due:
+        return None
+    if kind == "setup":
+        return "tip" if power not in ledger.tips else None
+    if not draws:
+        return None
+    if power not in ledger.tips:
+        return "tip"
+    return "value" if ledger.committed_before(power) else None
+
+
+def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, power: str,
+            entropy: Any) -> str | None:
+    """The sentence refusing a file of ``power`` whose ``entropy`` lacks what ``expected``
+    asks for, or None."""
+    need = expected(ledger, kind, due, draws, power)
+    if need is None:
+        return None
+    parsed = _quiet(entropy)
+    if parsed is not None and (parsed[0] == need or need == "tip"):
+        return None  # a wrong tip or value is refused by Ledger.check with its own sentence
+    return missing_sentence(power, need, ledger.step + 1)
+
+
+def waiting_for(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
+                standing: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The due powers without whose contribution the coming step may not resolve, even past
+    its deadline: at the set-up step, those without a tip; at the game's first drawing step,
+    those whose standing file carries no value (a replaced player without an earlier tip
+    excepted). Later steps never wait: a missing value is an empty field."""
+    if kind == "setup":
+        return [p for p in due if p not in ledger.tips]
+    if draws and ledger.drawn == 0:
+        values = step_values(due, standing)
+        return [p for p in due if values[p] is None and not ledger.exempt(p)]
+    return []
 
 
 def recorded(body: Mapping[str, Any], game_id: str, step: int,

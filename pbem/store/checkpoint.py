@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from pbem import canonical
 from pbem.errors import PbemError
+from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.store.log import Entry
 
@@ -97,8 +98,9 @@ class Checkpoint:
         missing = [k for k in ("game", "length", "head", "sig") if k not in fields]
         if missing:
             raise CheckpointError(f"checkpoint lacks {', '.join(missing)}")
-        if not fields["length"].isdigit():
-            raise CheckpointError(f"checkpoint length {fields['length']!r} is not a number")
+        length = digits(fields["length"])
+        if length is None:
+            raise CheckpointError(f"checkpoint length {fields['length'][:40]!r} is not a number")
         sig_text = fields["sig"]
         try:
             sig = base64.urlsafe_b64decode(sig_text + "=" * (-len(sig_text) % 4))
@@ -106,7 +108,7 @@ class Checkpoint:
             raise CheckpointError("checkpoint sig is not base64") from None
         if len(sig) != 64:
             raise CheckpointError(f"checkpoint sig must be 64 bytes, not {len(sig)}")
-        return cls(fields["game"], int(fields["length"]), fields["head"].lower(), sig)
+        return cls(fields["game"], length, fields["head"].lower(), sig)
 
 
 def extends(entries: Sequence[Entry], checkpoint: Checkpoint) -> bool:

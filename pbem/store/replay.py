@@ -31,6 +31,7 @@ from typing import Any
 from pbem import canonical
 from pbem.errors import PbemError, Problem
 from pbem.game.chance import NO_CHANCE, Chance
+from pbem.game.events import check_events
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import newest_by_power
@@ -66,8 +67,11 @@ def step_chance(body: Mapping[str, Any] | None, game_id: str = "", step: int = 0
 def resolve_step(plugin: GamePlugin, state: State, orders: Mapping[str, Any],
                  drawn: Chance) -> Resolution:
     """``plugin.resolve`` with the step's public draws appended as one ``chance`` event (labels
-    and results), the same way when resolving and when replaying."""
+    and results), the same way when resolving and when replaying. Events that use the engine's
+    reserved keys wrongly (pbem.game.events) are refused: a game's bug, named before any log
+    entry or mail holds them."""
     result = plugin.resolve(state, orders, drawn)
+    check_events(result.events, f"game {plugin.id!r}")
     built = drawn.built if isinstance(drawn, chance.LazyChance) else drawn
     if isinstance(built, chance.StepChance):
         event = chance.public_event(built)
@@ -317,10 +321,13 @@ def gm_resolution(plugin: GamePlugin, state: State, body: Mapping[str, Any]) -> 
     schedule or the players)."""
     op = body.get("op")
     if op == "concede":
-        return plugin.concede(state, str(body["power"]))
-    if op == "end":
-        return plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
-    return None
+        result = plugin.concede(state, str(body["power"]))
+    elif op == "end":
+        result = plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
+    else:
+        return None
+    check_events(result.events, f"game {plugin.id!r}")
+    return result
 
 
 def apply_gm(plugin: GamePlugin, state: State, entry: Entry) -> State:
@@ -364,12 +371,17 @@ def clock(entries: Sequence[Entry]) -> Clock:
 
 
 def missed_turns(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
-    """Per power: resolutions it sent no orders for, in all and in a row up to now."""
+    """Per power: resolutions it sent no orders for, in all and in a row up to now (only
+    where it was due: a listened power's file, say one with only his chance value, is no
+    turn played)."""
     out: dict[str, dict[str, int]] = {}
     for entry in entries[1:]:
         if entry.kind != RESOLVE:
             continue
+        due = entry.body.get("due")
         for power, sha in entry.body["used"].items():
+            if isinstance(due, list) and power not in due:
+                continue
             rec = out.setdefault(power, {"total": 0, "in_a_row": 0})
             if sha is None:
                 rec["total"] += 1

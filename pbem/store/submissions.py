@@ -29,6 +29,7 @@ from typing import Any
 
 from pbem import atomic, canonical, staged, syncs
 from pbem.errors import PbemError, Problem
+from pbem.numbers import digits
 from pbem.schedule import require_aware, to_iso
 
 DIR_NAME = "submissions"
@@ -265,7 +266,7 @@ class SubmissionStore:
     def turns(self) -> builtins.list[int]:
         if not self.root.is_dir():
             return []
-        return sorted(int(p.name[5:]) for p in self.root.glob("turn-*") if p.name[5:].isdigit())
+        return sorted(n for p in self.root.glob("turn-*") if (n := digits(p.name[5:])) is not None)
 
 
 def sync_all(stores: Sequence[SubmissionStore]) -> None:

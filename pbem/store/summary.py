@@ -19,6 +19,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pbem.chance.contributions import Contributions
+
 ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
 STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
@@ -72,6 +74,7 @@ class Summary:
     #                                       bytes], …]]: every orders entry of the latest turn
     drew: bool = False  # a resolution drew (fair chance)
     secret: bool = False  # the chance secret was revealed
+    contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
 
     def fold(self, entry: _Entry) -> None:
         """Take one more entry (the one after ``seq``) into the summary."""
@@ -102,12 +105,18 @@ class Summary:
             self.turn_notices, self.notices = self.notices, []
             if "random" in body:
                 self.drew = True
+                made = Contributions.from_data(self.contributions)
+                made.add(int(self.ledger.get("step", 0)), body["random"])
+                self.contributions = made.to_data()
             self.deadline = body.get("deadline")
             self.last_resolution = entry.seq
             self.last_resolution_time = entry.time
             self.last_state_change = entry.seq
             self.standing = {}
+            due = body.get("due")
             for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
+                if isinstance(due, list) and power not in due:
+                    continue  # listened to, not due: no turn played or missed
                 rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
                 if sha is None:
                     rec["total"] += 1
@@ -152,6 +161,10 @@ class Summary:
 
         return chance.Ledger.from_data(self.ledger) if self.ledger else chance.Ledger()
 
+    def chance_contributions(self) -> Contributions:
+        """Who contributed to which drawing step so far (pbem.chance.contributions)."""
+        return Contributions.from_data(self.contributions)
+
     def noted(self, this_turn: bool = True) -> list[Noted]:
         """The game-master and key entries since the last resolution (``this_turn``), or those
         of the turn the last resolution ended."""
@@ -193,7 +206,7 @@ class Summary:
             "last_seq": self.last_seq, "ledger": self.ledger, "notices": self.notices,
             "turn_notices": self.turn_notices, "press": self.press,
             "turn_orders": self.turn_orders, "drew": self.drew,
-            "secret": self.secret,
+            "secret": self.secret, "contributions": self.contributions,
         }
 
     @classmethod

@@ -203,7 +203,7 @@
       if (!signed) {
         say("note", "the referee's signatures over the header and the checkpoint: this browser's Web Crypto has no Ed25519 — pbem audit checks them");
       }
-      say("note", "the signature of every order file, commitments and distances, each resolution replayed by the rules core, the game master's signatures and escrow openings — only pbem audit checks these (run: pbem audit export.jsonl)");
+      say("note", "the signature of every order file and the game's own checks of its orders, each resolution replayed by the rules core (with its draws, in a game with dice), the game master's signatures — only pbem audit checks these (run: pbem audit export.jsonl)");
       verdict.className = "pass";
       verdict.textContent = "PASSED: the export embedded in this page verifies" + (signed ? "" : " (hash chain only)") + ".";
       out.setAttribute("data-verdict", "pass");

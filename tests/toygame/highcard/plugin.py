@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
@@ -31,7 +32,9 @@ class HighCard(Steps):
     def window(self, state: dict[str, Any]) -> Window | None:
         due = rules.due(state)
         kind, label = rules.label(state)
-        return Window(kind, label, tuple(due)) if due else None
+        # lucky-2 draws in every round (the die; the kitty in the first): it says so
+        return Window(kind, label, tuple(due), draws=kind == "round" and "phase" in state
+                      ) if due else None
 
     def orders_turn(self, state: dict[str, Any]) -> int:
         return int(state["turn"])
@@ -53,7 +56,8 @@ class HighCard(Steps):
 
     def resolve(self, state: dict[str, Any], orders: Mapping[str, Any],
                 chance: Chance) -> Resolution:
-        """Only ``lucky-2`` draws: the kitty and salt in secret at set-up, a die per round."""
+        """Only ``lucky-2`` draws: nothing at set-up; the kitty and salt in secret in the first
+        round, and a die per round."""
         return Resolution(*rules.resolve(state, orders, chance))
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
@@ -61,7 +65,7 @@ class HighCard(Steps):
 
     def view_events(self, events: Sequence[Mapping[str, Any]],
                     power: str | None) -> list[dict[str, Any]]:
-        return rules.view_events(events, power)
+        return events_.view_events(events, power)
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         return Resolution(*rules.end(state, reason))

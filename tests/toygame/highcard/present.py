@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import is_private
 from pbem.game.presentation import NO_MAP
 
 
@@ -23,6 +24,8 @@ def sentence(e: Mapping[str, Any]) -> str:
         return f"Round {e['turn']} was tied by {', '.join(map(name, e['powers']))}."
     if kind == "hand":
         return f"Your hand now: {', '.join(e['cards']) or 'empty'}."
+    if kind == "committed":
+        return "Every player committed his chance: the kitty is dealt in the first round."
     if kind == "dealt":
         return "The kitty was dealt face down from a shuffled deck."
     if kind == "bonus":
@@ -98,7 +101,7 @@ class HandPresenter:
     def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
-        return {"events": [sentence(e) + (" [private]" if "to" in e else "") for e in events],
+        return {"events": [sentence(e) + (" [private]" if is_private(e) else "") for e in events],
                 "hands": {name(p): ", ".join(v.get("hand", [])) for p, v in views.items()},
                 "powers": scores(public)}
 

@@ -1,9 +1,10 @@
 """The rules of High Card: pure functions of (state, orders); no clock, no randomness, no I/O.
 
 The hands are fixed by the variant. The ``lucky-2`` variant exercises fair chance (pbem.chance)
-end to end: a first step of kind ``setup`` (every player commits his chain's tip) whose
-resolution shuffles the kitty deck in secret and draws the referee-secret salt, then one public
-die per round (a 6 doubles the round's point). Cards are named ``<suit>-<rank>`` with one suit
+end to end: a first step of kind ``setup`` (every player commits his chain's tip) that draws
+nothing, then one public die per round (a 6 doubles the round's point); the first round, the
+game's first draw from every player's value, also shuffles the kitty deck in secret and draws
+the referee-secret salt. Cards are named ``<suit>-<rank>`` with one suit
 per power, so a card's name says whose it was.
 """
 
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import PbemError, Problem
+from pbem.game.events import private
 
 SUITS = ("ember", "frost", "gale")
 VARIANTS = {
@@ -58,15 +60,20 @@ def in_setup(state: Mapping[str, Any]) -> bool:
     return state.get("phase") == "setup"
 
 
-def deal(state: Mapping[str, Any], chance: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The set-up step: the kitty is the top card of a secretly shuffled deck, and a salt drawn
-    in secret keeps the state's digest from confirming a guess of it (docs/protocol.md)."""
+def commit(state: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The set-up step: every player's tip is in; nothing is drawn (the kitty is dealt in the
+    first round, from every player's value)."""
     new = copy.deepcopy(dict(state))
-    new["kitty"] = chance.secret("deal:kitty").shuffle(list(KITTY_DECK))[0]
-    new["salt"] = f"{chance.secret('salt').below(2**64):016x}"
     new["phase"] = "play"
     new["turn"] += 1
-    return new, [{"type": "dealt", "turn": state["turn"]}]
+    return new, [{"type": "committed", "turn": state["turn"]}]
+
+
+def deal(new: dict[str, Any], chance: Any) -> None:
+    """The kitty is the top card of a secretly shuffled deck, and a salt drawn in secret keeps
+    the state's digest from confirming a guess of it (docs/protocol.md)."""
+    new["kitty"] = chance.secret("deal:kitty").shuffle(list(KITTY_DECK))[0]
+    new["salt"] = f"{chance.secret('salt').below(2**64):016x}"
 
 
 def active(state: Mapping[str, Any]) -> list[str]:
@@ -108,12 +115,15 @@ def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, A
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
             chance: Any = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if in_setup(state) and state["result"] is None:
-        return deal(state, chance)
+        return commit(state)
     new = copy.deepcopy(dict(state))
     events: list[dict[str, Any]] = []
     turn = new["turn"]
     if new["result"] is not None:
         return new, events
+    if "phase" in new and new["kitty"] is None:
+        deal(new, chance)
+        events.append({"type": "dealt", "turn": turn})
     table = {}
     for power in due(new):
         hand = new["powers"][power]["hand"]
@@ -137,8 +147,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
     else:
         events.append({"type": "round_tied", "turn": turn, "powers": winners})
     for power in table:
-        events.append({"type": "hand", "turn": turn, "to": [power],
-                       "cards": list(new["powers"][power]["hand"])})
+        events.append(private({"type": "hand", "turn": turn,
+                               "cards": list(new["powers"][power]["hand"])}, power))
     new["turn"] = turn + 1
     if not due(new):
         finish(new, events, "every card was played")
@@ -173,10 +183,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     if power is not None:
         out["hand"] = list(state["powers"][power]["hand"])
     return out
-
-
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
-    return [dict(e) for e in events if "to" not in e or (power is not None and power in e["to"])]
 
 
 def concede(state: Mapping[str, Any], power: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -1,0 +1,106 @@
+"""Who may see an event: the engine's addressing, kept apart from every game's own fields.
+
+An event is a plain dict a game writes (``{"type": "moved", "from": ..., "to": ...}``). It is
+public unless it carries the engine's reserved key ``VISIBLE_TO`` (``"_visible_to"``): then only
+the powers it lists may see it. Keys that start with ``_`` are the engine's: a game never writes
+one by hand (it calls ``private``) and never names a field of its own that way, so no game field
+(a move's destination ``to``, a deal's ``from``) can ever be read as the recipients.
+
+``view_events`` is the engine's filter, what every game's ``PLUGIN.view_events`` returns unless
+the game has more to hide; ``event_problems`` is the check that refuses an event using the
+reserved namespace wrongly (pbem.store.replay runs it on every resolution, the conformance
+suite on every game).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.errors import PbemError
+
+VISIBLE_TO = "_visible_to"  # the engine's recipient field: a sorted list of power names
+RESERVED = "_"  # every key starting with it is the engine's
+
+
+class EventError(PbemError):
+    """A game produced an event that uses the engine's reserved keys wrongly."""
+
+
+def private(event: Mapping[str, Any], *powers: str) -> dict[str, Any]:
+    """``event`` seen only by ``powers`` (a new dict; the powers sorted, each once). With no
+    power nobody may see it but the referee (the log keeps it; no report shows it)."""
+    if VISIBLE_TO in event:
+        raise EventError(f"event {event.get('type')!r} is already addressed to "
+                         f"{event[VISIBLE_TO]}: address it once, with every power")
+    if not all(isinstance(p, str) and p for p in powers):
+        raise EventError(f"event {event.get('type')!r}: recipients must be power names, "
+                         f"not {list(powers)!r}")
+    return {**event, VISIBLE_TO: sorted(set(powers))}
+
+
+def visible_to(event: Mapping[str, Any]) -> list[str] | None:
+    """The powers that may see ``event``, or None for a public event."""
+    who = event.get(VISIBLE_TO)
+    return None if who is None else list(who)
+
+
+def is_private(event: Mapping[str, Any]) -> bool:
+    return VISIBLE_TO in event
+
+
+def seen_by(event: Mapping[str, Any], power: str | None) -> bool:
+    """``power`` may see ``event`` (``None``: the public, who see only public events)."""
+    who = event.get(VISIBLE_TO)
+    return who is None or (power is not None and power in who)
+
+
+def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
+    """The events ``power`` may see (``None``: the public ones), as copies: the public ones and
+    those addressed to ``power``. Reads the reserved key only."""
+    return [copy.deepcopy(dict(e)) for e in events if seen_by(e, power)]
+
+
+def game_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    """``event`` without the engine's keys: what a generic rendering may list."""
+    return {k: v for k, v in event.items() if not str(k).startswith(RESERVED)}
+
+
+def event_problems(events: Sequence[Any], powers: Sequence[str] | None = None) -> list[str]:
+    """Every way ``events`` misuse the engine's keys, one sentence each ([] if none): an event
+    that is not a dict with a ``type``, a key starting with ``_`` other than ``_visible_to``,
+    recipients that are not a sorted list of distinct power names (of ``powers``, if given)."""
+    out: list[str] = []
+    known = set(powers) if powers is not None else None
+    for i, event in enumerate(events):
+        if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
+            out.append(f"event {i} is not a dict with a type")
+            continue
+        label = f"event {i} ({event['type']})"
+        for key in event:
+            if not isinstance(key, str):
+                out.append(f"{label}: key {key!r} is not a string")
+            elif key.startswith(RESERVED) and key != VISIBLE_TO:
+                out.append(f"{label}: {key!r} starts with {RESERVED!r}, which is reserved for "
+                           f"the engine (only {VISIBLE_TO!r}, written by pbem.game.events."
+                           "private)")
+        if VISIBLE_TO not in event:
+            continue
+        who = event[VISIBLE_TO]
+        if (not isinstance(who, list) or not all(isinstance(p, str) and p for p in who)
+                or who != sorted(set(who))):
+            out.append(f"{label}: {VISIBLE_TO} must be a sorted list of distinct power names "
+                       f"(pbem.game.events.private makes it), not {who!r}")
+        elif known is not None and not set(who) <= known:
+            out.append(f"{label}: {VISIBLE_TO} names {sorted(set(who) - known)}, which are "
+                       "not powers of the game")
+    return out
+
+
+def check_events(events: Sequence[Any], game: str = "the game") -> None:
+    """Raise EventError naming every problem of ``event_problems`` (a game's bug, not a
+    player's)."""
+    problems = event_problems(events)
+    if problems:
+        raise EventError(f"{game} produced events the engine refuses: " + "; ".join(problems))

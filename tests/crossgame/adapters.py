@@ -42,6 +42,12 @@ class Adapter:
     bad_orders: Callable[[View], tuple[dict[str, Any], int]]
 
 
+def _before_play(view: View) -> bool:
+    """The steps before play (every player commits, then reveals, his chance): nothing to
+    order but an empty file."""
+    return (view.get("window") or {}).get("kind") in ("setup", "deal")
+
+
 def _module(game: str, name: str) -> Any:
     registry.load(game)
     return importlib.import_module(f"{registry.module_name(game)}.{name}")
@@ -74,7 +80,7 @@ def _ad_bad(view: View) -> tuple[dict[str, Any], int]:
 
 # -- The Ashes of Empire: the demo's attack through the tool, random legal play otherwise
 def _ashes_edits(view: View, vault: str) -> list[list[str]]:
-    if (view.get("window") or {}).get("kind") == "setup":
+    if _before_play(view):
         return []
     flags = _module("ashes", "demo").attack(view)
     return [["ashes", *flags]] if flags else []
@@ -93,7 +99,7 @@ def _ashes_bad(view: View) -> tuple[dict[str, Any], int]:
 
 # -- Babylon 5 CGS: the demo's choices through the tool, random legal play otherwise
 def _b5_edits(view: View, vault: str) -> list[list[str]]:
-    if (view.get("window") or {}).get("kind") == "setup":
+    if _before_play(view):
         return []
     flags = _module("b5cgs", "demo").flags(view)
     return [["b5", *flags]] if flags else []

@@ -25,11 +25,19 @@ def smtp(tls_files) -> Iterator[SMTPServer]:  # noqa: F811
 @pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory, smtp: SMTPServer):
     """``played(game)``: the session's one played game of that kind (played on first use)."""
-    games: dict[str, Played] = {}
+    games: dict[str, Played | BaseException] = {}
 
     def get(game: str) -> Played:
+        """A game that could not be played fails every test of it with the same error, once
+        played (not played again for each test)."""
         if game not in games:
-            games[game] = play(game, tmp_path_factory.mktemp(f"crossgame-{game}"), smtp)
-        return games[game]
+            try:
+                games[game] = play(game, tmp_path_factory.mktemp(f"crossgame-{game}"), smtp)
+            except Exception as exc:  # noqa: BLE001 (kept and raised again for each test)
+                games[game] = exc
+        found = games[game]
+        if isinstance(found, BaseException):
+            raise found
+        return found
 
     return get

@@ -302,10 +302,8 @@ class Table:
                                 stdin=raw)
             self.record(smtp.received, before, f"ingest --stdin {self.p.steps}")
             return
-        view_file = home / "view.json"
-        view_file.write_bytes(attachment(mail.msg, "view.json") or b"")
-        self.write(power, view_file, orders, sub=False)
-        here("orders", "sign", orders, "--key", key, "--view", view_file, "--vault", vault,
+        self.write(power, saved, orders, sub=False)
+        here("orders", "sign", orders, "--key", key, "--view", saved, "--vault", vault,
              "-o", signed)
         n = len(list((self.maildir / "new").iterdir())) + len(list((self.maildir / "cur")
                                                                    .iterdir()))

@@ -15,9 +15,10 @@ Each row gives
 * ``body(view, rng)``: a legal order body written from the view alone (None: keep what the
   tool wrote), merged over what the tool wrote;
 * ``steps``: how many steps to play before the game master ends the game (a game that ends by
-  itself earlier ends earlier);
-* ``bad_orders(view)``: an order body with several independent problems, and how many the
-  rejection must list at least.
+  itself earlier ends earlier).
+
+(A file with several independent problems, rejected with every one listed, is the promise of
+tests/test_crossgame_problems.py, which has its own per-game table.)
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ class Adapter:
     edits: Callable[[View, str], list[list[str]]]
     body: Callable[[View, random.Random], dict[str, Any] | None]
     steps: int
-    bad_orders: Callable[[View], tuple[dict[str, Any], int]]
 
 
 def _before_play(view: View) -> bool:
@@ -73,11 +73,6 @@ def _ad_body(view: View, rng: random.Random) -> dict[str, Any] | None:
             "regulus": {"alliance": {"accept": ["algol"]}}}.get(view["viewer"])
 
 
-def _ad_bad(view: View) -> tuple[dict[str, Any], int]:
-    return ({"depart": {"warp": 9, "from": "Nowhere", "ships": -3, "to": "Algol"},
-             "surrender": {"Nowhere": "pavo"}, "bogus": 1}, 3)
-
-
 # -- The Ashes of Empire: the demo's attack through the tool, random legal play otherwise
 def _ashes_edits(view: View, vault: str) -> list[list[str]]:
     if _before_play(view):
@@ -90,11 +85,6 @@ def _ashes_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     from tests.ashes_play import random_orders
 
     return random_orders(view, rng)
-
-
-def _ashes_bad(view: View) -> tuple[dict[str, Any], int]:
-    return ({"place": {"Z99": 1}, "move": {"exchange": "Z98"}, "retreat": ["Z97"],
-             "bogus": 1}, 3)
 
 
 # -- Babylon 5 CGS: the demo's choices through the tool, random legal play otherwise
@@ -111,26 +101,17 @@ def _b5_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return random_orders(view, rng)
 
 
-def _b5_bad(view: View) -> tuple[dict[str, Any], int]:
-    return ({"move": [{"unit": "t999", "to": "99,99", "facing": 9}],
-             "fire": [{"target": "t998", "with": ["t997"]}], "bogus": 1}, 3)
-
-
 # -- High Card (the toy game): the lowest card of the hand
 def _hc_edits(view: View, vault: str) -> list[list[str]]:
     hand = sorted(view.get("hand") or [], key=lambda c: int(c.rsplit("-", 1)[1]))
     return [["play", "--card", hand[0]]] if hand else []
 
 
-def _hc_bad(view: View) -> tuple[dict[str, Any], int]:
-    return ({"play": "nocard-99", "bogus": 1}, 2)
-
-
 ADAPTERS: dict[str, Adapter] = {
-    "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 6, _ad_bad),
-    "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 6, _ashes_bad),
-    "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 8, _b5_bad),
-    "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6, _hc_bad),
+    "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
+    "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
+    "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
+    "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
 }
 
 

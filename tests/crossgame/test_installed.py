@@ -27,7 +27,7 @@ def _env(installed_pbem, tmp_path: Path, game: str) -> dict[str, str]:
     lives, beside the wheel's own games (PBEM_GAMES_DIR)."""
     env = clean_env()
     home = registry.game_dir(game).parent
-    if not (Path(__file__).resolve().parents[2] / "games") == home:
+    if Path(__file__).resolve().parents[2] / "games" != home:
         done = subprocess.run([str(installed_pbem.python), "-c",
                                "import pbem.resources as r; print(r.games_root())"],
                               env=env, cwd=tmp_path, capture_output=True, text=True, check=True)

@@ -18,7 +18,8 @@ from tests.crossgame.support import play
 TOY = Path(__file__).resolve().parents[1] / "toygame" / "highcard"
 
 
-def test_a_game_whose_report_lacks_the_deadline_fails_by_name(tmp_path, monkeypatch, smtp):
+def test_a_game_whose_report_lacks_the_deadline_fails_by_name_and_a_leak_is_found(
+        tmp_path, monkeypatch, smtp):
     root = tmp_path / "games"
     copy = root / "omitcard"
     shutil.copytree(TOY, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -41,6 +42,14 @@ def test_a_game_whose_report_lacks_the_deadline_fails_by_name(tmp_path, monkeypa
         with pytest.raises(promises.Broken) as broken:
             promises.deadlines(played)
         promises.welcome(played)  # the promises it keeps still pass
+        assert promises.leaks(played) > 0
+        # The sweep has teeth: south's hand pasted into a mail to north is found.
+        mail = next(m for m in played.to("north") if played.plugin.secrets(m.state, "south"))
+        secret = played.plugin.secrets(mail.state, "south")[0]
+        played.mails.append(dataclasses.replace(
+            mail, raw=f"X-Note: {secret}\r\n".encode() + mail.raw))
+        with pytest.raises(promises.Broken, match=f"holds south's secret '{secret}'"):
+            promises.leaks(played)
     finally:
         registry._index.cache_clear()
     assert str(broken.value).startswith(

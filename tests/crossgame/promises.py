@@ -267,6 +267,7 @@ def leaks(p: Played) -> int:
     for m in p.to_players():
         reader = m.to.split("@")[0]
         blob = everything(m.msg)
+        # (the sweep checks each mail against the state it was sent from)
         mine = set(plugin.secrets(m.state, reader))
         for other in p.powers:
             if other == reader:

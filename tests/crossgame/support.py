@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import email
+import functools
 import io
 import json
 import os
@@ -137,7 +138,7 @@ class Mail:
     state: dict[str, Any]    # the game's state when it was sent
     deadline: str | None     # the referee's deadline then (ISO), None if none
 
-    @property
+    @functools.cached_property
     def msg(self) -> EmailMessage:
         return message(self.raw)
 

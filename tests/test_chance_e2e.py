@@ -222,7 +222,7 @@ def test_a_finished_game_whose_referee_never_reveals_k_fails_with_its_own_status
     assert done.returncode == 3, done.stderr
     first = done.stdout.decode().splitlines()[0]
     assert first.startswith("audit NOT passed:") and "never revealed the secret K" in first
-    assert "the hidden draws of step 1 (turn 1)" in first
+    assert "the hidden draws of step 2 (turn 2)" in first  # the set-up step (1) draws nothing
     assert "hidden draws not proven" in done.stdout.decode()
 
 
@@ -399,7 +399,7 @@ def test_gm_status_and_the_audit_say_each_missing_contribution(game: Played) -> 
     status = pbem("gm", "status", str(game.host.path))
     assert status.returncode == 0, status.stderr
     (line,) = [ln for ln in status.stdout.decode().splitlines() if ln.startswith("chance: south")]
-    assert "south contributed to 3 of 5 drawing steps" in line
+    assert "south contributed to 3 of 4 drawing steps" in line  # the set-up step draws nothing
     assert re.search(r"(step 4 was|4 were) drawn without south's value", line), line
     audit = pbem("audit", str(game.tmp / "lucky-1.export")).stdout.decode()
     assert line in audit.splitlines()
@@ -432,6 +432,7 @@ def test_a_file_without_a_chance_value_is_handled_as_documented(game: Played,
     north.deliver(sign_orders(plain, PrivateKey.load(north.key)), 3.0)
     host.run(at(3.1))  # the replies go out (south has sent nothing: the round waits)
     texts = list(map(_text, host.sent("north@example.org")))
-    (reply,) = [t for t in texts if "seq 1)" in t or "rejected" in t.lower()] or [texts]
-    assert ("carries no chance value: step 2 will be drawn without your value" in reply
-            or "entropy" in reply), reply
+    # Refused (docs/protocol.md: a due power's file at a drawing step must carry its value),
+    # naming the missing entropy and the command that fills it in.
+    (reply,) = [t for t in texts if "turn 2 were NOT accepted" in t]
+    assert "carries no entropy" in reply and "--view" in reply, reply

@@ -109,9 +109,12 @@ def player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Player:
 
 
 def readme_sign_line() -> list[str]:
-    (line,) = [ln for ln in README.read_text().splitlines()
-               if ln.startswith("pbem orders sign") and "--key" in ln]
-    return shlex.split(line.split("#")[0])[1:]
+    """The README's signing line (the Play section's; every game's section signs the same way,
+    each with --view)."""
+    lines = [ln for ln in README.read_text().splitlines()
+             if ln.startswith("pbem orders sign") and "--key" in ln]
+    assert lines and all("--view" in ln for ln in lines), lines
+    return shlex.split(lines[0].split("#")[0])[1:]
 
 
 def test_the_readmes_signing_line_contributes(player: Player) -> None:

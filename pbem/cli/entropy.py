@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import email
 import re
-import sys
 from dataclasses import dataclass
 from email import policy
 from pathlib import Path
@@ -41,7 +40,6 @@ from pbem.store.checkpoint import TAG, Checkpoint, CheckpointError
 #: refusal).
 MAX_AHEAD = 64
 LAST, VIEW = "chance_last", "chance_view"
-_ORDERS_LINE = re.compile(r"^orders:.*\n?(?:(?:[ \t#].*)?\n)*", re.M)
 
 
 class Refused(UsageError):
@@ -198,15 +196,6 @@ def contribution(asked: Asked, vault: Vault) -> tuple[str, bool]:
         vault.note_chance(asked.game, asked.power, LAST, step=asked.step, length=asked.length)
     value = player_reveal(bytes.fromhex(seed_hex), asked.step).hex()
     return f"entropy: {value}\n", True
-
-
-def drop_orders(text: str, asked: Asked) -> str:
-    """The file for a power the step listens to but asks no orders of: its orders dropped, so
-    it carries the chance value alone."""
-    if load_order_yaml(text).get("orders"):
-        print(f"note: step {asked.step} asks {asked.power} for no orders but listens to its "
-              "chance: the file carries your value alone", file=sys.stderr)
-    return _ORDERS_LINE.sub("orders: {}\n", text, count=1)
 
 
 def with_entropy(text: str, asked: Asked, vault: Vault) -> str:

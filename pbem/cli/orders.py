@@ -281,8 +281,6 @@ def run_sign(args: argparse.Namespace) -> int:
     # record of the view of this turn; refused when neither can tell the step.
     asked = (entropy.asked_by_view(view, args.view) if view is not None
              else entropy.asked_by_vault(text, vault))
-    if asked is not None and asked.listened:
-        text = entropy.drop_orders(text, asked)
     if view is not None:
         problems = _problems(text, args, view)
         if problems:

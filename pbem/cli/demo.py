@@ -51,21 +51,32 @@ def run(*args: str, who: str = "referee") -> None:
 
 
 def latest_view(root: Path, power: str) -> Path:
-    """The view.json attached to the newest mail the player got (welcome or turn report)."""
-    found: list[tuple[datetime, bytes]] = []
+    """The view.json attached to the newest mail the player got (welcome or turn report);
+    the mail itself is saved beside it as ``report.eml`` (:func:`latest_mail`), which is what
+    a player passes to ``pbem orders sign --view``: its signed checkpoint lets the tool reveal
+    his chance value for a step past the next one."""
+    found: list[tuple[datetime, bytes, bytes]] = []
     for path in (root / "sent-mail").glob("*.eml"):
-        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        raw = path.read_bytes()
+        msg = email.message_from_bytes(raw, policy=policy.default)
         if f"{power}@" not in str(msg["To"]):
             continue
         for part in msg.iter_attachments():
             if part.get_filename() == "view.json":
                 date = email.utils.parsedate_to_datetime(str(msg["Date"]))
-                found.append((date, bytes(part.get_payload(decode=True))))
+                found.append((date, bytes(part.get_payload(decode=True)), raw))
     if not found:
         raise SystemExit(f"demo: no mail with view.json for {power}")
+    _, view, raw = max(found)
     target = OUT / "players" / power / "view.json"
-    target.write_bytes(max(found)[1])
+    target.write_bytes(view)
+    (OUT / "players" / power / "report.eml").write_bytes(raw)
     return target
+
+
+def latest_mail(power: str) -> Path:
+    """The newest mail of ``power`` as :func:`latest_view` saved it."""
+    return OUT / "players" / power / "report.eml"
 
 
 def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> Path:
@@ -118,7 +129,8 @@ def check_sign_mail(maildir: Path, power: str, orders: Path, view: Path, n: int,
                     vault: str | None = None) -> None:
     """``pbem orders check`` and ``sign`` as the player (with his vault when given: it keeps
     his chance seed), then his mail with the signed file into the referee's Maildir."""
-    with_vault = ["--view", str(view), "--vault", vault] if vault else []
+    mail = latest_mail(power) if latest_mail(power).is_file() else view
+    with_vault = ["--view", str(mail), "--vault", vault] if vault else []
     run("orders", "check", str(orders), "--view", str(view), *with_vault[2:], who=power)
     signed = orders.with_suffix(".signed.txt")
     run("orders", "sign", str(orders), "--key", str(OUT / "players" / power / "key.key"),

@@ -179,7 +179,7 @@ def idle_run(work: Path, n: int) -> dict[str, float]:
     listed = median_seconds(lambda: turnjob.run_root(root, now, None), repeat=5)
 
     def without_list() -> None:
-        os.unlink(root / duelist.NAME)
+        os.unlink(duelist.path(root))
         turnjob.run_root(root, now, None)  # each game through its own hint; list rebuilt
 
     fallback = median_seconds(without_list, repeat=3)

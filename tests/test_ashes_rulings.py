@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 
 from pbem.game import versions
+from pbem.game.chance import NO_CHANCE
 from tests.ashes_driver import (
     PLUGIN,
     PracticeChance,
@@ -237,7 +238,9 @@ def test_A17_seven_and_eight_players():
         assert {f"sequential-{n}", f"rounds-{n}"} <= set(variants)
         assert len(variants[f"sequential-{n}"].powers) == n
     state = PLUGIN.setup("sequential-8", {"game_id": "eight"})
+    # the set-up step draws nothing (every player commits his chance); the deal comes next
+    state = PLUGIN.resolve(state, {p: {} for p in state["seats"]}, NO_CHANCE).state
     dealt = PLUGIN.resolve(state, {p: {} for p in state["seats"]},
-                           PracticeChance("eight", 1)).state
+                           PracticeChance("eight", 2)).state
     assert all(len(dealt["powers"][p]["hand"]) == 3 for p in dealt["seats"])
     assert len(dealt["galaxy"]) == 8 and len(dealt["deck"]) == 8

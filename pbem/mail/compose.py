@@ -29,6 +29,9 @@ from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_
 from typing import Literal
 
 from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
+from pbem.mail.plainheaders import MAX_LINE as _MAX_LINE
+from pbem.mail.plainheaders import fold_words as _fold_words
+from pbem.mail.plainheaders import starts_on_the_name_line as _starts_on_the_name_line
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
 
@@ -184,7 +187,6 @@ class Wire:
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _MIME_TOKEN = re.compile(r"^[a-z0-9][a-z0-9.+-]{0,63}$")
 # 78: the limit the email package folds and encodes at
-_MAX_LINE: int = policy.SMTP.max_line_length or 78
 
 
 def compose_wire(
@@ -290,36 +292,6 @@ def _header_line(name: str, value: str) -> bytes:
 #: Headers the email package reads as unstructured text (plain values are folded by
 #: :func:`_fold_words`).
 _UNSTRUCTURED = frozenset({"subject", "references", "list-id"})
-
-
-def _fold_words(name: str, value: str) -> bytes:
-    """The email package's fold of a plain unstructured header (words of printable ASCII
-    between single spaces, each fitting on a line): one line if it fits, else the whole value
-    on the next line if it fits there (never for Subject: :func:`compose` writes a long
-    Subject greedily from its own line, so no mail program shows it with a leading space),
-    else the words filled greedily, each further line starting with a space. Player subjects
-    and every receipt's References (the player's Message-ID) are new text each time, which
-    missed :func:`_fold`'s cache."""
-    if len(name) + 2 + len(value) <= _MAX_LINE:
-        return f"{name}: {value}\r\n".encode("ascii")
-    if len(value) + 1 <= _MAX_LINE and not (name.lower() == "subject"
-                                            and _starts_on_the_name_line(value)):
-        return f"{name}:\r\n {value}\r\n".encode("ascii")
-    lines = [f"{name}:"]
-    for word in value.split(" "):
-        if len(lines[-1]) + 1 + len(word) <= _MAX_LINE:
-            lines[-1] += " " + word
-        else:
-            lines.append(" " + word)
-    return ("\r\n".join(lines) + "\r\n").encode("ascii")
-
-
-def _starts_on_the_name_line(value: str) -> bool:
-    """A plain Subject too long for one line, which :func:`_fold_words` folds greedily from
-    the ``Subject:`` line on (every subject pbem writes: the game's id and the step in words)."""
-    return (len("Subject") + 2 + len(value) > _MAX_LINE and "=?" not in value
-            and bool(PLAIN_WORDS.fullmatch(value))
-            and max(map(len, value.split(" "))) < _MAX_LINE - len("Subject: "))
 
 
 def _date_kept(value: str) -> bool:

@@ -220,7 +220,10 @@ def test_every_cited_ruling_is_in_the_rules_document_a_player_can_print(game: st
     GAME`` prints (the file ships in the wheel: test_packaging)."""
     import importlib
 
-    rulings = importlib.import_module(f"{game}.rulings")
+    from pbem.game import registry
+
+    registry.load(game)  # registers the game's package under its import name
+    rulings = importlib.import_module(f"{registry.module_name(game)}.rulings")
     done = pbem("rules", game)
     assert done.returncode == 0, done.stderr
     text = done.stdout.decode()

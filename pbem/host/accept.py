@@ -228,14 +228,16 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
     elif (wrong := _instance_problem(game, v)) is not None:
         problems.append(wrong)
-    elif (unfair := _chance_problem(game, v, plugin.window(state))) is not None:
-        problems.append(unfair)
-    elif standing is not None and not replaces(v.seq, standing["seq"]):
-        problems.append(Problem(
-            "replay", "seq",
-            f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for turn "
-            f"{v.turn}: an older or equal submission cannot replace it (raise seq)"))
     else:
+        # Every problem of a file for this turn at once: its chance value, its seq and each of
+        # its orders are judged apart, so one rejection lists them all.
+        if (unfair := _chance_problem(game, v, plugin.window(state))) is not None:
+            problems.append(unfair)
+        if standing is not None and not replaces(v.seq, standing["seq"]):
+            problems.append(Problem(
+                "replay", "seq",
+                f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for "
+                f"turn {v.turn}: an older or equal submission cannot replace it (raise seq)"))
         normalized, found = plugin.normalize_orders(v.body, held.view(v.power))
         problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
                         for p in found)

@@ -211,12 +211,11 @@ def test_no_mail_carries_the_escrowed_text_nor_to_another_what_a_player_wrote(
                 assert injected[:20] not in text, (injected, path.name, to)
 
 
+@pytest.mark.parametrize("swept", ["4000ad"], indirect=True)  # the one game with escrow
 def test_the_escrow_is_refused_when_opened_and_its_text_not_recorded(swept: Swept) -> None:
     """Ruling R14: an escrowed destination that is not a star of the board is refused when the
     referee opens it; the fleet has no valid reveal and keeps travelling (to be lost past its
     furthest reach), and the log records neither the text nor its nonce."""
-    if swept.game != "4000ad":
-        pytest.skip("only 4000 A.D. has escrowed destinations")
     resolve = [e for e in swept.host.entries("resolve") if e.body["escrow"]]
     assert [e.body["turn"] for e in resolve] == [2]
     assert resolve[0].body["escrow"] == {
@@ -228,9 +227,8 @@ def test_the_escrow_is_refused_when_opened_and_its_text_not_recorded(swept: Swep
     assert not [e for e in pavo if e["type"] == "arrival"], pavo
 
 
+@pytest.mark.parametrize("swept", ["4000ad"], indirect=True)  # the one game with escrow
 def test_the_game_end_mail_says_an_invalid_destination(swept: Swept) -> None:
-    if swept.game != "4000ad":
-        pytest.skip("only 4000 A.D. has escrowed destinations")
     ends = [m for m in swept.host.sent() if str(m["Subject"]).strip().startswith(
         f"[{swept.host.game_id}] The game is over")]
     assert len(ends) == len(swept.host.powers)

@@ -184,7 +184,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
     verdict = Verdict("rejected", v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
-    standing = replay.standing_orders(game.log.entries).get(v.power)
+    standing = game.log.summary.standing.get(v.power)
     normalized: dict[str, Any] = {}
     logged = _logged(game, v)
     if logged is not None and (

@@ -64,6 +64,7 @@ from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
+from pbem.store.summary import Clock
 
 if TYPE_CHECKING:  # the template engine loads only when a mail is rendered
     from pbem.render.environment import Renderer
@@ -264,7 +265,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
     if not summary.last_resolution and _welcome_missing(ctx, outbox):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
-        clock = replay.Clock(summary.deadline, summary.paused, summary.last_resolution)
+        clock = summary.clock()
         if plugin.is_over(state):
             run.status = "over"
             reveal_chance_secret(game, ctx.referee, now, state)
@@ -420,7 +421,7 @@ def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
 
 
 def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
-                       waiting: list[str], clock: replay.Clock) -> int:
+                       waiting: list[str], clock: Clock) -> int:
     """Tell the game master once per step that the game waits for a contribution."""
     gm = ctx.game.config.gm
     if not gm:
@@ -518,7 +519,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
 
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
-               standing: dict[str, Any], deadline: datetime, clock: replay.Clock) -> int:
+               standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
     schedule = ctx.game.config.schedule
     missing = [p for p in due if p not in standing]
     if not missing:

@@ -9,8 +9,8 @@ cannot resolve the turn without it, nor with an older, another power's, an earli
 later or an invented file instead.
 
 A full log names the file used by its digest; a public export, which withholds digests, by the
-log seq of its ``orders`` entry (pbem.export.withhold), with each entry's power, turn and seq as
-public claims signed by the referee.
+log seq of its ``orders`` entry (pbem.audit.export.withhold), with each entry's power, turn and
+seq as public claims signed by the referee.
 """
 
 from __future__ import annotations

@@ -408,7 +408,7 @@ def _recorded(game: GameDir, v: VerifiedOrders, data: bytes, received: datetime)
     resent mail, or an older file sent again after a newer one) is one submission by name; the
     first record stands (records are never overwritten) and the second is judged and answered.
     The name is the store's documented one: receipt time (UTC, seconds) and 12 hex digits of
-    the SHA-256 of the bytes (pbem.submissions); one stat (or a look at the records this round
+    the SHA-256 of the bytes (pbem.store.submissions); one stat (or a look at the records this round
     has not put in place yet), not a read of every record."""
     stamp = received.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     name = f"{stamp}-{hashlib.sha256(data).hexdigest()[:12]}.json"

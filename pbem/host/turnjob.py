@@ -27,8 +27,9 @@ acceptance and our record of it — byte-identical, with the same Message-ID.
 Whether a resolution's mail is queued is decided by the outbox: its batch key exists and its
 batch is durable. ``mailed.json`` (``{"seq": N}``) is only a hint written without fsync after
 that, so a run need not look in the outbox: if a crash loses it or leaves it torn, the key
-answers (an unreadable hint counts as 0). Game-master endings (pbem.gmops) queue their mails one
-by one under their own keys and write ``mailed.json`` durably; for them the file is the mark.
+answers (an unreadable hint counts as 0). Game-master endings (pbem.host.gmops) queue their
+mails one by one under their own keys and write ``mailed.json`` durably; for them the file is the
+mark.
 
 Size: the turn job's durable steps are one crash-safe sequence (docs/operations.md); kept
 together so the write order can be read top to bottom.

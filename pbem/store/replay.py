@@ -1,7 +1,7 @@
 """What the game log means: its entry kinds and how the state is the replay of the log.
 
 Game-agnostic: everything about the game goes through the GamePlugin. Entry kinds (besides the
-``genesis`` written by pbem.gamedir):
+``genesis`` written by pbem.store.gamedir):
 
 ``orders``   an accepted order submission: ``{turn, power, seq, sha256, text, orders, received,
              message_id, key, pad}`` — ``text`` is the signed armored block exactly as

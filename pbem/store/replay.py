@@ -132,11 +132,9 @@ bytes."""
 ORDERS_CLASS = 8 * PAD_BUCKET
 """The one size class of an ``orders`` entry: its hashed prefix is padded to this many bytes
 (or, for a file longer than any the players' tools write, to the next multiple of PAD_BUCKET).
-8 KiB holds the largest order file the tools of every game write with room to spare (4000
-A.D.: a departure with five escrowed alternatives, both warps' reveals, alliances, resources
-and the fair-chance value come to under 6 KiB), so an order file without a departure, one with
-a departure and one whose departure carries an escrow all show the same length in a public
-export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in
+8 KiB holds the largest order file the tools of every game write with room to spare (the
+largest, with every escrowed alternative and the fair-chance value, is well under it), so an
+order file with or without sealed values shows the same length in a public export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in
 log.jsonl."""
 
 

@@ -326,8 +326,7 @@ def _date_kept(value: str) -> bool:
     """Whether the email package's Date header writes ``value`` back unchanged: it parses the
     date and writes ``format_datetime`` of it, so the value must be that already (what
     :func:`_headers` gives for any ordinary date). The fold of a Date missed the cache for
-    every mail (each has its own time; bench/README.md gives the cost); this check is a
-    fraction of it."""
+    every mail (each has its own time; cost: bench/README.md); this check is a fraction."""
     try:
         return format_datetime(parsedate_to_datetime(value)) == value
     except (TypeError, ValueError, OverflowError):

@@ -134,8 +134,9 @@ ORDERS_CLASS = 8 * PAD_BUCKET
 (or, for a file longer than any the players' tools write, to the next multiple of PAD_BUCKET).
 8 KiB holds the largest order file the tools of every game write with room to spare (the
 largest, with every escrowed alternative and the fair-chance value, is well under it), so an
-order file with or without sealed values shows the same length in a public export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in
-log.jsonl."""
+order file with or without sealed values shows the same length in a public export
+(docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in log.jsonl.
+"""
 
 
 def padded(body: dict[str, Any], floor: int = PAD_BUCKET) -> dict[str, Any]:

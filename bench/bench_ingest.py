@@ -10,10 +10,9 @@ the message as done and mark it seen in the Maildir.
 Floor: the mail floor measured in this run (bench/floors.py ``mail_ms``, as mails/s): one order
 parse + one Ed25519 verify + the five durable writes a mail needs whatever the implementation
 (the message stored before acting, the submission kept, the log entry, the receipt queued, the
-done record), each a temp file + fsync + rename + directory fsync. The note
-(shared/notes/performance-floor.md) priced it at 2.584 ms, i.e. 387 mails per second, on one
-machine; here it is measured again beside each batch, since a durable write's cost on a shared
-machine swings several-fold within minutes.
+done record), each a temp file + fsync + rename + directory fsync. bench/README.md ("One
+machine's floor") gives one machine's price of it; here it is measured again beside each batch,
+since a durable write's cost on a shared machine swings several-fold within minutes.
 
 A batch is group-committed (docs/operations.md, "Group commit in ingest"): per mail about 8
 fsyncs (2 for the inbox copy, 2 for the submission, 1 for the done record, the submission

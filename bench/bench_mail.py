@@ -1,6 +1,6 @@
 """The mail layer: triage of incoming order mail, durable inbox store, outbox to a file transport.
 
-Floors (shared/notes/performance-floor.md, 2-core VM). The notes measure no mail parsing, so the
+Floors (bench/README.md, "One machine's floor", 2-core VM). It measures no mail parsing, so the
 floors are derived from what they do measure:
 
 - triage (parse, find order texts, loop check) of one order mail: the mail layer should cost no

@@ -1,6 +1,7 @@
-"""The durable store: log append, atomic state write, log verification (pbem.atomic, pbem.log).
+"""The durable store: log append, atomic state write, log verification (pbem.atomic,
+pbem.store.log).
 
-Floors (shared/notes/performance-floor.md, 2-core VM):
+Floors (bench/README.md, "One machine's floor", 2-core VM):
 - write 50 KB with temp + fsync + rename + directory fsync: 0.411 ms. Used for the state write,
   and as the floor of one durable log append (one write + one fsync, the same durable step).
 - verifying a log has no row of its own; its floor is derived from the table's ``json.loads`` rate

@@ -1,8 +1,8 @@
 """Floors measured in the same ``make bench`` run, so a ratio means the same on any machine.
 
 Each floor is the unavoidable work of an operation, priced by timing that work's basic steps
-here and now (shared/notes/performance-floor.md defines them; it also gives figures from one
-machine, which are not used):
+here and now (bench/README.md, "One machine's floor", gives the figures one machine measured,
+which are not used):
 
 - ``small_file_us`` — what a visit must do to know a game has nothing to do: open and read one
   small file (2 KB), ``stat`` three files and list one empty directory. The floor of an idle

@@ -1,4 +1,4 @@
-"""Printing one benchmark figure beside its floor (shared/notes/performance-floor.md)."""
+"""Printing one benchmark figure beside its floor (bench/README.md, "One machine's floor")."""
 
 from __future__ import annotations
 

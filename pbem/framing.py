@@ -1,7 +1,7 @@
 """The one unambiguous encoding of several byte strings as one: each is preceded by its length
-as 4 big-endian bytes. Signatures (pbem.keys), commitments (pbem.commitment) and escrow
-(pbem.escrow) all hash, sign or bind data framed this way, so no two different tuples of fields
-ever give the same bytes."""
+as 4 big-endian bytes. Signatures (pbem.protocol.keys), commitments (pbem.protocol.commitment)
+and escrow (pbem.protocol.escrow) all hash, sign or bind data framed this way, so no two
+different tuples of fields ever give the same bytes."""
 
 from __future__ import annotations
 

@@ -3,10 +3,9 @@
 A group commit writes many small files and then must make each durable before the next step
 (rename into place, the log entry, the acknowledgement). Issued one after the other, each
 fsync waits for its own journal commit; issued at once, from a few threads, the file system
-merges them into a few commits (ext4's jbd2 batches concurrent fsyncs; so do XFS and btrfs).
-On the 2-core machines of shared/notes, 100 fsyncs of 3 KB files took 23-38 ms one by one and
-9-16 ms from 8 threads; on a busier moment, when one fsync took 4 ms, 200 of them took 900 ms
-one by one, 380 ms from 8 threads, 75-130 ms from 32 and 55-80 ms from 64. Every file still
+merges them into a few commits (ext4's jbd2 batches concurrent fsyncs; so do XFS and btrfs):
+a group took a third to a tenth of the time it took one by one (bench/README.md, "Measurements
+behind the code"). Every file still
 gets its own ``fsync`` — the durability argument of each caller is unchanged; only the waiting
 overlaps.
 

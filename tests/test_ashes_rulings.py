@@ -1,6 +1,6 @@
 """The Ashes of Empire: the rulings read again against the rulebook (issue 28), one test per
-rule, each quoting the seed's lines (games/ashes/RULES.md, "Rulings"; `S:n` is a line of
-shared/seeds/ashes-of-empire-rules.txt). Rules version 2 reads them as quoted; a game recorded
+rule, each quoting the seed's lines (games/ashes/RULES.md, "Rulings"; `S:n` is line n of
+the rulebook's text). Rules version 2 reads them as quoted; a game recorded
 under version 1 plays on as it began, and each test shows that too."""
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+from pbem.store.summary import summarize
 from tests.genesis_setup import setup_options
 from tests.test_audit_game import Played, played
 
@@ -66,7 +67,7 @@ def re_resolve_without(items: Items, seq: int, power: str) -> None:
     chain = chain_of(items[:seq])
     initial = AD.setup(chain[0].body["variant"], setup_options(chain[0].body))
     state = replay.replay(AD, chain, initial)
-    standing = replay.standing_orders(chain)
+    standing = summarize(chain).standing_orders()
     assert power in standing
     del standing[power]
     body = items[seq]["body"]

@@ -1,5 +1,5 @@
 """Babylon 5 CGS: the rulings read again against the rulebook (issue 28), one test per rule,
-each quoting the rulebook's lines (games/b5cgs/RULES.md; shared/seeds/babylon5-cgs-rulebook.txt).
+each quoting the rulebook's lines (games/b5cgs/RULES.md).
 Rules versions 2 and 3 read them as quoted; a game recorded under an earlier version plays on as
 it began, and each test shows that too."""
 

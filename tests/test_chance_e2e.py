@@ -32,6 +32,7 @@ from pbem.store import log as glog
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+from pbem.store.summary import summarize
 from tests.mail_player import MailPlayer
 from tests.pbem_host import Host, at
 from tests.test_toygame_e2e import attachment, pbem
@@ -145,7 +146,7 @@ def test_the_same_game_replayed_gives_byte_identical_draws(game: Played) -> None
     state = g.initial_state(HC)
     draws = []
     for step, entry in enumerate((e for e in g.log.entries if e.kind == "resolve"), 1):
-        standing = replay.standing_orders(g.log.entries[:entry.seq])
+        standing = summarize(g.log.entries[:entry.seq]).standing_orders()
         result = replay.replay_resolution(HC, state, standing, entry, game_id="lucky-1",
                                           step=step, k=k)
         draws += [e for e in result.events if e["type"] == chance.EVENT]

@@ -10,6 +10,7 @@ from pbem.protocol.keys import PrivateKey
 from pbem.store import replay
 from pbem.store.log import GameLog
 from pbem.store.referee import referee_public
+from pbem.store.summary import summarize
 from tests.pbem_host import Host, at
 
 
@@ -38,7 +39,7 @@ def test_paused_game_does_not_resolve_and_resume_gives_a_fresh_deadline(tmp_path
     assert host.run(at(100))[0].status == "paused"
     assert not gm_entries(host, "resolve")
     gmops.resume(host.path, at(100))
-    clock = replay.clock(GameLog.load(host.path / "log.jsonl").entries)
+    clock = summarize(GameLog.load(host.path / "log.jsonl").entries).clock()
     assert clock.deadline == "2026-12-07T04:00:00Z" and not clock.paused
     assert host.run(at(101))[0].status == "waiting"
     assert host.run(at(148.5))[0].status == "resolved"

@@ -423,7 +423,7 @@ def test_replays_in_the_same_turn_and_resends_in_one_batch(world: World, tmp_pat
         "accepted", "accepted", "superseded", "duplicate", "superseded", "rejected", "rejected"]
     assert [p.code for v in report.verdicts for p in v.problems] == [
         "superseded", "superseded", "unknown-key", "unknown-key"]
-    standing = replay.standing_orders(GameDir.open(root / "demo-1").log.entries)["algol"]
+    standing = GameDir.open(root / "demo-1").log.summary.standing["algol"]
     assert standing["seq"] == 60
     kinds = [(str(m["In-Reply-To"]), kind_of(m)) for _, m in queued(root)]
     assert sorted(kinds) == sorted([

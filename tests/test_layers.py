@@ -175,3 +175,27 @@ def test_no_command_defaults_to_a_game() -> None:
                     if isinstance(d, ast.Constant) and d.value == "4000ad":
                         wrong.append(f"{path}:{d.lineno}")
     assert not wrong, "defaults to 4000ad:\n" + "\n".join(wrong)
+
+
+def test_the_architecture_doc_shows_every_layer_and_module() -> None:
+    """docs/architecture.md's table has a row for every ranked layer, naming its package and
+    every module in it (a base module by its file name), so the map stays the code's."""
+    doc = (PBEM.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in doc.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 4 and cells[0] in RANKS:
+            rows[cells[0]] = " ".join(cells[1:])
+    assert set(rows) == set(RANKS), set(RANKS) ^ set(rows)
+    missing = []
+    for path in sources():
+        name = module_name(path)
+        layer = layer_of(name)
+        stem = name.rsplit(".", 1)[-1]
+        if layer == "main" or name == "pbem" or name == f"pbem.{layer}":
+            continue
+        if f"`{stem}`" not in rows[layer] and f"{stem}.py`" not in rows[layer]:
+            missing.append(f"{name} (the {layer} row)")
+    missing += [f"pbem/{layer}/ (its row)" for layer in RANKS
+                if layer not in ("base", "main") and f"`pbem/{layer}/`" not in rows[layer]]
+    assert not missing, "docs/architecture.md does not name: " + ", ".join(missing)

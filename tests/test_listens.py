@@ -17,7 +17,6 @@ import pytest
 from pbem.audit import AuditFailure, audit_bytes, audit_path
 from pbem.audit.export import lines_of
 from pbem.store import log as glog
-from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 from tests.mail_player import MailPlayer
@@ -90,7 +89,7 @@ def test_the_open_turn_uses_the_listened_answer_and_records_it(game: Played) -> 
     events = [e for e in resolution.body["events"] if e["type"] == "contested_answer"]
     assert events and events[0]["power"] == game.answerer and events[0]["_visible_to"] == [
         game.answerer]
-    missed = replay.missed_turns(game.host.game().log.entries)
+    missed = game.host.game().log.summary.missed_turns()
     assert all(missed.get(p, {"total": 0})["total"] == 0 for p in (game.answerer, third))
 
 

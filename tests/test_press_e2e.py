@@ -260,11 +260,11 @@ def test_press_relayed_at_once_to_its_recipients_only_and_never_leaks(game: Game
 def test_press_only_mail_keeps_the_orders_and_a_mail_with_both_relays_both(game: Game) -> None:
     h = game.host
     assert h.submit(A, {}, when=at(1)).verdict == "accepted"
-    standing = replay.standing_orders(h.game().log.entries)[A]
+    standing = h.game().log.summary.standing_orders()[A]
     game.mail(A, press_text(h, A, [{"to": B, "text": f"Only press. {PRIVATE}"}]))
     game.mail(B, h.orders_text(B, {}), press_text(h, B, [{"to": A, "text": f"Both. {D2A}"}]))
     assert sorted(game.ingest(1.5)) == ["accepted", "press", "press"]
-    now = replay.standing_orders(h.game().log.entries)
+    now = h.game().log.summary.standing_orders()
     assert now[A] == standing and set(now) == {A, B}
     before = len(game.server.received)
     game.run(1.6)

@@ -14,10 +14,9 @@ import pytest
 
 from pbem import canonical
 from pbem.audit.verify import AuditFailure, audit_bytes
-from pbem.store import replay, trusted
+from pbem.store import trusted
 from pbem.store.gamedir import GameDir
 from pbem.store.log import CorruptEntry, GameLog, LogError
-from pbem.store.summary import summarize
 from tests.pbem_host import Host, at
 
 
@@ -67,22 +66,6 @@ def write_with_mac(host: Host, data: dict, mac: bytes | None = None) -> None:
     if mac is None:
         mac = hmac.new(key, host.path.name.encode() + b"\0" + payload, hashlib.sha256).digest()
     (host.path / trusted.NAME).write_bytes(mac.hex().encode() + b"\n" + payload)
-
-
-def test_summary_matches_the_scans_on_every_prefix_of_a_played_game(tmp_path: Path) -> None:
-    host = played(tmp_path)
-    host.submit("pavo", {}, at(49 * 5))
-    entries = GameLog.load(host.path / "log.jsonl").entries
-    assert any(e.kind == "resolve" for e in entries) and any(e.kind == "orders" for e in entries)
-    for end in range(1, len(entries) + 1):
-        prefix = entries[:end]
-        summary = summarize(prefix)
-        clock = replay.clock(prefix)
-        assert (summary.deadline, summary.paused, summary.last_resolution) == (
-            clock.deadline, clock.paused, clock.last_resolution)
-        assert summary.standing_orders() == replay.standing_orders(prefix)
-        assert summary.missed_turns() == replay.missed_turns(prefix)
-        assert summary.last_resolution_time == prefix[clock.last_resolution].time
 
 
 def test_a_run_leaves_a_trusted_point_and_opening_from_it_gives_the_same_log(

@@ -42,7 +42,7 @@ def test_deadline_passes_with_missing_orders_standing_orders_apply(tmp_path):
     assert runs[0].status == "resolved"
     used = host.entries("resolve")[0].body["used"]
     assert used["algol"] and used["pavo"] is None and used["regulus"] is None
-    missed = replay.missed_turns(host.game().log.entries)
+    missed = host.game().log.summary.missed_turns()
     assert missed["pavo"] == {"total": 1, "in_a_row": 1} and missed["algol"]["total"] == 0
     state = host.state()
     assert state["warps"]["algol"]["1"]["travelled"] == 1
@@ -83,7 +83,7 @@ def test_lower_seq_after_a_higher_one_is_superseded_and_previous_orders_stand(tm
     assert first.verdict == "accepted"
     older = host.submit("algol", {}, at(2), seq=4)
     assert older.verdict == "superseded" and older.problems[0].code == "superseded"
-    standing = replay.standing_orders(host.game().log.entries)
+    standing = host.game().log.summary.standing_orders()
     assert standing["algol"]["seq"] == 5
 
 

@@ -218,7 +218,7 @@ class AshesPresenter:
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
                readers: Sequence[str]) -> dict[str, Any]:
         view = views[0]
-        # The step's draws are listed in words under FAIR CHANCE (templates/common/_turn_notes).
+        # The step's draws are listed in words under FAIR CHANCE (templates/common/_turn_notes.txt).
         return {"events": [sentence(e) for e in events if e.get("type") != "chance"],
                 "galaxy": galaxy(view), "table": cardtable.svg(view, events),
                 "empires": empires(view), "deck_count": view["deck"]["count"],

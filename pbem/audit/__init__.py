@@ -6,7 +6,7 @@ file line, turn, power, field, what was expected and what was found):
 
 1. the genesis entry (its hash, format, plugin, keys, and the initial state re-made by the rules
    core) and, for an export, the referee's signature over its header;
-2. the hash chain over every line (pbem.log's rules; a withheld record's hash is finished from
+2. the hash chain over every line (pbem.store.log's rules; a withheld record's hash is finished from
    its SHA-256 midstate);
 3. the walk from genesis (:mod:`pbem.audit._walk`): every order file's signature against the
    key registered for its power at that point (genesis, then referee-signed ``key`` entries),

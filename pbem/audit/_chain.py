@@ -132,7 +132,7 @@ class ChainReader:
 
 def read_records(lines: Iterable[bytes], first_line: int, source: str,
                  header: Header | None) -> list[Record]:
-    """Verify every line and the chain over them (seq, prev, genesis first), as pbem.log does
+    """Verify every line and the chain over them (seq, prev, genesis first), as pbem.store.log does
     for log.jsonl; raises LogError naming the file line and seq."""
     seen: dict[str, int] = {}
     reader = ChainReader(source, first_line, header, lambda digest, _line: seen.get(digest))

@@ -1,16 +1,16 @@
 """Which order file each resolution must use, and what the audit says when it used another.
 
-The rule (pbem.store.replay.standing_orders and gather_orders): for each power due, the accepted
-order file with the highest seq logged after the previous resolution (the one seq rule,
-pbem.protocol.orderdoc.replaces), unless the rules core no longer accepts it against the state
+The rule (pbem.store.summary.stand and pbem.store.replay.gather_orders): for each power due,
+the accepted order file with the highest seq logged after the previous resolution (the one seq
+rule, pbem.protocol.orderdoc.replaces), unless the rules core no longer accepts it against the state
 at the resolution (stale); where there is none, the standing orders (``used: null``). The audit
 holds every resolution to it, so a referee who logs an order file (and signs a receipt for it)
 cannot resolve the turn without it, nor with an older, another power's, an earlier turn's, a
 later or an invented file instead.
 
 A full log names the file used by its digest; a public export, which withholds digests, by the
-log seq of its ``orders`` entry (pbem.export.withhold), with each entry's power, turn and seq as
-public claims signed by the referee.
+log seq of its ``orders`` entry (pbem.audit.export.withhold), with each entry's power, turn and
+seq as public claims signed by the referee.
 """
 
 from __future__ import annotations

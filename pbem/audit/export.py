@@ -9,12 +9,12 @@ The file is JSON lines. Line 1 is the header, every other line one log entry::
   …
 
 * An entry line is exactly its line in log.jsonl, so its hash and the chain verify as they do
-  there (pbem.log). The genesis entry holds the config, every power's public key, the referee's
-  public key, the plugin, variant and options and the initial state digest; ``orders`` entries
-  hold each accepted order file with its signature; ``resolve`` entries every resolution,
+  there (pbem.store.log). The genesis entry holds the config, every power's public key, the
+  referee's public key, the plugin, variant and options and the initial state digest; ``orders``
+  entries hold each accepted order file with its signature; ``resolve`` entries every resolution,
   escrow opening and event; ``gm`` and ``key`` entries the referee-signed operations.
-* ``checkpoint`` is the referee's signed checkpoint of the head (pbem.checkpoint): a player can
-  compare it with the ones in their mail, and a truncated or extended file no longer matches.
+* ``checkpoint`` is the referee's signed checkpoint of the head (pbem.store.checkpoint): a player
+  can compare it with the ones in their mail, and a truncated or extended file no longer matches.
 * ``signature`` is the referee's signature (domain ``pbem-export-v1``) over the header without
   it; ``withheld`` maps the seq of each withheld record to the SHA-256 of its line, so the
   referee stands by every byte of the file, the public claims of withheld entries included.
@@ -136,7 +136,7 @@ def withhold(entry: Entry, plugin: GamePlugin,
 
     ``orders``: the whole signed order file and its parse (cooperation orders, escrow blobs,
     reveals; its digest could confirm a guess of the text). Kept public: its power, turn and
-    seq, and its midstate (the body is padded to a bucket, pbem.engine.padded, so the midstate
+    seq, and its midstate (the body is padded to a bucket, pbem.store.replay.padded, so the midstate
     tells only the bucket of its length and publishes no byte of it; an unpadded entry of an
     older log publishes its exact length and its last ``len % 64`` bytes: the end of the
     signature armor and the turn). ``resolve``: which order file each power's orders came

@@ -1,7 +1,7 @@
 """SHA-256 continued from a published midstate: how a withheld log entry still proves its link.
 
 A log entry's hash is ``SHA-256(DOMAIN || {"body":<body>,"kind":…,"prev":…,"seq":…,"time":…})``
-(pbem.log). The body comes first, so the hash of a withheld entry can be *finished* by anyone
+(pbem.store.log). The body comes first, so the hash of a withheld entry can be *finished* by anyone
 from the compression state after the 64-byte blocks of ``DOMAIN || {"body":<body>`` plus the
 few bytes of it left over (fewer than 64), and the public suffix (kind, prev, seq, time). A
 public export publishes exactly that: the body stays hidden, yet the entry's hash still binds

@@ -3,8 +3,8 @@
 Games stay pure: they never call ``random``. A resolution that needs dice or a shuffle draws from
 the ``Chance`` object the engine hands to ``resolve(state, orders, chance)``, so the same log
 replays to the same state and every draw can be proven to the players afterwards. The fair
-implementation (every player contributing, referee commitments at genesis, docs in
-/work/shared/notes/chance.md section 5.1) lives in the ``pbem.chance`` package and implements
+implementation (every player contributing, referee commitments at genesis: docs/protocol.md, "Fair
+chance") lives in the ``pbem.chance`` package and implements
 these Protocols; until a game is started with it, the engine passes ``NO_CHANCE``, which refuses
 every draw with a clear error rather than inventing a seed the players could not check (a
 deterministic seed from the game id and turn would be predictable by everyone, so not fair).

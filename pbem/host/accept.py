@@ -184,7 +184,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
     verdict = Verdict("rejected", v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
-    standing = replay.standing_orders(game.log.entries).get(v.power)
+    standing = game.log.summary.standing.get(v.power)
     normalized: dict[str, Any] = {}
     logged = _logged(game, v)
     if logged is not None and (
@@ -410,7 +410,7 @@ def _recorded(game: GameDir, v: VerifiedOrders, data: bytes, received: datetime)
     resent mail, or an older file sent again after a newer one) is one submission by name; the
     first record stands (records are never overwritten) and the second is judged and answered.
     The name is the store's documented one: receipt time (UTC, seconds) and 12 hex digits of
-    the SHA-256 of the bytes (pbem.submissions); one stat (or a look at the records this round
+    the SHA-256 of the bytes (pbem.store.submissions); one stat (or a look at the records this round
     has not put in place yet), not a read of every record."""
     stamp = received.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     name = f"{stamp}-{hashlib.sha256(data).hexdigest()[:12]}.json"

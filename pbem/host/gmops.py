@@ -64,8 +64,8 @@ def status(path: Path, now: datetime) -> list[str]:
     power's orders (ready or not: early resolution waits for every ready file), the deadline,
     missed turns, mail trouble; for a finished game, its result in words."""
     game, plugin, state = _open(path)
-    clock = replay.clock(game.log.entries)
-    standing = replay.standing_orders(game.log.entries)
+    clock = game.log.summary.clock()
+    standing = game.log.summary.standing_orders()
     due = plugin.powers_due(state)
     info = plugin.variants().get(game.config.variant)
     title = info.title if info is not None else game.config.variant
@@ -106,7 +106,7 @@ def status(path: Path, now: datetime) -> list[str]:
             lines.append("the turn waits for " + ", ".join(waiting)
                          + (" (or the deadline)" if game.config.schedule.early
                             else " until the deadline (early resolution is off)"))
-    missed = replay.missed_turns(game.log.entries)
+    missed = game.log.summary.missed_turns()
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
             f"{p} {m['total']} ({m['in_a_row']} in a row)" for p, m in missed.items()
@@ -227,7 +227,7 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
     from pbem.schedule import parse_duration
 
     game = GameDir.open(path)
-    current = replay.clock(game.log.entries).deadline
+    current = game.log.summary.deadline
     if to:
         deadline = parse_iso(to, "--to")
     elif by and current:

@@ -1,5 +1,5 @@
 """Incoming mail → orders: store every message before acting on it, find the signed order
-blocks, hand each to :mod:`pbem.accept`, record the outcome, then acknowledge the source.
+blocks, hand each to :mod:`pbem.host.accept`, record the outcome, then acknowledge the source.
 
 Nothing vanishes: a message that cannot be handled is quarantined with its reason; a message for
 a busy game stays pending in the inbox and is handled by the next run (``pbem run`` handles

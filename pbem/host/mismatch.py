@@ -15,6 +15,7 @@ from pbem import canonical
 from pbem.game.plugin import GamePlugin
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
+from pbem.store.summary import summarize
 
 #: Differences named in one message (the first ones, in document order).
 SHOWN = 3
@@ -60,9 +61,10 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
     k = replay.chance_key(game)
     before = replay.replay(plugin, entries[:seq], game.initial_state(plugin), k)
     if entry.kind == replay.RESOLVE:
-        step = sum(1 for e in entries[1:seq + 1] if e.kind == replay.RESOLVE)
-        result, _used = replay.resolve_again(plugin, before, replay.standing_orders(entries[:seq]),
-                                             entry, game_id=game.game_id, step=step, k=k)
+        at = summarize(entries[:seq])  # the log's facts just before the entry
+        step = at.chance_ledger().step + 1
+        result, _used = replay.resolve_again(plugin, before, at.standing_orders(), entry,
+                                             game_id=game.game_id, step=step, k=k)
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
-from pbem.chance import contributions
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
@@ -35,7 +34,7 @@ from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
-from pbem.store.summary import Noted
+from pbem.store.summary import Noted, Summary, summarize
 
 if TYPE_CHECKING:
     from pbem.render import mails
@@ -192,14 +191,9 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     gid = ctx.game.game_id
     events = entry.body["events"]
     info = ctx.game_info(after)  # once: the checkpoint is signed once per resolution
-    log = ctx.game.log
-    if entry.seq == len(log) - 1:  # the head: the running summary has it all
-        info.update(_facts(entry.body, log.summary.noted(this_turn=False),
-                           log.summary.missed_turns(), ctx.game.config.nmr_alert))
-        info["press"] = log.summary.press_counts(before.get("turn"))
-    else:  # mail caught up after a crash, with entries after the resolution: scan
-        info.update(turn_facts(log.entries, entry, ctx.game.config.nmr_alert))
-        info["press"] = press_counts(log.entries, before.get("turn"))  # counts, no text
+    at = summary_at(ctx.game, entry)
+    info.update(turn_facts(at, entry, ctx.game.config.nmr_alert))
+    info["press"] = at.press_counts(before.get("turn"))  # counts, no text
     info["chance"] = chance_facts(ctx, entry)
     out = []
     block = chance_attachment(ctx, entry)
@@ -229,6 +223,16 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     return out
 
 
+def summary_at(game: GameDir, entry: Entry) -> Summary:
+    """The log's facts as of ``entry``: the running summary when it is the head (a resolution
+    mailed as it is made), else the summary folded up to it (its mail caught up after a crash,
+    with entries after it)."""
+    log = game.log
+    if entry.seq == len(log) - 1:
+        return log.summary
+    return summarize(log.entries[:entry.seq + 1])
+
+
 def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | None:
     """``chance-step-T.json`` for a resolution that drew in public: its inputs, public seed,
     tips and draws, so `pbem dice verify report.eml` re-checks every public draw."""
@@ -237,14 +241,8 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
                  None)
     if drawn is None or not isinstance(entry.body.get(chance.RANDOM), dict):
         return None
-    log = ctx.game.log
-    if entry.seq == len(log) - 1:  # the head (a resolve entry changes no tip)
-        ledger = log.summary.chance_ledger()
-        step, tips = ledger.step, ledger.tips
-    else:
-        entries = log.entries
-        step = sum(1 for e in entries[1:entry.seq + 1] if e.kind == replay.RESOLVE)
-        tips = chance.ledger(entries[:entry.seq]).tips
+    ledger = summary_at(ctx.game, entry).chance_ledger()  # (a resolve entry changes no tip)
+    step, tips = ledger.step, ledger.tips
     made = chance.recorded(entry.body, ctx.game.game_id, step, None)
     assert made is not None
     block = {**chance.block(made, ctx.game.genesis, tips), "draws": drawn["draws"]}
@@ -260,17 +258,8 @@ def chance_facts(ctx: Context, entry: Entry) -> dict[str, Any] | None:
     rnd = entry.body.get(chance.RANDOM)
     if not isinstance(rnd, dict):
         return None
-    log = ctx.game.log
-    if entry.seq == len(log) - 1:
-        step = log.summary.chance_ledger().step
-        made = log.summary.chance_contributions()
-    else:  # mail caught up after a crash: fold the log up to this entry
-        made = contributions.Contributions()
-        step = 0
-        for e in log.entries[1:entry.seq + 1]:
-            if e.kind == replay.RESOLVE:
-                step += 1
-                made.add(step, e.body.get(chance.RANDOM))
+    at = summary_at(ctx.game, entry)
+    step, made = at.chance_ledger().step, at.chance_contributions()
     events = entry.body.get("events") or []
     drawn = next((e for e in events if isinstance(e, dict) and e.get("type") == chance.EVENT),
                  {})
@@ -417,7 +406,7 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     entry = ctx.game.config.powers[power]
     player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
-            "deadline": None if late else replay.clock(ctx.game.log.entries).deadline}
+            "deadline": None if late else ctx.game.log.summary.deadline}
     mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
                              received=to_iso(received), late=late)
     return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
@@ -450,17 +439,6 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end")
 
 
-def last_seqs(entries: Sequence[Entry]) -> dict[str, int]:
-    """Each power's last accepted seq, in any turn (the form's and `orders new`'s next seq is
-    one more)."""
-    out: dict[str, int] = {}
-    for entry in entries:
-        if entry.kind == replay.ORDERS:
-            power = entry.body["power"]
-            out[power] = max(out.get(power, -1), int(entry.body["seq"]))
-    return out
-
-
 def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
     """What a game-master entry changed for the players, or None if it changed nothing they
     must act on."""
@@ -472,22 +450,16 @@ def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
             "reason": body.get("reason") or "", "power": body.get("power") or ""}
 
 
-def turn_facts(entries: Sequence[Entry], entry: Entry, nmr_alert: int) -> dict[str, Any]:
-    """What a report says beside the events, from the log: the game master's notices since the
-    resolution before ``entry``, each due power's missed turn and what was done for it
-    (standing orders, escrow opened, orders that no longer fit), and the order the powers were
-    resolved in (``due`` as recorded: the game's resolution order)."""
-    before = [e for e in entries if e.seq < entry.seq]
-    start = next((e.seq for e in reversed(before) if e.kind == replay.RESOLVE), 0)
-    noted = [e for e in before if e.seq > start]
-    missed = replay.missed_turns([e for e in entries if e.seq <= entry.seq])
-    return _facts(entry.body, noted, missed, nmr_alert)
-
-
-def _facts(body: dict[str, Any], noted: Sequence[Any], missed: dict[str, dict[str, int]],
-           nmr_alert: int) -> dict[str, Any]:
-    """:func:`turn_facts` from the entries of the turn (``noted``) and the missed turns."""
-    notices = [{**n, "turn": body["turn"]} for e in noted if (n := gm_notice(e)) is not None]
+def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
+    """What a report says beside the events of the resolution ``entry``, from the summary
+    ``at`` it (:func:`summary_at`): the game master's notices of the turn it ended, each due
+    power's missed turn and what was done for it (standing orders, escrow opened, orders that
+    no longer fit), and the order the powers were resolved in (``due`` as recorded: the game's
+    resolution order)."""
+    body = entry.body
+    missed = at.missed_turns()
+    notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
+               if (n := gm_notice(e)) is not None]
     nmr = {}
     for power, sha in body["used"].items():
         if sha is not None:
@@ -561,16 +533,6 @@ def roster(config: GameConfig) -> list[dict[str, str]]:
     show = config.roster == "addresses"
     return [{"power": name, "name": name.capitalize(), "email": entry.email if show else ""}
             for name, entry in config.powers.items()]
-
-
-def press_counts(entries: Sequence[Entry], turn: Any) -> dict[str, int]:
-    """Press messages each power sent in ``turn`` (the game master's summary: counts only)."""
-    out: dict[str, int] = {}
-    for entry in entries:
-        if entry.kind == replay.PRESS and entry.body.get("turn") == turn:
-            power = str(entry.body.get("power"))
-            out[power] = out.get(power, 0) + len(entry.body.get("messages") or [])
-    return out
 
 
 def signature_text(fields: dict[str, Any], signature: str) -> str:

@@ -239,7 +239,7 @@ def _problems(game: GameDir, plugin: Any, state: dict[str, Any], v: VerifiedPres
             elif name == v.power:
                 problems.append(Problem("to-self", where, f"{name} is you: press goes to "
                                         "other powers"))
-    sent = notify.press_counts(game.log.entries, v.turn).get(v.power, 0)
+    sent = game.log.summary.press_counts(v.turn).get(v.power, 0)
     if sent + len(v.messages) > PRESS_PER_TURN:
         problems.append(Problem("press-limit", "press", f"{v.power} has sent {sent} press "
                                 f"message(s) in turn {v.turn}; these {len(v.messages)} would "

@@ -1,8 +1,9 @@
 """The root index: what ingest needs to know about every game, without opening every game.
 
 Why: handling one mail needed the keyring, the referee's own addresses and the registered player
-addresses of the whole root, and built them by opening and verifying every game (0.7 ms per
-game per ingest run: 3.7 s at 5,000 games, per ``.forward`` delivery). The index keeps them in
+addresses of the whole root, and built them by opening and verifying every game on every
+ingest run (seconds at 5,000 games, per ``.forward`` delivery; bench/README.md, "Measurements
+behind the code"). The index keeps them in
 small files under ``ROOT/.pbem-index/`` so a mail reads only the entries it concerns:
 
   meta.json          the root directory's mtime when built, the referee's addresses (loops)

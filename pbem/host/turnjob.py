@@ -27,8 +27,9 @@ acceptance and our record of it — byte-identical, with the same Message-ID.
 Whether a resolution's mail is queued is decided by the outbox: its batch key exists and its
 batch is durable. ``mailed.json`` (``{"seq": N}``) is only a hint written without fsync after
 that, so a run need not look in the outbox: if a crash loses it or leaves it torn, the key
-answers (an unreadable hint counts as 0). Game-master endings (pbem.gmops) queue their mails one
-by one under their own keys and write ``mailed.json`` durably; for them the file is the mark.
+answers (an unreadable hint counts as 0). Game-master endings (pbem.host.gmops) queue their
+mails one by one under their own keys and write ``mailed.json`` durably; for them the file is the
+mark.
 
 Size: the turn job's durable steps are one crash-safe sequence (docs/operations.md); kept
 together so the write order can be read top to bottom.
@@ -64,6 +65,7 @@ from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
+from pbem.store.summary import Clock
 
 if TYPE_CHECKING:  # the template engine loads only when a mail is rendered
     from pbem.render.environment import Renderer
@@ -264,7 +266,7 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
     if not summary.last_resolution and _welcome_missing(ctx, outbox):
         run.queued += notify.queue_welcome(ctx, game.initial_state(plugin), outbox)
     for _ in range(MAX_STEPS):
-        clock = replay.Clock(summary.deadline, summary.paused, summary.last_resolution)
+        clock = summary.clock()
         if plugin.is_over(state):
             run.status = "over"
             reveal_chance_secret(game, ctx.referee, now, state)
@@ -420,7 +422,7 @@ def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
 
 
 def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
-                       waiting: list[str], clock: replay.Clock) -> int:
+                       waiting: list[str], clock: Clock) -> int:
     """Tell the game master once per step that the game waits for a contribution."""
     gm = ctx.game.config.gm
     if not gm:
@@ -518,7 +520,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
 
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
-               standing: dict[str, Any], deadline: datetime, clock: replay.Clock) -> int:
+               standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
     schedule = ctx.game.config.schedule
     missing = [p for p in due if p not in standing]
     if not missing:

@@ -14,5 +14,6 @@ Modules, in the order a message travels:
   SMTP transports that deliver from it.
 - :mod:`~pbem.mail.security` — TLS modes and credentials (never from the command line).
 
-Nothing here decides what an order means; the armor and signatures belong to :mod:`pbem.orderdoc`.
+Nothing here decides what an order means; the armor and signatures belong to
+:mod:`pbem.protocol.orderdoc`.
 """

@@ -246,8 +246,8 @@ def compose_wire(
 @functools.lru_cache(maxsize=1024)
 def _address_pairs(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """``getaddresses(values)`` (cached: the sender and the players' addresses of a game are
-    parsed again for every mail, at ~20 µs each); one bare plain address (a player's, as
-    registered) is its own result without the parser."""
+    parsed again for every mail; bench/README.md gives the cost); one bare plain address (a
+    player's, as registered) is its own result without the parser."""
     if len(values) == 1 and _BARE_ADDRESS.fullmatch(values[0]):
         return (("", values[0]),)
     return tuple(getaddresses(list(values)))
@@ -298,7 +298,7 @@ def _date_kept(value: str) -> bool:
     """Whether the email package's Date header writes ``value`` back unchanged: it parses the
     date and writes ``format_datetime`` of it, so the value must be that already (what
     :func:`_headers` gives for any ordinary date). The fold of a Date missed the cache for
-    every mail (each has its own time) at ~190 µs; this check is a fraction of it."""
+    every mail (each has its own time; cost: bench/README.md); this check is a fraction."""
     try:
         return format_datetime(parsedate_to_datetime(value)) == value
     except (TypeError, ValueError, OverflowError):

@@ -22,7 +22,8 @@ Layout under ROOT (nothing is ever deleted; a message only moves between these f
     quarantine/<sha256>.reason  ... and why, in one plain sentence (and its .arrived)
 
 Why the archive: every run and every ingest lists the live inbox; kept there, handled mail made
-each of them pay 18 µs per message ever received. Now ``inbox/`` holds only pending mail (and a
+each of them pay for every message ever received (bench/README.md, "Measurements behind the
+code"). Now ``inbox/`` holds only pending mail (and a
 few fixed files: the lock, replies.json, mbox states), and nothing lists ``keys/`` or
 ``handled/``: they are looked up by name.
 

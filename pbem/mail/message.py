@@ -4,7 +4,7 @@ Players use every mail client there is, so an order can arrive as the text/plain
 quoted behind "> " in a reply), inside multipart/alternative, as a .yaml/.yml/.txt attachment, in a
 forwarded message/rfc822, in quoted-printable or base64, in any charset. This module finds every
 such text and returns it decoded, with where it came from; it does not look inside the armor (that
-is :func:`pbem.orderdoc.find_signed_blocks`).
+is :func:`pbem.protocol.orderdoc.find_signed_blocks`).
 
 Hostile or broken input never raises anything but :class:`~pbem.mail.errors.MessageRefused` (from
 :func:`parse_message`, for a message over a cap or one the stdlib parser cannot read); anything
@@ -32,7 +32,8 @@ from typing import Literal
 from pbem.errors import Problem
 from pbem.mail.errors import MessageRefused, MessageTooBig
 
-#: The first line of a signed order document (see pbem.orderdoc); finding it is all we do with it.
+#: The first line of a signed order document (see pbem.protocol.orderdoc); finding it is all
+#: we do with it.
 BEGIN_MARKER = "-----BEGIN PBEM SIGNED ORDERS-----"
 
 #: The first line of a signed press block (pbem.protocol.pressdoc): a text holding it is read too.
@@ -47,8 +48,9 @@ ORDER_FILE_SUFFIXES = (".yaml", ".yml", ".txt")
 
 MiB = 1024 * 1024
 
-# Cheap pre-parse bounds: the stdlib parser costs ~0.15 ms per MIME part and recurses once per
-# nesting level (RecursionError at ~3000), so hostile structure is refused before it is parsed.
+# Cheap pre-parse bounds: the stdlib parser's cost grows with every MIME part (bench/README.md,
+# "Measurements behind the code") and it recurses once per nesting level (RecursionError at
+# ~3000), so hostile structure is refused before it is parsed.
 _DASH_LINE = re.compile(rb"^--", re.M)
 _CONTAINER_TYPE = re.compile(rb"^content-type:\s*(?:multipart/|message/rfc822)", re.M | re.I)
 _ENCODED_WORD = re.compile(rb"=\?[^?\s]{0,75}\?[BbQq]\?")
@@ -67,7 +69,8 @@ class _ParsePolicy(EmailPolicy):
     The default policy re-parses a header on every ``msg.get()`` — and the parser itself and
     ``get_content_type()``/``get_param()`` call it again and again for the same Content-Type —
     which made header parsing ~80 % of reading an order mail. Header objects are immutable, so a
-    small LRU keyed by (name, raw value) returns the same result ~9× faster.
+    small LRU keyed by (name, raw value) returns the same result much faster (bench/README.md,
+    "Measurements behind the code").
     """
 
     def header_fetch_parse(self, name: str, value: str) -> object:  # type: ignore[override]

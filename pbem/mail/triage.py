@@ -1,8 +1,9 @@
 """One call for ingest: parse a stored message, find its order texts, decide if it may be answered.
 
 The result is a value, never an exception: ``too_big`` set means quarantine the message;
-otherwise ``texts`` go to :func:`pbem.orderdoc.find_signed_blocks`, ``html_only`` asks for the
-polite "please send plain text" reply, and ``no_reply`` (when set) forbids any automatic answer.
+otherwise ``texts`` go to :func:`pbem.protocol.orderdoc.find_signed_blocks`, ``html_only`` asks
+for the polite "please send plain text" reply, and ``no_reply`` (when set) forbids any automatic
+answer.
 """
 
 from __future__ import annotations
@@ -106,8 +107,9 @@ _PLAIN_HEADERS = {"subject": PLAIN_WORDS, "references": PLAIN_WORDS,
 def plain_header_text(msg: Message, name: str) -> str | None:
     """:func:`pbem.mail.loops.header_text` for Subject, References and Message-ID, without the
     email package's header parse when the raw value is plain (see ``_PLAIN_HEADERS``): that
-    parse cost ~50-90 µs per header and missed the header cache for every Message-ID. Any other
-    value (folded, encoded, non-ASCII, odd spacing) takes ``header_text`` itself.
+    parse cost more than the rest of triage per header (bench/README.md) and missed the header
+    cache for every Message-ID. Any other value (folded, encoded, non-ASCII, odd spacing) takes
+    ``header_text`` itself.
     tests/test_mail_triage_headers.py checks both give the same text."""
     key = name.lower()
     pattern = _PLAIN_HEADERS[key]

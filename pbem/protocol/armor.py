@@ -15,7 +15,7 @@ exactly those things (CRLF, quoted-printable, format=flowed, editors), and none 
 what the YAML means. Finding blocks strips a reply's quote prefix (``> ``, ``>>``…) and ignores
 everything around the block.
 
-This module only cuts text; it neither verifies nor parses (see pbem.orderdoc).
+This module only cuts text; it neither verifies nor parses (see pbem.protocol.orderdoc).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Receipts: the referee's signed statement that it accepted one order file.
 
-When it accepts an order file the referee signs (pbem.accept) the canonical JSON of
+When it accepts an order file the referee signs (pbem.host.accept) the canonical JSON of
 ``{game, power, received, seq, sha256, turn}`` (``sha256``: of the signed order text, as the
 log's ``orders`` entry records it) with the referee key, domain ``pbem-receipt-v1``, and mails
-it in this text form (pbem.notify.signature_text), in the receipt mail or attached to it as
+it in this text form (pbem.host.notify.signature_text), in the receipt mail or attached to it as
 ``receipt.txt``::
 
   pbem-receipt game=g1 power=algol received=2026-12-01T04:00:00Z seq=2 sha256=<64 hex> turn=2
@@ -58,7 +58,7 @@ class Receipt:
 
     @classmethod
     def sign(cls, key: PrivateKey, fields: dict[str, Any]) -> Receipt:
-        """The referee's receipt for ``fields`` (what pbem.accept signs)."""
+        """The referee's receipt for ``fields`` (what pbem.host.accept signs)."""
         sig = key.sign(DOMAIN, PAYLOAD_TYPE, canonical.encode(dict(fields)))
         return cls(str(fields["game"]), str(fields["power"]), int(fields["turn"]),
                    int(fields["seq"]), str(fields["sha256"]), str(fields["received"]), sig)

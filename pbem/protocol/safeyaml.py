@@ -36,7 +36,7 @@ from pbem.errors import Problem, Rejected
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 32
 
-try:  # libyaml is about 8x faster (shared/notes/performance-floor.md)
+try:  # libyaml is several times faster (bench/README.md, "One machine's floor")
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - only without libyaml
     _Loader = yaml.SafeLoader

@@ -146,10 +146,8 @@ class Ledger:
     def from_data(cls, data: Mapping[str, Any]) -> Ledger:
         return cls(int(data["step"]), {p: bytes.fromhex(t) for p, t in data["tips"].items()},
                    {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()},
-                   # a summary kept before tip steps were recorded: its tips came earlier
-                   {p: int(s) for p, s in (data.get("tip_steps")
-                                           or dict.fromkeys(data["tips"], 0)).items()},
-                   int(data.get("drawn") or 0), set(data.get("replaced") or ()))
+                   {p: int(s) for p, s in data["tip_steps"].items()}, int(data["drawn"]),
+                   set(data["replaced"]))
 
     def committed_before(self, power: str, step: int | None = None) -> bool:
         """Whether ``power``'s tip was committed in a file for a step before ``step`` (default:
@@ -192,13 +190,6 @@ def _quiet(value: Any) -> tuple[str, bytes] | None:
         return parse_entropy(value)
     except ChanceError:
         return None
-
-
-def ledger(entries: Sequence[Entry]) -> Ledger:
-    out = Ledger()
-    for entry in entries[1:]:
-        out.add(entry)
-    return out
 
 
 def step_values(powers: Sequence[str], standing: Mapping[str, Mapping[str, Any]]

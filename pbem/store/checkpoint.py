@@ -1,6 +1,6 @@
 """Referee checkpoints: a signed (game, log length, head hash) that players keep from their mail.
 
-The signature is made with the referee key through :mod:`pbem.keys` under the domain
+The signature is made with the referee key through :mod:`pbem.protocol.keys` under the domain
 ``pbem-checkpoint-v1`` over the canonical JSON ``{"game":…,"head":…,"length":…}``. The text form
 fits a mail and survives quoting and re-wrapping (it is read as whitespace-separated tokens, with
 leading ``>`` quote marks ignored)::

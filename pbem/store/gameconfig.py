@@ -26,9 +26,9 @@ Example::
   press: white                  # none | white | grey (grey: anonymous messages allowed)
   roster: powers                # powers | addresses (the welcome mail lists players' addresses)
 
-The file is read with :mod:`pbem.safeyaml` (the project's strict safe loader: no aliases, no
-duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every problem names its
-key path, and all problems are reported at once.
+The file is read with :mod:`pbem.protocol.safeyaml` (the project's strict safe loader: no
+aliases, no duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every
+problem names its key path, and all problems are reported at once.
 
 Size: one file format (config.yaml): every key's check, with its error naming the key, sits
 beside the others so the format is read in one place.
@@ -117,7 +117,8 @@ def check_email(text: object) -> str | None:
 def _checked_email(text: str) -> str | None:
     """check_email of a string, kept per process: every open of a game checks its config's
     addresses twice (config.yaml and the genesis entry's copy), and the email package's address
-    parser costs ~70 µs an address (a game of four powers: about 1 ms per open)."""
+    parser is slow enough to show in every open (bench/README.md, "Measurements behind the
+    code")."""
     _name, addr = parseaddr(text)
     return addr if _ADDR.match(addr) and (addr == text.strip() or "<" in text) else None
 

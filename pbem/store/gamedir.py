@@ -3,14 +3,14 @@
 ::
 
   ROOT/                        many games under one root
-    referee.key referee.pub    the referee's Ed25519 key (pbem.referee)
+    referee.key referee.pub    the referee's Ed25519 key (pbem.store.referee)
     GAME/                      the directory name is the game id
-      config.yaml              human-edited (pbem.gameconfig)
+      config.yaml              human-edited (pbem.store.gameconfig)
       keys/POWER.pub           players' public keys (as named in config.yaml)
-      log.jsonl                the hash-chained log, the source of truth (pbem.log)
+      log.jsonl                the hash-chained log, the source of truth (pbem.store.log)
       state.json               cache {"log_length", "head", "digest", "state"}, checked on load
-      submissions/             every submission received (pbem.submissions)
-      lock                     the per-game lock file (pbem.lock)
+      submissions/             every submission received (pbem.store.submissions)
+      lock                     the per-game lock file (pbem.store.lock)
       components.json          the game's component pack (for 4000 A.D. its board), mode 0600
       outbox/ reports/         the mail layer's
 
@@ -135,7 +135,7 @@ def games_under(root: Path | str) -> list[Path]:
 
 
 class GameDir:
-    """An opened, verified game directory. Hold its lock (pbem.lock) before changing it."""
+    """An opened, verified game directory. Hold its lock (pbem.store.lock) before changing it."""
 
     def __init__(self, path: Path, config: GameConfig, log: GameLog, repaired: bytes = b"") -> None:
         self.path = path

@@ -1,7 +1,7 @@
 """What the game log means: its entry kinds and how the state is the replay of the log.
 
 Game-agnostic: everything about the game goes through the GamePlugin. Entry kinds (besides the
-``genesis`` written by pbem.gamedir):
+``genesis`` written by pbem.store.gamedir):
 
 ``orders``   an accepted order submission: ``{turn, power, seq, sha256, text, orders, received,
              message_id, key, pad}`` — ``text`` is the signed armored block exactly as
@@ -17,6 +17,11 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
 ``gm``       a game-master operation, signed by the referee: ``{op, …, signature}`` (op
              ``chance-secret``: K revealed at the game's end, ``{k}``).
 ``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
+``press``    a relayed press file (pbem.host.press): ``{turn, power, sha256, text, messages,
+             received, message_id, key, pad}``. Never changes the state, never counts as orders.
+
+What the log says besides the state (the clock, the standing orders, missed turns, …) is the
+running summary's (pbem.store.summary): one fold, no scan here.
 
 ``replay`` rebuilds the state from genesis; each ``resolve`` and state-changing ``gm`` entry
 carries the digest of the state after it, so a replay that disagrees names the entry.
@@ -25,7 +30,6 @@ carries the digest of the state after it, so a replay that disagrees names the e
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pbem import canonical
@@ -34,15 +38,16 @@ from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.events import check_events
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
 from pbem.protocol.keys import PrivateKey, PublicKey
-from pbem.protocol.orderdoc import newest_by_power
 from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
 from pbem.store.log import DOMAIN, Entry
+from pbem.store.summary import GM as GM
+from pbem.store.summary import KEY as KEY
+from pbem.store.summary import ORDERS as ORDERS
+from pbem.store.summary import PRESS as PRESS
+from pbem.store.summary import RESOLVE as RESOLVE
+from pbem.store.summary import stand
 
-ORDERS, RESOLVE, GM, KEY = "orders", "resolve", "gm", "key"
-#: A relayed press file (pbem.host.press): ``{turn, power, sha256, text, messages, received,
-#: message_id, key, pad}``. Never changes the state and never counts as orders.
-PRESS = "press"
 GM_DOMAIN = "pbem-gm-v1"
 GM_TYPE = "application/vnd.pbem.gm+json"
 
@@ -127,11 +132,11 @@ bytes."""
 ORDERS_CLASS = 8 * PAD_BUCKET
 """The one size class of an ``orders`` entry: its hashed prefix is padded to this many bytes
 (or, for a file longer than any the players' tools write, to the next multiple of PAD_BUCKET).
-8 KiB holds the largest order file the tools of every bundled game write with room to spare
-(the fullest one measured, with every secret and sealed alternative a file may carry, comes to
-under 6 KiB: docs/audit.md), so an order file with or without a sealed value shows the same
-length in a public export (docs/audit.md, "The length of withheld order files"). Cost: 8 KiB
-per order file in log.jsonl."""
+8 KiB holds the largest order file the tools of every game write with room to spare (the
+largest, with every escrowed alternative and the fair-chance value, is well under it), so an
+order file with or without sealed values shows the same length in a public export
+(docs/audit.md, "The length of withheld order files"). Cost: 8 KiB per order file in log.jsonl.
+"""
 
 
 def padded(body: dict[str, Any], floor: int = PAD_BUCKET) -> dict[str, Any]:
@@ -151,29 +156,6 @@ def padded_size(size: int, floor: int = PAD_BUCKET) -> int:
     """The length a hashed prefix of ``size`` bytes is padded to: ``floor``, or the next multiple
     of PAD_BUCKET past it. One rule for the padding and the audit's check of it."""
     return max(floor, size + (-size % PAD_BUCKET))
-
-
-def since_last_resolution(entries: Sequence[Entry]) -> list[Entry]:
-    """Entries after the last ``resolve`` (or after genesis)."""
-    for i in range(len(entries) - 1, 0, -1):
-        if entries[i].kind == RESOLVE:
-            return list(entries[i + 1:])
-    return list(entries[1:])
-
-
-def standing_orders(entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
-    """The accepted submission that stands for each power in the coming resolution: the highest
-    seq among the ``orders`` entries since the last resolution (orderdoc.replaces)."""
-    return newest_by_power((e.body for e in since_last_resolution(entries) if e.kind == ORDERS),
-                           _power, _seq)
-
-
-def _power(body: Mapping[str, Any]) -> str:
-    return str(body["power"])
-
-
-def _seq(body: Mapping[str, Any]) -> int:
-    return int(body["seq"])
 
 
 def gather_orders(
@@ -231,18 +213,17 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
     """The state after every entry of the log, checked against every recorded digest (``k``:
     the game's chance secret, for replaying hidden draws)."""
     state = initial
-    since: list[dict[str, Any]] = []
+    standing: dict[str, Any] = {}
     game_id = str(entries[0].body.get("game_id", "")) if entries else ""
     step = 0
     for entry in entries[1:]:
         if entry.kind == ORDERS:
-            since.append(entry.body)
+            stand(standing, entry.body)
         elif entry.kind == RESOLVE:
             step += 1
-            standing = newest_by_power(since, _power, _seq)
             state = replay_resolution(plugin, state, standing, entry, game_id=game_id,
                                       step=step, k=k).state
-            since = []
+            standing = {}
         elif entry.kind == GM:
             state = apply_gm(plugin, state, entry)
     return state
@@ -337,55 +318,3 @@ def apply_gm(plugin: GamePlugin, state: State, entry: Entry) -> State:
     if digest != entry.body.get("state"):
         raise ReplayMismatch(entry, "state", str(entry.body.get("state")), digest)
     return result.state
-
-
-# -- schedule facts from the log ------------------------------------------------------------------
-@dataclass(frozen=True)
-class Clock:
-    """What the log says about time: the current deadline and whether the game is paused."""
-
-    deadline: str | None
-    paused: bool
-    last_resolution: int  # log seq of the last resolve entry (0: none yet)
-
-
-def clock(entries: Sequence[Entry]) -> Clock:
-    deadline = entries[0].body.get("deadline")
-    paused = False
-    last = 0
-    for entry in entries[1:]:
-        if entry.kind == RESOLVE:
-            deadline = entry.body.get("deadline")
-            last = entry.seq
-        elif entry.kind == GM:
-            op = entry.body.get("op")
-            if op == "pause":
-                paused = True
-            elif op == "resume":
-                paused = False
-                deadline = entry.body.get("deadline", deadline)
-            elif op == "extend":
-                deadline = entry.body["deadline"]
-    return Clock(deadline, paused, last)
-
-
-def missed_turns(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
-    """Per power: resolutions it sent no orders for, in all and in a row up to now (only
-    where it was due: a listened power's file, say one with only his chance value, is no
-    turn played)."""
-    out: dict[str, dict[str, int]] = {}
-    for entry in entries[1:]:
-        if entry.kind != RESOLVE:
-            continue
-        due = entry.body.get("due")
-        for power, sha in entry.body["used"].items():
-            if isinstance(due, list) and power not in due:
-                continue
-            rec = out.setdefault(power, {"total": 0, "in_a_row": 0})
-            if sha is None:
-                rec["total"] += 1
-                rec["in_a_row"] += 1
-            else:
-                rec["in_a_row"] = 0
-    return out
-

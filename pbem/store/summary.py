@@ -1,16 +1,21 @@
-"""Running summaries of a game log: the facts every visit needs, kept up to date entry by entry.
+"""The running summary of a game log: the one definition of every fact the engine reads from
+the log, kept up to date entry by entry.
 
-Why: the clock (deadline, paused, last resolution), the standing orders, the missed-turn counts
-and the registered keys were each a scan of the whole log on every visit, so a visit cost grew
-with the game's history. A :class:`Summary` folds the same facts one entry at a time; the
-trusted point (pbem.store.trusted) stores the summary at its entry, and a visit folds only the
-entries after it. The fold mirrors ``pbem.store.replay.clock`` / ``standing_orders`` /
-``missed_turns`` and ``GameDir.registered_keys`` exactly (tests/test_trusted.py compares them on
-every prefix of a played game), and likewise what a visit or a game-turn asked the whole log
-for: the last entry that changes the state (is the state cache current?), each power's last
-accepted seq, the fair-chance ledger, the game-master entries of this turn and of the turn
-just resolved, the press counts of the latest press turn, whether the game drew and revealed
-its secret (tests/test_summary_scans.py compares each with its scan).
+A :class:`Summary` folds the log one entry at a time into: the clock (deadline, paused, last
+resolution), the standing orders (by ``pbem.protocol.orderdoc.replaces``, the one seq rule),
+the missed-turn counts, the registered keys, the last entry that changes the state (is the
+state cache current?), each power's last accepted seq, the fair-chance ledger and
+contributions, the game-master entries of this turn and of the turn just resolved (a report's
+notices), the press counts and order files of the latest turn, whether the game drew and
+revealed its secret. Nothing else computes these facts from the log: a question about the log
+at an earlier entry is :func:`summarize` over the entries up to it.
+
+Why a fold: a scan of the whole log on every visit made a visit's cost grow with the game's
+history. The trusted point (pbem.store.trusted) stores the summary at its entry and a visit
+folds only the entries after it, so a fact at turn 300 costs what it costs at turn 2.
+tests/test_summary.py checks, over generated logs, that a summary folded incrementally
+(through trusted points) equals one folded from scratch, and that the standing orders it gives
+are the files the replay and the audit then require.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem.chance.contributions import Contributions
+from pbem.protocol.orderdoc import replaces
 
 ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
 STATELESS = frozenset({ORDERS, KEY, PRESS})
@@ -38,6 +44,15 @@ class _Entry(Protocol):
     def body(self) -> Any: ...
     @property
     def hash(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What the log says about time: the current deadline and whether the game is paused."""
+
+    deadline: str | None
+    paused: bool
+    last_resolution: int  # log seq of the last resolve entry (0: none yet)
 
 
 @dataclass(frozen=True)
@@ -92,9 +107,7 @@ class Summary:
             self.keys = dict(body.get("keys", {}))
             return
         if entry.kind == ORDERS:
-            current = self.standing.get(body["power"])
-            if current is None or body["seq"] >= current["seq"]:
-                self.standing[body["power"]] = body
+            stand(self.standing, body)
             power = body["power"]
             self.last_seq[power] = max(self.last_seq.get(power, -1), int(body["seq"]))
             turn = body.get("turn")
@@ -190,14 +203,24 @@ class Summary:
         is only accepted for the current turn, so earlier turns have none after it)."""
         return dict(self.press[1]) if self.press and self.press[0] == turn else {}
 
+    def clock(self) -> Clock:
+        return Clock(self.deadline, self.paused, self.last_resolution)
+
     def standing_orders(self) -> dict[str, dict[str, Any]]:
+        """The accepted submission that stands for each power in the coming resolution: of the
+        ``orders`` entries since the last resolution, the one ``orderdoc.replaces`` keeps (the
+        highest seq; of equal seqs the first)."""
         return dict(self.standing)
 
     def missed_turns(self) -> dict[str, dict[str, int]]:
+        """Per power: resolutions it sent no orders for, in all and in a row up to now (only
+        where it was due: a listened power's file, say one with only his chance value, is no
+        turn played)."""
         return copy.deepcopy(self.missed)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
+        return copy.deepcopy({
             "seq": self.seq, "deadline": self.deadline, "paused": self.paused,
             "last_resolution": self.last_resolution,
             "last_resolution_time": self.last_resolution_time,
@@ -207,14 +230,14 @@ class Summary:
             "turn_notices": self.turn_notices, "press": self.press,
             "turn_orders": self.turn_orders, "drew": self.drew,
             "secret": self.secret, "contributions": self.contributions,
-        }
+        })
 
     @classmethod
     def from_data(cls, data: Any) -> Summary:
         """The summary stored by :meth:`to_data` (raises KeyError/TypeError/ValueError if not)."""
         if not isinstance(data, dict) or set(data) != set(cls().to_data()):
             raise ValueError("not a log summary")
-        out = cls(**data)
+        out = cls(**copy.deepcopy(data))
         if not isinstance(out.seq, int) or not isinstance(out.standing, dict) or not isinstance(
                 out.missed, dict) or not isinstance(out.keys, dict):
             raise ValueError("not a log summary")
@@ -232,6 +255,16 @@ def summarize(entries: Any) -> Summary:
     for entry in entries:
         out.fold(entry)
     return out
+
+
+def stand(standing: dict[str, Any], body: Any) -> None:
+    """Take the ``orders`` entry ``body`` into ``standing`` (power -> the body that stands since
+    the last resolution) where ``orderdoc.replaces`` says it replaces the one standing: the
+    summary's fold and the replay (pbem.store.replay) both take orders with this step."""
+    power = str(body["power"])
+    current = standing.get(power)
+    if replaces(int(body["seq"]), None if current is None else int(current["seq"])):
+        standing[power] = body
 
 
 def order_file_row(seq: int, body: Any) -> list[Any]:

@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pbem.cli import commands
 from pbem.errors import UsageError
 from pbem.schedule import parse_iso
 
@@ -17,9 +18,8 @@ INBOX_WAIT = float(os.environ.get("PBEM_INBOX_WAIT", "60"))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "run",
-        help="the cron job: resolve due turns, mail reports and reminders, deliver the outbox",
+    p = commands.add(
+        sub, "run",
         description="For every game under ROOT: handle mail waiting in the inbox, resolve the "
         "turn if it is due (all orders in, or the deadline passed), mail every player its "
         "report, remind late players, and deliver queued mail. A busy game is skipped. Running "

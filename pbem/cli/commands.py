@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
+
+from pbem.errors import UsageError
 
 #: command -> (its module under pbem.cli, its line in ``pbem --help``), in the listing's order.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -63,3 +67,19 @@ def listed(sub: Subparsers) -> None:  # type: ignore[type-arg]
     shows, with no command module imported."""
     for name, (_module, text) in COMMANDS.items():
         sub.add_parser(name, help=text, add_help=False)
+
+
+def now_from(text: str | None) -> datetime:
+    """--now, or the clock in whole seconds (deadlines and log times then read cleanly)."""
+    if not text:
+        return datetime.now(UTC).replace(microsecond=0)
+    from pbem.schedule import parse_iso
+
+    return parse_iso(text, "--now")
+
+
+def existing_root(root: Path) -> Path:
+    """ROOT must exist: a mistyped path in a crontab must fail loudly, not create a new root."""
+    if not root.is_dir():
+        raise UsageError(f"{root}: no such directory (games are made with: pbem new ROOT/GAME …)")
+    return root

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from pbem.cli import commands
-from pbem.cli.run import existing_root, now_from
+from pbem.cli.commands import existing_root, now_from
 from pbem.errors import UsageError
 from pbem.host import gmops
 from pbem.mail.inbox import Inbox

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from pbem.cli import commands
-from pbem.cli.run import existing_root, now_from
+from pbem.cli.commands import existing_root, now_from
 from pbem.errors import PbemError
 from pbem.host import ingest
 from pbem.mail.errors import TransientMailError

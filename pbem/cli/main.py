@@ -6,7 +6,6 @@ import argparse
 import errno
 import importlib
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except PbemError as exc:
         if args.verbose:
-            traceback.print_exc()
+            _traceback()
         text = str(exc)
         if isinstance(exc, StorageError) and exc.errno in _DISK:
             text = f"{_DISK[exc.errno]}: {text}"
@@ -83,11 +82,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What no command turned into a PbemError (a write outside pbem.atomic, a read of a
         # failing disk): one line naming the file, as every other failure.
         if args.verbose:
-            traceback.print_exc()
+            _traceback()
         print(f"pbem {args.command}: {os_error_line(exc, args)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _traceback() -> None:
+    import traceback  # (--verbose only)
+
+    traceback.print_exc()
 
 
 #: The failures of the disk itself, said first on the line: the fix is the disk, not the input.

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from pbem.cli import commands
-from pbem.errors import UsageError
-from pbem.schedule import parse_iso
+from pbem.cli.commands import existing_root, now_from
 
 #: Seconds ``pbem run`` waits for another process holding the inbox, each time it waits
 #: (PBEM_INBOX_WAIT: for the tests, which hold the inbox on purpose).
@@ -33,21 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def now_from(text: str | None) -> datetime:
-    """--now, or the clock in whole seconds (deadlines and log times then read cleanly)."""
-    return parse_iso(text, "--now") if text else datetime.now(UTC).replace(microsecond=0)
-
-
-def existing_root(root: Path) -> Path:
-    """ROOT must exist: a mistyped path in a crontab must fail loudly, not create a new root."""
-    if not root.is_dir():
-        raise UsageError(f"{root}: no such directory (games are made with: pbem new ROOT/GAME …)")
-    return root
-
-
 def run(args: argparse.Namespace) -> int:
-    # Imported here: pbem ingest (a process per mail) imports now_from and existing_root from
-    # this module, and needs none of the turn job.
     from pbem.host import turnjob
     from pbem.mail import config, trouble
     from pbem.mail.outbox import Outbox

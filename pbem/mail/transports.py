@@ -12,18 +12,23 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import smtplib
-import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pbem import staged
+from pbem import lazy, staged
 from pbem.atomic import StorageError
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
+
+if TYPE_CHECKING:
+    import smtplib
+    import ssl
+else:  # loaded when a mail is sent over SMTP: queueing one (ingest's receipt) needs neither
+    smtplib = lazy.module("smtplib")
+    ssl = lazy.module("ssl")
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.host import turnjob
+    from pbem.host import retention, turnjob
     from pbem.mail import config, trouble
     from pbem.mail.outbox import Outbox
     from pbem.store.referee import warn_permissions
@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
     warn_permissions(root)
+    days = config.keep_mail_days(root)  # (a mistake in mail.yaml stops the run before it starts)
     # Wait (up to a minute) for an ingest that holds the inbox: order files stored before this
     # run must be judged before it resolves a turn. A turn whose deadline some message stored
     # before it is still waiting for is not resolved (turnjob: GameRun.held): once the games
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if transport is not None:
             transport.close()
+    pruned = retention.prune_root(root, now, days)
     if not runs:
         print(f"no games under {root}")
     for r in runs:
@@ -64,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         if r.deferred or r.failed:  # the server's reply, not only a count
             for line in trouble.lines(Outbox(root / r.game / "outbox")):
                 print(line)
+    if pruned is not None and pruned.files:
+        print(f"retention: pruned {pruned.files} file(s) of mail older than "
+              f"{days} days ({retention.size_text(pruned.bytes)})"
+              + (f"; {pruned.busy} busy, next time" if pruned.busy else ""))
     return 1 if not inbox_ok or any(r.status in ("stopped", "error") for r in runs) else 0
 
 

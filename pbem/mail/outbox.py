@@ -47,8 +47,14 @@ from pbem.mail import _files
 from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
-from pbem.mail.outbox_batch import Batch, BatchDamaged, compact_batch, record_line, record_sent
-from pbem.mail.outbox_batch import store_batch
+from pbem.mail.outbox_batch import (
+    Batch,
+    BatchDamaged,
+    compact_batch,
+    record_line,
+    record_sent,
+    store_batch,
+)
 from pbem.mail.outbox_entry import Backoff, DeliveryReport, Entry, StageHook, prepare
 from pbem.mail.outbox_spool import Spool
 from pbem.mail.transports import (

@@ -364,10 +364,9 @@ class Outbox(Spool):
                 os.replace(path, self.sent_dir / path.name)
 
     def prune_sent(self, before: datetime) -> tuple[int, int]:
-        """Drop the bytes of mail recorded sent before ``before`` (pbem.host.retention; hold
-        the game's lock): ``sent/ID.eml`` removed, its ``sent/ID.json`` kept; a retired batch
-        compacted (``compact_batch``). Every record a key needs stays, so ``queued_under`` and
-        ``state`` answer as before. Returns (files removed or compacted, bytes freed)."""
+        """Drop the bytes of mail sent before ``before`` (pbem.host.retention; hold the game's
+        lock): ``sent/ID.eml`` removed, ``sent/ID.json`` kept; a retired batch compacted. Every
+        record a key needs stays. Returns (files removed or compacted, bytes freed)."""
         cutoff = before.timestamp()
         files = size = 0
         pending = {p.name.rsplit(".", 1)[0] for p in self.pending_dir.iterdir()}

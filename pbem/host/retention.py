@@ -12,12 +12,14 @@ rendered again from the log); the copies of mail are not. ``pbem run`` prunes th
   under its name and each of its key names (they are hard links of one file). Exactly-once
   rests on those: a key names an id whose record says "sent" (pbem.mail.outbox_spool
   ``queued_under``), so a rerun still finds every reply queued and queues none again. Under the
-  game's lock (a busy game waits for the next day); nothing pending or failed is touched.
-* ``inbox/handled/DAY/SHA.eml`` and ``.arrived`` — removed for the days before the period; the
+  game's lock (a busy game waits for the next day); nothing pending or failed is touched. Age
+  is the record's ``sent_at`` (the run's clock, as every other time pbem keeps).
+* ``ROOT/sent-mail/NAME.eml`` — the file transport's copy of each message pruned above (named
+  by its bytes); a copy no outbox holds any more is left alone.
+* ``inbox/handled/DAY/SHA.eml`` and ``.arrived`` — removed for the days (of arrival) before the
+  period's first; the
   done record ``SHA.json`` and the duplicate key ``inbox/keys/KEY`` stay, so a redelivered old
   message is still recognised as handled (pbem.mail.inbox ``store``). Under the inbox lock.
-* ``ROOT/sent-mail/*.eml`` — the file transport's copies, removed by age (under the inbox lock:
-  the run that writes them holds it, and a resend writes the same bytes under the same name).
 
 What was pruned is kept in ``ROOT/.pbem-run/retention.json`` (when, how many files, how many
 bytes) and ``pbem gm status`` shows it with the root's size on disk (:func:`status_lines`).
@@ -36,6 +38,7 @@ from typing import Any
 from pbem.mail import _files
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
+from pbem.mail.outbox_prune import prune_sent
 from pbem.schedule import parse_iso, to_iso
 from pbem.store.layout import games_under
 from pbem.store.lock import try_lock
@@ -76,7 +79,7 @@ def prune_root(root: Path, now: datetime, days: int | None, *, force: bool = Fal
             done.busy += 1
             continue
         with lock:
-            done.add(Outbox(game / "outbox").prune_sent(before))
+            done.add(prune_sent(Outbox(game / "outbox"), before, root / "sent-mail"))
     inbox = Inbox(root)
     lock = try_lock(inbox.inbox_dir)
     if lock is None:
@@ -84,7 +87,6 @@ def prune_root(root: Path, now: datetime, days: int | None, *, force: bool = Fal
     else:
         with lock:
             done.add(inbox.prune_handled(before))
-            done.add(_prune_files(root / "sent-mail", before))
     record = {"time": to_iso(now), "days": days, "before": to_iso(before),
               "files": done.files, "bytes": done.bytes, "busy": done.busy,
               "total_files": (last or {}).get("total_files", 0) + done.files,
@@ -92,23 +94,6 @@ def prune_root(root: Path, now: datetime, days: int | None, *, force: bool = Fal
     (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
     _files.write_json(root / RECORD, record, sync_dir=False)  # a note for gm status
     return done
-
-
-def _prune_files(folder: Path, before: datetime) -> tuple[int, int]:
-    """Remove the ``*.eml`` files of ``folder`` last written before ``before``."""
-    files = size = 0
-    cutoff = before.timestamp()
-    with contextlib.suppress(FileNotFoundError):
-        for entry in os.scandir(folder):
-            if not entry.name.endswith(".eml") or not entry.is_file(follow_symlinks=False):
-                continue
-            st = entry.stat(follow_symlinks=False)
-            if st.st_mtime < cutoff:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-                    files += 1
-                    size += st.st_blocks * 512
-    return files, size
 
 
 def last_prune(root: Path) -> dict[str, Any] | None:

@@ -47,14 +47,7 @@ from pbem.mail import _files
 from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
-from pbem.mail.outbox_batch import (
-    Batch,
-    BatchDamaged,
-    compact_batch,
-    record_line,
-    record_sent,
-    store_batch,
-)
+from pbem.mail.outbox_batch import Batch, BatchDamaged, record_line, record_sent, store_batch
 from pbem.mail.outbox_entry import Backoff, DeliveryReport, Entry, StageHook, prepare
 from pbem.mail.outbox_spool import Spool
 from pbem.mail.transports import (
@@ -363,32 +356,6 @@ class Outbox(Spool):
                    for m in batch.members):
                 os.replace(path, self.sent_dir / path.name)
 
-    def prune_sent(self, before: datetime) -> tuple[int, int]:
-        """Drop the bytes of mail sent before ``before`` (pbem.host.retention; hold the game's
-        lock): ``sent/ID.eml`` removed, ``sent/ID.json`` kept; a retired batch compacted. Every
-        record a key needs stays. Returns (files removed or compacted, bytes freed)."""
-        cutoff = before.timestamp()
-        files = size = 0
-        pending = {p.name.rsplit(".", 1)[0] for p in self.pending_dir.iterdir()}
-        for path in sorted(self.sent_dir.glob("*.json")):
-            eml = self.sent_dir / f"{path.stem}.eml"
-            with contextlib.suppress(FileNotFoundError):
-                if path.stat().st_mtime < cutoff:
-                    freed = eml.stat().st_blocks * 512
-                    os.unlink(eml)
-                    files, size = files + 1, size + freed
-        for path in sorted(self.sent_dir.glob("*.batch")):
-            with contextlib.suppress(FileNotFoundError):
-                if path.stat().st_mtime >= cutoff:
-                    continue
-                batch = Batch.read(path)
-                if any(m["id"] in pending for m in batch.members):
-                    continue  # a message of it is pending again (retried): keep its bytes
-                freed = compact_batch(batch, [self._key_path(k) for k in batch.key_names()])
-                if freed:
-                    files, size = files + 1, size + freed
-        return files, size
-
     def retry_failed(self, ident: str) -> None:
         """Put a failed message back in pending/ (after the game master fixed the cause)."""
         record = _files.read_json(self.failed_dir / f"{ident}.json")
@@ -397,4 +364,5 @@ class Outbox(Spool):
         _files.write_json(self.pending_dir / f"{ident}.json", state)
         _files.move_durably(self.failed_dir / f"{ident}.eml", self.pending_dir / f"{ident}.eml")
         os.unlink(self.failed_dir / f"{ident}.json")
+
 

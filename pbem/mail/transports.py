@@ -97,8 +97,13 @@ class FileTransport:
         self.commit()
         return accepted
 
+    @staticmethod
+    def name_of(raw: bytes) -> str:
+        """The file a message is written to (the same bytes, the same name)."""
+        return hashlib.sha256(raw).hexdigest()[:24] + ".eml"
+
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
-        name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
+        name = self.name_of(raw)
         try:
             self._staged.add(self.directory / name, raw, mode=0o600)
         except StorageError as exc:

@@ -4,8 +4,8 @@ Every mail pbem sends stays in its game's ``outbox/sent/`` (and, with the embedd
 transport, in ``ROOT/sent-mail/``), and every mail it handles in ``inbox/handled/DAY/``: half a
 megabyte per 4000 A.D. game-turn. The log and the exports are the record (a report can be
 rendered again from the log); the copies of mail are not. ``pbem run`` prunes them once a day
-(:func:`prune_root`), those older than ``keep_mail_days`` (ROOT/mail.yaml; default
-:data:`DEFAULT_DAYS`; ``never`` keeps everything):
+(:func:`prune_root`), those older than ``keep_mail_days`` (ROOT/mail.yaml; default 30:
+pbem.mail.config; ``never`` keeps everything):
 
 * ``GAME/outbox/sent/ID.eml`` — removed; ``sent/ID.json`` (the server's reply) stays. A batch
   ``sent/B.batch`` is compacted: its messages' bytes dropped, its header and sent records kept,
@@ -43,8 +43,6 @@ from pbem.schedule import parse_iso, to_iso
 from pbem.store.layout import games_under
 from pbem.store.lock import try_lock
 
-#: Days sent and handled mail is kept when ROOT/mail.yaml says nothing (``keep_mail_days``).
-DEFAULT_DAYS = 30
 #: Where the last prune is recorded (the run's own folder: pbem.host.duelist's).
 RECORD = Path(".pbem-run") / "retention.json"
 #: Pruning runs at most this often (a run every ten minutes need not list every outbox).

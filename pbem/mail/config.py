@@ -39,6 +39,8 @@ from pbem.protocol import safeyaml
 NAME = "mail.yaml"
 #: The root's retention setting (pbem.host.retention).
 KEEP = "keep_mail_days"
+#: Days sent and handled mail is kept when mail.yaml says nothing.
+DEFAULT_KEEP_DAYS = 30
 _COMMON = ("host", "port", "security", "credentials_file", "credentials_env", "ca_file")
 SECTION_KEYS = {"smtp": _COMMON, "imap": (*_COMMON, "mailbox", "done_folder")}
 
@@ -96,9 +98,7 @@ def _tls(section: dict[str, Any]) -> Any:
 def keep_mail_days(root: Path) -> int | None:
     """How many days sent and handled mail is kept (pbem.host.retention): ``keep_mail_days``,
     a whole number of days from 1, or ``never`` (None: nothing is pruned); default 30."""
-    from pbem.host.retention import DEFAULT_DAYS
-
-    value = _load(root).get(KEEP, DEFAULT_DAYS)
+    value = _load(root).get(KEEP, DEFAULT_KEEP_DAYS)
     if value == "never":
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:

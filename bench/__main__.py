@@ -8,7 +8,7 @@ import sys
 # Each module has run() -> None printing its lines through bench.report.line.
 MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_ingest",
            "bench_turnjob", "bench_audit", "bench_chance", "bench_scaling",
-           "bench_ingest_scaling", "bench_idle")
+           "bench_ingest_scaling", "bench_idle", "bench_start")
 
 
 def main() -> int:

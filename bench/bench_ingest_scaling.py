@@ -11,9 +11,8 @@ case in the name (the goal: within 1.2×):
 - the same into the 10-game root with PBEM_BENCH_HANDLED handled messages (default 100,000)
   in the archive (``inbox/handled/DAY/`` with their done records and ``inbox/keys/``, written
   directly, 1,000 a day) beside the same root with none.
-- ``pbem ingest ROOT --stdin`` of one mail as a whole process, beside ``python -c pass``
-  (``floors.process_ms``): an order mail (it needs a rendered receipt), and spam from a
-  stranger (quarantined, no reply: no template engine is imported).
+
+The whole-process figures of ``pbem ingest --stdin`` (an order mail, spam) are bench_start's.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ import io
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import timedelta
@@ -42,7 +39,6 @@ from pbem.host import ingest
 from pbem.mail.inbox import duplicate_key
 from pbem.mail.sources import StdinSource
 from pbem.protocol.orderdoc import sign_orders
-from pbem.schedule import to_iso
 from pbem.store.gameconfig import CONFIG_NAME
 from pbem.store.gamedir import LOG_NAME, STATE_NAME, GameDir
 from pbem.store.log import GENESIS_KIND, GameLog, make_entry
@@ -160,24 +156,6 @@ def run() -> None:
              floor)
         line(f"ingest of one mail, root of 10 games with {old} handled messages (ratio to "
              f"none {old_ms / none_ms:.2f})", old_ms, "ms", floor)
-        shutil.rmtree(small / "inbox")
-
-        def process(raw: bytes) -> float:
-            start = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-m", "pbem", "ingest", str(small), "--stdin", "--now",
-                 to_iso(T0 + timedelta(hours=1))], input=raw, capture_output=True, check=False,
-                env=floors.process_env())
-            assert done.returncode == 0, done.stderr
-            return time.perf_counter() - start
-
-        process(mail("g00000"))  # writes the bytecode cache (floors.process_env)
-        times = sorted(process(mail("g00000")) for _ in range(5))
-        line("pbem ingest --stdin of one order mail, whole process (floor: python -c pass)",
-             times[2] * 1e3, "ms", floors.process_ms())
-        times = sorted(process(spam()) for _ in range(5))
-        line("pbem ingest --stdin of one spam mail (no reply), whole process (floor: python "
-             "-c pass)", times[2] * 1e3, "ms", floors.process_ms())
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:  # (zoneinfo is imported where a zone is used: most commands use none)
+    from zoneinfo import ZoneInfo
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 # [0-9], not \d: \d is any script's digit ('١'), which no one types for a deadline.
@@ -113,9 +116,11 @@ def parse_hour(text: object, what: str = "hour") -> time:
 def parse_zone(name: object, what: str = "tz") -> ZoneInfo:
     if not isinstance(name, str) or not name:
         raise ScheduleError(f"{what} must be an IANA time zone name like Europe/Paris")
+    import zoneinfo
+
     try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         raise ScheduleError(f"{what} {name!r} is not a known IANA time zone") from None
 
 
@@ -153,7 +158,9 @@ class Schedule:
 
     @property
     def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.tz)
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(self.tz)
 
     def next_deadline(self, after: datetime, *, min_gap: timedelta = timedelta(0),
                       deadline_class: str = "main") -> datetime:

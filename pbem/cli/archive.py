@@ -8,13 +8,13 @@ from pathlib import Path
 
 from pbem.archive import build_archive
 from pbem.audit.export import export_game
+from pbem.cli import commands
 from pbem.errors import PbemError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "archive",
-        help="write a static replay site of a game (HTML, no server, no external requests)",
+    p = commands.add(
+        sub, "archive",
         description="Write into DIR a static site that replays the game step by step: a summary "
         "with charts, a page per step with the map and events as the public saw them, the "
         "audit's verdict and a button that re-verifies the export in the browser. Built from "

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from pbem import atomic
 from pbem.audit import audit_path
+from pbem.cli import commands
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "audit",
-        help="verify a game export or directory: chain, signatures, commitments, replay",
+    p = commands.add(
+        sub, "audit",
         description="Verify the hash chain from genesis, every order file's signature against "
         "the key registered for its power at the time, the game's own checks of its orders "
         "(4000 A.D.: every commitment and arrival), each fair-chance value on its chain, that "

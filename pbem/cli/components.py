@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import canonical
+from pbem.cli import commands
 from pbem.errors import PbemError, Problem, UsageError
 from pbem.game import registry, versions
 from pbem.protocol.safeyaml import MAX_BYTES, scan
@@ -26,9 +27,8 @@ game.yaml, names it). Every problem is listed with its path; exit 1 if any.
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "components",
-        help="check a component pack (cards, tokens, map pieces, a board)",
+    p = commands.add(
+        sub, "components",
         description="Component packs: the data a game is played with (cards, tokens, map "
         "pieces). A new game records its pack (digest in genesis, data in the game directory).",
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 from pbem.chance.errors import ChanceError
 from pbem.chance.published import find_blocks, verify_block
 from pbem.chance.stream import Stream
+from pbem.cli import commands
 from pbem.numbers import digits, whole_arg
 
 MAX_INPUT = 20 * 1024 * 1024  # a report is far smaller; refuse to read a disk image by mistake
@@ -18,9 +19,8 @@ MAX_ROLLS = 100_000  # rolls printed by one `pbem dice roll` (more is a typo, no
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "dice",
-        help="re-check a step's public dice and shuffles (docs/protocol.md, Fair chance)",
+    p = commands.add(
+        sub, "dice",
         description="Re-check the public chance of a step from the inputs its report publishes.",
     )
     dice = p.add_subparsers(dest="dice_command", metavar="SUBCOMMAND", required=True)

@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 
 from pbem.audit.export import export_game
+from pbem.cli import commands
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "export",
-        help="write the whole game (config, keys, order files, resolutions) to one signed file",
+    p = commands.add(
+        sub, "export",
         description="Write GAMEDIR's game to FILE: a header with the referee's signed checkpoint "
         "of the head, then every log entry exactly as in log.jsonl. Anyone can check it with "
         "pbem audit FILE. With --public, order files, escrow openings and events meant for some "

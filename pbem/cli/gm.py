@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pbem.cli.run import existing_root, now_from
+from pbem.cli import commands
+from pbem.cli.commands import existing_root, now_from
 from pbem.errors import UsageError
 from pbem.host import gmops
 from pbem.mail.inbox import Inbox
@@ -13,10 +14,8 @@ from pbem.store.gamedir import read_public_key
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "gm",
-        help="game-master operations: status, pause, resume, extend, replace, concede, end, "
-        "quarantine, release",
+    p = commands.add(
+        sub, "gm",
         description="Game-master operations. Every change is a log entry signed by the referee "
         "key, so players and auditors see it.",
     )

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from pbem.cli.run import existing_root, now_from
+from pbem.cli import commands
+from pbem.cli.commands import existing_root, now_from
 from pbem.errors import PbemError
 from pbem.host import ingest
 from pbem.mail.errors import TransientMailError
@@ -16,9 +17,8 @@ EX_TEMPFAIL = 75
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "ingest",
-        help="read order mail and accept or reject the orders in it",
+    p = commands.add(
+        sub, "ingest",
         description="Store every incoming message, find the signed order blocks in it, accept "
         "or reject each (a receipt or the list of problems goes to the power's registered "
         "address), and acknowledge the message. Unhandleable mail is quarantined with its "

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pbem.cli import commands
 from pbem.errors import UsageError
 from pbem.protocol import escrow, keys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "keygen",
-        help="make a key pair (PREFIX.key and PREFIX.pub)",
+    p = commands.add(
+        sub, "keygen",
         description="Write an Ed25519 signing key pair: PREFIX.key (private, mode 0600) and "
         "PREFIX.pub (one line to give the referee). With --x25519, write the referee's escrow "
         "key pair instead: PREFIX.x25519.key and PREFIX.x25519.pub. Existing files are never "

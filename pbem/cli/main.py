@@ -6,26 +6,22 @@ import argparse
 import errno
 import importlib
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
 from pbem import __version__
 from pbem.atomic import StorageError
+from pbem.cli import commands
 from pbem.errors import PbemError
-
-# Command-group modules under pbem.cli; each defines register(subparsers) ("games": the
-# commands the games add, e.g. pbem distance).
-COMMAND_MODULES = ("games", "keygen", "orders", "new", "ingest", "run", "gm", "export", "dice",
-                   "audit", "receipt", "archive", "press", "components", "rules")
-#: Commands not named like their module ("games" holds whatever commands the games add).
-COMMAND_ALIASES = {"verify-receipt": "receipt"}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command group, or only of ``only`` (the command being run): each
-    group's module imports what its commands use (Jinja, the email package, the game plugins),
-    and a process started per mail (``pbem ingest --stdin``) should import only its own."""
+    """The parser of ``only`` (the command being run: its module's register(subparsers); for
+    "games", the commands the games add, e.g. pbem distance), or, with ``only`` None, the
+    listing of every command (pbem.cli.commands, and the games' commands from their manifests)
+    that ``pbem --help`` prints. Each command's module imports what its commands use (Jinja, the
+    email package, the game plugins): a process imports only the one it runs (a process is
+    started per mail: ``pbem ingest --stdin``), and the listing imports none."""
     parser = argparse.ArgumentParser(
         prog="pbem",
         description="Play-by-email turn processor for hidden-movement space strategy games.",
@@ -35,9 +31,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--verbose", action="store_true", help="show a traceback when a command fails"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        if only is None or name == only:
-            importlib.import_module(f"pbem.cli.{name}").register(sub)
+    if only is None:
+        importlib.import_module("pbem.cli.games").register(sub)
+        commands.listed(sub)
+    else:
+        importlib.import_module(f"pbem.cli.{only}").register(sub)
     return parser
 
 
@@ -50,9 +48,9 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     command = next((w for w in words if not w.startswith("-")), None)
-    module = COMMAND_ALIASES.get(command or "", command)
-    if module in COMMAND_MODULES:
-        parser = build_parser(module)
+    commands.parsing(words)
+    if command in commands.COMMANDS:
+        parser = build_parser(commands.COMMANDS[command][0])
     elif command is not None and command in _commands(build_parser("games")):
         parser = build_parser("games")  # a game's own command (pbem distance)
     else:
@@ -74,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except PbemError as exc:
         if args.verbose:
-            traceback.print_exc()
+            _traceback()
         text = str(exc)
         if isinstance(exc, StorageError) and exc.errno in _DISK:
             text = f"{_DISK[exc.errno]}: {text}"
@@ -84,11 +82,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What no command turned into a PbemError (a write outside pbem.atomic, a read of a
         # failing disk): one line naming the file, as every other failure.
         if args.verbose:
-            traceback.print_exc()
+            _traceback()
         print(f"pbem {args.command}: {os_error_line(exc, args)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _traceback() -> None:
+    import traceback  # (--verbose only)
+
+    traceback.print_exc()
 
 
 #: The failures of the disk itself, said first on the line: the fix is the disk, not the input.

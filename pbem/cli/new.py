@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pbem.cli import commands
 from pbem.cli.components import pack_problems
 from pbem.errors import PbemError, Problem, UsageError
 from pbem.game import registry
@@ -39,9 +40,8 @@ missing. Edit GAMEDIR/config.yaml afterwards for the reminder, grace and NMR set
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "new",
-        help="create a new game directory",
+    p = commands.add(
+        sub, "new",
         description="Create a game directory: config.yaml, the players' public keys, the genesis "
         "entry of the hash-chained log and the initial state.",
         epilog=EPILOG,

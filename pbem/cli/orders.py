@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.chance.player import missing_sentence
-from pbem.cli import entropy, games
+from pbem.cli import commands, entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
@@ -32,9 +32,8 @@ from pbem.protocol.vault import Vault, VaultError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "orders",
-        help="write, check and sign your orders",
+    p = commands.add(
+        sub, "orders",
         description="The player's tool: start an order file from your last report, check it "
         "with the referee's validator and sign it; each game adds its own subcommands to edit "
         "its orders (4000 A.D.: depart, reveal).",

@@ -9,6 +9,7 @@ import sys
 from email import policy
 from pathlib import Path
 
+from pbem.cli import commands
 from pbem.errors import PbemError
 from pbem.host.press import verify_relay
 from pbem.protocol import orderfile
@@ -18,9 +19,10 @@ from pbem.protocol.receipt import text_of
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("press", help="sign press (messages to other powers) and check relayed "
-                       "press", description="Press: messages to other powers, sent through "
-                       "the referee inside your signed mail and relayed at once.")
+    p = commands.add(
+        sub, "press",
+        description="Press: messages to other powers, sent through the referee inside your "
+        "signed mail and relayed at once.")
     group = p.add_subparsers(dest="press_command", metavar="SUBCOMMAND")
     s = group.add_parser("sign", help="sign a press file; prints the block to mail",
                          description="Check a press file (pbem, game, power, turn, press: a "

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pbem.audit import AuditFailure, audit_bytes, read_source, verified_records
 from pbem.audit.receipts import check
+from pbem.cli import commands
 from pbem.errors import PbemError
 from pbem.protocol.keys import KeyError_, PublicKey
 from pbem.protocol.receipt import ReceiptError, read
@@ -15,10 +16,8 @@ from pbem.store.log import Entry
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "verify-receipt",
-        help="check a receipt the referee mailed you: its signature, and whether the resolution "
-        "of its turn used your orders",
+    p = commands.add(
+        sub, "verify-receipt",
         description="Verify the referee's signature on a receipt (the saved receipt mail, .eml, "
         "or the signed 'pbem-receipt …' text), print what it attests (game, power, turn, seq, "
         "the order file's sha256), and with --log say whether the resolution of that turn used "

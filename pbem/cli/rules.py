@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pbem.cli import commands
 from pbem.errors import UsageError
 from pbem.game import registry
 
@@ -15,9 +16,8 @@ RULES_FILE = "RULES.md"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "rules",
-        help="print a game's rules document (RULES.md: its rules and rulings)",
+    p = commands.add(
+        sub, "rules",
         description="Print the rules document of GAME (its RULES.md): how each rule of the "
         "rulebook is played here and every ruling taken (A5, E6, ...), as cited in problems "
         "and reports. Without GAME, list the games and whether each has one.",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
-from pbem.errors import UsageError
-from pbem.schedule import parse_iso
+from pbem.cli import commands
+from pbem.cli.commands import existing_root, now_from
 
 #: Seconds ``pbem run`` waits for another process holding the inbox, each time it waits
 #: (PBEM_INBOX_WAIT: for the tests, which hold the inbox on purpose).
@@ -17,9 +17,8 @@ INBOX_WAIT = float(os.environ.get("PBEM_INBOX_WAIT", "60"))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "run",
-        help="the cron job: resolve due turns, mail reports and reminders, deliver the outbox",
+    p = commands.add(
+        sub, "run",
         description="For every game under ROOT: handle mail waiting in the inbox, resolve the "
         "turn if it is due (all orders in, or the deadline passed), mail every player its "
         "report, remind late players, and deliver queued mail. A busy game is skipped. Running "
@@ -33,22 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def now_from(text: str | None) -> datetime:
-    """--now, or the clock in whole seconds (deadlines and log times then read cleanly)."""
-    return parse_iso(text, "--now") if text else datetime.now(UTC).replace(microsecond=0)
-
-
-def existing_root(root: Path) -> Path:
-    """ROOT must exist: a mistyped path in a crontab must fail loudly, not create a new root."""
-    if not root.is_dir():
-        raise UsageError(f"{root}: no such directory (games are made with: pbem new ROOT/GAME …)")
-    return root
-
-
 def run(args: argparse.Namespace) -> int:
-    # Imported here: pbem ingest (a process per mail) imports now_from and existing_root from
-    # this module, and needs none of the turn job.
-    from pbem.host import turnjob
+    from pbem.host import retention, turnjob
     from pbem.mail import config, trouble
     from pbem.mail.outbox import Outbox
     from pbem.store.referee import warn_permissions
@@ -56,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     now = now_from(args.now)
     root = existing_root(args.root)
     warn_permissions(root)
+    days = config.keep_mail_days(root)  # (a mistake in mail.yaml stops the run before it starts)
     # Wait (up to a minute) for an ingest that holds the inbox: order files stored before this
     # run must be judged before it resolves a turn. A turn whose deadline some message stored
     # before it is still waiting for is not resolved (turnjob: GameRun.held): once the games
@@ -72,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if transport is not None:
             transport.close()
+    pruned = retention.prune_root(root, now, days)
     if not runs:
         print(f"no games under {root}")
     for r in runs:
@@ -79,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         if r.deferred or r.failed:  # the server's reply, not only a count
             for line in trouble.lines(Outbox(root / r.game / "outbox")):
                 print(line)
+    if pruned is not None and pruned.files:
+        print(f"retention: pruned {pruned.files} file(s) of mail older than "
+              f"{days} days ({retention.size_text(pruned.bytes)})"
+              + (f"; {pruned.busy} busy, next time" if pruned.busy else ""))
     return 1 if not inbox_ok or any(r.status in ("stopped", "error") for r in runs) else 0
 
 

@@ -8,6 +8,10 @@ The games roots: ``$PBEM_GAMES_DIR`` if set, an ``os.pathsep``-separated list of
 (``/srv/games:/home/me/mygames``; the tests add tests/toygame's parent this way), else the
 bundled ``games/``. Loading a game checks it against the contract (pbem.game.contract): a game
 missing a part fails here, with one sentence naming what is missing.
+
+A manifest also lists the commands the game's tool adds (``commands:`` top-level, ``orders:``
+under ``pbem orders``; name: the line ``--help`` lists it with), so that the command line can
+list them and find the one game a command needs without importing any game (``declared``).
 """
 
 from __future__ import annotations
@@ -17,14 +21,15 @@ import os
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from pbem.errors import PbemError
-from pbem.game.contract import missing_parts
-from pbem.game.plugin import GamePlugin
 from pbem.resources import games_root, templates_root
+
+if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
 
 
 class UnknownGame(PbemError):
@@ -51,17 +56,44 @@ def roots() -> list[Path]:
 
 
 @cache
-def _index() -> dict[str, Path]:
-    """Game id -> its package directory, read from every manifest under the games roots."""
-    found: dict[str, Path] = {}
+def _manifests() -> dict[str, tuple[Path, dict[str, Any]]]:
+    """Game id -> its package directory and manifest, from every manifest under the games
+    roots."""
+    found: dict[str, tuple[Path, dict[str, Any]]] = {}
     manifests = [m for root in roots() for m in sorted(root.glob("*/game.yaml"))]
     for manifest in manifests:
         path = manifest.parent
-        game_id = _manifest(path)["id"]
+        data = _manifest(path)
+        game_id = data["id"]
         if game_id in found:
-            raise UnknownGame(f"two games declare id {game_id!r}: {found[game_id]} and {path}")
-        found[game_id] = path
+            raise UnknownGame(f"two games declare id {game_id!r}: {found[game_id][0]} and {path}")
+        found[game_id] = (path, data)
     return found
+
+
+def _index() -> dict[str, Path]:
+    """Game id -> its package directory."""
+    return {game_id: path for game_id, (path, _data) in _manifests().items()}
+
+
+#: The manifest keys listing a game's tool commands: top-level, and under ``pbem orders``.
+COMMAND_KINDS = ("commands", "orders")
+
+
+def declared(kind: str) -> dict[str, tuple[str, str]]:
+    """The tool commands of ``kind`` (:data:`COMMAND_KINDS`) every game's manifest declares:
+    command name -> (game id, the line it is listed with), in game id order. Reads the
+    manifests only: no game is imported."""
+    out: dict[str, tuple[str, str]] = {}
+    for game_id, (path, data) in sorted(_manifests().items()):
+        listed = data.get(kind) or {}
+        if not isinstance(listed, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in listed.items()):
+            raise UnknownGame(f"{path / 'game.yaml'}: {kind}: must map each command's name to "
+                              "its one line of help")
+        for name, text in listed.items():
+            out.setdefault(name, (game_id, text))
+    return out
 
 
 def available() -> list[str]:
@@ -122,6 +154,8 @@ def load_path(path: Path, game_id: str | None = None) -> GamePlugin:
     if plugin is None:
         raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its __init__.py exports "
                           "no PLUGIN")
+    from pbem.game.contract import missing_parts  # (only a process that loads a game)
+
     dirs = [path / "templates", templates_root() / str(getattr(plugin, "id", label))]
     missing = missing_parts(plugin, dirs)
     if missing:

@@ -27,8 +27,9 @@ from pbem import atomic, canonical
 from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.host import leftovers, notify, rootindex
+from pbem.host import leftovers, notify, retention, rootindex
 from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
+from pbem.mail import config as mail_config
 from pbem.mail import trouble
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -121,6 +122,7 @@ def status(path: Path, now: datetime) -> list[str]:
     if quarantined:
         lines.append(f"quarantine: {len(quarantined)} message(s) under "
                      f"{game.root / 'quarantine'}")
+    lines += retention.status_lines(game.root, mail_config.keep_mail_days(game.root))
     swept, last = leftovers.removed(game.root)
     if swept:
         lines.append(f"crash leftovers: removed {swept} temp file(s) left by a crash under "

@@ -20,7 +20,8 @@ reads best in one place. Judging a submission is apart (accept), and so are pars
 Imports: judging orders (pbem.host.accept, press) and composing replies (pbem.host.notify, with
 Jinja) are imported by the functions that need them, when a mail holds a block or earns a
 reply: with ``.forward`` delivery every mail is a process of its own, and spam (most mail a
-public address gets) then loads neither.
+public address gets) then loads neither, nor what they use (the signature code, YAML, the game
+store, the games, fair chance): tests/test_cli_imports.py holds the list.
 """
 
 from __future__ import annotations
@@ -45,10 +46,9 @@ from pbem.mail.loops import address_of, from_addresses, looks_autoreplied
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
-from pbem.protocol.armor import find_signed_blocks, normalize
-from pbem.protocol.orderdoc import Keyring
-from pbem.protocol.pressdoc import find_press_blocks
-from pbem.store.gamedir import GameDir, games_under
+from pbem.protocol.armor import find_press_blocks, find_signed_blocks, normalize
+from pbem.protocol.keyring import Keyring
+from pbem.store.layout import games_under
 from pbem.store.lock import GameLock, try_lock
 
 if TYPE_CHECKING:
@@ -105,6 +105,8 @@ class Directory:
 
     @classmethod
     def scan(cls, root: Path) -> Directory:
+        from pbem.store.gamedir import GameDir  # (the root index is the usual way: indexed)
+
         out = cls(registered={}, spelled={}, games={})
         assert isinstance(out.registered, dict) and isinstance(out.spelled, dict)
         assert isinstance(out.games, dict)

@@ -42,15 +42,16 @@ import re
 import secrets
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.errors import PbemError
 from pbem.mail.loops import address_of
-from pbem.protocol.keys import PublicKey
-from pbem.protocol.orderdoc import Keyring
+from pbem.protocol.keyring import Keyring
 from pbem.store import trusted
-from pbem.store.gameconfig import CONFIG_NAME
-from pbem.store.gamedir import LOG_NAME, GameDir, games_under
+from pbem.store.layout import CONFIG_NAME, LOG_NAME, games_under
+
+if TYPE_CHECKING:
+    from pbem.protocol.keys import PublicKey
 
 DIR = ".pbem-index"
 _INFO = b"pbem-root-index-v1"
@@ -251,7 +252,7 @@ class RootIndex:
         entry = self.game(game_id)
         if entry is None or entry["keys"].get(power) != text:
             raise Stale(f"key {fingerprint} is no longer {game_id}/{power}'s")
-        return game_id, power, PublicKey.parse(text)
+        return game_id, power, _parse_key(text)
 
     def registered(self, address: str) -> tuple[str, str] | None:
         """(game, spelling) of a registered player address, or None."""
@@ -275,7 +276,17 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
+def _parse_key(text: str) -> PublicKey:
+    """A registered key, parsed where a block is verified: reading the index (every mail, spam
+    too) imports no signature code."""
+    from pbem.protocol.keys import PublicKey
+
+    return PublicKey.parse(text)
+
+
 def _read_game(path: Path, mark: list[int] | None) -> dict[str, Any]:
+    from pbem.store.gamedir import GameDir  # (a rebuild only: it opens every game)
+
     try:
         game = GameDir.open(path)
         keys = game.registered_keys()
@@ -310,7 +321,7 @@ class IndexKeyring(Keyring):
         entry = self._index.healing(lambda: self._index.game(game))
         if entry is None or power not in entry["keys"]:
             return ()
-        return (PublicKey.parse(entry["keys"][power]),)
+        return (_parse_key(entry["keys"][power]),)
 
     def by_fingerprint(self, fingerprint: str) -> PublicKey | None:
         found = self._index.healing(lambda: self._index.key(fingerprint))

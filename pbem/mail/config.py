@@ -18,6 +18,7 @@ to ``ROOT/sent-mail/`` (a file outbox), and mail comes in through ``pbem ingest`
     credentials_file: /home/gm/.pbem-imap
     mailbox: INBOX
     done_folder: pbem-handled   # handled mail is moved here (null: left in place, flagged)
+  keep_mail_days: 30            # sent and handled mail pruned after this (never: kept)
 
 Passwords are never taken from the command line or this file. Every key is checked: an unknown
 one (a typo such as ``securty``) is refused with its name and the file, since ignoring it would
@@ -36,6 +37,10 @@ from pbem.mail.transports import FileTransport, SMTPTransport, Transport
 from pbem.protocol import safeyaml
 
 NAME = "mail.yaml"
+#: The root's retention setting (pbem.host.retention).
+KEEP = "keep_mail_days"
+#: Days sent and handled mail is kept when mail.yaml says nothing.
+DEFAULT_KEEP_DAYS = 30
 _COMMON = ("host", "port", "security", "credentials_file", "credentials_env", "ca_file")
 SECTION_KEYS = {"smtp": _COMMON, "imap": (*_COMMON, "mailbox", "done_folder")}
 
@@ -54,8 +59,10 @@ def _load(root: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MailSettingsError(f"{path}: expected a mapping with smtp and/or imap")
     for key, section in data.items():
+        if key == KEEP:
+            continue  # checked by keep_mail_days
         if key not in SECTION_KEYS:
-            raise MailSettingsError(f"{path}: unknown key {key!r} (known: smtp, imap)")
+            raise MailSettingsError(f"{path}: unknown key {key!r} (known: smtp, imap, {KEEP})")
         if section is None:
             continue
         if not isinstance(section, dict):
@@ -86,6 +93,18 @@ def _tls(section: dict[str, Any]) -> Any:
     """A verifying TLS context, trusting ``ca_file`` too when given (None: the system's)."""
     ca = section.get("ca_file")
     return client_context(Path(str(ca)).expanduser()) if ca else None
+
+
+def keep_mail_days(root: Path) -> int | None:
+    """How many days sent and handled mail is kept (pbem.host.retention): ``keep_mail_days``,
+    a whole number of days from 1, or ``never`` (None: nothing is pruned); default 30."""
+    value = _load(root).get(KEEP, DEFAULT_KEEP_DAYS)
+    if value == "never":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MailSettingsError(f"{root / NAME}: {KEEP} must be a whole number of days from 1, "
+                                f"or never (not {value!r})")
+    return value
 
 
 def transport(root: Path) -> Transport:

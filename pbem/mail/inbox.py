@@ -215,6 +215,12 @@ class Inbox:
             if first_path is not None:
                 return Stored(found[1], first_path, message_id,
                               handled=self._record(found[1], day), fresh=False, day=day)
+            first_day = found[0]
+            handled = self._record(found[1], first_day) if first_day is not None else None
+            if first_day is not None and handled is not None:  # handled, its copy pruned
+                # (prune_handled): the key and the done record stay, so this is a duplicate
+                return Stored(found[1], self.handled_dir / first_day / f"{found[1]}.eml",
+                              message_id, handled=handled, fresh=False, day=first_day)
         path = self.path(sha)
         staged = self._staged_days.get(sha)
         fresh = staged is None and not path.exists()
@@ -528,6 +534,25 @@ class Inbox:
         failpoints.reached("inbox-archived")
         if not _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived"):
             _rename(self.quarantine_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
+
+    def prune_handled(self, before: datetime) -> tuple[int, int]:
+        """Remove the handled messages (``.eml``, ``.arrived``) of the archive days before
+        ``before``'s (pbem.host.retention; hold the inbox lock). Their done records and
+        duplicate keys stay: a redelivery is still a duplicate (:meth:`store`). Returns (files
+        removed, bytes freed)."""
+        last = before.astimezone(UTC).strftime("%Y-%m-%d")
+        files = size = 0
+        for day in sorted(os.listdir(self.handled_dir)):
+            if not _DAY.match(day) or day >= last:
+                continue
+            folder = self.handled_dir / day
+            for name in os.listdir(folder):
+                if name.endswith((".eml", ".arrived")):
+                    with contextlib.suppress(FileNotFoundError):
+                        freed = os.lstat(folder / name).st_blocks * 512
+                        os.unlink(folder / name)
+                        files, size = files + 1, size + freed
+        return files, size
 
     def quarantine(self, stored: Stored, reason: str) -> Path:
         """Move the message to quarantine/ with ``reason`` beside it, and record it as done.

@@ -365,3 +365,4 @@ class Outbox(Spool):
         _files.move_durably(self.failed_dir / f"{ident}.eml", self.pending_dir / f"{ident}.eml")
         os.unlink(self.failed_dir / f"{ident}.json")
 
+

@@ -49,7 +49,7 @@ class BatchDamaged(MailError):
 class Batch:
     """A batch file read into memory: header, the messages' bytes, the sent records."""
 
-    __slots__ = ("path", "bid", "key", "members", "_data", "_spans", "records")
+    __slots__ = ("path", "bid", "key", "members", "_data", "_spans", "records", "pruned")
 
     def __init__(self, path: Path, data: bytes) -> None:
         if not data.startswith(BATCH_MAGIC):
@@ -60,6 +60,8 @@ class Batch:
         self.bid: str = header["batch"]
         self.key: str | None = header.get("key")
         self.members: list[dict[str, Any]] = header["members"]
+        #: Compacted by retention (compact_batch): the messages' bytes are gone.
+        self.pruned: bool = bool(header.get("pruned"))
         self._data = data
         self._spans: dict[str, tuple[int, int]] = {}
         offset = end + 1
@@ -95,6 +97,43 @@ class Batch:
 
     def holds(self, ident: str) -> bool:
         return ident in self._spans
+
+    def key_names(self) -> list[str]:
+        """The batch key and its messages' own keys: the names of its key files."""
+        return [k for k in [self.key, *(m.get("key") for m in self.members)] if k]
+
+
+def compact_batch(batch: Batch, key_paths: Sequence[Path]) -> int:
+    """Rewrite a retired batch without its messages' bytes (retention: pbem.host.retention):
+    the same header, each length 0 and ``pruned`` set, then its sent records. The new file
+    replaces every name of the old one — each of ``key_paths`` that is a hard link of it, then
+    the batch itself — so the old bytes are freed. A crash in between leaves some names on the
+    old file and some on the new: both say the same (the batch, its members, its records), which
+    is all a key is read for. Returns the bytes freed (0: compacted already)."""
+    if batch.pruned:
+        return 0
+    st = os.stat(batch.path)
+    members = [{**m, "length": 0} for m in batch.members]
+    header = json.dumps({"batch": batch.bid, "key": batch.key, "members": members,
+                         "pruned": True}, ensure_ascii=True, separators=(",", ":"))
+    data = b"".join([BATCH_MAGIC, header.encode("ascii"), b"\n",
+                     *(record_line(batch.records[m["id"]]) for m in batch.members
+                       if m["id"] in batch.records)])
+    tmp = _files.write_temp(batch.path, data)
+    try:
+        for path in key_paths:
+            with contextlib.suppress(FileNotFoundError):
+                if os.stat(path).st_ino != st.st_ino:
+                    continue
+                link = path.with_name(f".{path.name}.tmp-{os.getpid()}-prune")
+                os.link(tmp, link)
+                os.replace(link, path)
+        os.replace(tmp, batch.path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return max(0, st.st_blocks * 512 - len(data))
 
 
 def batch_suffix(ident: str) -> str:

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import ssl
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from pbem import lazy
 from pbem.mail.errors import MailConfigError
+
+if TYPE_CHECKING:
+    import ssl
+else:
+    ssl = lazy.module("ssl")  # (only where a connection is made)
 
 #: "tls": implicit TLS from the first byte (IMAPS 993, SMTPS 465); "starttls": upgrade a plain
 #: connection (IMAP 143, submission 587); "none": no encryption, loopback only.

@@ -20,7 +20,6 @@ so it ends up in quarantine, and the original stays where it was.
 from __future__ import annotations
 
 import hashlib
-import mailbox
 import os
 import re
 import sys
@@ -212,6 +211,8 @@ class MboxSource:
 
     def messages(self) -> Iterator[Incoming]:
         try:
+            import mailbox  # (an mbox source only: a pipe delivery needs none of it)
+
             box = mailbox.mbox(self.path, create=False)
             keys = box.keys()
         except OSError as exc:

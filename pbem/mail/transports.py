@@ -12,18 +12,23 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import smtplib
-import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pbem import staged
+from pbem import lazy, staged
 from pbem.atomic import StorageError
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
+
+if TYPE_CHECKING:
+    import smtplib
+    import ssl
+else:  # loaded when a mail is sent over SMTP: queueing one (ingest's receipt) needs neither
+    smtplib = lazy.module("smtplib")
+    ssl = lazy.module("ssl")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +97,13 @@ class FileTransport:
         self.commit()
         return accepted
 
+    @staticmethod
+    def name_of(raw: bytes) -> str:
+        """The file a message is written to (the same bytes, the same name)."""
+        return hashlib.sha256(raw).hexdigest()[:24] + ".eml"
+
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
-        name = hashlib.sha256(raw).hexdigest()[:24] + ".eml"
+        name = self.name_of(raw)
         try:
             self._staged.add(self.directory / name, raw, mode=0o600)
         except StorageError as exc:

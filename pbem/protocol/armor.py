@@ -31,6 +31,10 @@ BEGIN = "-----BEGIN PBEM SIGNED ORDERS-----"
 SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
 END = "-----END PBEM SIGNED ORDERS-----"
 MARKERS = (BEGIN, SIGNATURE, END)
+#: The markers of a signed press block (pbem.protocol.pressdoc), here so that finding blocks in
+#: a mail (every mail ingest reads, spam too) needs neither the press module nor its imports.
+PRESS_BEGIN = "-----BEGIN PBEM SIGNED PRESS-----"
+PRESS_END = "-----END PBEM SIGNED PRESS-----"
 
 SIG_BYTES = 64
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -208,3 +212,8 @@ def _signature_fields(tail: list[str], problems: list[Problem]) -> dict[str, str
         fields[name] = value.strip()
         last = name
     return fields
+
+
+def find_press_blocks(text: str) -> list[str]:
+    """Every signed press block in ``text`` (dequoted, as for orders)."""
+    return find_signed_blocks(text, PRESS_BEGIN, PRESS_END)

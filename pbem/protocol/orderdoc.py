@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 from pbem.errors import Problem, Rejected
 from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
 from pbem.protocol.envelope import check_envelope, parse_envelope
+from pbem.protocol.keyring import Keyring as Keyring  # (its old home)
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.safeyaml import load_order_yaml
 
@@ -86,26 +87,6 @@ class VerifiedOrders:
 
 class FingerprintLookup(Protocol):
     def by_fingerprint(self, fingerprint: str) -> PublicKey | None: ...
-
-
-class Keyring:
-    """Public keys registered per (game, power); usable as ``keys_for`` and by fingerprint."""
-
-    def __init__(self) -> None:
-        self._by_power: dict[tuple[str, str], list[PublicKey]] = {}
-        self._by_fingerprint: dict[str, PublicKey] = {}
-
-    def add(self, game: str, power: str, key: PublicKey) -> None:
-        keys = self._by_power.setdefault((game, power), [])
-        if key not in keys:
-            keys.append(key)
-        self._by_fingerprint[key.fingerprint] = key
-
-    def __call__(self, game: str, power: str) -> Sequence[PublicKey]:
-        return tuple(self._by_power.get((game, power), ()))
-
-    def by_fingerprint(self, fingerprint: str) -> PublicKey | None:
-        return self._by_fingerprint.get(fingerprint)
 
 
 def sign_orders(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:

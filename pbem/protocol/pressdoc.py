@@ -35,14 +35,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Problem, Rejected
+from pbem.protocol.armor import PRESS_BEGIN as BEGIN
+from pbem.protocol.armor import PRESS_END as END
 from pbem.protocol.armor import (
     SIGNATURE,
     armor,
     dearmor,
-    find_signed_blocks,
     marker_lines,
     normalize,
 )
+from pbem.protocol.armor import find_press_blocks as find_press_blocks  # (its old home)
 from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (
@@ -56,8 +58,6 @@ from pbem.protocol.safeyaml import load_order_yaml
 
 DOMAIN = "pbem-press-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.press+yaml"
-BEGIN = "-----BEGIN PBEM SIGNED PRESS-----"
-END = "-----END PBEM SIGNED PRESS-----"
 MARKERS = (BEGIN, SIGNATURE, END)
 KEYS = ("pbem", "game", "power", "turn", "press")
 MESSAGE_KEYS = ("to", "text", "anonymous")
@@ -105,11 +105,6 @@ class VerifiedPress:
     @property
     def block(self) -> str:
         return armor(self.signed_text, self.key_fingerprint, self.signature, BEGIN, END)
-
-
-def find_press_blocks(text: str) -> list[str]:
-    """Every signed press block in ``text`` (dequoted, as for orders)."""
-    return find_signed_blocks(text, BEGIN, END)
 
 
 def _describe(value: object) -> str:

@@ -13,17 +13,22 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from pbem import lazy
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
+
+if TYPE_CHECKING:
+    import zoneinfo
+else:
+    zoneinfo = lazy.module("zoneinfo")  # (a game with a local time zone only)
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
@@ -106,8 +111,8 @@ def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None
     out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
     if tz:
         try:
-            zone = ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError):
+            zone = zoneinfo.ZoneInfo(tz)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return out
         local = when.astimezone(zone)
         same_day = local.date() == when.date()

@@ -59,8 +59,8 @@ from pbem.schedule import (
     parse_weekday,
     parse_zone,
 )
+from pbem.store.layout import CONFIG_NAME as CONFIG_NAME
 
-CONFIG_NAME = "config.yaml"
 MODES = ("simultaneous", "sequential")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 _POWER = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")

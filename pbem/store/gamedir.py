@@ -48,7 +48,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem import atomic, canonical
-from pbem.errors import PbemError
 from pbem.game import versions
 from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PrivateKey, PublicKey
@@ -56,24 +55,23 @@ from pbem.schedule import to_iso
 from pbem.store import chance, trusted
 from pbem.store import log as glog
 from pbem.store.checkpoint import Checkpoint
-from pbem.store.gameconfig import CONFIG_NAME, GameConfig
+from pbem.store.gameconfig import GameConfig
+from pbem.store.layout import CONFIG_NAME as CONFIG_NAME
+from pbem.store.layout import LOG_NAME as LOG_NAME
+from pbem.store.layout import STATE_NAME as STATE_NAME
+from pbem.store.layout import GameDirError as GameDirError
+from pbem.store.layout import games_under as games_under
 from pbem.store.log import Entry, GameLog, LogError, TornTail
 from pbem.store.referee import referee_key
 from pbem.store.submissions import SubmissionStore
 from pbem.store.summary import STATELESS
 
-LOG_NAME = "log.jsonl"
-STATE_NAME = "state.json"
 KEYS_DIR = "keys"
 COMPONENTS_NAME = "components.json"
 GENESIS_FORMAT = "pbem-game-v1"
 
 State = dict[str, Any]
 Replay = Callable[[Sequence[Entry]], State]
-
-
-class GameDirError(PbemError):
-    """A game directory cannot be created or opened; the message names the file and problem."""
 
 
 class ConfigMismatch(GameDirError):
@@ -120,18 +118,6 @@ def check_against_plugin(config: GameConfig, keys: Mapping[str, Any], plugin: Ga
     extra = [p for p in keys if p not in config.powers]
     if extra:
         raise GameDirError(f"a key is given for {extra[0]!r}, which is not a power of this game")
-
-
-def games_under(root: Path | str) -> list[Path]:
-    """Game directories directly under ``root`` (those holding config.yaml and log.jsonl)."""
-    root = Path(root)
-    if not root.is_dir():
-        raise GameDirError(f"{root}: not a directory")
-    return sorted(
-        p
-        for p in root.iterdir()
-        if not p.name.startswith(".") and (p / CONFIG_NAME).is_file() and (p / LOG_NAME).is_file()
-    )
 
 
 class GameDir:

@@ -39,10 +39,12 @@ import os
 import secrets
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
-from pbem.store.log import GameLog, TrustedPoint
+
+if TYPE_CHECKING:  # (the root index reads MACs without the log's code: pbem.host.rootindex)
+    from pbem.store.log import GameLog, TrustedPoint
 
 NAME = "trusted.json"
 _INFO = b"pbem-trusted-point-v1"
@@ -96,6 +98,8 @@ def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
     finally:
         os.close(fd)
     mac_hex, _, payload = raw.partition(b"\n")
+    from pbem.store.log import TrustedPoint
+
     try:
         if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
                                    mac(key, game_dir.name, payload)):

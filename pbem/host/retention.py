@@ -35,6 +35,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.mail import _files
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -71,26 +72,36 @@ def prune_root(root: Path, now: datetime, days: int | None, *, force: bool = Fal
         return None
     before = now - timedelta(days=days)
     done = Pruned()
+    # Best effort, game by game: a game that cannot be pruned now (busy, a planted link the
+    # turn job refuses and reports, a full disk) keeps its mail for the next day's run and
+    # never stops the others or the run.
     for game in games_under(root):
-        lock = try_lock(game)
+        try:
+            lock = try_lock(game)
+            if lock is None:
+                done.busy += 1
+                continue
+            with lock:
+                done.add(prune_sent(Outbox(game / "outbox"), before, root / "sent-mail"))
+        except (PbemError, OSError):
+            done.busy += 1
+    inbox = Inbox(root)
+    try:
+        lock = try_lock(inbox.inbox_dir)
         if lock is None:
             done.busy += 1
-            continue
-        with lock:
-            done.add(prune_sent(Outbox(game / "outbox"), before, root / "sent-mail"))
-    inbox = Inbox(root)
-    lock = try_lock(inbox.inbox_dir)
-    if lock is None:
+        else:
+            with lock:
+                done.add(inbox.prune_handled(before))
+    except (PbemError, OSError):
         done.busy += 1
-    else:
-        with lock:
-            done.add(inbox.prune_handled(before))
     record = {"time": to_iso(now), "days": days, "before": to_iso(before),
               "files": done.files, "bytes": done.bytes, "busy": done.busy,
               "total_files": (last or {}).get("total_files", 0) + done.files,
               "total_bytes": (last or {}).get("total_bytes", 0) + done.bytes}
-    (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
-    _files.write_json(root / RECORD, record, sync_dir=False)  # a note for gm status
+    with contextlib.suppress(OSError):  # a note for gm status: a full disk skips it
+        (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
+        _files.write_json(root / RECORD, record, sync_dir=False)
     return done
 
 

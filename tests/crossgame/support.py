@@ -238,7 +238,7 @@ class Table:
     # -- the moments that send mail ----------------------------------------------------------
     def record(self, received: list[Any], before: int, moment: str) -> None:
         state = self.p.state()
-        deadline = replay.clock(GameDir.open(self.p.path).log.entries).deadline
+        deadline = GameDir.open(self.p.path).log.summary.deadline
         for got in received[before:]:
             for rcpt in got.rcpt_tos:
                 self.p.mails.append(Mail(rcpt, got.content, moment, self.p.steps, state,

@@ -36,7 +36,7 @@ def test_a_game_whose_report_lacks_the_deadline_fails_by_name_and_a_leak_is_foun
     monkeypatch.setenv("PBEM_GAMES_DIR", os.pathsep.join([*roots, str(root)]))
     monkeypatch.setitem(adapters.ADAPTERS, "omitcard",
                         dataclasses.replace(adapters.ADAPTERS["highcard"], steps=2))
-    registry._index.cache_clear()  # the games roots changed for this test
+    registry._manifests.cache_clear()  # the games roots changed for this test
     try:
         played = play("omitcard", tmp_path / "play", smtp)
         with pytest.raises(promises.Broken) as broken:
@@ -51,7 +51,7 @@ def test_a_game_whose_report_lacks_the_deadline_fails_by_name_and_a_leak_is_foun
         with pytest.raises(promises.Broken, match=f"holds south's secret '{secret}'"):
             promises.leaks(played)
     finally:
-        registry._index.cache_clear()
+        registry._manifests.cache_clear()
     assert str(broken.value).startswith(
         'promise "the deadline in both parts of every report" broken by omitcard:')
     assert "in its HTML part" in str(broken.value)

@@ -23,7 +23,8 @@ def test_a_game_whose_report_lacks_the_deadline_fails_by_name_and_a_leak_is_foun
     root = tmp_path / "games"
     copy = root / "omitcard"
     shutil.copytree(TOY, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "game.yaml").write_text('id: omitcard\ntitle: "High Card"\n')
+    manifest = (copy / "game.yaml").read_text()
+    (copy / "game.yaml").write_text(manifest.replace("id: highcard", "id: omitcard"))
     for module in copy.glob("*.py"):
         module.write_text(module.read_text().replace('"highcard"', '"omitcard"'))
     report = copy / "templates" / "turn_report.html"

@@ -32,7 +32,7 @@ from pbem.mail.replylimits import PER_POWER, PER_SENDER, SAME_SUBJECT
 from pbem.protocol.orderdoc import sign_orders
 from pbem.store.lock import try_lock
 from pbem.store.log import GameLog
-from tests.pbem_host import at, iso
+from tests.pbem_host import at, instance_of, iso
 from tests.test_ingest_helpers import (
     NOW,
     REPO,
@@ -442,7 +442,7 @@ def test_a_player_cannot_grow_the_log_past_the_quota(world: World, tmp_path: Pat
     texts = []
     for seq in range(10, 16):
         doc = {"pbem": 1, "game": "demo-1", "power": "algol", "turn": 3, "seq": seq,
-               "orders": {}}
+               "instance": instance_of(root / "demo-1"), "orders": {}}
         texts.append(sign_orders(yaml.safe_dump(doc, sort_keys=False) + padding + "\n",
                                  host.keys["algol"]))
     msg = EmailMessage()

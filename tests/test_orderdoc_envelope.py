@@ -8,7 +8,8 @@ from pbem.errors import Rejected
 from pbem.protocol.envelope import check_envelope, parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 
-GOOD = "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\norders: {}\n"
+GOOD = ("pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\ninstance: 0123456789abcdef0123456789abcdef\n"
+        "orders: {}\n")
 
 
 def found(text: str, **expect) -> dict[str, str]:

@@ -12,6 +12,7 @@ read from the view (its ``game`` field); ``--rules`` overrides it.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=whole_arg, help="the turn the orders are for (without --view)")
+    new.add_argument("--instance", metavar="HEX", help="the game instance, view.json's "
+                     "instance (without --view)")
     new.add_argument("--seq", type=whole_arg, help="submission number (default: the next after the "
                      "last accepted one, from the view's last_seq, as in the report's form, or "
                      "after the last one `orders sign` signed with this vault; else 0)")
@@ -140,9 +143,10 @@ def run_new(args: argparse.Namespace) -> int:
             header += lines
             footer = tool.footer(orders)
     else:
-        missing = [n for n in ("game", "power", "turn") if getattr(args, n) is None]
+        missing = [n for n in ("game", "power", "turn", "instance")
+                   if getattr(args, n) is None]
         if missing:
-            raise UsageError("give --view VIEW.json, or --game, --power and --turn "
+            raise UsageError("give --view VIEW.json, or --game, --power, --turn and --instance "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
     seq = args.seq
@@ -155,10 +159,10 @@ def run_new(args: argparse.Namespace) -> int:
         seq = max(known) + 1 if known else 0
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
                            "seq": seq, "orders": orders}
-    if view is not None and isinstance(view.get("instance"), str):
-        # Binds the file to this instance of the game (docs/protocol.md, "The envelope").
-        doc = {**{k: v for k, v in doc.items() if k != "orders"}, "instance": view["instance"],
-               "orders": orders}
+    # Binds the file to this instance of the game (docs/protocol.md, "The envelope").
+    instance = view.get("instance") if view is not None else args.instance
+    doc = {**{k: v for k, v in doc.items() if k != "orders"}, "instance": instance,
+           "orders": orders}
     parse_envelope(doc)
     text = orderfile.render(doc, header, footer)
     if args.output is None:
@@ -192,6 +196,8 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     else:
         if blocks:
             text = dearmor(blocks[0]).body
+        elif view is not None:
+            text = _with_instance(text, view)  # as `orders sign --view` will
         envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
         entropy = envelope.entropy if envelope is not None else None
@@ -271,6 +277,19 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
+def _with_instance(text: str, view: dict[str, Any]) -> str:
+    """The file with the view's ``instance`` written in when it has none (a report's order
+    form, a file typed by hand): every file is bound to the game instance it was written for."""
+    instance = view.get("instance")
+    if not isinstance(instance, str) or "instance" in load_order_yaml(text):
+        return text
+    match = re.search(r"^orders:", text, re.M)
+    line = f"instance: {instance}\n"
+    if match is None:
+        return text + ("" if text.endswith("\n") else "\n") + line
+    return text[:match.start()] + line + text[match.start():]
+
+
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
@@ -284,6 +303,7 @@ def run_sign(args: argparse.Namespace) -> int:
     if asked is not None and asked.listened:
         text = entropy.drop_orders(text, asked)
     if view is not None:
+        text = _with_instance(text, view)
         problems = _problems(text, args, view)
         if problems:
             raise Rejected(problems)

@@ -329,9 +329,9 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
 
 def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
     """A file for another instance of this game (deleted and made again under the same id and
-    keys) is refused; a file without ``instance`` is judged as before (docs/protocol.md)."""
+    keys) is refused (a file without ``instance`` never gets here: the envelope requires it)."""
     mine = chance.instance(game.genesis)
-    if v.instance is None or mine is None or v.instance == mine:
+    if v.instance == mine:
         return None
     return Problem("instance", "instance", f"this file is for another instance of game "
                    f"{v.game} ({v.instance[:12]}…), not the one running now ({mine[:12]}…): "

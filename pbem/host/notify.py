@@ -115,8 +115,6 @@ class Context:
         `pbem orders sign` fills in ``entropy`` (docs/protocol.md)."""
         genesis = self.game.genesis
         inst = chance.instance(genesis)
-        if inst is None:
-            return {}
         ledger = self.game.log.summary.chance_ledger()
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"

@@ -72,7 +72,7 @@ class VerifiedOrders:
     key_fingerprint: str
     signature: bytes = field(repr=False)
     ready: bool = True  # the envelope's ``ready`` (absent: true)
-    instance: str | None = None  # the envelope's game instance (absent: None)
+    instance: str = ""  # the envelope's game instance (required)
     entropy: Any = None  # the envelope's fair-chance value or tip (absent: None)
 
     def __post_init__(self) -> None:

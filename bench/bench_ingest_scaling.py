@@ -43,6 +43,7 @@ from pbem.mail.inbox import duplicate_key
 from pbem.mail.sources import StdinSource
 from pbem.protocol.orderdoc import sign_orders
 from pbem.schedule import to_iso
+from pbem.store import chance
 from pbem.store.gameconfig import CONFIG_NAME
 from pbem.store.gamedir import LOG_NAME, STATE_NAME, GameDir
 from pbem.store.log import GENESIS_KIND, GameLog, make_entry
@@ -50,9 +51,15 @@ from pbem.store.log import GENESIS_KIND, GameLog, make_entry
 _seq = count(1)
 
 
-def mail(game: str, power: str = "algol") -> bytes:
+def instance(root: Path, game: str) -> str:
+    """The game instance an order file for ``game`` under ``root`` names."""
+    return chance.instance(GameLog.load(root / game / LOG_NAME).entries[0].body)
+
+
+def mail(root: Path, game: str, power: str = "algol") -> bytes:
     seq = next(_seq)
-    doc = {"pbem": 1, "game": game, "power": power, "turn": 1, "seq": seq, "orders": {}}
+    doc = {"pbem": 1, "game": game, "power": power, "turn": 1, "seq": seq,
+           "instance": instance(root, game), "orders": {}}
     msg = EmailMessage()
     msg["From"] = f"{power}@example.org"
     msg["To"] = "referee@example.org"
@@ -113,7 +120,7 @@ def per_mail_ms(*roots: Path, repeat: int = 7) -> list[float]:
     times: list[list[float]] = [[] for _ in roots]
     for round_ in range(repeat + 1):  # the first builds each root's index
         for i, root in enumerate(roots):
-            raw = mail("g00000")
+            raw = mail(root, "g00000")
             start = time.perf_counter()
             report = ingest.ingest(root, StdinSource(io.BytesIO(raw)), now)
             if round_:
@@ -171,8 +178,8 @@ def run() -> None:
             assert done.returncode == 0, done.stderr
             return time.perf_counter() - start
 
-        process(mail("g00000"))  # writes the bytecode cache (floors.process_env)
-        times = sorted(process(mail("g00000")) for _ in range(5))
+        process(mail(small, "g00000"))  # writes the bytecode cache (floors.process_env)
+        times = sorted(process(mail(small, "g00000")) for _ in range(5))
         line("pbem ingest --stdin of one order mail, whole process (floor: python -c pass)",
              times[2] * 1e3, "ms", floors.process_ms())
         times = sorted(process(spam()) for _ in range(5))

@@ -177,7 +177,8 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     (broken / "bad" / "config.yaml").write_bytes(b"\xff\xfe: [\x00")
     (broken / "bad" / "log.jsonl").write_bytes(b"{not json\n")
     (tmp / "orders.yaml").write_text(
-        "pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\ninstance: 0123456789abcdef0123456789abcdef\norders: {}\n")
+        "pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\n"
+        "instance: 0123456789abcdef0123456789abcdef\norders: {}\n")
     (tmp / "view.json").write_text(json.dumps(AD.view(host.state(), "algol")))
     (tmp / "signed.txt").write_text(host.orders_text("algol", {}))
     _superscripts(tmp, host)
@@ -254,7 +255,8 @@ def numeric(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("numeric")
     host = Host(tmp)
     orders = tmp / "orders.yaml"
-    orders.write_text("pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\ninstance: 0123456789abcdef0123456789abcdef\norders: {}\n")
+    orders.write_text("pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\n"
+                      "instance: 0123456789abcdef0123456789abcdef\norders: {}\n")
     (tmp / "view.json").write_text(json.dumps(AD.view(host.state(), "algol")))
     return {"tmp": tmp, "game": host.path, "orders": orders, "keys": tmp / "keys"}
 

@@ -12,7 +12,6 @@ read from the view (its ``game`` field); ``--rules`` overrides it.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from pbem.game.plugin import GamePlugin
 from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
-from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
+from pbem.protocol.envelope import PROTOCOL, check_envelope, other_instance, parse_envelope
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
@@ -47,7 +46,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="start an order file",
         description="Write a new order file: the envelope (game, power, turn, seq) and the "
         "game's default orders (what it plays for a power that sends none). Take them from "
-        "your last report's view.json (--view) or give --game, --power and --turn.",
+        "your last report (--view REPORT.eml or its view.json) or give --game, --power, --turn "
+        "and --instance.",
     )
     _view_arg(new)
     new.add_argument("--game", help="game id (without --view)")
@@ -157,12 +157,15 @@ def run_new(args: argparse.Namespace) -> int:
         known = [n for n in (last, Vault.load(args.vault).last_seq(game, power))
                  if isinstance(n, int) and not isinstance(n, bool)]
         seq = max(known) + 1 if known else 0
-    doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
-                           "seq": seq, "orders": orders}
-    # Binds the file to this instance of the game (docs/protocol.md, "The envelope").
+    # ``instance`` binds the file to this instance of the game (docs/protocol.md, "The
+    # envelope"): a view without it is refused by parse_envelope, as the referee would.
     instance = view.get("instance") if view is not None else args.instance
-    doc = {**{k: v for k, v in doc.items() if k != "orders"}, "instance": instance,
-           "orders": orders}
+    if not isinstance(instance, str):
+        raise UsageError(f"{args.view} carries no instance (the game instance every order file "
+                         "names): give the report or welcome mail the referee sent "
+                         "(--view REPORT.eml) or its view.json")
+    doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
+                           "seq": seq, "instance": instance, "orders": orders}
     parse_envelope(doc)
     text = orderfile.render(doc, header, footer)
     if args.output is None:
@@ -193,15 +196,18 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
         envelope_problems: list[Problem] = []
         body: dict[Any, Any] | None = verified.body
         entropy = verified.entropy
+        instance: str | None = verified.instance
     else:
         if blocks:
             text = dearmor(blocks[0]).body
-        elif view is not None:
-            text = _with_instance(text, view)  # as `orders sign --view` will
         envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
         entropy = envelope.entropy if envelope is not None else None
+        instance = envelope.instance if envelope is not None else None
     problems = list(envelope_problems)
+    mine = view.get("instance") if view is not None else None
+    if view is not None and isinstance(mine, str) and instance is not None and instance != mine:
+        problems.append(other_instance(str(view["game_id"]), instance, mine))  # accept's rule
     if blocks and view is not None:  # signed: its chance contribution is final (accept's rule)
         problems += _contribution_problems(view, entropy)
     if view is None or body is None:
@@ -277,19 +283,6 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
-def _with_instance(text: str, view: dict[str, Any]) -> str:
-    """The file with the view's ``instance`` written in when it has none (a report's order
-    form, a file typed by hand): every file is bound to the game instance it was written for."""
-    instance = view.get("instance")
-    if not isinstance(instance, str) or "instance" in load_order_yaml(text):
-        return text
-    match = re.search(r"^orders:", text, re.M)
-    line = f"instance: {instance}\n"
-    if match is None:
-        return text + ("" if text.endswith("\n") else "\n") + line
-    return text[:match.start()] + line + text[match.start():]
-
-
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
@@ -303,7 +296,6 @@ def run_sign(args: argparse.Namespace) -> int:
     if asked is not None and asked.listened:
         text = entropy.drop_orders(text, asked)
     if view is not None:
-        text = _with_instance(text, view)
         problems = _problems(text, args, view)
         if problems:
             raise Rejected(problems)

@@ -93,6 +93,8 @@ class Context:
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
+            # Every pre-filled order form names it (docs/protocol.md, "The envelope").
+            "instance": chance.instance(self.game.genesis),
             "deadline": summary.deadline,
             "paused": summary.paused,
             "checkpoint": self.game.checkpoint(self.referee).text(),

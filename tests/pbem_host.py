@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -65,8 +66,16 @@ class Host:
             self.keys[power] = PrivateKey.load(prefix.with_suffix(".key"))
             args += ["--power", f"{power}={power}@example.org:{prefix}.pub"]
         assert pbem_main(args) == 0
+        self._new_args = args
         self.vault: dict[tuple[str, str, int], tuple[str, str]] = {}
         self.seq: dict[str, int] = {}
+
+    def recreate(self) -> None:
+        """Delete the game and make it again under the same id, with the same players' keys
+        (a new instance of the game: a new genesis nonce)."""
+        shutil.rmtree(self.path)
+        assert pbem_main(self._new_args) == 0
+        self.seq = {}
 
     # -- reading the game ------------------------------------------------------------------------
     def game(self) -> GameDir:

@@ -34,7 +34,13 @@ from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.protocol.envelope import other_instance
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, VerifiedOrders, replaces, verify_orders
+from pbem.protocol.orderdoc import (
+    Keyring,
+    SignedRejected,
+    VerifiedOrders,
+    replaces,
+    verify_orders,
+)
 from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
@@ -64,8 +70,10 @@ class Verdict:
     turn: int | None = None
     problems: list[Problem] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)  # outbox ids of the reply
-    #: False when the signature or envelope failed: game and power are only claimed, and the
-    #: problems may quote a stranger's text (never mailed to a player as they are).
+    #: False when the signature failed, or the envelope of a file not signed with the key of
+    #: the power it names: game and power are only claimed, and the problems may quote a
+    #: stranger's text (never mailed to a player as they are). The envelope problems of the
+    #: power's own signed file (orderdoc.SignedRejected) are his: told as they are.
     verified: bool = True
     #: The sha256 of a verified file (the reply limits count its rejection apart).
     sha256: str | None = None
@@ -128,6 +136,12 @@ def handle_block(
     ring = ring or keyring_for(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
+    except SignedRejected as exc:  # the power's own file: its problems are told as they are
+        if not (reply and mail_rejection):
+            return Verdict("rejected", exc.game, exc.power, None, exc.problems,
+                           sha256=exc.sha256)
+        return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
+                                    subject)
     except Rejected as exc:
         if not (reply and mail_rejection):
             game, power = claimed(block)

@@ -177,6 +177,16 @@ def registration_problems(doc: Mapping[Any, Any], key: PublicKey,
     return []
 
 
+class SignedRejected(Rejected):
+    """A block whose signature verified with a key registered for the game and power it names,
+    refused for its envelope (no ``instance``, the wrong turn, ...): the power's own file, so
+    its problems may be told to the power as they are (a stranger's are told by code only)."""
+
+    def __init__(self, problems: list[Problem], game: str, power: str, sha256: str) -> None:
+        super().__init__(problems)
+        self.game, self.power, self.sha256 = game, power, sha256
+
+
 def verify_orders(
     block: str,
     keys_for: KeysFor,
@@ -201,6 +211,11 @@ def verify_orders(
     envelope, problems = check_envelope(doc, game=game, power=power, turn=turn)
     problems += registration_problems(doc, key, keys_for)
     if envelope is None or problems:
+        game_, power_ = doc.get("game"), doc.get("power")
+        if (isinstance(game_, str) and isinstance(power_, str)
+                and key in keys_for(game_, power_)):
+            raise SignedRejected(problems, game_, power_,
+                                 hashlib.sha256(armored.body.encode("utf-8")).hexdigest())
         raise Rejected(problems)
     token = _minting.set(True)
     try:

@@ -30,7 +30,8 @@ def pbem(*args, ok=True):
 def table(tmp_path):
     st = new_game("basic-3")
     power = st["current"]
-    view = PLUGIN.view(st, power)
+    # as the referee attaches it: with the game instance every order file names
+    view = {**PLUGIN.view(st, power), "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
     path = tmp_path / "view.json"
     path.write_bytes(canonical.encode(view) + b"\n")
     return st, view, path

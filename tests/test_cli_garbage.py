@@ -47,6 +47,7 @@ UNREAD = "{unreadable}"
 PUB = "{tmp}/keys/g1-algol.pub"
 KEY = "{tmp}/keys/g1-algol.key"
 ORDERS = "{tmp}/orders.yaml"
+INSTANCE = "0123456789abcdef0123456789abcdef"  # a game instance, for orders new
 SIGNED = "{tmp}/signed.txt"
 BROKEN = "{broken}"  # a root holding a game whose config.yaml and log.jsonl are garbage
 JUNK = "{tmp}/junk.json"  # valid JSON and YAML of the wrong shape
@@ -96,8 +97,10 @@ INVOCATIONS: list[list[str]] = [
     ["orders"], ["orders", "new", "--turn", "x"], ["orders", "new", "--seq", "x"],
     ["orders", "new"], ["orders", "new", "--game", "4000ad"],
     *(["orders", "new", "--view", f] for f in GARBAGE_FILES),
-    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o", DIR],
-    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o", NOPE],
+    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1",
+     "--instance", INSTANCE, "-o", DIR],
+    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1",
+     "--instance", INSTANCE, "-o", NOPE],
     ["orders", "check", ORDERS, "--view", "{tmp}/view.json", "--rules", "nosuch"],
     # orders depart
     ["orders", "depart"],
@@ -345,8 +348,8 @@ def test_disk_full_is_one_line_naming_the_path_in_every_command(
         (["export", places["game"], "-o", f"{small_fs}/x.jsonl"], f"{small_fs}/x.jsonl"),
         (["archive", places["game"], "--public", "-o", f"{small_fs}/arch"], f"{small_fs}/arch"),
         (["keygen", f"{small_fs}/k"], f"{small_fs}/k"),
-        (["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o",
-          f"{small_fs}/o.yaml"], f"{small_fs}/o.yaml"),
+        (["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "--instance",
+          INSTANCE, "-o", f"{small_fs}/o.yaml"], f"{small_fs}/o.yaml"),
         (["gm", "extend", str(game), "--by", "24h", "--now", iso(at(1))], str(game)),
         (["gm", "pause", str(game), "--now", iso(at(1))], str(game)),
     ]

@@ -58,6 +58,7 @@ from tests.test_4000ad_properties import random_body
 TURNS = 2000  # PBEM_BENCH_AUDIT_TURNS: another length (read when the benchmark runs)
 SHORT = 500
 MIB = 1024 * 1024
+INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"  # the instance every order file names
 
 
 def _time(turn: int, step: int) -> str:
@@ -97,7 +98,7 @@ def generate(turns: int = TURNS, seed: int = 3
         for step, power in enumerate(AD.powers_due(state), 1):
             body = _peaceful(table, power, random_body(table, power, rng))
             doc = {"pbem": 1, "game": game_id, "power": power, "turn": state["turn"],
-                   "seq": turn, "orders": body}
+                   "seq": turn, "instance": INSTANCE, "orders": body}
             text = sign_orders(yaml.safe_dump(doc, sort_keys=False), keys[power], check=False)
             if turn in samples:
                 armored = dearmor(text)

@@ -65,6 +65,7 @@ from pbem.mail.sources import MaildirSource
 from pbem.protocol.commitment import commit
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import sign_orders
+from pbem.store import chance
 from pbem.store.gameconfig import GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.referee import referee_key
@@ -87,6 +88,7 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
     referee_key(root, create=True)
     names = [GAME] if games == 1 else [f"{GAME}-{g}" for g in range(games)]
     keys: dict[str, dict[str, PrivateKey]] = {}
+    instances: dict[str, str] = {}
     for name in names:
         keys[name] = {p: PrivateKey.generate() for p in POWERS}
         config = GameConfig.from_data({
@@ -95,13 +97,16 @@ def build(work: Path, mails: int, games: int = 1) -> tuple[Path, Path]:
             "powers": {p: {"email": f"{p}.{name}@example.org"} for p in POWERS},
             "schedule": {"period": "48h"},
         })
-        GameDir.create(root, config, {p: k.public for p, k in keys[name].items()}, plugin, T0)
+        made = GameDir.create(root, config, {p: k.public for p, k in keys[name].items()},
+                              plugin, T0)
+        instances[name] = chance.instance(made.genesis)
         Outbox(root / name / "outbox")  # as the welcome run leaves it: its folders exist
     for i in range(mails):
         name = names[(i // 4) % games]
         power, seq = POWERS[i % 4], i // (4 * games) + 1
         nonce = hashlib.sha256(f"{name}/{power}/{seq}".encode()).digest()
         doc = {"pbem": 1, "game": name, "power": power, "turn": 1, "seq": seq,
+               "instance": instances[name],
                "orders": {"depart": {"warp": 1, "from": power.capitalize(), "ships": 3,
                                      "commitment": commit(name, power, 1, 1, "Hamal", nonce)}}}
         msg = EmailMessage()

@@ -39,6 +39,7 @@ from pbem.host import ingest
 from pbem.mail.inbox import duplicate_key
 from pbem.mail.sources import StdinSource
 from pbem.protocol.orderdoc import sign_orders
+from pbem.store import chance
 from pbem.store.gameconfig import CONFIG_NAME
 from pbem.store.gamedir import LOG_NAME, STATE_NAME, GameDir
 from pbem.store.log import GENESIS_KIND, GameLog, make_entry
@@ -46,9 +47,15 @@ from pbem.store.log import GENESIS_KIND, GameLog, make_entry
 _seq = count(1)
 
 
-def mail(game: str, power: str = "algol") -> bytes:
+def instance(root: Path, game: str) -> str:
+    """The game instance an order file for ``game`` under ``root`` names."""
+    return chance.instance(GameLog.load(root / game / LOG_NAME).entries[0].body)
+
+
+def mail(root: Path, game: str, power: str = "algol") -> bytes:
     seq = next(_seq)
-    doc = {"pbem": 1, "game": game, "power": power, "turn": 1, "seq": seq, "orders": {}}
+    doc = {"pbem": 1, "game": game, "power": power, "turn": 1, "seq": seq,
+           "instance": instance(root, game), "orders": {}}
     msg = EmailMessage()
     msg["From"] = f"{power}@example.org"
     msg["To"] = "referee@example.org"
@@ -109,7 +116,7 @@ def per_mail_ms(*roots: Path, repeat: int = 7) -> list[float]:
     times: list[list[float]] = [[] for _ in roots]
     for round_ in range(repeat + 1):  # the first builds each root's index
         for i, root in enumerate(roots):
-            raw = mail("g00000")
+            raw = mail(root, "g00000")
             start = time.perf_counter()
             report = ingest.ingest(root, StdinSource(io.BytesIO(raw)), now)
             if round_:

@@ -16,6 +16,7 @@ from pbem.protocol.safeyaml import load_order_yaml
 
 FLOOR_MS = 0.53
 GAME = "bench-1"
+INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"  # the game instance the file names
 
 
 def order_file() -> str:
@@ -27,7 +28,7 @@ def order_file() -> str:
         f"      - {{warp: 1, from: Algol, ships: {n}, commitment: {made}}}\n" for n in (11, 9, 7, 5)
     )
     return (
-        f"pbem: 1\ngame: {GAME}\npower: algol\nturn: 1\nseq: 4\n"
+        f"pbem: 1\ngame: {GAME}\npower: algol\nturn: 1\nseq: 4\ninstance: {INSTANCE}\n"
         "orders:\n"
         "  depart:\n"
         "    warp: 1\n    from: Algol\n    ships: 12\n"

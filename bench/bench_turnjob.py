@@ -48,7 +48,7 @@ from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import Keyring, sign_orders, verify_orders
 from pbem.render import mails
 from pbem.schedule import to_iso
-from pbem.store import replay
+from pbem.store import chance, replay
 from pbem.store.gameconfig import GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.referee import referee_key
@@ -80,6 +80,7 @@ def build(root: Path, n: int) -> None:
             ring.add(gid, p, k.public)
         for p in POWERS:
             doc = {"pbem": 1, "game": gid, "power": p, "turn": 1, "seq": 1,
+                   "instance": chance.instance(game.genesis),
                    "orders": {"depart": {"warp": 1, "from": p.capitalize(), "ships": 1,
                                          "to": {"pavo": "Shaula", "antares": "Sabik",
                                                 "regulus": "Markab", "algol": "Caph"}[p]}}}

@@ -42,7 +42,8 @@ from bench.report import median_seconds
 
 
 def _orders_yaml() -> str:
-    lines = ["pbem: 1", "game: bench", "power: algol", "turn: 3", "seq: 1", "orders:",
+    lines = ["pbem: 1", "game: bench", "power: algol", "turn: 3", "seq: 1",
+             "instance: 5f0c2b7e91d4a3c86e1f0b9a7d2c4e61", "orders:",
              "  depart:"]
     for i in range(20):
         lines += [f"    - warp: {i + 1}", "      from: Algol", f"      ships: {i + 2}",

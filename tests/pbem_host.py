@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -22,10 +23,17 @@ from pbem.mail.transports import FileTransport
 from pbem.protocol.commitment import commit
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import sign_orders
+from pbem.store import chance
 from pbem.store.gamedir import GameDir
+from pbem.store.log import GameLog
 
 T0 = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
 AD = registry.load("4000ad")
+
+
+def instance_of(game: Path) -> str:
+    """The game instance of the game at ``game`` (every order file carries it)."""
+    return chance.instance(GameLog.load(game / "log.jsonl").genesis.body)
 
 
 def at(hours: float) -> datetime:
@@ -58,8 +66,16 @@ class Host:
             self.keys[power] = PrivateKey.load(prefix.with_suffix(".key"))
             args += ["--power", f"{power}={power}@example.org:{prefix}.pub"]
         assert pbem_main(args) == 0
+        self._new_args = args
         self.vault: dict[tuple[str, str, int], tuple[str, str]] = {}
         self.seq: dict[str, int] = {}
+
+    def recreate(self) -> None:
+        """Delete the game and make it again under the same id, with the same players' keys
+        (a new instance of the game: a new genesis nonce)."""
+        shutil.rmtree(self.path)
+        assert pbem_main(self._new_args) == 0
+        self.seq = {}
 
     # -- reading the game ------------------------------------------------------------------------
     def game(self) -> GameDir:
@@ -87,7 +103,8 @@ class Host:
         self.seq[power] = self.seq.get(power, 0) + 1
         doc = {"pbem": 1, "game": self.game_id, "power": power,
                "turn": self.plugin.orders_turn(state) if turn is None else turn,
-               "seq": self.seq[power] if seq is None else seq, "orders": body}
+               "seq": self.seq[power] if seq is None else seq,
+               "instance": instance_of(self.path), "orders": body}
         return sign_orders(yaml.safe_dump(doc, sort_keys=False), self.keys[power])
 
     def depart(self, power: str, origin: str, ships: int | str, dest: str,

@@ -23,7 +23,9 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def _orders_file(root: Path, power: str, turn: int, body: str) -> str:
     (root / "o.yaml").write_text(f"pbem: 1\ngame: {GAME}\npower: {power}\nturn: {turn}\n"
-                                 f"seq: 1\norders:\n{body}", encoding="utf-8")
+                                 f"seq: 1\ninstance: 0123456789abcdef0123456789abcdef\n"
+                                 f"orders:\n{body}",
+                                 encoding="utf-8")
     return "o.yaml"
 
 

@@ -14,7 +14,7 @@ from tests.ashes_driver import PLUGIN, ScriptedChance, arranged, step, view
 
 present = importlib.import_module("ashes.present")
 GAME = {"game_id": "ashes-test", "title": "Ashes test", "deadline": None, "checkpoint": None,
-        "seq": 3}
+        "seq": 3, "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
 PLAYER = {"name": "", "email": "", "tz": ""}
 LABEL = "battle:turn5:red"
 
@@ -49,12 +49,12 @@ def test_report_shows_the_battle_dice_with_their_labels_galaxy_empires_and_hand(
 
 def test_the_prefilled_order_form_is_accepted_by_the_order_check():
     before, after, events = battle_turn()
-    v = PLUGIN.view(after, "blue")
+    v = {**PLUGIN.view(after, "blue"), "instance": GAME["instance"]}  # as view.json
     form = present.order_form(v, 3)
     assert form in report(before, after, events, "blue")
     doc = yaml.safe_load(form)
-    assert (doc["game"], doc["power"], doc["turn"], doc["seq"]) == ("ashes-test", "blue",
-                                                                    after["turn"], 3)
+    assert (doc["game"], doc["power"], doc["turn"], doc["seq"], doc["instance"]) == (
+        "ashes-test", "blue", after["turn"], 3, GAME["instance"])
     _, problems = PLUGIN.normalize_orders(doc["orders"], v)
     assert problems == []
 

@@ -25,7 +25,9 @@ def table(tmp_path):
     state = arranged(hands={"red": {"D4": 0, "C2": 2, "G3": 0}}, colonies={"red": {"A2": 5}},
                      galaxy={"E4": 0})
     view = tmp_path / "view.json"
-    view.write_bytes(canonical.encode(PLUGIN.view(state, "red")) + b"\n")
+    # as the referee attaches it: with the game instance every order file names
+    view.write_bytes(canonical.encode({**PLUGIN.view(state, "red"),
+                                       "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}) + b"\n")
     return state, view
 
 

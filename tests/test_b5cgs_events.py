@@ -12,7 +12,7 @@ from pbem.render import mails
 from tests.b5cgs_driver import PLUGIN, ScriptedChance, blank, put
 
 GAME = {"game_id": "b5-test", "title": "B5 test", "deadline": None, "checkpoint": None,
-        "seq": 3}
+        "seq": 3, "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
 PLAYER = {"name": "", "email": "", "tz": ""}
 EA, MB = "earth-alliance", "minbari"
 SHIP = r"Earth Alliance's Hyperion Cr\. \(t\d+\)"

@@ -24,7 +24,7 @@ sentences = importlib.import_module("b5cgs.sentences")
 orderform = importlib.import_module("b5cgs.orderform")
 viewmod = importlib.import_module("b5cgs.view")
 GAME = {"game_id": "b5-test", "title": "B5 test", "deadline": None, "checkpoint": None,
-        "seq": 3}
+        "seq": 3, "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
 PLAYER = {"name": "", "email": "", "tz": ""}
 EA, MB, VC = "earth-alliance", "minbari", "valdri"
 ROLL = {"type": "roll", "label": "move0:t7:hex", "die": "b5", "faces": [0, 1, 2, 3, 4, 5],
@@ -163,17 +163,17 @@ def test_threats_in_range_by_range_and_arc():
 def test_the_prefilled_order_form_is_accepted_by_the_order_check():
     st, _ = battle()
     mail, _ = report(st, st, [], st["current"])
-    view = PLUGIN.view(st, st["current"])
+    view = {**PLUGIN.view(st, st["current"]), "instance": GAME["instance"]}  # as view.json
     form = orderform.order_form(view, 3)
     assert form in mail.text
     assert max(map(len, form.splitlines())) <= 80
     doc = yaml.safe_load(form)
-    assert (doc["game"], doc["power"], doc["turn"], doc["seq"]) == (
-        st["game_id"], st["current"], st["turn"], 3)
+    assert (doc["game"], doc["power"], doc["turn"], doc["seq"], doc["instance"]) == (
+        st["game_id"], st["current"], st["turn"], 3, GAME["instance"])
     _, problems = PLUGIN.normalize_orders(doc["orders"], view)
     assert problems == []
     setup = PLUGIN.setup("basic-3", {"game_id": "t"})
-    first = PLUGIN.view(setup, setup["seats"][0])
+    first = {**PLUGIN.view(setup, setup["seats"][0]), "instance": GAME["instance"]}
     doc = yaml.safe_load(orderform.order_form(first, 0))
     assert doc["orders"] == {} and PLUGIN.normalize_orders({}, first)[1] == []
 
@@ -297,7 +297,7 @@ def test_the_purchase_table_is_in_the_report_and_the_order_form():
     assert (hyperion["heavy"], hyperion["laser"], hyperion["dr"]) == (
         "3/1 F FR FL", "2/1 F FR AR AL FL", "6/4")
     assert "forward" in hyperion["moves"] and not any(t.startswith("mf-") for t in rows)
-    for text in (mail.text, orderform.order_form(view, 3)):
+    for text in (mail.text, orderform.order_form({**view, "instance": GAME["instance"]}, 3)):
         assert "What you can buy" in text
         assert re.search(r"ea-hyperion +ship +cost +\d+, upkeep 3, DR 6/4", text)
         assert "heavy 3/1 F FR FL; laser 2/1 F FR AR AL FL" in text

@@ -32,7 +32,8 @@ def table(tmp_path, variant="basic-3", version=None, fleet=False):
     his starting-fleet step."""
     st = dealt(variant, version=version) if fleet else new_game(variant, version=version)
     power = st["current"]
-    view = PLUGIN.view(st, power)
+    # as the referee attaches it: with the game instance every order file names
+    view = {**PLUGIN.view(st, power), "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
     path = tmp_path / "view.json"
     path.write_bytes(canonical.encode(view) + b"\n")
     return st, view, path

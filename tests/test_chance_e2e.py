@@ -34,7 +34,7 @@ from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 from pbem.store.summary import summarize
 from tests.mail_player import MailPlayer
-from tests.pbem_host import Host, at
+from tests.pbem_host import Host, at, instance_of
 from tests.test_toygame_e2e import attachment, pbem
 
 HC = registry.load("highcard")
@@ -373,7 +373,8 @@ def _signed(host: Host, power: str, extra: dict[str, Any], seq: int) -> str:
     from pbem.protocol.orderdoc import sign_orders
 
     doc = {"pbem": 1, "game": host.game_id, "power": power,
-           "turn": HC.orders_turn(host.state()), "seq": seq, **extra, "orders": {}}
+           "turn": HC.orders_turn(host.state()), "seq": seq,
+           "instance": instance_of(host.path), **extra, "orders": {}}
     return sign_orders(yaml.safe_dump(doc, sort_keys=False), host.keys[power])
 
 

@@ -23,7 +23,7 @@ from pbem.protocol.orderdoc import sign_orders
 from pbem.store import chance
 from pbem.store.log import Entry
 from tests.ashes_driver import arranged
-from tests.pbem_host import Host, at
+from tests.pbem_host import Host, at, instance_of
 
 ASHES = registry.load("ashes")
 B5 = registry.load("b5cgs")
@@ -33,7 +33,8 @@ SEEDS = {"north": b"\x01" * 32, "south": b"\x02" * 32}
 def _signed(host: Host, power: str, seq: int, entropy: Any = None,
             orders: dict[str, Any] | None = None) -> str:
     doc: dict[str, Any] = {"pbem": 1, "game": host.game_id, "power": power,
-                           "turn": host.plugin.orders_turn(host.state()), "seq": seq}
+                           "turn": host.plugin.orders_turn(host.state()), "seq": seq,
+                           "instance": instance_of(host.path)}
     if entropy is not None:
         doc["entropy"] = entropy
     doc["orders"] = orders or {}

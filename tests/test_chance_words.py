@@ -74,7 +74,7 @@ def report(h: Host, chance: dict | None) -> mails.RenderedMail:
     power = h.powers[0]
     events = [{"type": "chance", "step": 3, "draws": DRAWS}] if chance else []
     info = {"game_id": h.game_id, "title": h.game_id, "deadline": None, "checkpoint": None,
-            "seq": 1, "chance": chance}
+            "seq": 1, "chance": chance, "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
     return mails.turn_report(mails.Renderer(h.plugin.id), h.plugin, state, state, events,
                              [power], PLAYER, info)
 

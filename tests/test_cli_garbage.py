@@ -47,6 +47,7 @@ UNREAD = "{unreadable}"
 PUB = "{tmp}/keys/g1-algol.pub"
 KEY = "{tmp}/keys/g1-algol.key"
 ORDERS = "{tmp}/orders.yaml"
+INSTANCE = "0123456789abcdef0123456789abcdef"  # a game instance, for orders new
 SIGNED = "{tmp}/signed.txt"
 BROKEN = "{broken}"  # a root holding a game whose config.yaml and log.jsonl are garbage
 JUNK = "{tmp}/junk.json"  # valid JSON and YAML of the wrong shape
@@ -96,8 +97,10 @@ INVOCATIONS: list[list[str]] = [
     ["orders"], ["orders", "new", "--turn", "x"], ["orders", "new", "--seq", "x"],
     ["orders", "new"], ["orders", "new", "--game", "4000ad"],
     *(["orders", "new", "--view", f] for f in GARBAGE_FILES),
-    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o", DIR],
-    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o", NOPE],
+    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1",
+     "--instance", INSTANCE, "-o", DIR],
+    ["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1",
+     "--instance", INSTANCE, "-o", NOPE],
     ["orders", "check", ORDERS, "--view", "{tmp}/view.json", "--rules", "nosuch"],
     # orders depart
     ["orders", "depart"],
@@ -177,7 +180,8 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     (broken / "bad" / "config.yaml").write_bytes(b"\xff\xfe: [\x00")
     (broken / "bad" / "log.jsonl").write_bytes(b"{not json\n")
     (tmp / "orders.yaml").write_text(
-        "pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\norders: {}\n")
+        "pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\n"
+        "instance: 0123456789abcdef0123456789abcdef\norders: {}\n")
     (tmp / "view.json").write_text(json.dumps(AD.view(host.state(), "algol")))
     (tmp / "signed.txt").write_text(host.orders_text("algol", {}))
     _superscripts(tmp, host)
@@ -254,7 +258,8 @@ def numeric(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("numeric")
     host = Host(tmp)
     orders = tmp / "orders.yaml"
-    orders.write_text("pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\norders: {}\n")
+    orders.write_text("pbem: 1\ngame: g1\npower: algol\nturn: 1\nseq: 1\n"
+                      "instance: 0123456789abcdef0123456789abcdef\norders: {}\n")
     (tmp / "view.json").write_text(json.dumps(AD.view(host.state(), "algol")))
     return {"tmp": tmp, "game": host.path, "orders": orders, "keys": tmp / "keys"}
 
@@ -343,8 +348,8 @@ def test_disk_full_is_one_line_naming_the_path_in_every_command(
         (["export", places["game"], "-o", f"{small_fs}/x.jsonl"], f"{small_fs}/x.jsonl"),
         (["archive", places["game"], "--public", "-o", f"{small_fs}/arch"], f"{small_fs}/arch"),
         (["keygen", f"{small_fs}/k"], f"{small_fs}/k"),
-        (["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "-o",
-          f"{small_fs}/o.yaml"], f"{small_fs}/o.yaml"),
+        (["orders", "new", "--game", "g1", "--power", "algol", "--turn", "1", "--instance",
+          INSTANCE, "-o", f"{small_fs}/o.yaml"], f"{small_fs}/o.yaml"),
         (["gm", "extend", str(game), "--by", "24h", "--now", iso(at(1))], str(game)),
         (["gm", "pause", str(game), "--now", iso(at(1))], str(game)),
     ]

@@ -18,6 +18,8 @@ from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
 
 GAME = "andromeda-7"
+INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"  # the game instance view.json names
+OTHER = "0123456789abcdef0123456789abcdef"  # another instance of the same game
 
 
 class Player:
@@ -41,7 +43,8 @@ class Player:
         return out
 
     def write_view(self, name: str, view: dict[str, Any]) -> str:
-        (self.root / name).write_text(json.dumps(view))
+        """The game's view as the referee attaches it: with the game instance."""
+        (self.root / name).write_text(json.dumps({**view, "instance": INSTANCE}))
         return name
 
 
@@ -56,6 +59,12 @@ def player(tmp_path, ad) -> Player:
     p.state = ad.setup("independents-4", {"game_id": GAME})
     p.write_view("view1.json", ad.view(p.state, "algol"))
     return p
+
+
+def head(*, power: str = "algol", turn: int = 1) -> str:
+    """An order file's envelope lines, seq 0, for the game instance of the views."""
+    return (f"pbem: 1\ngame: {GAME}\npower: {power}\nturn: {turn}\nseq: 0\n"
+            f"instance: {INSTANCE}\n")
 
 
 def ring(player: Player) -> Keyring:
@@ -133,11 +142,56 @@ def test_lost_vault_warns_that_the_fleet_cannot_arrive(player, ad):
 
 
 def test_new_from_game_power_turn(player):
-    out = player.ok("new", "--game", GAME, "--power", "algol", "--turn", "3", "--seq", "2")
+    out = player.ok("new", "--game", GAME, "--power", "algol", "--turn", "3", "--seq", "2",
+                    "--instance", INSTANCE)
     doc = load_order_yaml(out.stdout)
-    assert doc == {"pbem": 1, "game": GAME, "power": "algol", "turn": 3, "seq": 2, "orders": {}}
+    assert doc == {"pbem": 1, "game": GAME, "power": "algol", "turn": 3, "seq": 2,
+                   "instance": INSTANCE, "orders": {}}
     bad = player.run("new", "--game", GAME)
-    assert bad.returncode == 1 and "--power, --turn" in bad.stderr
+    assert bad.returncode == 1 and "--power, --turn and --instance" in bad.stderr
+    bad = player.run("new", "--game", GAME, "--power", "algol", "--turn", "3")
+    assert bad.returncode == 1 and bad.stderr.endswith("(missing: --instance)\n")
+    bad = player.run("new", "--game", GAME, "--power", "algol", "--turn", "3", "--instance",
+                     "Z" * 32)
+    assert bad.returncode == 1 and "instance: must be the game instance's hex id" in bad.stderr
+
+
+def test_new_writes_the_views_instance_and_refuses_a_view_without_one(player, ad):
+    player.ok("new", "--view", "view1.json", "-o", "t.yaml")
+    assert load_order_yaml((player.root / "t.yaml").read_text())["instance"] == INSTANCE
+    (player.root / "bare.json").write_text(json.dumps(ad.view(player.state, "algol")))
+    out = player.run("new", "--view", "bare.json")
+    assert out.returncode == 1 and out.stderr.count("\n") == 1
+    assert "bare.json carries no instance" in out.stderr and "--view REPORT.eml" in out.stderr
+
+
+def test_a_file_without_instance_is_refused_with_one_sentence_and_never_filled_in(player):
+    """The file the player signs says itself which game instance it is for: neither check nor
+    sign writes the view's instance in; both name what is missing and how to get it."""
+    text = "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 1\nseq: 0\norders: {}\n"
+    (player.root / "t.yaml").write_text(text)
+    sentence = ("instance: missing: the game instance this file is for (the instance: line of "
+                "your report's order form), which `pbem orders new --view REPORT.eml` writes")
+    out = player.run("check", "t.yaml", "--view", "view1.json")
+    assert out.returncode == 1 and out.stdout == sentence + "\n"
+    assert player.run("check", "t.yaml").stdout == sentence + "\n"
+    for view in (("--view", "view1.json"), ()):
+        out = player.run("sign", "t.yaml", "--key", "algol.key", *view, "-o", "t.asc")
+        assert out.returncode == 1 and out.stderr == f"pbem orders: {sentence}\n"
+        assert not (player.root / "t.asc").exists()
+    assert (player.root / "t.yaml").read_text() == text
+
+
+def test_check_refuses_a_file_for_another_instance_as_the_referee_does(player):
+    (player.root / "t.yaml").write_text(
+        f"pbem: 1\ngame: andromeda-7\npower: algol\nturn: 1\nseq: 0\ninstance: {OTHER}\n"
+        "orders: {}\n")
+    out = player.run("check", "t.yaml", "--view", "view1.json")
+    assert out.returncode == 1 and out.stdout.startswith(
+        "instance: this file is for another instance of game andromeda-7 (0123456789ab…), not "
+        "the one running now (5f0c2b7e91d4…)")
+    out = player.run("sign", "t.yaml", "--key", "algol.key", "--view", "view1.json")
+    assert out.returncode == 1 and "another instance" in out.stderr
 
 
 def test_new_refuses_to_overwrite(player):
@@ -190,7 +244,7 @@ def escrow_pub(player: Player) -> Path:
 
 def test_check_lists_every_problem_one_per_line(player):
     (player.root / "t.yaml").write_text(
-        "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 1\nseq: 0\norders:\n"
+        head() + "orders:\n"
         "  depart: {warp: 3, from: Vgea, ships: 2.5, commitment: 3a7b}\n"
         "  vote_ned: true\n"
     )
@@ -209,11 +263,11 @@ def test_check_lists_every_problem_one_per_line(player):
     "text, expected",
     [
         ("pbem: 1\norders: [\n", "not valid YAML"),
-        ("pbem: 1\ngame: andromeda-7\npower: algol\nturn: 2\nseq: 0\norders: {}\n",
+        (head(turn=2) + "orders: {}\n",
          "turn: this file is for turn 2"),
-        ("pbem: 1\ngame: andromeda-7\npower: regulus\nturn: 1\nseq: 0\norders: {}\n",
+        (head(power="regulus") + "orders: {}\n",
          "power: this file is for power regulus"),
-        ("pbem: 1\ngame: andromeda-7\npower: algol\nturn: 1\nseq: 0\norders:\n"
+        (head() + "orders:\n"
          "  depart: {warp: 1, from: Algol, ships: 50, commitment: " + "ab" * 32 + "}\n",
          "orders.depart.ships: you have 15 ships at Algol, not 50"),
     ],
@@ -241,7 +295,7 @@ def test_check_signed_file_with_wrong_signature(player):
 
 def test_sign_refuses_a_file_with_problems(player):
     (player.root / "t.yaml").write_text(
-        "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 1\nseq: 0\norders: {concede: yes}\n"
+        head() + "orders: {concede: yes}\n"
     )
     out = player.run("sign", "t.yaml", "--key", "algol.key", "--view", "view1.json", "-o", "t.asc")
     assert out.returncode == 1 and "orders.concede" in out.stderr

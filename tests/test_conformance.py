@@ -27,7 +27,8 @@ from pbem.render import mails
 
 CASES = [(gid, variant) for gid in registry.available()
          for variant in registry.load(gid).variants()]
-GAME = {"game_id": "conformance", "title": "Conformance", "deadline": None, "checkpoint": None}
+GAME = {"game_id": "conformance", "title": "Conformance", "deadline": None, "checkpoint": None,
+        "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
 
 
 class ScriptedStream:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.game import registry
 from pbem.render import mails
-from tests.pbem_host import Host, at
+from tests.pbem_host import Host, at, instance_of
 
 AD = registry.load("4000ad")
 
@@ -55,7 +55,8 @@ def test_no_production_names_the_power_not_its_id() -> None:
 
 def test_the_order_forms_warp_comment_counts_ships_and_names_owners(tmp_path: Path) -> None:
     host = played(tmp_path)
-    (tmp_path / "view.json").write_text(json.dumps(AD.view(host.state(), "algol")))
+    (tmp_path / "view.json").write_text(json.dumps({**AD.view(host.state(), "algol"),
+                                                    "instance": instance_of(host.path)}))
     done = pbem("orders", "new", "--view", "view.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     [line] = [ln for ln in done.stdout.splitlines() if ln.startswith("# warp 1:")]

@@ -32,7 +32,7 @@ from pbem.mail.replylimits import PER_POWER, PER_SENDER, SAME_SUBJECT
 from pbem.protocol.orderdoc import sign_orders
 from pbem.store.lock import try_lock
 from pbem.store.log import GameLog
-from tests.pbem_host import at, iso
+from tests.pbem_host import Host, at, instance_of, iso
 from tests.test_ingest_helpers import (
     NOW,
     REPO,
@@ -442,7 +442,7 @@ def test_a_player_cannot_grow_the_log_past_the_quota(world: World, tmp_path: Pat
     texts = []
     for seq in range(10, 16):
         doc = {"pbem": 1, "game": "demo-1", "power": "algol", "turn": 3, "seq": seq,
-               "orders": {}}
+               "instance": instance_of(root / "demo-1"), "orders": {}}
         texts.append(sign_orders(yaml.safe_dump(doc, sort_keys=False) + padding + "\n",
                                  host.keys["algol"]))
     msg = EmailMessage()
@@ -482,3 +482,49 @@ def test_name_addr_registration_gets_the_no_orders_reply(world: World, tmp_path:
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert "answered at algol@example.org" in done.stdout.decode()
     assert len(subjects(root, "algol@example.org")) == 1
+
+
+# -- 11. a file of an earlier instance of the game -----------------------------------------------
+
+
+def test_a_file_of_an_earlier_instance_of_the_game_is_refused_and_blocks_nothing(
+        tmp_path: Path) -> None:
+    """A game deleted and made again under the same id with the same players' keys is a new
+    instance. Algol's file accepted by the first one, replayed in a new mail, is refused with
+    one sentence naming both instances; a file without instance is refused with one sentence
+    saying how to get it; neither stands in the way: his own seq 0 of the new instance is
+    accepted after them."""
+    host = Host(tmp_path)
+    old = host.orders_text("algol", {}, seq=0)
+    first = pipe(host.root, order_mail(old, msgid="<first@example.org>"), now=at(1))
+    assert first.returncode == 0, first.stderr.decode()[-2000:]
+    assert "accepted: g1/algol turn 1" in first.stdout.decode()
+    was = instance_of(host.path)
+    host.recreate()
+    now = instance_of(host.path)
+    assert now != was and not host.entries("orders")
+
+    def refused(raw: bytes, when: float) -> str:
+        done = pipe(host.root, raw, now=at(when))
+        assert done.returncode == 0, done.stderr.decode()[-2000:]
+        assert "accepted" not in done.stdout.decode() and "Traceback" not in done.stderr.decode()
+        mails = [m for _g, m in queued(host.root) if "rejected" in str(m["Subject"]).lower()]
+        return " ".join(everything_in(mails[-1]).split())
+
+    said = refused(order_mail(old, msgid="<replay@example.org>"), 2)
+    assert (f"instance: this file is for another instance of game g1 ({was[:12]}…), not the "
+            f"one running now ({now[:12]}…): start your orders from your latest report "
+            "(`pbem orders new --view REPORT.eml`)") in said
+    bare = {"pbem": 1, "game": "g1", "power": "algol", "turn": 1, "seq": 0, "orders": {}}
+    said = refused(order_mail(sign_orders(yaml.safe_dump(bare, sort_keys=False),
+                                          host.keys["algol"], check=False),
+                                 msgid="<bare@example.org>"), 3)
+    assert ("instance: missing: the game instance this file is for (the instance: line of your "
+            "report's order form), which `pbem orders new --view REPORT.eml` writes") in said
+    assert not host.entries("orders")
+    mine = pipe(host.root, order_mail(host.orders_text("algol", {}, seq=0),
+                                      msgid="<mine@example.org>"), now=at(4))
+    assert mine.returncode == 0, mine.stderr.decode()[-2000:]
+    assert "accepted: g1/algol turn 1" in mine.stdout.decode()
+    [entry] = host.entries("orders")
+    assert entry.body["seq"] == 0 and f"instance: {now}" in entry.body["text"]

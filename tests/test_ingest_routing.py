@@ -89,6 +89,7 @@ from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from pbem.store.referee import referee_public
 from tests.mail_corpus import Case, build
+from tests.pbem_host import instance_of
 from tests.test_ingest_helpers import (
     NOW,
     World,
@@ -368,7 +369,8 @@ def test_order_signed_with_an_unregistered_key_is_reported_to_the_claimed_power(
     import yaml
 
     key = world.demo.keys["pavo"] if signer.startswith("another") else PrivateKey.generate()
-    doc = {"pbem": 1, "game": "demo-1", "power": "algol", "turn": 3, "seq": 50, "orders": {}}
+    doc = {"pbem": 1, "game": "demo-1", "power": "algol", "turn": 3, "seq": 50,
+           "instance": instance_of(world.root / "demo-1"), "orders": {}}
     text = sign_orders(yaml.safe_dump(doc, sort_keys=False), key)
     raw = order_mail(text, msgid="<wrong-key@evil.example>", sender="forger@evil.example")
     root, report = run_one(world, tmp_path, raw)

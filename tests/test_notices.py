@@ -29,7 +29,7 @@ from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import locked
 from pbem.store.referee import referee_key
-from tests.pbem_host import Host, at, iso
+from tests.pbem_host import Host, at, instance_of, iso
 from tests.test_ingest_helpers import REPO, order_mail
 
 DEADLINE = at(48)  # Host games: 48 h turns from T0
@@ -64,7 +64,8 @@ def mail(host: Host, to: str, contains: str) -> EmailMessage:
 def signed(host: Host, power: str, body: dict[str, Any], *, seq: int,
            ready: bool | None = None, turn: int | None = None) -> str:
     doc: dict[str, Any] = {"pbem": 1, "game": host.game_id, "power": power,
-                           "turn": host.state()["turn"] if turn is None else turn, "seq": seq}
+                           "turn": host.state()["turn"] if turn is None else turn, "seq": seq,
+                           "instance": instance_of(host.path)}
     if ready is not None:
         doc["ready"] = ready
     doc["orders"] = body
@@ -323,7 +324,7 @@ def test_ready_must_be_true_or_false(tmp_path):
     from pbem.protocol.envelope import check_envelope
 
     doc = {"pbem": 1, "game": "g1", "power": "algol", "turn": 1, "seq": 1,
-           "ready": "later", "orders": {}}
+           "instance": "0" * 32, "ready": "later", "orders": {}}
     envelope, problems = check_envelope(doc)
     assert envelope is None and [(p.path, p.message) for p in problems] == \
         [("ready", "must be true or false, not 'later'")]

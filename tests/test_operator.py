@@ -212,6 +212,8 @@ def test_the_smtp_reply_shows_in_pbem_run_and_gm_status(
 # -- the player's tool ----------------------------------------------------------------------------
 def test_reveal_with_nothing_in_flight_says_so_in_one_line(tmp_path: Path) -> None:
     view = AD.view(AD.setup("independents-4", {"game_id": "g1"}), "algol")
+    # as the referee attaches it: with the game instance every order file names
+    view = {**view, "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
     (tmp_path / "view.json").write_text(json.dumps(view))
     env = {"PBEM_VAULT": str(tmp_path / "vault.json")}
 

@@ -31,6 +31,7 @@ game: {GAME}
 power: algol
 turn: 7
 seq: 3
+instance: 0123456789abcdef0123456789abcdef
 orders:
   warps:
     1: continue

@@ -42,7 +42,8 @@ def receive(ad, view, orders_yaml: str, seq: int = 1) -> tuple[VerifiedOrders, l
     for token, value in (("C64", TO_HAMAL), ("N64", NONCE.hex()), ("UPPER", TO_HAMAL.upper()),
                          ("ZERO", "00" * 32)):
         orders_yaml = orders_yaml.replace(token, value)
-    text = f"pbem: 1\ngame: {GAME}\npower: algol\nturn: 2\nseq: {seq}\norders:\n{orders_yaml}"
+    text = (f"pbem: 1\ngame: {GAME}\npower: algol\nturn: 2\nseq: {seq}\n"
+            f"instance: 0123456789abcdef0123456789abcdef\norders:\n{orders_yaml}")
     (block,) = find_signed_blocks("From the player:\n" + sign_orders(text, KEY, check=False))
     ring = Keyring()
     ring.add(GAME, "algol", KEY.public)

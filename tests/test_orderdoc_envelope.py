@@ -8,7 +8,8 @@ from pbem.errors import Rejected
 from pbem.protocol.envelope import check_envelope, parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 
-GOOD = "pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\norders: {}\n"
+GOOD = ("pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\n"
+        "instance: 0123456789abcdef0123456789abcdef\norders: {}\n")
 
 
 def found(text: str, **expect) -> dict[str, str]:
@@ -36,8 +37,15 @@ def test_unknown_keys_get_did_you_mean():
 
 def test_missing_keys_each_reported():
     got = found("pbem: 1\norders: {}\n")
-    assert set(got) == {"game", "power", "turn", "seq"}
+    assert set(got) == {"game", "power", "turn", "seq", "instance"}
     assert all(v.startswith("missing") for v in got.values())
+
+
+def test_a_file_without_instance_is_refused_with_one_sentence_naming_how_to_get_it():
+    got = found(GOOD.replace("instance: 0123456789abcdef0123456789abcdef\n", ""))
+    assert got == {"instance": "missing: missing: the game instance this file is for (the "
+                   "instance: line of your report's order form), which `pbem orders new --view "
+                   "REPORT.eml` writes"}
 
 
 @pytest.mark.parametrize(
@@ -92,5 +100,5 @@ def test_every_problem_at_once():
     with pytest.raises(Rejected) as info:
         parse_envelope(load_order_yaml(text))
     assert [p.path for p in info.value.problems] == [
-        "extra", "pbem", "game", "turn", "seq", "orders"
+        "extra", "instance", "pbem", "game", "turn", "seq", "orders"
     ]

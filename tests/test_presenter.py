@@ -202,13 +202,14 @@ def test_order_form_is_valid_yaml_and_standing_orders(turns):
         t.play(algol=t.body("algol", ("Algol", 5, "Antares")))
     if turns > 1:
         t.play(algol=t.body("algol", ("Algol", 4, "Pavo")))
-    view = t.view("algol")
+    view = {**t.view("algol"), "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}  # as view.json
     form = PRES.order_form(view, "algol", 1)
     assert max(len(line) for line in form.splitlines()) <= 80
     doc = yaml.safe_load(form)
     assert doc == safeyaml.load_order_yaml(form)
     envelope, problems = check_envelope(doc, game="test-game", power="algol", turn=view["turn"])
     assert not problems and envelope is not None
+    assert envelope.instance == view["instance"]  # a player who copies the form names it
     _, problems = AD.normalize_orders(envelope.orders or {}, view)
     assert not problems, [str(p) for p in problems]
     flying = [k for k, w in view["warps"]["algol"].items() if w]

@@ -40,6 +40,7 @@ game: {GAME}
 power: algol
 turn: 3
 seq: 0
+instance: 0123456789abcdef0123456789abcdef
 orders: {{}}
 """
 

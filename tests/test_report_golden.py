@@ -288,5 +288,6 @@ def test_order_forms_in_reports_load_as_yaml():
             end = text.index("----- 8< ----- end of order file")
             doc = yaml.safe_load(text[start:end])
             assert doc["pbem"] == 1 and doc["game"] == "test-game"
+            assert doc["instance"] == GAME["instance"]  # a copied form names its instance
             assert doc["seq"] == 3 if name == "turn2_notes_algol" else doc["seq"] in (0, 1)
             text = text[end + 10:]

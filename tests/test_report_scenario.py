@@ -21,7 +21,8 @@ CHECKPOINT = (
     " sig=" + "Q" * 86 + "\n"
 )
 GAME = {"game_id": "test-game", "title": "Andromeda Seven", "deadline": "2026-12-02T18:00:00Z",
-        "checkpoint": CHECKPOINT, "missed": {"pavo": 1}}
+        "checkpoint": CHECKPOINT, "missed": {"pavo": 1},
+        "instance": "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"}
 PLAYERS = {
     "algol": {"name": "Ann Example", "email": "ann@example.org", "tz": "Europe/Paris"},
     "regulus": {"name": "Bob Example", "email": "bob@example.org", "tz": "America/New_York"},

@@ -21,13 +21,14 @@ from pbem.cli.main import main as pbem_main
 from pbem.host import rootindex
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import sign_orders
-from tests.pbem_host import Host, at, iso
+from tests.pbem_host import Host, at, instance_of, iso
 from tests.test_ingest_helpers import REPO, order_mail
 
 
 def signed(host: Host, power: str, seq: int, key: PrivateKey | None = None) -> str:
     doc: dict[str, Any] = {"pbem": 1, "game": host.game_id, "power": power,
-                           "turn": host.state()["turn"], "seq": seq, "orders": {}}
+                           "turn": host.state()["turn"], "seq": seq,
+                           "instance": instance_of(host.path), "orders": {}}
     return sign_orders(yaml.safe_dump(doc, sort_keys=False), key or host.keys[power])
 
 
@@ -99,7 +100,8 @@ def test_a_hand_edited_address_and_a_new_game_are_seen_by_the_next_mail(
     other.root = host.root
     keys = other.keys
     out = ingest(other, order_mail(sign_orders(yaml.safe_dump(
-        {"pbem": 1, "game": "g2", "power": "antares", "turn": 1, "seq": 1, "orders": {}},
+        {"pbem": 1, "game": "g2", "power": "antares", "turn": 1, "seq": 1,
+         "instance": instance_of(host.root / "g2"), "orders": {}},
         sort_keys=False), keys["antares"]), msgid="<g2.1@example.org>",
         sender="antares@example.org"), 4)
     assert "accepted: g2/antares" in out, out

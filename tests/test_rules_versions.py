@@ -23,7 +23,7 @@ from pbem.game import registry, versions
 from pbem.store.gamedir import GameDir
 from pbem.store.log import GameLog
 from tests.conftest import ad_module
-from tests.pbem_host import AD, T0, Host, at, iso
+from tests.pbem_host import AD, T0, Host, at, instance_of, iso
 
 GAME = "fourthousand_ad"
 
@@ -204,7 +204,8 @@ def signed_mail(tmp: Path, game_id: str, power: str, msgid: str) -> bytes:
     from tests.test_ingest_helpers import order_mail
 
     key = PrivateKey.load(tmp / "keys" / f"{game_id}-{power}.key")
-    doc = {"pbem": 1, "game": game_id, "power": power, "turn": 1, "seq": 1, "orders": {}}
+    doc = {"pbem": 1, "game": game_id, "power": power, "turn": 1, "seq": 1,
+           "instance": instance_of(tmp / "root" / game_id), "orders": {}}
     return order_mail(sign_orders(yaml.safe_dump(doc, sort_keys=False), key), msgid=msgid,
                       sender=f"{power}@example.org")
 

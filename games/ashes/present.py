@@ -172,7 +172,7 @@ def order_form(view: Mapping[str, Any], seq: int) -> str:
     hand = ", ".join(bare(c) for c in you["hand"])
     return "\n".join([
         "pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
-        f"turn: {view['turn']}", f"seq: {seq}", "orders:",
+        f"turn: {view['turn']}", f"seq: {seq}", f"instance: {view['instance']}", "orders:",
         f"  place: {{}}   # {you['reinforcements']} reinforcement(s): planet: ships (rest by room)",
         "  move: null    # one of: {exchange: CARD} | {colonise: CARD, ships: {CARD: N}}",
         "                #  | {conquer: TARGET, from: CARD, ships: N} | {reorganise: {CARD: N}}",

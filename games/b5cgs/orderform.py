@@ -167,7 +167,7 @@ def _yaml_value(value: Any) -> str:
 def order_form(view: Mapping[str, Any], seq: int) -> str:
     """The whole order file as text (every line within 80 columns)."""
     head = ["pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
-            f"turn: {view['turn']}", f"seq: {seq}"]
+            f"turn: {view['turn']}", f"seq: {seq}", f"instance: {view['instance']}"]
     body = skeleton(view)
     if not body:
         return "\n".join([*head, "orders: {}", *comments(view)])

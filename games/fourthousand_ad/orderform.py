@@ -33,6 +33,7 @@ def order_form(view: View, power: str, seq: int = 1) -> str:
         f"power: {power}",
         f"turn: {view['turn']}",
         f"seq: {seq}",
+        f"instance: {view['instance']}",
         "orders:",
     ]
     if flying:

@@ -24,7 +24,7 @@ from pbem.game.plugin import GamePlugin
 from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
-from pbem.protocol.envelope import PROTOCOL, check_envelope, parse_envelope
+from pbem.protocol.envelope import PROTOCOL, check_envelope, other_instance, parse_envelope
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
@@ -45,12 +45,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="start an order file",
         description="Write a new order file: the envelope (game, power, turn, seq) and the "
         "game's default orders (what it plays for a power that sends none). Take them from "
-        "your last report's view.json (--view) or give --game, --power and --turn.",
+        "your last report (--view REPORT.eml or its view.json) or give --game, --power, --turn "
+        "and --instance.",
     )
     _view_arg(new)
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=whole_arg, help="the turn the orders are for (without --view)")
+    new.add_argument("--instance", metavar="HEX", help="the game instance, view.json's "
+                     "instance (without --view)")
     new.add_argument("--seq", type=whole_arg, help="submission number (default: the next after the "
                      "last accepted one, from the view's last_seq, as in the report's form, or "
                      "after the last one `orders sign` signed with this vault; else 0)")
@@ -139,9 +142,10 @@ def run_new(args: argparse.Namespace) -> int:
             header += lines
             footer = tool.footer(orders)
     else:
-        missing = [n for n in ("game", "power", "turn") if getattr(args, n) is None]
+        missing = [n for n in ("game", "power", "turn", "instance")
+                   if getattr(args, n) is None]
         if missing:
-            raise UsageError("give --view VIEW.json, or --game, --power and --turn "
+            raise UsageError("give --view VIEW.json, or --game, --power, --turn and --instance "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
     seq = args.seq
@@ -152,12 +156,15 @@ def run_new(args: argparse.Namespace) -> int:
         known = [n for n in (last, Vault.load(args.vault).last_seq(game, power))
                  if isinstance(n, int) and not isinstance(n, bool)]
         seq = max(known) + 1 if known else 0
+    # ``instance`` binds the file to this instance of the game (docs/protocol.md, "The
+    # envelope"): a view without it is refused by parse_envelope, as the referee would.
+    instance = view.get("instance") if view is not None else args.instance
+    if not isinstance(instance, str):
+        raise UsageError(f"{args.view} carries no instance (the game instance every order file "
+                         "names): give the report or welcome mail the referee sent "
+                         "(--view REPORT.eml) or its view.json")
     doc: dict[str, Any] = {"pbem": PROTOCOL, "game": game, "power": power, "turn": turn,
-                           "seq": seq, "orders": orders}
-    if view is not None and isinstance(view.get("instance"), str):
-        # Binds the file to this instance of the game (docs/protocol.md, "The envelope").
-        doc = {**{k: v for k, v in doc.items() if k != "orders"}, "instance": view["instance"],
-               "orders": orders}
+                           "seq": seq, "instance": instance, "orders": orders}
     parse_envelope(doc)
     text = orderfile.render(doc, header, footer)
     if args.output is None:
@@ -188,13 +195,18 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
         envelope_problems: list[Problem] = []
         body: dict[Any, Any] | None = verified.body
         entropy = verified.entropy
+        instance: str | None = verified.instance
     else:
         if blocks:
             text = dearmor(blocks[0]).body
         envelope, envelope_problems = check_envelope(load_order_yaml(text), **expect)
         body = envelope.orders if envelope is not None else None
         entropy = envelope.entropy if envelope is not None else None
+        instance = envelope.instance if envelope is not None else None
     problems = list(envelope_problems)
+    mine = view.get("instance") if view is not None else None
+    if view is not None and isinstance(mine, str) and instance is not None and instance != mine:
+        problems.append(other_instance(str(view["game_id"]), instance, mine))  # accept's rule
     if blocks and view is not None:  # signed: its chance contribution is final (accept's rule)
         problems += _contribution_problems(view, entropy)
     if view is None or body is None:

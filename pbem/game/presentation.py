@@ -43,7 +43,9 @@ class Presenter(Protocol):
         ...
 
     def welcome(self, view: View, readers: Sequence[str]) -> Context:
-        """One power's part of the welcome mail."""
+        """One power's part of the welcome mail. ``view`` (here and in ``report``) carries the
+        game ``instance`` as view.json does: a pre-filled order form writes it (``instance:``
+        after ``seq:``), so a player who copies the form names the game instance it is for."""
         ...
 
     def report(self, before: View, view: View, *, readers: Sequence[str], missed: int,

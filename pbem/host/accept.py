@@ -32,8 +32,15 @@ from pbem.host import leftovers, notify
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
+from pbem.protocol.envelope import other_instance
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, VerifiedOrders, replaces, verify_orders
+from pbem.protocol.orderdoc import (
+    Keyring,
+    SignedRejected,
+    VerifiedOrders,
+    replaces,
+    verify_orders,
+)
 from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
@@ -63,8 +70,10 @@ class Verdict:
     turn: int | None = None
     problems: list[Problem] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)  # outbox ids of the reply
-    #: False when the signature or envelope failed: game and power are only claimed, and the
-    #: problems may quote a stranger's text (never mailed to a player as they are).
+    #: False when the signature failed, or the envelope of a file not signed with the key of
+    #: the power it names: game and power are only claimed, and the problems may quote a
+    #: stranger's text (never mailed to a player as they are). The envelope problems of the
+    #: power's own signed file (orderdoc.SignedRejected) are his: told as they are.
     verified: bool = True
     #: The sha256 of a verified file (the reply limits count its rejection apart).
     sha256: str | None = None
@@ -127,6 +136,12 @@ def handle_block(
     ring = ring or keyring_for(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
+    except SignedRejected as exc:  # the power's own file: its problems are told as they are
+        if not (reply and mail_rejection):
+            return Verdict("rejected", exc.game, exc.power, None, exc.problems,
+                           sha256=exc.sha256)
+        return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
+                                    subject)
     except Rejected as exc:
         if not (reply and mail_rejection):
             game, power = claimed(block)
@@ -200,14 +215,20 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         # no longer stands, in another message, is a replay, judged below.
         return _receipt_again(held, v, logged.body, reply_to, subject, reply,
                               entry_seq=logged.seq)
-    newer = _newer_seq(game, v, standing)
+    # A file of another instance of this game (one deleted and made again under the same id
+    # and keys) is judged by that alone: its seq and turn mean nothing here, and a replay of it
+    # never stands in the way of the player's files of this instance.
+    wrong = _instance_problem(game, v)
+    newer = _newer_seq(game, v, standing) if wrong is None else None
     if newer is not None:
         return _superseded(held, v, newer, received, message_id, reply_to, reply)
     used = _turn_bytes(game, v.power, v.turn)
     size = len(v.block.encode("utf-8"))
     # Lateness is decided by the arrival time given as ``received`` (see ingest).
     late = notify.late_facts(game, received)
-    if plugin.is_over(state):
+    if wrong is not None:
+        problems.append(wrong)
+    elif plugin.is_over(state):
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
     elif (path / "STOPPED").exists():
         problems.append(Problem("stopped", "game", f"game {v.game} is stopped by the referee"))
@@ -226,8 +247,6 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
             "quota", "", f"this file ({size:,} bytes) would bring the orders accepted for "
             f"{v.power} in turn {v.turn} to {used + size:,} bytes; the cap is "
             f"{ORDER_BYTES_PER_TURN:,} bytes per power per turn (your accepted orders stand)"))
-    elif (wrong := _instance_problem(game, v)) is not None:
-        problems.append(wrong)
     else:
         # Every problem of a file for this turn at once: its chance value, its seq and each of
         # its orders are judged apart, so one rejection lists them all.
@@ -331,13 +350,9 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
 
 def _instance_problem(game: GameDir, v: VerifiedOrders) -> Problem | None:
     """A file for another instance of this game (deleted and made again under the same id and
-    keys) is refused; a file without ``instance`` is judged as before (docs/protocol.md)."""
+    keys) is refused (a file without ``instance`` never gets here: the envelope requires it)."""
     mine = chance.instance(game.genesis)
-    if v.instance is None or mine is None or v.instance == mine:
-        return None
-    return Problem("instance", "instance", f"this file is for another instance of game "
-                   f"{v.game} ({v.instance[:12]}…), not the one running now ({mine[:12]}…): "
-                   "start your orders from your latest report's view")
+    return None if v.instance == mine else other_instance(v.game, v.instance, mine)
 
 
 def _awaited(held: OpenGame, v: VerifiedOrders) -> bool:
@@ -345,7 +360,7 @@ def _awaited(held: OpenGame, v: VerifiedOrders) -> bool:
     or the first drawing step, pbem.store.chance.waiting_for): then his file is never late."""
     game, plugin = held.game, held.plugin
     step = plugin.window(held.state)
-    if step is None or chance.instance(game.genesis) is None:
+    if step is None:
         return False
     return v.power in chance.waiting_for(game.log.summary.chance_ledger(), step.kind, step.due,
                                          step.draws, game.log.summary.standing_orders())
@@ -358,7 +373,7 @@ def _chance_problem(game: GameDir, v: VerifiedOrders, window: Window | None) -> 
     step that may draw) is refused with one sentence naming it and the command that fills it
     in (pbem.store.chance.expected)."""
     ledger = game.log.summary.chance_ledger()  # the running ledger
-    if window is not None and chance.instance(game.genesis) is not None:
+    if window is not None:
         lacking = chance.missing(ledger, window.kind, window.due, window.draws, v.power,
                                  v.entropy)
         if lacking is not None:

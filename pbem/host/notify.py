@@ -92,6 +92,8 @@ class Context:
         return {
             "game_id": self.game.game_id,
             "title": self.game.game_id,
+            # Every pre-filled order form names it (docs/protocol.md, "The envelope").
+            "instance": chance.instance(self.game.genesis),
             "deadline": summary.deadline,
             "paused": summary.paused,
             "checkpoint": self.game.checkpoint(self.referee).text(),
@@ -114,8 +116,6 @@ class Context:
         `pbem orders sign` fills in ``entropy`` (docs/protocol.md)."""
         genesis = self.game.genesis
         inst = chance.instance(genesis)
-        if inst is None:
-            return {}
         ledger = self.game.log.summary.chance_ledger()
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"

@@ -415,7 +415,7 @@ def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
     set-up step and the game's first drawing step: pbem.store.chance.waiting_for); [] for a
     game without fair chance."""
     step = plugin.window(state)
-    if step is None or chance.instance(game.genesis) is None:
+    if step is None:
         return []
     return chance.waiting_for(game.log.summary.chance_ledger(), step.kind, step.due,
                               step.draws, standing)

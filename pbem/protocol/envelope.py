@@ -8,12 +8,15 @@ An order document is a YAML mapping with exactly these keys (docs/protocol.md, "
     turn: 7              # the turn the orders are for (>= 1)
     seq: 3               # per-submission counter (>= 0): within a turn the highest seq wins
     ready: true          # optional (default true): false keeps early resolution waiting
-    instance: 5f0c…      # optional: the game instance (genesis nonce) the file is for
+    instance: 5f0c…      # the game instance (genesis nonce) the file is for
     entropy: 9a41…       # optional: fair chance, this step's chain value (or {tip: …})
     orders: {...}        # the game's order body (may be empty: standing orders)
 
-``ready``, ``instance`` and ``entropy`` are the optional keys. A player who may still correct
-his orders sends ``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved
+``ready`` and ``entropy`` are the optional keys. ``instance`` is required: every game has one
+(its genesis nonce), every order form the referee sends and every file ``pbem orders new``
+writes carries it, and a file without it could be replayed into a game made again under the
+same id and keys (``other_instance``). A player who may still correct his orders sends
+``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved
 early for him, only at the deadline or when a later file says ``ready: true``.
 
 The envelope is the same for every game; ``orders`` belongs to the game plugin
@@ -32,7 +35,7 @@ from pbem.errors import Problem, Rejected
 
 PROTOCOL = 1
 KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "instance", "entropy", "orders")
-OPTIONAL = ("ready", "instance", "entropy")
+OPTIONAL = ("ready", "entropy")
 MAX_NUMBER = 2**53 - 1  # stays exact in JSON everywhere
 MAX_NAME = 64
 
@@ -44,7 +47,8 @@ _HINTS = {
     "seq": "the submission number, 0 for the first file of a turn",
     "ready": "true when these orders are final, false to keep the turn open for a correction",
     "orders": "the orders (an empty mapping {} keeps standing orders)",
-    "instance": "the game instance, copied from your view by `pbem orders new`",
+    "instance": "the game instance this file is for (the instance: line of your report's "
+                "order form), which `pbem orders new --view REPORT.eml` writes",
     "entropy": "your fair-chance value, filled in by `pbem orders sign`",
 }
 _HEX = re.compile(r"[0-9a-f]{32,64}")
@@ -60,7 +64,7 @@ class Envelope:
     seq: int
     orders: dict[Any, Any]
     ready: bool = True
-    instance: str | None = None
+    instance: str = ""  # the game instance (required: check_envelope always sets it)
     entropy: Any = None  # a 64-hex chain value, {"tip": 64 hex}, or None
 
 
@@ -138,7 +142,7 @@ def check_envelope(
     if not isinstance(ready, bool):
         bad("type", "ready", f"must be true or false, not {_describe(ready)}")
     instance = doc.get("instance")
-    if instance is not None and (not isinstance(instance, str) or not _HEX.fullmatch(instance)):
+    if "instance" in doc and (not isinstance(instance, str) or not _HEX.fullmatch(instance)):
         bad("type", "instance", f"must be the game instance's hex id, not {_describe(instance)}")
     entropy = doc.get("entropy")
     if entropy is not None and not (
@@ -171,7 +175,15 @@ def check_envelope(
     if problems:
         return None, problems
     return Envelope(names["game"], names["power"], numbers["turn"], numbers["seq"], orders,
-                    ready is True, instance, entropy), []
+                    ready is True, str(instance), entropy), []
+
+
+def other_instance(game: str, got: str, mine: str) -> Problem:
+    """The refusal of a file written for another instance of ``game`` (one deleted and made
+    again under the same id and keys): the referee's and the player's tool's sentence."""
+    return Problem("instance", "instance", f"this file is for another instance of game {game} "
+                   f"({got[:12]}…), not the one running now ({mine[:12]}…): start your orders "
+                   "from your latest report (`pbem orders new --view REPORT.eml`)")
 
 
 def parse_envelope(

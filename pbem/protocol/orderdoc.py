@@ -73,7 +73,7 @@ class VerifiedOrders:
     key_fingerprint: str
     signature: bytes = field(repr=False)
     ready: bool = True  # the envelope's ``ready`` (absent: true)
-    instance: str | None = None  # the envelope's game instance (absent: None)
+    instance: str = ""  # the envelope's game instance (required)
     entropy: Any = None  # the envelope's fair-chance value or tip (absent: None)
 
     def __post_init__(self) -> None:
@@ -158,6 +158,16 @@ def registration_problems(doc: Mapping[Any, Any], key: PublicKey,
     return []
 
 
+class SignedRejected(Rejected):
+    """A block whose signature verified with a key registered for the game and power it names,
+    refused for its envelope (no ``instance``, the wrong turn, ...): the power's own file, so
+    its problems may be told to the power as they are (a stranger's are told by code only)."""
+
+    def __init__(self, problems: list[Problem], game: str, power: str, sha256: str) -> None:
+        super().__init__(problems)
+        self.game, self.power, self.sha256 = game, power, sha256
+
+
 def verify_orders(
     block: str,
     keys_for: KeysFor,
@@ -182,6 +192,11 @@ def verify_orders(
     envelope, problems = check_envelope(doc, game=game, power=power, turn=turn)
     problems += registration_problems(doc, key, keys_for)
     if envelope is None or problems:
+        game_, power_ = doc.get("game"), doc.get("power")
+        if (isinstance(game_, str) and isinstance(power_, str)
+                and key in keys_for(game_, power_)):
+            raise SignedRejected(problems, game_, power_,
+                                 hashlib.sha256(armored.body.encode("utf-8")).hexdigest())
         raise Rejected(problems)
     token = _minting.set(True)
     try:

@@ -90,6 +90,13 @@ def _view_attachments(views: Mapping[str, Mapping[str, Any]],
     return [(f"view-{p}.json", "application/json", _json(doc(p, v))) for p, v in views.items()]
 
 
+def _form_view(view: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
+    """The view a presenter writes the pre-filled order form from: the power's view with the
+    game ``instance`` (``game["instance"]``, required), as view.json carries it: every order
+    file names the instance it is for (docs/protocol.md, "The envelope")."""
+    return {**view, "instance": game["instance"]}
+
+
 def _next_seq(game: Mapping[str, Any], power: str) -> int:
     """The seq of ``power``'s pre-filled order form: ``game["seq"]`` per power (the host's
     next seq after the last accepted), or one number for all (1 if not given)."""
@@ -198,8 +205,9 @@ def turn_report(
     game: Mapping[str, Any],
 ) -> RenderedMail:
     """One player's report after a resolution, covering each of ``powers`` (the powers the
-    player commands). ``game``: game_id, title, deadline (UTC ISO or None), checkpoint (signed
-    text or None), missed ({power: turns missed}), optional seq (of the pre-filled form)."""
+    player commands). ``game``: game_id, title, instance (the game instance the pre-filled
+    form names), deadline (UTC ISO or None), checkpoint (signed text or None), missed ({power:
+    turns missed}), optional seq (of the pre-filled form)."""
     pres = presenter(plugin)
     views = {p: renderer.view(plugin, state_after, p) for p in powers}
     visible = {p: plugin.view_events(list(events), p) for p in powers}
@@ -207,7 +215,7 @@ def turn_report(
     reports = []
     for p in powers:
         before = renderer.view(plugin, state_before, p)
-        reports.append(pres.report(before, views[p], readers=list(powers),
+        reports.append(pres.report(before, _form_view(views[p], game), readers=list(powers),
                                    missed=int((game.get("missed") or {}).get(p, 0)),
                                    seq=_next_seq(game, p)))
     ctx: dict[str, Any] = {
@@ -236,12 +244,14 @@ def welcome(
     player: Mapping[str, Any],
     game: Mapping[str, Any],
 ) -> RenderedMail:
-    """The first mail: the game, the player's powers, how to submit orders, the deadline."""
+    """The first mail: the game, the player's powers, how to submit orders, the deadline
+    (``game`` as for ``turn_report``, with its ``instance``)."""
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
     ctx: dict[str, Any] = {
            "game": _game(game, player, plugin), "player": _player(player),
-           "powers": [pres.welcome(v, readers=list(powers)) for v in views.values()],
+           "powers": [pres.welcome(_form_view(v, game), readers=list(powers))
+                      for v in views.values()],
            "variant_title": pres.title(views[powers[0]]),
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []],
            "fair_chance": game.get("fair_chance")}

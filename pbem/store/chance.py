@@ -60,12 +60,16 @@ def genesis_random(referee: PrivateKey, game_id: str) -> dict[str, str]:
     return rc.commitments().to_json()
 
 
-def instance(genesis: Mapping[str, Any]) -> str | None:
+def instance(genesis: Mapping[str, Any]) -> str:
     """This game instance's id (the genesis nonce): order files carry it, so a file of an older
-    game made again under the same id and keys is refused. None for games made before it."""
+    game made again under the same id and keys is refused. Every game has one (GameDir.create
+    draws it); a genesis without it is damaged."""
     rnd = genesis.get(RANDOM)
     nonce = rnd.get("nonce") if isinstance(rnd, Mapping) else None
-    return nonce if isinstance(nonce, str) else None
+    if not isinstance(nonce, str):
+        raise ChanceError(f"game {genesis.get('game_id')}: the genesis entry has no instance "
+                          "(random.nonce)")
+    return nonce
 
 
 def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance | None:

@@ -45,7 +45,6 @@ import yaml
 
 from pbem.cli.main import main as pbem_main
 from pbem.game import registry
-from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from tests.crossgame.adapters import Adapter, adapter
 

@@ -51,10 +51,12 @@ def order_form(view: Mapping[str, Any], seq: int) -> str:
     power = view["viewer"]
     if view.get("phase") == "setup":
         return "\n".join(["pbem: 1", f"game: {view['game_id']}", f"power: {power}",
-                          f"turn: {view['turn']}", f"seq: {seq}", "orders: {}"])
+                          f"turn: {view['turn']}", f"seq: {seq}",
+                          f"instance: {view['instance']}", "orders: {}"])
     return "\n".join([
         "pbem: 1", f"game: {view['game_id']}", f"power: {power}", f"turn: {view['turn']}",
-        f"seq: {seq}", "orders:", f"  play: {min(view['hand'], key=_rank)}"
+        f"seq: {seq}", f"instance: {view['instance']}", "orders:",
+        f"  play: {min(view['hand'], key=_rank)}"
         f"   # one of: {', '.join(view['hand'])}"])
 
 

@@ -74,7 +74,7 @@ def run() -> None:
         root = work / "root"
         create(root, "g00000")
         ingest = [sys.executable, "-m", "pbem", "ingest", str(root), "--stdin", "--now", NOW]
-        first = _runner(ingest, iter([mail("g00000")]))
+        first = _runner(ingest, iter([mail(root, "g00000")]))
         first()  # builds the root index and writes the bytecode cache (floors.process_env)
         for cmd in ([sys.executable, "-c", "pass"], [sys.executable, "-m", "pbem", "--help"]):
             _runner(cmd, None)()
@@ -82,7 +82,7 @@ def run() -> None:
         figures = interleaved_medians({
             "pass": _runner([sys.executable, "-c", "pass"], None),
             "spam": _runner(ingest, iter([spam() for _ in range(n)])),
-            "order": _runner(ingest, iter([mail("g00000") for _ in range(n)])),
+            "order": _runner(ingest, iter([mail(root, "g00000") for _ in range(n)])),
             "help": _runner([sys.executable, "-m", "pbem", "--help"], None),
         }, repeat=repeat)
         floor = figures["pass"] * 1e3
@@ -101,7 +101,8 @@ def run() -> None:
                                   env=floors.process_env()).stdout)
         base = ["ingest", str(root), "--stdin", "--now", NOW]
         for name, args, data in (("pbem ingest --stdin of spam", base, spam()),
-                                 ("pbem ingest --stdin of an order mail", base, mail("g00000")),
+                                 ("pbem ingest --stdin of an order mail", base,
+                                  mail(root, "g00000")),
                                  ("pbem --help", ["--help"], None)):
             line(f"{name}: modules imported (floor: the interpreter's own)", _modules(args, data),
                  "modules", bare)

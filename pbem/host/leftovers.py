@@ -38,7 +38,8 @@ from pbem import atomic
 from pbem.schedule import to_iso
 from pbem.store.lock import GameLock, try_lock
 
-RECORD = ".pbem-swept"
+RECORD = Path(".pbem-run") / ".pbem-swept"  # beside the due list: never a new name in ROOT
+
 #: Archive days of ``inbox/handled/`` swept after a crash (records are written for the days
 #: of the mail being handled: today's, and a backlog's from the days before).
 RECENT_DAYS = 3
@@ -82,7 +83,8 @@ def _sweep(root: Path, folders: list[Path], where: Path, now: datetime) -> int:
     removed = sum(remove_dead_temps(folder) for folder in folders)
     if removed:
         line = f"{to_iso(now)} {removed} {where.relative_to(root)}\n"
-        with contextlib.suppress(atomic.StorageError):  # the count is for people: best effort
+        with contextlib.suppress(atomic.StorageError, OSError):  # for people: best effort
+            (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
             atomic.append_bytes(root / RECORD, line.encode("utf-8"))
     return removed
 

@@ -188,7 +188,7 @@ def test_a_run_between_two_mails_leaves_the_index_current(tmp_path: Path) -> Non
         names = sorted(os.listdir(host.root))
         host.run(at(hours))
         assert sorted(os.listdir(host.root)) == names, "a run added or removed a name in ROOT"
-        assert (host.root / ".pbem-run" / ".pbem-due").is_file()
+        assert (host.root / ".pbem-run").is_dir() and not (host.root / ".pbem-due").exists()
         rootindex.RootIndex(host.root).check_root()  # raises Stale if the root looks changed
     assert "accepted: g1/algol" in send(host, "algol", 2, 3.5)
     assert (host.root / rootindex.DIR / "meta.json").read_bytes() == before  # not rebuilt

@@ -107,6 +107,8 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
     ``only``: visit these games alone (the others keep their entries)."""
     if not root.is_dir():
         games_under(root)  # raises its one-line error
+    with contextlib.suppress(OSError):  # the run's own folder, made by the first run only:
+        os.mkdir(root / duelist.DIR, 0o700)  # what a run writes never adds a name to ROOT
     known = duelist.load(root)
     now_us = duelist.micros(now)
     runs: list[GameRun] = []

@@ -101,6 +101,9 @@ def test_welcome_game_end_and_gm_summary_render():
     assert "Red: A1, A2, G3" in end.text
     gm = mails.gm_summary(renderer, PLUGIN, state, after, events, GAME)
     assert "[private to " in gm.text and "(only you)" not in gm.text and "Blue:" in gm.text
+    # the game master reads whose private event it was, in the third person
+    assert not [ln for ln in gm.text.splitlines() if "[private to" in ln
+                and ln.strip().startswith(("You ", "Your "))], gm.text
     start = PLUGIN.setup("sequential-3", {"game_id": "ashes-test"})
     hello = mails.welcome(renderer, PLUGIN, start, ["green"], PLAYER, GAME)
     assert "You play Green." in hello.text and "the deal" in hello.text

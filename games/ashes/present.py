@@ -123,7 +123,20 @@ def sentence(e: Mapping[str, Any], gm: bool = False) -> str:
             for d in e.get("draws") or []) + ".",
     }
     text = texts.get(kind)
-    return (text() if text else f"{kind}.") + mine
+    out = text() if text else f"{kind}."
+    if gm and who_saw and len(who_saw) == 1:
+        out = third_person(out, name(who_saw[0]))  # the game master reads whose it was
+    return out + mine
+
+
+def third_person(text: str, power: str) -> str:
+    """A private sentence written to its player ("You were dealt ...", "Your homeplanets ...")
+    as the game master reads it ("Red was dealt ...", "Red's homeplanets ...")."""
+    for mine, theirs in (("You were ", f"{power} was "), ("Your ", f"{power}'s "),
+                         ("You ", f"{power} ")):
+        if text.startswith(mine):
+            return theirs + text[len(mine):]
+    return text
 
 
 def _card(view: Mapping[str, Any], code: str) -> dict[str, Any]:

@@ -4,6 +4,8 @@ which ``pbem rules ashes`` prints."""
 
 from __future__ import annotations
 
+from pbem.game.presentation import cite_ruling
+
 GAME = "ashes"
 RULINGS = {
     "A5": "the ships of a conquest come from one colony whose line D shows the target; a "
@@ -12,5 +14,5 @@ RULINGS = {
 
 
 def cite(code: str) -> str:
-    """``(our ruling A5: ...; pbem rules ashes)``."""
-    return f"(our ruling {code}: {RULINGS[code]}; pbem rules {GAME})"
+    """``(our ruling A5: ...; pbem rules ashes)`` (pbem.game.presentation.cite_ruling)."""
+    return cite_ruling(GAME, code, RULINGS[code])

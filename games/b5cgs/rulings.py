@@ -4,6 +4,8 @@ which ``pbem rules b5cgs`` prints."""
 
 from __future__ import annotations
 
+from pbem.game.presentation import cite_ruling
+
 GAME = "b5cgs"
 RULINGS = {
     "E3": "a ship may be built into a hex of a face-down map piece, which it exposes; a base "
@@ -13,5 +15,5 @@ RULINGS = {
 
 
 def cite(code: str) -> str:
-    """``(our ruling E6: ...; pbem rules b5cgs)``."""
-    return f"(our ruling {code}: {RULINGS[code]}; pbem rules {GAME})"
+    """``(our ruling E6: ...; pbem rules b5cgs)`` (pbem.game.presentation.cite_ruling)."""
+    return cite_ruling(GAME, code, RULINGS[code])

@@ -129,7 +129,8 @@ def check_sign_mail(maildir: Path, power: str, orders: Path, view: Path, n: int,
                     vault: str | None = None) -> None:
     """``pbem orders check`` and ``sign`` as the player (with his vault when given: it keeps
     his chance seed), then his mail with the signed file into the referee's Maildir."""
-    mail = latest_mail(power) if latest_mail(power).is_file() else view
+    saved = latest_mail(power)
+    mail = saved if saved.is_file() else view
     with_vault = ["--view", str(mail), "--vault", vault] if vault else []
     run("orders", "check", str(orders), "--view", str(view), *with_vault[2:], who=power)
     signed = orders.with_suffix(".signed.txt")

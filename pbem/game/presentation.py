@@ -85,3 +85,10 @@ class Presenter(Protocol):
         """The context of the ``map.svg`` template for this view (``shared``: the report's
         shared context, which may hold the drawing already), or None: no map."""
         ...
+
+
+def cite_ruling(game_id: str, code: str, sentence: str) -> str:
+    """How a problem or report cites a ruling a player cannot look up by its code alone: the
+    code, the ruling in words, and the command that prints the game's rules document:
+    ``(our ruling A5: ...; pbem rules ashes)``."""
+    return f"(our ruling {code}: {sentence}; pbem rules {game_id})"

@@ -55,12 +55,13 @@ from pbem import failpoints
 from pbem.errors import PbemError
 from pbem.schedule import parse_iso
 from pbem.store import trusted
+from pbem.store.layout import RUN_DIR, run_dir
 
 NAME = ".pbem-due"
-DIR = ".pbem-run"
-"""The due list lives in ``ROOT/.pbem-run/``, not in ROOT itself: a file replaced in ROOT at
-every run would change the root's mtime, which the root index (pbem.host.rootindex) reads as
-"games added or removed", so the first ingest after every run would re-read every game."""
+DIR = RUN_DIR
+"""The due list lives in ``ROOT/.pbem-run/`` (pbem.store.layout.run_dir), not in ROOT itself:
+a file replaced in ROOT at every run would change the root's mtime, which the root index reads
+as "games added or removed", so the first ingest after every run would re-read every game."""
 
 
 def path(root: Path) -> Path:
@@ -178,11 +179,9 @@ def save(root: Path, games: dict[str, Entry]) -> None:
     payload = json.dumps({"games": games}, sort_keys=True, separators=(",", ":"),
                          ensure_ascii=True).encode("ascii")
     data = trusted.mac(key, NAME, payload).hex().encode("ascii") + b"\n" + payload
-    where = root / DIR
-    tmp = where / f"{NAME}.{secrets.token_hex(4)}"
+    tmp = root / DIR / f"{NAME}.{secrets.token_hex(4)}"
     try:
-        if not where.is_dir():
-            os.mkdir(where, 0o700)  # once per root: ROOT's mtime changes this one time
+        run_dir(root)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             view = memoryview(data)

@@ -36,9 +36,10 @@ from pathlib import Path
 
 from pbem import atomic
 from pbem.schedule import to_iso
+from pbem.store.layout import RUN_DIR, run_dir
 from pbem.store.lock import GameLock, try_lock
 
-RECORD = Path(".pbem-run") / ".pbem-swept"  # beside the due list: never a new name in ROOT
+RECORD = Path(RUN_DIR) / ".pbem-swept"  # beside the due list: never a new name in ROOT
 
 #: Archive days of ``inbox/handled/`` swept after a crash (records are written for the days
 #: of the mail being handled: today's, and a backlog's from the days before).
@@ -84,7 +85,7 @@ def _sweep(root: Path, folders: list[Path], where: Path, now: datetime) -> int:
     if removed:
         line = f"{to_iso(now)} {removed} {where.relative_to(root)}\n"
         with contextlib.suppress(atomic.StorageError, OSError):  # for people: best effort
-            (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
+            run_dir(root)
             atomic.append_bytes(root / RECORD, line.encode("utf-8"))
     return removed
 

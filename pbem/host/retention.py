@@ -41,11 +41,11 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.outbox_prune import prune_sent
 from pbem.schedule import parse_iso, to_iso
-from pbem.store.layout import games_under
+from pbem.store.layout import RUN_DIR, games_under, run_dir
 from pbem.store.lock import try_lock
 
 #: Where the last prune is recorded (the run's own folder: pbem.host.duelist's).
-RECORD = Path(".pbem-run") / "retention.json"
+RECORD = Path(RUN_DIR) / "retention.json"
 #: Pruning runs at most this often (a run every ten minutes need not list every outbox).
 EVERY = timedelta(days=1)
 
@@ -100,7 +100,7 @@ def prune_root(root: Path, now: datetime, days: int | None, *, force: bool = Fal
               "total_files": (last or {}).get("total_files", 0) + done.files,
               "total_bytes": (last or {}).get("total_bytes", 0) + done.bytes}
     with contextlib.suppress(OSError):  # a note for gm status: a full disk skips it
-        (root / RECORD.parent).mkdir(mode=0o700, exist_ok=True)
+        run_dir(root)
         _files.write_json(root / RECORD, record, sync_dir=False)
     return done
 

@@ -63,6 +63,7 @@ from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
+from pbem.store.layout import run_dir
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
@@ -107,8 +108,8 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
     ``only``: visit these games alone (the others keep their entries)."""
     if not root.is_dir():
         games_under(root)  # raises its one-line error
-    with contextlib.suppress(OSError):  # the run's own folder, made by the first run only:
-        os.mkdir(root / duelist.DIR, 0o700)  # what a run writes never adds a name to ROOT
+    with contextlib.suppress(OSError):  # made by the first run only (a full disk: later)
+        run_dir(root)
     known = duelist.load(root)
     now_us = duelist.micros(now)
     runs: list[GameRun] = []

@@ -122,8 +122,21 @@ def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
          readers: Sequence[str], title: str,
          shared: Mapping[str, Any] | None = None) -> list[Attachment]:
     """The game's map as the ``map.svg`` attachment, if it has one (``_map``)."""
-    svg = _map(renderer, pres, view, readers, title, shared)
+    return _attached(_map(renderer, pres, view, readers, title, shared))
+
+
+def _attached(svg: str | None) -> list[Attachment]:
     return [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
+
+
+def _map_into(ctx: dict[str, Any], renderer: Renderer, pres: Presenter,
+              view: Mapping[str, Any], readers: Sequence[str], title: str,
+              shared: Mapping[str, Any] | None = None) -> list[Attachment]:
+    """The game's map for one mail: inline in its HTML part (``ctx["map_svg"]``) and as the
+    ``map.svg`` attachment it returns."""
+    svg = _map(renderer, pres, view, readers, title, shared)
+    ctx["map_svg"] = _inline(svg)
+    return _attached(svg)
 
 
 def _map(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
@@ -227,11 +240,9 @@ def turn_report(
     attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
-    svg = _map(renderer, pres, first, powers,
-               f"{ctx['game']['title']} — after turn {reports[0]['resolved_turn']}",
-               ctx["shared"])
-    ctx["map_svg"] = _inline(svg)
-    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
+    attachments += _map_into(ctx, renderer, pres, first, powers,
+                             f"{ctx['game']['title']} — after turn "
+                             f"{reports[0]['resolved_turn']}", ctx["shared"])
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -257,9 +268,8 @@ def welcome(
            "fair_chance": game.get("fair_chance")}
     first = views[powers[0]]
     attachments = _view_attachments(views, None, game.get("view_extra"))
-    svg = _map(renderer, pres, first, powers, f"{ctx['game']['title']} — start")
-    ctx["map_svg"] = _inline(svg)
-    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
+    attachments += _map_into(ctx, renderer, pres, first, powers,
+                             f"{ctx['game']['title']} — start")
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
 
@@ -440,13 +450,11 @@ def gm_summary(
            "press": {power_name(p, public): n for p, n in (game.get("press") or {}).items()},
            "missed_now": gm_missed_lines(game.get("nmr") or {}),
            "gm": pres.gm(public, views, list(events), secrets)}
-    svg = _map(renderer, pres, public, [],
-               f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}")
-    ctx["map_svg"] = _inline(svg)
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
-        *([] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]),
+        *_map_into(ctx, renderer, pres, public, [],
+                   f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 
@@ -471,9 +479,8 @@ def game_end(
     ctx: dict[str, Any] = {"game": _game(game, player, plugin), "player": _player(player),
                            **pres.game_end(first, visible, list(powers), reveal)}
     attachments = _view_attachments(views)
-    svg = _map(renderer, pres, first, powers, f"{ctx['game']['title']} — final")
-    ctx["map_svg"] = _inline(svg)
-    attachments += [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
+    attachments += _map_into(ctx, renderer, pres, first, powers,
+                             f"{ctx['game']['title']} — final")
     attachments.append(("reveal.json", "application/json", _json(list(reveal))))
     return renderer.mail("game_end", ctx, attachments + _extras(ctx))
 

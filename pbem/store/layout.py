@@ -7,6 +7,7 @@ game plugins or the signature code.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pbem.errors import PbemError
@@ -14,6 +15,18 @@ from pbem.errors import PbemError
 CONFIG_NAME = "config.yaml"
 LOG_NAME = "log.jsonl"
 STATE_NAME = "state.json"
+RUN_DIR = ".pbem-run"
+"""What ``pbem run`` keeps for itself in a root (its due list, its sweep and retention notes):
+one folder, so that what a run writes never adds or replaces a name in ROOT, whose mtime the
+root index reads as "games added or removed" (pbem.host.rootindex)."""
+
+
+def run_dir(root: Path) -> Path:
+    """``ROOT/.pbem-run/``, made (0700) by the first caller: the root's mtime changes once."""
+    where = Path(root) / RUN_DIR
+    if not where.is_dir():
+        os.makedirs(where, 0o700, exist_ok=True)
+    return where
 
 
 class GameDirError(PbemError):

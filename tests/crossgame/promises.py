@@ -167,6 +167,18 @@ def missed_turn(p: Played) -> None:
            f"{p.missed}: {block.strip()!r}")
 
 
+def gm_voice(p: Played) -> None:
+    """The game master reads a private event as whose it was: a line of his summary marked
+    private never speaks to him as the player ("You were dealt ...")."""
+    name = "the GM summary names whose private event it was"
+    for summary in summaries(p):
+        text, _html = parts(summary.msg)
+        for line in text.splitlines():
+            if "[private" in line:
+                expect(not re.match(r"\s*-?\s*(You|Your)\b", line), p, name,
+                       f"the GM summary of step {summary.step} says {line.strip()!r}")
+
+
 # -- 6 ---------------------------------------------------------------------------------------
 def gm_notice(p: Played) -> None:
     name = "a game master's operation in the next report"

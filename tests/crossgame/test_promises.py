@@ -39,6 +39,11 @@ def test_a_missed_turn_is_reported_to_the_player_and_the_gm(played, game) -> Non
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_gm_summary_names_whose_private_event_it_was(played, game) -> None:
+    promises.gm_voice(played(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_gm_operation_is_noticed_in_the_next_report(played, game) -> None:
     promises.gm_notice(played(game))
 

@@ -6,12 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.game.events import is_private
+from pbem.game.events import is_private, visible_to
 from pbem.game.presentation import NO_MAP
 
 
 def name(power: str) -> str:
     return power.capitalize()
+
+
+def gm_line(e: Mapping[str, Any]) -> str:
+    """An event as the game master reads it: a private one names whose it was."""
+    if not is_private(e):
+        return sentence(e)
+    who = ", ".join(map(name, visible_to(e) or []))
+    text = sentence(e).replace("Your hand now", f"{who}'s hand now", 1)
+    return f"{text} [private to {who}]"
 
 
 def sentence(e: Mapping[str, Any]) -> str:
@@ -103,7 +112,7 @@ class HandPresenter:
     def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
-        return {"events": [sentence(e) + (" [private]" if is_private(e) else "") for e in events],
+        return {"events": [gm_line(e) for e in events],
                 "hands": {name(p): ", ".join(v.get("hand", [])) for p, v in views.items()},
                 "powers": scores(public)}
 

@@ -16,7 +16,7 @@ from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes
 from pbem.audit.export import make_header
 from pbem.cli.main import main as pbem_main
-from pbem.host.accept import keyring_for
+from pbem.host import rootindex
 from pbem.host.press import handle_press_block
 from pbem.mail.outbox import Outbox
 from pbem.protocol.pressdoc import sign_press
@@ -37,8 +37,9 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Host, bytes, int
     doc = {"pbem": 1, "game": "wild-1", "power": A, "turn": 1,
            "press": [{"to": B, "text": "Meet at Hamal."}]}
     block = sign_press(yaml.safe_dump(doc, sort_keys=False), host.keys[A])
-    verdict = handle_press_block(host.root, block, received=at(1), ring=keyring_for(host.root),
-                                 message_id="<p@example.org>", reply=True, now=at(1))
+    verdict = handle_press_block(host.root, block, received=at(1),
+                                 ring=rootindex.keyring(host.root), message_id="<p@example.org>",
+                                 reply=True, now=at(1))
     assert verdict.verdict == "press"
     [entry] = host.entries(replay.PRESS)
     out = tmp / "full.jsonl"

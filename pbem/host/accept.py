@@ -28,7 +28,7 @@ from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import Window
-from pbem.host import leftovers, notify
+from pbem.host import leftovers, notify, rootindex
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
@@ -91,19 +91,6 @@ class Verdict:
         return text
 
 
-def keyring_for(root: Path) -> Keyring:
-    """Every registered key of every game under ``root`` (by game and power)."""
-    ring = Keyring()
-    for path in games_under(root):
-        try:
-            game = GameDir.open(path)
-        except PbemError:
-            continue  # a damaged game is stopped by the turn job; it takes no orders
-        for power, key in game.registered_keys().items():
-            ring.add(game.game_id, power, key)
-    return ring
-
-
 def receipt_signature(key: PrivateKey, fields: Mapping[str, Any]) -> str:
     """The referee's signature over (game, power, turn, seq, sha256 of the file, received)."""
     return key.sign(RECEIPT_DOMAIN, RECEIPT_TYPE, canonical.encode(dict(fields))).hex()
@@ -133,7 +120,7 @@ def handle_block(
     ``games``: the batch's open games (pbem.host.opengames): the game is opened once per batch
     and what this block changes is made durable by ``games.commit()`` (ingest's group commit).
     Without it the block is committed before this returns."""
-    ring = ring or keyring_for(root)
+    ring = ring or rootindex.keyring(root)
     try:
         verified = verify_orders(block, ring, fingerprints=ring)
     except SignedRejected as exc:  # the power's own file: its problems are told as they are

@@ -37,18 +37,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints
-from pbem.errors import PbemError, Problem
+from pbem.errors import Problem
 from pbem.host import leftovers, rootindex
 from pbem.host.ingestround import Round
 from pbem.host.opengames import OpenGames
 from pbem.mail.inbox import MAX_ATTEMPTS, Inbox, Stored
-from pbem.mail.loops import address_of, from_addresses, looks_autoreplied
+from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
 from pbem.protocol.armor import find_press_blocks, find_signed_blocks, normalize
 from pbem.protocol.keyring import Keyring
-from pbem.store.layout import games_under
 from pbem.store.lock import GameLock, try_lock
 
 if TYPE_CHECKING:
@@ -102,30 +101,6 @@ class Directory:
         mail concerns are read, and the index gives way to the game directories whenever they
         disagree."""
         return cls(**rootindex.directory_parts(root))
-
-    @classmethod
-    def scan(cls, root: Path) -> Directory:
-        from pbem.store.gamedir import GameDir  # (the root index is the usual way: indexed)
-
-        out = cls(registered={}, spelled={}, games={})
-        assert isinstance(out.registered, dict) and isinstance(out.spelled, dict)
-        assert isinstance(out.games, dict)
-        for path in games_under(root):
-            try:
-                game = GameDir.open(path)
-            except PbemError:
-                continue  # a damaged game is stopped by the turn job; it takes no orders
-            for power, key in game.registered_keys().items():
-                out.ring.add(game.game_id, power, key)
-            out.ours.add(address_of(game.config.sender or ""))
-            out.games.setdefault(game.game_id, path)
-            for entry in game.config.powers.values():
-                # "Name <addr>" registrations are matched by the bare address, as From is.
-                address = address_of(entry.email) or entry.email.lower()
-                out.registered.setdefault(address, path)
-                out.spelled.setdefault(address, address_of(entry.email) or entry.email)
-        out.ours.discard("")
-        return out
 
 
 def ingest(root: Path, source: Source | None, now: datetime, *,

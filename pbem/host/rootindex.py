@@ -16,7 +16,8 @@ Never trusted over the game directories: an entry is used only while its game's 
 has the recorded (size, mtime, inode); a game added or removed changes the root's mtime. Any
 disagreement — a missing file, a stale or damaged entry, a key or address the game no longer
 has — rebuilds the index from the game directories (entries whose config is unchanged are
-reused, the rest re-read), exactly as the old full scan did. ``gm replace`` (a key and an
+reused, the rest re-read by ``_read_game``, the one reading of whose key and address is whose:
+every keyring of a root, :func:`keyring`, is this index). ``gm replace`` (a key and an
 address change) forgets its game's entry before writing anything; ``pbem new`` adds a directory
 (the root's mtime). The files are caches, written without fsync (temp + rename): a torn or
 lost one is a rebuild.
@@ -285,6 +286,9 @@ def _parse_key(text: str) -> PublicKey:
 
 
 def _read_game(path: Path, mark: list[int] | None) -> dict[str, Any]:
+    """The one definition of whose key and address is whose in a game: its registered keys
+    (the log's summary), the referee's address (mail loops) and each power's registered
+    address. Every keyring and directory of a root is built from these entries."""
     from pbem.store.gamedir import GameDir  # (a rebuild only: it opens every game)
 
     try:
@@ -371,6 +375,12 @@ class Registered(Mapping[str, Path]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def keyring(root: Path) -> Keyring:
+    """Every registered key of every game under ``root`` (by game and power, and by
+    fingerprint), read through the index."""
+    return IndexKeyring(RootIndex(root))
 
 
 def directory_parts(root: Path) -> dict[str, Any]:

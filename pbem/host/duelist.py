@@ -42,19 +42,16 @@ last writer wins.
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 import os
-import secrets
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem import failpoints
 from pbem.errors import PbemError
 from pbem.schedule import parse_iso
-from pbem.store import trusted
+from pbem.store import hints, trusted
 from pbem.store.layout import RUN_DIR, run_dir
 
 NAME = ".pbem-due"
@@ -147,24 +144,9 @@ def load(root: Path) -> dict[str, Entry]:
     if key is None:
         return {}
     try:
-        fd = os.open(path(root), os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
-        return {}
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-    except OSError:
-        return {}
-    finally:
-        os.close(fd)
-    mac_hex, _, payload = b"".join(chunks).partition(b"\n")
-    try:
-        if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
-                                   trusted.mac(key, NAME, payload)):
-            return {}
-        games = json.loads(payload)["games"]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        payload = hints.read(path(root), key, NAME)
+        games = json.loads(payload)["games"] if payload is not None else {}
+    except (hints.Unfit, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return {}
     if not isinstance(games, dict):
         return {}
@@ -178,22 +160,9 @@ def save(root: Path, games: dict[str, Entry]) -> None:
         return
     payload = json.dumps({"games": games}, sort_keys=True, separators=(",", ":"),
                          ensure_ascii=True).encode("ascii")
-    data = trusted.mac(key, NAME, payload).hex().encode("ascii") + b"\n" + payload
-    tmp = root / DIR / f"{NAME}.{secrets.token_hex(4)}"
-    try:
+    with contextlib.suppress(OSError):
         run_dir(root)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        failpoints.reached("due-list-written")
-        os.replace(tmp, path(root))
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    hints.write(path(root), key, NAME, payload, failpoint="due-list-written")
 
 
 def drop_stale_temps(root: Path) -> None:

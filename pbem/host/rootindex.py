@@ -22,9 +22,9 @@ address change) forgets its game's entry before writing anything; ``pbem new`` a
 (the root's mtime). The files are caches, written without fsync (temp + rename): a torn or
 lost one is a rebuild.
 
-Each file is MAC'd like GAME/trusted.json (pbem.store.trusted): its first line is the hex
-HMAC-SHA256 over the file's name, a NUL and the JSON after that line, under a key derived from
-the trusted-point key (itself HKDF from ROOT/referee.key) with the label ``pbem-root-index-v1``.
+Each file is a hint file (pbem.store.hints, the one MAC of every cache): its first line is the
+hex HMAC-SHA256 over the file's name, a NUL and the JSON after that line, under the key derived
+from ROOT/referee.key with the label ``pbem-root-index-v1``.
 The consistency checks above catch a stale index; the MAC catches a forged one — whoever can
 write ``.pbem-index/`` but cannot read the referee key could otherwise register their own key
 for a power with a game entry and a key entry that agree with each other and with config.yaml's
@@ -36,11 +36,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import json
 import os
 import re
-import secrets
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -48,7 +46,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pbem.errors import PbemError
 from pbem.mail.loops import address_of
 from pbem.protocol.keyring import Keyring
-from pbem.store import trusted
+from pbem.store import hints
 from pbem.store.layout import CONFIG_NAME, LOG_NAME, games_under
 
 if TYPE_CHECKING:
@@ -92,35 +90,22 @@ class RootIndex:
         self.dir = root / DIR
         self._games: dict[str, dict[str, Any] | None] = {}
         self.rebuilt = False
-        base = trusted.mac_key(root)
-        self._key = None if base is None else hmac.new(base, _INFO, hashlib.sha256).digest()
+        self._key = hints.key(root, _INFO)
         #: What this process wrote (with no referee key, the only index there is).
         self._mem: dict[str, Any] = {}
 
     # --- files ---------------------------------------------------------------------------------
-    def _mac(self, name: str, payload: bytes) -> bytes:
-        assert self._key is not None
-        return hmac.new(self._key, name.encode("utf-8") + b"\0" + payload,
-                        hashlib.sha256).hexdigest().encode("ascii")
-
     def _read(self, name: str) -> Any:
         if name in self._mem:
             return self._mem[name]
         if self._key is None:
             return None
         try:
-            fd = os.open(self.dir / name, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
+            payload = hints.read(self.dir / name, self._key, name)
+        except hints.Unfit as exc:
             raise Stale(str(exc)) from None
-        try:
-            raw = _read_all(fd)
-        finally:
-            os.close(fd)
-        mac, _, payload = raw.partition(b"\n")
-        if not hmac.compare_digest(mac, self._mac(name, payload)):
-            raise Stale(f"{name} fails its MAC")
+        if payload is None:
+            return None
         try:
             return json.loads(payload)
         except ValueError:
@@ -131,17 +116,7 @@ class RootIndex:
         if self._key is None:
             return
         payload = json.dumps(value, sort_keys=True).encode("utf-8")
-        tmp = self.dir / f".{name}.{secrets.token_hex(4)}"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-            try:
-                os.write(fd, self._mac(name, payload) + b"\n" + payload)
-            finally:
-                os.close(fd)
-            os.replace(tmp, self.dir / name)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        hints.write(self.dir / name, self._key, name, payload)
 
     # --- entries -------------------------------------------------------------------------------
     def game(self, game_id: str) -> dict[str, Any] | None:
@@ -267,14 +242,6 @@ class RootIndex:
         if entry is None or address not in {_address(e) for e in entry["emails"].values()}:
             raise Stale(f"{address} is no longer registered in {game_id}")
         return game_id, spelled
-
-
-def _read_all(fd: int) -> bytes:
-    """The whole file (an index of many games is larger than one read gives)."""
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _parse_key(text: str) -> PublicKey:

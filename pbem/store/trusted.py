@@ -13,8 +13,9 @@
   gathers every game's hint in one root file). While all of them still hold, an idle visit
   reads this one file and a few ``stat`` results and stops.
 * the MAC — HMAC-SHA256 over the game id, a NUL and the bytes after the first line, with a key
-  derived (HKDF-SHA256, RFC 5869) from the bytes of ROOT/referee.key: whoever cannot read the
-  referee key cannot forge a trusted point, and one game's file does not fit another game.
+  derived from ROOT/referee.key under the label ``pbem-trusted-point-v1`` (pbem.store.hints, the
+  one MAC of every hint file): whoever cannot read the referee key cannot forge a trusted
+  point, and one game's file does not fit another game.
 
 Never trusted over the log: a missing, torn, unreadable or badly MAC'd file is ignored (full
 verification, then a new file); a MAC-valid point that the log does not continue — the log is
@@ -31,56 +32,24 @@ about a prefix of the log, since the log only grows.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import hmac
 import json
-import os
-import secrets
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
+from pbem.store import hints
 
-if TYPE_CHECKING:  # (the root index reads MACs without the log's code: pbem.host.rootindex)
+if TYPE_CHECKING:  # (the due list reads the key without the log's code: pbem.host.duelist)
     from pbem.store.log import GameLog, TrustedPoint
 
 NAME = "trusted.json"
 _INFO = b"pbem-trusted-point-v1"
-_keys: dict[tuple[str, int, int, int], bytes] = {}
 
 
 def mac_key(root: Path) -> bytes | None:
-    """The MAC key of ``root`` (None when it has no readable referee key). Cached per process
-    by the key file's identity, so a run over many games reads and derives it once."""
-    path = root / "referee.key"
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return None
-    ident = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
-    key = _keys.get(ident)
-    if key is None:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:
-            return None
-        try:
-            ikm = os.read(fd, 1 << 16)
-        finally:
-            os.close(fd)
-        prk = hmac.new(b"\0" * 32, ikm, hashlib.sha256).digest()  # HKDF-Extract, zero salt
-        key = hmac.new(prk, _INFO + b"\x01", hashlib.sha256).digest()  # HKDF-Expand, 32 bytes
-        _keys[ident] = key
-    return key
-
-
-def mac(key: bytes, name: str, payload: bytes) -> bytes:
-    """HMAC-SHA256 of ``payload`` for the file of ``name`` (a game id, or a root file's name,
-    which starts with a dot and so is never a game id): one file's MAC never fits another."""
-    return hmac.new(key, name.encode("utf-8") + b"\0" + payload, hashlib.sha256).digest()
-
+    """The MAC key of ``root``'s trusted points (None when it has no readable referee key)."""
+    return hints.key(root, _INFO)
 
 
 def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
@@ -90,20 +59,14 @@ def read(game_dir: Path) -> tuple[TrustedPoint | None, dict[str, Any] | None]:
     if key is None:
         return None, None
     try:
-        fd = os.open(game_dir / NAME, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
+        payload = hints.read(game_dir / NAME, key, game_dir.name)
+    except hints.Unfit:
         return None, None
-    try:
-        raw = os.read(fd, 1 << 22)
-    finally:
-        os.close(fd)
-    mac_hex, _, payload = raw.partition(b"\n")
+    if payload is None:
+        return None, None
     from pbem.store.log import TrustedPoint
 
     try:
-        if not hmac.compare_digest(bytes.fromhex(mac_hex.decode("ascii")),
-                                   mac(key, game_dir.name, payload)):
-            return None, None
         data = json.loads(payload)
         point, idle = data["point"], data["idle"]
         return TrustedPoint(**point), idle if isinstance(idle, dict) else None
@@ -118,16 +81,4 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     if key is None:
         return
     payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
-    data = mac(key, game_dir.name, payload).hex().encode("ascii") + b"\n" + payload
-    tmp = game_dir / f".{NAME}.{secrets.token_hex(4)}"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-        os.replace(tmp, game_dir / NAME)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-
+    hints.write(game_dir / NAME, key, game_dir.name, payload)

@@ -214,7 +214,7 @@ def run() -> None:
         report = audit_path(full)
         seconds = time.perf_counter() - start
         assert report.tally.resolutions == turns and report.tally.orders == 4 * turns
-        line(f"audit: a {turns}-turn four-power game ({report.tally.battles} battles, "
+        line(f"audit: a {turns}-turn four-power game ({report.tally.counts_text()}, "
              f"{full.stat().st_size / MIB:.1f} MiB log)", turns / seconds, "turns/s",
              1000 / floor_ms, rate=True)
         line("audit's ceiling: the rules core's replay of the same log alone (order checks "

@@ -90,7 +90,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
 def test_untampered_export_passes_with_key_replacement_escrow_battle_and_result(game):
     report = audit_bytes(game.export, "game.export")
     t = report.tally
-    assert t.keys_replaced == ["antares"] and t.escrow_opened == 1 and t.battles >= 1
+    assert t.keys_replaced == ["antares"] and t.escrow_opened == 1
+    assert t.counts.get("battles", 0) >= 1
     assert t.over and t.result["winners"] == ["algol"]
     assert t.resolutions == 3 and t.orders == len(game.host.entries("orders"))
     text = "\n".join(report.lines())

@@ -210,8 +210,8 @@ def test_an_invented_reveal_in_an_escrow_opening_fails_the_commitment_check(game
 
     def change(items):
         opening = items[seq]["body"]["escrow"]["pavo"]["1"]
-        assert opening["destination"] == "Spica"
-        opening["destination"] = "Porrima"  # also 2 from Pavo: the distance is right
+        assert opening["value"] == "Spica"
+        opening["value"] = "Porrima"  # also 2 from Pavo: the distance is right
 
     failure = fails(lying_referee(game, change))
     # The rules core opens the commitment with Porrima and the recorded nonce: no match, so the

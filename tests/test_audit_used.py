@@ -75,7 +75,7 @@ def re_resolve_without(items: Items, seq: int, power: str) -> None:
 
     def from_log(p: str, warp: str, blob: str, turn: int) -> Any:
         item = recorded.get(p, {}).get(warp)
-        return (item["destination"], item["nonce"]) if item else None
+        return (item["value"], item["nonce"]) if item else None
 
     orders, used, opened, _ = replay.gather_orders(AD, state, standing, from_log)
     result = AD.resolve(state, orders)

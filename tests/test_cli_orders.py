@@ -98,7 +98,7 @@ def test_a_whole_journey_from_new_to_arrival(player, ad):
     text = (player.root / "t1.yaml").read_text()
     assert "Hamal" not in text and "hamal" not in text  # the secret stays in the vault
     (dep,) = Vault.load(player.vault).departures(GAME, "algol")
-    assert (dep.destination, dep.turn, dep.warp) == ("Hamal", 1, 1)
+    assert (dep.value, dep.turn, dep.slot) == ("Hamal", 1, 1)
     assert load_order_yaml(text)["orders"]["depart"]["commitment"] == dep.commitment
 
     assert player.ok("check", "t1.yaml", "--view", "view1.json").stdout == "ok\n"

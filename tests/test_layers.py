@@ -118,10 +118,6 @@ ALLOWED = {
     ("pbem/protocol/commitment.py", "warp"),
     ("pbem/protocol/escrow.py", "fleet"),
     ("pbem/protocol/escrow.py", "warp"),
-    # the player's vault file keeps its on-disk field names (warp, destination) so existing
-    # vaults stay readable; the record maps them to the generic slot and value
-    ("pbem/protocol/vault.py", "warp"),
-    ("pbem/protocol/vault.py", "fleet"),
     # an example id in a docstring, a config example and an example in `pbem new --help`
     # (never a default: test_no_command_defaults_to_a_game)
     ("pbem/game/registry.py", "4000ad"),

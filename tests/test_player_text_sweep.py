@@ -219,7 +219,7 @@ def test_the_escrow_is_refused_when_opened_and_its_text_not_recorded(swept: Swep
     resolve = [e for e in swept.host.entries("resolve") if e.body["escrow"]]
     assert [e.body["turn"] for e in resolve] == [2]
     assert resolve[0].body["escrow"] == {
-        "pavo": {"1": {"destination": None, "nonce": None, "used": False}}}
+        "pavo": {"1": {"value": None, "nonce": None, "used": False}}}
     assert not [e for e in resolve[0].body["events"]
                 if e.get("power") == "pavo" and e["type"] == "arrival"]
     pavo = [e for e in swept.host.entries("resolve")[1:]

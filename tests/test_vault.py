@@ -68,8 +68,8 @@ def test_failed_save_raises_and_leaves_no_temp_file(tmp_path):
         ('{"pbem_vault": 1, "games": []}', "mapping"),
         ('{"pbem_vault": 1, "games": {"g": {"algol": {"departures": [{"turn": 1}]}}}}',
          "malformed"),
-        ('{"pbem_vault": 1, "games": {"g": {"algol": {"departures": [{"turn": 1, "warp": 1, '
-         '"from": "Vega", "destination": "Mira", "nonce": "xx", "commitment": "yy"}]}}}}',
+        ('{"pbem_vault": 1, "games": {"g": {"algol": {"departures": [{"turn": 1, "slot": 1, '
+         '"from": "Vega", "value": "Mira", "nonce": "xx", "commitment": "yy"}]}}}}',
          "64 lower-case hex"),
     ],
 )

@@ -73,7 +73,7 @@ def nmr_orders(
             # travelling. The text is the player's, not a star: neither it nor its nonce is
             # recorded, so no log, export, archive or mail can carry it (every one says "an
             # invalid destination"), and the audit re-derives this same record from the log.
-            opened[key] = {"destination": None, "nonce": None, "used": False}
+            opened[key] = {"value": None, "nonce": None, "used": False}
             continue
         due = board.sector_distance(board.sector(warp["sector"]), star.sector) == (
             warp["travelled"] + 1
@@ -81,7 +81,7 @@ def nmr_orders(
         valid = opens(warp["commitment"], state["game_id"], power, int(key), warp["departed"],
                       star.name, nonce)
         used = due and valid
-        opened[key] = {"destination": star.name, "nonce": nonce, "used": used}
+        opened[key] = {"value": star.name, "nonce": nonce, "used": used}
         if used:
             out["arrive"][key] = {"star": star.name, "nonce": nonce}
     return out, opened

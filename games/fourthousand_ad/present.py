@@ -49,7 +49,7 @@ def reveal_rows(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             for power, opened in (body.get("escrow") or {}).items():
                 for warp, item in opened.items():
                     # destination None: refused when opened, not a star (orders.nmr_orders)
-                    star = item["destination"]
+                    star = item["value"]
                     rows.append(row(power, str(warp), turn, None if star is None else str(star),
                                     item["nonce"], True))
             for event in body.get("events") or []:

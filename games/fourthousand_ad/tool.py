@@ -102,7 +102,7 @@ def _due(
             continue
         entry = vault.find(game, power, made)
         if entry is None or not commitment.opens(
-            made, game, power, warp, int(flight.get("departed", entry.turn)), entry.destination,
+            made, game, power, warp, int(flight.get("departed", entry.turn)), entry.value,
             entry.nonce,
         ):
             _warn(f"warp {warp} ({_flight_text(flight)}): your vault {vault.path} has no "
@@ -114,7 +114,7 @@ def _due(
             board.sector(flight["sector"]) if flight.get("sector")
             else board.lookup(entry.origin).sector
         )
-        length = board.sector_distance(origin, board.lookup(entry.destination).sector)
+        length = board.sector_distance(origin, board.lookup(entry.value).sector)
         if length == int(flight.get("travelled", 0)) + 1:
             due[warp] = entry
         elif missed is not None and length <= int(flight.get("travelled", 0)):
@@ -293,13 +293,13 @@ def run_reveal(args: argparse.Namespace) -> int:
     for warp, flight in _flights(view):
         entry = due.get(warp)
         if entry is not None:
-            warps[warp] = {"arrive": entry.destination, "nonce": entry.nonce}
-            print(f"warp {warp} arrives at {entry.destination} this turn (revealed)")
+            warps[warp] = {"arrive": entry.value, "nonce": entry.nonce}
+            print(f"warp {warp} arrives at {entry.value} this turn (revealed)")
         elif warp not in warps:
             warps[warp] = "continue"
         if warp in missed:
             print(f"warp {warp} ({_flight_text(flight)}) can never arrive: it was due at "
-                  f"{missed[warp].destination} on an earlier turn and missed it; it is lost "
+                  f"{missed[warp].value} on an earlier turn and missed it; it is lost "
                   "in hyperspace past its furthest reach")
         elif warp not in due:
             print(f"warp {warp} continues ({_flight_text(flight)})")
@@ -418,7 +418,7 @@ class StarTool:
         warps = orders.get("warps")
         if not isinstance(warps, dict):
             warps = {}
-        return [f"warp {warp} is due at {entry.destination} this turn but the file does not "
+        return [f"warp {warp} is due at {entry.value} this turn but the file does not "
                 "reveal it (run: pbem orders reveal)"
                 for warp, entry in _due(_board(view), view, Vault.load(vault)).items()
                 if entry is not None and not isinstance(warps.get(warp), dict)]

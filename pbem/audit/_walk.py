@@ -110,11 +110,6 @@ class Tally:
         counts = self.public_counts if public else self.counts
         return ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
 
-    @property
-    def battles(self) -> int:
-        """4000 A.D.'s count, by the name tests and tools used before counts were the game's."""
-        return self.counts.get("battles", 0)
-
 
 def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
     """Sum a resolution's counts into the game's."""
@@ -626,7 +621,7 @@ class Walker:
 
             def from_log(slot: str, blob: str, turn: int, items: Any = items) -> Any:
                 item = items.get(slot) if isinstance(items, dict) else None
-                return (item["destination"], item["nonce"]) if isinstance(item, dict) else None
+                return (item["value"], item["nonce"]) if isinstance(item, dict) else None
 
             _, opened = self.plugin.nmr_orders(state, power, from_log)
             if opened != items:
@@ -647,7 +642,7 @@ class Walker:
 
             def from_log(power: str, slot: str, blob: str, turn: int) -> Any:
                 item = recorded.get(power, {}).get(slot)
-                return (item["destination"], item["nonce"]) if item else None
+                return (item["value"], item["nonce"]) if item else None
 
             orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)
             events = replay.resolve_step(self.plugin, state, orders, replay.step_chance(

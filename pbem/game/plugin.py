@@ -158,8 +158,8 @@ class GamePlugin(Protocol):
     ) -> tuple[Orders, dict[str, Any]]:
         """Orders for a power that sent none: the standing orders, plus whatever the game does
         with values the power sealed to the referee (``open_sealed``, None: none can be opened).
-        Returns (orders, what was opened: ``{slot: {destination, nonce}}``, for the log; the
-        field is named ``destination`` in the log format for every game)."""
+        Returns (orders, what was opened: ``{slot: {value, nonce, ...}}``, for the log's
+        ``escrow`` field; docs/protocol.md, "The log")."""
         ...
 
     def concede(self, state: State, power: str) -> Resolution:

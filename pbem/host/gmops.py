@@ -7,7 +7,7 @@ resume      resume with a fresh deadline from now
 extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
-end         end the game now by agreement (scored: most stars, then most ships)
+end         end the game now by agreement (scored by the game's own rule for an agreed end)
 
 Every operation but ``status`` changes what the players must do, so each is mailed to every
 player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next

@@ -1,14 +1,16 @@
 """The player's vault: the secrets behind the player's commitments, kept on the player's machine.
 
-A departure to a secret destination publishes only a commitment; the destination and the nonce
-that open it stay here until the fleet arrives (then ``pbem orders reveal`` copies them into that
-turn's orders). Lose this file and those fleets cannot arrive (unless an escrow was sent).
+A move to a secret value publishes only a commitment (pbem.protocol.commitment: a *slot*, the
+turn and a *value*); the value and the nonce that open it stay here until the game needs them
+revealed (4000 A.D.: ``pbem orders reveal`` copies a destination into the turn its ships
+arrive). Lose this file and those values cannot be revealed (unless an escrow was sent).
 
-File format (JSON, mode 0600, written atomically: temp file, fsync, rename, fsync directory)::
+File format 1.0 (JSON, mode 0600, written atomically: temp file, fsync, rename, fsync
+directory); the fields are the generic ones, whatever the game calls them::
 
     {"pbem_vault": 1,
      "games": {"andromeda-7": {"algol": {"departures": [
-        {"turn": 4, "warp": 1, "from": "Vega", "destination": "Hamal",
+        {"turn": 4, "slot": 1, "from": "Vega", "value": "Hamal",
          "nonce": "<64 hex>", "commitment": "<64 hex>"}]}}}}
 
 A power's entry may also hold ``"chance": [{"seed": "<64 hex>", "tip": "<64 hex>"}]``: the
@@ -53,24 +55,16 @@ class VaultError(PbemError):
 
 @dataclass(frozen=True, slots=True)
 class Departure:
-    """One commitment and the secret that opens it. The record keeps 4000 A.D.'s field names
-    (the file format is the players'); in the generic terms of pbem.protocol.commitment the
-    warp is the *slot* and the destination the *value* (``slot``, ``value`` below)."""
+    """One commitment and the secret that opens it, in the generic terms of
+    pbem.protocol.commitment: the *slot* and the *value* committed on ``turn``, and where the
+    move was made from (``from`` in the file)."""
 
     turn: int
-    warp: int
+    slot: int
     origin: str
-    destination: str
+    value: str
     nonce: str
     commitment: str
-
-    @property
-    def slot(self) -> int:
-        return self.warp
-
-    @property
-    def value(self) -> str:
-        return self.destination
 
     def record(self) -> dict[str, Any]:
         data = asdict(self)
@@ -82,9 +76,9 @@ class Departure:
         try:
             dep = cls(
                 turn=int(data["turn"]),
-                warp=int(data["warp"]),
+                slot=int(data["slot"]),
                 origin=str(data["from"]),
-                destination=str(data["destination"]),
+                value=str(data["value"]),
                 nonce=str(data["nonce"]),
                 commitment=str(data["commitment"]),
             )

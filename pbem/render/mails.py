@@ -182,26 +182,25 @@ def _inline(svg: str | None) -> Markup | None:
     return Markup(text)  # noqa: S704 - rendered by our own template, autoescaped
 
 
-CELL_SEPARATOR = "\ue000"  # private use: in no star name, and not white space
+CELL_SEPARATOR = "\ue000"  # private use: in no game's text, and not white space
 MAP_CELLS = "_map_cells.svg"
 
 
-def _map_cells(renderer: Renderer, grid: Any) -> list[list[list[Markup]]] | None:
-    """The drawing of each cell of a map grid (``map_cells[row][area][cell]``), for a map
-    template that has a ``_map_cells.svg`` partial: rendered once per renderer and grid, since
-    the cells are the same for every reader of one resolution (the reader's own are marked by
-    CSS), while the rest of the map (the reach) is drawn per reader. The partial writes the
-    cells in grid order, each followed by CELL_SEPARATOR."""
-    if not isinstance(grid, list):
+def _map_cells(renderer: Renderer, grid: Any) -> list[Markup] | None:
+    """The pieces of a map drawing that are the same for every reader, for a map template that
+    has a ``_map_cells.svg`` partial: the partial is rendered from the drawing's ``map`` once
+    per renderer and ``map`` (the reader's own pieces are marked by CSS), while the rest of the
+    map is drawn per reader. The partial ends each piece with CELL_SEPARATOR; ``map.svg`` gets
+    them as ``map_cells``, in the partial's order (the shape of ``map`` is the game's)."""
+    if grid is None:
         return None
     for cached, found in renderer.cells_cache:
         if cached == grid:
             return found  # type: ignore[no-any-return]
     cells = None
     if renderer.has_template(MAP_CELLS):
-        parts = iter(renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR))
-        cells = [[[Markup(next(parts).removesuffix("\n")) for _ in area["stars"]]
-                  for area in row] for row in grid]
+        pieces = renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR)[:-1]
+        cells = [Markup(piece.removesuffix("\n")) for piece in pieces]
     renderer.cells_cache.append((grid, cells))
     return cells
 

@@ -8,11 +8,11 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
              verified, ``orders`` its parsed body (JSON), ``pad`` spaces (see ``padded``).
              Within one resolution the highest seq stands.
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
-             escrow: {power: {slot: {destination, nonce}}}, state: digest, events, deadline}``.
+             escrow: {power: {slot: {value, nonce}}}, state: digest, events, deadline}``.
              ``used`` names the order submission each power's orders came from (null: none, the
              standing orders); ``escrow`` the sealed values the referee opened for powers
-             without orders (per power, per slot: ``{destination, nonce}``; the field name is
-             the log format's for every game's value); ``state`` the canonical digest of the
+             without orders (per power, per slot: ``{value, nonce}``, and whatever else the
+             game records of it); ``state`` the canonical digest of the
              state after it.
 ``gm``       a game-master operation, signed by the referee: ``{op, …, signature}`` (op
              ``chance-secret``: K revealed at the game's end, ``{k}``).
@@ -272,7 +272,7 @@ def resolve_again(
 
     def from_log(power: str, slot: str, blob: str, turn: int) -> tuple[str, str] | None:
         item = recorded.get(power, {}).get(slot)
-        return (item["destination"], item["nonce"]) if item else None
+        return (item["value"], item["nonce"]) if item else None
 
     chosen = {p: standing[p] for p, sha in body["used"].items() if sha and p in standing}
     orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)

@@ -1,14 +1,12 @@
 """Handled mail leaves the live inbox (pbem.mail.inbox): ``inbox/`` holds only pending mail, a
 handled message and its done record sit under ``inbox/handled/DAY/``, and everything that looks
-handled mail up still finds it — duplicates, quarantine and release, the old layout (migrated on
-the first run, SIGKILLed midway or not), and a real ``pbem ingest --stdin`` killed between the
-done record and the move."""
+handled mail up still finds it — duplicates, quarantine and release, and a real ``pbem ingest
+--stdin`` killed between the done record and the move."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -16,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.inbox import Inbox, duplicate_key
+from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
 from tests.test_ingest_helpers import REPO, World, ingest_cli, order_mail, pristine
@@ -78,67 +76,6 @@ def test_quarantine_and_release_keep_the_arrival_time_and_the_live_inbox_clean(
     assert (tmp_path / "inbox" / "handled" / DAY / f"{stored.sha256}.eml").read_bytes() == MSG
 
 
-def to_old_layout(root: Path) -> None:
-    """Put a root back into the layout pbem used before the archive: every message in inbox/
-    (a quarantined one's .arrived too), done records in inbox/done/, keys as inbox/KEY.key
-    symlinks to the bare sha256."""
-    inbox = root / "inbox"
-    (inbox / "done").mkdir()
-    for day in (inbox / "handled").iterdir():
-        for f in day.iterdir():
-            dest = inbox / "done" / f.name if f.suffix == ".json" else inbox / f.name
-            f.rename(dest)
-        day.rmdir()
-    (inbox / "handled").rmdir()
-    for link in (inbox / "keys").iterdir():
-        os.symlink(os.readlink(link).rpartition("/")[2], inbox / f"{link.name}.key")
-        link.unlink()
-    (inbox / "keys").rmdir()
-    for arrived in (root / "quarantine").glob("*.arrived"):
-        arrived.rename(inbox / arrived.name)
-
-
-def test_a_root_of_the_old_layout_keeps_working_and_is_migrated(tmp_path: Path) -> None:
-    handled, pending, spam = (MSG, MSG.replace(b"m1@", b"m2@"),
-                              MSG.replace(b"m1@", b"m3@").replace(b"body", b"spam"))
-    inbox = Inbox(tmp_path)
-    inbox.done(inbox.store(handled, arrived=ARRIVED), "accepted")
-    inbox.store(pending, arrived=ARRIVED)
-    inbox.quarantine(inbox.store(spam, arrived=ARRIVED), "no signed order block found")
-    to_old_layout(tmp_path)
-    # A message from before arrival times were kept: no .arrived, no key of its own.
-    ancient = MSG.replace(b"m1@", b"m0@")
-    (tmp_path / "inbox" / f"{sha_of(ancient)}.eml").write_bytes(ancient)
-    (tmp_path / "inbox" / "done" / f"{sha_of(ancient)}.json").write_text('{"outcome": "x"}')
-    assert len(live(tmp_path)) == 9  # 4 .eml, 2 .arrived, 3 .key: the old layout
-    # Read-only, before migrating: the old places are still read.
-    old = Inbox(tmp_path)
-    assert [s.sha256 for s in old.pending()] == [sha_of(pending)]
-    assert old.store(handled).duplicate and old.store(spam).duplicate
-    assert old.store(ancient).duplicate
-    assert old.outcome(sha_of(handled))["outcome"] == "accepted"
-    # The first run (under the inbox lock) migrates.
-    [left] = Inbox(tmp_path).pending(archive=True)
-    assert left.sha256 == sha_of(pending)
-    assert live(tmp_path) == [f"{left.sha256}.arrived", f"{left.sha256}.eml"]
-    assert not (tmp_path / "inbox" / "done").exists()
-    new = Inbox(tmp_path)
-    for raw, outcome in ((handled, "accepted"), (spam, "quarantined"), (ancient, "x")):
-        again = new.store(raw)
-        assert again.duplicate and again.handled["outcome"] == outcome
-        assert new.read(again) == raw
-    assert (tmp_path / "inbox" / "handled" / DAY / f"{sha_of(handled)}.arrived").exists()
-    assert (tmp_path / "quarantine" / f"{sha_of(spam)}.arrived").exists()
-    new.done(left, "accepted")
-    assert new.store(pending).duplicate and live(tmp_path) == []
-    new.release(sha_of(spam))
-    assert [s.sha256 for s in Inbox(tmp_path).pending()] == [sha_of(spam)]
-    assert Inbox(tmp_path).arrived(sha_of(spam)) == ARRIVED
-
-
-# -- real processes, SIGKILL ------------------------------------------------------------------
-
-
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return pristine(tmp_path_factory)
@@ -177,36 +114,6 @@ def test_ingest_killed_between_the_done_record_and_the_move_handles_the_mail_onc
     assert records[sha_of(raw)]["outcome"] == "accepted"
     folders = list((root / "inbox" / "handled").glob(f"*/{sha_of(raw)}.*"))
     assert sorted(p.suffix for p in folders) == [".arrived", ".eml", ".json"]
-
-
-@pytest.mark.parametrize("point", ["inbox-migrate-keys", "inbox-migrating", None])
-def test_old_layout_root_migrated_by_a_real_ingest_killed_or_not(
-        world: World, tmp_path: Path, point: str | None) -> None:
-    root = world.clone(tmp_path / "root")
-    first = order_mail(world.sign("algol"), msgid="<old-1@example.org>")
-    second = order_mail(world.sign("pavo"), msgid="<old-2@example.org>", sender="pavo@example.org")
-    spam = order_mail("no orders at all", msgid="<old-spam@example.org>",
-                      sender="stranger@elsewhere.example")
-    for raw in (first, second, spam):
-        pipe(root, raw)
-    to_old_layout(root)
-    shutil.rmtree(root / ".pbem-index", ignore_errors=True)
-    logged = orders_logged(root)
-    new = order_mail(world.sign("antares"), msgid="<new-1@example.org>",
-                     sender="antares@example.org")
-    if point is not None:
-        pipe(root, new, crash=point)
-    pipe(root, new)  # the MTA's retry (or the first delivery)
-    assert orders_logged(root) == logged + 1
-    for raw in (first, second, spam, new):  # redeliveries: all duplicates now
-        pipe(root, raw)
-    assert orders_logged(root) == logged + 1
-    assert live(root) == [] and not (root / "inbox" / "done").exists()
-    records = dict(Inbox(root).records())
-    assert {records[sha_of(r)]["outcome"] for r in (first, second, new)} == {"accepted"}
-    assert records[sha_of(spam)]["outcome"] == "quarantined"
-    assert [sha for sha, _ in Inbox(root).quarantined()] == [sha_of(spam)]
-    assert duplicate_key(spam)[0] in os.listdir(root / "inbox" / "keys")
 
 
 def test_gm_release_killed_after_forgetting_the_outcome_is_finished_by_a_second_release(

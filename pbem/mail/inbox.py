@@ -44,11 +44,6 @@ is there or not: a message still in the inbox whose record exists (found through
 handled, and :meth:`pending` finishes its move instead of returning it. docs/operations.md
 ("Handled mail is archived") states the argument in full.
 
-The old layout (handled mail left in ``inbox/`` with ``inbox/done/SHA.json`` and
-``inbox/KEY.key`` symlinks) is migrated by the first ``pending(archive=True)`` (each ingest or
-run, under the inbox lock): keys first (fsynced), then records, then messages; until then every
-lookup also reads the old places.
-
 Duplicate key: the same Message-ID *and* the same body bytes. A redelivered copy whose trace headers
 (Received:, Delivered-To:) differ is still a duplicate; a different message that reuses a Message-ID
 is not. A message without Message-ID is a duplicate only when byte-identical.
@@ -57,7 +52,7 @@ Two ingest processes must not handle the same inbox at once; the caller serialis
 store's lock). Storing is safe without it (content-addressed, atomic renames).
 
 Size: one store whose every method follows the same layout and the same crash-safety order
-(key, record, move); the old layout's migration is part of that argument and reads best beside it.
+(key, record, move), which reads best in one place.
 """
 
 from __future__ import annotations
@@ -104,7 +99,7 @@ class Stored:
     #: True when these exact bytes were written by this call (False: they or a copy were on disk).
     fresh: bool = True
     #: The archive folder (arrival date, YYYY-MM-DD) its duplicate key names; None for a message
-    #: of the old layout not migrated yet (then :meth:`Inbox.done` works it out).
+    #: whose key a crash lost before it was durable (then :meth:`Inbox.done` works it out).
     day: str | None = None
     #: Its duplicate key (:func:`duplicate_key`), when :meth:`Inbox.store` computed it: lets
     #: :meth:`Inbox.pending` skip reading and parsing the message again.
@@ -141,14 +136,14 @@ def _read_link(path: Path) -> str | None:
         return None
 
 
-def _target(text: str | None) -> tuple[str | None, str] | None:
-    """(day, sha256) named by a key symlink: ``DAY/SHA``, or a bare ``SHA`` (old layout: no day)."""
+def _target(text: str | None) -> tuple[str, str] | None:
+    """(day, sha256) named by a key symlink: ``DAY/SHA``."""
     if text is None:
         return None
     day, _, sha = text.rpartition("/")
-    if not _SHA.match(sha) or (day and not _DAY.match(day)):
+    if not _SHA.match(sha) or not _DAY.match(day):
         return None
-    return day or None, sha
+    return day, sha
 
 
 def _rename(src: Path, dst: Path) -> bool:
@@ -178,8 +173,6 @@ class Inbox:
         self.keys_dir = self.inbox_dir / "keys"
         self.handled_dir = self.inbox_dir / "handled"
         self.quarantine_dir = self.root / "quarantine"
-        #: The old layout's done records (``inbox/done/SHA.json``): read until migrated.
-        self.legacy_done_dir = self.inbox_dir / "done"
         created: set[Path] = set()
         for d in (self.inbox_dir, self.keys_dir, self.handled_dir, self.quarantine_dir):
             if not d.is_dir():
@@ -187,7 +180,6 @@ class Inbox:
                 created.add(d.parent)
         for parent in created:  # a new folder is durable before anything is filed in it
             _files.fsync_dir(parent)
-        self._legacy = self.legacy_done_dir.is_dir()
         #: done(..., sync_dir=False): (sha256, day, record) written by :meth:`flush_done`
         self._unsynced: list[tuple[str, str, dict[str, Any]]] = []
         self._days: set[str] = set()
@@ -216,8 +208,8 @@ class Inbox:
                 return Stored(found[1], first_path, message_id,
                               handled=self._record(found[1], day), fresh=False, day=day)
             first_day = found[0]
-            handled = self._record(found[1], first_day) if first_day is not None else None
-            if first_day is not None and handled is not None:  # handled, its copy pruned
+            handled = self._record(found[1], first_day)
+            if handled is not None:  # handled, its copy pruned
                 # (prune_handled): the key and the done record stay, so this is a duplicate
                 return Stored(found[1], self.handled_dir / first_day / f"{found[1]}.eml",
                               message_id, handled=handled, fresh=False, day=first_day)
@@ -243,7 +235,7 @@ class Inbox:
             os.symlink(f"{day}/{sha}", self.keys_dir / key)
         except FileExistsError:
             current = _target(_read_link(self.keys_dir / key))
-            if current is not None and current[1] == sha and current[0] is not None:
+            if current is not None and current[1] == sha:
                 day = current[0]
             else:
                 _files.replace_symlink(self.keys_dir / key, f"{day}/{sha}")
@@ -274,15 +266,12 @@ class Inbox:
         return self.inbox_dir / f"{sha}.eml"
 
     # --- finding -------------------------------------------------------------------------------
-    def _find_key(self, key: str) -> tuple[str | None, str] | None:
-        found = _target(_read_link(self.keys_dir / key))
-        if found is None and self._legacy:
-            found = _target(_read_link(self.inbox_dir / f"{key}.key"))
-        return found
+    def _find_key(self, key: str) -> tuple[str, str] | None:
+        return _target(_read_link(self.keys_dir / key))
 
     def _search(self, name: str) -> str | None:
-        """The archive day holding ``name``, newest first (old-layout lookups only: one stat
-        per day of archive)."""
+        """The archive day holding ``name``, newest first (a lookup by sha256 alone, when no
+        key names the day: one stat per day of archive)."""
         try:
             days = sorted((d for d in os.listdir(self.handled_dir) if _DAY.match(d)),
                           reverse=True)
@@ -305,28 +294,22 @@ class Inbox:
                 return self.handled_dir / found / f"{sha}.eml", found
         return None, day
 
-    def _record_paths(self, sha: str, day: str | None) -> list[Path]:
-        paths = []
-        if day is not None:
-            paths.append(self.handled_dir / day / f"{sha}.json")
-        if self._legacy:
-            paths.append(self.legacy_done_dir / f"{sha}.json")
-        return paths
+    def _record_paths(self, sha: str, day: str | None, search: bool = True) -> list[Path]:
+        """Where the done record is: in its day's folder (None: searched for, unless not
+        ``search``)."""
+        if day is None and search:
+            day = self._search(f"{sha}.json")
+        return [] if day is None else [self.handled_dir / day / f"{sha}.json"]
 
     def _record(self, sha: str, day: str | None) -> dict[str, Any] | None:
-        paths = self._record_paths(sha, day)
-        if day is None:
-            found = self._search(f"{sha}.json")
-            if found is not None:
-                paths.append(self.handled_dir / found / f"{sha}.json")
-        for path in paths:
+        for path in self._record_paths(sha, day):
             with contextlib.suppress(FileNotFoundError):
                 return _one_record(sha, _files.read_json(path))
         return None
 
     def _handled(self, sha: str, day: str | None) -> bool:
         """Is there a done record (no search: the key names the day of every record)."""
-        return any(p.exists() for p in self._record_paths(sha, day))
+        return any(p.exists() for p in self._record_paths(sha, day, search=False))
 
     def _day_of(self, sha: str) -> str:
         """The archive day of a message whose key does not say: its arrival date, else the
@@ -380,8 +363,6 @@ class Inbox:
         whole archive)."""
         folders = [self.handled_dir / d for d in sorted(os.listdir(self.handled_dir))
                    if _DAY.match(d)]
-        if self._legacy:
-            folders.append(self.legacy_done_dir)
         for folder in folders:
             rounds: dict[tuple[int, int], Any] = {}  # a round file read once, not once a name
             for path in sorted(folder.glob("*.json")):
@@ -515,8 +496,8 @@ class Inbox:
         return day
 
     def _adopt(self, sha: str) -> str:
-        """Give a message of the old layout its key in ``keys/`` (durably), before its record
-        is written where only that key finds it."""
+        """Give a message whose key a crash lost its key in ``keys/`` again (durably), before
+        its record is written where only that key finds it."""
         day = self._day_of(sha)
         path, _ = self._locate(sha, day)
         if path is not None:
@@ -603,10 +584,6 @@ class Inbox:
         found = self._find_key(duplicate_key(source.read_bytes())[0])
         day = found[0] if found is not None and found[1] == sha else None
         records = self._record_paths(sha, day)
-        if day is None:
-            old = self._search(f"{sha}.json")
-            if old is not None:
-                records.append(self.handled_dir / old / f"{sha}.json")
         for folder in {p.parent for p in records if _unlink(p)}:
             _files.fsync_dir(folder)
         failpoints.reached("inbox-releasing")
@@ -628,15 +605,12 @@ class Inbox:
 
         ``archive`` (hold the inbox lock): also finish what a crash left half done — a handled
         message still in the inbox is moved to the archive, a stray .arrived follows its
-        message — and migrate the old layout (handled mail in ``inbox/``) first.
+        message.
 
         ``known``: what :meth:`store` returned for messages this process stored (by sha256):
         their duplicate key and Message-ID are not read and parsed again (the bytes named by a
         sha256 never change); the key's target and the done record are still looked up now."""
         names = os.listdir(self.inbox_dir)
-        if archive and (self._legacy or any(n.endswith(".key") for n in names)):
-            self._migrate(names)
-            names = os.listdir(self.inbox_dir)
         emls = {n[:-4] for n in names if n.endswith(".eml") and _SHA.match(n[:-4])}
         stamped = []
         for sha in emls:
@@ -679,69 +653,6 @@ class Inbox:
                                     _STAMP).strftime("%Y-%m-%d")
             if (self.handled_dir / day / f"{sha}.eml").exists():
                 _rename(src, self.handled_dir / day / f"{sha}.arrived")
-
-    def _migrate(self, names: list[str]) -> None:
-        """Move the old layout's handled mail out of the live inbox, once (under the lock).
-
-        Keys first, made durable: every record that leaves ``done/`` is then found through its
-        key. Records next (a rename: the record is in one place or the other, and both are
-        read until ``done/`` is gone), then the messages. ``done/`` goes only after the new
-        folders were fsynced. A crash anywhere: the next run starts again (each step is
-        idempotent)."""
-        days: dict[str, str] = {}
-
-        def day_of(sha: str) -> str:
-            if sha not in days:
-                days[sha] = self._day_of(sha)
-            return days[sha]
-
-        keyed: set[str] = set()
-        old_keys = [n for n in names if n.endswith(".key") and _SHA.match(n[:-4])]
-        for name in old_keys:
-            found = _target(_read_link(self.inbox_dir / name))
-            if found is None:
-                continue
-            new = self.keys_dir / name[:-4]
-            current = _target(_read_link(new))
-            if current is None or current[1] != found[1]:
-                _files.replace_symlink(new, f"{day_of(found[1])}/{found[1]}")
-                keyed.add(found[1])
-            elif current[0] is not None:
-                days[found[1]] = current[0]
-                keyed.add(found[1])
-        records = sorted(os.listdir(self.legacy_done_dir)) if self._legacy else []
-        shas = [n[:-5] for n in records if n.endswith(".json") and _SHA.match(n[:-5])]
-        for sha in shas:
-            if sha in keyed:
-                continue
-            for path in (self.path(sha), self.quarantine_dir / f"{sha}.eml"):
-                with contextlib.suppress(FileNotFoundError):  # an old message without a key
-                    key, _mid = duplicate_key(path.read_bytes())
-                    _files.replace_symlink(self.keys_dir / key, f"{day_of(sha)}/{sha}")
-                    break
-        _files.fsync_dir(self.keys_dir)
-        failpoints.reached("inbox-migrate-keys")
-        touched: set[Path] = set()
-        for sha in shas:
-            folder = self._day_dir(day_of(sha))
-            _rename(self.legacy_done_dir / f"{sha}.json", folder / f"{sha}.json")
-            if _rename(self.path(sha), folder / f"{sha}.eml"):
-                _rename(self.inbox_dir / f"{sha}.arrived", folder / f"{sha}.arrived")
-            elif (self.quarantine_dir / f"{sha}.eml").exists():
-                _rename(self.inbox_dir / f"{sha}.arrived",
-                        self.quarantine_dir / f"{sha}.arrived")
-            touched.add(folder)
-            failpoints.reached("inbox-migrating")
-        for folder in (*touched, self.legacy_done_dir, self.inbox_dir, self.quarantine_dir):
-            with contextlib.suppress(FileNotFoundError):
-                _files.fsync_dir(folder)
-        for name in old_keys:
-            _unlink(self.inbox_dir / name)
-        if self._legacy:
-            with contextlib.suppress(OSError):  # not empty: a record was added meanwhile
-                os.rmdir(self.legacy_done_dir)
-                self._legacy = False
-        _files.fsync_dir(self.inbox_dir)
 
     def __repr__(self) -> str:
         return f"Inbox({os.fspath(self.root)!r})"

@@ -14,14 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 from pbem import canonical
 from pbem.cli.main import main as pbem_main
-from pbem.game import registry, versions
+from pbem.game import registry
 from pbem.store.gamedir import GameDir
-from pbem.store.log import GameLog
 from tests.conftest import ad_module
 from tests.pbem_host import AD, T0, Host, at, instance_of, iso
 
@@ -119,27 +117,6 @@ def test_a_plugin_that_still_plays_the_old_version_gets_it_passed_in_the_options
     state = json.loads((root / "old" / "state.json").read_text())["state"]
     assert state["rules_version"] == 1  # the rules were told which version they play
     assert pbem("audit", str(root / "old"), games=both).returncode == 0
-
-
-def test_a_game_without_a_recorded_version_counts_as_version_1_with_a_clear_message(tmp_path):
-    host = Host(tmp_path)
-    body = dict(host.game().genesis)
-    for key in ("rules_version", "data", "components"):  # a genesis written before versions
-        del body[key]
-    body["initial_state"] = canonical.digest(AD.setup(body["variant"], body["options"]))
-    for name in ("log.jsonl", "state.json", "components.json"):
-        (host.path / name).unlink()
-    GameLog.create(host.path / "log.jsonl", T0, body)
-    game = GameDir.open(host.path)
-    reason = versions.refusal(game.game_id, AD, game.genesis)
-    assert reason is not None
-    assert "records no rules version, so it counts as version 1" in reason
-    assert "rules version 2" in reason
-    with pytest.raises(versions.RulesVersionError, match="rules version 1"):
-        game.initial_state(AD)
-    ran = pbem("run", str(host.root), "--now", iso(at(49)))
-    assert "counts as version 1" in ran.stdout
-    assert "counts as version 1" in pbem("audit", str(host.path)).stderr
 
 
 def test_a_changed_data_file_without_a_new_rules_version_is_refused_by_name(tmp_path):

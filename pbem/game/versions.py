@@ -31,7 +31,7 @@ VERSION_KEY = "rules_version"
 COMPONENTS_KEY = "components"
 DATA_KEY = "data"
 UNRECORDED = 1
-"""The rules version of a game whose genesis records none (made before versions existed)."""
+"""The rules version of a plugin that declares none."""
 
 
 class RulesVersionError(PbemError):
@@ -112,19 +112,22 @@ def recorded_pack(plugin: Any, genesis: Mapping[str, Any],
     return True, data
 
 
-def recorded_version(genesis: Mapping[str, Any]) -> int:
-    value = genesis.get(VERSION_KEY, UNRECORDED)
-    return value if isinstance(value, int) and not isinstance(value, bool) else UNRECORDED
+def recorded_version(genesis: Mapping[str, Any]) -> int | None:
+    """The rules version genesis records (every 1.0 genesis does; None: none, or not a whole
+    number)."""
+    value = genesis.get(VERSION_KEY)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def refusal(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> str | None:
     """One sentence saying why the installed plugin cannot play this game, or None if it can."""
     recorded = recorded_version(genesis)
     current = rules_version(plugin)
+    if recorded is None:
+        return (f"game {game_id}: its genesis records no rules version (every pbem 1.0 "
+                f"genesis does), so no {plugin.id} rules can be chosen to replay it")
     if recorded != current and recorded not in versions_supported(plugin):
-        why = ("" if VERSION_KEY in genesis else
-               " (its genesis records no rules version, so it counts as version 1)")
-        return (f"game {game_id} was started under {plugin.id} rules version {recorded}{why}, "
+        return (f"game {game_id} was started under {plugin.id} rules version {recorded}, "
                 f"but the installed {plugin.id} plays rules version {current} and cannot play "
                 f"version {recorded}: the game is refused until a pbem "
                 f"that plays version {recorded} runs it")
@@ -149,11 +152,13 @@ def check_playable(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> Non
 
 def setup_options(genesis: Mapping[str, Any], components: Any = None) -> dict[str, Any]:
     """The options set-up receives on replay: genesis's options, plus the recorded rules version
-    and the pack's data where genesis records them (a game made before they were recorded
-    replays with exactly the options it was made with)."""
+    and, for a game with a component pack, the pack's data."""
     options = dict(genesis["options"])
-    if VERSION_KEY in genesis:
-        options[VERSION_KEY] = recorded_version(genesis)
+    recorded = recorded_version(genesis)
+    if recorded is None:
+        raise RulesVersionError("the genesis records no rules version (every pbem 1.0 genesis "
+                                "does)")
+    options[VERSION_KEY] = recorded
     if COMPONENTS_KEY in genesis:
         options[COMPONENTS_KEY] = components
     return options

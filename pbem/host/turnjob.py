@@ -52,7 +52,6 @@ from pbem.chance.errors import ChanceError
 from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
-from pbem.game.chance import ChanceUnavailable
 from pbem.game.plugin import GamePlugin, Window, powers_listened
 from pbem.host import duelist, leftovers, mismatch, notify
 from pbem.mail.inbox import Inbox
@@ -405,8 +404,6 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
     if not summary.drew or summary.secret:
         return
     rc = chance.referee_for_root(game.root, game.genesis)
-    if rc is None:
-        return
     game.log.append(replay.GM, now, replay.sign_gm(key, {"op": chance.SECRET_OP,
                                                          "k": rc.k.hex(), "time": to_iso(now)}))
     game.save_state(state)  # the entry changes no state: the cache moves to the new head
@@ -451,9 +448,6 @@ def _step_chance(game: GameDir, step: Window | None,
         ledger = game.log.summary.chance_ledger()
         number = ledger.step + 1
         rc = chance.referee_for_root(game.root, game.genesis)
-        if rc is None:
-            raise ChanceUnavailable(f"game {game.game_id} was made before fair chance: its "
-                                    "genesis holds no chance commitments")
         if step is None or not step.draws:
             raise ChanceError(f"step {number} ({step.label if step else 'none'}) drew, but its "
                               "window does not declare draws (pbem.game.plugin.Window): a "

@@ -72,12 +72,12 @@ def instance(genesis: Mapping[str, Any]) -> str:
     return nonce
 
 
-def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance | None:
-    """The referee's chance of the game (None: a game made before fair chance). Refuses a key
-    that does not make the commitments genesis recorded."""
+def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance:
+    """The referee's chance of the game (every 1.0 genesis commits to it: one without is
+    damaged). Refuses a key that does not make the commitments genesis recorded."""
     rnd = genesis.get(RANDOM)
-    if not isinstance(rnd, Mapping):
-        return None
+    instance(genesis)  # raises for a genesis without its commitments
+    assert isinstance(rnd, Mapping)
     game_id = str(genesis["game_id"])
     cache = (game_id, str(rnd["nonce"]), referee.public.text())
     rc = _REFEREES.get(cache)
@@ -329,10 +329,8 @@ def block(chance: StepChance, genesis: Mapping[str, Any],
                                  if p in tips and chance.players[p] is not None}}}
 
 
-def referee_for_root(root: Path, genesis: Mapping[str, Any]) -> RefereeChance | None:
+def referee_for_root(root: Path, genesis: Mapping[str, Any]) -> RefereeChance:
     """The referee's chance of a game under ROOT, with ROOT's referee key."""
-    if not isinstance(genesis.get(RANDOM), Mapping):
-        return None
     key, _ = referee_key(root)
     return referee_chance(genesis, key)
 

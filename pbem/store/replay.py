@@ -85,10 +85,9 @@ def resolve_step(plugin: GamePlugin, state: State, orders: Mapping[str, Any],
     return result
 
 
-def chance_key(game: GameDir) -> bytes | None:
-    """K of a game under a root whose referee key is at hand (None: a game without chance)."""
-    rc = chance.referee_for_root(game.root, game.genesis)
-    return rc.k if rc is not None else None
+def chance_key(game: GameDir) -> bytes:
+    """K of a game under a root whose referee key is at hand."""
+    return chance.referee_for_root(game.root, game.genesis).k
 
 
 class ReplayMismatch(PbemError):

@@ -60,7 +60,7 @@ class OrderIndex:
 
 def ref_of(record: Any) -> OrderRef | None:
     """The order file a log record holds (None: not an order file): a whole entry by its body,
-    a withheld one by its public claims (an export made before those claims has none)."""
+    a withheld one by its public claims."""
     if record.kind != replay.ORDERS:
         return None
     whole = isinstance(record, Entry)

@@ -83,7 +83,6 @@ class Tally:
     unreplayed_gm: int = 0
     public_counts: dict[str, int] = field(default_factory=dict)
     used_checked: int = 0  # resolutions whose used order files were held to the rule
-    used_unchecked: int = 0  # withheld resolutions of an export without the public claims
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
     press: int = 0  # press entries checked (signature and form)
     withheld_press: int = 0
@@ -543,8 +542,9 @@ class Walker:
         used, due, stale = pub.get("used"), pub.get("due"), pub.get("stale")
         if not isinstance(used, dict) or not isinstance(due, list) or not isinstance(stale,
                                                                                      list):
-            self.tally.used_unchecked += 1  # an export made before these claims
-            return
+            raise self.fail(record, "withheld.public", "the claims used, due and stale (a 1.0 "
+                            "public export names the order files each resolution used)",
+                            sorted(pub) if isinstance(pub, dict) else str(pub)[:80])
         if not set(due) <= set(used):
             raise self.fail(record, "withheld.public.used", "one entry per power due",
                             sorted(used))

@@ -63,11 +63,6 @@ def check(r: Receipt, records: Sequence[Record]) -> Finding:
     resolution = next((rec for rec in records[after:] if rec.kind == replay.RESOLVE
                        and _body(rec).get("turn") == r.turn), None)
     if logged is None:
-        public_without_claims = any(isinstance(rec, Withheld) and rec.kind == replay.ORDERS
-                                    and "power" not in rec.public for rec in records)
-        if public_without_claims:
-            return Finding("unknown", "this public export does not name its order files (it "
-                           "was made by an older pbem): check the full export")
         if resolution is not None:
             return Finding("dropped", f"dropped: the referee signed this receipt but never "
                            f"logged {what}, and resolved turn {r.turn} without it (log entry "
@@ -84,7 +79,7 @@ def check(r: Receipt, records: Sequence[Record]) -> Finding:
     if not isinstance(used, dict) or r.power not in used:
         return Finding("dropped" if isinstance(used, dict) else "unknown",
                        f"{res} names no orders for {r.power}" if isinstance(used, dict) else
-                       f"{res} does not say which order files it used (an older public "
+                       f"{res} does not say which order files it used (not a 1.0 "
                        "export): check the full export")
     value = used[r.power]
     mine = logged.seq if isinstance(resolution, Withheld) else r.sha256

@@ -114,9 +114,6 @@ class Report:
                 "standing orders where none was")
         if t.stale_claims:
             text += f" ({t.stale_claims} claimed stale, not re-checked)"
-        if t.used_unchecked:
-            text += (f"; {t.used_unchecked} withheld resolutions not checked: the export was "
-                     "made before public exports named the order files used")
         return text
 
     def _not_verified(self) -> str:

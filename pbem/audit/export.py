@@ -136,10 +136,10 @@ def withhold(entry: Entry, plugin: GamePlugin,
 
     ``orders``: the whole signed order file and its parse (cooperation orders, escrow blobs,
     reveals; its digest could confirm a guess of the text). Kept public: its power, turn and
-    seq, and its midstate (the body is padded to a bucket, pbem.store.replay.padded, so the midstate
-    tells only the bucket of its length and publishes no byte of it: a 1.0 log pads every
-    order entry, and the audit refuses one that is not). ``resolve``: which order file each power's orders came
-    from (digests, as above), escrow openings (a reveal opened but not due is still secret),
+    seq, and its midstate (the body is padded to a bucket, pbem.store.replay.padded, so the
+    midstate tells only the bucket of its length and publishes no byte of it: a 1.0 log pads
+    every order entry, and the audit refuses one that is not). ``resolve``: which order file
+    each power's orders came from (digests, as above), escrow openings (a reveal opened but not due is still secret),
     the problems of stale submissions (they quote orders) and every event addressed to some
     powers only; kept public: what every player's report showed, and which ``orders`` entry
     (by log seq, from ``locate``) each power's orders came from and which powers' orders were

@@ -139,13 +139,14 @@ def withhold(entry: Entry, plugin: GamePlugin,
     seq, and its midstate (the body is padded to a bucket, pbem.store.replay.padded, so the
     midstate tells only the bucket of its length and publishes no byte of it: a 1.0 log pads
     every order entry, and the audit refuses one that is not). ``resolve``: which order file
-    each power's orders came from (digests, as above), escrow openings (a reveal opened but not due is still secret),
-    the problems of stale submissions (they quote orders) and every event addressed to some
-    powers only; kept public: what every player's report showed, and which ``orders`` entry
-    (by log seq, from ``locate``) each power's orders came from and which powers' orders were
-    stale, so the audit can hold every resolution to the rule of pbem.audit._used. No midstate:
-    its last bytes are the digest of an order file (``used`` sorts last), so its hash stays a
-    claim the referee signs, anchored by the checkpoints players got in their reports.
+    each power's orders came from (digests, as above), escrow openings (a reveal opened but not
+    due is still secret), the problems of stale submissions (they quote orders) and every event
+    addressed to some powers only; kept public: what every player's report showed, and which
+    ``orders`` entry (by log seq, from ``locate``) each power's orders came from and which
+    powers' orders were stale, so the audit can hold every resolution to the rule of
+    pbem.audit._used. No midstate: its last bytes are the digest of an order file (``used``
+    sorts last), so its hash stays a claim the referee signs, anchored by the checkpoints
+    players got in their reports.
     """
     body = entry.body
     if entry.kind == replay.PRESS:

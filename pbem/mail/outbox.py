@@ -48,7 +48,14 @@ from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
 from pbem.mail.outbox_batch import Batch, BatchDamaged, record_line, record_sent, store_batch
-from pbem.mail.outbox_entry import Backoff, DeliveryReport, Entry, StageHook, prepare
+from pbem.mail.outbox_entry import (
+    Backoff,
+    DeliveryReport,
+    Entry,
+    StageHook,
+    queued_record,
+    sent_record,
+)
 from pbem.mail.outbox_spool import Spool
 from pbem.mail.transports import (
     PermanentFailure,
@@ -86,20 +93,11 @@ class Outbox(Spool):
             if existing:
                 return existing[0]
             key_path = self._key_path(key)
-        raw, env_sender, env_recipients, message_id = prepare(msg, sender, recipients)
         ident = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
+        state, raw = queued_record(ident, msg, key, sender, recipients)
+        state.update(attempts=0, next_try=None, last_error=None)
         if key_path is not None:
             _files.write_durably(key_path, (ident + "\n").encode("ascii"))
-        state = {
-            "id": ident,
-            "sender": env_sender,
-            "recipients": env_recipients,
-            "message_id": message_id,
-            "attempts": 0,
-            "next_try": None,
-            "last_error": None,
-            "key": key,
-        }
         _files.write_json(self.pending_dir / f"{ident}.json", state, sync_dir=False)
         _files.write_durably(self.pending_dir / f"{ident}.eml", raw, mode=0o600)
         return ident
@@ -142,15 +140,8 @@ class Outbox(Spool):
         for item_key, msg in items:
             if item_key is not None and self.queued_under(item_key):
                 continue
-            raw, env_sender, env_recipients, message_id = prepare(msg, None, None)
-            members.append({
-                "id": f"{start + len(members):020d}-{suffix}",
-                "sender": env_sender,
-                "recipients": env_recipients,
-                "message_id": message_id,
-                "key": item_key,
-                "length": len(raw),
-            })
+            member, raw = queued_record(f"{start + len(members):020d}-{suffix}", msg, item_key)
+            members.append({**member, "length": len(raw)})
             chunks.append(raw)
         bid = f"{start:020d}-{suffix}"
         item_paths = [self._key_path(m["key"]) for m in members
@@ -217,9 +208,7 @@ class Outbox(Spool):
                 refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
                 if entry.batch is not None:
                     # One line appended to the batch file, one fdatasync: the record.
-                    line = {"id": entry.id, "sent_at": now.isoformat(),
-                            "attempts": entry.attempts + 1, "reply": accepted.reply,
-                            "refused": refused}
+                    line = sent_record(entry, now, accepted.reply, refused)
                     if stager is not None:
                         staged.append((entry, line))  # recorded after the commit, below
                     else:
@@ -228,14 +217,7 @@ class Outbox(Spool):
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state
                 else:
-                    record = {
-                        **entry.record,
-                        "id": entry.id,
-                        "sent_at": now.isoformat(),
-                        "attempts": entry.attempts + 1,
-                        "reply": accepted.reply,
-                        "refused": refused,
-                    }
+                    record = {**entry.record, **sent_record(entry, now, accepted.reply, refused)}
                     _files.write_json(self.sent_dir / f"{entry.id}.json", record)
                     hook("recorded", entry.id)
                     self._move(entry.id, self.sent_dir)

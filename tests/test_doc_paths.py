@@ -1,7 +1,7 @@
 """Docs and docstrings name only what exists: every dotted ``pbem.x.y`` name cited in docs/*.md,
 README.md, games/*/RULES.md, bench/README.md and the docstrings and comments under pbem/,
-games/ and bench/ is an importable module (and attributes of it), every repository path they
-cite is a file or folder of the repository, and nothing cites ``shared/notes`` or
+games/, bench/ and tools/ is an importable module (and attributes of it), every repository path
+they cite is a file or folder of the repository, and nothing cites ``shared/notes`` or
 ``shared/seeds``, which are outside it (the fact goes into docs/, a measurement into
 bench/README.md)."""
 
@@ -50,7 +50,7 @@ def prose(path: Path) -> str:
 
 def sources() -> list[Path]:
     docs = _tracked("docs/*.md", "README.md", "games/*/RULES.md", "bench/README.md")
-    code = [p for p in _tracked("pbem", "games", "bench") if p.suffix == ".py"]
+    code = [p for p in _tracked("pbem", "games", "bench", "tools") if p.suffix == ".py"]
     return docs + code
 
 

@@ -638,7 +638,7 @@ class Walker:
         b = entry.body
         if exc.field == "events":
             chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
-            recorded = b.get("escrow", {})
+            recorded = b["escrow"]
 
             def from_log(power: str, slot: str, blob: str, turn: int) -> Any:
                 item = recorded.get(power, {}).get(slot)

@@ -467,14 +467,14 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
         count = missed.get(power, {"total": 1, "in_a_row": 1})
         # an opening the game marks ``used: false`` was opened but not used (4000 A.D.: not
         # due this turn, or not a star of the board)
-        opened = body.get("escrow", {}).get(power, {})
+        opened = body["escrow"].get(power, {})
         used = {s: o.get("used", True) is not False for s, o in opened.items()}
         nmr[power] = {"turn": body["turn"], "escrow": sorted(s for s in used if used[s]),
                       "escrow_unused": sorted(s for s in used if not used[s]),
-                      "stale": list(body.get("stale", {}).get(power, [])),
+                      "stale": list(body["stale"].get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
                       "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
-    return {"notices": notices, "nmr": nmr, "order": list(body.get("due", []))}
+    return {"notices": notices, "nmr": nmr, "order": list(body["due"])}
 
 
 def notice_key(game_id: str, seq: int) -> str:

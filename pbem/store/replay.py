@@ -267,7 +267,7 @@ def resolve_again(
     submissions the entry used, sealed values opened from the entry's record. Unchecked: the
     replay checks it, the STOPPED mail (pbem.host.mismatch) shows how it differs."""
     body = entry.body
-    recorded = body.get("escrow", {})
+    recorded = body["escrow"]
 
     def from_log(power: str, slot: str, blob: str, turn: int) -> tuple[str, str] | None:
         item = recorded.get(power, {}).get(slot)

@@ -10,8 +10,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from bench.report import line, median_seconds
 from pbem.game import registry
 from pbem.protocol import commitment
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, find_signed_blocks, sign_orders, verify_orders
+from pbem.protocol.orderdoc import find_signed_blocks, sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
 
 FLOOR_MS = 0.53

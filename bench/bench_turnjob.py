@@ -44,8 +44,9 @@ from pbem.game import registry
 from pbem.host import notify, turnjob
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import FileTransport
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, sign_orders, verify_orders
+from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.render import mails
 from pbem.schedule import to_iso
 from pbem.store import chance, replay

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from pbem.game import registry
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PublicKey, write_keypair
-from pbem.protocol.orderdoc import Keyring, find_signed_blocks, verify_orders
+from pbem.protocol.orderdoc import find_signed_blocks, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
 

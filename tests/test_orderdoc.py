@@ -13,9 +13,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import Rejected
 from pbem.protocol.armor import END, SIGNATURE, find_signed_blocks, normalize
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import (
-    Keyring,
     VerifiedOrders,
     newest_by_power,
     replaces,

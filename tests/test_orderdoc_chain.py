@@ -10,9 +10,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem.errors import Problem, Rejected
 from pbem.game import registry
 from pbem.protocol import commitment
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import (
-    Keyring,
     VerifiedOrders,
     find_signed_blocks,
     sign_orders,

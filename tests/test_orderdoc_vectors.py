@@ -10,8 +10,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.game import registry
 from pbem.protocol.envelope import parse_envelope
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey, PublicKey, pae
-from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE, Keyring, sign_orders, verify_orders
+from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE, sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

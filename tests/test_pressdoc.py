@@ -7,12 +7,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import Rejected
+from pbem.protocol.armor import find_press_blocks
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.orderdoc import Keyring, sign_orders, verify_orders
+from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.pressdoc import (
     BEGIN,
     VerifiedPress,
-    find_press_blocks,
     sign_press,
     verify_press,
 )

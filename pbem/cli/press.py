@@ -13,8 +13,9 @@ from pbem.cli import commands
 from pbem.errors import PbemError
 from pbem.host.press import verify_relay
 from pbem.protocol import orderfile
+from pbem.protocol.armor import find_press_blocks
 from pbem.protocol.keys import KeyError_, PrivateKey, PublicKey
-from pbem.protocol.pressdoc import find_press_blocks, sign_press
+from pbem.protocol.pressdoc import sign_press
 from pbem.protocol.receipt import text_of
 
 

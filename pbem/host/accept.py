@@ -33,9 +33,9 @@ from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
 from pbem.protocol.armor import BEGIN, SIGNATURE, dearmor, lines_lf
 from pbem.protocol.envelope import other_instance
+from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import (
-    Keyring,
     SignedRejected,
     VerifiedOrders,
     replaces,

@@ -1,6 +1,6 @@
 """The public keys registered per (game, power), usable as ``keys_for`` and by fingerprint.
 
-Apart from pbem.protocol.orderdoc (which re-exports it) so that a process that only routes mail
+Apart from pbem.protocol.orderdoc (which verifies with it) so that a process that only routes mail
 (ingest of spam: pbem.host.ingest, pbem.host.rootindex) holds a keyring without importing the
 signature code: the keys are parsed where a block is verified.
 """

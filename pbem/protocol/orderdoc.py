@@ -24,7 +24,6 @@ from typing import Any, Protocol, TypeVar
 from pbem.errors import Problem, Rejected
 from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
 from pbem.protocol.envelope import check_envelope, parse_envelope
-from pbem.protocol.keyring import Keyring as Keyring  # (its old home)
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.safeyaml import load_order_yaml
 
@@ -34,7 +33,6 @@ PAYLOAD_TYPE = "application/vnd.pbem.orders+yaml"
 __all__ = [
     "DOMAIN",
     "PAYLOAD_TYPE",
-    "Keyring",
     "KeysFor",
     "VerifiedOrders",
     "find_signed_blocks",

@@ -44,7 +44,6 @@ from pbem.protocol.armor import (
     marker_lines,
     normalize,
 )
-from pbem.protocol.armor import find_press_blocks as find_press_blocks  # (its old home)
 from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (

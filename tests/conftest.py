@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +21,13 @@ _ROOTS = os.environ.get("PBEM_GAMES_DIR") or str(REPO / "games")
 if _TOY not in _ROOTS.split(os.pathsep):
     _ROOTS += os.pathsep + _TOY
 os.environ["PBEM_GAMES_DIR"] = _ROOTS
+
+# The player's vault of the tests: one per test process (an xdist worker keeps a test file),
+# never the user's ~/.pbem/vault.json, which the tests would otherwise fill with their games
+# (and read back: its last seqs, its records) from run to run and from checkout to checkout.
+_VAULT_DIR = tempfile.mkdtemp(prefix="pbem-test-vault-")
+atexit.register(shutil.rmtree, _VAULT_DIR, True)
+os.environ["PBEM_VAULT"] = os.path.join(_VAULT_DIR, "vault.json")
 
 from pbem.game import registry  # noqa: E402
 

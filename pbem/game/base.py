@@ -141,7 +141,12 @@ class Presenter:
     map_kind = NO_MAP
 
     def sentence(self, event: Event) -> str:
-        """One event in words (default: ``type: field value, ...``)."""
+        """One event in words: the base's own events (``Game.finish``, ``Game.concede``), else
+        ``type: field value, ...``; a game words its own events by overriding this."""
+        if event["type"] == "game_over":
+            return f"The game ended ({event.get('reason', 'over')})."
+        if event["type"] == "concession":
+            return f"{name(str(event.get('power')))} conceded."
         fields = {k: v for k, v in events_.game_fields(event).items() if k != "type"}
         detail = ", ".join(f"{k} {_value(v)}" for k, v in fields.items())
         return f"{event['type']}: {detail}." if detail else f"{event['type']}."

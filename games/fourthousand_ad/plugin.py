@@ -34,7 +34,7 @@ def manifest() -> dict[str, Any]:
 class FourThousandAD(Game):
     id = "4000ad"
     title = "4000 A.D."
-    modes = ("simultaneous", "sequential")  # pbem new --mode (the first is the default)
+    modes: tuple[str, ...] = tuple(manifest()["modes"])  # pbem new --mode (the first: default)
     presenter = PRESENTER
     tool = TOOL
     archive = archive

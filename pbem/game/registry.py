@@ -120,6 +120,25 @@ def declared(kind: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+def declared_modes() -> dict[str, tuple[str, ...]]:
+    """Game id -> the turn modes its manifest declares (``modes:``, the first the default;
+    the plugin's ``modes`` must say the same, checked at load), for the games that have modes.
+    Reads the manifests only: ``pbem new --mode`` offers these without importing a game."""
+    out: dict[str, tuple[str, ...]] = {}
+    for game_id, (path, data) in sorted(_manifests().items()):
+        modes = _modes(path, data)
+        if modes:
+            out[game_id] = modes
+    return out
+
+
+def _modes(path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    listed = data.get("modes") or []
+    if not isinstance(listed, list) or not all(isinstance(m, str) and m for m in listed):
+        raise UnknownGame(f"{path / 'game.yaml'}: modes: must list the game's turn modes")
+    return tuple(listed)
+
+
 def available() -> list[str]:
     """Ids of every game that has a manifest under the games directory."""
     return sorted(_index())
@@ -181,7 +200,13 @@ def load_path(path: Path, game_id: str | None = None) -> GamePlugin:
     from pbem.game.contract import missing_parts  # (only a process that loads a game)
 
     if (path / "game.yaml").is_file():
-        _information(path, _manifest(path))
+        data = _manifest(path)
+        _information(path, data)
+        modes = tuple(getattr(plugin, "modes", ()) or ())
+        if _modes(path, data) != modes:
+            raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its game.yaml lists "
+                              f"modes {list(_modes(path, data))} but its PLUGIN.modes are "
+                              f"{list(modes)}")
 
     dirs = [path / "templates", templates_root() / str(getattr(plugin, "id", label))]
     missing = missing_parts(plugin, dirs)

@@ -1,7 +1,7 @@
 """Rock, paper, scissors: two players throw at once, best of N rounds; no map, no chance.
 
-The fourth game, written from docs/plugins.md alone on the contract's defaults
-(pbem.game.base): one module, no templates, no tool. A throw is secret only until the step
+The fourth game, the one docs/plugins.md walks a newcomer through: on the contract's defaults
+(pbem.game.base), one module, no templates, no tool. A throw is secret only until the step
 that resolves it, so the state holds nothing hidden between steps (game.yaml: ``information:
 simultaneous``).
 """

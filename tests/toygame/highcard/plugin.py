@@ -12,7 +12,7 @@ from pbem.game.base import Game
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import archive, rules
+from . import rules
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -22,7 +22,6 @@ class HighCard(Game):
     title = "High Card"
     presenter = PRESENTER
     tool = TOOL
-    archive = archive
     counted = {"rounds": ("round_won", "round_tied")}
 
     def variants(self) -> Mapping[str, VariantInfo]:

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 # The games the tests load: the bundled ones and the toy game that proves the plugin contract
-# (tests/toygame/highcard, docs/plugins.md). Set before anything reads the games roots.
+# (tests/toygame/highcard) and the fourth game written from docs/plugins.md alone (tests/games/rps).
+# Set before anything reads the games roots.
 REPO = Path(__file__).resolve().parent.parent
-_TOY = str(REPO / "tests" / "toygame")
 _ROOTS = os.environ.get("PBEM_GAMES_DIR") or str(REPO / "games")
-if _TOY not in _ROOTS.split(os.pathsep):
-    _ROOTS += os.pathsep + _TOY
+for _root in (str(REPO / "tests" / "toygame"), str(REPO / "tests" / "games")):
+    if _root not in _ROOTS.split(os.pathsep):  # High Card; rps (tests/games/rps)
+        _ROOTS += os.pathsep + _root
 os.environ["PBEM_GAMES_DIR"] = _ROOTS
 
 # The player's vault of the tests: one per test process (an xdist worker keeps a test file),

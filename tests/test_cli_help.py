@@ -66,7 +66,10 @@ def test_a_usage_error_names_a_game_that_did_not_load_and_so_lacks_its_commands(
     toy = Path(__file__).resolve().parent / "toygame" / "highcard"
     broken = tmp_path / "highcard"
     shutil.copytree(toy, broken, ignore=shutil.ignore_patterns("__pycache__"))
-    (broken / "templates" / "welcome.txt").unlink()
+    present = broken / "present.py"  # a map, and no map.svg to draw it with
+    present.write_text(present.read_text().replace(
+        "PRESENTER = HandPresenter()",
+        "HandPresenter.map_kind = 'cards'\nPRESENTER = HandPresenter()"))
     env = {**os.environ, "PBEM_GAMES_DIR": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from pbem.cli.main import main; sys.exit(main())",
@@ -74,5 +77,5 @@ def test_a_usage_error_names_a_game_that_did_not_load_and_so_lacks_its_commands(
         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2
     assert "invalid choice: 'play'" in done.stderr
-    assert "game 'highcard'" in done.stderr and "welcome.txt" in done.stderr
+    assert "game 'highcard'" in done.stderr and "map.svg" in done.stderr
     assert "its commands are missing" in done.stderr

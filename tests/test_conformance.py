@@ -3,8 +3,12 @@
 round after round, determinism to the byte, JSON round trips, views that never carry another
 power's secrets or the referee's, an ending by agreement, order checking that rejects nonsense
 with paths, and the structural leak test: changing another power's hidden data leaves my view,
-my events and my mails byte-identical. It runs for every game under the games roots: 4000 A.D.
-and the toy game tests/toygame/highcard (tests/conftest.py adds its root).
+my events and my mails byte-identical, held to what the game's manifest declares of its
+information (pbem.game.registry.INFORMATION): a game with hidden state at rest must vary
+something; one without (``simultaneous``, ``perfect``) must show every power the public view.
+Every game mail renders, with the game's templates or the generic ones. It runs for every game
+under the games roots: the bundled games, the toy game tests/toygame/highcard and the fourth
+game tests/games/rps (tests/conftest.py adds their roots).
 
 ``structural_leaks`` is also run by tests/test_leak_mutation.py against a copy of 4000 A.D.
 whose view lost a filter: there it must fail."""
@@ -212,8 +216,53 @@ def structural_leaks(plugin: GamePlugin, variant: str, states: int = 4) -> int:
     return checked
 
 
+def nothing_hidden_at_rest(plugin: GamePlugin, variant: str, states: int = 4) -> int:
+    """Assert that a game declaring no hidden state at rest keeps none: after every step each
+    power's view is the public view but for ``viewer``, and the game names no secret, referee
+    secret or variation. Returns how many states were checked."""
+    powers = list(plugin.variants()[variant].powers)
+    checked = 0
+    for _, result in play(plugin, variant, states):
+        state = result.state
+        public = {**plugin.view(state, None), "viewer": None}
+        for power in powers:
+            assert {**plugin.view(state, power), "viewer": None} == public, (
+                f"{power}'s view shows what the public view does not")
+            assert plugin.secrets(state, power) == [] and plugin.variations(state, power) == []
+        assert plugin.hidden(state) == []
+        checked += 1
+    return checked
+
+
 @pytest.mark.parametrize("game_id,variant", CASES)
 def test_another_powers_hidden_data_never_changes_my_view_events_or_mails(
         game_id: str, variant: str) -> None:
     plugin = registry.load(game_id)
-    assert structural_leaks(plugin, variant) > 0, "a hidden-information game varies something"
+    if registry.information(game_id) == "hidden":
+        assert structural_leaks(plugin, variant) > 0, "a game with hidden state varies something"
+    else:
+        assert nothing_hidden_at_rest(plugin, variant) > 0
+
+
+@pytest.mark.parametrize("game_id,variant", CASES)
+def test_every_game_mail_renders_at_every_step(game_id: str, variant: str) -> None:
+    """The welcome, each step's turn report and game master's summary, and the last mail after
+    an ending by agreement render for every power, from the game's templates or the generic
+    ones of templates/common/ (a game needs no template of its own)."""
+    plugin = registry.load(game_id)
+    renderer = mails.Renderer(plugin.id)
+    powers = list(plugin.variants()[variant].powers)
+    state = plugin.setup(variant, {"game_id": "conformance"})
+    for power in powers:
+        assert mails.welcome(renderer, plugin, state, [power], {}, GAME).text
+    for before, result in play(plugin, variant, 2):
+        state = result.state
+        for power in powers:
+            mail = mails.turn_report(renderer, plugin, before, state, result.events, [power], {},
+                                     GAME)
+            assert mail.subject and mail.text and mail.html
+        assert mails.gm_summary(renderer, plugin, before, state, result.events, GAME).text
+    ended = plugin.end_game(state, "conformance")
+    for power in powers:
+        mail = mails.game_end(renderer, plugin, ended.state, ended.events, [power], {}, GAME, [])
+        assert mail.subject and mail.text and mail.html

@@ -167,16 +167,19 @@ def test_the_export_passes_the_audit_with_the_games_own_counts(game) -> None:
 
 
 def test_a_game_missing_part_of_the_contract_fails_at_load(tmp_path: Path) -> None:
-    """A copy of High Card without a presenter method and a template is refused when loaded,
-    with one sentence naming both, not when its first report is due."""
+    """A copy of High Card without a presenter method (one the base has no default for, since
+    it is set to None) and with a map but no map template is refused when loaded, with one
+    sentence naming both, not when its first report is due."""
     root = tmp_path / "games"
     broken = root / "brokencard"
     shutil.copytree(Path(__file__).parent / "toygame" / "highcard", broken,
                     ignore=shutil.ignore_patterns("__pycache__"))
     (broken / "game.yaml").write_text("id: brokencard\ntitle: Broken\n")
     present = broken / "present.py"
-    present.write_text(present.read_text().replace("def game_end(", "def _game_end("))
-    (broken / "templates" / "game_end.html").unlink()
+    present.write_text(present.read_text().replace(
+        "PRESENTER = HandPresenter()",
+        "HandPresenter.game_end = None  # type: ignore\nHandPresenter.map_kind = 'cards'\n"
+        "PRESENTER = HandPresenter()"))
     env = {**os.environ, "PBEM_GAMES_DIR": str(root)}
     key = PrivateKey.generate().public.text()
     done = subprocess.run([sys.executable, "-m", "pbem", "new", str(tmp_path / "g" / "b-1"),
@@ -187,7 +190,7 @@ def test_a_game_missing_part_of_the_contract_fails_at_load(tmp_path: Path) -> No
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1, done.stderr
     assert "brokencard" in done.stderr and "presenter.game_end" in done.stderr
-    assert "game_end.html" in done.stderr
+    assert "map.svg" in done.stderr
     assert not (tmp_path / "g" / "b-1").exists()
 
 

@@ -7,24 +7,26 @@ a game started without a fair chance source fails at the deal with the engine's 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game import events as events_
+from pbem.game.base import Game
 from pbem.game.chance import Chance
-from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import deck, orders, rules, view
+from . import archive, deck, orders, rules, view
 from .present import PRESENTER
 from .tool import TOOL
 
 
-class Ashes(Steps):
+class Ashes(Game):
     id = "ashes"
     title = "The Ashes of Empire"
     presenter = PRESENTER
     tool = TOOL
+    archive = archive
+    counted = {"battles": ("battle",)}
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = rules.RULES_VERSIONS
 
@@ -54,20 +56,13 @@ class Ashes(Steps):
         return None if step is None else Window(step.kind, step.label, step.due, step.deadline,
                                                 step.listens, step.draws)
 
-    def orders_turn(self, state: dict[str, Any]) -> int:
-        return int(state["turn"])
-
     def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
                          ) -> tuple[dict[str, Any], list[Problem]]:
         return orders.normalize_orders(body, view_)
 
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """A missing player's standing orders (nothing is sealed in Ashes)."""
         return orders.default_orders()
-
-    def nmr_orders(self, state: dict[str, Any], power: str, open_sealed: SealedOpener | None
-                   ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Nothing is sealed in Ashes: a missing player's standing orders."""
-        return orders.default_orders(), {}
 
     def concede(self, state: dict[str, Any], power: str) -> Resolution:
         return Resolution(*rules.concede(state, power))
@@ -79,10 +74,6 @@ class Ashes(Steps):
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return view.view(state, power)
 
-    def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None
-                    ) -> list[dict[str, Any]]:
-        return events_.view_events(events, power)
-
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return view.secrets(state, power)
 
@@ -92,12 +83,6 @@ class Ashes(Steps):
     def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
         """``power``'s hand with a card swapped for one nobody has seen: only he may notice."""
         return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
-
-    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-        return {"battles": sum(1 for e in events if e.get("type") == "battle")}
-
-    def is_over(self, state: dict[str, Any]) -> bool:
-        return state["result"] is not None
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         return Resolution(*rules.end_game(state, reason))

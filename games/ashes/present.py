@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.base import Presenter
 from pbem.game.events import visible_to
+from pbem.protocol.orderfile import form_envelope
 
 from . import cardtable
 
@@ -184,8 +186,7 @@ def order_form(view: Mapping[str, Any], seq: int) -> str:
     you = view["you"]
     hand = ", ".join(bare(c) for c in you["hand"])
     return "\n".join([
-        "pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
-        f"turn: {view['turn']}", f"seq: {seq}", f"instance: {view['instance']}", "orders:",
+        *form_envelope(view, seq), "orders:",
         f"  place: {{}}   # {you['reinforcements']} reinforcement(s): planet: ships (rest by room)",
         "  move: null    # one of: {exchange: CARD} | {colonise: CARD, ships: {CARD: N}}",
         "                #  | {conquer: TARGET, from: CARD, ships: N} | {reorganise: {CARD: N}}",
@@ -208,8 +209,10 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     }
 
 
-class AshesPresenter:
-    sections = frozenset({"events", "powers", "hand", "order_form", "result", "reveal"})
+class AshesPresenter(Presenter):
+    """Ashes' contexts for its templates; the reveal (nothing is sealed: hands are revealed by
+    the last resolution itself) is pbem.game.base.Presenter's."""
+
     map_kind = MAP_KIND
 
     @staticmethod
@@ -225,7 +228,7 @@ class AshesPresenter:
     @staticmethod
     def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
                missed: int, seq: int) -> dict[str, Any]:
-        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+        return _power(view, seq)
 
     @staticmethod
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
@@ -275,11 +278,6 @@ class AshesPresenter:
                           for p, hand in view.get("revealed", {}).items()},
                 "population": {name(p): n for p, n in view.get("population", {}).items()},
                 "cluster": result.get("cluster", []), "reveal": list(reveal)}
-
-    @staticmethod
-    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """Nothing is sealed in Ashes (hands are revealed by the last resolution itself)."""
-        return []
 
     @staticmethod
     def map_context(view: Mapping[str, Any], readers: Sequence[str],

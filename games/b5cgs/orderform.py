@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.protocol.orderfile import form_envelope
+
 from . import mapmodel, threats
 from .builds import build_cost, discounts_in_play
 from .contested import contested_rule
@@ -166,8 +168,7 @@ def _yaml_value(value: Any) -> str:
 
 def order_form(view: Mapping[str, Any], seq: int) -> str:
     """The whole order file as text (every line within 80 columns)."""
-    head = ["pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
-            f"turn: {view['turn']}", f"seq: {seq}", f"instance: {view['instance']}"]
+    head = form_envelope(view, seq)
     body = skeleton(view)
     if not body:
         return "\n".join([*head, "orders: {}", *comments(view)])

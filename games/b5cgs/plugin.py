@@ -9,24 +9,26 @@ of pbem.game.plugin: rules, presenter, player's tool).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game import events as events_
+from pbem.game.base import Game
 from pbem.game.chance import Chance
-from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import components, orders, setup, turn, view
+from . import archive, components, orders, setup, turn, view
 from .present import PRESENTER
 from .tool import TOOL
 
 
-class B5CGS(Steps):
+class B5CGS(Game):
     id = "b5cgs"
     title = "Babylon 5 CGS"
     presenter = PRESENTER
     tool = TOOL
+    archive = archive
+    counted = {"turns": ("turn_ends",), "rolls": ("roll",), "explored": ("explored",)}
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = setup.RULES_VERSIONS
 
@@ -55,20 +57,13 @@ class B5CGS(Steps):
     def window(self, state: dict[str, Any]) -> Window | None:
         return turn.window(state)
 
-    def orders_turn(self, state: dict[str, Any]) -> int:
-        return int(state["turn"])
-
     def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
                          ) -> tuple[dict[str, Any], list[Problem]]:
         return orders.normalize_orders(body, view_)
 
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """The standing orders (nothing is sealed in Babylon 5 CGS)."""
         return turn.default_orders()
-
-    def nmr_orders(self, state: dict[str, Any], power: str, open_sealed: SealedOpener | None
-                   ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Nothing is sealed in Babylon 5 CGS: the standing orders."""
-        return turn.default_orders(), {}
 
     def concede(self, state: dict[str, Any], power: str) -> Resolution:
         return Resolution(*turn.concede(state, power))
@@ -80,10 +75,6 @@ class B5CGS(Steps):
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return view.view(state, power)
 
-    def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None
-                    ) -> list[dict[str, Any]]:
-        return events_.view_events(events, power)
-
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return view.secrets(state, power)
 
@@ -92,14 +83,6 @@ class B5CGS(Steps):
 
     def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
         return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
-
-    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-        return {"turns": sum(1 for e in events if e.get("type") == "turn_ends"),
-                "rolls": sum(1 for e in events if e.get("type") == "roll"),
-                "explored": sum(1 for e in events if e.get("type") == "explored")}
-
-    def is_over(self, state: dict[str, Any]) -> bool:
-        return state["result"] is not None
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         return Resolution(*turn.end_game(state, reason))

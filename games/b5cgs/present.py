@@ -19,6 +19,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.base import Presenter
+
 from . import hexmap_svg, hexmap_text, mapmodel, orderform, sentences, threats
 from .setup import FLEETS_BEFORE_PLAY, rules_version
 
@@ -141,8 +143,10 @@ def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
             "result": view.get("result"), "round": view.get("round")}
 
 
-class B5Presenter:
-    sections = frozenset({"events", "map", "powers", "threats", "order_form", "result"})
+class B5Presenter(Presenter):
+    """B5's contexts for its templates; the reveal (nothing is sealed: the face-down pieces
+    are revealed by the view once it is over) is pbem.game.base.Presenter's."""
+
     map_kind = MAP_KIND
 
     @staticmethod
@@ -161,7 +165,7 @@ class B5Presenter:
     @staticmethod
     def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
                missed: int, seq: int) -> dict[str, Any]:
-        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+        return _power(view, seq)
 
     @staticmethod
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
@@ -194,11 +198,6 @@ class B5Presenter:
                 "reason": result.get("reason", ""), "revealed": revealed,
                 "aside": [sentences.piece(p) for p in view.get("aside") or []],
                 "reveal": list(reveal)}
-
-    @staticmethod
-    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """Nothing is sealed: the face-down pieces are revealed by the view once it is over."""
-        return []
 
     @staticmethod
     def map_context(view: Mapping[str, Any], readers: Sequence[str],

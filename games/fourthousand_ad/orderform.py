@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.protocol.orderfile import form_envelope
+
 from .words import and_list, plural, power_name, short_hex
 
 View = Mapping[str, Any]
@@ -28,12 +30,7 @@ def order_form(view: View, power: str, seq: int = 1) -> str:
         "#   pbem orders check FILE --view view.json",
         "#   pbem orders sign FILE --key YOUR.key --view view.json",
         "# and reply with the signed block. Lines starting with # are comments.",
-        "pbem: 1",
-        f"game: {view['game_id']}",
-        f"power: {power}",
-        f"turn: {view['turn']}",
-        f"seq: {seq}",
-        f"instance: {view['instance']}",
+        *form_envelope(view, seq),
         "orders:",
     ]
     if flying:

@@ -3,7 +3,7 @@ pbem.game.plugin: rules here, the presenter in present.py, the player's tool in 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,11 +11,11 @@ from typing import Any
 import yaml
 
 from pbem.errors import Problem
-from pbem.game import events as events_
+from pbem.game.base import Game
 from pbem.game.chance import NO_CHANCE, Chance
-from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
 
-from . import ending, orders, resolve, secrecy, start, view
+from . import archive, ending, orders, resolve, secrecy, start, view
 from .board import Board, board_of, board_problems, default_board, default_board_data
 from .present import PRESENTER
 from .tool import TOOL
@@ -31,12 +31,14 @@ def manifest() -> dict[str, Any]:
     return data
 
 
-class FourThousandAD(Steps):
+class FourThousandAD(Game):
     id = "4000ad"
     title = "4000 A.D."
-    modes = ("simultaneous", "sequential")  # pbem new --mode (the first is the default)
+    modes: tuple[str, ...] = tuple(manifest()["modes"])  # pbem new --mode (the first: default)
     presenter = PRESENTER
     tool = TOOL
+    archive = archive
+    counted = {"battles": ("battle",)}
     rules_version: int = int(manifest()["rules_version"])
     rules_versions_supported: tuple[int, ...] = tuple(manifest()["rules_versions_supported"])
 
@@ -80,9 +82,6 @@ class FourThousandAD(Steps):
             return None
         return Window("turn", f"Turn {state['turn']}", tuple(due))
 
-    def orders_turn(self, state: dict[str, Any]) -> int:
-        return int(state["turn"])
-
     def normalize_orders(
         self, body: Mapping[str, Any], view_: Mapping[str, Any]
     ) -> tuple[dict[str, Any], list[Problem]]:
@@ -122,27 +121,14 @@ class FourThousandAD(Steps):
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return view.view(state, power)
 
-    def view_events(
-        self, events: Sequence[Mapping[str, Any]], power: str | None
-    ) -> list[dict[str, Any]]:
-        return events_.view_events(events, power)
-
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return secrecy.secrets(state, power)
 
     def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
         return secrecy.variations(state, power)
 
-    def hidden(self, state: dict[str, Any]) -> list[str]:
-        """The referee holds no secret of its own: destinations live in the players' vaults,
-        and an escrow blob is its sender's (``secrets``)."""
-        return []
-
-    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-        return {"battles": sum(1 for e in events if e.get("type") == "battle")}
-
-    def is_over(self, state: dict[str, Any]) -> bool:
-        return state["result"] is not None
+    # hidden(): the base's []: the referee holds no secret of its own (destinations live in
+    # the players' vaults, and an escrow blob is its sender's: ``secrets``).
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         """End now by agreement (game-master operation): most stars, then most ships."""

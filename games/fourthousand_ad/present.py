@@ -63,8 +63,6 @@ def reveal_rows(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 class StarFieldPresenter:
     """The presentation of 4000 A.D.: a star-field map, the threat lists, the order form."""
 
-    sections = frozenset({"events", "map", "powers", "threats", "forecast", "alliances",
-                          "order_form", "result", "reveal"})
     map_kind = "stars"
 
     # The building blocks, for the tests and tools that check one of them.

@@ -1,19 +1,19 @@
 """What a game may supply to its archive, and what the archive does when it supplies nothing.
 
-A game's package may hold a module ``archive`` (``games/<package>/archive.py``) defining any of
-the functions of :class:`ArchiveHooks`. Each one sees only public data: the public view of a
-step (``plugin.view(state, None)``) and that step's public events, so a hook cannot leak what
-the view function withholds. A game without the module still gets an archive: tables of its
-public view (:func:`generic_summary` and no map).
+A game declares its hooks as ``PLUGIN.archive``: an object (usually its module ``archive``)
+defining any of the functions of :class:`ArchiveHooks` (pbem.game.plugin.ARCHIVE_HOOKS, checked
+when the game is loaded: each one given must be callable). Each one sees only public data: the
+public view of a step (``plugin.view(state, None)``) and that step's public events, so a hook
+cannot leak what the view function withholds. A game without hooks (``archive = None``, the
+default of pbem.game.base.Game) still gets an archive: tables of its public view
+(:func:`generic_summary`), no map, its events in its presenter's words where the presenter has a
+``sentence`` (pbem.game.base.Presenter), else :func:`generic_event`.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol
 
 from pbem.game import registry
@@ -28,7 +28,7 @@ Numbers = dict[str, dict[str, int]]
 
 
 class ArchiveHooks(Protocol):
-    """What a game may define in ``games/<package>/archive.py`` (every function optional)."""
+    """What ``PLUGIN.archive`` may define (every function optional)."""
 
     def archive_summary(self, view: View, events: Sequence[Event]) -> Numbers:
         """Per power, the counts shown in the step's table and charted over the game (the
@@ -54,9 +54,11 @@ class ArchiveHooks(Protocol):
 
 @dataclass(frozen=True)
 class Hooks:
-    """The hooks of one game, each falling back to the generic version."""
+    """The hooks of one game (``module``: its ``PLUGIN.archive``), each falling back to the
+    generic version; ``sentence``: the presenter's wording of an event, if it has one."""
 
-    module: ModuleType | None
+    module: Any
+    sentence: Callable[[Event], str] | None = None
 
     def summary(self, view: View, events: Sequence[Event]) -> Numbers:
         fn = getattr(self.module, "archive_summary", None)
@@ -73,19 +75,16 @@ class Hooks:
 
     def event(self, event: Event, view: View | None) -> str:
         fn = getattr(self.module, "archive_event", None)
-        return str(fn(event, view)) if fn else generic_event(event)
+        if fn:
+            return str(fn(event, view))
+        return str(self.sentence(event)) if self.sentence else generic_event(event)
 
 
 def hooks_for(game_id: str) -> Hooks:
-    """The archive hooks of the game ``game_id``: its package's ``archive`` attribute or
-    submodule (loaded after registry.load, which registers the package), else none."""
-    registry.load(game_id)
-    name = registry.module_name(game_id)
-    package = importlib.import_module(name)
-    found = getattr(package, "archive", None)
-    if not isinstance(found, ModuleType) and importlib.util.find_spec(f"{name}.archive"):
-        found = importlib.import_module(f"{name}.archive")
-    return Hooks(found if isinstance(found, ModuleType) else None)
+    """The archive hooks the game ``game_id`` declares (``PLUGIN.archive``)."""
+    plugin = registry.load(game_id)
+    return Hooks(getattr(plugin, "archive", None),
+                 getattr(getattr(plugin, "presenter", None), "sentence", None))
 
 
 def generic_summary(view: View) -> Numbers:

@@ -64,10 +64,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     when.add_argument("--weekdays", metavar="DAYS", help="deadline weekdays, e.g. mon,thu")
     p.add_argument("--hour", metavar="HH:MM", help="local deadline hour with --weekdays")
     p.add_argument("--tz", default="UTC", help="time zone of --weekdays/--hour (IANA name)")
-    p.add_argument("--mode", choices=MODES, default=None,
-                   help="turn mode, for a game that has modes (4000 A.D.: simultaneous, the "
-                   "default, or sequential as ADC2 played it); other games say how turns go "
-                   "in their variants")
+    modes = registry.declared_modes()  # from the manifests: no game is imported
+    if modes:  # offered for the games with modes only (the others' variants say how turns go)
+        p.add_argument("--mode", choices=[m for m in MODES if any(m in ms for ms in
+                                                                  modes.values())],
+                       default=None, help="turn mode, only for a game with modes (the first "
+                       "is the default): " + "; ".join(f"{g}: {', '.join(ms)}"
+                                                       for g, ms in modes.items()))
     p.add_argument("--gm", metavar="EMAIL", help="the game master's address")
     p.add_argument("--from", dest="sender", metavar="EMAIL", help="the referee's From address")
     p.add_argument(
@@ -123,12 +126,13 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
     if not args.power:
         raise UsageError("no --power given: name every power of the variant")
     modes = tuple(getattr(registry.load(args.game), "modes", ()) or ())
-    if args.mode is not None and args.mode not in modes:
-        raise UsageError(f"--mode {args.mode}: game {args.game} has no turn modes (its "
+    asked = getattr(args, "mode", None)
+    if asked is not None and asked not in modes:
+        raise UsageError(f"--mode {asked}: game {args.game} has no turn modes (its "
                          "variants say how turns go)" if not modes else
-                         f"--mode {args.mode}: game {args.game} plays "
+                         f"--mode {asked}: game {args.game} plays "
                          + " or ".join(modes))
-    mode = args.mode or (modes[0] if modes else "simultaneous")
+    mode = asked or (modes[0] if modes else "simultaneous")
     powers: dict[str, dict[str, Any]] = {}
     keys: dict[str, PublicKey] = {}
     for spec in args.power:

@@ -3,8 +3,10 @@
 A game that lacks a part of the contract must fail when it is loaded, with one sentence naming
 every missing part, rather than when a player first needs that part (a report at turn 7, an
 audit, a player's tool command). This checks presence and shape (attributes, callables, the
-arity of ``resolve``, the presenter's declared sections, the templates it needs), not behaviour:
-behaviour is what tests/test_conformance.py checks.
+arity of ``resolve``, the archive hooks it declares, the map template a game with a map needs),
+not behaviour: behaviour is what tests/test_conformance.py checks. A game needs no template of
+its own: ``templates/common/`` has a generic one for every mail (pbem.game.base.Presenter's
+contexts).
 """
 
 from __future__ import annotations
@@ -14,12 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.game.plugin import PRESENTER_REQUIRED, REQUIRED, TOOL_REQUIRED
-from pbem.game.presentation import NO_MAP, SECTIONS
+from pbem.game.plugin import ARCHIVE_HOOKS, PRESENTER_REQUIRED, REQUIRED, TOOL_REQUIRED
+from pbem.game.presentation import NO_MAP
 
-#: Templates a game must provide (the common ones come with pbem); ``map.svg`` if it has a map.
-GAME_TEMPLATES = ("welcome", "turn_report", "gm_summary", "game_end")
-ATTRIBUTES = ("id", "title", "presenter", "tool", "sections", "map_kind")
+ATTRIBUTES = ("id", "title", "presenter", "tool", "map_kind")
 
 
 def _lacking(obj: Any, names: Sequence[str], prefix: str) -> list[str]:
@@ -47,17 +47,18 @@ def missing_parts(plugin: Any, template_dirs: Sequence[Path]) -> list[str]:
     presenter = getattr(plugin, "presenter", None)
     if presenter is not None:
         out += _lacking(presenter, PRESENTER_REQUIRED, "presenter.")
-        sections = getattr(presenter, "sections", None)
-        if sections is not None and not set(sections) <= SECTIONS:
-            out.append("presenter.sections from " + ", ".join(sorted(SECTIONS)) + " (not "
-                       + ", ".join(sorted(set(sections) - SECTIONS)) + ")")
-        needed = [f"{n}{ext}" for n in GAME_TEMPLATES
-                  for ext in (".subject.txt", ".txt", ".html")]
-        if getattr(presenter, "map_kind", NO_MAP) != NO_MAP:
-            needed.append("map.svg")
-        absent = [n for n in needed if not any((d / n).is_file() for d in template_dirs)]
-        if absent:
-            out.append("templates " + ", ".join(absent))
+        if getattr(presenter, "map_kind", NO_MAP) != NO_MAP and not any(
+                (d / "map.svg").is_file() for d in template_dirs):
+            out.append("templates map.svg (its map_kind is "
+                       f"{getattr(presenter, 'map_kind', NO_MAP)!r})")
+    archive = getattr(plugin, "archive", None)
+    if archive is not None:
+        given = [n for n in ARCHIVE_HOOKS if getattr(archive, n, None) is not None]
+        out += [f"archive.{n} (not callable)" for n in given
+                if not callable(getattr(archive, n))]
+        if not given:
+            out.append("archive hooks (PLUGIN.archive defines none of "
+                       + ", ".join(ARCHIVE_HOOKS) + "; leave it None for the defaults)")
     tool = getattr(plugin, "tool", None)
     if tool is not None:
         out += _lacking(tool, TOOL_REQUIRED, "tool.")

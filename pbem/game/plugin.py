@@ -136,7 +136,7 @@ class GamePlugin(Protocol):
 
     def powers_due(self, state: State) -> list[str]:
         """Powers whose orders the next ``resolve`` uses (empty once the game is over): the
-        window's ``due``. ``Steps`` below derives it from ``window``."""
+        window's ``due`` (pbem.game.base.Game derives it from ``window``)."""
         ...
 
     def orders_turn(self, state: State) -> int:
@@ -215,17 +215,6 @@ class GamePlugin(Protocol):
         ...
 
 
-class Steps:
-    """A base a game may inherit: ``powers_due`` from ``window``."""
-
-    def window(self, state: State) -> Window | None:
-        raise NotImplementedError
-
-    def powers_due(self, state: State) -> list[str]:
-        step = self.window(state)
-        return list(step.due) if step is not None else []
-
-
 def powers_listened(plugin: GamePlugin, state: State) -> list[str]:
     """The powers whose standing answers the next step uses though they are not due
     (``Window.listens``; none for a game whose windows do not name any)."""
@@ -243,8 +232,16 @@ REQUIRED = (
     "view", "view_events", "end_game", "secrets", "hidden", "variations", "counts", "is_over",
 )
 PRESENTER_REQUIRED = (
-    "sections", "map_kind", "title", "welcome", "report", "shared", "receipt_lines", "gm",
+    "map_kind", "title", "welcome", "report", "shared", "receipt_lines", "gm",
     "game_end", "reveal", "map_context",
 )
 TOOL_REQUIRED = ("register_orders", "register_commands", "new_orders", "footer",
                  "check_warnings")
+#: The functions ``PLUGIN.archive`` may define (pbem.archive.hooks: what each one does, and the
+#: default for one a game leaves out); checked at load: each one given must be callable.
+ARCHIVE_HOOKS = ("archive_summary", "archive_map", "archive_event", "archive_colours")
+#: The optional members a game may declare, read by the engine where it needs them
+#: (docs/plugins.md, "Optional parts"): pbem.game.versions reads the first four, ``pbem new``
+#: ``modes``, the archive ``archive``, random play ``sample_orders``.
+OPTIONAL = ("rules_version", "rules_versions_supported", "default_components",
+            "check_components", "data_files", "modes", "archive", "sample_orders")

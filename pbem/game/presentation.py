@@ -22,19 +22,12 @@ Context = dict[str, Any]
 
 NO_MAP = "none"
 
-#: The sections a report may have; a presenter declares the ones its templates show.
-SECTIONS = frozenset({
-    "events", "map", "powers", "hand", "pieces", "threats", "forecast", "alliances",
-    "order_form", "result", "reveal",
-})
-
 
 class Presenter(Protocol):
     """What a game provides to render its mails (templates: ``<game package>/templates/`` or
-    pbem's bundled ``templates/<game id>/``; see docs/plugins.md)."""
+    pbem's bundled ``templates/<game id>/``, else the generic ones of ``templates/common/``;
+    see docs/plugins.md). pbem.game.base.Presenter gives every member a default."""
 
-    #: The report sections this game's templates show (a subset of ``SECTIONS``).
-    sections: frozenset[str]
     #: The kind of map ("stars", "hex", ...) or ``NO_MAP``.
     map_kind: str
 

@@ -9,6 +9,11 @@ The games roots: ``$PBEM_GAMES_DIR`` if set, an ``os.pathsep``-separated list of
 bundled ``games/``. Loading a game checks it against the contract (pbem.game.contract): a game
 missing a part fails here, with one sentence naming what is missing.
 
+A manifest declares the game's ``information`` (:data:`INFORMATION`): ``hidden`` (the default:
+a state holds hidden information between steps, a hand, a face-down card, a secret alliance),
+``simultaneous`` (orders are secret until the step that resolves them, nothing is hidden at
+rest) or ``perfect`` (nothing is ever hidden). The conformance suite holds a game to it.
+
 A manifest also lists the commands the game's tool adds (``commands:`` top-level, ``orders:``
 under ``pbem orders``; name: the line ``--help`` lists it with), so that the command line can
 list them and find the one game a command needs without importing any game (``declared``).
@@ -45,6 +50,25 @@ def _manifest(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("id"), str):
         raise UnknownGame(f"{path / 'game.yaml'}: a game manifest must have an id: line")
     return data
+
+
+#: What a manifest's ``information:`` may say (see the module docstring); absent: ``hidden``.
+INFORMATION = ("hidden", "simultaneous", "perfect")
+
+
+def _information(path: Path, data: dict[str, Any]) -> str:
+    value = data.get("information", INFORMATION[0])
+    if value not in INFORMATION:
+        raise UnknownGame(f"{path / 'game.yaml'}: information: must be one of "
+                          f"{', '.join(INFORMATION)}, not {value!r}")
+    return str(value)
+
+
+def information(game_id: str) -> str:
+    """What the game's manifest declares of its information (:data:`INFORMATION`)."""
+    game_dir(game_id)  # an unknown game: UnknownGame naming the known ones
+    path, data = _manifests()[game_id]
+    return _information(path, data)
 
 
 def roots() -> list[Path]:
@@ -94,6 +118,25 @@ def declared(kind: str) -> dict[str, tuple[str, str]]:
         for name, text in listed.items():
             out.setdefault(name, (game_id, text))
     return out
+
+
+def declared_modes() -> dict[str, tuple[str, ...]]:
+    """Game id -> the turn modes its manifest declares (``modes:``, the first the default;
+    the plugin's ``modes`` must say the same, checked at load), for the games that have modes.
+    Reads the manifests only: ``pbem new --mode`` offers these without importing a game."""
+    out: dict[str, tuple[str, ...]] = {}
+    for game_id, (path, data) in sorted(_manifests().items()):
+        modes = _modes(path, data)
+        if modes:
+            out[game_id] = modes
+    return out
+
+
+def _modes(path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    listed = data.get("modes") or []
+    if not isinstance(listed, list) or not all(isinstance(m, str) and m for m in listed):
+        raise UnknownGame(f"{path / 'game.yaml'}: modes: must list the game's turn modes")
+    return tuple(listed)
 
 
 def available() -> list[str]:
@@ -155,6 +198,15 @@ def load_path(path: Path, game_id: str | None = None) -> GamePlugin:
         raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its __init__.py exports "
                           "no PLUGIN")
     from pbem.game.contract import missing_parts  # (only a process that loads a game)
+
+    if (path / "game.yaml").is_file():
+        data = _manifest(path)
+        _information(path, data)
+        modes = tuple(getattr(plugin, "modes", ()) or ())
+        if _modes(path, data) != modes:
+            raise UnknownGame(f"game {label!r} ({path}) cannot be loaded: its game.yaml lists "
+                              f"modes {list(_modes(path, data))} but its PLUGIN.modes are "
+                              f"{list(modes)}")
 
     dirs = [path / "templates", templates_root() / str(getattr(plugin, "id", label))]
     missing = missing_parts(plugin, dirs)

@@ -118,3 +118,13 @@ def load_view(path: Path) -> dict[str, Any]:
     if not isinstance(data["viewer"], str) or not data["viewer"]:
         raise OrderFileError(f"{path}: this is the public view; use the view sent to your power")
     return data
+
+
+# -- the pre-filled form --------------------------------------------------------------------------
+def form_envelope(view: dict[str, Any] | Any, seq: int) -> list[str]:
+    """The envelope lines of a pre-filled order form (docs/protocol.md, "The envelope"), from
+    a power's view carrying the game ``instance`` (as view.json and the presenter's views do):
+    ``pbem``, ``game``, ``power``, ``turn``, ``seq``, ``instance``; the game writes ``orders:``
+    after them."""
+    return ["pbem: 1", f"game: {view['game_id']}", f"power: {view['viewer']}",
+            f"turn: {view['turn']}", f"seq: {seq}", f"instance: {view['instance']}"]

@@ -205,6 +205,29 @@ def _map_cells(renderer: Renderer, grid: Any) -> list[Markup] | None:
     return cells
 
 
+def _step_facts(plugin: GamePlugin, state: Mapping[str, Any], powers: Sequence[str],
+                views: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The engine's facts of the step now due, in every game mail's context whatever the
+    presenter returns (docs/plugins.md, "Template contexts"): ``turn`` (the turn the next order
+    file carries), ``step`` (the next step in the game's words, "" once over), ``over``, and
+    ``names`` (the reader's powers, as the mail names them)."""
+    step = plugin.window(dict(state))
+    return {"turn": plugin.orders_turn(dict(state)), "step": step.label if step else "",
+            "over": plugin.is_over(dict(state)),
+            "names": [power_name(p, views.get(p)) for p in powers]}
+
+
+def _power_facts(power: str, view: Mapping[str, Any], seq: int, given: Mapping[str, Any],
+                 **facts: Any) -> dict[str, Any]:
+    """One power's part of a mail: what the presenter returned, over the engine's defaults
+    (``power``, ``name``, ``turn``, ``seq``, ``due``), under the engine's own ``facts`` (a
+    report's ``resolved_turn`` and ``missed``), which a presenter cannot contradict."""
+    due = view.get("due")
+    return {"power": power, "name": power_name(power, view), "turn": view.get("turn"),
+            "seq": seq, "due": power in due if isinstance(due, list) else True,
+            **given, **facts}
+
+
 # -- the mails ------------------------------------------------------------------------------------
 def turn_report(
     renderer: Renderer,
@@ -225,14 +248,18 @@ def turn_report(
     visible = {p: plugin.view_events(list(events), p) for p in powers}
     union = [e for e in events if any(e in visible[p] for p in powers)]
     reports = []
+    resolved = plugin.orders_turn(dict(state_before))
     for p in powers:
         before = renderer.view(plugin, state_before, p)
-        reports.append(pres.report(before, _form_view(views[p], game), readers=list(powers),
-                                   missed=int((game.get("missed") or {}).get(p, 0)),
-                                   seq=_next_seq(game, p)))
+        missed = int((game.get("missed") or {}).get(p, 0))
+        seq = _next_seq(game, p)
+        reports.append(_power_facts(p, views[p], seq, pres.report(
+            before, _form_view(views[p], game), readers=list(powers), missed=missed, seq=seq),
+            resolved_turn=resolved, missed=missed))
     ctx: dict[str, Any] = {
+           **_step_facts(plugin, state_after, powers, views),
            "game": _game(game, player, plugin), "player": _player(player), "reports": reports,
-           "first": reports[0],
+           "first": reports[0], "resolved_turn": resolved,
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
     first = views[powers[0]]
@@ -240,8 +267,7 @@ def turn_report(
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
     attachments += _map_into(ctx, renderer, pres, first, powers,
-                             f"{ctx['game']['title']} — after turn "
-                             f"{reports[0]['resolved_turn']}", ctx["shared"])
+                             f"{ctx['game']['title']} — after turn {resolved}", ctx["shared"])
     attachments += _extras(ctx)
     return renderer.mail("turn_report", ctx, attachments)
 
@@ -259,9 +285,11 @@ def welcome(
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
     ctx: dict[str, Any] = {
+           **_step_facts(plugin, state, powers, views),
            "game": _game(game, player, plugin), "player": _player(player),
-           "powers": [pres.welcome(_form_view(v, game), readers=list(powers))
-                      for v in views.values()],
+           "powers": [_power_facts(p, v, 0, pres.welcome(_form_view(v, game),
+                                                         readers=list(powers)))
+                      for p, v in views.items()],
            "variant_title": pres.title(views[powers[0]]),
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []],
            "fair_chance": game.get("fair_chance")}
@@ -443,6 +471,7 @@ def gm_summary(
     views = {p: renderer.view(plugin, state_after, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
     ctx: dict[str, Any] = {
+           **_step_facts(plugin, state_after, powers, views),
            "game": _game(game, None, plugin), "player": _player(None),
            "resolved_turn": plugin.orders_turn(dict(state_before)),
            "missed": {power_name(p, public): n for p, n in (game.get("missed") or {}).items()},
@@ -475,7 +504,8 @@ def game_end(
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]
-    ctx: dict[str, Any] = {"game": _game(game, player, plugin), "player": _player(player),
+    ctx: dict[str, Any] = {**_step_facts(plugin, state, powers, views),
+                           "game": _game(game, player, plugin), "player": _player(player),
                            **pres.game_end(first, visible, list(powers), reveal)}
     attachments = _view_attachments(views)
     attachments += _map_into(ctx, renderer, pres, first, powers,

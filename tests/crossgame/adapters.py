@@ -107,11 +107,17 @@ def _hc_edits(view: View, vault: str) -> list[list[str]]:
     return [["play", "--card", hand[0]]] if hand else []
 
 
+# -- Rock, Paper, Scissors (tests/games/rps): no tool; a random throw written into the file
+def _rps_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    return {"throw": rng.choice(["rock", "paper", "scissors"])}
+
+
 ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
+    "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
 }
 
 

@@ -281,7 +281,10 @@ class Table:
         signed = home / f"orders-{self.p.steps}.signed"
         key, vault = str(self.p.key(power)), str(self.p.vault(power))
         view = json.loads(attachment(mail.msg, "view.json") or b"{}")
-        use_tool = self.p.tool_power is None and bool(self.adapter.edits(view, vault))
+        # A game without a tool: the player writes his orders by hand, and the first one runs
+        # pbem's own commands as subprocesses all the same.
+        use_tool = self.p.tool_power is None and (self.p.plugin.tool is None
+                                                  or bool(self.adapter.edits(view, vault)))
         if use_tool:
             # Exactly as the README's Play section: the saved mail as the view.
             self.p.tool_power, self.p.tool_step, self.p.tool_view = power, self.p.steps, saved

@@ -1,26 +1,28 @@
-"""The GamePlugin object of High Card: every part of pbem.game.plugin's contract, in one class."""
+"""The GamePlugin object of High Card: the parts of pbem.game.plugin's contract that are its own;
+the rest are pbem.game.base.Game's defaults."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game import events as events_
+from pbem.game.base import Game
 from pbem.game.chance import Chance
-from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
+from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
 from . import rules
 from .present import PRESENTER
 from .tool import TOOL
 
 
-class HighCard(Steps):
+class HighCard(Game):
     id = "highcard"
     title = "High Card"
     presenter = PRESENTER
     tool = TOOL
+    counted = {"rounds": ("round_won", "round_tied")}
 
     def variants(self) -> Mapping[str, VariantInfo]:
         return {name: VariantInfo(name, str(v["title"]), tuple(v["powers"]))
@@ -36,20 +38,13 @@ class HighCard(Steps):
         return Window(kind, label, tuple(due), draws=kind == "round" and "phase" in state
                       ) if due else None
 
-    def orders_turn(self, state: dict[str, Any]) -> int:
-        return int(state["turn"])
-
     def normalize_orders(self, body: Mapping[str, Any],
                          view: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
         return rules.check(body, view)
 
     def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """A missing player plays its lowest card (nothing is sealed in High Card)."""
         return {"play": None}
-
-    def nmr_orders(self, state: dict[str, Any], power: str,
-                   open_sealed: SealedOpener | None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Nothing is sealed in High Card: a missing player plays its lowest card."""
-        return self.default_orders(state, power), {}
 
     def concede(self, state: dict[str, Any], power: str) -> Resolution:
         return Resolution(*rules.concede(state, power))
@@ -62,10 +57,6 @@ class HighCard(Steps):
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return rules.view(state, power)
-
-    def view_events(self, events: Sequence[Mapping[str, Any]],
-                    power: str | None) -> list[dict[str, Any]]:
-        return events_.view_events(events, power)
 
     def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
         return Resolution(*rules.end(state, reason))
@@ -88,9 +79,3 @@ class HighCard(Steps):
         new["powers"][power]["hand"] = [f"{c.rsplit('-', 1)[0]}-{rules.rank(c) % 9 + 1}"
                                         for c in hand]
         return [Variation(new, (power,))]
-
-    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-        return {"rounds": sum(1 for e in events if e.get("type") in ("round_won", "round_tied"))}
-
-    def is_over(self, state: dict[str, Any]) -> bool:
-        return state["result"] is not None

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.game.base import Presenter
 from pbem.game.events import is_private, visible_to
-from pbem.game.presentation import NO_MAP
 
 
 def name(power: str) -> str:
@@ -56,17 +56,12 @@ def scores(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             for p, info in view["powers"].items()]
 
 
-def order_form(view: Mapping[str, Any], seq: int) -> str:
-    power = view["viewer"]
+def orders_form(view: Mapping[str, Any]) -> list[str]:
+    """The orders of the pre-filled form (after the envelope pbem writes)."""
     if view.get("phase") == "setup":
-        return "\n".join(["pbem: 1", f"game: {view['game_id']}", f"power: {power}",
-                          f"turn: {view['turn']}", f"seq: {seq}",
-                          f"instance: {view['instance']}", "orders: {}"])
-    return "\n".join([
-        "pbem: 1", f"game: {view['game_id']}", f"power: {power}", f"turn: {view['turn']}",
-        f"seq: {seq}", f"instance: {view['instance']}", "orders:",
-        f"  play: {min(view['hand'], key=_rank)}"
-        f"   # one of: {', '.join(view['hand'])}"])
+        return ["orders: {}"]
+    return ["orders:", f"  play: {min(view['hand'], key=_rank)}"
+            f"   # one of: {', '.join(view['hand'])}"]
 
 
 def _rank(card: str) -> int:
@@ -74,65 +69,52 @@ def _rank(card: str) -> int:
 
 
 def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
-    power = view["viewer"]
-    due = power in view["due"]
-    return {"power": power, "name": name(power), "turn": view["turn"], "hand": view["hand"],
-            "due": due, "order_form": order_form(view, seq) if due and view["hand"] else ""}
+    due = view["viewer"] in view["due"]
+    return {"hand": view["hand"], "due": due,
+            "order_form": PRESENTER.order_form(view, seq) if due and view["hand"] else ""}
 
 
-class HandPresenter:
-    sections = frozenset({"events", "hand", "powers", "order_form", "result"})
-    map_kind = NO_MAP
+class HandPresenter(Presenter):
+    """High Card's contexts for its own templates; the envelope of the order form, the reveal
+    (nothing sealed) and the map (none) are pbem.game.base.Presenter's."""
 
-    @staticmethod
-    def title(view: Mapping[str, Any]) -> str:
+    orders_form = staticmethod(orders_form)
+    sentence = staticmethod(sentence)
+    gm_line = staticmethod(gm_line)
+
+    def title(self, view: Mapping[str, Any]) -> str:
         return f"High Card, {view['variant']}"
 
-    @staticmethod
-    def welcome(view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:
+    def welcome(self, view: Mapping[str, Any], readers: Sequence[str]) -> dict[str, Any]:
         return _power(view, 0)
 
-    @staticmethod
-    def report(before: Mapping[str, Any], view: Mapping[str, Any], *, readers: Sequence[str],
-               missed: int, seq: int) -> dict[str, Any]:
-        return {**_power(view, seq), "resolved_turn": before["turn"], "missed": missed}
+    def report(self, before: Mapping[str, Any], view: Mapping[str, Any], *,
+               readers: Sequence[str], missed: int, seq: int) -> dict[str, Any]:
+        return _power(view, seq)
 
-    @staticmethod
-    def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
+    def shared(self, views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
                readers: Sequence[str]) -> dict[str, Any]:
         return {"events": [sentence(e) for e in events], "powers": scores(views[0]),
                 "result": views[0]["result"]}
 
-    @staticmethod
-    def receipt_lines(orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+    def receipt_lines(self, orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
         card = orders.get("play")
         return [f"Play {card}." if card else "Play your lowest card."]
 
-    @staticmethod
-    def gm(public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
+    def gm(self, public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]
            ) -> dict[str, Any]:
         return {"events": [gm_line(e) for e in events],
                 "hands": {name(p): ", ".join(v.get("hand", [])) for p, v in views.items()},
                 "powers": scores(public)}
 
-    @staticmethod
-    def game_end(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+    def game_end(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                  readers: Sequence[str], reveal: Sequence[Mapping[str, Any]]
                  ) -> dict[str, Any]:
         result = view["result"]
         return {"events": [sentence(e) for e in events], "powers": scores(view),
                 "winners": [name(p) for p in result["winners"]], "reason": result["reason"],
                 "kitty": view["kitty"]}
-
-    @staticmethod
-    def reveal(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        return []
-
-    @staticmethod
-    def map_context(view: Mapping[str, Any], readers: Sequence[str],
-                    shared: Mapping[str, Any] | None) -> None:
-        return None
 
 
 PRESENTER = HandPresenter()

@@ -15,7 +15,7 @@ from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import deck, orders, rules, view
+from . import deck, orders, rules, sample, view
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -25,6 +25,7 @@ class Ashes(Steps):
     title = "The Ashes of Empire"
     presenter = PRESENTER
     tool = TOOL
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = rules.RULES_VERSIONS
 

@@ -17,7 +17,7 @@ from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import components, orders, setup, turn, view
+from . import components, orders, sample, setup, turn, view
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -27,6 +27,7 @@ class B5CGS(Steps):
     title = "Babylon 5 CGS"
     presenter = PRESENTER
     tool = TOOL
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = setup.RULES_VERSIONS
 

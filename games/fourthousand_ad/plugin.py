@@ -15,7 +15,7 @@ from pbem.game import events as events_
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import ending, orders, resolve, secrecy, start, view
+from . import ending, orders, resolve, sample, secrecy, start, view
 from .board import Board, board_of, board_problems, default_board, default_board_data
 from .present import PRESENTER
 from .tool import TOOL
@@ -37,6 +37,7 @@ class FourThousandAD(Steps):
     modes = ("simultaneous", "sequential")  # pbem new --mode (the first is the default)
     presenter = PRESENTER
     tool = TOOL
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version: int = int(manifest()["rules_version"])
     rules_versions_supported: tuple[int, ...] = tuple(manifest()["rules_versions_supported"])
 

@@ -11,7 +11,7 @@ from pbem.game import events as events_
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, SealedOpener, Steps, VariantInfo, Variation, Window
 
-from . import rules
+from . import rules, sample
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -19,6 +19,7 @@ from .tool import TOOL
 class HighCard(Steps):
     id = "highcard"
     title = "High Card"
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     presenter = PRESENTER
     tool = TOOL
 

@@ -14,9 +14,11 @@ of its variants, one seeded game:
   receipts, reports and GM summary, every one rendered by pbem.render from the game's
   templates; after the adapter's number of steps (tests/crossgame/adapters.py) the game
   master ends a game that has not ended itself (``pbem gm end``) and the game_end mails go;
-* after every step: every new mail has a subject and non-empty text and HTML parts with no
-  template syntax or Jinja ``Undefined`` left in them, each power has a mail; the state equals
-  the replay of the log; the game's invariants hold (adapters.INVARIANTS);
+* after every step: every new mail has a subject and a non-empty text part (and HTML part,
+  where it has one) with no template syntax or Jinja ``Undefined`` left in it; each power has
+  a mail, each that sent orders its receipt (templates/common/receipt), the game master his
+  summary; the state equals the replay of the log; the game's invariants hold
+  (adapters.INVARIANTS);
 * at the end ``pbem audit`` (pbem.audit.audit_path) passes on the finished game.
 
 A game without the hook, or whose hook never offers an order, fails with a sentence saying so.
@@ -26,7 +28,10 @@ from __future__ import annotations
 
 import email
 import json
+import os
 import random
+import shutil
+from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -49,7 +54,11 @@ from tests.crossgame.adapters import invariants, random_play_steps
 from tests.pbem_host import Host, at, iso
 
 GAMES = registry.available()  # every installed game and, in the tests, the toy game
-CASES = [(g, v) for g in GAMES for v in registry.load(g).variants()]
+#: Seeds per variant: one keeps the file near a minute on one core; PBEM_RANDOM_PLAY_SEEDS=N
+#: plays N of each (a longer hunt for a rule that breaks).
+SEEDS = range(int(os.environ.get("PBEM_RANDOM_PLAY_SEEDS", "1")))
+CASES = [(g, v, seed) for g in GAMES for v in registry.load(g).variants() for seed in SEEDS]
+TOY = Path(__file__).resolve().parents[1] / "toygame" / "highcard"
 LEFTOVERS = ("{{", "{%", "{#", "Undefined")  # a closing brace may be the order form's YAML
 GM = "gm@example.org"
 
@@ -63,11 +72,12 @@ def lacks_hook(game: str) -> str:
 class Table:
     """One game played by random legal orders (see the module docstring)."""
 
-    def __init__(self, tmp: Path, game: str, variant: str) -> None:
+    def __init__(self, tmp: Path, game: str, variant: str, seed: int) -> None:
         self.game, self.variant = game, variant
+        self.sample = sampler(registry.load(game), game)
         self.host = Host(tmp, variant, game=game, game_id="rp-1")
         self.plugin = self.host.plugin
-        self.rng = random.Random(f"random-play/{game}/{variant}")
+        self.rng = random.Random(f"random-play/{game}/{variant}/{seed}")
         self.hour = 0.0
         self.seen: set[str] = set()
         self.newest: dict[str, tuple[tuple[int, int], bytes]] = {}  # power -> (key, mail)
@@ -75,6 +85,7 @@ class Table:
         self.steps = 0
         self.mails = 0
         self.ended_to: set[str] = set()
+        self.sent: set[str] = set()  # the powers whose orders this step took
 
     # -- mail ---------------------------------------------------------------------------------
     def new_mails(self) -> list[EmailMessage]:
@@ -97,9 +108,11 @@ class Table:
         where = f"{self.game}/{self.variant} step {self.steps}: mail {msg['Subject']!r} to " \
                 f"{msg['To']}"
         assert str(msg["Subject"] or "").strip(), f"{where}: no subject"
-        for kind in ("plain", "html"):
+        assert msg.get_body(("plain",)) is not None, f"{where}: no text part"
+        for kind in ("plain", "html"):  # an engine alert to the GM may be text alone
             part = msg.get_body((kind,))
-            assert part is not None, f"{where}: no {kind} part"
+            if part is None:
+                continue
             text = str(part.get_content())
             assert text.strip(), f"{where}: an empty {kind} part"
             for left in LEFTOVERS:
@@ -126,10 +139,11 @@ class Table:
 
     def send(self, power: str) -> None:
         view, saved = self.view_of(power)
-        body = self.plugin.sample_orders(view, self.rng)
+        body = self.sample(view, self.rng)
         if body is None:
             return  # the game offers nothing: standing orders
         self.offered += 1
+        self.sent.add(power)
         _, problems = self.plugin.normalize_orders(body, view)
         assert not problems, (f"{self.game}/{self.variant}: sample_orders gave {power} a body "
                               f"its own check refuses: {[str(p) for p in problems]}: {body}")
@@ -161,6 +175,7 @@ class Table:
     def step(self) -> None:
         due = self.plugin.powers_due(self.host.state())
         self.hour += 1
+        self.sent = set()
         for power in due:
             self.send(power)
         before = self.resolutions()
@@ -170,15 +185,19 @@ class Table:
                 break
         assert self.resolutions() > before, f"{self.game}/{self.variant}: the step never resolved"
         self.steps += 1
-        self.check_step(due)
+        self.check_step()
 
-    def check_step(self, due: list[str]) -> None:
+    def check_step(self) -> None:
         mails = self.new_mails()
         got = {str(m["To"]) for m in mails}
         for power in self.host.powers:
             assert f"{power}@example.org" in got, \
                 f"{self.game}/{self.variant} step {self.steps}: no mail to {power}"
         assert GM in got, f"{self.game}/{self.variant} step {self.steps}: no GM summary"
+        receipts = {str(m["To"]) for m in mails if "Orders received" in str(m["Subject"])}
+        for power in self.sent:
+            assert f"{power}@example.org" in receipts, \
+                f"{self.game}/{self.variant} step {self.steps}: no receipt to {power}"
         game = GameDir.open(self.host.path)
         again = replay.replay(self.plugin, game.log.entries, game.initial_state(self.plugin),
                               replay.chance_key(game))
@@ -203,8 +222,17 @@ class Table:
                 f"{self.game}/{self.variant}: no end-of-game mail to {power}"
 
 
-def play(tmp: Path, game: str, variant: str) -> Table:
-    table = Table(tmp, game, variant)
+def sampler(plugin: Any, game: str) -> Callable[[dict[str, Any], random.Random], Any]:
+    """The game's ``sample_orders``; a game without one fails with the sentence saying so."""
+    hook = getattr(plugin, "sample_orders", None)
+    if not callable(hook):
+        raise AssertionError(lacks_hook(game))
+    return hook  # type: ignore[no-any-return]
+
+
+def random_play(tmp: Path, game: str, variant: str, seed: int) -> Table:
+    """One whole game (see the module docstring); its table once the audit has passed."""
+    table = Table(tmp, game, variant, seed)
     table.run(0.1)  # the welcome mails
     welcomed = {str(m["To"]) for m in table.new_mails()}
     assert all(f"{p}@example.org" in welcomed for p in table.host.powers), welcomed
@@ -212,6 +240,12 @@ def play(tmp: Path, game: str, variant: str) -> Table:
             not table.plugin.is_over(table.host.state()):
         table.step()
     table.end()
+    if not table.offered:
+        raise AssertionError(f"{lacks_hook(game)} (its sample_orders returned None for every "
+                             "power at every step: the default offers nothing to play)")
+    assert table.plugin.is_over(table.host.state())
+    report = audit_path(table.host.path)
+    assert report.tally.over, f"{game}/{variant}: the audit does not see the game over"
     return table
 
 
@@ -219,12 +253,42 @@ def test_random_play_covers_every_game() -> None:
     assert {"4000ad", "ashes", "b5cgs", "highcard"} <= set(GAMES)
 
 
-@pytest.mark.parametrize(("game", "variant"), CASES)
-def test_random_legal_play_to_the_end(tmp_path: Path, game: str, variant: str) -> None:
-    if not callable(getattr(registry.load(game), "sample_orders", None)):
-        pytest.fail(lacks_hook(game))
-    table = play(tmp_path, game, variant)
-    assert table.offered, f"{lacks_hook(game)} (it returned None for every power at every step)"
-    assert table.plugin.is_over(table.host.state())
-    report = audit_path(table.host.path)
-    assert report.tally.over, f"{game}/{variant}: the audit does not see the game over"
+@pytest.mark.parametrize(("game", "variant", "seed"), CASES)
+def test_random_legal_play_to_the_end(tmp_path: Path, game: str, variant: str,
+                                      seed: int) -> None:
+    random_play(tmp_path, game, variant, seed)
+
+
+@pytest.mark.parametrize(("name", "hook", "why"), [
+    ("nohookcard", None, "lacks the sample_orders hook"),
+    ("nonecard", "staticmethod(lambda view, rng: None)", "returned None for every power"),
+])
+def test_a_game_without_random_play_fails_with_a_sentence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, hook: str | None,
+        why: str) -> None:
+    """A copy of the toy game without the hook, or with one that never offers an order (the
+    contract's default), fails the suite with the sentence, never a silent skip."""
+    copy = tmp_path / "games" / name
+    shutil.copytree(TOY, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "game.yaml").write_text((copy / "game.yaml").read_text()
+                                    .replace("id: highcard", f"id: {name}"))
+    for module in copy.glob("*.py"):
+        module.write_text(module.read_text().replace('"highcard"', f'"{name}"'))
+    plugin = copy / "plugin.py"
+    line = "    sample_orders = staticmethod(sample.sample_orders)"
+    text = plugin.read_text()
+    assert line in text, "the toy game no longer wires sample_orders in one line"
+    plugin.write_text(text.replace(line, "" if hook is None else f"    sample_orders = {hook}"))
+    # In place of the toy game (both add `pbem orders play`).
+    roots = [str(r) for r in registry.roots() if r != TOY.parent]
+    monkeypatch.setenv("PBEM_GAMES_DIR", os.pathsep.join([*roots, str(copy.parent)]))
+    registry._manifests.cache_clear()  # the games roots changed for this test
+    (tmp_path / "play").mkdir()
+    try:
+        with pytest.raises(AssertionError) as failed:
+            random_play(tmp_path / "play", name, "duel-2", 0)
+    finally:
+        registry._manifests.cache_clear()
+    assert str(failed.value).startswith(f"game {name!r} lacks the sample_orders hook"), \
+        failed.value
+    assert why in str(failed.value)

@@ -23,6 +23,7 @@ from .board import Board, board_of
 View = Mapping[str, Any]
 NO_DEPARTURE = 0.2   # how often a turn sends no fleet
 ALLIANCE = 0.25      # how often a Wild Alliance turn proposes or ends an alliance
+ATTACK = 0.5         # how often a departure heads for the nearest star of another power
 
 
 def _nonce(view: View, warp: str, turn: int, star: str) -> bytes:
@@ -51,6 +52,18 @@ def _arrivals(view: View, board: Board, rng: random.Random) -> dict[str, Any]:
     return out
 
 
+def _destination(view: View, board: Board, origin: str, rng: random.Random) -> str:
+    """Half the time the nearest stars another power holds or has ships at (an attack),
+    otherwise any star."""
+    me = view["viewer"]
+    targets = sorted((board.distance(origin, s), s) for s, info in view["stars"].items()
+                     if s != origin and (info.get("holder") not in (None, me)
+                                         or any(p != me for p in info["ships"])))
+    if targets and rng.random() < ATTACK:
+        return rng.choice([s for d, s in targets if d == targets[0][0]])
+    return rng.choice(sorted(s for s in board.stars if s != origin))
+
+
 def _departure(view: View, board: Board, arriving: Mapping[str, Any], rng: random.Random
                ) -> dict[str, Any] | None:
     me, turn = view["viewer"], int(view["turn"])
@@ -61,7 +74,7 @@ def _departure(view: View, board: Board, arriving: Mapping[str, Any], rng: rando
     key, origin = rng.choice(free), rng.choice(origins)
     here = int(view["stars"][origin]["ships"][me])
     ships: int | str = "all" if rng.random() < 0.15 else rng.randint(1, here)
-    dest = rng.choice(sorted(s for s in board.stars if s != origin))
+    dest = _destination(view, board, origin, rng)
     out: dict[str, Any] = {"warp": int(key), "from": origin, "ships": ships}
     if board.stars[dest].sector == board.stars[origin].sector:
         out["to"] = dest

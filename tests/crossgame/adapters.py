@@ -169,7 +169,7 @@ INVARIANTS: dict[str, Callable[[State], None]] = {
 }
 #: Steps of random play before the game master ends a game that has not ended by itself
 #: (sized so the whole file stays near a minute on one core; a game without a row: 8).
-RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 6, "ashes": 8, "b5cgs": 4, "highcard": 8}
+RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8}
 
 
 def invariants(game: str) -> Callable[[State], None] | None:

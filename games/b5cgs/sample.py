@@ -65,9 +65,11 @@ def _builds(body: dict[str, Any], view: View, me: str, ships: list[str],
         here = _hex(view, base)
         for d in rng.sample(range(1, 7), 6):
             to = hexes.neighbour(here, d)
-            entry = {"token": rng.choice(ships), "hex": hexes.key(to), "by": base}
-            if _try(body, view, "allocate", {**entry, "facing": hexes.direction_to(to, here)},
-                    "build") or _try(body, view, "allocate", entry, "build"):
+            facing = hexes.direction_to(to, here)
+            if _try(body, view, "allocate", {"token": rng.choice(ships), "hex": hexes.key(to),
+                                             "by": base, "facing": facing}, "build") or \
+                    _try(body, view, "allocate", {"token": rng.choice(ships),
+                                                  "hex": hexes.key(to), "by": base}, "build"):
                 break
     for tid in threats.units(view, me):
         if view["tokens"][tid].get("crippled"):

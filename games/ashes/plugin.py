@@ -15,7 +15,7 @@ from pbem.game.base import Game
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import archive, deck, orders, rules, view
+from . import archive, deck, orders, rules, sample, view
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -27,6 +27,7 @@ class Ashes(Game):
     tool = TOOL
     archive = archive
     counted = {"battles": ("battle",)}
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = rules.RULES_VERSIONS
 

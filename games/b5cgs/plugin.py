@@ -17,7 +17,7 @@ from pbem.game.base import Game
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import archive, components, orders, setup, turn, view
+from . import archive, components, orders, sample, setup, turn, view
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -29,6 +29,7 @@ class B5CGS(Game):
     tool = TOOL
     archive = archive
     counted = {"turns": ("turn_ends",), "rolls": ("roll",), "explored": ("explored",)}
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = setup.RULES_VERSIONS
 

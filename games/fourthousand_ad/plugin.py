@@ -15,7 +15,7 @@ from pbem.game.base import Game
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
 
-from . import archive, ending, orders, resolve, secrecy, start, view
+from . import archive, ending, orders, resolve, sample, secrecy, start, view
 from .board import Board, board_of, board_problems, default_board, default_board_data
 from .present import PRESENTER
 from .tool import TOOL
@@ -39,6 +39,7 @@ class FourThousandAD(Game):
     tool = TOOL
     archive = archive
     counted = {"battles": ("battle",)}
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version: int = int(manifest()["rules_version"])
     rules_versions_supported: tuple[int, ...] = tuple(manifest()["rules_versions_supported"])
 

@@ -129,3 +129,58 @@ def adapter(game: str) -> Adapter:
             "suite; add its row to ADAPTERS in tests/crossgame/adapters.py "
             "(tests/crossgame/README.md says how)")
     return found
+
+
+# -- random play to the end (tests/crossgame/test_random_play.py) --------------------------------
+# What each game's own tests hold true of every state; a game without a row has none to check
+# (its random play still has every mail rendered, the replay and the audit checked).
+State = dict[str, Any]
+
+
+def _ad_invariants(state: State) -> None:
+    from tests.test_4000ad_properties import conserved
+
+    assert conserved(state), f"4000 A.D.: ships are not conserved: {state['tally']}"
+    for power, warps in state["warps"].items():
+        assert len(warps) == state["options"]["warps"], (power, sorted(warps))
+    assert all(n > 0 for s in state["stars"].values() for n in s["ships"].values()), \
+        "4000 A.D.: a star lists a power with no ships"
+
+
+def _ashes_invariants(state: State) -> None:
+    from tests.ashes_driver import check_conservation
+
+    check_conservation(state)
+
+
+def _b5_invariants(state: State) -> None:
+    from tests.test_b5cgs_properties import check
+
+    check(state)
+
+
+def _hc_invariants(state: State) -> None:
+    """No card in two hands; scores whole and not negative."""
+    held = [c for p in state["powers"].values() for c in p["hand"]]
+    assert len(held) == len(set(held)), held
+    for power, me in state["powers"].items():
+        assert isinstance(me["score"], int) and me["score"] >= 0, (power, me["score"])
+
+
+INVARIANTS: dict[str, Callable[[State], None]] = {
+    "4000ad": _ad_invariants,
+    "ashes": _ashes_invariants,
+    "b5cgs": _b5_invariants,
+    "highcard": _hc_invariants,
+}
+#: Steps of random play before the game master ends a game that has not ended by itself
+#: (sized so the whole file stays near a minute on one core; a game without a row: 8).
+RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8}
+
+
+def invariants(game: str) -> Callable[[State], None] | None:
+    return INVARIANTS.get(game)
+
+
+def random_play_steps(game: str) -> int:
+    return RANDOM_PLAY_STEPS.get(game, 8)

@@ -12,7 +12,7 @@ from pbem.game.base import Game
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import rules
+from . import rules, sample
 from .present import PRESENTER
 from .tool import TOOL
 
@@ -20,6 +20,7 @@ from .tool import TOOL
 class HighCard(Game):
     id = "highcard"
     title = "High Card"
+    sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     presenter = PRESENTER
     tool = TOOL
     counted = {"rounds": ("round_won", "round_tied")}

@@ -45,7 +45,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from pbem import atomic, canonical, failpoints
 from pbem.chance.errors import ChanceError
@@ -67,9 +67,6 @@ from pbem.store.layout import run_dir
 from pbem.store.log import LogError
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
-
-if TYPE_CHECKING:  # the template engine loads only when a mail is rendered
-    from pbem.render.environment import Renderer
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"
@@ -347,7 +344,7 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
              standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = replay.gather_orders(
-        cast(GamePlugin, _SharedViews(plugin, ctx.renderer)), state, standing,
+        ctx.renderer.cache.plugin_viewing(plugin), state, standing,
         notify.escrow_opener(game)
     )
     drawn = _step_chance(game, plugin.window(state), standing)
@@ -381,20 +378,6 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     run.resolved.append(entry.seq)
     run.queued += _mail_resolution(ctx, outbox, state, after, entry)
     return after
-
-
-class _SharedViews:
-    """The plugin, its ``view`` answered from the renderer's cache: the order check asks for
-    the views of the state before the resolution that the reports show again."""
-
-    def __init__(self, plugin: GamePlugin, renderer: Renderer) -> None:
-        self._plugin, self._renderer = plugin, renderer
-
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
-        return self._renderer.view(self._plugin, state, power)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._plugin, name)
 
 
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,

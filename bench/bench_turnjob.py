@@ -21,7 +21,12 @@ Every floor is measured in this same run (bench/floors.py, whose docstring defin
 - deliver, per message — to the file transport: the transport's durable copy and our durable
   record that it was accepted. Floor: two durable writes;
 - durable syncs (fsync, fdatasync) per game-turn, counted. Floor: the 2 of the floor's one
-  durable write (the file and its directory).
+  durable write (the file and its directory);
+- bytes of mail per game-turn (the five mails as delivered). Floor: the bytes of the mails'
+  own parts (text, HTML, attachments) before transfer encoding, which the wire can only add to;
+- a step of each game (bench/steps.py: 4000 A.D., Babylon 5 CGS, The Ashes of Empire),
+  resolved, rendered and composed in process, CPU time, beside the game-turn floor and the
+  4000 A.D. step; and each one's bytes of mail.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from pathlib import Path
 
 import yaml
 
-from bench import floors
+from bench import floors, steps
 from bench.report import line
 from pbem.game import registry
 from pbem.host import notify, turnjob
@@ -118,6 +123,16 @@ def timed(parts: dict[str, float]) -> Iterator[None]:
     wrap(os, "fdatasync", "syncs", count=True)
     wrap(notify.Context, "compose_wire", "render")
     wrap(Outbox, "queue_many", "queue")
+    contents = notify.Context.compose_wire
+
+    def content(self: notify.Context, to: object, mail: mails.RenderedMail,
+                **kwargs: object) -> object:
+        parts["content"] += len(mail.text.encode()) + len(mail.html.encode()) + sum(
+            len(data) for _, _, data in mail.attachments)
+        return contents(self, to, mail, **kwargs)  # type: ignore[arg-type]
+
+    wrapped.append((notify.Context, "compose_wire", contents))
+    notify.Context.compose_wire = content  # type: ignore[method-assign, assignment]
     wrap(Outbox, "deliver", "deliver")
     try:
         yield
@@ -135,7 +150,7 @@ def run() -> None:
         turn_floor = floors.game_turn_ms()
         root = work / "root"
         build(root, n)
-        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0, "syncs": 0.0}
+        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0, "syncs": 0.0, "content": 0.0}
         with timed(parts):
             start = time.perf_counter()
             runs = turnjob.run_root(root, T0 + timedelta(hours=1), FileTransport(work / "sent"))
@@ -145,7 +160,7 @@ def run() -> None:
         assert resolved == n, [r.line() for r in runs if not r.resolved][:3]
         messages = sum(r.sent for r in runs)
         assert messages == 5 * n, messages
-        rest = elapsed - sum(parts.values())
+        rest = elapsed - sum(v for k, v in parts.items() if k != "content")
         line(f"run: pbem run, {n} four-power games, per game-turn", elapsed / n * 1e3, "ms",
              turn_floor)
         line("run: per game-turn without delivery (what the game-turn floor counts)",
@@ -159,8 +174,24 @@ def run() -> None:
         line("run part: deliver to the file transport, per message",
              parts["deliver"] / messages * 1e3, "ms", 2 * p["write"])
         line("run: durable syncs (fsync, fdatasync) per game-turn", syncs / n, "syncs", 2)
+        sent = sum(f.stat().st_size for f in (work / "sent").iterdir() if f.is_file())
+        line("run: bytes of mail per game-turn (5 mails)", sent / n / 1024, "KB",
+             parts["content"] / n / 1024)
+        other_games(turn_floor)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def other_games(turn_floor: float) -> None:
+    """A step of each game beside the 4000 A.D. one (bench/steps.py), CPU ms and bytes."""
+    measured = steps.measure()
+    ad = measured["4000ad"]
+    for game, m in measured.items():
+        line(f"step: {game} step {m['step']:.0f} resolved, rendered, composed in process "
+             f"(CPU; ratio to 4000ad {m['ms'] / ad['ms']:.2f})", m["ms"], "ms", turn_floor)
+    for game, m in measured.items():
+        line(f"step: {game} bytes of mail per step (reports + GM summary; ratio to 4000ad "
+             f"{m['bytes'] / ad['bytes']:.2f})", m["bytes"] / 1024, "KB", ad["bytes"] / 1024)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import email
 import functools
 import re
 import secrets
@@ -31,7 +32,6 @@ from typing import Literal
 from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
 from pbem.mail.plainheaders import MAX_LINE as _MAX_LINE
 from pbem.mail.plainheaders import fold_words as _fold_words
-from pbem.mail.plainheaders import starts_on_the_name_line as _starts_on_the_name_line
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
 
@@ -102,31 +102,20 @@ def compose(
     game: str | None = None,
     extra_headers: Sequence[tuple[str, str]] = (),
 ) -> EmailMessage:
-    """Build one outgoing message.
+    """One outgoing message as an ``EmailMessage``: :func:`compose_wire`'s bytes, parsed (the
+    one composer: the headers, MIME tree and encodings are written once, there).
 
     ``date`` must be timezone-aware. ``domain`` is the referee's mail domain (Message-ID, List-Id).
     ``in_reply_to``/``references`` thread a reply under a player's message (invalid ids are
     dropped); with ``game`` set, the game's :func:`thread_root` is added to References and List-Id
     is set. ``subject`` and extra header values are passed through :func:`header_safe`.
     """
-    msg = EmailMessage(policy=policy.SMTP)
-    for name, value in _headers(sender, to, subject, date, domain, auto_submitted, in_reply_to,
-                                references, game, extra_headers):
-        if name == "Subject" and isinstance(value, str) and _starts_on_the_name_line(value):
-            # written as _fold_words folds it (greedy from the first line): the email
-            # package would move the whole value to the next line, a fold right after
-            # "Subject:" that some mail programs show as a leading space
-            msg.set_raw(name, _fold_words(name, value).decode("ascii")[len(name) + 2:]
-                        .removesuffix("\r\n").replace("\r\n", "\n"))
-        else:
-            msg[name] = value
-    msg.set_content(text)
-    if html is not None:
-        msg.add_alternative(html, subtype="html")
-    for item in attachments:
-        msg.add_attachment(
-            item.content, maintype=item.maintype, subtype=item.subtype, filename=item.filename
-        )
+    wire = compose_wire(sender=sender, to=to, subject=subject, text=text, date=date,
+                        domain=domain, auto_submitted=auto_submitted, html=html,
+                        attachments=attachments, in_reply_to=in_reply_to,
+                        references=references, game=game, extra_headers=extra_headers)
+    msg = email.message_from_bytes(wire.raw, policy=policy.SMTP)
+    assert isinstance(msg, EmailMessage)
     return msg
 
 

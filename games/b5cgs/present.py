@@ -16,7 +16,7 @@ threats, sentences, orderform.
 from __future__ import annotations
 
 import hashlib
-import json
+import pickle
 import textwrap
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -144,13 +144,14 @@ def public_part(view: Mapping[str, Any]) -> dict[str, Any]:
 #: The shared part of recent reports, by the digest of what it was made from (the public
 #: view and the events): one resolution's readers see the same map and events, so the map is
 #: drawn once per resolution, not once per reader and twice more for the game master.
-_MADE: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_MADE: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
 _KEEP = 8
 
 
-def _digest(*parts: Any) -> str:
-    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _digest(*parts: Any) -> bytes:
+    """The digest of plain data: equal digests, equal data (pickle's bytes say every key,
+    value and type in order; data equal but built in another order only misses the cache)."""
+    return hashlib.sha256(pickle.dumps(parts, pickle.HIGHEST_PROTOCOL)).digest()
 
 
 def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ machine's load then reaches every game alike.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
@@ -54,10 +55,17 @@ def reach(game: str, variant: str, steps: int) -> Step:
     return step
 
 
+_RUNS = itertools.count()
+
+
 def once(step: Step) -> int:
-    """Resolve the step, render and compose its mails; the bytes of mail it made."""
+    """Resolve the step, render and compose its mails; the bytes of mail it made. Each call
+    resolves it as another game (its own ``game_id``), so nothing a presenter caches by what
+    it drew from (B5's shared part) is found from an earlier call: every call draws what one
+    resolution of a cron run draws."""
     plugin = step.plugin
-    result = plugin.resolve(json.loads(json.dumps(step.before)), step.orders,
+    before = {**json.loads(json.dumps(step.before)), "game_id": f"bench-{next(_RUNS)}"}
+    result = plugin.resolve(before, step.orders,
                             PracticeChance(plugin.id, f"bench-{plugin.id}", step.index))
     renderer = mails.Renderer(plugin.id)
     game_id = f"bench-{plugin.id}"
@@ -65,10 +73,10 @@ def once(step: Step) -> int:
             "checkpoint": None, "missed": {}, "instance": "0" * 32}
     made = []
     for power in renderer.view(plugin, result.state, None)["powers"]:
-        made.append(mails.turn_report(renderer, plugin, step.before, result.state,
+        made.append(mails.turn_report(renderer, plugin, before, result.state,
                                       result.events, [power],
                                       {"name": power, "email": f"{power}@example.org"}, game))
-    made.append(mails.gm_summary(renderer, plugin, step.before, result.state, result.events,
+    made.append(mails.gm_summary(renderer, plugin, before, result.state, result.events,
                                  game))
     size = 0
     for mail in made:

@@ -20,20 +20,21 @@ import email
 import functools
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
-from typing import Literal
+from typing import Literal, ParamSpec
 
 from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
 from pbem.mail.plainheaders import MAX_LINE as _MAX_LINE
 from pbem.mail.plainheaders import fold_words as _fold_words
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
+P = ParamSpec("P")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _MSGID = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
@@ -84,39 +85,6 @@ def list_id(game: str, domain: str) -> str:
 
 def _token(text: str) -> str:
     return _LIST_TOKEN.sub("-", text.lower()).strip("-") or "game"
-
-
-def compose(
-    *,
-    sender: str | Address,
-    to: str | Address | Sequence[str | Address],
-    subject: str,
-    text: str,
-    date: datetime,
-    domain: str,
-    auto_submitted: AutoSubmitted,
-    html: str | None = None,
-    attachments: Sequence[Attachment] = (),
-    in_reply_to: str | None = None,
-    references: Sequence[str] = (),
-    game: str | None = None,
-    extra_headers: Sequence[tuple[str, str]] = (),
-) -> EmailMessage:
-    """One outgoing message as an ``EmailMessage``: :func:`compose_wire`'s bytes, parsed (the
-    one composer: the headers, MIME tree and encodings are written once, there).
-
-    ``date`` must be timezone-aware. ``domain`` is the referee's mail domain (Message-ID, List-Id).
-    ``in_reply_to``/``references`` thread a reply under a player's message (invalid ids are
-    dropped); with ``game`` set, the game's :func:`thread_root` is added to References and List-Id
-    is set. ``subject`` and extra header values are passed through :func:`header_safe`.
-    """
-    wire = compose_wire(sender=sender, to=to, subject=subject, text=text, date=date,
-                        domain=domain, auto_submitted=auto_submitted, html=html,
-                        attachments=attachments, in_reply_to=in_reply_to,
-                        references=references, game=game, extra_headers=extra_headers)
-    msg = email.message_from_bytes(wire.raw, policy=policy.SMTP)
-    assert isinstance(msg, EmailMessage)
-    return msg
 
 
 def _headers(
@@ -194,13 +162,13 @@ def compose_wire(
     game: str | None = None,
     extra_headers: Sequence[tuple[str, str]] = (),
 ) -> Wire:
-    """:func:`compose` written straight to wire bytes: the same headers (each folded and encoded
-    by the email package's own header classes, so non-ASCII and long values come out exactly as
-    :func:`compose` gives them), the same MIME tree (text/plain, with text/html as an
-    alternative, then the attachments in a multipart/mixed). Each part is as small as its
-    content allows: a text part unencoded (7bit or 8bit) when every line fits in the 998 bytes
-    a message line may hold (the email package encodes every line over 78), else as
-    ``_text_part`` says; an attachment in base64 (``_attachment_part``). It builds no
+    """One outgoing message as wire bytes with its envelope (:func:`compose` is these bytes
+    parsed): the headers (each folded and encoded by the email package's own header classes,
+    so non-ASCII and long values come out as it writes them), then the MIME tree (text/plain,
+    with text/html as an alternative, then the attachments in a multipart/mixed). Each part is
+    as small as its content allows: a text part unencoded (7bit or 8bit) when every line fits
+    in the 998 bytes a message line may hold (the email package encodes every line over 78),
+    else as ``_text_part`` says; an attachment in base64 (``_attachment_part``). It builds no
     ``EmailMessage``, which cost several milliseconds per report.
 
     Parsed, the bytes are the message the email package composes from the same arguments,
@@ -229,6 +197,35 @@ def compose_wire(
     message_id = next(v for n, v in _header_values(head) if n == "message-id")
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
+
+
+def as_message(wire: Wire) -> EmailMessage:
+    """A composed message as an ``EmailMessage`` (its bytes parsed)."""
+    msg = email.message_from_bytes(wire.raw, policy=policy.SMTP)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def _parsed(fn: Callable[P, Wire]) -> Callable[P, EmailMessage]:
+    @functools.wraps(fn)
+    def parsed(*args: P.args, **kwargs: P.kwargs) -> EmailMessage:
+        return as_message(fn(*args, **kwargs))
+
+    parsed.__doc__ = """One outgoing message as an ``EmailMessage``: :func:`compose_wire`'s bytes,
+    parsed, with its arguments (the one composer: headers, MIME tree and encodings are written
+    there once).
+
+    ``date`` must be timezone-aware. ``domain`` is the referee's mail domain (Message-ID,
+    List-Id). ``in_reply_to``/``references`` thread a reply under a player's message (invalid
+    ids are dropped); with ``game`` set, the game's :func:`thread_root` is added to References
+    and List-Id is set. ``subject`` and extra header values are passed through
+    :func:`header_safe`."""
+    parsed.__name__ = parsed.__qualname__ = "compose"
+    parsed.__annotations__ = {**fn.__annotations__, "return": "EmailMessage"}
+    return parsed
+
+
+compose = _parsed(compose_wire)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -17,29 +17,39 @@ Every floor is measured in this same run (bench/floors.py, whose docstring defin
   in: pbem run reads them as JSON from the log);
 - render — the five mails (four reports, the game master's summary): templates, SVG map, view
   JSON, and composing each into wire bytes. Floor: 5 renders of the 100-line template;
-- queue — the five mails stored durably in the outbox (one batch). Floor: one durable write;
+- queue — the five mails stored durably in the outbox (one batch). Floor: one durable write.
+  The games of a group queue at once (docs/operations.md, "One barrier per phase"): this is
+  the wall time of that phase, per game;
 - deliver, per message — to the file transport: the transport's durable copy and our durable
   record that it was accepted. Floor: two durable writes;
 - durable syncs (fsync, fdatasync) per game-turn, counted. Floor: the 2 of the floor's one
-  durable write (the file and its directory).
+  durable write (the file and its directory);
+- bytes of mail per game-turn (the five mails as delivered). Floor: the bytes of the mails'
+  own parts (text, HTML, attachments) before transfer encoding, which the wire can only add to;
+- a step of each game (bench/steps.py: 4000 A.D., Babylon 5 CGS, The Ashes of Empire),
+  resolved, rendered and composed in process, CPU time, beside the game-turn floor and the
+  4000 A.D. step; and each one's bytes of mail.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from bench import floors
+from bench import floors, steps
 from bench.report import line
+from pbem import syncs
 from pbem.game import registry
 from pbem.host import notify, turnjob
 from pbem.mail.outbox import Outbox
@@ -118,7 +128,31 @@ def timed(parts: dict[str, float]) -> Iterator[None]:
     wrap(os, "fsync", "syncs", count=True)
     wrap(os, "fdatasync", "syncs", count=True)
     wrap(notify.Context, "compose_wire", "render")
-    wrap(Outbox, "queue_many", "queue")
+    # The queue phase: pbem run's second barrier of each group (run_games calls syncs.each
+    # twice per group: the logs, then the queues), timed whole.
+    barriers = syncs.each
+    calls = itertools.count()
+
+    def each(step: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        start = time.perf_counter()
+        try:
+            return barriers(step, items)
+        finally:
+            if next(calls) % 2 == 1:
+                parts["queue"] += time.perf_counter() - start
+
+    wrapped.append((syncs, "each", barriers))
+    syncs.each = each
+    contents = notify.Context.compose_wire
+
+    def content(self: notify.Context, to: object, mail: mails.RenderedMail,
+                **kwargs: object) -> object:
+        parts["content"] += len(mail.text.encode()) + len(mail.html.encode()) + sum(
+            len(data) for _, _, data in mail.attachments)
+        return contents(self, to, mail, **kwargs)  # type: ignore[arg-type]
+
+    wrapped.append((notify.Context, "compose_wire", contents))
+    notify.Context.compose_wire = content  # type: ignore[method-assign, assignment]
     wrap(Outbox, "deliver", "deliver")
     try:
         yield
@@ -136,7 +170,7 @@ def run() -> None:
         turn_floor = floors.game_turn_ms()
         root = work / "root"
         build(root, n)
-        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0, "syncs": 0.0}
+        parts = {"render": 0.0, "queue": 0.0, "deliver": 0.0, "syncs": 0.0, "content": 0.0}
         with timed(parts):
             start = time.perf_counter()
             runs = turnjob.run_root(root, T0 + timedelta(hours=1), FileTransport(work / "sent"))
@@ -146,7 +180,7 @@ def run() -> None:
         assert resolved == n, [r.line() for r in runs if not r.resolved][:3]
         messages = sum(r.sent for r in runs)
         assert messages == 5 * n, messages
-        rest = elapsed - sum(parts.values())
+        rest = elapsed - sum(v for k, v in parts.items() if k != "content")
         line(f"run: pbem run, {n} four-power games, per game-turn", elapsed / n * 1e3, "ms",
              turn_floor)
         line("run: per game-turn without delivery (what the game-turn floor counts)",
@@ -155,13 +189,30 @@ def run() -> None:
              rest / n * 1e3, "ms", p["write"] + 4 * p["verify"])
         line("run part: render + compose, 5 mails", parts["render"] / n * 1e3, "ms",
              5 * p["render"])
-        line("run part: queue, 5 mails in one durable batch", parts["queue"] / n * 1e3, "ms",
+        line("run part: queue, 5 mails in one durable batch (the games of a group at once)",
+             parts["queue"] / n * 1e3, "ms",
              p["write"])
         line("run part: deliver to the file transport, per message",
              parts["deliver"] / messages * 1e3, "ms", 2 * p["write"])
         line("run: durable syncs (fsync, fdatasync) per game-turn", syncs / n, "syncs", 2)
+        sent = sum(f.stat().st_size for f in (work / "sent").iterdir() if f.is_file())
+        line("run: bytes of mail per game-turn (5 mails)", sent / n / 1024, "KB",
+             parts["content"] / n / 1024)
+        other_games(turn_floor)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def other_games(turn_floor: float) -> None:
+    """A step of each game beside the 4000 A.D. one (bench/steps.py), CPU ms and bytes."""
+    measured = steps.measure()
+    ad = measured["4000ad"]
+    for game, m in measured.items():
+        line(f"step: {game} step {m['step']:.0f} resolved, rendered, composed in process "
+             f"(CPU; ratio to 4000ad {m['ms'] / ad['ms']:.2f})", m["ms"], "ms", turn_floor)
+    for game, m in measured.items():
+        line(f"step: {game} bytes of mail per step (reports + GM summary; ratio to 4000ad "
+             f"{m['bytes'] / ad['bytes']:.2f})", m["bytes"] / 1024, "KB", ad["bytes"] / 1024)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
         assert shared == [("map.svg", "image/svg+xml",
                            whole.replace(mails.READERS_CSS, css).encode())]
     # One grid for every reader of the state: the cells were rendered once.
-    assert len(renderer.cells_cache) == 1 and renderer.cells_cache[0][1] is not None
+    assert len(renderer.cache.cells) == 1 and renderer.cache.cells[0][1] is not None
 
 
 def test_each_view_is_computed_once_per_state_and_power(tmp_path):

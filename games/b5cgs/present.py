@@ -15,7 +15,10 @@ threats, sentences, orderform.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import textwrap
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -133,14 +136,57 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     }
 
 
+def public_part(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The public view within a power's view: the view without its reader (``viewer`` None,
+    no ``you``), which is byte for byte ``view(state, None)`` (games/b5cgs/view.py: nothing
+    else in a view depends on its power)."""
+    return {**{k: v for k, v in view.items() if k != "you"}, "viewer": None}
+
+
+#: The shared part of recent reports, by the digest of what it was made from (the public
+#: view and the events): one resolution's readers see the same map and events, so the map is
+#: drawn once per resolution, not once per reader and twice more for the game master.
+_MADE: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
+_KEEP = 8
+
+
+def _digest(*parts: Any) -> bytes:
+    """The digest of plain data: equal digests, equal data (pickle's bytes say every key,
+    value and type in order; data equal but built in another order only misses the cache)."""
+    return hashlib.sha256(pickle.dumps(parts, pickle.HIGHEST_PROTOCOL)).digest()
+
+
+def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The part of a report every reader of these ``events`` shares, made from the public
+    part of ``view`` only, so a reader who gets it from the cache gets exactly what his own
+    view and events would have made, and nothing computed from another reader's: the cache
+    key is the digest of both, and two readers share an entry only when the public view and
+    the events they may see are the same."""
+    public = public_part(view)
+    key = _digest(public, list(events))
+    made = _MADE.get(key)
+    if made is None:
+        drawn = board(public, events)
+        made = {"events": [sentences.sentence(e, public) for e in events
+                           if e.get("type") not in ("roll", "chance")],
+                "rolls": rolls(events, public), "map": drawn["text"],
+                "legend": drawn["legend"], "pieces": drawn["pieces"],
+                "letters": drawn["letters"], "drawing": drawn["drawing"],
+                "window": public.get("window"), "result": public.get("result"),
+                "round": public.get("round")}
+        _MADE[key] = made
+        while len(_MADE) > _KEEP:
+            _MADE.popitem(last=False)
+    else:
+        _MADE.move_to_end(key)
+    return made
+
+
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    drawn = board(view, events)
-    return {"events": [sentences.sentence(e, view) for e in events
-                       if e.get("type") not in ("roll", "chance")],
-            "rolls": rolls(events, view), "map": drawn["text"], "legend": drawn["legend"],
-            "pieces": drawn["pieces"], "letters": drawn["letters"],
-            "drawing": drawn["drawing"], "banks": banks(view), "window": view.get("window"),
-            "result": view.get("result"), "round": view.get("round")}
+    """The common part (``_common``, shared between readers) and the reader's own: the banks
+    table marks his row. A new dict each time, over the common values, which nobody
+    changes."""
+    return {**_common(view, events), "banks": banks(view)}
 
 
 class B5Presenter(Presenter):

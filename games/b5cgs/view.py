@@ -20,14 +20,14 @@ from typing import Any
 
 from . import economy
 from .setup import piece_name
-from .turn import window
+from .turn import plain_copy, window
 
 
 def _exposed_pieces(state: Mapping[str, Any], reveal: bool) -> dict[str, Any]:
     names = {s["piece"] for s in state["map"]["slots"] if s["exposed"]}
     if reveal:
         names |= set(state["referee"]["pieces"].values()) | set(state["referee"]["aside"])
-    return {p: copy.deepcopy(v) for p, v in state["pack"]["pieces"].items() if p in names}
+    return {p: v for p, v in state["pack"]["pieces"].items() if p in names}
 
 
 def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         raise ValueError(f"no power {power!r} in this game")
     over = state["result"] is not None
     step = window(state)
-    pack = {k: copy.deepcopy(v) for k, v in state["pack"].items() if k != "pieces"}
+    pack = {k: v for k, v in state["pack"].items() if k != "pieces"}
     pack["pieces"] = _exposed_pieces(state, over)
     powers = {}
     for p in state["seats"]:
@@ -43,7 +43,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         emp = me["empire"]
         powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
                      "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
-                     "surrendered": me["surrendered"], "declared": copy.deepcopy(me["declared"]),
+                     "surrendered": me["surrendered"], "declared": me["declared"],
                      "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
         powers[p]["banks"] = dict(economy.banks(state, p))
     out: dict[str, Any] = {
@@ -53,18 +53,18 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         "order": list(state["order"]), "current": state["current"],
         "window": None if step is None else {"kind": step.kind, "label": step.label,
                                              "due": list(step.due)},
-        "pack": pack, "map": copy.deepcopy(state["map"]), "hexes": copy.deepcopy(state["hexes"]),
-        "tokens": copy.deepcopy(state["tokens"]), "next_token": state["next_token"],
-        "powers": powers, "result": copy.deepcopy(state["result"]),
+        "pack": pack, "map": state["map"], "hexes": state["hexes"],
+        "tokens": state["tokens"], "next_token": state["next_token"],
+        "powers": powers, "result": state["result"],
     }
     if power is not None:
         me = state["powers"][power]
-        out["you"] = {"contested": copy.deepcopy(me["contested"]),
+        out["you"] = {"contested": me["contested"],
                       "first_turn": me["turns"] == 0}
     if over:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
-    return out
+    return plain_copy(out)  # assembled from the state's own objects, copied once here
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:

@@ -110,8 +110,9 @@ class StarFieldPresenter:
         turn, and the distances from the reader's stars. The star field is the same for every
         reader; the reach names "yours", so readers of different powers get different drawings
         (the renderer caches each drawing by its content)."""
-        if shared is not None:
-            grid, legend, reach = shared["map"], shared["legend"], shared["reach"]
+        if shared is not None and "map" in shared:  # a report's or the summary's context
+            grid, legend = shared["map"], shared["legend"]
+            reach = shared["reach"] if "reach" in shared else p.reach(view, readers)
         else:
             grid, legend, reach = p.star_map(view, readers), p.legend(view), p.reach(view, readers)
         neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}

@@ -10,14 +10,17 @@ Per game, under the game's lock (a busy game is skipped, never waited for):
    and the players' notices of game-master operations not queued yet;
 4. if the turn is due (all orders in and marked ready — the envelope's ``ready``, default
    true — and early processing on; or the deadline passed with all orders in, ready or not;
-   or the deadline plus grace passed): gather the standing orders, resolve, **append the
-   resolve entry (the commit point)**, write the state cache, queue every mail of the
-   resolution in the outbox in one durable step under the key ``resolution:GAME:SEQ``
-   (``Outbox.queue_many``: all or none), note the resolution mailed in ``mailed.json``;
-   repeat while turns are due (sequential mode);
+   or the deadline plus grace passed): gather the standing orders, resolve, **stage the
+   resolve entry**; repeat while turns are due (sequential mode: each earlier step committed
+   and mailed before the next is resolved);
 5. remind the powers without orders shortly before the deadline, and (between the deadline
-   and the end of the grace period) send them a last call naming when the grace ends;
-6. deliver the outbox.
+   and the end of the grace period) send them a last call naming when the grace ends.
+
+Then, for the games of a group at once (``run_games``; docs/operations.md, "One barrier per
+phase"): **commit each log (the commit point)** and write its state cache; render each
+resolution's mail and queue it in the outbox in one durable step under the key
+``resolution:GAME:SEQ`` (``Outbox.queue_many``: all or none), note the resolution mailed in
+``mailed.json``; deliver each outbox.
 
 A crash anywhere leaves the log either without the resolve entry (the next run resolves the
 turn) or with it (the next run only finishes the mail); mail is queued under keys that make a
@@ -42,18 +45,20 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from pbem import atomic, canonical, failpoints
+from pbem import atomic, canonical, failpoints, syncs
 from pbem.chance.errors import ChanceError
 from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
 from pbem.host import duelist, leftovers, mismatch, notify
+from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Transport
@@ -63,16 +68,15 @@ from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay, trusted
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.layout import run_dir
-from pbem.store.log import LogError
+from pbem.store.lock import GameLock
+from pbem.store.log import Entry, LogError
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
-
-if TYPE_CHECKING:  # the template engine loads only when a mail is rendered
-    from pbem.render.environment import Renderer
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"
 MAX_STEPS = 64  # resolutions per game per run (sequential games can resolve several slots)
+GROUP = 32  # games visited together, each phase's durable writes made at once across them
 
 
 @dataclass
@@ -112,6 +116,7 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
     known = duelist.load(root)
     now_us = duelist.micros(now)
     runs: list[GameRun] = []
+    todo: list[tuple[int, Path]] = []  # (place in runs, game) of the games to visit
     fresh: dict[str, duelist.Entry] = {}
     base = str(root) + "/"
     duelist.drop_stale_temps(root)
@@ -130,24 +135,82 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
         path = root / name
         if not ((path / "config.yaml").is_file() and (path / "log.jsonl").is_file()):
             continue  # not a game (games_under's rule)
-        run = run_game(path, now, transport)
-        runs.append(run)
-        if run.hint is not None:
-            fresh[name] = run.hint
+        runs.append(GameRun(name))  # a place, filled in by its group's visit below
+        todo.append((len(runs) - 1, path))
+    for start in range(0, len(todo), GROUP):
+        group = todo[start:start + GROUP]
+        for (index, _path), run in zip(group, run_games([p for _, p in group], now, transport),
+                                       strict=True):
+            runs[index] = run
+            if run.hint is not None:
+                fresh[run.game] = run.hint
     if fresh != known:
         duelist.save(root, fresh)
     return runs
 
 
 def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
+    """Visit one game (``run_games`` of one)."""
+    return run_games([path], now, transport)[0]
+
+
+@dataclass
+class _Visit:
+    """One game visited with others (``run_games``): its lock held from the first phase to
+    the last, and what it has yet to make durable."""
+
+    path: Path
+    run: GameRun
+    lock: GameLock
+    config_mark: list[int] | None
+    outbox: Outbox | None = None
+    visited: tuple[GameDir, str | None] | None = None
+    ctx: notify.Context | None = None
+    #: the last resolution of the visit, staged in the log, its mail not queued yet:
+    #: (state before, state after, its log entry)
+    pending: tuple[dict[str, Any], dict[str, Any], Entry] | None = None
+    mails: list[tuple[str, Wire]] = field(default_factory=list)  # the pending one's, rendered
+    failed: bool = False
+
+
+def run_games(paths: Sequence[Path], now: datetime, transport: Transport | None
+              ) -> list[GameRun]:
+    """Visit these games together, one durable barrier per phase across them
+    (docs/operations.md, "One barrier per phase"): each game is locked, read and its due turn
+    resolved with the resolve entry staged in memory; then every game's log is written and
+    fsynced at once (the commit point of each resolution) and its state cache written; then
+    every game's mail is rendered, and queued in its outbox at once; then each game's outbox
+    is delivered; then the locks are released. A game whose phase fails is reported with its
+    error and takes no later phase (what it made durable stays; the next run goes on)."""
+    visits = [_open(path, now) for path in paths]
+    live = [v for v in visits if isinstance(v, _Visit)]
+    try:
+        for v in live:
+            _phase(v, lambda v: _visit_locked(v, now))
+        syncs.each(lambda v: _phase(v, _commit_log), [v for v in live if v.pending])
+        for v in live:
+            if v.pending:
+                _phase(v, _render_pending)
+        syncs.each(lambda v: _phase(v, _queue_pending), [v for v in live if v.mails])
+        if transport is not None:
+            for v in live:
+                _phase(v, lambda v: _deliver(v, transport, now))
+        for v in live:
+            _phase(v, lambda v: _noted(v, now))
+    finally:
+        for v in live:
+            v.lock.release()
+    return [v.run if isinstance(v, _Visit) else v for v in visits]
+
+
+def _open(path: Path, now: datetime) -> _Visit | GameRun:
+    """The game locked for a visit, or its run when it is not visited (idle, busy, error)."""
     run = GameRun(path.name)
     idle = _idle_status(path, now)
     if idle is not None:
         run.status, run.hint = idle[0], idle
         return run
     config_mark = duelist.stable_mark(str(path / "config.yaml"))  # before the visit reads it
-    outbox: Outbox | None = None
-    visited: tuple[GameDir, str | None] | None = None
     try:
         lock = leftovers.take(path, now)
     except (PbemError, OSError) as exc:
@@ -157,35 +220,50 @@ def run_game(path: Path, now: datetime, transport: Transport | None) -> GameRun:
     if lock is None:
         run.status = "busy"
         return run
-    with lock:
-        if lock.swept:
-            run.notes.append(f"removed {lock.swept} temp file(s) left by a crash")
-        try:
-            if (path / STOPPED).exists():
-                run.status = "stopped"
-                run.notes.append((path / STOPPED).read_text(encoding="utf-8").strip())
-            else:
-                outbox = Outbox(path / "outbox")
-                visited = _run_locked(path, now, run, outbox)
-            if transport is not None:
-                report = (outbox or Outbox(path / "outbox")).deliver(
-                    transport, now,
-                    on_stage=lambda stage, _id: failpoints.reached(f"outbox-{stage}"))
-                run.sent, run.deferred, run.failed = (
-                    len(report.sent), len(report.deferred), len(report.failed))
-            if visited is not None and outbox is not None:
-                _note_visit(visited[0], visited[1], run, outbox, now, config_mark)
-        except (PbemError, OSError) as exc:
-            # One game's trouble (a full disk, a read-only directory, a refused SMTP login)
-            # must not stop the others; what was committed stays, the next run goes on.
-            run.status = "error"
-            run.notes.append(str(exc))
-        except Exception as exc:  # a bug must not stop the other games either
-            run.status = "error"
-            run.notes.append(f"internal error {type(exc).__name__}: {exc} (a bug: please "
-                             "report it with the traceback above)")
-            traceback.print_exc(file=sys.stderr)
-    return run
+    if lock.swept:
+        run.notes.append(f"removed {lock.swept} temp file(s) left by a crash")
+    return _Visit(path, run, lock, config_mark)
+
+
+def _phase(v: _Visit, step: Callable[[_Visit], object]) -> None:
+    """One phase of one game's visit: its failure is that game's alone. One game's trouble (a
+    full disk, a read-only directory, a refused SMTP login) must not stop the others; what
+    was committed stays, the next run goes on."""
+    if v.failed:
+        return
+    try:
+        step(v)
+    except (PbemError, OSError) as exc:
+        v.failed = True
+        v.run.status = "error"
+        v.run.notes.append(str(exc))
+    except Exception as exc:  # a bug must not stop the other games either
+        v.failed = True
+        v.run.status = "error"
+        v.run.notes.append(f"internal error {type(exc).__name__}: {exc} (a bug: please "
+                           "report it with the traceback above)")
+        traceback.print_exc(file=sys.stderr)
+
+
+def _visit_locked(v: _Visit, now: datetime) -> None:
+    if (v.path / STOPPED).exists():
+        v.run.status = "stopped"
+        v.run.notes.append((v.path / STOPPED).read_text(encoding="utf-8").strip())
+    else:
+        v.outbox = Outbox(v.path / "outbox")
+        v.visited = _run_locked(v, now)
+
+
+def _noted(v: _Visit, now: datetime) -> None:
+    if v.visited is not None and v.outbox is not None:
+        _note_visit(v.visited[0], v.visited[1], v.run, v.outbox, now, v.config_mark)
+
+
+def _deliver(v: _Visit, transport: Transport, now: datetime) -> None:
+    report = (v.outbox or Outbox(v.path / "outbox")).deliver(
+        transport, now, on_stage=lambda stage, _id: failpoints.reached(f"outbox-{stage}"))
+    v.run.sent, v.run.deferred, v.run.failed = (
+        len(report.sent), len(report.deferred), len(report.failed))
 
 
 def _idle_status(path: Path, now: datetime) -> duelist.Entry | None:
@@ -241,17 +319,22 @@ def _next_try(outbox: Outbox, now: datetime) -> str | None:
     return to_iso(min(t for t in tries if t is not None))
 
 
-def _run_locked(path: Path, now: datetime, run: GameRun,
-                outbox: Outbox) -> tuple[GameDir, str | None] | None:
+def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
     """Visit one game; returns it and the first time it could next be due (None: not by the
-    clock), or None when it was stopped."""
+    clock), or None when it was stopped. A resolution's entry is staged (``v.pending``): the
+    next phases commit it and queue its mail; a second resolution in the same visit commits
+    and mails the first before it is made, so at most one resolution's mail waits at any
+    time (the one a crash leaves to ``_catch_up_mail``)."""
+    path, run = v.path, v.run
+    outbox = v.outbox
+    assert outbox is not None
     try:
         game = GameDir.open(path, repair_torn_tail=True)
     except LogError as exc:
         _stop(path, now, f"the game log is damaged and the game is stopped: {exc}", run)
         return None
     plugin = registry.load(game.config.game)
-    ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
+    ctx = v.ctx = notify.Context(game, plugin, referee_key(game.root)[0], now)
     try:
         loaded = replay.load_state(plugin, game)
     except replay.ReplayMismatch as exc:
@@ -307,7 +390,11 @@ def _run_locked(path: Path, now: datetime, run: GameRun,
             run.notes.append(notify.chance_wait_line(ctx.game.path, plugin.window(state),
                                                      waiting))
             return game, None
-        state = _resolve(ctx, outbox, state, standing, run)
+        if v.pending is not None:  # the visit's previous resolution: committed and mailed first
+            _commit_log(v)
+            _render_pending(v)
+            _queue_pending(v)
+        state = _resolve(v, state, standing)
         run.status = "resolved"
     return game, to_iso(now)
 
@@ -342,11 +429,14 @@ def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
                for address in ctx.players())
 
 
-def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
-             standing: dict[str, Any], run: GameRun) -> dict[str, Any]:
+def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict[str, Any]:
+    """Resolve the due step and stage its entry in the log (``v.pending``; ``_commit_log``
+    writes it)."""
+    ctx = v.ctx
+    assert ctx is not None
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = replay.gather_orders(
-        cast(GamePlugin, _SharedViews(plugin, ctx.renderer)), state, standing,
+        ctx.renderer.cache.plugin_viewing(plugin), state, standing,
         notify.escrow_opener(game)
     )
     drawn = _step_chance(game, plugin.window(state), standing)
@@ -373,27 +463,36 @@ def _resolve(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
     if drawn.built is not None:  # the step drew: its public inputs (docs/protocol.md)
         body[chance.RANDOM] = drawn.built.inputs()
     failpoints.reached("before-resolve-append")
-    entry = game.log.append(replay.RESOLVE, ctx.now, body)
-    failpoints.reached("after-resolve-append")
-    game.save_state(after)
-    failpoints.reached("after-state-write")
-    run.resolved.append(entry.seq)
-    run.queued += _mail_resolution(ctx, outbox, state, after, entry)
+    entry = game.log.stage(replay.RESOLVE, ctx.now, body)
+    v.run.resolved.append(entry.seq)
+    v.pending = (state, after, entry)
     return after
 
 
-class _SharedViews:
-    """The plugin, its ``view`` answered from the renderer's cache: the order check asks for
-    the views of the state before the resolution that the reports show again."""
+def _commit_log(v: _Visit) -> None:
+    """The pending resolution's entry written and fsynced (its commit point: from here the
+    next run only finishes its mail), then the state cache for it."""
+    assert v.ctx is not None and v.pending is not None
+    game = v.ctx.game
+    game.log.commit()
+    failpoints.reached("after-resolve-append")
+    game.save_state(v.pending[1])
+    failpoints.reached("after-state-write")
 
-    def __init__(self, plugin: GamePlugin, renderer: Renderer) -> None:
-        self._plugin, self._renderer = plugin, renderer
 
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
-        return self._renderer.view(self._plugin, state, power)
+def _render_pending(v: _Visit) -> None:
+    """The mail of the pending resolution, rendered (committed: its entry is in the log)."""
+    assert v.ctx is not None and v.pending is not None
+    before, after, entry = v.pending
+    v.mails = notify.resolution_mails(v.ctx, before, after, entry)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._plugin, name)
+
+def _queue_pending(v: _Visit) -> None:
+    """The pending resolution's mail queued in one durable batch, then the mailed hint."""
+    assert v.ctx is not None and v.pending is not None and v.outbox is not None
+    entry = v.pending[2]
+    v.run.queued += _queue_resolution(v.ctx, v.outbox, entry, v.mails)
+    v.pending, v.mails = None, []
 
 
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
@@ -430,6 +529,7 @@ def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any
     key = f"chance-wait:{ctx.game.game_id}:{clock.last_resolution}"
     if outbox.queued_under(key) is not None:
         return 0
+    ctx.game.log.commit()  # (a resolution staged in this visit is durable before its key)
     outbox.queue(notify.chance_wait_mail(ctx, gm, ctx.plugin.window(state), waiting), key=key)
     return 1
 
@@ -465,7 +565,12 @@ def resolution_key(game_id: str, seq: int) -> str:
 
 def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: dict[str, Any],
                      after: dict[str, Any], entry: Any) -> int:
-    mails = notify.resolution_mails(ctx, before, after, entry)
+    return _queue_resolution(ctx, outbox, entry,
+                             notify.resolution_mails(ctx, before, after, entry))
+
+
+def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Any,
+                      mails: list[tuple[str, Wire]]) -> int:
     outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq))
     failpoints.reached("after-first-queue")  # the whole batch: it is queued all or none
     _note_mailed(ctx.game.path, entry.seq)
@@ -539,6 +644,7 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
         if outbox.queued_under(key) is not None:
             continue  # sent on an earlier run: not rendered again
         msg = notify.reminder_mail(ctx, state, power, deadline, late=kind == "late")
+        ctx.game.log.commit()  # (a resolution staged in this visit is durable before its key)
         outbox.queue(msg, key=key)
         count += 1
     return count

@@ -22,6 +22,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
+from pbem.render.cache import RenderCache
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
@@ -32,7 +33,6 @@ else:
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
-VIEW_STATES = 4  # states whose views a renderer keeps (a resolution's before and after)
 
 
 class RenderError(PbemError):
@@ -214,9 +214,7 @@ class Renderer:
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
         self.env = _environment(tuple(str(p) for p in paths))
-        self.svg_cache: dict[tuple[Any, ...], tuple[object, str]] = {}
-        self._views: dict[int, tuple[Mapping[str, Any], dict[str | None, dict[str, Any]]]] = {}
-        self.cells_cache: list[tuple[Any, Any]] = []  # (map grid, its cells: pbem.render.mails)
+        self.cache = RenderCache()  # the one cache of this renderer's life (pbem.render.cache)
 
     def has_template(self, name: str) -> bool:
         try:
@@ -229,18 +227,8 @@ class Renderer:
              power: str | None) -> dict[str, Any]:
         """``plugin.view(state, power)``, computed once per state object and power while this
         renderer lives (one game's visit): a resolution's reports, the game master's summary
-        and the order check all ask for the same few views. Keyed by the state's identity
-        (the state is held, so the identity is not reused); views are read, never changed."""
-        entry = self._views.get(id(state))
-        if entry is None or entry[0] is not state:
-            if len(self._views) >= VIEW_STATES:
-                del self._views[next(iter(self._views))]  # the oldest state
-            entry = (state, {})
-            self._views[id(state)] = entry
-        views = entry[1]
-        if power not in views:
-            views[power] = plugin.view(dict(state), power)
-        return views[power]
+        and the order check all ask for the same few views (pbem.render.cache)."""
+        return self.cache.view(plugin, state, power)
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
         try:

@@ -146,25 +146,27 @@ def _map(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
     may hold this view's drawing already.
 
     Only a CSS rule marks the reader's own pieces, so a drawing is rendered once per
-    renderer (one game's visit), view and readers, and each reader gets it with its own
-    rule put in. The cache key is the view's identity (the renderer's views are computed
-    once per state and power, and the cache holds the view, so the identity is not reused),
-    the readers and the title: cheap, where a digest of the drawing cost as much as the
-    render."""
-    key = (id(view), tuple(readers), title)
-    hit = renderer.svg_cache.get(key)
-    if hit is not None and hit[0] is view:
+    renderer (one resolution) and drawing, and each reader gets it with its own rule put in.
+    The key is the drawing's content by identity: the objects the presenter's
+    ``map_context`` returns (a game that draws the common part of the map once per
+    resolution hands every reader the same objects: B5's hex map; one that draws per reader
+    hands new ones), the title and the turn. The cache holds the drawing, so the identities
+    are not reused while it lives, and contexts are never changed once made."""
+    drawing = pres.map_context(dict(view), readers, shared)
+    if drawing is None:
+        return None
+    title_turn = (title, view["turn"])
+    key = (tuple((k, id(v)) for k, v in drawing.items()), *title_turn)
+    hit = renderer.cache.svg.get(key)
+    if hit is not None:
         svg = hit[1]
     else:
-        drawing = pres.map_context(dict(view), readers, shared)
-        if drawing is None:
-            return None
         ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
         cells = _map_cells(renderer, drawing.get("map"))
         if cells is not None:
             ctx["map_cells"] = cells
         svg = renderer.render("map.svg", ctx)
-        renderer.svg_cache[key] = (view, svg)
+        renderer.cache.svg[key] = (drawing, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
                   for p in sorted(readers) if p.isidentifier())
     return svg.replace(READERS_CSS, css)
@@ -194,14 +196,14 @@ def _map_cells(renderer: Renderer, grid: Any) -> list[Markup] | None:
     them as ``map_cells``, in the partial's order (the shape of ``map`` is the game's)."""
     if grid is None:
         return None
-    for cached, found in renderer.cells_cache:
+    for cached, found in renderer.cache.cells:
         if cached == grid:
             return found  # type: ignore[no-any-return]
     cells = None
     if renderer.has_template(MAP_CELLS):
         pieces = renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR)[:-1]
         cells = [Markup(piece.removesuffix("\n")) for piece in pieces]
-    renderer.cells_cache.append((grid, cells))
+    renderer.cache.cells.append((grid, cells))
     return cells
 
 
@@ -481,8 +483,9 @@ def gm_summary(
     attachments: list[Attachment] = [
         ("state.json", "application/json", _json(state)),
         ("events.json", "application/json", _json(list(events))),
+        # the summary's own context may hold the drawing already: the map is drawn once
         *_map_into(ctx, renderer, pres, public, [],
-                   f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}"),
+                   f"{ctx['game']['title']} — after turn {ctx['resolved_turn']}", ctx["gm"]),
     ]
     return renderer.mail("gm_summary", ctx, attachments + _extras(ctx))
 

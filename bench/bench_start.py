@@ -11,6 +11,8 @@ interleaved_medians), so the machine's load weighs on the figure and its floor a
 - ``pbem ingest ROOT --stdin`` of a signed order mail (verified, judged by its game, a receipt
   rendered and queued). Target: ≤ 7× the floor.
 - ``pbem --help`` (every command listed; no command's module imported).
+- ``pbem gm status GAME`` and ``pbem run ROOT`` on an idle root (one game, its welcome sent,
+  no turn due, nothing queued): what a game master and cron pay for a look.
 
 Then the same commands' counts of modules imported, beside the interpreter's own (``python -c
 ...`` printing ``len(sys.modules)``): a count is what the load on a shared machine cannot
@@ -76,14 +78,22 @@ def run() -> None:
         ingest = [sys.executable, "-m", "pbem", "ingest", str(root), "--stdin", "--now", NOW]
         first = _runner(ingest, iter([mail(root, "g00000")]))
         first()  # builds the root index and writes the bytecode cache (floors.process_env)
-        for cmd in ([sys.executable, "-c", "pass"], [sys.executable, "-m", "pbem", "--help"]):
-            _runner(cmd, None)()
+        idle = work / "idle"
+        create(idle, "g00000")
+        status = ["gm", "status", str(idle / "g00000"), "--now", NOW]
+        cron = ["run", str(idle), "--now", NOW]
+        pbem = [sys.executable, "-m", "pbem"]
+        for cmd in ([sys.executable, "-c", "pass"], [*pbem, "--help"], [*pbem, *cron],
+                    [*pbem, *status]):
+            _runner(cmd, None)()  # (the first run sends the idle game's welcome mails)
         n = repeat + 1
         figures = interleaved_medians({
             "pass": _runner([sys.executable, "-c", "pass"], None),
             "spam": _runner(ingest, iter([spam() for _ in range(n)])),
             "order": _runner(ingest, iter([mail(root, "g00000") for _ in range(n)])),
-            "help": _runner([sys.executable, "-m", "pbem", "--help"], None),
+            "help": _runner([*pbem, "--help"], None),
+            "status": _runner([*pbem, *status], None),
+            "run": _runner([*pbem, *cron], None),
         }, repeat=repeat)
         floor = figures["pass"] * 1e3
         print(f"floor measured now, in turn with the lines below: python -c pass {floor:.1f} ms",
@@ -96,6 +106,10 @@ def run() -> None:
              floor)
         line("pbem --help, whole process (floor: python -c pass)", figures["help"] * 1e3, "ms",
              floor)
+        line("pbem gm status of an idle game, whole process (floor: python -c pass)",
+             figures["status"] * 1e3, "ms", floor)
+        line("pbem run of an idle root (one game, no turn due), whole process (floor: python -c "
+             "pass)", figures["run"] * 1e3, "ms", floor)
         bare = int(subprocess.run([sys.executable, "-c", "import sys; print(len(sys.modules))"],
                                   capture_output=True, check=True, text=True,
                                   env=floors.process_env()).stdout)
@@ -103,7 +117,9 @@ def run() -> None:
         for name, args, data in (("pbem ingest --stdin of spam", base, spam()),
                                  ("pbem ingest --stdin of an order mail", base,
                                   mail(root, "g00000")),
-                                 ("pbem --help", ["--help"], None)):
+                                 ("pbem --help", ["--help"], None),
+                                 ("pbem gm status", status, None),
+                                 ("pbem run of an idle root", cron, None)):
             line(f"{name}: modules imported (floor: the interpreter's own)", _modules(args, data),
                  "modules", bare)
     finally:
@@ -112,6 +128,6 @@ def run() -> None:
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    print(f"load average at start: {os.getloadavg()}")
+    print(f"load average at start: {os.getloadavg()}", flush=True)
     run()
     print(f"load average at end: {os.getloadavg()} ({time.perf_counter() - start:.0f} s)")

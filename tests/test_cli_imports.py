@@ -46,13 +46,18 @@ print(code, sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[2:]
 #: judging of orders, no mail transport or thread pool, and none of what judging uses: the
 #: signature code, YAML, the game store, the games and their registry, fair chance, the turn job
 #: (a top-level name stands for its whole package; a dotted one for that module and those under
-#: it).
+#: it). Nor the standard library's shutil (argparse asked it for the terminal's width on every
+#: argument added: pbem.cli.commands.Formatter asks only when help is written) or _strptime
+#: (an arrival time is read with pbem.schedule.parse_iso).
 NO_REPLY_HEAVY = ("jinja2", "markupsafe", "cryptography", "yaml", "fourthousand_ad", "ashes",
                   "b5cgs", "pbem.game", "pbem.chance", "pbem.render", "pbem.host.turnjob",
                   "pbem.host.accept", "pbem.host.notify", "pbem.host.press", "pbem.store.gamedir",
                   "pbem.store.log", "pbem.store.gameconfig", "pbem.protocol.keys",
                   "pbem.protocol.orderdoc", "pbem.protocol.safeyaml", "pbem.cli.run", "smtplib",
-                  "imaplib", "concurrent", "multiprocessing")
+                  "imaplib", "concurrent", "multiprocessing", "pbem.store.chance",
+                  "pbem.store.replay", "pbem.store.summary", "pbem.host.templatecache",
+                  "pbem.protocol.escrow", "pbem.protocol.pressdoc", "pbem.mail.outbox",
+                  "pbem.mail.compose", "shutil", "bz2", "lzma", "_strptime")
 
 
 def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_path) -> None:
@@ -80,6 +85,35 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
             assert lines[-1] == "0 []", done.stdout.decode() + done.stderr.decode()
         outcomes.append(lines[0])
     assert "1 quarantined" in outcomes[1] and "1 duplicate(s)" in outcomes[2], outcomes
+
+
+#: What a signed order mail (judged, a receipt rendered and queued) must not import: press
+#: (pbem.host.press: a mail with a press block only), the other games, the turn job, and of
+#: cryptography only Ed25519 (and X25519's names for the games' sealed orders): its
+#: serialization package (SSH, PKCS#12, every key type: the referee's key is read without it)
+#: and its ciphers (escrow's AEAD: only where a blob is sealed or opened).
+ORDER_HEAVY = ("pbem.host.press", "pbem.protocol.pressdoc", "pbem.render.press", "ashes",
+               "b5cgs", "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
+               "cryptography.hazmat.primitives.serialization",
+               "cryptography.hazmat.primitives.ciphers")
+
+
+def test_an_order_mail_imports_only_what_judging_and_its_receipt_use(tmp_path) -> None:
+    """``pbem ingest --stdin`` of a signed order mail (accepted, a receipt queued), the first
+    into the root (it builds the root index) and the next: neither imports any of
+    :data:`ORDER_HEAVY`."""
+    from tests.pbem_host import Host
+    from tests.test_ingest_helpers import REPO, order_mail
+
+    host = Host(tmp_path)
+    for seq in (1, 2):
+        mail = order_mail(host.orders_text("algol", {}), msgid=f"<o.{seq}@players.example>")
+        done = subprocess.run([sys.executable, "-c", INGEST_PROBE, str(host.root),
+                               *ORDER_HEAVY], input=mail, capture_output=True, cwd=REPO,
+                              check=True, timeout=120)
+        lines = done.stdout.decode().strip().splitlines()
+        assert any("accepted: g1/algol" in line for line in lines), lines
+        assert lines[-1] == "0 []", done.stdout.decode() + done.stderr.decode()
 
 
 HELP_PROBE = """

@@ -6,6 +6,7 @@ shows the root's size on disk and what was pruned."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -135,7 +136,12 @@ def test_pbem_run_prunes_once_a_day_and_gm_status_shows_the_size(tmp_path, capsy
 
     assert main(["gm", "status", str(host.path), "--now", iso(NOW)]) == 0
     status = capsys.readouterr().out
-    assert f"disk: the root {host.root} holds" in status
+    sizes = re.search(rf"disk: the root {re.escape(str(host.root))} holds ([0-9.]+ \w+); of "
+                      r"it sent mail ([0-9.]+ \w+) \(every game's outbox/sent\), handled mail "
+                      r"([0-9.]+ \w+) \(inbox/handled\)", status)
+    assert sizes, status
+    total, sent_mail, handled_mail = (_bytes(t) for t in sizes.groups())
+    assert 0 < sent_mail < total and 0 < handled_mail < total, sizes.groups()
     assert "retention: sent and handled mail kept 30 days" in status
     assert "last pruned at 2027-03-01T12:00:00Z" in status
 
@@ -162,3 +168,9 @@ def test_a_bad_period_is_refused_with_its_name(tmp_path, value) -> None:
     (tmp_path / "mail.yaml").write_text(f"keep_mail_days: {value}\n")
     with pytest.raises(config.MailSettingsError, match="keep_mail_days"):
         config.keep_mail_days(tmp_path)
+
+
+def _bytes(text: str) -> float:
+    """``12.5 KB`` (as gm status writes a size) in bytes."""
+    number, unit = text.split()
+    return float(number) * 1024 ** ["bytes", "KB", "MB", "GB"].index(unit)

@@ -192,3 +192,35 @@ def test_a_run_between_two_mails_leaves_the_index_current(tmp_path: Path) -> Non
         rootindex.RootIndex(host.root).check_root()  # raises Stale if the root looks changed
     assert "accepted: g1/algol" in send(host, "algol", 2, 3.5)
     assert (host.root / rootindex.DIR / "meta.json").read_bytes() == before  # not rebuilt
+
+
+def _index_files(host: Host) -> dict[str, int]:
+    """Each key and address file of the index, by its inode (a rebuild replaces every one)."""
+    index = host.root / rootindex.DIR
+    return {p.name: p.stat().st_ino for p in index.iterdir()
+            if p.name.startswith(("fp-", "addr-", "game-"))}
+
+
+def test_a_new_name_in_root_that_is_no_game_rebuilds_nothing(tmp_path: Path) -> None:
+    """The first ``pbem run`` makes ``ROOT/.pbem-run/``, and an operator may add files beside
+    the games: the root's mtime changes, but the games are the ones the index holds, so the
+    next mail re-reads no game (one listing of the root: the same cost at 10 games as at
+    5,000); a game removed is still seen at once."""
+    host = Host(tmp_path)
+    assert "accepted: g1/algol" in send(host, "algol", 1, 1)
+    files = _index_files(host)
+    host.run(at(1.5))  # the first run (the first receipt made ROOT/.pbem-run/ already)
+    (host.root / "notes").mkdir()
+    (host.root / "README").write_text("the referee's notes\n")
+    index = rootindex.RootIndex(host.root)
+    assert index._read("meta.json")["root"] != rootindex._mark(host.root)  # mtime changed
+    assert "accepted: g1/algol" in send(host, "algol", 2, 2)
+    assert _index_files(host) == files  # nothing re-read or rewritten
+    index = rootindex.RootIndex(host.root)
+    assert index._read("meta.json")["root"] == rootindex._mark(host.root)  # current again
+    raw = order_mail(signed(host, "algol", 3), msgid="<algol.3@example.org>",
+                     sender="algol@example.org")
+    (host.root / "g1").rename(host.root / ".g1-archived")  # the game leaves the root
+    out = ingest(host, raw, 3)
+    assert "accepted" not in out and "rejected" in out, out
+    assert not any(name.startswith("game-g1") for name in _index_files(host))

@@ -15,11 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-import yaml
-
 from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
+from pbem.game import datafile
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE / "data" / "standin-deck.yaml"
@@ -33,7 +32,7 @@ SECOND_DEGREE = 6
 @cache
 def standin() -> dict[str, Any]:
     """The stand-in deck as loaded from its YAML file (checked by tests/test_ashes_deck.py)."""
-    data = yaml.safe_load(STANDIN.read_text(encoding="utf-8"))
+    data = datafile.load(STANDIN)
     assert isinstance(data, dict)
     return data
 

@@ -16,11 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-import yaml
-
 from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
+from pbem.game import datafile
 
 from .hexes import MAP_PIECES, PRINTED, SIDES
 
@@ -41,7 +40,7 @@ MAX_NUMBER = 999
 
 @cache
 def _standin() -> dict[str, Any]:
-    data = yaml.safe_load(STANDIN.read_text(encoding="utf-8"))
+    data = datafile.load(STANDIN)
     assert isinstance(data, dict)
     return data
 

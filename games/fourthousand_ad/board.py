@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import PbemError, Problem
+from pbem.game import datafile
 
 HERE = Path(__file__).resolve().parent
 
@@ -190,7 +191,7 @@ def load_board(path: Path) -> Board:
 def load_board_data(path: Path) -> dict[str, Any]:
     """A board file as JSON data (the component pack 4000 A.D. records in each game)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = datafile.load(path)
     except (OSError, yaml.YAMLError) as exc:
         raise BoardError(f"{path}: {exc}") from None
     if not isinstance(data, dict):

@@ -8,9 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pbem.errors import Problem
+from pbem.game import datafile
 from pbem.game.base import Game
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
@@ -27,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 
 @cache
 def manifest() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((HERE / "game.yaml").read_text(encoding="utf-8"))
+    data: dict[str, Any] = datafile.load(HERE / "game.yaml")
     return data
 
 
@@ -63,7 +62,7 @@ class FourThousandAD(Game):
     def data_files(self) -> dict[str, Any]:
         """Data the rules read from the host besides the pack, as parsed (a comment edited in
         the file does not count as a change)."""
-        return {name: yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
+        return {name: datafile.load(HERE / name)
                 for name in manifest().get("data", [])}
 
     def variants(self) -> Mapping[str, VariantInfo]:

@@ -8,9 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pbem.errors import PbemError
+from pbem.game import datafile
 
 HERE = Path(__file__).resolve().parent
 
@@ -48,7 +47,7 @@ class Variant:
 
 @cache
 def _data() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load((HERE / "variants.yaml").read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = datafile.load(HERE / "variants.yaml")
     return loaded
 
 

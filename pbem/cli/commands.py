@@ -45,6 +45,52 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 Subparsers = argparse._SubParsersAction  # the object add_subparsers() returns
 
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, asking the terminal's width only when help is written.
+
+    Why: argparse makes a formatter for every argument it adds (to check its metavar), and
+    each asked ``shutil.get_terminal_size()``: importing shutil (and with it bz2, lzma and
+    zlib) cost every command, ``pbem ingest --stdin`` of each spam mail included, ~1-2 ms it
+    never used. The width and the help position are read from the terminal on first use, as
+    argparse computes them (its ``_width`` and ``_max_help_position``)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        self._wanted = (width, max_help_position)
+        super().__init__(prog, indent_increment, max_help_position, 80 if width is None else width)
+
+    @property  # type: ignore[override]
+    def _width(self) -> int:
+        width = self._wanted[0]
+        if width is None:
+            import shutil
+
+            width = shutil.get_terminal_size().columns - 2
+            self._wanted = (width, self._wanted[1])
+        return width
+
+    @_width.setter
+    def _width(self, value: int) -> None:
+        """(argparse's __init__ sets it: the width asked for, or none, is kept instead.)"""
+
+    @property  # type: ignore[override]
+    def _max_help_position(self) -> int:
+        return min(self._wanted[1], max(self._width - 20, self._indent_increment * 2))
+
+    @_max_help_position.setter
+    def _max_help_position(self, value: int) -> None:
+        """(As ``_width``: computed when read.)"""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help is formatted by :class:`Formatter`; the parsers of its
+    subcommands are Parsers too (argparse makes them of the parent's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+
 #: The words of the command line being parsed, options left out (``parsing``): pbem.cli.games
 #: loads the one game whose command they name.
 words: tuple[str, ...] = ()

@@ -22,7 +22,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     that ``pbem --help`` prints. Each command's module imports what its commands use (Jinja, the
     email package, the game plugins): a process imports only the one it runs (a process is
     started per mail: ``pbem ingest --stdin``), and the listing imports none."""
-    parser = argparse.ArgumentParser(
+    parser = commands.Parser(
         prog="pbem",
         description="Play-by-email turn processor for hidden-movement space strategy games.",
     )

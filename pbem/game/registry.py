@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem.errors import PbemError
+from pbem.game import datafile
 from pbem.resources import games_root, templates_root
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class UnknownGame(PbemError):
 
 def _manifest(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load((path / "game.yaml").read_text(encoding="utf-8"))
+        data = datafile.load(path / "game.yaml")
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise UnknownGame(f"{path / 'game.yaml'}: cannot read the game manifest ({exc})") \
             from None

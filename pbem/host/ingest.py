@@ -332,7 +332,7 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     # Receipts and rejections go to the power's registered address, never to From: a missing
     # or unusable From forbids answering From, not telling the registered player.
     reply = no_reply is None or no_reply.code in FROM_ONLY
-    from pbem.host import accept, press  # (module docstring: imported where a mail needs them)
+    from pbem.host import accept  # (module docstring: imported where a mail needs them)
 
     verdicts = []
     try:
@@ -344,10 +344,12 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             ))
         if press_blocks:  # press locks and writes its game itself: the round lets go first
             batch.games.commit()
-        # Press (pbem.host.press) is relayed at once; it never touches the orders.
-        verdicts.extend(press.handle_press_block(
-            root, block, received=received, ring=directory.ring, message_id=t.message_id,
-            reply=reply and muted is None, now=now) for block in press_blocks)
+            # Press (pbem.host.press) is relayed at once; it never touches the orders.
+            from pbem.host import press  # (only for a mail with press: not an order mail's)
+
+            verdicts.extend(press.handle_press_block(
+                root, block, received=received, ring=directory.ring, message_id=t.message_id,
+                reply=reply and muted is None, now=now) for block in press_blocks)
         if reply and muted is None:
             _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,
                              now, report, batch.games)

@@ -27,7 +27,6 @@ from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
-from pbem.protocol.escrow import load_private, open_escrow
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
@@ -173,6 +172,8 @@ def escrow_opener(game: GameDir) -> replay.EscrowOpener | None:
     path = game.root / ESCROW_KEY
     if not path.exists():
         return None
+    from pbem.protocol.escrow import load_private, open_escrow  # (X25519, AEAD: only here)
+
     key = load_private(path)
 
     def opener(power: str, slot: str, blob: str, turn: int) -> tuple[str, str] | None:

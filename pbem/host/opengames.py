@@ -70,10 +70,14 @@ class OpenGame:
     @cached_property
     def renderer(self) -> Renderer:
         """One renderer while the game is held, shared by its mails of every date (imported
-        here: a round that only quarantines spam never loads the template engine)."""
+        here: a round that only quarantines spam never loads the template engine), its
+        templates compiled once per root, not once per process (pbem.host.templatecache)."""
+        from pbem.host.templatecache import cache_templates
         from pbem.render.mails import Renderer
 
-        return Renderer(self.game.config.game, self.game.path)
+        renderer = Renderer(self.game.config.game, self.game.path)
+        cache_templates(renderer.env, self.game.root)
+        return renderer
 
     def view(self, power: str) -> Any:
         """``plugin.view(state, power)``, once per power while the game is held (the renderer's

@@ -137,12 +137,15 @@ def size_text(n: float) -> str:
 
 
 def status_lines(root: Path, days: int | None) -> list[str]:
-    """For ``pbem gm status``: the root's size on disk (and its mail's), the retention period
+    """For ``pbem gm status``: the root's size on disk, and of what retention prunes (the sent
+    mail of every game's outbox/sent, the handled mail of inbox/handled), the retention period
     and what the last prune removed."""
     total = disk_usage(root)
-    mail = sum(disk_usage(p) for p in [root / "inbox", root / "sent-mail",
-                                       *(g / "outbox" for g in games_under(root))])
-    lines = [f"disk: the root {root} holds {size_text(total)} ({size_text(mail)} of it mail)"]
+    sent = sum(disk_usage(g / "outbox" / "sent") for g in games_under(root))
+    handled = disk_usage(root / "inbox" / "handled")
+    lines = [f"disk: the root {root} holds {size_text(total)}; of it sent mail "
+             f"{size_text(sent)} (every game's outbox/sent), handled mail {size_text(handled)} "
+             f"(inbox/handled)"]
     if days is None:
         lines.append("retention: off (keep_mail_days: never in mail.yaml): mail is never pruned")
         return lines

@@ -13,7 +13,8 @@ small files under ``ROOT/.pbem-index/`` so a mail reads only the entries it conc
   addr-SHA256        "GAME" of a registered address, with its spelling
 
 Never trusted over the game directories: an entry is used only while its game's config.yaml
-has the recorded (size, mtime, inode); a game added or removed changes the root's mtime. Any
+has the recorded (size, mtime, inode); a game added or removed changes the root's mtime (a new
+name that is no game, ``.pbem-run/``, rebuilds nothing: ``_same_games``). Any
 disagreement — a missing file, a stale or damaged entry, a key or address the game no longer
 has — rebuilds the index from the game directories (entries whose config is unchanged are
 reused, the rest re-read by ``_read_game``, the one reading of whose key and address is whose:
@@ -142,9 +143,25 @@ class RootIndex:
 
     def check_root(self) -> dict[str, Any]:
         meta = self._read("meta.json")
-        if meta is None or meta.get("root") != _mark(self.root):
-            raise Stale("games were added or removed")
+        if meta is None:
+            raise Stale("no index")
+        if meta.get("root") != (mark := _mark(self.root)):
+            self._same_games(mark)
+            self._write("meta.json", meta := {**meta, "root": mark})
         return dict(meta)
+
+    def _same_games(self, mark: list[int] | None) -> None:
+        """Stale unless the root (its mtime changed; ``mark`` taken before listing it) holds
+        the games of the marks: a name that is no game (``.pbem-run/``, ``inbox/``) costs a
+        listing, not a re-read of every game (each entry is still checked when used)."""
+        marks = self._read("marks.json")
+        if mark is None or not isinstance(marks, dict):
+            raise Stale("no root or no config marks")
+        names = {n for n in os.listdir(self.root) if not n.startswith(".")}
+        if not names.issuperset(marks) or any(
+                (self.root / n / CONFIG_NAME).is_file() and (self.root / n / LOG_NAME).is_file()
+                for n in names.difference(marks)):
+            raise Stale("games were added or removed")
 
     def rebuild(self) -> None:
         """Re-read the game directories (reusing entries whose config.yaml is unchanged)."""

@@ -71,6 +71,7 @@ from typing import Any
 
 from pbem import failpoints, staged, syncs
 from pbem.mail import _files
+from pbem.schedule import ScheduleError, parse_iso
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
@@ -315,9 +316,9 @@ class Inbox:
         """The archive day of a message whose key does not say: its arrival date, else the
         date its file was written (old messages without .arrived), else today."""
         for place in (self.inbox_dir, self.quarantine_dir):
-            with contextlib.suppress(OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError, ScheduleError):
                 text = (place / f"{sha}.arrived").read_text(encoding="ascii").strip()
-                return datetime.strptime(text, _STAMP).strftime("%Y-%m-%d")
+                return parse_iso(text).strftime("%Y-%m-%d")
         for place in (self.inbox_dir, self.quarantine_dir):
             with contextlib.suppress(OSError):
                 mtime = (place / f"{sha}.eml").stat().st_mtime
@@ -336,9 +337,9 @@ class Inbox:
     def arrived(self, sha: str) -> datetime | None:
         """When the message was stored (None for one stored before arrival times were kept)."""
         for place in (self.inbox_dir, self.quarantine_dir):  # (a release cut short)
-            with contextlib.suppress(OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError, ScheduleError):
                 text = (place / f"{sha}.arrived").read_text(encoding="ascii").strip()
-                return datetime.strptime(text, _STAMP).replace(tzinfo=UTC)
+                return parse_iso(text)
         return None
 
     def read(self, stored: Stored | str) -> bytes:
@@ -648,9 +649,8 @@ class Inbox:
         if (self.quarantine_dir / f"{sha}.eml").exists():
             _rename(src, self.quarantine_dir / f"{sha}.arrived")
             return
-        with contextlib.suppress(OSError, ValueError):
-            day = datetime.strptime(src.read_text(encoding="ascii").strip(),
-                                    _STAMP).strftime("%Y-%m-%d")
+        with contextlib.suppress(OSError, ValueError, ScheduleError):
+            day = parse_iso(src.read_text(encoding="ascii").strip()).strftime("%Y-%m-%d")
             if (self.handled_dir / day / f"{sha}.eml").exists():
                 _rename(src, self.handled_dir / day / f"{sha}.arrived")
 

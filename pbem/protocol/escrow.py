@@ -32,9 +32,8 @@ import binascii
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.errors import PbemError
@@ -46,7 +45,9 @@ DOMAIN = b"pbem-escrow-v1"
 VERSION = 1
 PUB_TAG = "pbem-x25519"
 _ZERO_NONCE = bytes(12)
-_RAW = (serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+# The AEAD (cryptography's ciphers package) and the PEM parser (its serialization package, with
+# SSH and PKCS#12) are imported where a blob is sealed or opened and a key file read: a module
+# that imports this one for its names (a game's player's tool) pays for neither.
 
 
 class EscrowError(PbemError):
@@ -81,7 +82,7 @@ def _key(shared: bytes, ephemeral_pub: bytes, referee_pub: bytes) -> bytes:
 
 
 def public_bytes(key: X25519PublicKey) -> bytes:
-    return key.public_bytes(*_RAW)
+    return key.public_bytes_raw()
 
 
 def seal_with(
@@ -101,6 +102,8 @@ def seal_with(
     ref_pub = public_bytes(referee_pub)
     key = _key(ephemeral.exchange(referee_pub), eph_pub, ref_pub)
     plaintext = fields(value.encode("utf-8"), bytes.fromhex(nonce_hex))
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
     sealed = ChaCha20Poly1305(key).encrypt(
         _ZERO_NONCE, plaintext, associated_data(game, power, slot, turn)
     )
@@ -146,6 +149,8 @@ def open_escrow(
     except ValueError:
         raise EscrowError("escrow holds an invalid ephemeral key") from None
     key = _key(shared, eph_pub, ref_pub)
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
     try:
         plaintext = ChaCha20Poly1305(key).decrypt(
             _ZERO_NONCE, raw[33:], associated_data(game, power, slot, turn)
@@ -205,6 +210,8 @@ def load_private(path: Path) -> X25519PrivateKey:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise EscrowError(f"{path}: {exc.strerror}") from None
+    from cryptography.hazmat.primitives import serialization
+
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except ValueError:
@@ -222,6 +229,8 @@ def write_keypair(prefix: Path, comment: str = "") -> tuple[Path, Path]:
     for path in (key_path, pub_path):
         if path.exists():
             raise EscrowError(f"{path} exists already: refusing to overwrite a key")
+    from cryptography.hazmat.primitives import serialization
+
     key = X25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,

@@ -40,7 +40,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -233,6 +232,8 @@ class GameDir:
             raise atomic.storage_error(path, "create the game in", exc) from None
         finally:
             if tmp.exists():
+                import shutil  # (a failed create only: opening a game, every ingest, needs none)
+
                 shutil.rmtree(tmp, ignore_errors=True)
         return cls.open(path)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
@@ -178,6 +180,34 @@ def gm_voice(p: Played) -> None:
             if "[private" in line:
                 expect(not re.match(r"\s*-?\s*(You|Your)\b", line), p, name,
                        f"the GM summary of step {summary.step} says {line.strip()!r}")
+
+
+# -- 12 --------------------------------------------------------------------------------------
+#: gm status's size line (pbem.host.retention.status_lines): the root, its sent and handled mail.
+DISK_LINE = re.compile(r"disk: the root (?P<root>\S+) holds (?P<total>[0-9.]+ \w+); of it sent "
+                       r"mail (?P<sent>[0-9.]+ \w+) \(every game's outbox/sent\), handled mail "
+                       r"(?P<handled>[0-9.]+ \w+) \(inbox/handled\)")
+
+
+def _size(text: str) -> float:
+    number, unit = text.split()
+    return float(number) * 1024 ** ["bytes", "KB", "MB", "GB"].index(unit)
+
+
+def gm_status_size(p: Played) -> None:
+    """``pbem gm status`` tells the game master how much disk the root holds, and how much of
+    it is the sent mail and the handled mail that retention prunes; a played game has both."""
+    name = "gm status shows the root's size"
+    done = subprocess.run([sys.executable, "-m", "pbem", "gm", "status", str(p.path)],
+                          capture_output=True, text=True, cwd=REPO, check=False, timeout=120)
+    expect(done.returncode == 0, p, name, f"pbem gm status failed: {done.stderr[-300:]}")
+    found = DISK_LINE.search(done.stdout)
+    expect(found, p, name, f"no size line in {done.stdout!r}")
+    assert found is not None
+    total, sent, handled = (_size(found[k]) for k in ("total", "sent", "handled"))
+    expect(found["root"] == str(p.root), p, name, f"the line names {found['root']}")
+    expect(0 < sent < total and 0 < handled < total, p, name,
+           f"sizes {found['total']}, sent {found['sent']}, handled {found['handled']}")
 
 
 # -- 6 ---------------------------------------------------------------------------------------

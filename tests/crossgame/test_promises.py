@@ -59,6 +59,11 @@ def test_the_end_of_the_game_has_consistent_notices(played, game) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_gm_status_shows_the_roots_size_and_its_mail(played, game) -> None:
+    promises.gm_status_size(played(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_export_and_audit_pass(played, game) -> None:
     promises.audit(played(game))
 

@@ -122,6 +122,11 @@ class FourThousandAD(Steps):
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return view.view(state, power)
 
+    def order_view(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """What ``normalize_orders`` reads of ``view`` (pbem.game.views): the order checks'
+        view, a fraction of the report view's cost."""
+        return view.order_view(state, power)
+
     def view_events(
         self, events: Sequence[Mapping[str, Any]], power: str | None
     ) -> list[dict[str, Any]]:

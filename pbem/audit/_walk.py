@@ -29,7 +29,7 @@ from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.chance.contributions import Contributions
 from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
-from pbem.game import registry, versions
+from pbem.game import registry, versions, views
 from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
@@ -146,11 +146,13 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 class _Memo:
-    """The game plugin with ``view`` and ``normalize_orders`` remembered for the current state.
+    """The game plugin with ``order_view`` and ``normalize_orders`` remembered for the current
+    state.
 
     Both are pure (the plugin contract), and the walk asks for them twice per order file: in the
     acceptance check and again in the replay (replay.gather_orders). Results are handed out by
-    reference; the rules core never mutates its inputs."""
+    reference; the rules core never mutates its inputs. The order checks read the game's
+    ``order_view`` (pbem.game.views: its ``view`` where it has none), as acceptance does."""
 
     def __init__(self, plugin: GamePlugin) -> None:
         self._plugin = plugin
@@ -161,11 +163,11 @@ class _Memo:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
-    def view(self, state: dict[str, Any], power: str | None) -> Any:
+    def order_view(self, state: dict[str, Any], power: str) -> Any:
         if state is not self._state:
             self._state, self._views, self._checked = state, {}, {}
         if power not in self._views:
-            self._views[power] = self._plugin.view(state, power)
+            self._views[power] = views.order_view(self._plugin, state, power)
         return self._views[power]
 
     def normalize_orders(self, body: Any, view: Any) -> Any:
@@ -430,8 +432,8 @@ class Walker:
 
     def _check_orders(self, entry: Entry, power: str, b: Mapping[str, Any]) -> None:
         assert self.state is not None
-        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(self.state,
-                                                                                  power))
+        _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(
+            self.plugin, self.state, power))
         if problems:
             p = problems[0]
             check = _CHECK_NAMES.get(p.code, f"the order check ({p.code})")
@@ -538,7 +540,8 @@ class Walker:
         b = self.standing[power]
         if self.checked.get(power) == (self.version, str(b["sha256"])):
             return True
-        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(state, power))
+        _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(self.plugin,
+                                                                                 state, power))
         return not problems
 
     def _check_claimed_use(self, record: Withheld) -> None:

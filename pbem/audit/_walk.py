@@ -203,9 +203,10 @@ class Walker:
                 body.get("format") if isinstance(body, dict) else body))
         self.game_id = str(body["game_id"])
         try:
-            self.plugin: GamePlugin = _Memo(registry.load(body["plugin"]))  # type: ignore[assignment]
+            rules = registry.load(body["plugin"])
         except PbemError as exc:
             raise self.fail(genesis, "plugin", "an installed game plugin", str(exc)) from None
+        self.plugin: GamePlugin = _Memo(rules)  # type: ignore[assignment]
         variants = self.plugin.variants()
         if body.get("variant") not in variants:
             raise self.fail(genesis, "variant", f"one of {', '.join(sorted(variants))}",
@@ -221,7 +222,7 @@ class Walker:
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
-        refused = versions.refusal(self.game_id, self.plugin, body)
+        refused = versions.refusal(self.game_id, rules, body)  # its data digests: per class
         if refused is not None:  # replay only with the rules version the game recorded
             raise self.fail(genesis, "rules_version", versions.recorded_version(body),
                             versions.rules_version(self.plugin), refused)

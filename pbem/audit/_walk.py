@@ -606,7 +606,7 @@ class Walker:
         size = len(DOMAIN) + len(b'{"body":') + body
         bare = size - len(str(pad)) if isinstance(pad, str) else size
         want = replay.padded_size(bare, replay.ORDERS_CLASS)
-        if not isinstance(pad, str) or pad.strip(" ") or size != want:
+        if not isinstance(pad, str) or pad != " " * len(pad) or size != want:
             raise self.fail(entry, "pad", f"spaces that bring the entry to {want} bytes (its "
                             f"size class: {replay.ORDERS_CLASS} bytes, or the next multiple of "
                             f"{replay.PAD_BUCKET} past it)", f"{len(str(pad))} characters, the "

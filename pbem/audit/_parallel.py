@@ -33,6 +33,8 @@ FIRST_LINES = 8  # the first chunks are smaller (doubling), so the walk starts s
 CHUNK_BYTES = 256 * 1024  # a chunk ends at this many bytes or lines (or holds one longer line)
 AHEAD = 4  # chunks in flight per worker
 MIN_BYTES = 1 << 20  # smaller logs are audited in one process (starting workers costs more)
+MOST_WORKERS = 4  # the walk uses what they find at about the rate four of them find it
+STEAL = True  # the walk takes a chunk no worker has started (False: it waits for the workers)
 _BODY = b'{"body":'
 
 
@@ -86,14 +88,46 @@ KeysNow = Callable[[], tuple[int, dict[str, str]]]
 """(version, {power: public key text}) of the walk's keys now; the version counts key changes."""
 
 
-def workers_for(size: int, requested: int | None) -> int:
+def cores() -> int:
+    """The cores this process may run on (its affinity, which a container or ``taskset`` may
+    narrow; else every core of the machine)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def others_running() -> float:
+    """How many cores other processes want now: the one-minute load average (processes running
+    or waiting for a core), or the processes runnable this instant besides this one where that
+    is fewer (/proc/loadavg: the load average still counts the work this process did just
+    before, e.g. a benchmark writing the log it now audits)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average here: assume a quiet machine
+        return 0.0
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            runnable = int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return load
+    return max(min(load, runnable - 1.0), 0.0)
+
+
+def workers_for(size: int, requested: int | None, machine: tuple[int, float] | None = None
+                ) -> int:
     """How many worker processes to use for a source of ``size`` bytes: ``requested`` if given
-    (0: none), else one fewer than the cores, none for a small log or a single core."""
+    (0: none); else none for a small log, and one per core free beside the walk's own
+    (``machine``: the cores this process may use and :func:`others_running`; a worker needs at
+    least half a core to itself), at most :data:`MOST_WORKERS`. The walk still takes any chunk
+    no worker has started (:func:`ahead`), so a machine that becomes busy costs at most the
+    chunks the workers hold."""
     if requested is not None:
         return max(requested, 0)
     if size < MIN_BYTES:
         return 0
-    return min(max((os.cpu_count() or 1) - 1, 0), 4)
+    have, others = machine if machine is not None else (cores(), others_running())
+    return min(max(round(have - 1 - others), 0), have - 1, MOST_WORKERS)
 
 
 def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
@@ -131,7 +165,9 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
                 return
             chunk, future = pending.popleft()
             found: list[Ahead | None] = [None] * len(chunk)
-            if future is not None:
+            # A chunk no worker has started is the walk's own (the workers are behind: the
+            # machine is busy), so the walk never waits for a worker that is not running.
+            if future is not None and (not STEAL or future.done() or not future.cancel()):
                 try:
                     found = future.result()
                 except Exception:  # noqa: BLE001 - a lost worker: the walk does it itself

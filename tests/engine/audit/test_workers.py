@@ -1,7 +1,8 @@
 """How many worker processes the audit starts (pbem.audit._parallel.workers_for): one per core
 free beside the walk's own, judged from the cores this process may use (its affinity) and the
 run queue (the load average, or the processes runnable now); none for a small log, on one core
-or on a busy machine; what the caller asks for, whatever the machine."""
+or on a busy machine; what the caller asks for, whatever the machine. And how the walk shares
+the chunks with them (pbem.audit._parallel._Share)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,16 @@ def test_the_machine_is_read_from_this_process_and_the_run_queue() -> None:
     assert _parallel.cores() == len(os.sched_getaffinity(0))
     others = _parallel.others_running()
     assert 0.0 <= others <= os.getloadavg()[0]
+
+
+def test_the_walk_keeps_more_chunks_while_the_workers_are_behind_and_fewer_after() -> None:
+    share = _parallel._Share()
+    assert not any(share.mine() for _ in range(50))  # at first the workers check every chunk
+    for _ in range(30):
+        share.found(ready=False)  # the walk found the workers' chunks unfinished
+    assert share.kept == _parallel.MOST_KEPT
+    kept = sum(share.mine() for _ in range(100))
+    assert 85 <= kept <= 90  # nearly all, but some still go to the workers to sense a free core
+    for _ in range(100):
+        share.found(ready=True)
+    assert share.kept == 0.0

@@ -219,6 +219,7 @@ class Walker:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
         self._key_texts: tuple[int, dict[str, str]] | None = None
+        self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
@@ -257,6 +258,13 @@ class Walker:
         if self._key_texts is None or self._key_texts[0] != self.key_version:
             self._key_texts = (self.key_version, {p: k.text() for p, k in self.keys.items()})
         return self._key_texts
+
+    def _by_fingerprint(self) -> dict[str, PublicKey]:
+        """The keys registered now by fingerprint (made again only after a key change)."""
+        if self._fingerprints is None or self._fingerprints[0] != self.key_version:
+            self._fingerprints = (self.key_version,
+                                  {k.fingerprint: k for k in self.keys.values()})
+        return self._fingerprints[1]
 
     def _chance_fail(self, record: Record, exc: ChanceProblem) -> AuditFailure:
         return self.fail(record, exc.field, exc.expected, exc.found, exc.why)
@@ -369,7 +377,7 @@ class Walker:
         key = self.keys[power]
         v = ahead.outcome if ahead is not None and ahead.keys == self.key_version else None
         if v is None:  # not checked ahead, or against keys replaced since
-            v = signed_outcome(str(b["text"]), self.game_id, self.keys)
+            v = signed_outcome(str(b["text"]), self.game_id, self.keys, self._by_fingerprint())
         if isinstance(v, list):
             raise self._rejected(entry, power, key, v)
         expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],

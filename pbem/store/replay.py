@@ -106,6 +106,13 @@ class ReplayMismatch(PbemError):
 
 def json_safe(value: Any) -> Any:
     """Parsed YAML as JSON data: mapping keys become strings (``1:`` and ``"1":`` alike)."""
+    kind = type(value)
+    if kind is dict:  # the common cases first, without the abstract classes' checks
+        return {k if type(k) is str else str(k): json_safe(v) for k, v in value.items()}
+    if kind is list:
+        return [json_safe(v) for v in value]
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
     if isinstance(value, Mapping):
         return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -1,8 +1,8 @@
 """The view the engine checks orders against: a game's cheaper ``order_view``, or its ``view``.
 
 ``normalize_orders(body, view)`` reads a few fields of the power's view, yet a game's full
-``view`` is built for the reports (4000 A.D.'s: every star, warp and power, the forecast, the
-board's reach). A game may declare, besides the GamePlugin contract,
+``view`` is built for the reports (everything the power may see, with what the reports derive
+from it). A game may declare, besides the GamePlugin contract,
 
 * ``order_view(state, power) -> View`` — what ``normalize_orders`` reads of
   ``view(state, power)``, and nothing else of the state: for every state, power and order body

@@ -178,6 +178,7 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
     pending: deque[tuple[list[bytes], Future[list[Ahead | None]] | None]] = deque()
     share = _Share()
+    popped = 0
     lineno = first_line
     limit = FIRST_LINES
     broken = False
@@ -202,8 +203,10 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
                 return
             chunk, future = pending.popleft()
             found: list[Ahead | None] = [None] * len(chunk)
+            popped += 1
             if future is not None and STEAL:
-                share.found(future.done())
+                if popped > AHEAD * workers:  # not the first chunks: the workers were starting
+                    share.found(future.done())
                 if not future.done() and future.cancel():
                     future = None  # no worker started it: the walk's own
             if future is not None:

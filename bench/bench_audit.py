@@ -16,6 +16,12 @@ Lines:
   core), averaged over five turns spread over the game (the state, and the rules core's cost,
   grow as the game goes on), in turns per second: 1000 / floor ms. The floor is the work of one
   process: with worker processes (more than one core) the audit can beat it (ratio < 1).
+  The label names the worker processes the audit chose (pbem.audit._parallel.workers_for:
+  one per core free beside the walk's) and the load average before and after.
+- ``audit CPU, one process`` and ``audit CPU with one worker``: the process time of the same
+  audit per turn in one process, and with one worker (the walk's and, in the label, the
+  worker's), beside the same floor: figures a busy machine does not change much, where the
+  wall-clock line above is only evidence on a quiet one.
 - ``audit's ceiling``: the same log replayed by the rules core alone (``bare_replay_seconds``),
   beside the same floor. The audit replays turn after turn, each from the state the one before
   gave, in one process whatever the cores; the workers take the rest (signatures, parses,
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,6 +52,7 @@ from bench import floors
 from bench.report import line
 from pbem import canonical
 from pbem.audit import audit_path
+from pbem.audit._parallel import workers_for
 from pbem.game import registry, versions
 from pbem.protocol.armor import dearmor
 from pbem.protocol.keys import PrivateKey
@@ -172,9 +180,22 @@ def bare_replay_seconds(data: bytes) -> float:
     return time.perf_counter() - start
 
 
+def cpu_ms(path: Path, workers: int) -> tuple[float, float]:
+    """CPU milliseconds (the walk's process, its workers') of auditing ``path`` with
+    ``workers`` worker processes: process time, which the machine's load does not count."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.process_time()
+    audit_path(path, workers=workers)
+    walk = time.process_time() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, once joined
+    lines = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return walk * 1000, lines * 1000
+
+
 _PEAK = """
 import resource, sys
 from pbem.audit import audit_path
+from pbem.audit._parallel import workers_for
 report = audit_path(sys.argv[1])
 assert report.tally.resolutions == int(sys.argv[2]), report.lines()
 try:  # ru_maxrss would count the bench process this one was forked from
@@ -210,13 +231,22 @@ def run() -> None:
         full = Path(tmp) / "game.jsonl"
         full.write_bytes(data)
         del data
+        load = os.getloadavg()[0]
+        workers = workers_for(full.stat().st_size, None)  # as audit_path decides it
         start = time.perf_counter()
-        report = audit_path(full)
+        report = audit_path(full, workers=workers)
         seconds = time.perf_counter() - start
         assert report.tally.resolutions == turns and report.tally.orders == 4 * turns
         line(f"audit: a {turns}-turn four-power game ({report.tally.counts_text()}, "
-             f"{full.stat().st_size / MIB:.1f} MiB log)", turns / seconds, "turns/s",
+             f"{full.stat().st_size / MIB:.1f} MiB log; {workers} worker processes, load "
+             f"{load:.2f} -> {os.getloadavg()[0]:.2f})", turns / seconds, "turns/s",
              1000 / floor_ms, rate=True)
+        walk, lines = cpu_ms(full, 0)
+        line("audit CPU, one process: ms per turn (process time: the same on a busy machine, "
+             "where the wall-clock line is not)", walk / turns, "ms", floor_ms)
+        walk, lines = cpu_ms(full, 1)
+        line(f"audit CPU with one worker: ms per turn, the walk's (its worker's: "
+             f"{lines / turns:.2f} ms)", walk / turns, "ms", floor_ms)
         line("audit's ceiling: the rules core's replay of the same log alone (order checks "
              "against the views, resolutions, state digests; no signature, parse or chain "
              "check)", turns / replayed, "turns/s", 1000 / floor_ms, rate=True)

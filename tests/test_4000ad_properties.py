@@ -4,8 +4,8 @@ Each example plays a whole game with random but legal orders, every order checke
 ``normalize_orders`` against the power's view exactly as on receipt, and checks after every
 resolution: ships are conserved, no power has more than two warps in flight or makes more than
 one departure a turn (arrivals with random ``on_tie``, concessions with random ``surrender:``
-stars), resolution is deterministic to the byte, and the state survives a JSON
-round trip.
+stars), resolution is deterministic to the byte, the state survives a JSON round trip, and
+the order view gives every power the view's verdict.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem import canonical
+from pbem.game import views
 from tests.ad_driver import AD, Table
 
 VARIANTS = ["alliances-2", "alliances-4", "independents-3", "independents-4", "wild-4"]
@@ -64,6 +65,23 @@ def random_body(t: Table, power: str, rng: random.Random) -> dict:
     return body
 
 
+def same_verdict_with_the_order_view(state: dict, body: dict, rng: random.Random) -> None:
+    """The order view (pbem.game.views) gives the view's verdict, problems and sentences
+    included, for every power (due or not) on this body and on one with a departure of too many
+    ships, from another star, or for a warp in flight."""
+    bodies = [body]
+    if "depart" in body:
+        wrong = json.loads(json.dumps(body))
+        change = rng.choice(["ships", "from", "warp"])
+        wrong["depart"][change] = {"ships": 10**4, "from": rng.choice(list(AD.board.stars)),
+                                   "warp": rng.choice([1, 2, 3])}[change]
+        bodies.append(wrong)
+    for power in state["powers"]:
+        for b in bodies:
+            assert (AD.normalize_orders(b, views.order_view(AD, state, power))
+                    == AD.normalize_orders(b, AD.view(state, power))), (power, b)
+
+
 def conserved(state: dict) -> bool:
     tally = state["tally"]
     made = sum(tally["initial"].values()) + sum(tally["produced"].values())
@@ -85,9 +103,11 @@ def test_random_legal_games_keep_the_invariants(variant, seed, mode):
             break
         orders = {}
         for power in AD.powers_due(t.state):
-            norm, problems = t.check(power, random_body(t, power, rng))
+            body = random_body(t, power, rng)
+            norm, problems = t.check(power, body)
             assert not problems, [str(p) for p in problems]
             orders[power] = norm
+            same_verdict_with_the_order_view(t.state, body, rng)
         before = canonical.encode(t.state)
         first = AD.resolve(t.state, orders)
         again = AD.resolve(json.loads(before), json.loads(json.dumps(orders)))

@@ -51,9 +51,13 @@ def outcome(data: bytes, workers: int) -> tuple[Any, ...]:
         return ("failed", str(exc), exc.seq, exc.line, exc.field)
 
 
-@pytest.fixture
-def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(params=[False, True], ids=["workers-do-all", "walk-takes-unstarted"])
+def small_chunks(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Chunks of three lines; the walk either waits for the workers' findings on every chunk
+    (so every finding is used) or takes a chunk no worker has started (as it does on a busy
+    machine: the verdict is the same whoever checked which line)."""
     monkeypatch.setattr(_parallel, "CHUNK_LINES", 3)
+    monkeypatch.setattr(_parallel, "STEAL", request.param)
 
 
 def flip(data: bytes, line: int, at: int = 30) -> bytes:

@@ -468,7 +468,7 @@ def _departure(
     if origin is not None and isinstance(ships, int):
         possible = _possible_ships(c, origin, arriving)
         if ships > possible:
-            here = c.view["stars"][origin]["ships"].get(c.me, 0)
+            here = _ships_at(c, origin)
             c.problem("ships", f"{path}.ships",
                       f"you have no ships at {origin}" if possible == 0 else
                       f"you have {here} ships at {origin}, not {ships}"
@@ -491,10 +491,15 @@ def _departure(
     }
 
 
+def _ships_at(c: _Checker, star: str) -> int:
+    """Own ships at ``star`` now (a star nobody is at may be missing from an order view)."""
+    return int((c.view["stars"].get(star) or {}).get("ships", {}).get(c.me, 0))
+
+
 def _possible_ships(c: _Checker, origin: str, arriving: dict[str, str]) -> int:
     """Own ships that could be at ``origin`` when this power departs: those there now, own
     fleets arriving there this turn, and this turn's production at the home star."""
-    total = int(c.view["stars"][origin]["ships"].get(c.me, 0))
+    total = _ships_at(c, origin)
     for key, star in arriving.items():
         if star == origin:
             total += int(c.view["warps"][c.me][key]["ships"].get(c.me, 0))

@@ -121,6 +121,11 @@ class FourThousandAD(Game):
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return view.view(state, power)
 
+    def order_view(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """What ``normalize_orders`` reads of ``view`` (pbem.game.views): the order checks'
+        view, a fraction of the report view's cost."""
+        return view.order_view(state, power)
+
     def secrets(self, state: dict[str, Any], power: str) -> list[str]:
         return secrecy.secrets(state, power)
 

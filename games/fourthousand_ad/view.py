@@ -166,3 +166,35 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
         }
     return out
 
+
+
+def order_view(state: dict[str, Any], power: str) -> dict[str, Any]:
+    """What ``orders.normalize_orders`` reads of ``view(state, power)``, and only that: the
+    engine checks orders against it (pbem.game.views), so the audit and acceptance do not build
+    the whole report view (every warp's reach, every power's totals) to check one order file.
+    The same values as the view's fields of the same names: the viewer's own warps, the ships
+    at every star someone is at, the powers (their order, status and home), the alliances it
+    sees, and the forecast's ships on a production turn (the only turn the check reads it).
+    It holds nothing the power may not see, and shares the state's values (read only)."""
+    if power not in state["powers"]:
+        raise ValueError(f"no power {power!r} in this game")
+    out: dict[str, Any] = {
+        "game_id": state["game_id"],
+        "version": state["version"],
+        "options": state["options"],
+        "viewer": power,
+        "due": due_powers(state),
+        "production_turn": production.is_production_turn(state["options"], state["turn"]),
+        "powers": {p: {"home": info["home"], "status": info["status"]}
+                   for p, info in state["powers"].items()},
+        "alliances": [{"members": list(a["members"]), "public": a["public"],
+                       "since": a["since"]}
+                      for a in state["alliances"] if a["public"] or power in a["members"]],
+        "stars": state["stars"],  # the stars someone is at, each with its ships
+        "warps": {power: state["warps"][power]},  # its own: from, sector, ships, commitment…
+        "result": state["result"],
+        "board": state.get("board"),
+    }
+    if out["production_turn"]:
+        out["forecast"] = {"ships": production.forecast(World(state, copy=False), power)}
+    return out

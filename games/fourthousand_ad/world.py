@@ -46,11 +46,12 @@ _BOARD: list[tuple[Any, Any]] = []  # (a state's board data, its canonical-order
 
 def canonical_copy(state: dict[str, Any]) -> dict[str, Any]:
     """A working copy of ``state`` in canonical (sorted) key order, as
-    ``json.loads(canonical.dumps(state))`` gives it, except that the board data (recorded in
-    the state, the same for the whole game, never written by the rules) is one sorted copy
-    shared by the states that follow: a resolution copies only what it may change, and the
-    view and the next resolution find the board they already built (board_of, by identity).
-    Equal value, equal digest; only the board is shared."""
+    ``json.loads(canonical.dumps(state))`` gives it (copied in Python: ``_sorted_copy``),
+    except that the board data (recorded in the state, the same for the whole game, never
+    written by the rules) is one sorted copy shared by the states that follow: a resolution
+    copies only what it may change, and the view and the next resolution find the board they
+    already built (board_of, by identity). Equal value, equal digest; only the board is
+    shared."""
     if "board" not in state:
         copied: dict[str, Any] = json.loads(canonical.dumps(state))
         return copied
@@ -60,8 +61,35 @@ def canonical_copy(state: dict[str, Any]) -> dict[str, Any]:
     else:
         shared = json.loads(canonical.dumps(board))
         _BOARD[:] = [(board, shared)]  # held, so neither id is reused while remembered
-    rest = json.loads(canonical.dumps({k: v for k, v in state.items() if k != "board"}))
+    try:
+        rest = _sorted_copy({k: v for k, v in state.items() if k != "board"})
+    except _NotJson:
+        rest = json.loads(canonical.dumps({k: v for k, v in state.items() if k != "board"}))
     return {k: shared if k == "board" else rest[k] for k in sorted([*rest, "board"])}
+
+
+class _NotJson(Exception):
+    """A mapping key that is not a string: the JSON round trip decides what it becomes."""
+
+
+def _sorted_copy(value: dict[str, Any]) -> dict[str, Any]:
+    """``json.loads(canonical.dumps(value))`` for JSON data, copied in Python instead of
+    encoded and parsed (half the time): every mapping in sorted key order, tuples as lists,
+    strings, numbers, booleans and None shared (they are immutable)."""
+    out: dict[str, Any] = {}
+    for key in sorted(value):
+        if type(key) is not str:
+            raise _NotJson
+        item = value[key]
+        kind = type(item)
+        out[key] = (_sorted_copy(item) if kind is dict
+                    else _list_copy(item) if kind is list or kind is tuple else item)
+    return out
+
+
+def _list_copy(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    return [_sorted_copy(x) if type(x) is dict
+            else _list_copy(x) if type(x) is list or type(x) is tuple else x for x in value]
 
 
 class World:

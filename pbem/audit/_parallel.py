@@ -2,14 +2,17 @@
 
 Verifying a line (JSON, canonical form, its hash) and an order file's signature and YAML are
 pure functions of the line's bytes and, for the order file, of the keys registered at that
-point; together they are about half of an audit. Where the machine has more than one core the
-reader hands the lines in bounded chunks (:data:`CHUNK_LINES`, at most :data:`AHEAD` chunks in
-flight, each at most :data:`CHUNK_BYTES` unless one line is longer, so memory stays flat) to
-worker processes and gives them to the walk in log order with
-what the workers found. The walk uses a result only where it is exactly what it would compute
-itself: a line a worker could not verify is parsed again in order (so the error is the serial
-one, word for word), and an order file checked against keys that have changed since (a ``key``
-entry walked after the chunk was handed out) is checked again with the keys of the walk.
+point; together they are about half of an audit. Where the machine has a core free beside the
+walk's (:func:`workers_for`) the reader hands the lines in bounded chunks
+(:data:`CHUNK_LINES`, at most :data:`AHEAD` chunks in flight, each at most
+:data:`CHUNK_BYTES` unless one line is longer, so memory stays flat) to worker processes and
+gives them to the walk in log order with what the workers found; the walk checks a share of
+the chunks itself, adapted so that neither side waits for the other (:class:`_Share`), and any
+chunk no worker has started when the walk reaches it. The walk uses a result only where it is
+exactly what it would compute itself: a line a worker could not verify is parsed again in
+order (so the error is the serial one, word for word), and an order file checked against keys
+that have changed since (a ``key`` entry walked after the chunk was handed out) is checked
+again with the keys of the walk.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ FIRST_LINES = 8  # the first chunks are smaller (doubling), so the walk starts s
 CHUNK_BYTES = 256 * 1024  # a chunk ends at this many bytes or lines (or holds one longer line)
 AHEAD = 4  # chunks in flight per worker
 MIN_BYTES = 1 << 20  # smaller logs are audited in one process (starting workers costs more)
+MOST_WORKERS = 4  # the walk uses what they find at about the rate four of them find it
+MOST_KEPT = 0.9  # the largest share of the chunks the walk keeps (_Share)
+STEAL = True  # the walk shares the chunks with the workers (False: they check all, it waits)
 _BODY = b'{"body":'
 
 
@@ -86,19 +92,83 @@ KeysNow = Callable[[], tuple[int, dict[str, str]]]
 """(version, {power: public key text}) of the walk's keys now; the version counts key changes."""
 
 
-def workers_for(size: int, requested: int | None) -> int:
+def cores() -> int:
+    """The cores this process may run on (its affinity, which a container or ``taskset`` may
+    narrow; else every core of the machine)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def others_running() -> float:
+    """How many cores other processes want now: the one-minute load average (processes running
+    or waiting for a core), or the processes runnable this instant besides this one where that
+    is fewer (/proc/loadavg: the load average still counts the work this process did just
+    before, e.g. a benchmark writing the log it now audits)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average here: assume a quiet machine
+        return 0.0
+    try:
+        with open("/proc/loadavg", "rb") as fh:
+            runnable = int(fh.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return load
+    return max(min(load, runnable - 1.0), 0.0)
+
+
+def workers_for(size: int, requested: int | None, machine: tuple[int, float] | None = None
+                ) -> int:
     """How many worker processes to use for a source of ``size`` bytes: ``requested`` if given
-    (0: none), else one fewer than the cores, none for a small log or a single core."""
+    (0: none); else none for a small log, and one per core free beside the walk's own
+    (``machine``: the cores this process may use and :func:`others_running`; a worker needs at
+    least half a core to itself), at most :data:`MOST_WORKERS`. The walk still checks a share
+    of the chunks itself, more as the workers fall behind (:func:`ahead`), so a machine that
+    becomes busy costs little more than the chunks the workers hold."""
     if requested is not None:
         return max(requested, 0)
     if size < MIN_BYTES:
         return 0
-    return min(max((os.cpu_count() or 1) - 1, 0), 4)
+    have, others = machine if machine is not None else (cores(), others_running())
+    return min(max(round(have - 1 - others), 0), have - 1, MOST_WORKERS)
+
+
+class _Share:
+    """The share of the chunks the walk checks itself, adapted as it goes: up when it found a
+    worker's chunk unfinished (the workers are behind: the machine is busy, or their work costs
+    more than the walk's), down when the findings were ready (a worker waits for work). So the
+    two sides finish together on a quiet machine and the walk does nearly all of it on a busy
+    one, without doing any line twice. At most :data:`MOST_KEPT`: a few chunks still go to the
+    workers, so the walk finds out when a core frees up again."""
+
+    UP = 0.1
+    DOWN = 0.02
+
+    def __init__(self) -> None:
+        self.kept = 0.0
+        self._credit = 0.0
+
+    def mine(self) -> bool:
+        """Whether the next chunk is the walk's own."""
+        self._credit += self.kept
+        if self._credit >= 1.0:
+            self._credit -= 1.0
+            return True
+        return False
+
+    def found(self, ready: bool) -> None:
+        self.kept = (max(self.kept - self.DOWN, 0.0) if ready
+                     else min(self.kept + self.UP, MOST_KEPT))
 
 
 def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
           keys_now: KeysNow, workers: int) -> Generator[tuple[bytes, Ahead | None], None, None]:
-    """The lines, each with what a worker found (None: nothing; the walk does it all)."""
+    """The lines, each with what a worker found (None: nothing; the walk does it all).
+
+    With :data:`STEAL` (the default) the walk keeps a share of the chunks (:class:`_Share`)
+    and takes back any chunk no worker has started when it reaches it; without, the workers
+    check every chunk and the walk waits for them."""
     if workers <= 0:
         for raw in lines:
             yield raw, None
@@ -107,6 +177,8 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
     method = "fork" if threading.active_count() == 1 else "forkserver"
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
     pending: deque[tuple[list[bytes], Future[list[Ahead | None]] | None]] = deque()
+    share = _Share()
+    popped = 0
     lineno = first_line
     limit = FIRST_LINES
     broken = False
@@ -118,7 +190,7 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
                 if not chunk:
                     break
                 future = None
-                if not broken:
+                if not broken and not (STEAL and share.mine()):
                     version, keys = keys_now()
                     try:
                         future = pool.submit(check_chunk, chunk, lineno, source, game_id,
@@ -131,6 +203,12 @@ def ahead(lines: Iterator[bytes], first_line: int, source: str, game_id: str,
                 return
             chunk, future = pending.popleft()
             found: list[Ahead | None] = [None] * len(chunk)
+            popped += 1
+            if future is not None and STEAL:
+                if popped > AHEAD * workers:  # not the first chunks: the workers were starting
+                    share.found(future.done())
+                if not future.done() and future.cancel():
+                    future = None  # no worker started it: the walk's own
             if future is not None:
                 try:
                     found = future.result()

@@ -29,7 +29,7 @@ from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.chance.contributions import Contributions
 from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
-from pbem.game import registry, versions
+from pbem.game import registry, versions, views
 from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
@@ -140,11 +140,13 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 class _Memo:
-    """The game plugin with ``view`` and ``normalize_orders`` remembered for the current state.
+    """The game plugin with ``order_view`` and ``normalize_orders`` remembered for the current
+    state.
 
     Both are pure (the plugin contract), and the walk asks for them twice per order file: in the
     acceptance check and again in the replay (replay.gather_orders). Results are handed out by
-    reference; the rules core never mutates its inputs."""
+    reference; the rules core never mutates its inputs. The order checks read the game's
+    ``order_view`` (pbem.game.views: its ``view`` where it has none), as acceptance does."""
 
     def __init__(self, plugin: GamePlugin) -> None:
         self._plugin = plugin
@@ -155,11 +157,11 @@ class _Memo:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
-    def view(self, state: dict[str, Any], power: str | None) -> Any:
+    def order_view(self, state: dict[str, Any], power: str) -> Any:
         if state is not self._state:
             self._state, self._views, self._checked = state, {}, {}
         if power not in self._views:
-            self._views[power] = self._plugin.view(state, power)
+            self._views[power] = views.order_view(self._plugin, state, power)
         return self._views[power]
 
     def normalize_orders(self, body: Any, view: Any) -> Any:
@@ -195,9 +197,10 @@ class Walker:
                 body.get("format") if isinstance(body, dict) else body))
         self.game_id = str(body["game_id"])
         try:
-            self.plugin: GamePlugin = _Memo(registry.load(body["plugin"]))  # type: ignore[assignment]
+            rules = registry.load(body["plugin"])
         except PbemError as exc:
             raise self.fail(genesis, "plugin", "an installed game plugin", str(exc)) from None
+        self.plugin: GamePlugin = _Memo(rules)  # type: ignore[assignment]
         variants = self.plugin.variants()
         if body.get("variant") not in variants:
             raise self.fail(genesis, "variant", f"one of {', '.join(sorted(variants))}",
@@ -210,10 +213,11 @@ class Walker:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
         self._key_texts: tuple[int, dict[str, str]] | None = None
+        self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
             raise self.fail(genesis, "keys", f"one key for each of {', '.join(info.powers)}",
                             ", ".join(sorted(self.keys)))
-        refused = versions.refusal(self.game_id, self.plugin, body)
+        refused = versions.refusal(self.game_id, rules, body)  # its data digests: per class
         if refused is not None:  # replay only with the rules version the game recorded
             raise self.fail(genesis, "rules_version", versions.recorded_version(body),
                             versions.rules_version(self.plugin), refused)
@@ -248,6 +252,13 @@ class Walker:
         if self._key_texts is None or self._key_texts[0] != self.key_version:
             self._key_texts = (self.key_version, {p: k.text() for p, k in self.keys.items()})
         return self._key_texts
+
+    def _by_fingerprint(self) -> dict[str, PublicKey]:
+        """The keys registered now by fingerprint (made again only after a key change)."""
+        if self._fingerprints is None or self._fingerprints[0] != self.key_version:
+            self._fingerprints = (self.key_version,
+                                  {k.fingerprint: k for k in self.keys.values()})
+        return self._fingerprints[1]
 
     def _chance_fail(self, record: Record, exc: ChanceProblem) -> AuditFailure:
         return self.fail(record, exc.field, exc.expected, exc.found, exc.why)
@@ -360,7 +371,7 @@ class Walker:
         key = self.keys[power]
         v = ahead.outcome if ahead is not None and ahead.keys == self.key_version else None
         if v is None:  # not checked ahead, or against keys replaced since
-            v = signed_outcome(str(b["text"]), self.game_id, self.keys)
+            v = signed_outcome(str(b["text"]), self.game_id, self.keys, self._by_fingerprint())
         if isinstance(v, list):
             raise self._rejected(entry, power, key, v)
         expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],
@@ -424,8 +435,8 @@ class Walker:
 
     def _check_orders(self, entry: Entry, power: str, b: Mapping[str, Any]) -> None:
         assert self.state is not None
-        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(self.state,
-                                                                                  power))
+        _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(
+            self.plugin, self.state, power))
         if problems:
             p = problems[0]
             check = _CHECK_NAMES.get(p.code, f"the order check ({p.code})")
@@ -532,7 +543,8 @@ class Walker:
         b = self.standing[power]
         if self.checked.get(power) == (self.version, str(b["sha256"])):
             return True
-        _, problems = self.plugin.normalize_orders(b["orders"], self.plugin.view(state, power))
+        _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(self.plugin,
+                                                                                 state, power))
         return not problems
 
     def _check_claimed_use(self, record: Withheld) -> None:
@@ -597,7 +609,7 @@ class Walker:
         size = len(DOMAIN) + len(b'{"body":') + body
         bare = size - len(str(pad)) if isinstance(pad, str) else size
         want = replay.padded_size(bare, replay.ORDERS_CLASS)
-        if not isinstance(pad, str) or pad.strip(" ") or size != want:
+        if not isinstance(pad, str) or pad != " " * len(pad) or size != want:
             raise self.fail(entry, "pad", f"spaces that bring the entry to {want} bytes (its "
                             f"size class: {replay.ORDERS_CLASS} bytes, or the next multiple of "
                             f"{replay.PAD_BUCKET} past it)", f"{len(str(pad))} characters, the "

@@ -66,23 +66,25 @@ def components_digest(data: Any) -> str:
     return canonical.digest(data)
 
 
-_DIGESTS: dict[int, tuple[Any, dict[str, str]]] = {}
+_DIGESTS: dict[type, dict[str, str]] = {}
 
 
 def data_digests(plugin: Any) -> dict[str, str]:
     """The digest of each of the plugin's data files, computed once per process and plugin
-    (as its code is loaded once): parsing them is tens of milliseconds of YAML, and every
-    visit that loads a game's state checks them (a changed file is found by the next
-    process: a cron run, an ingest)."""
-    cached = _DIGESTS.get(id(plugin))
-    if cached is not None and cached[0] is plugin:
-        return dict(cached[1])
+    class (as its code is loaded once, its data files are the class's: every object of it,
+    whoever wraps it, reads the same files): parsing them is milliseconds of YAML, and every
+    visit that loads a game's state, and every audit, checks them (a changed file is found by
+    the next process: a cron run, an ingest)."""
+    cls = type(plugin)
+    cached = _DIGESTS.get(cls)
+    if cached is not None:
+        return dict(cached)
     files = getattr(plugin, "data_files", None)
     if files is None:
         return {}
     out = {name: hashlib.sha256(value).hexdigest() if isinstance(value, bytes)
            else canonical.digest(value) for name, value in sorted(files().items())}
-    _DIGESTS[id(plugin)] = (plugin, out)
+    _DIGESTS[cls] = out
     return dict(out)
 
 

@@ -28,6 +28,7 @@ from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import Window
+from pbem.game.views import order_view
 from pbem.host import leftovers, notify, rootindex
 from pbem.host.opengames import Busy, OpenGame, OpenGames
 from pbem.mail.outbox import Outbox
@@ -244,7 +245,8 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
                 "replay", "seq",
                 f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for "
                 f"turn {v.turn}: an older or equal submission cannot replace it (raise seq)"))
-        normalized, found = plugin.normalize_orders(v.body, held.view(v.power))
+        # The order view (pbem.game.views), the one the replay and the audit check against.
+        normalized, found = plugin.normalize_orders(v.body, order_view(plugin, state, v.power))
         problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
                         for p in found)
     data = v.block.encode("utf-8")

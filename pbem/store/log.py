@@ -160,30 +160,54 @@ def load_line(raw: bytes, bad: Callable[[str], CorruptEntry]) -> Any:
         raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
 
 
+def _form_problem(obj: dict[str, Any]) -> tuple[str, int | None] | None:
+    """Why a line's JSON object is not a well-formed entry (its message and the seq, if known),
+    or None: the fields, seq, prev, hash, kind and time. One rule for both readers below."""
+    maybe_seq = obj.get("seq")
+    known_seq = maybe_seq if type(maybe_seq) is int else None
+    if obj.keys() != FIELDS:
+        missing = sorted(FIELDS - obj.keys())
+        extra = sorted(obj.keys() - FIELDS)
+        return f"wrong fields: missing {missing}, unexpected {extra}", known_seq
+    seq, prev, kind, time, digest = obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["hash"]
+    if type(seq) is not int or seq < 0:
+        return f"seq must be a non-negative integer, found {seq!r}", None
+    if not isinstance(prev, str) or not _HEX64.match(prev):
+        return f"prev must be 64 lowercase hex digits, found {prev!r}", seq
+    if not isinstance(digest, str) or not _HEX64.match(digest):
+        return f"hash must be 64 lowercase hex digits, found {digest!r}", seq
+    if not isinstance(kind, str) or not _KIND.match(kind):
+        return f"kind must be a lowercase word, found {kind!r}", seq
+    if not is_iso(time):
+        return f"time must be an ISO-8601 UTC time, found {time!r}", seq
+    return None
+
+
+def _with_hash(enc: bytes, digest: str) -> bytes:
+    """The line of an entry whose hashed encoding is ``enc``: kind, prev, seq and time are
+    validated, so the last ',"kind":"' in enc is where "hash" goes."""
+    cut = enc.rfind(_KIND_MARK) + 1
+    return b"".join((enc[:cut], b'"hash":"', digest.encode(), b'",', enc[cut:]))
+
+
 def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
+    """One line's entry, verified: a padded entry read without its pad twice where it can be
+    (:func:`_parse_padded`), else (and for every problem's words) :func:`_parse_plain`."""
+    padded = _parse_padded(raw)
+    return padded if padded is not None else _parse_plain(raw, lineno, source)
+
+
+def _parse_plain(raw: bytes, lineno: int, source: str) -> Entry:
     def bad(message: str, seq: int | None = None) -> CorruptEntry:
         return CorruptEntry(source, lineno, seq, message)
 
     obj = load_line(raw, bad)
     if not isinstance(obj, dict):
         raise bad(f"expected a JSON object, found {type(obj).__name__}")
-    maybe_seq = obj.get("seq")
-    known_seq = maybe_seq if type(maybe_seq) is int else None
-    if obj.keys() != FIELDS:
-        missing = sorted(FIELDS - obj.keys())
-        extra = sorted(obj.keys() - FIELDS)
-        raise bad(f"wrong fields: missing {missing}, unexpected {extra}", known_seq)
+    problem = _form_problem(obj)
+    if problem is not None:
+        raise bad(*problem)
     seq, prev, kind, time, digest = obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["hash"]
-    if type(seq) is not int or seq < 0:
-        raise bad(f"seq must be a non-negative integer, found {seq!r}")
-    if not isinstance(prev, str) or not _HEX64.match(prev):
-        raise bad(f"prev must be 64 lowercase hex digits, found {prev!r}", seq)
-    if not isinstance(digest, str) or not _HEX64.match(digest):
-        raise bad(f"hash must be 64 lowercase hex digits, found {digest!r}", seq)
-    if not isinstance(kind, str) or not _KIND.match(kind):
-        raise bad(f"kind must be a lowercase word, found {kind!r}", seq)
-    if not is_iso(time):
-        raise bad(f"time must be an ISO-8601 UTC time, found {time!r}", seq)
     body = obj["body"]
     enc = canonical.encode({"body": body, "kind": kind, "prev": prev, "seq": seq, "time": time})
     computed = hashlib.sha256(DOMAIN + enc).hexdigest()
@@ -194,12 +218,74 @@ def _parse_line(raw: bytes, lineno: int, source: str) -> Entry:
             seq,
         )
     # The line must be exactly the canonical encoding, so every byte is covered by the hash and
-    # no parser can read it differently (duplicate keys, escapes, spacing). kind, prev, seq and
-    # time are validated above, so the last ',"kind":"' in enc is where "hash" goes.
-    cut = enc.rfind(_KIND_MARK) + 1
-    expected = b"".join((enc[:cut], b'"hash":"', digest.encode(), b'",', enc[cut:]))
-    if raw != expected:
+    # no parser can read it differently (duplicate keys, escapes, spacing).
+    if raw != _with_hash(enc, digest):
         raise bad("the line is not in canonical form (its bytes were altered)", seq)
+    return Entry(seq, prev, kind, time, body, digest)
+
+
+_PAD_KEY = b',"pad":"'
+_PAD_MIN = 256  # a shorter pad is read as it is
+
+
+def _unpadded(raw: bytes) -> tuple[bytes, int, int] | None:
+    """(the line without its pad's spaces, where they were, how many) for a line whose last
+    ``"pad"`` value is a long run of spaces (a padded entry: pbem.store.replay.padded), or
+    None. Spaces inside a JSON string are its content only, so the line without them parses
+    exactly as the line does, with that one string empty."""
+    at = raw.rfind(_PAD_KEY)
+    if at < 0:
+        return None
+    start = at + len(_PAD_KEY)
+    end = raw.find(b'"', start)
+    n = end - start
+    if n < _PAD_MIN or raw.count(b" ", start, end) != n:
+        return None
+    return raw[:start] + raw[end:], start, n
+
+
+def _padded_body(obj: Any) -> dict[str, Any] | None:
+    """The body of a parsed line whose body's own ``pad`` is the last "pad" key of the line
+    (nothing after it in the canonical order can hold one: no mapping or list follows), or
+    None."""
+    if type(obj) is not dict or type(body := obj.get("body")) is not dict:
+        return None
+    if body.get("pad") != "" or any(type(v) in (dict, list) for k, v in body.items()
+                                    if k > "pad"):
+        return None
+    return body
+
+
+def _parse_padded(raw: bytes) -> Entry | None:
+    """:func:`_parse_line` of a padded entry without reading its pad twice: the line is parsed
+    and checked for canonical form without the pad's spaces, then hashed whole. Exactly the
+    entry _parse_line gives, or None (then _parse_line reads the line as it is, and names any
+    problem)."""
+    found = _unpadded(raw)
+    if found is None:
+        return None
+    short, start, n = found
+    try:
+        obj = json.loads(short)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    body = _padded_body(obj)
+    if body is None or _form_problem(obj) is not None:
+        return None
+    seq, prev, kind, time, digest = obj["seq"], obj["prev"], obj["kind"], obj["time"], obj["hash"]
+    enc = canonical.encode({"body": body, "kind": kind, "prev": prev, "seq": seq, "time": time})
+    if short != _with_hash(enc, digest):
+        return None  # not canonical: _parse_line names it
+    # The line is canonical with the spaces back in the body's pad (a string of spaces encodes
+    # as itself), and its hashed bytes are enc with them back at the same place.
+    # The body comes first in enc as in the line, so the pad's place in enc is ``start``.
+    hashed = hashlib.sha256(DOMAIN)
+    hashed.update(enc[:start])
+    hashed.update(raw[start:start + n])
+    hashed.update(enc[start:])
+    if hashed.hexdigest() != digest:
+        return None
+    body["pad"] = " " * n
     return Entry(seq, prev, kind, time, body, digest)
 
 

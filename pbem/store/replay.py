@@ -37,6 +37,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.events import check_events
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
+from pbem.game.views import order_view
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
@@ -104,6 +105,13 @@ class ReplayMismatch(PbemError):
 
 def json_safe(value: Any) -> Any:
     """Parsed YAML as JSON data: mapping keys become strings (``1:`` and ``"1":`` alike)."""
+    kind = type(value)
+    if kind is dict:  # the common cases first, without the abstract classes' checks
+        return {k if type(k) is str else str(k): json_safe(v) for k, v in value.items()}
+    if kind is list:
+        return [json_safe(v) for v in value]
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
     if isinstance(value, Mapping):
         return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -163,11 +171,11 @@ def gather_orders(
     standing: Mapping[str, Mapping[str, Any]],
     open_escrow: EscrowOpener | None,
 ) -> tuple[dict[str, Any], dict[str, str | None], dict[str, Any], dict[str, list[Problem]]]:
-    """Orders for every due power: its standing submission checked against its view, or the
-    game's standing orders (with escrowed reveals opened where the game allows); and for every
-    listened power (``Window.listens``) its standing submission if it sent one that checks
-    (only then does ``used`` name the power: a listened power is never given standing orders
-    and never misses a turn).
+    """Orders for every due power: its standing submission checked against its order view
+    (pbem.game.views), or the game's standing orders (with escrowed reveals opened where the
+    game allows); and for every listened power (``Window.listens``) its standing submission if
+    it sent one that checks (only then does ``used`` name the power: a listened power is never
+    given standing orders and never misses a turn).
 
     Returns (orders, used, sealed values opened, problems of submissions that no longer check)."""
     orders: dict[str, Any] = {}
@@ -177,7 +185,8 @@ def gather_orders(
     for power in plugin.powers_due(state):
         sub = standing.get(power)
         if sub is not None:
-            norm, problems = plugin.normalize_orders(sub["orders"], plugin.view(state, power))
+            norm, problems = plugin.normalize_orders(sub["orders"],
+                                                     order_view(plugin, state, power))
             if not problems:
                 orders[power] = norm
                 used[power] = sub["sha256"]
@@ -192,7 +201,8 @@ def gather_orders(
         sub = standing.get(power)
         if sub is None:
             continue
-        norm, problems = plugin.normalize_orders(sub["orders"], plugin.view(state, power))
+        norm, problems = plugin.normalize_orders(sub["orders"],
+                                                 order_view(plugin, state, power))
         if problems:
             stale[power] = problems
             continue

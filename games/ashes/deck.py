@@ -17,9 +17,9 @@ from typing import Any, TypeGuard
 
 import yaml
 
-from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
+from pbem.game.base import canonical
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE / "data" / "standin-deck.yaml"

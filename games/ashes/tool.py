@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
+from pbem.game.base import digits
 from pbem.game.tool import edit_order_file
-from pbem.numbers import digits
 
 from .orders import normalize_orders
 

@@ -18,9 +18,9 @@ from typing import Any, TypeGuard
 
 import yaml
 
-from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
+from pbem.game.base import canonical
 
 from .hexes import MAP_PIECES, PRINTED, SIDES
 

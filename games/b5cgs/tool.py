@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
+from pbem.game.base import digits
 from pbem.game.tool import edit_order_file
-from pbem.numbers import digits
 
 from . import orderform
 from .setup import FLEETS_BEFORE_PLAY, fleet_due, rules_version

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.numbers import digits, whole_arg
+from pbem.game.base import digits, whole_arg
 from pbem.protocol import commitment, escrow, orderfile
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.vault import Departure, Vault

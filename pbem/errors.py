@@ -29,14 +29,20 @@ class Problem:
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
-def show_value(value: object) -> str:
+def show_value(value: object, limit: int = 40) -> str:
     """A short, safe description of any value for a problem's message: a string, number or
-    yes/no as written (cut at 40 characters), anything else by its kind; never ``repr`` of a
-    huge integer (Python refuses to print one of over 4,300 digits)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return "a number too large"
+    yes/no as written (cut at ``limit`` characters with "…"), a list or mapping by its kind,
+    anything else by its type; never ``str`` of a huge integer (Python refuses to print one of
+    over 4,300 digits: issue 11, the poison order)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, (str, int, float, bool)) or value is None:
-        return repr(value)[:40]
+        text = repr(value)
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
     return f"a {type(value).__name__}"
 
 

@@ -2,7 +2,7 @@
 
 A game's ``normalize_orders`` reports every problem of a file at once, each a
 ``Problem(code, path, message)`` (pbem.errors). What every check needs is here once: collecting
-problems under field paths (``depart.else[1].ships``), unknown keys with "did you mean",
+problems under field paths (``move.else[1].ships``), unknown keys with "did you mean",
 required keys, and type checks for mappings, lists, texts, true/false and whole numbers (read
 with pbem.numbers's strict digit parser where a file may write a number as text). The game gives
 the codes and the sentences, in its own words; a sentence is a string, or a function of the
@@ -28,7 +28,8 @@ from pbem.numbers import digits
 #: A problem's sentence: fixed, or made from the value found.
 Say = str | Callable[[Any], str]
 
-__all__ = ["Checker", "Problem", "did_you_mean", "field", "item", "kind", "show", "word"]
+__all__ = ["Checker", "Problem", "did_you_mean", "field", "item", "kind", "show",
+           "unknown_keys", "word"]
 
 
 def show(value: object) -> str:
@@ -42,7 +43,7 @@ def word(key: object) -> str:
 
 
 def field(path: str, key: object) -> str:
-    """The path of ``key`` under ``path``: ``depart.warp``, or ``warp`` at the top."""
+    """The path of ``key`` under ``path``: ``move.ships``, or ``ships`` at the top."""
     return f"{path}.{word(key)}" if path else word(key)
 
 
@@ -74,6 +75,15 @@ def did_you_mean(key: object, choices: Iterable[str], *, cutoff: float = 0.6) ->
     return f' — did you mean "{close[0]}"?' if close else ""
 
 
+def unknown_keys(body: Mapping[Any, Any], allowed: Iterable[str], path: str, *, code: str,
+                 say: Callable[[Any, str], str]) -> list[Problem]:
+    """A problem for each key of ``body`` not in ``allowed`` (:meth:`Checker.unknown_keys`,
+    for a check that returns its list of problems)."""
+    known = tuple(allowed)
+    return [Problem(code, field(path, key), say(key, did_you_mean(key, known)))
+            for key in body if key not in known]
+
+
 def _said(say: Say, value: object) -> str:
     return say if isinstance(say, str) else say(value)
 
@@ -100,13 +110,9 @@ class Checker:
         """A problem for each key of ``body`` not in ``allowed``, at its own path; ``say(key,
         hint)`` is the sentence, ``hint`` the "did you mean" (or ""). True if every key is
         known."""
-        known = tuple(allowed)
-        ok = True
-        for key in body:
-            if key not in known:
-                self.bad(code, field(path, key), say(key, did_you_mean(key, known)))
-                ok = False
-        return ok
+        found = unknown_keys(body, allowed, path, code=code, say=say)
+        self.problems += found
+        return not found
 
     def required(self, body: Mapping[Any, Any], keys: Iterable[str], path: str, *, code: str,
                  say: Callable[[str], str]) -> bool:

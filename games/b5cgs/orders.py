@@ -66,9 +66,10 @@ class _Check(Checker):
             return None
         return hx.key(h)
 
-    def small(self, value: object, path: str, low: int, high: int, what: str) -> int | None:
-        return self.whole(value, path, code=what, low=low, high=high,
-                          say=lambda v: f"{what} is {low}..{high}, not {_show(v)}")
+    def small(self, value: object, path: str, low: int, high: int, *, code: str) -> int | None:
+        """A whole number ``low..high``; ``code`` is also the field's name in the sentence."""
+        return self.whole(value, path, code=code, low=low, high=high,
+                          say=lambda v: f"{code} is {low}..{high}, not {_show(v)}")
 
     def token(self, value: object, path: str) -> str | None:
         if not isinstance(value, str) or not TOKEN_ID.fullmatch(value.strip()):
@@ -239,7 +240,7 @@ def _start(c: _Check, value: object, board: dict[str, Any], power: str,
             c.bad("start", path, "{token: TYPE, hex: \"q,r\", facing: 1..6}")
             continue
         h = c.hex(entry.get("hex"), f"{path}.hex")
-        facing = c.small(entry.get("facing", 1), f"{path}.facing", 1, 6, "facing")
+        facing = c.small(entry.get("facing", 1), f"{path}.facing", 1, 6, code="facing")
         if h is None or facing is None:
             continue
         norm = {"token": entry.get("token"), "hex": h, "facing": facing}
@@ -271,7 +272,7 @@ def _entry(c: _Check, entry: object, path: str) -> dict[str, Any] | None:
     unit = c.token(entry.get("unit"), f"{path}.unit")
     out: dict[str, Any] = {"unit": unit}
     if "flip" in entry:
-        out["flip"] = c.small(entry["flip"], f"{path}.flip", 1, 3, "flip")
+        out["flip"] = c.small(entry["flip"], f"{path}.flip", 1, 3, code="flip")
     if "jump" in entry:
         if "to" in entry or "facing" in entry:
             c.bad("move", path, "a jump is instead of a movement (D4.67): jump or to/facing")
@@ -293,7 +294,7 @@ def _entry(c: _Check, entry: object, path: str) -> dict[str, Any] | None:
         if "to" in entry:
             out["to"] = c.hex(entry["to"], f"{path}.to")
         if "facing" in entry:
-            out["facing"] = c.small(entry["facing"], f"{path}.facing", 1, 6, "facing")
+            out["facing"] = c.small(entry["facing"], f"{path}.facing", 1, 6, code="facing")
     return out if c.clean_since(before) else None
 
 

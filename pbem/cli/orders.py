@@ -222,7 +222,7 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     return problems
 
 
-def _contribution_problems(view: dict[str, Any], entropy: Any) -> list[Problem]:
+def _contribution_problems(view: dict[str, Any], entropy: object) -> list[Problem]:
     """The referee's refusal of a signed file without the chance contribution its step needs
     (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
     info = view.get("chance")

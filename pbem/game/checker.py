@@ -26,7 +26,7 @@ from pbem.errors import Problem, show_value
 from pbem.numbers import digits
 
 #: A problem's sentence: fixed, or made from the value found.
-Say = str | Callable[[Any], str]
+Say = str | Callable[[object], str]
 
 __all__ = ["Checker", "Problem", "did_you_mean", "field", "item", "kind", "show",
            "unknown_keys", "word"]
@@ -76,7 +76,7 @@ def did_you_mean(key: object, choices: Iterable[str], *, cutoff: float = 0.6) ->
 
 
 def unknown_keys(body: Mapping[Any, Any], allowed: Iterable[str], path: str, *, code: str,
-                 say: Callable[[Any, str], str]) -> list[Problem]:
+                 say: Callable[[object, str], str]) -> list[Problem]:
     """A problem for each key of ``body`` not in ``allowed`` (:meth:`Checker.unknown_keys`,
     for a check that returns its list of problems)."""
     known = tuple(allowed)
@@ -106,7 +106,7 @@ class Checker:
         return len(self.problems) == mark
 
     def unknown_keys(self, body: Mapping[Any, Any], allowed: Iterable[str], path: str, *,
-                     code: str, say: Callable[[Any, str], str]) -> bool:
+                     code: str, say: Callable[[object, str], str]) -> bool:
         """A problem for each key of ``body`` not in ``allowed``, at its own path; ``say(key,
         hint)`` is the sentence, ``hint`` the "did you mean" (or ""). True if every key is
         known."""

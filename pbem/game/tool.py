@@ -34,6 +34,8 @@ from pbem.protocol.vault import Departure, Vault
 Subparsers = argparse._SubParsersAction  # the object add_subparsers() returns
 Orders = dict[str, Any]
 View = dict[str, Any]
+#: A view or an order body as a hook reads it (never written to).
+Reading = Mapping[str, Any]
 #: The referee's own check of a body against a view: (normalised orders, problems).
 Check = Callable[[Orders, View], tuple[Any, Sequence[Problem]]]
 
@@ -98,7 +100,7 @@ class OrderCommand:
     view_help: str = "check the orders against your view before writing"
     check: bool = True
     vault: bool = False
-    checked: Callable[[Any], Sequence[str]] | None = None
+    checked: Callable[[object], Sequence[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -122,16 +124,15 @@ class Start:
     warnings: Sequence[str] = ()
 
 
-def _no_start(view: Mapping[str, Any], vault: Path | None) -> Start:
+def _no_start(view: Reading, vault: Path | None) -> Start:
     return Start()
 
 
-def _no_footer(orders: Mapping[str, Any]) -> str:
+def _no_footer(orders: Reading) -> str:
     return ""
 
 
-def _no_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
-                 vault: Path | None) -> list[str]:
+def _no_warnings(view: Reading, orders: Reading, vault: Path | None) -> list[str]:
     return []
 
 
@@ -142,10 +143,9 @@ class Tool:
     orders: Sequence[OrderCommand] = ()
     commands: Sequence[Command] = ()
     check: Check | None = None
-    new_orders: Callable[[Mapping[str, Any], Path | None], Start] = _no_start
-    footer: Callable[[Mapping[str, Any]], str] = _no_footer
-    check_warnings: Callable[[Mapping[str, Any], Mapping[str, Any], Path | None],
-                             list[str]] = _no_warnings
+    new_orders: Callable[[Reading, Path | None], Start] = _no_start
+    footer: Callable[[Reading], str] = _no_footer
+    check_warnings: Callable[[Reading, Reading, Path | None], list[str]] = _no_warnings
 
     def register_orders(self, cmds: Subparsers) -> None:  # type: ignore[type-arg]
         """Add this game's subcommands of ``pbem orders`` (each with --help and a func)."""
@@ -183,7 +183,7 @@ class Tool:
                                         getattr(args, "vault", None), commitment.new_nonce()))
         for warning in edit.warnings:
             print(f"warning: {warning}", file=sys.stderr)
-        result: list[Any] = []
+        result: list[object] = []
         if view is not None and command.check and self.check is not None:
             normalized, problems = self.check(edit.orders, view)
             if problems:

@@ -79,9 +79,10 @@ def unknown_keys(body: Mapping[Any, Any], allowed: Iterable[str], path: str, *, 
                  say: Callable[[object, str], str]) -> list[Problem]:
     """A problem for each key of ``body`` not in ``allowed`` (:meth:`Checker.unknown_keys`,
     for a check that returns its list of problems)."""
-    known = tuple(allowed)
+    known = allowed if isinstance(allowed, (tuple, frozenset)) else tuple(allowed)
+    unknown = [key for key in body if key not in known]
     return [Problem(code, field(path, key), say(key, did_you_mean(key, known)))
-            for key in body if key not in known]
+            for key in unknown] if unknown else []
 
 
 def _said(say: Say, value: object) -> str:
@@ -111,7 +112,8 @@ class Checker:
         hint)`` is the sentence, ``hint`` the "did you mean" (or ""). True if every key is
         known."""
         found = unknown_keys(body, allowed, path, code=code, say=say)
-        self.problems += found
+        if found:
+            self.problems += found
         return not found
 
     def required(self, body: Mapping[Any, Any], keys: Iterable[str], path: str, *, code: str,

@@ -190,4 +190,4 @@ def test_the_order_check_names_each_bad_field_by_its_path():
     _, problems = check(st, EA, body)
     paths = {p.path for p in problems}
     assert {"move[0].to", "move[0].facing", "move[1].unit", "move[1]", "move[2]", "move[3]",
-            "'nonsense'"} <= paths, paths
+            "nonsense"} <= paths, paths

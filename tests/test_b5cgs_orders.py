@@ -38,7 +38,7 @@ def test_nothing_to_order_in_the_set_up_step():
 def test_unknown_sections_and_shapes_are_named():
     st = new_game()
     _, problems = check(st, EA, {"build": [], "move": "north"})
-    assert {p.path for p in problems} == {"'build'", "move"}
+    assert {p.path for p in problems} == {"build", "move"}
     _, problems = check(st, EA, ["move"])  # not a mapping
     assert problems and problems[0].code == "shape"
 

@@ -83,8 +83,8 @@ class Case:
 
 CASES = [
     Case("4000ad", "independents-4", _ad, ("bogus", "concede")),
-    Case("ashes", "rounds-3", _ashes, ("'bogus'", "place", "move.exchange", "retreat")),
-    Case("b5cgs", "basic-2", _b5, ("'bogus'", "move[0]", "fire[0].target",
+    Case("ashes", "rounds-3", _ashes, ("bogus", "place", "move.exchange", "retreat")),
+    Case("b5cgs", "basic-2", _b5, ("bogus", "move[0]", "fire[0].target",
                                    "allocate.build[0].nonsense", "allocate.build[1]")),
     Case("highcard", "duel-2", _toy, ("bogus", "other", "play")),
 ]

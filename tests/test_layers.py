@@ -106,6 +106,45 @@ def test_pbem_names_no_game() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+#: What a game may import of pbem (docs/architecture.md, "Pure core"): the contract, the
+#: protocol's pure helpers and the errors; everything else reaches a game through pbem.game.
+GAME_MAY_IMPORT = ("pbem.game", "pbem.protocol", "pbem.errors")
+
+
+def game_sources() -> list[Path]:
+    """Every module of the bundled games (games/*) and of the toy game (tests/toygame)."""
+    root = PBEM.parent
+    return [*sorted((root / "games").rglob("*.py")),
+            *sorted((root / "tests" / "toygame").rglob("*.py"))]
+
+
+def game_import_faults(paths: list[Path]) -> list[str]:
+    wrong = []
+    for path in paths:
+        for line, target in imports_of(path):
+            if target != "pbem" and not any(target == allowed or target.startswith(allowed + ".")
+                                            for allowed in GAME_MAY_IMPORT):
+                wrong.append(f"{path}:{line}: imports {target}")
+    return wrong
+
+
+def test_games_import_only_the_game_protocol_and_errors() -> None:
+    wrong = game_import_faults(game_sources())
+    assert not wrong, (f"a game imports only {', '.join(GAME_MAY_IMPORT)} (what else it needs "
+                       "is offered by pbem.game, e.g. pbem.game.base, pbem.game.demo):\n"
+                       + "\n".join(wrong))
+
+
+def test_the_game_import_check_catches_a_command_line_import(tmp_path: Path) -> None:
+    bad = tmp_path / "demo.py"
+    bad.write_text("from pbem.cli.demo import run\nfrom pbem.game.demo import OUT\n"
+                   "from pbem import canonical\nimport pbem.numbers\n")
+    assert game_import_faults([bad]) == [f"{bad}:1: imports pbem.cli.demo",
+                                         f"{bad}:3: imports pbem.canonical",
+                                         f"{bad}:4: imports pbem.numbers"]
+    assert game_sources() and all(p.suffix == ".py" for p in game_sources())
+
+
 #: 4000 A.D.'s words, which the shared code and the common templates must not use: pbem's own
 #: text is game-neutral, the game supplies its words (presenter, templates, tool).
 GAME_WORDS = ("warp", "hyperspace", "fleet", "4000ad")

@@ -15,10 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
 from pbem.game import datafile
+from pbem.game.base import canonical
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE / "data" / "standin-deck.yaml"

@@ -1,6 +1,6 @@
 """``make demo GAME=ashes``: a three-player game of The Ashes of Empire, played by email.
 
-As the 4000 A.D. demo (games/fourthousand_ad/demo.py, on the kit in pbem/cli/demo.py): each player
+As the 4000 A.D. demo (games/fourthousand_ad/demo.py, on the kit in pbem/game/demo.py): each player
 has an Ed25519 key and a vault (which keeps his fair-chance seed), writes orders with the player's
 tool from the view.json of his last mail (``pbem orders new/ashes/check/sign``), mails them into
 the referee's Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) takes every
@@ -18,7 +18,7 @@ import json
 import sys
 from typing import Any
 
-from pbem.cli.demo import (
+from pbem.game.demo import (
     OUT,
     check_sign_mail,
     copy_report,

@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.errors import show_value as _show
+from pbem.game.checker import Checker, field, item
+from pbem.game.checker import show as _show
 
 from .position import PREFIX, Position, check_move, check_place, from_view, place
 
@@ -48,13 +49,12 @@ def default_orders() -> dict[str, Any]:
 
 
 
-class _Checker:
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self.cards: Mapping[str, Any] = view.get("cards", {})
-        self.problems: list[Problem] = []
+class _Checker(Checker):
+    """pbem's problem collector with the Ashes' own checks: planets, ship counts, moves."""
 
-    def bad(self, code: str, path: str, message: str) -> None:
-        self.problems.append(Problem(code, path, message))
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.cards: Mapping[str, Any] = view.get("cards", {})
 
     def card(self, value: object, path: str) -> str | None:
         if not isinstance(value, str):
@@ -68,19 +68,16 @@ class _Checker:
         return code
 
     def count(self, value: object, path: str, low: int = 0) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or not (
-                low <= value <= MAX_COUNT):
-            self.bad("count", path, f"a number of ships ({low} or more), not {_show(value)}")
-            return None
-        return value
+        return self.whole(value, path, code="count", low=low, high=MAX_COUNT,
+                          say=lambda v: f"a number of ships ({low} or more), not {_show(v)}")
 
     def counts(self, value: object, path: str, low: int = 0) -> dict[str, int] | None:
-        if not isinstance(value, Mapping):
-            self.bad("shape", path, "a mapping of planet: ships")
+        given = self.mapping(value, path, code="shape", say="a mapping of planet: ships")
+        if given is None:
             return None
         out: dict[str, int] = {}
-        for key, n in value.items():
-            sub = f"{path}.{key if isinstance(key, str) else _show(key)}"
+        for key, n in given.items():
+            sub = field(path, key)
             code, k = self.card(key, sub), self.count(n, sub, low)
             if code is not None and k is not None:
                 if code in out:
@@ -89,10 +86,11 @@ class _Checker:
         return out
 
     def move(self, value: object, path: str) -> dict[str, Any] | None:
-        if not isinstance(value, Mapping):
-            self.bad("shape", path, "a movement option: exchange, colonise, conquer or "
-                     "reorganise")
+        given = self.mapping(value, path, code="shape", say="a movement option: exchange, "
+                             "colonise, conquer or reorganise")
+        if given is None:
             return None
+        value = given
         kinds = [KINDS[k] for k in value if isinstance(k, str) and k in KINDS]
         if len(kinds) != 1:
             self.bad("move-kind", path, "exactly one movement option per turn (exchange, "
@@ -100,11 +98,10 @@ class _Checker:
             return None
         kind = kinds[0]
         raw = {KINDS.get(k, k) if isinstance(k, str) else k: v for k, v in value.items()}
-        for key in raw:
-            if key not in MOVE_KEYS[kind]:
-                self.bad("unknown-field", f"{path}.{_show(key)}",
-                         f"{kind} takes {', '.join(MOVE_KEYS[kind])}, not {_show(key)}")
-        before = len(self.problems)
+        self.unknown_keys(raw, MOVE_KEYS[kind], path, code="unknown-field",
+                          say=lambda key, hint: f"{kind} takes {', '.join(MOVE_KEYS[kind])}, "
+                          f"not {_show(key)}{hint}")
+        before = self.mark()
         if kind == "exchange":
             out: dict[str, Any] = {"exchange": self.card(raw["exchange"], f"{path}.exchange")}
         elif kind == "colonise":
@@ -114,7 +111,7 @@ class _Checker:
             out = {"reorganise": self.counts(raw["reorganise"], f"{path}.reorganise")}
         else:
             out = self.conquest(raw, path)
-        return out if len(self.problems) == before else None
+        return out if self.clean_since(before) else None
 
     def conquest(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
         target = self.card(raw["conquer"], f"{path}.conquer")
@@ -150,10 +147,9 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
         return out, [Problem("shape", "", "orders are a mapping (place:, move:, else:, "
                              "retreat:)")]
     c = _Checker(view)
-    for key in body:
-        if key not in TOP_KEYS:
-            c.bad("unknown-order", _show(key), f"no order {_show(key)} in The Ashes "
-                  f"of Empire (orders: {', '.join(TOP_KEYS)})")
+    c.unknown_keys(body, TOP_KEYS, "", code="unknown-order",
+                   say=lambda key, hint: f"no order {_show(key)} in The Ashes of Empire"
+                   f"{hint} (orders: {', '.join(TOP_KEYS)})")
     window = view.get("window") or {}
     if window.get("kind") in ("setup", "deal") or (
             window.get("due") is not None and view.get("viewer") not in window["due"]
@@ -169,16 +165,16 @@ def _normalize(body: object, view: Mapping[str, Any]) -> tuple[dict[str, Any], l
         out["move"] = c.move(body["move"], "move")
     alts = body.get("else")
     if alts is not None:
-        if not isinstance(alts, list) or len(alts) > MAX_ELSE:
-            c.bad("else", "else", f"a list of at most {MAX_ELSE} movement options")
-        else:
-            out["else"] = [c.move(m, f"else[{i}]") for i, m in enumerate(alts)]
+        moves = c.listing(alts, "else", code="else", most=MAX_ELSE,
+                          say=f"a list of at most {MAX_ELSE} movement options")
+        if moves is not None:
+            out["else"] = [c.move(m, item("else", i)) for i, m in enumerate(moves)]
     retreat = body.get("retreat")
     if retreat is not None:
-        if not isinstance(retreat, list) or len(retreat) > 10:
-            c.bad("retreat", "retreat", "a list of your homeplanets, in order")
-        else:
-            codes = [c.card(x, f"retreat[{i}]") for i, x in enumerate(retreat)]
+        homes = c.listing(retreat, "retreat", code="retreat", most=10,
+                          say="a list of your homeplanets, in order")
+        if homes is not None:
+            codes = [c.card(x, item("retreat", i)) for i, x in enumerate(homes)]
             out["retreat"] = [x for x in codes if x is not None]
     pos = from_view(view)
     if pos is None:

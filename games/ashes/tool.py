@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.game.tool import edit_order_file
-from pbem.numbers import digits
+from pbem.game.base import digits
+from pbem.game.tool import Edit, OrderCommand, OrderInput, Start, Tool, arg
 
 from .orders import normalize_orders
 
@@ -73,59 +73,46 @@ def build(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
     return out
 
 
-def run_ashes(args: argparse.Namespace) -> int:
-    edit_order_file(args.file, args.view, lambda orders: build(orders, args), normalize_orders,
-                    footer)
-    print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
-    return 0
+def apply(given: OrderInput) -> Edit:
+    return Edit(build(given.orders, given.args))
 
 
-class AshesTool:
-    footer = staticmethod(footer)
-
-    @staticmethod
-    def register_orders(cmds: Any) -> None:
-        p = cmds.add_parser("ashes", help="write The Ashes of Empire orders into FILE",
-                            description="Write reinforcement placements, one movement option "
-                            "and a retreat preference into an Ashes order file; with --view, "
-                            "check them first exactly as the referee will.")
-        p.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
-        p.add_argument("--place", nargs="+", metavar="CARD=N", help="reinforcements to place")
-        p.add_argument("--exchange", metavar="CARD", help="a. exchange this homeplanet")
-        p.add_argument("--colonise", metavar="CARD", help="b. make this homeplanet a colony")
-        p.add_argument("--conquer", metavar="TARGET", help="c. attack this planet")
-        p.add_argument("--from", dest="source", metavar="CARD",
-                       help="the colony (or homeplanet to show) whose line D shows the target")
-        p.add_argument("--ships", nargs="+", metavar="N|CARD=N", help="ships that move")
-        p.add_argument("--survivors-to", metavar="CARD",
-                       help="where a conquered neutral planet's surviving ships go")
-        p.add_argument("--reorganise", nargs="+", metavar="CARD=N",
-                       help="d. new ship counts of your planets")
-        p.add_argument("--retreat", nargs="+", metavar="CARD",
-                       help="standing: homeplanets to send ships back to, in order")
-        p.add_argument("--view", type=Path, metavar="VIEW.json",
-                       help="check the orders against your view before writing")
-        p.set_defaults(func=run_ashes)
-
-    @staticmethod
-    def register_commands(sub: Any) -> None:
-        return None
-
-    @staticmethod
-    def new_orders(view: Mapping[str, Any], vault: Any) -> tuple[dict[str, Any], list[str]]:
-        you = view.get("you") or {}
-        hand = ", ".join(str(c).removeprefix("planet:") for c in you.get("hand", {}))
-        return {}, [f"# your homeplanets: {hand}",
-                    f"# reinforcements this turn: {you.get('reinforcements', 0)}"]
-
-    @staticmethod
-    def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
-                       vault: Any) -> list[str]:
-        window = view.get("window") or {}
-        if window.get("kind") in ("setup", "deal") or view.get("viewer") not in window.get(
-                "due", [view.get("viewer")]):
-            return []
-        return [] if orders.get("move") else ["no movement this turn (standing orders)"]
+def new_orders(view: Mapping[str, Any], vault: Path | None) -> Start:
+    you = view.get("you") or {}
+    hand = ", ".join(str(c).removeprefix("planet:") for c in you.get("hand", {}))
+    return Start({}, [f"# your homeplanets: {hand}",
+                      f"# reinforcements this turn: {you.get('reinforcements', 0)}"])
 
 
-TOOL = AshesTool()
+def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
+                   vault: Path | None) -> list[str]:
+    window = view.get("window") or {}
+    if window.get("kind") in ("setup", "deal") or view.get("viewer") not in window.get(
+            "due", [view.get("viewer")]):
+        return []
+    return [] if orders.get("move") else ["no movement this turn (standing orders)"]
+
+
+ASHES = OrderCommand(
+    "ashes", help="write The Ashes of Empire orders into FILE",
+    description="Write reinforcement placements, one movement option and a retreat preference "
+    "into an Ashes order file; with --view, check them first exactly as the referee will.",
+    arguments=[
+        arg("--place", nargs="+", metavar="CARD=N", help="reinforcements to place"),
+        arg("--exchange", metavar="CARD", help="a. exchange this homeplanet"),
+        arg("--colonise", metavar="CARD", help="b. make this homeplanet a colony"),
+        arg("--conquer", metavar="TARGET", help="c. attack this planet"),
+        arg("--from", dest="source", metavar="CARD",
+            help="the colony (or homeplanet to show) whose line D shows the target"),
+        arg("--ships", nargs="+", metavar="N|CARD=N", help="ships that move"),
+        arg("--survivors-to", metavar="CARD",
+            help="where a conquered neutral planet's surviving ships go"),
+        arg("--reorganise", nargs="+", metavar="CARD=N",
+            help="d. new ship counts of your planets"),
+        arg("--retreat", nargs="+", metavar="CARD",
+            help="standing: homeplanets to send ships back to, in order"),
+    ],
+    apply=apply)
+
+TOOL = Tool(orders=[ASHES], check=normalize_orders, new_orders=new_orders, footer=footer,
+            check_warnings=check_warnings)

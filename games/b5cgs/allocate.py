@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game.checker import unknown_keys
 
 from . import board, movement
 from .builds import why_not_build, why_not_mine, why_not_repair
@@ -135,10 +136,9 @@ def _shape(entries: object, path: str, keys: tuple[str, ...], problems: list[Pro
                                     + ", ".join(keys) + ")"))
             out.append(None)
             continue
-        bad = [k for k in e if k not in keys]
-        for k in bad:
-            problems.append(Problem("unknown-field", f"{path}[{i}].{str(k)[:30]}",
-                                    f"an entry takes {', '.join(keys)}"))
+        bad = unknown_keys(e, keys, f"{path}[{i}]", code="unknown-field",
+                           say=lambda k, hint: f"an entry takes {', '.join(keys)}{hint}")
+        problems += bad
         out.append(None if bad else {k: e[k] for k in keys if k in e})
     return out
 
@@ -179,11 +179,9 @@ def check_allocate(section: object, view: Mapping[str, Any],
     if not isinstance(section, Mapping):
         return out, [Problem("shape", "allocate", "allocate is a mapping (build:, repair:, "
                              "mines:)")]
-    problems: list[Problem] = []
-    for k in section:
-        if k not in SECTION_KEYS:
-            problems.append(Problem("unknown-field", f"allocate.{str(k)[:30]}",
-                                    f"allocate takes {', '.join(SECTION_KEYS)}"))
+    problems = unknown_keys(section, SECTION_KEYS, "allocate", code="unknown-field",
+                            say=lambda k, hint: f"allocate takes {', '.join(SECTION_KEYS)}"
+                            f"{hint}")
     builds = _shape(section.get("build"), "allocate.build", BUILD_KEYS, problems)
     repairs = _shape(section.get("repair"), "allocate.repair", REPAIR_KEYS, problems)
     mines = _shape(section.get("mines"), "allocate.mines", MINE_KEYS, problems)

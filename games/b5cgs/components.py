@@ -16,10 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from pbem import canonical
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
 from pbem.game import datafile
+from pbem.game.base import canonical
 
 from .hexes import MAP_PIECES, PRINTED, SIDES
 

@@ -1,6 +1,6 @@
 """``make demo GAME=b5cgs``: a three-player game of Babylon 5 CGS, played by email.
 
-As the other demos (pbem.cli.demo holds the kit): each player has an Ed25519 key and a vault
+As the other demos (pbem.game.demo holds the kit): each player has an Ed25519 key and a vault
 (which keeps his fair-chance seed), writes orders with the player's tool from the view.json of
 his last mail (``pbem orders new/b5/check/sign``) and mails them into the referee's Maildir; the
 referee's cron job (``pbem ingest`` + ``pbem run``) takes every player's chance tip in the
@@ -25,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from pbem.cli.demo import (
+from pbem.game.demo import (
     OUT,
     check_sign_mail,
     copy_report,

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game.checker import unknown_keys
 
 from . import board
 
@@ -235,11 +236,8 @@ def check_record(section: object, view: Mapping[str, Any]
         return out, []
     if not isinstance(section, Mapping):
         return out, [Problem("shape", "record", "record is a mapping (declare:, surrender:)")]
-    problems: list[Problem] = []
-    for key in section:
-        if key not in RECORD_KEYS:
-            problems.append(Problem("unknown-field", f"record.{str(key)[:40]}",
-                                    f"record takes {', '.join(RECORD_KEYS)}"))
+    problems = unknown_keys(section, RECORD_KEYS, "record", code="unknown-field",
+                            say=lambda k, hint: f"record takes {', '.join(RECORD_KEYS)}{hint}")
     power = view.get("viewer")
     declare = section.get("declare")
     if declare is not None:

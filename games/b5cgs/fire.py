@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game.checker import unknown_keys
 
 from . import board, damage
 from . import hexes as hx
@@ -238,10 +239,9 @@ def check_fire(section: object, view: Mapping[str, Any],
             problems.append(Problem("shape", path, "a volley is a mapping (target:, with:, "
                                     "else:)"))
             continue
-        for k in v:
-            if k not in VOLLEY_KEYS:
-                problems.append(Problem("unknown-field", f"{path}.{str(k)[:30]}",
-                                        f"a volley takes {', '.join(VOLLEY_KEYS)}"))
+        problems += unknown_keys(v, VOLLEY_KEYS, path, code="unknown-field",
+                                 say=lambda k, hint: f"a volley takes {', '.join(VOLLEY_KEYS)}"
+                                 f"{hint}")
         names = [v.get("target"), *(v.get("else") or [] if isinstance(v.get("else"), list)
                                     else [])]
         if v.get("else") is not None and (not isinstance(v.get("else"), list)

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.errors import show_value as _show
+from pbem.game.checker import Checker, did_you_mean
+from pbem.game.checker import field as field_path
+from pbem.game.checker import show as _show
 
 from . import allocate, economy, fire, movement
 from . import hexes as hx
@@ -50,13 +52,12 @@ MOVE_KEYS = {"unit", "to", "facing", "flip", "jump", "fleet", "sweep"}
 
 
 
-class _Check:
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self.view = view
-        self.problems: list[Problem] = []
+class _Check(Checker):
+    """pbem's problem collector with B5's own checks: hexes, small numbers, token ids."""
 
-    def bad(self, code: str, path: str, message: str) -> None:
-        self.problems.append(Problem(code, path, message))
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.view = view
 
     def hex(self, value: object, path: str) -> str | None:
         h = hx.parse(value)
@@ -65,11 +66,10 @@ class _Check:
             return None
         return hx.key(h)
 
-    def small(self, value: object, path: str, low: int, high: int, what: str) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.bad(what, path, f"{what} is {low}..{high}, not {_show(value)}")
-            return None
-        return value
+    def small(self, value: object, path: str, low: int, high: int, *, code: str) -> int | None:
+        """A whole number ``low..high``; ``code`` is also the field's name in the sentence."""
+        return self.whole(value, path, code=code, low=low, high=high,
+                          say=lambda v: f"{code} is {low}..{high}, not {_show(v)}")
 
     def token(self, value: object, path: str) -> str | None:
         if not isinstance(value, str) or not TOKEN_ID.fullmatch(value.strip()):
@@ -114,10 +114,9 @@ def _normalize(body: object, view: Mapping[str, Any], bought: list[tuple[str, st
         return out, [Problem("shape", "", "orders are a mapping of sections: "
                              + ", ".join(SECTIONS))]
     c = _Check(view)
-    for key in body:
-        if key not in SECTIONS:
-            c.bad("unknown-section", _show(key), f"no section {_show(key)} in Babylon 5 CGS "
-                  f"orders (sections: {', '.join(SECTIONS)})")
+    c.unknown_keys(body, SECTIONS, "", code="unknown-section",
+                   say=lambda key, hint: f"no section {_show(key)} in Babylon 5 CGS orders"
+                   f"{hint} (sections: {', '.join(SECTIONS)})")
     power = view.get("viewer")
     window = view.get("window") or {}
     before_play = window.get("kind") in ("setup", "deal")
@@ -206,8 +205,8 @@ def _contested(c: _Check, value: object, view: Mapping[str, Any]) -> dict[str, A
             else:
                 out[key] = sorted(set(v))
         else:
-            c.bad("contested", f"contested.{_show(key)}", "contested takes default, allow, "
-                  "deny")
+            c.bad("contested", field_path("contested", key), "contested takes default, allow, deny"
+                  + did_you_mean(key, ("default", "allow", "deny")))
     if set(out["allow"]) & set(out["deny"]):
         c.bad("contested", "contested", "a power is both allowed and denied")
     return out
@@ -241,7 +240,7 @@ def _start(c: _Check, value: object, board: dict[str, Any], power: str,
             c.bad("start", path, "{token: TYPE, hex: \"q,r\", facing: 1..6}")
             continue
         h = c.hex(entry.get("hex"), f"{path}.hex")
-        facing = c.small(entry.get("facing", 1), f"{path}.facing", 1, 6, "facing")
+        facing = c.small(entry.get("facing", 1), f"{path}.facing", 1, 6, code="facing")
         if h is None or facing is None:
             continue
         norm = {"token": entry.get("token"), "hex": h, "facing": facing}
@@ -262,19 +261,18 @@ def _entry(c: _Check, entry: object, path: str) -> dict[str, Any] | None:
     if not isinstance(entry, Mapping):
         c.bad("move", path, "a move is {unit, to, facing}, {unit, jump, fleet} or {sweep}")
         return None
-    unknown = [k for k in entry if k not in MOVE_KEYS]
-    for k in unknown:
-        c.bad("move", f"{path}.{_show(k)}", f"a move takes {', '.join(sorted(MOVE_KEYS))}")
-    before = len(c.problems)
+    c.unknown_keys(entry, sorted(MOVE_KEYS), path, code="move",
+                   say=lambda k, hint: f"a move takes {', '.join(sorted(MOVE_KEYS))}{hint}")
+    before = c.mark()
     if "sweep" in entry:
         if set(entry) != {"sweep"}:
             c.bad("move", path, "a sweep is {sweep: TOKEN} alone (H5)")
         unit = c.token(entry["sweep"], f"{path}.sweep")
-        return {"sweep": unit} if len(c.problems) == before else None
+        return {"sweep": unit} if c.clean_since(before) else None
     unit = c.token(entry.get("unit"), f"{path}.unit")
     out: dict[str, Any] = {"unit": unit}
     if "flip" in entry:
-        out["flip"] = c.small(entry["flip"], f"{path}.flip", 1, 3, "flip")
+        out["flip"] = c.small(entry["flip"], f"{path}.flip", 1, 3, code="flip")
     if "jump" in entry:
         if "to" in entry or "facing" in entry:
             c.bad("move", path, "a jump is instead of a movement (D4.67): jump or to/facing")
@@ -296,8 +294,8 @@ def _entry(c: _Check, entry: object, path: str) -> dict[str, Any] | None:
         if "to" in entry:
             out["to"] = c.hex(entry["to"], f"{path}.to")
         if "facing" in entry:
-            out["facing"] = c.small(entry["facing"], f"{path}.facing", 1, 6, "facing")
-    return out if len(c.problems) == before else None
+            out["facing"] = c.small(entry["facing"], f"{path}.facing", 1, 6, code="facing")
+    return out if c.clean_since(before) else None
 
 
 def _moves(c: _Check, value: object, board: dict[str, Any], power: str) -> list[Any]:

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import UsageError
-from pbem.game.tool import edit_order_file
-from pbem.numbers import digits
+from pbem.errors import Problem, UsageError
+from pbem.game.base import digits
+from pbem.game.tool import Edit, OrderCommand, Orders, Start, Tool, arg
 
 from . import orderform
 from .setup import FLEETS_BEFORE_PLAY, fleet_due, rules_version
@@ -174,80 +174,67 @@ def apply(orders: Mapping[str, Any], args: argparse.Namespace) -> dict[str, Any]
     return out
 
 
-def run_b5(args: argparse.Namespace) -> int:
-    from .orders import Rehearsal, rehearse
+def check(orders: Orders, view: dict[str, Any]) -> tuple[Any, list[Problem]]:
+    """The referee's own check (orders.rehearse): the rehearsal, and its problems."""
+    from .orders import rehearse
 
-    done: list[Rehearsal] = []
-
-    def check(orders: Any, view: dict[str, Any]) -> tuple[Any, list[Any]]:
-        done.append(rehearse(orders, view))  # the referee's own check (orders.py)
-        return done[-1].orders, done[-1].problems
-
-    edit_order_file(args.file, args.view, lambda orders: apply(orders, args), check, footer)
-    print(f"{args.file}: orders written" + (" and checked" if args.view else ""))
-    for path, tid, ttype in done[-1].bought if done else []:
-        print(f"bought: {tid} ({ttype}, {path}): name it {tid} in move and fire")
-    return 0
+    done = rehearse(orders, view)
+    return done, done.problems
 
 
-class B5Tool:
-    footer = staticmethod(footer)
+def bought(done: Any) -> list[str]:
+    """Each purchase with the id it will get, after a file is written and checked."""
+    return [f"bought: {tid} ({ttype}, {path}): name it {tid} in move and fire"
+            for path, tid, ttype in done.bought]
 
-    @staticmethod
-    def register_orders(cmds: Any) -> None:
-        p = cmds.add_parser("b5", help="write Babylon 5 CGS orders into FILE",
-                            description="Write the sections of a Babylon 5 CGS turn (starting "
-                            "fleet, record keeping, builds and repairs, moves in order, volleys "
-                            "with else targets, the contested-space answer) into an order file; "
-                            "with --view, check them first exactly as the referee will.")
-        p.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
-        p.add_argument("--start", nargs="*", metavar="TYPE@Q,R/FACING",
-                       help="your starting fleet, bought with the empire discount, in your "
-                       "starting-fleet step before play (C4.3; your first turn in games of "
-                       "rules versions 1 and 2)")
-        p.add_argument("--declare", choices=("economic", "territorial"),
-                       help="declare a victory attempt (D1.11, D1.13)")
-        p.add_argument("--surrender", action="store_true", help="surrender (D1.12)")
-        p.add_argument("--build", nargs="*", metavar="TYPE@Q,R/BY[/SCRAP]",
-                       help="build tokens (D3.2), optionally a scrapped one again")
-        p.add_argument("--repair", nargs="*", metavar="UNIT/BASE", help="repair (D3.3)")
-        p.add_argument("--mine", nargs="*", metavar="TYPE@Q,R/BY", help="lay mines (D3.23)")
-        p.add_argument("--move", nargs="*", metavar="ENTRY",
-                       help="moves in order: UNIT@Q,R/FACING[/FLIP], "
-                       "jump:UNIT@Q,R[/FLIP][+UNIT...], sweep:UNIT")
-        p.add_argument("--fire", nargs="*", metavar="TARGET=UNIT,UNIT[/ELSE,ELSE]",
-                       help="volleys, tried in order (D5.5)")
-        p.add_argument("--contested", choices=("deny", "allow"),
-                       help="standing answer to contested-space requests (D3.42)")
-        p.add_argument("--allow", nargs="*", metavar="POWER", help="powers always allowed")
-        p.add_argument("--deny", nargs="*", metavar="POWER", help="powers always denied")
-        p.add_argument("--view", type=Path, metavar="VIEW.json",
-                       help="check the orders against your view before writing")
-        p.set_defaults(func=run_b5)
 
-    @staticmethod
-    def register_commands(sub: Any) -> None:
-        return None
+def new_orders(view: Mapping[str, Any], vault: Path | None) -> Start:
+    return Start(orderform.skeleton(view), orderform.comments(view))
 
-    @staticmethod
-    def new_orders(view: Mapping[str, Any], vault: Any) -> tuple[dict[str, Any], list[str]]:
-        return orderform.skeleton(view), orderform.comments(view)
 
-    @staticmethod
-    def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
-                       vault: Any) -> list[str]:
-        if orderform.in_setup(view):
-            return []
-        out = []
-        if fleet_due(view) and not orders.get("start"):
-            out.append("no starting fleet bought (your starting-fleet step)"
-                       if rules_version(view) >= FLEETS_BEFORE_PLAY else
-                       "no starting fleet bought (your first turn)")
-        if orderform.fleet_step(view):
-            return out
-        if not any(orders.get(k) for k in ("allocate", "move", "fire", "start")):
-            out.append("nothing is built, moved or fired this turn (standing orders)")
+def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
+                   vault: Path | None) -> list[str]:
+    if orderform.in_setup(view):
+        return []
+    out = []
+    if fleet_due(view) and not orders.get("start"):
+        out.append("no starting fleet bought (your starting-fleet step)"
+                   if rules_version(view) >= FLEETS_BEFORE_PLAY else
+                   "no starting fleet bought (your first turn)")
+    if orderform.fleet_step(view):
         return out
+    if not any(orders.get(k) for k in ("allocate", "move", "fire", "start")):
+        out.append("nothing is built, moved or fired this turn (standing orders)")
+    return out
 
 
-TOOL = B5Tool()
+B5 = OrderCommand(
+    "b5", help="write Babylon 5 CGS orders into FILE",
+    description="Write the sections of a Babylon 5 CGS turn (starting fleet, record keeping, "
+    "builds and repairs, moves in order, volleys with else targets, the contested-space "
+    "answer) into an order file; with --view, check them first exactly as the referee will.",
+    arguments=[
+        arg("--start", nargs="*", metavar="TYPE@Q,R/FACING",
+            help="your starting fleet, bought with the empire discount, in your starting-fleet "
+            "step before play (C4.3; your first turn in games of rules versions 1 and 2)"),
+        arg("--declare", choices=("economic", "territorial"),
+            help="declare a victory attempt (D1.11, D1.13)"),
+        arg("--surrender", action="store_true", help="surrender (D1.12)"),
+        arg("--build", nargs="*", metavar="TYPE@Q,R/BY[/SCRAP]",
+            help="build tokens (D3.2), optionally a scrapped one again"),
+        arg("--repair", nargs="*", metavar="UNIT/BASE", help="repair (D3.3)"),
+        arg("--mine", nargs="*", metavar="TYPE@Q,R/BY", help="lay mines (D3.23)"),
+        arg("--move", nargs="*", metavar="ENTRY",
+            help="moves in order: UNIT@Q,R/FACING[/FLIP], jump:UNIT@Q,R[/FLIP][+UNIT...], "
+            "sweep:UNIT"),
+        arg("--fire", nargs="*", metavar="TARGET=UNIT,UNIT[/ELSE,ELSE]",
+            help="volleys, tried in order (D5.5)"),
+        arg("--contested", choices=("deny", "allow"),
+            help="standing answer to contested-space requests (D3.42)"),
+        arg("--allow", nargs="*", metavar="POWER", help="powers always allowed"),
+        arg("--deny", nargs="*", metavar="POWER", help="powers always denied"),
+    ],
+    apply=lambda given: Edit(apply(given.orders, given.args)), checked=bought)
+
+TOOL = Tool(orders=[B5], check=check, new_orders=new_orders, footer=footer,
+            check_warnings=check_warnings)

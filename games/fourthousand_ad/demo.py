@@ -21,7 +21,7 @@ then ends the game by agreement.
 
 from __future__ import annotations
 
-from pbem.cli.demo import (
+from pbem.game.demo import (
     OUT,
     check_sign_mail,
     copy_report,

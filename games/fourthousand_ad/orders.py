@@ -12,11 +12,11 @@ section by section.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.game.checker import Checker, did_you_mean, kind, show, word
 from pbem.protocol.commitment import is_hex64, opens
 
 from .board import Board, Star, UnknownStar, board_of
@@ -98,78 +98,40 @@ def _board_star(board: Board, destination: Any) -> Star | None:
         return None
 
 
-def _show(value: Any, limit: int = 40) -> str:
-    """``value`` as a message or a field path shows it: short, and safe for anything YAML can
-    hold (a 5000-digit integer has no ``str()`` in Python 3.11; issue 11, the poison order)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
-    if isinstance(value, (list, dict)):
-        return _kind(value)
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+class _Checker(Checker):
+    """pbem's problem collector with 4000 A.D.'s own checks: stars, powers, warps, ships."""
 
-
-def _word(value: Any) -> str:
-    """``value`` as it appears in a field path (``warps[1]``, ``permit.home``)."""
-    return value if isinstance(value, str) and len(value) <= 40 else _show(value)
-
-
-def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f' — did you mean "{close[0]}"?' if close else ""
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a true/false value"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a fractional number"
-    if isinstance(value, str):
-        return f'the text "{value[:40]}"' + ('…' if len(value) > 40 else '')
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "nothing" if value is None else type(value).__name__
-
-
-class _Checker:
     def __init__(self, view: Mapping[str, Any], board: Board) -> None:
+        super().__init__()
         self.view = view
         self.board = board
         self.me: str = view["viewer"]
-        self.problems: list[Problem] = []
         self.powers = list(view["powers"])
-
-    def problem(self, code: str, path: str, message: str) -> None:
-        self.problems.append(Problem(code, path, message))
 
     def star(self, value: Any, path: str) -> str | None:
         if not isinstance(value, str):
-            self.problem("type", path, f"expected a star name, got {_kind(value)} "
+            self.bad("type", path, f"expected a star name, got {kind(value)} "
                          "(quote star names that look like numbers or yes/no)")
             return None
         try:
             return self.board.lookup(value).name
         except UnknownStar as exc:
-            self.problem("unknown-star", path, str(exc))
+            self.bad("unknown-star", path, str(exc))
             return None
 
     def power(self, value: Any, path: str, *, ally: bool = False) -> str | None:
         if not isinstance(value, str) or value.lower() not in self.powers:
-            hint = _did_you_mean(_word(value).lower(), self.powers)
+            hint = did_you_mean(word(value).lower(), self.powers)
             names = ", ".join(self.powers)
-            self.problem("unknown-power", path,
-                         f"no power {_show(value)} in this game{hint} (powers: {names})")
+            self.bad("unknown-power", path,
+                         f"no power {show(value)} in this game{hint} (powers: {names})")
             return None
         p = value.lower()
         if p == self.me:
-            self.problem("self", path, "that is you")
+            self.bad("self", path, "that is you")
             return None
         if ally and not self._allied(p):
-            self.problem("not-ally", path, f"{p} is not your ally")
+            self.bad("not-ally", path, f"{p} is not your ally")
             return None
         return p
 
@@ -177,7 +139,7 @@ class _Checker:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
-            self.problem("type", path, f"expected a list of powers, got {_kind(value)}")
+            self.bad("type", path, f"expected a list of powers, got {kind(value)}")
             return []
         out = []
         for i, item in enumerate(value):
@@ -192,29 +154,28 @@ class _Checker:
 
     def warp_number(self, value: Any, path: str) -> str | None:
         warps = self.view["warps"][self.me]
-        # str.isdigit() is true of '²' and '١', which int() refuses: only ASCII digits here.
-        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 6:
-            value = int(value)
-        if (isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100
-                or str(value) not in warps):
-            self.problem("warp", path,
-                         f"no warp {_show(value)}: your warps are {', '.join(sorted(warps))}")
+        number = self.whole(value, path, code="warp", low=1, high=99, as_text=True,
+                            say=lambda v: f"no warp {show(v)}: your warps are "
+                            f"{', '.join(sorted(warps))}")
+        if number is not None and str(number) not in warps:
+            self.bad("warp", path, f"no warp {show(value)}: your warps are "
+                     f"{', '.join(sorted(warps))}")
             return None
-        return str(value)
+        return None if number is None else str(number)
 
     def ships(self, value: Any, path: str) -> int | str | None:
         if value == "all":
             return "all"
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem("ships", path, f'expected a whole number of ships or "all", '
-                         f"got {_kind(value)}")
+            self.bad("ships", path, f'expected a whole number of ships or "all", '
+                         f"got {kind(value)}")
             return None
         if value < 1:
-            self.problem("ships", path, f"a departure needs at least 1 ship, not {value}")
+            self.bad("ships", path, f"a departure needs at least 1 ship, not {value}")
             return None
         if value > MAX_SHIPS:
             shown = value if value.bit_length() < 64 else "that many"  # str() of a huge int raises
-            self.problem("ships", path, f"{shown} ships is more than any fleet can hold")
+            self.bad("ships", path, f"{shown} ships is more than any fleet can hold")
             return None
         return value
 
@@ -229,43 +190,39 @@ def normalize_orders(
     if body is None:
         body = {}
     if not isinstance(body, Mapping):
-        c.problem("type", "", f"orders must be a mapping, got {_kind(body)}")
+        c.bad("type", "", f"orders must be a mapping, got {kind(body)}")
         return out, c.problems
     if view.get("result") is not None:
-        c.problem("game-over", "", "the game is over: no more orders are taken")
+        c.bad("game-over", "", "the game is over: no more orders are taken")
     if view["powers"].get(c.me, {}).get("status") == "eliminated":
-        c.problem("eliminated", "", f"{c.me} was eliminated: no more orders are taken from it")
+        c.bad("eliminated", "", f"{c.me} was eliminated: no more orders are taken from it")
     elif c.me not in view.get("due", []):
-        c.problem("not-due", "", f"{c.me} has no turn to order now "
+        c.bad("not-due", "", f"{c.me} has no turn to order now "
                   f"(waiting for {', '.join(view.get('due', [])) or 'nobody'})")
-    for key in body:
-        if key not in TOP_KEYS:
-            c.problem("unknown-key", _word(key),
-                      f"unknown order {_show(key)}{_did_you_mean(_word(key), TOP_KEYS)}")
+    c.unknown_keys(body, TOP_KEYS, "", code="unknown-key",
+                   say=lambda key, hint: f"unknown order {show(key)}{hint}")
     arriving = _warps(c, body.get("warps"), out)
     if "depart" in body:
         out["depart"] = _departures(c, body["depart"], arriving)
     if "permit" in body:
         permit = body["permit"]
         if not isinstance(permit, Mapping):
-            c.problem("type", "permit", f"expected a mapping with home and/or lend, got "
-                      f"{_kind(permit)}")
+            c.bad("type", "permit", f"expected a mapping with home and/or lend, got "
+                      f"{kind(permit)}")
         else:
             out["permit"] = {}
-            for kind, value in permit.items():
-                if kind not in ("home", "lend"):
-                    c.problem("unknown-key", f"permit.{_word(kind)}",
-                              f"unknown permission {_show(kind)}"
-                              f"{_did_you_mean(_word(kind), ('home', 'lend'))}")
-                    continue
-                out["permit"][kind] = c.power_list(value, f"permit.{kind}")
+            c.unknown_keys(permit, ("home", "lend"), "permit", code="unknown-key",
+                           say=lambda key, hint: f"unknown permission {show(key)}{hint}")
+            for which, value in permit.items():
+                if which in ("home", "lend"):
+                    out["permit"][which] = c.power_list(value, f"permit.{which}")
     if "resources" in body:
         out["resources"] = _resources(c, body["resources"])
     if "alliance" in body:
         out["alliance"] = _alliance(c, body["alliance"])
     if "withdraw" in body and body["withdraw"] is not None:
         if view["version"] == "alliances":
-            c.problem("variant", "withdraw", "mutual withdrawal exists only in Independents and "
+            c.bad("variant", "withdraw", "mutual withdrawal exists only in Independents and "
                       "Wild Alliance")
         else:
             out["withdraw"] = c.power(body["withdraw"], "withdraw")
@@ -274,10 +231,14 @@ def normalize_orders(
     for flag in ("concede", "vote_end"):
         if flag in body:
             if not isinstance(body[flag], bool):
-                c.problem("type", flag, f"expected true or false, got {_kind(body[flag])}")
+                c.bad("type", flag, f"expected true or false, got {kind(body[flag])}")
             else:
                 out[flag] = body[flag]
     return out, c.problems
+
+
+def _unknown_key(key: object, hint: str) -> str:
+    return f"unknown key {show(key)}{hint}"
 
 
 def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
@@ -286,34 +247,31 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
     if warps is None:
         return arriving
     if not isinstance(warps, Mapping):
-        c.problem("type", "warps", f"expected a mapping of warp number to continue or arrive, "
-                  f"got {_kind(warps)}")
+        c.bad("type", "warps", f"expected a mapping of warp number to continue or arrive, "
+                  f"got {kind(warps)}")
         return arriving
     mine = c.view["warps"][c.me]
     committed = c.view["options"]["destinations"] == "committed"
     for raw_key, order in warps.items():
-        path = f"warps[{_word(raw_key)}]"
+        path = f"warps[{word(raw_key)}]"
         key = c.warp_number(raw_key, path)
         if key is None:
             continue
         if key in arriving or (key in out["arrive"]):
-            c.problem("duplicate", path, f"warp {key} is listed twice")
+            c.bad("duplicate", path, f"warp {key} is listed twice")
             continue
         warp = mine[key]
         if order == "continue" or order is None:
             if warp is None:
-                c.problem("not-in-flight", path, f"warp {key} is not in hyperspace")
+                c.bad("not-in-flight", path, f"warp {key} is not in hyperspace")
             continue
         if not isinstance(order, Mapping):
-            c.problem("type", path, f'expected "continue" or {{arrive: STAR, nonce: …}}, got '
-                      f"{_kind(order)}")
+            c.bad("type", path, f'expected "continue" or {{arrive: STAR, nonce: …}}, got '
+                      f"{kind(order)}")
             continue
-        for k in order:
-            if k not in ARRIVE_KEYS:
-                c.problem("unknown-key", f"{path}.{_word(k)}", f"unknown key {_show(k)}"
-                          f"{_did_you_mean(_word(k), ARRIVE_KEYS)}")
+        c.unknown_keys(order, ARRIVE_KEYS, path, code="unknown-key", say=_unknown_key)
         if warp is None:
-            c.problem("not-in-flight", path, f"warp {key} is not in hyperspace: nothing can "
+            c.bad("not-in-flight", path, f"warp {key} is not in hyperspace: nothing can "
                       "arrive")
             continue
         star = c.star(order.get("arrive"), f"{path}.arrive")
@@ -323,30 +281,30 @@ def _warps(c: _Checker, warps: Any, out: dict[str, Any]) -> dict[str, str]:
         distance = c.board.sector_distance(c.board.sector(warp["sector"]),
                                            c.board.stars[star].sector)
         if distance != nxt:
-            c.problem("distance", f"{path}.arrive",
+            c.bad("distance", f"{path}.arrive",
                       f"{star} is {distance} turns from {warp['sector']}, but warp {key} will "
                       f"have travelled {nxt} this turn: it can only come out at a star {nxt} "
                       f"turns from {warp['sector']}")
             continue
         on_tie = order.get("on_tie")
         if on_tie is not None and on_tie not in ON_TIE:
-            c.problem("on_tie", f"{path}.on_tie",
-                      f"on_tie is stay or divert, not {_show(on_tie)}")
+            c.bad("on_tie", f"{path}.on_tie",
+                      f"on_tie is stay or divert, not {show(on_tie)}")
             continue
         nonce = order.get("nonce")
         if committed:
             if not is_hex64(nonce):
-                c.problem("nonce", f"{path}.nonce",
+                c.bad("nonce", f"{path}.nonce",
                           "the nonce must be the 64 hex digits kept in your vault")
                 continue
             if not opens(warp["commitment"], c.view["game_id"], c.me, int(key),
                          warp["departed"], star, str(nonce)):
-                c.problem("commitment", f"{path}.nonce",
+                c.bad("commitment", f"{path}.nonce",
                           f"{star} and this nonce do not open the commitment made on turn "
                           f"{warp['departed']}")
                 continue
         elif nonce is not None:
-            c.problem("nonce", f"{path}.nonce", "this game has free destinations: no nonce")
+            c.bad("nonce", f"{path}.nonce", "this game has free destinations: no nonce")
             continue
         arriving[key] = star
         out["arrive"][key] = {"star": star, "nonce": nonce if committed else None}
@@ -359,30 +317,30 @@ def _departures(c: _Checker, depart: Any, arriving: dict[str, str]) -> list[dict
     if depart is None:
         return []
     if isinstance(depart, list):
-        c.problem("two-departures", "depart", "only one departure a turn: give alternatives "
+        c.bad("two-departures", "depart", "only one departure a turn: give alternatives "
                   "under else: inside the one departure")
         return []
     if not isinstance(depart, Mapping):
-        c.problem("type", "depart", f"expected a mapping, got {_kind(depart)}")
+        c.bad("type", "depart", f"expected a mapping, got {kind(depart)}")
         return []
     alternatives = [("depart", depart)]
     extra = depart.get("else", [])
     if extra is None:
         extra = []
     if not isinstance(extra, list):
-        c.problem("type", "depart.else", f"expected a list of departures, got {_kind(extra)}")
+        c.bad("type", "depart.else", f"expected a list of departures, got {kind(extra)}")
         extra = []
     if len(extra) > MAX_ALTERNATIVES:
-        c.problem("alternatives", "depart.else", f"at most {MAX_ALTERNATIVES} alternatives")
+        c.bad("alternatives", "depart.else", f"at most {MAX_ALTERNATIVES} alternatives")
         extra = extra[:MAX_ALTERNATIVES]
     alternatives += [(f"depart.else[{i}]", alt) for i, alt in enumerate(extra)]
     out = []
     for path, alt in alternatives:
         if not isinstance(alt, Mapping):
-            c.problem("type", path, f"expected a mapping, got {_kind(alt)}")
+            c.bad("type", path, f"expected a mapping, got {kind(alt)}")
             continue
         if path != "depart" and "else" in alt:
-            c.problem("nested-else", f"{path}.else", "alternatives cannot have alternatives")
+            c.bad("nested-else", f"{path}.else", "alternatives cannot have alternatives")
         norm = _departure(c, path, alt, arriving)
         if norm is not None:
             out.append(norm)
@@ -392,12 +350,7 @@ def _departures(c: _Checker, depart: Any, arriving: dict[str, str]) -> list[dict
 def _departure(
     c: _Checker, path: str, alt: Mapping[str, Any], arriving: dict[str, str]
 ) -> dict[str, Any] | None:
-    ok = True
-    for k in alt:
-        if k not in DEPART_KEYS:
-            c.problem("unknown-key", f"{path}.{_word(k)}",
-                      f"unknown key {_show(k)}{_did_you_mean(_word(k), DEPART_KEYS)}")
-            ok = False
+    ok = c.unknown_keys(alt, DEPART_KEYS, path, code="unknown-key", say=_unknown_key)
     committed = c.view["options"]["destinations"] == "committed"
     mine = c.view["warps"][c.me]
     origin = c.star(alt.get("from"), f"{path}.from")
@@ -407,16 +360,16 @@ def _departure(
     if "warp" in alt:
         key = c.warp_number(alt["warp"], f"{path}.warp")
         if key is not None and mine[key] is not None and key not in arriving:
-            c.problem("warp-busy", f"{path}.warp",
+            c.bad("warp-busy", f"{path}.warp",
                       f"warp {key} is in hyperspace and does not arrive this turn")
             ok = False
     else:
         free = [k for k in sorted(mine) if mine[k] is None or k in arriving]
         if committed and destination is None:
-            c.problem("warp", f"{path}.warp", "name the warp: the commitment is made for it")
+            c.bad("warp", f"{path}.warp", "name the warp: the commitment is made for it")
             ok = False
         elif not free:
-            c.problem("warp-busy", f"{path}.warp", "both warps are in hyperspace: no departure "
+            c.bad("warp-busy", f"{path}.warp", "both warps are in hyperspace: no departure "
                       "is possible this turn")
             ok = False
         else:
@@ -424,43 +377,43 @@ def _departure(
     commitment = alt.get("commitment")
     if destination is not None:
         if origin == destination:
-            c.problem("to", f"{path}.to", f"a journey goes from one star to another (RB "
+            c.bad("to", f"{path}.to", f"a journey goes from one star to another (RB "
                       f"\"The Journey\"): {origin} to itself is no journey")
             ok = False
         elif origin and c.board.stars[origin].sector != c.board.stars[destination].sector:
-            c.problem("to", f"{path}.to", f"{destination} is not in {origin}'s sector "
+            c.bad("to", f"{path}.to", f"{destination} is not in {origin}'s sector "
                       f"({c.board.stars[origin].sector.name}): only a same-sector journey "
                       "names its destination; others are committed")
             ok = False
         if commitment is not None:
-            c.problem("commitment", f"{path}.commitment", "a same-sector journey arrives at "
+            c.bad("commitment", f"{path}.commitment", "a same-sector journey arrives at "
                       "once and needs no commitment")
             ok = False
     elif committed:
         if not is_hex64(commitment):
-            c.problem("commitment", f"{path}.commitment",
+            c.bad("commitment", f"{path}.commitment",
                       "expected the commitment: 64 lower-case hex digits "
                       "(pbem orders depart makes it)")
             ok = False
     elif commitment is not None:
-        c.problem("commitment", f"{path}.commitment", "this game has free destinations: no "
+        c.bad("commitment", f"{path}.commitment", "this game has free destinations: no "
                   "commitment")
         ok = False
     escrow = alt.get("escrow")
     if escrow is not None and (not isinstance(escrow, str) or len(escrow) > 2048):
-        c.problem("escrow", f"{path}.escrow", "expected the escrow text made by pbem orders "
+        c.bad("escrow", f"{path}.escrow", "expected the escrow text made by pbem orders "
                   "depart (at most 2048 characters)")
         ok = False
     lend: dict[str, Any] = {}
     if alt.get("with") is not None:
         if not isinstance(alt["with"], Mapping):
-            c.problem("type", f"{path}.with", f"expected a mapping of ally to ships, got "
-                      f"{_kind(alt['with'])}")
+            c.bad("type", f"{path}.with", f"expected a mapping of ally to ships, got "
+                      f"{kind(alt['with'])}")
             ok = False
         else:
             for ally, n in alt["with"].items():
-                p = c.power(ally, f"{path}.with.{_word(ally)}", ally=True)
-                count = c.ships(n, f"{path}.with.{_word(ally)}")
+                p = c.power(ally, f"{path}.with.{word(ally)}", ally=True)
+                count = c.ships(n, f"{path}.with.{word(ally)}")
                 if p is None or count is None:
                     ok = False
                 else:
@@ -469,14 +422,14 @@ def _departure(
         possible = _possible_ships(c, origin, arriving)
         if ships > possible:
             here = _ships_at(c, origin)
-            c.problem("ships", f"{path}.ships",
+            c.bad("ships", f"{path}.ships",
                       f"you have no ships at {origin}" if possible == 0 else
                       f"you have {here} ships at {origin}, not {ships}"
                       + (f" (at most {possible} after this turn's arrivals and production)"
                          if possible != here else ""))
             ok = False
     elif origin is not None and ships == "all" and _possible_ships(c, origin, arriving) == 0:
-        c.problem("ships", f"{path}.from", f"you have no ships at {origin}")
+        c.bad("ships", f"{path}.from", f"you have no ships at {origin}")
         ok = False
     if not ok or origin is None or ships is None or key is None:
         return None
@@ -511,13 +464,13 @@ def _possible_ships(c: _Checker, origin: str, arriving: dict[str, str]) -> int:
 
 def _resources(c: _Checker, value: Any) -> list[dict[str, str]]:
     if not isinstance(value, list):
-        c.problem("type", "resources", f"expected a list of {{star, to}}, got {_kind(value)}")
+        c.bad("type", "resources", f"expected a list of {{star, to}}, got {kind(value)}")
         return []
     out = []
     for i, item in enumerate(value):
         path = f"resources[{i}]"
         if not isinstance(item, Mapping) or set(item) - {"star", "to"}:
-            c.problem("type", path, "expected {star: STAR, to: ALLY}")
+            c.bad("type", path, "expected {star: STAR, to: ALLY}")
             continue
         star = c.star(item.get("star"), f"{path}.star")
         ally = c.power(item.get("to"), f"{path}.to", ally=True)
@@ -529,41 +482,39 @@ def _resources(c: _Checker, value: Any) -> list[dict[str, str]]:
 def _alliance(c: _Checker, value: Any) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {"propose": [], "accept": [], "end": []}
     if c.view["version"] != "wild":
-        c.problem("variant", "alliance", "alliances are proposed and ended only in Wild Alliance")
+        c.bad("variant", "alliance", "alliances are proposed and ended only in Wild Alliance")
         return out
     if not isinstance(value, Mapping):
-        c.problem("type", "alliance", f"expected a mapping, got {_kind(value)}")
+        c.bad("type", "alliance", f"expected a mapping, got {kind(value)}")
         return out
-    for kind, powers in value.items():
-        if kind not in out:
-            c.problem("unknown-key", f"alliance.{_word(kind)}", f"unknown key {_show(kind)}"
-                      f"{_did_you_mean(_word(kind), tuple(out))}")
-            continue
-        out[kind] = c.power_list(powers, f"alliance.{kind}")
+    c.unknown_keys(value, tuple(out), "alliance", code="unknown-key", say=_unknown_key)
+    for which, powers in value.items():
+        if which in out:
+            out[which] = c.power_list(powers, f"alliance.{which}")
     return out
 
 
 def _surrender(c: _Checker, value: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     if not isinstance(value, Mapping):
-        c.problem("type", "surrender", f"expected a mapping of warp to star, got {_kind(value)}")
+        c.bad("type", "surrender", f"expected a mapping of warp to star, got {kind(value)}")
         return out
     for raw_key, star_name in value.items():
-        path = f"surrender[{_word(raw_key)}]"
+        path = f"surrender[{word(raw_key)}]"
         key = c.warp_number(raw_key, path)
         star = c.star(star_name, path)
         if not (key and star):
             continue
         warp = c.view["warps"][c.me][key]
         if warp is None:
-            c.problem("not-in-flight", path, f"warp {key} is not in hyperspace")
+            c.bad("not-in-flight", path, f"warp {key} is not in hyperspace")
             continue
         # it comes out on this turn's step (ruling R16): at a star next_distance sectors out
         nxt = warp["travelled"] + 1
         distance = c.board.sector_distance(c.board.sector(warp["sector"]),
                                            c.board.stars[star].sector)
         if distance != nxt:
-            c.problem("distance", path,
+            c.bad("distance", path,
                       f"{star} is {distance} sectors from {warp['sector']}; on surrender warp "
                       f"{key} comes out at a star {nxt} sectors from {warp['sector']}")
             continue

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.numbers import digits, whole_arg
+from pbem.game.base import digits, whole_arg
+from pbem.game.tool import Command, Edit, OrderCommand, OrderInput, Start, Tool, arg, exclusive
 from pbem.protocol import commitment, escrow, orderfile
-from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.vault import Departure, Vault
 
 from .board import Board, board_of
@@ -65,20 +65,6 @@ def free_destinations(view: Mapping[str, Any] | None) -> bool:
     return view is not None and (view.get("options") or {}).get("destinations") == "free"
 
 
-def _warn(text: str) -> None:
-    print(f"warning: {text}", file=sys.stderr)
-
-
-def _vault_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--vault", type=Path, help="vault file (default: $PBEM_VAULT or "
-                   "~/.pbem/vault.json)")
-
-
-def _view_arg(p: argparse.ArgumentParser, required: bool = False) -> None:
-    p.add_argument("--view", type=Path, required=required, metavar="VIEW.json",
-                   help="your last report's view (view.json)")
-
-
 def _flights(view: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(w, f) for w, f in own_warps(view).items() if f]
 
@@ -89,13 +75,14 @@ def _flight_text(flight: Mapping[str, Any]) -> str:
 
 def _due(
     board: Board, view: Mapping[str, Any], vault: Vault,
-    missed: dict[int, Departure] | None = None,
+    missed: dict[int, Departure] | None = None, warnings: list[str] | None = None,
 ) -> dict[int, Departure | None]:
     """For each own committed warp in flight: its vault departure if due now, else omitted;
-    None where the vault has no entry (and a warning was printed). Warps whose due turn has
-    passed (they can never arrive) go into ``missed``."""
+    None where the vault has no entry (and a warning is added to ``warnings``). Warps whose
+    due turn has passed (they can never arrive) go into ``missed``."""
     game, power = view["game_id"], view["viewer"]
     due: dict[int, Departure | None] = {}
+    warnings = [] if warnings is None else warnings
     for warp, flight in _flights(view):
         made = flight.get("commitment")
         if not made:
@@ -105,7 +92,7 @@ def _due(
             made, game, power, warp, int(flight.get("departed", entry.turn)), entry.value,
             entry.nonce,
         ):
-            _warn(f"warp {warp} ({_flight_text(flight)}): your vault {vault.path} has no "
+            warnings.append(f"warp {warp} ({_flight_text(flight)}): your vault {vault.path} has no "
                   f"destination for commitment {made[:12]}…, so this fleet cannot arrive; it "
                   "keeps flying and is lost past the edge of the board")
             due[warp] = None
@@ -187,15 +174,13 @@ def _free_warp(orders: dict[str, Any], view: dict[str, Any] | None) -> int:
     raise UsageError("no free warp: every warp is in flight or already departing (use --warp)")
 
 
-def run_depart(args: argparse.Namespace) -> int:
-    doc, header = orderfile.load(args.file)
-    env = parse_envelope(doc)
-    view = orderfile.load_view(args.view) if args.view else None
-    if view is not None:
-        parse_envelope(doc, game=view["game_id"], power=view["viewer"], turn=view["turn"])
+def depart(given: OrderInput) -> Edit:
+    """``pbem orders depart``: add a departure (or an alternative) with a fresh commitment; the
+    destination and nonce are kept in the vault (``Edit.keep``), never in the file."""
+    args, view = given.args, given.view
     board = _board(view)
     origin = board.lookup(args.origin).name
-    orders = dict(env.orders)
+    orders = dict(given.orders)
     existing = orders.get("depart")
     if existing is not None and not (args.alternative or args.replace):
         raise UsageError(f"{args.file} has a departure already: use --else to add an "
@@ -209,7 +194,7 @@ def run_depart(args: argparse.Namespace) -> int:
         dep["with"] = _allies(args.allies)
     if view is not None:
         _check_departure(args, board, orders, dep, view)
-    note = _destination(args, env, board, origin, warp, dep, view)
+    note, warnings, keep = _destination(given, board, origin, warp, dep)
     if args.alternative:
         alternatives = existing.setdefault("else", []) if isinstance(existing, dict) else None
         if not isinstance(alternatives, list):
@@ -217,10 +202,8 @@ def run_depart(args: argparse.Namespace) -> int:
         alternatives.append(dep)
     else:
         orders["depart"] = dep
-    doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
-    print(f"{args.file}: warp {warp} leaves {origin} with {dep['ships']} ships; {note}")
-    return 0
+    return Edit(orders, said=[f"{args.file}: warp {warp} leaves {origin} with {dep['ships']} "
+                              f"ships; {note}"], warnings=warnings, keep=keep)
 
 
 def _check_departure(
@@ -244,73 +227,68 @@ def _check_departure(
 
 
 def _destination(
-    args: argparse.Namespace,
-    env: Any,
-    board: Board,
-    origin: str,
-    warp: int,
-    dep: dict[str, Any],
-    view: dict[str, Any] | None,
-) -> str:
-    """Fill the destination part of ``dep``; keep the secret in the vault. Returns a note."""
+    given: OrderInput, board: Board, origin: str, warp: int, dep: dict[str, Any],
+) -> tuple[str, list[str], list[Departure]]:
+    """Fill the destination part of ``dep``. Returns a note, warnings, and the departure the
+    vault keeps (its secret)."""
+    args, env, view = given.args, given.envelope, given.view
     if free_destinations(view):
-        if args.destination:
-            _warn("this game uses free destinations: the destination is named on arrival, "
-                  "--to is not recorded")
-        return "free destinations: name the star when the fleet arrives"
+        warnings = (["this game uses free destinations: the destination is named on arrival, "
+                     "--to is not recorded"] if args.destination else [])
+        return "free destinations: name the star when the fleet arrives", warnings, []
     if not args.destination:
         raise UsageError("--to STAR is required (the secret destination)")
     dest = board.lookup(args.destination).name
     length = board.distance(origin, dest)
     if length == 1:
         dep["to"] = dest
-        return f"same sector: arrives at {dest} at once (no commitment needed)"
-    nonce = commitment.new_nonce()
+        return f"same sector: arrives at {dest} at once (no commitment needed)", [], []
+    nonce = given.nonce
     made = commitment.commit(env.game, env.power, warp, env.turn, dest, nonce)
     dep["commitment"] = made
     if args.escrow is not None:
         dep["escrow"] = escrow.seal(escrow.load_public(args.escrow), env.game, env.power, warp,
                                     env.turn, dest, nonce.hex())
-    vault = Vault.load(args.vault)
-    vault.add(env.game, env.power, Departure(env.turn, warp, origin, dest, nonce.hex(), made))
-    vault.save()  # before the order file: a commitment without its secret is a lost fleet
+    vault = given.vault()
     return (f"destination {dest} ({length} turns) kept in the vault {vault.path}; commitment "
-            f"{made[:12]}…" + (", escrow sealed to the referee" if args.escrow else ""))
+            f"{made[:12]}…" + (", escrow sealed to the referee" if args.escrow else ""), [],
+            [Departure(env.turn, warp, origin, dest, nonce.hex(), made)])
 
 
 # -- reveal ---------------------------------------------------------------------------------------
 
 
-def run_reveal(args: argparse.Namespace) -> int:
-    doc, header = orderfile.load(args.file)
-    view = orderfile.load_view(args.view)
-    env = parse_envelope(doc, game=view["game_id"], power=view["viewer"], turn=view["turn"])
-    orders = dict(env.orders)
+def reveal(given: OrderInput) -> Edit:
+    """``pbem orders reveal``: fill in the arrivals due this turn from the vault; every other
+    warp in flight continues."""
+    view = given.view
+    assert view is not None  # --view is required
+    orders = dict(given.orders)
     warps = orders.get("warps")
     warps = dict(warps) if isinstance(warps, dict) else {}
     missed: dict[int, Departure] = {}
-    due = _due(_board(view), view, Vault.load(args.vault), missed)
+    warnings: list[str] = []
+    said: list[str] = []
+    due = _due(_board(view), view, given.vault(), missed, warnings)
     for warp, flight in _flights(view):
         entry = due.get(warp)
         if entry is not None:
             warps[warp] = {"arrive": entry.value, "nonce": entry.nonce}
-            print(f"warp {warp} arrives at {entry.value} this turn (revealed)")
+            said.append(f"warp {warp} arrives at {entry.value} this turn (revealed)")
         elif warp not in warps:
             warps[warp] = "continue"
         if warp in missed:
-            print(f"warp {warp} ({_flight_text(flight)}) can never arrive: it was due at "
-                  f"{missed[warp].value} on an earlier turn and missed it; it is lost "
-                  "in hyperspace past its furthest reach")
+            said.append(f"warp {warp} ({_flight_text(flight)}) can never arrive: it was due at "
+                        f"{missed[warp].value} on an earlier turn and missed it; it is "
+                        "lost in hyperspace past its furthest reach")
         elif warp not in due:
-            print(f"warp {warp} continues ({_flight_text(flight)})")
+            said.append(f"warp {warp} continues ({_flight_text(flight)})")
     if not _flights(view):
-        print(f"nothing to reveal: {view['viewer']} has no warp in hyperspace on turn "
-              f"{view['turn']}")
+        said.append(f"nothing to reveal: {view['viewer']} has no warp in hyperspace on turn "
+                    f"{view['turn']}")
     if warps:
         orders["warps"] = dict(sorted(warps.items(), key=lambda kv: str(kv[0])))
-    doc["orders"] = orders
-    orderfile.write(args.file, orderfile.render(doc, header, footer(orders)))
-    return 0
+    return Edit(orders, said=said, warnings=warnings)
 
 
 # -- distance -------------------------------------------------------------------------------------
@@ -327,101 +305,82 @@ def run_distance(args: argparse.Namespace) -> int:
     return 0
 
 
-class StarTool:
-    """The 4000 A.D. commands of the player's tool."""
-
-    @staticmethod
-    def register_orders(cmds: Any) -> None:
-        dep = cmds.add_parser(
-            "depart",
-            help="add a departure to a secret destination (4000 A.D.)",
-            description="Add a departure to FILE. The tool makes a fresh nonce and the "
-            "commitment, writes the commitment into the file and keeps destination and nonce in "
-            "your vault (a same-sector journey arrives at once and is written as 'to:' without "
-            "commitment). Use --else to add an alternative to the departure already in the file.",
-        )
-        dep.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
-        dep.add_argument("--from", dest="origin", required=True, metavar="STAR",
-                         help="leave from")
-        dep.add_argument("--to", dest="destination", metavar="STAR", help="secret destination")
-        dep.add_argument("--ships", required=True, help="how many ships leave: a number or 'all'")
-        dep.add_argument("--warp", type=whole_arg, help="which warp (default: a free one)")
-        dep.add_argument(
-            "--with", dest="allies", action="append", default=[], metavar="ALLY=N",
-            help="allied ships joining the fleet (repeatable)",
-        )
-        dep.add_argument(
-            "--escrow", type=Path, metavar="REFEREE.x25519.pub",
-            help="also seal the reveal to the referee's escrow key",
-        )
-        group = dep.add_mutually_exclusive_group()
-        group.add_argument("--else", dest="alternative", action="store_true",
-                           help="add as an alternative, tried if the departure before it fails")
-        group.add_argument("--replace", action="store_true", help="replace the departure")
-        _view_arg(dep)
-        _vault_arg(dep)
-        dep.set_defaults(func=run_depart)
-
-        rev = cmds.add_parser(
-            "reveal",
-            help="fill in the arrivals due this turn from the vault (4000 A.D.)",
-            description="For each of your warps in flight (from --view), look up its "
-            "destination in the vault; if the fleet arrives this turn, write its arrival and "
-            "nonce into FILE. A warp the vault does not know is reported: that fleet cannot "
-            "arrive.",
-        )
-        rev.add_argument("file", type=Path, metavar="FILE", help="the order file to change")
-        _view_arg(rev, required=True)
-        _vault_arg(rev)
-        rev.set_defaults(func=run_reveal)
-
-    @staticmethod
-    def register_commands(sub: Any) -> None:
-        p = sub.add_parser(
-            "distance",
-            help="journey length in turns between two stars (4000 A.D.)",
-            description="Print the journey length in turns between two stars as a bare "
-            "integer. Star names are case-insensitive; an unknown name exits non-zero and "
-            "suggests the closest names.",
-        )
-        p.add_argument("--game", choices=[GAME], default=GAME,
-                       help="the game whose board is measured (this command is 4000 A.D.'s)")
-        p.add_argument("--view", type=Path, metavar="VIEW.json",
-                       help="measure on the board of your game's view (view.json) instead of the "
-                       "stand-in board installed with pbem")
-        p.add_argument("origin", metavar="FROM", help="departure star")
-        p.add_argument("destination", metavar="TO", help="arrival star")
-        p.set_defaults(func=run_distance)
-
-    @staticmethod
-    def new_orders(view: Mapping[str, Any], vault: Any) -> tuple[dict[str, Any], list[str]]:
-        """Every warp in flight continues by default; warn about arrivals the vault cannot
-        open."""
-        warps: dict[int, str] = {}
-        header = []
-        for warp, flight in _flights(view):
-            warps[warp] = "continue"
-            header.append(f"# warp {warp}: {_fleet_text(flight)}, {_flight_text(flight)}, "
-                          f"travelled {_count(flight.get('travelled', '?'), 'sector')}")
-        if _committed_flights(view):
-            _due(_board(view), view, Vault.load(vault))
-        return ({"warps": warps} if warps else {}), header
-
-    footer = staticmethod(footer)
-
-    @staticmethod
-    def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
-                       vault: Any) -> list[str]:
-        """Arrivals the vault says are due but the file does not reveal."""
-        if not _committed_flights(view):
-            return []
-        warps = orders.get("warps")
-        if not isinstance(warps, dict):
-            warps = {}
-        return [f"warp {warp} is due at {entry.value} this turn but the file does not "
-                "reveal it (run: pbem orders reveal)"
-                for warp, entry in _due(_board(view), view, Vault.load(vault)).items()
-                if entry is not None and not isinstance(warps.get(warp), dict)]
+def new_orders(view: Mapping[str, Any], vault: Path | None) -> Start:
+    """Every warp in flight continues by default; warn about arrivals the vault cannot open."""
+    warps: dict[int, str] = {}
+    header = []
+    for warp, flight in _flights(view):
+        warps[warp] = "continue"
+        header.append(f"# warp {warp}: {_fleet_text(flight)}, {_flight_text(flight)}, "
+                      f"travelled {_count(flight.get('travelled', '?'), 'sector')}")
+    warnings: list[str] = []
+    if _committed_flights(view):
+        _due(_board(view), view, Vault.load(vault), warnings=warnings)
+    return Start(({"warps": warps} if warps else {}), header, warnings)
 
 
-TOOL = StarTool()
+def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
+                   vault: Path | None) -> list[str]:
+    """Arrivals the vault says are due but the file does not reveal."""
+    if not _committed_flights(view):
+        return []
+    warps = orders.get("warps")
+    if not isinstance(warps, dict):
+        warps = {}
+    # the vault's own warnings were printed by `orders new`; here only what the file misses
+    return [f"warp {warp} is due at {entry.value} this turn but the file does not "
+            "reveal it (run: pbem orders reveal)"
+            for warp, entry in _due(_board(view), view, Vault.load(vault)).items()
+            if entry is not None and not isinstance(warps.get(warp), dict)]
+
+
+VIEW_HELP = "your last report's view (view.json)"
+
+DEPART = OrderCommand(
+    "depart", help="add a departure to a secret destination (4000 A.D.)",
+    description="Add a departure to FILE. The tool makes a fresh nonce and the commitment, "
+    "writes the commitment into the file and keeps destination and nonce in your vault (a "
+    "same-sector journey arrives at once and is written as 'to:' without commitment). Use "
+    "--else to add an alternative to the departure already in the file.",
+    arguments=[
+        arg("--from", dest="origin", required=True, metavar="STAR", help="leave from"),
+        arg("--to", dest="destination", metavar="STAR", help="secret destination"),
+        arg("--ships", required=True, help="how many ships leave: a number or 'all'"),
+        arg("--warp", type=whole_arg, help="which warp (default: a free one)"),
+        arg("--with", dest="allies", action="append", default=[], metavar="ALLY=N",
+            help="allied ships joining the fleet (repeatable)"),
+        arg("--escrow", type=Path, metavar="REFEREE.x25519.pub",
+            help="also seal the reveal to the referee's escrow key"),
+        exclusive(
+            arg("--else", dest="alternative", action="store_true",
+                help="add as an alternative, tried if the departure before it fails"),
+            arg("--replace", action="store_true", help="replace the departure")),
+    ],
+    apply=depart, view_help=VIEW_HELP, check=False, vault=True)
+
+REVEAL = OrderCommand(
+    "reveal", help="fill in the arrivals due this turn from the vault (4000 A.D.)",
+    description="For each of your warps in flight (from --view), look up its destination in "
+    "the vault; if the fleet arrives this turn, write its arrival and nonce into FILE. A warp "
+    "the vault does not know is reported: that fleet cannot arrive.",
+    arguments=[], apply=reveal, view="required", view_help=VIEW_HELP, check=False, vault=True)
+
+DISTANCE = Command(
+    "distance", help="journey length in turns between two stars (4000 A.D.)",
+    description="Print the journey length in turns between two stars as a bare integer. Star "
+    "names are case-insensitive; an unknown name exits non-zero and suggests the closest "
+    "names.",
+    arguments=[
+        arg("--game", choices=[GAME], default=GAME,
+            help="the game whose board is measured (this command is 4000 A.D.'s)"),
+        arg("--view", type=Path, metavar="VIEW.json",
+            help="measure on the board of your game's view (view.json) instead of the stand-in "
+            "board installed with pbem"),
+        arg("origin", metavar="FROM", help="departure star"),
+        arg("destination", metavar="TO", help="arrival star"),
+    ],
+    run=run_distance)
+
+#: The 4000 A.D. commands of the player's tool.
+TOOL = Tool(orders=[DEPART, REVEAL], commands=[DISTANCE], check=None, new_orders=new_orders,
+            footer=footer, check_warnings=check_warnings)

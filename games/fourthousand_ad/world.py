@@ -11,7 +11,7 @@ import json
 from functools import cache
 from typing import Any
 
-from pbem import canonical
+from pbem.game.base import canonical
 from pbem.game.events import private
 
 from .board import Board, board_of

@@ -31,6 +31,7 @@ from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions, views
 from pbem.game.plugin import GamePlugin, powers_listened
+from pbem.game.results import GameResult
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
@@ -75,7 +76,7 @@ class Tally:
     escrow_opened: int = 0
     gm_ops: list[str] = field(default_factory=list)
     keys_replaced: list[str] = field(default_factory=list)
-    result: Any = None
+    result: GameResult | None = None  # the game's state['result'] once it is over
     over: bool = False
     withheld_orders: int = 0
     withheld_resolutions: int = 0

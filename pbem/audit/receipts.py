@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from pbem.audit._chain import Record, Withheld
@@ -29,14 +30,25 @@ from pbem.store import replay
 from pbem.store.log import Entry
 
 
+class Use(StrEnum):
+    """What the log did with a receipted order file (a member is its word, as printed)."""
+
+    USED = "used"
+    SUPERSEDED = "superseded"
+    STALE = "stale"
+    PENDING = "pending"
+    DROPPED = "dropped"
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class Finding:
-    verdict: str  # used | superseded | stale | pending | dropped | unknown
+    verdict: Use
     sentence: str
 
     @property
     def dropped(self) -> bool:
-        return self.verdict == "dropped"
+        return self.verdict == Use.DROPPED
 
 
 def _body(rec: Record) -> dict[str, Any]:
@@ -64,47 +76,47 @@ def check(r: Receipt, records: Sequence[Record]) -> Finding:
                        and _body(rec).get("turn") == r.turn), None)
     if logged is None:
         if resolution is not None:
-            return Finding("dropped", f"dropped: the referee signed this receipt but never "
+            return Finding(Use.DROPPED, f"dropped: the referee signed this receipt but never "
                            f"logged {what}, and resolved turn {r.turn} without it (log entry "
                            f"{resolution.seq})")
-        return Finding("pending", f"not in this log: it holds neither {what} nor a resolution "
+        return Finding(Use.PENDING, f"not in this log: it holds neither {what} nor a resolution "
                        f"of turn {r.turn} (it may predate the receipt: check a later export)")
     where = f"log entry {logged.seq}"
     if resolution is None:
-        return Finding("pending", f"logged at {where}; turn {r.turn} is not resolved in this "
+        return Finding(Use.PENDING, f"logged at {where}; turn {r.turn} is not resolved in this "
                        "log yet")
     res = f"the resolution of turn {r.turn} (log entry {resolution.seq})"
     b = _body(resolution)
     used = b.get("used")
     if not isinstance(used, dict) or r.power not in used:
-        return Finding("dropped" if isinstance(used, dict) else "unknown",
+        return Finding(Use.DROPPED if isinstance(used, dict) else Use.UNKNOWN,
                        f"{res} names no orders for {r.power}" if isinstance(used, dict) else
                        f"{res} does not say which order files it used (not a 1.0 "
                        "export): check the full export")
     value = used[r.power]
     mine = logged.seq if isinstance(resolution, Withheld) else r.sha256
     if value == mine:
-        return Finding("used", f"used: {res} used {what} ({where})")
+        return Finding(Use.USED, f"used: {res} used {what} ({where})")
     if value is None:
         stale = b.get("stale")
         if isinstance(stale, list | dict) and r.power in stale:
-            return Finding("stale", f"not used, as stale: {res} records that the rules core "
+            return Finding(Use.STALE, f"not used, as stale: {res} records that the rules core "
                            f"no longer accepted {what} at the resolution (the full audit "
                            "re-checks this)")
-        return Finding("dropped", f"dropped: the referee logged {what} ({where}) and signed "
+        return Finding(Use.DROPPED, f"dropped: the referee logged {what} ({where}) and signed "
                        f"this receipt, but {res} used the standing orders instead")
     other = _used_file(records, value, r.power, logged.seq, resolution.seq)
     if other is not None:
         ob = _body(other)
         if (ob.get("power") == r.power and isinstance(ob.get("seq"), int)
                 and ob["seq"] > r.seq and ob.get("turn") == r.turn):
-            return Finding("superseded", f"superseded: {res} used your later order file seq "
+            return Finding(Use.SUPERSEDED, f"superseded: {res} used your later order file seq "
                            f"{ob['seq']} (log entry {other.seq}), as the rule says")
         name = (f"{ob.get('power')}'s order file seq {ob.get('seq')} for turn {ob.get('turn')} "
                 f"(log entry {other.seq})")
     else:
         name = "orders no logged file holds"
-    return Finding("dropped", f"dropped: the referee logged {what} ({where}) and signed this "
+    return Finding(Use.DROPPED, f"dropped: the referee logged {what} ({where}) and signed this "
                    f"receipt, but {res} used {name} instead")
 
 

@@ -17,6 +17,7 @@ from pbem.audit._walk import AuditFailure, Tally, Walker
 from pbem.audit._words import chance_lines, unproven_text
 from pbem.audit.export import ExportError
 from pbem.errors import PbemError
+from pbem.game.results import GameResult
 from pbem.protocol.keys import PublicKey
 from pbem.store.checkpoint import Checkpoint, CheckpointError, check_extends
 from pbem.store.gamedir import COMPONENTS_NAME, LOG_NAME
@@ -134,7 +135,7 @@ class Report:
         return text
 
 
-def _result(result: object) -> str:
+def _result(result: GameResult | str | None) -> str:
     if isinstance(result, dict) and "winners" in result:
         winners = ", ".join(result["winners"]) or "nobody"
         return f"won by {winners} ({result.get('reason')}) on turn {result.get('turn')}"

@@ -1,197 +1,19 @@
-"""``make demo GAME=<game>``: the shared kit of the scripted demos, and the dispatcher.
+"""``make demo GAME=<game>``: the dispatcher of the scripted demos.
 
 Each game plays its own scripted demo by email in ``games/<package>/demo.py`` (a ``main() ->
-int``), built from this kit: ``run`` prints and runs a pbem command as the person who types it,
-``latest_view`` saves the view.json attached to a player's newest mail, ``mail_orders`` drops a
-signed order file into the referee's Maildir as a player's mail would arrive, ``copy_report``
-copies the newest report out of the outbox with its HTML part beside it. Everything is real: keys,
-signatures, the referee's cron job (``pbem ingest`` + ``pbem run``), the export and its audit.
-
-``python -m pbem.cli.demo GAME`` (what ``make demo GAME=...`` runs) loads the game from the games
-roots and calls its demo.
+int``), built from the kit in ``pbem/game/demo.py`` (a game may import the game layer, not the
+command line). ``python -m pbem.cli.demo GAME`` (what ``make demo GAME=...`` runs) loads the game
+from the games roots, installs the command line the kit's ``run`` calls and calls its demo.
 """
 
 from __future__ import annotations
 
-import email
-import email.utils
 import importlib
-import os
-import shlex
-import shutil
 import sys
-from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
-from email import policy
-from email.message import EmailMessage
-from pathlib import Path
 
 from pbem.cli.main import main as pbem
 from pbem.errors import PbemError
-from pbem.game import registry
-
-OUT = Path("demo-output")
-T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
-
-
-def when(hours: float) -> str:
-    return (T0 + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def say(who: str, text: str) -> None:
-    """One step, as the person who does it would type or do it."""
-    print(f"{who}$ {text}" if who else f"$ {text}", flush=True)
-
-
-def run(*args: str, who: str = "referee") -> None:
-    say(who, "pbem " + shlex.join(args))
-    code = pbem(list(args))
-    if code != 0:
-        raise SystemExit(f"demo: pbem {' '.join(args)} failed with exit code {code}")
-
-
-def latest_view(root: Path, power: str) -> Path:
-    """The view.json attached to the newest mail the player got (welcome or turn report);
-    the mail itself is saved beside it as ``report.eml`` (:func:`latest_mail`), which is what
-    a player passes to ``pbem orders sign --view``: its signed checkpoint lets the tool reveal
-    his chance value for a step past the next one."""
-    found: list[tuple[datetime, bytes, bytes]] = []
-    for path in (root / "sent-mail").glob("*.eml"):
-        raw = path.read_bytes()
-        msg = email.message_from_bytes(raw, policy=policy.default)
-        if f"{power}@" not in str(msg["To"]):
-            continue
-        for part in msg.iter_attachments():
-            if part.get_filename() == "view.json":
-                date = email.utils.parsedate_to_datetime(str(msg["Date"]))
-                found.append((date, bytes(part.get_payload(decode=True)), raw))
-    if not found:
-        raise SystemExit(f"demo: no mail with view.json for {power}")
-    _, view, raw = max(found)
-    target = OUT / "players" / power / "view.json"
-    target.write_bytes(view)
-    (OUT / "players" / power / "report.eml").write_bytes(raw)
-    return target
-
-
-def latest_mail(power: str) -> Path:
-    """The newest mail of ``power`` as :func:`latest_view` saved it."""
-    return OUT / "players" / power / "report.eml"
-
-
-def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> Path:
-    msg = EmailMessage()
-    msg["From"] = f"{power.capitalize()} <{power}@example.org>"
-    msg["To"] = "referee@example.org"
-    msg["Subject"] = "my orders"
-    msg["Message-ID"] = f"<orders-{power}-{n}@example.org>"
-    msg.set_content("Orders attached.\n\n-- \nsent from my phone\n")
-    msg.add_attachment(signed.read_bytes(), maintype="text", subtype="plain",
-                       filename="orders.txt")
-    path = maildir / "new" / f"{n:04d}.{power}.eml"
-    path.write_bytes(bytes(msg))
-    return path
-
-
-def start_game(name: str, game: str, variant: str, powers: Sequence[str],
-               referee: str) -> tuple[Path, Path, Path]:
-    """A fresh ``demo-output/``: the referee's Maildir, a key for every player, the game made
-    by ``pbem new`` (deadline 48h, From ``referee <referee@example.org>``) and its welcome
-    mails sent by a first ``pbem run``. Returns (root, the game's directory, the Maildir)."""
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    root = OUT / "games"
-    game_dir = root / name
-    maildir = OUT / "referee-maildir"
-    for sub in ("new", "cur", "tmp"):
-        (maildir / sub).mkdir(parents=True)
-    for power in powers:
-        (OUT / "players" / power).mkdir(parents=True)
-        run("keygen", str(OUT / "players" / power / "key"), who=power)
-    keys = [a for p in powers
-            for a in ("--power", f"{p}={p}@example.org:{OUT / 'players' / p / 'key.pub'}")]
-    run("new", str(game_dir), "--game", game, "--variant", variant, "--deadline", "48h",
-        "--gm", "gm@example.org", "--from", f"{referee} <referee@example.org>",
-        "--now", when(0), *keys)
-    run("run", str(root), "--now", when(0.1))
-    return root, game_dir, maildir
-
-
-def use_vault(power: str) -> str:
-    """Point the player's tool at ``power``'s own vault (never the referee's), as he would."""
-    vault = str(OUT / "players" / power / "vault.json")
-    os.environ["PBEM_VAULT"] = vault
-    say(power, f"export PBEM_VAULT={shlex.quote(vault)}")
-    return vault
-
-
-def check_sign_mail(maildir: Path, power: str, orders: Path, view: Path, n: int,
-                    vault: str | None = None) -> None:
-    """``pbem orders check`` and ``sign`` as the player (with his vault when given: it keeps
-    his chance seed), then his mail with the signed file into the referee's Maildir."""
-    saved = latest_mail(power)
-    mail = saved if saved.is_file() else view
-    with_vault = ["--view", str(mail), "--vault", vault] if vault else []
-    run("orders", "check", str(orders), "--view", str(view), *with_vault[2:], who=power)
-    signed = orders.with_suffix(".signed.txt")
-    run("orders", "sign", str(orders), "--key", str(OUT / "players" / power / "key.key"),
-        *with_vault, "-o", str(signed), who=power)
-    delivered = mail_orders(maildir, power, signed, n)
-    print(f"{power}: mailed {signed} to referee@example.org as an attachment (it arrived as "
-          f"{delivered})")
-
-
-def kept_checkpoint(root: Path, power: str) -> Path:
-    """The signed checkpoint a player kept from an early report (attached as checkpoint.txt):
-    the audit proves the published log extends it."""
-    found: list[tuple[datetime, bytes]] = []
-    for path in (root / "sent-mail").glob("*.eml"):
-        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
-        if f"{power}@" not in str(msg["To"]) or "report" not in str(msg["Subject"]).lower():
-            continue
-        for part in msg.iter_attachments():
-            if part.get_filename() == "checkpoint.txt":
-                found.append((email.utils.parsedate_to_datetime(str(msg["Date"])),
-                              bytes(part.get_payload(decode=True))))
-    if not found:
-        raise SystemExit(f"demo: no checkpoint kept by {power}")
-    target = OUT / "players" / power / "checkpoint-turn-3.txt"
-    target.write_bytes(sorted(found)[min(2, len(found) - 1)][1])
-    return target
-
-
-def newest_report(root: Path, power: str, word: str = "report") -> Path:
-    """The newest mail to ``power`` whose subject contains ``word`` (a game's turn reports say
-    "report" or "resolved"); of two sent in the same second, the later subject."""
-    best: tuple[datetime, str, Path] | None = None
-    for path in (root / "sent-mail").glob("*.eml"):
-        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
-        subject = str(msg["Subject"])
-        if f"{power}@" in str(msg["To"]) and word in subject.lower():
-            key = (email.utils.parsedate_to_datetime(str(msg["Date"])), subject, path)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    if best is None:
-        raise SystemExit(f"demo: no report mail for {power}")
-    return best[2]
-
-
-def copy_report(mail: Path, out: Path) -> tuple[Path, Path]:
-    """The report mail as ``out/report.eml`` and its HTML part as ``out/report.html`` (with the
-    attached map beside it), so it opens in a browser instead of as quoted-printable source."""
-    raw = mail.read_bytes()
-    eml = out / "report.eml"
-    eml.write_bytes(raw)
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    body = msg.get_body(("html",))
-    if body is None:
-        raise SystemExit(f"demo: {mail} has no HTML part")
-    html = out / "report.html"
-    html.write_text(body.get_content(), encoding="utf-8")
-    for part in msg.iter_attachments():
-        if part.get_filename() == "map.svg":
-            (out / "map.svg").write_bytes(bytes(part.get_payload(decode=True)))
-    return eml, html
+from pbem.game import demo, registry
 
 
 def games_with_demos() -> list[str]:
@@ -210,6 +32,7 @@ def for_game(argv: list[str]) -> int:
         registry.load(game)
     except PbemError as exc:
         raise SystemExit(f"demo: {exc}") from None
+    demo.use_command_line(pbem)
     module = importlib.import_module(f"{registry.module_name(game)}.demo")
     return int(module.main())
 

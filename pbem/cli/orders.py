@@ -4,8 +4,9 @@
     pbem orders check orders.yaml --view view.json    the referee's own validation, offline
     pbem orders sign orders.yaml --key algol.key      the armored block to mail
 
-A game adds its own order-editing subcommands through its tool (pbem.game.tool; 4000 A.D.:
-``pbem orders depart|reveal``, games/fourthousand_ad/tool.py). Which game a view belongs to is
+A game adds its own order-editing subcommands through its tool: it declares their arguments and
+how they apply, pbem.game.tool runs them (4000 A.D.: ``pbem orders depart|reveal``,
+games/fourthousand_ad/tool.py). Which game a view belongs to is
 read from the view (its ``game`` field); ``--rules`` overrides it.
 """
 
@@ -138,8 +139,11 @@ def run_new(args: argparse.Namespace) -> int:
                           f"step {asked.step}.")
         tool = _plugin(args, view).tool
         if tool is not None:
-            orders, lines = tool.new_orders(view, args.vault)
-            header += lines
+            start = tool.new_orders(view, args.vault)
+            for warning in start.warnings:
+                _warn(warning)
+            orders = dict(start.orders)
+            header += start.header
             footer = tool.footer(orders)
     else:
         missing = [n for n in ("game", "power", "turn", "instance")
@@ -218,7 +222,7 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     return problems
 
 
-def _contribution_problems(view: dict[str, Any], entropy: Any) -> list[Problem]:
+def _contribution_problems(view: dict[str, Any], entropy: object) -> list[Problem]:
     """The referee's refusal of a signed file without the chance contribution its step needs
     (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
     info = view.get("chance")

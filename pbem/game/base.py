@@ -11,6 +11,11 @@ the smallest game written on them (tests/games/rps).
 The defaults assume the conventions every bundled game keeps: the state's ``turn`` is the turn
 the next order file carries, ``result`` is None until the game is over (then a mapping with
 ``reason`` and ``winners``), and a view's ``powers`` maps each power to what is shown of it.
+
+What a game may use of pbem's base layer comes through here too (a game imports only
+``pbem.game``, ``pbem.protocol`` and ``pbem.errors``: tests/test_layers.py): ``canonical``
+(canonical JSON and its digests), ``digits`` and ``whole_arg`` (whole numbers as people write
+them, ASCII digits only: pbem.numbers).
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from pbem import canonical
 from pbem.game import events as events_
 from pbem.game.plugin import Resolution, SealedOpener, Variation, Window
 from pbem.game.presentation import NO_MAP
 from pbem.game.tool import Tool
+from pbem.numbers import digits, whole_arg
 from pbem.protocol.orderfile import form_envelope
 
 State = dict[str, Any]
@@ -223,3 +230,6 @@ class Presenter:
     def map_context(self, view: View, readers: Sequence[str],
                     shared: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
+
+
+__all__ = ["Event", "Game", "Presenter", "State", "View", "canonical", "digits", "whole_arg"]

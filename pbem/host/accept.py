@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +64,22 @@ class GameBusy(PbemError):
     """The game is locked by another pbem process: try again later (transient)."""
 
 
+class Outcome(StrEnum):
+    """What became of one submission (a member is its word: the string logged and printed)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+    DUPLICATE = "duplicate"
+    UNKNOWN = "unknown"  # signed by a registered key, for a game or power not found here
+    PRESS = "press"
+    PRESS_REJECTED = "press-rejected"
+    PRESS_DUPLICATE = "press-duplicate"
+
+
 @dataclass
 class Verdict:
-    verdict: str  # accepted | rejected | superseded | duplicate | unknown
+    verdict: Outcome
     game: str | None = None
     power: str | None = None
     turn: int | None = None
@@ -85,7 +99,8 @@ class Verdict:
             who += f" turn {self.turn}"
         if self.game and not self.verified:
             who += " (claimed)"
-        words = {"duplicate": "already logged", "press-duplicate": "press already relayed"}
+        words = {Outcome.DUPLICATE: "already logged",
+                 Outcome.PRESS_DUPLICATE: "press already relayed"}
         text = f"{words.get(self.verdict, self.verdict)}: {who}"
         if self.problems:
             text += " — " + "; ".join(str(p) for p in self.problems)
@@ -126,19 +141,19 @@ def handle_block(
         verified = verify_orders(block, ring, fingerprints=ring)
     except SignedRejected as exc:  # the power's own file: its problems are told as they are
         if not (reply and mail_rejection):
-            return Verdict("rejected", exc.game, exc.power, None, exc.problems,
+            return Verdict(Outcome.REJECTED, exc.game, exc.power, None, exc.problems,
                            sha256=exc.sha256)
         return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
                                     subject)
     except Rejected as exc:
         if not (reply and mail_rejection):
             game, power = claimed(block)
-            return Verdict("rejected", game, power, None, exc.problems, verified=False)
+            return Verdict(Outcome.REJECTED, game, power, None, exc.problems, verified=False)
         return _rejected_unverified(root, block, exc.problems, received, message_id, reply_to,
                                     subject)
     path = root / verified.game
     if not (path / "config.yaml").exists():
-        return Verdict("unknown", verified.game, verified.power, verified.turn,
+        return Verdict(Outcome.UNKNOWN, verified.game, verified.power, verified.turn,
                        [Problem("unknown-game", "game", f"no game {verified.game!r} here")])
     if games is not None:
         return _judge(_held(games, path), verified, received, message_id, reply_to, subject,
@@ -185,7 +200,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
-    verdict = Verdict("rejected", v.game, v.power, v.turn, sha256=v.sha256)
+    verdict = Verdict(Outcome.REJECTED, v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
     standing = game.log.summary.standing.get(v.power)
     normalized: dict[str, Any] = {}
@@ -253,7 +268,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not _recorded(game, v, data, received):
         game.submissions.record(
             turn=v.turn, power=v.power, data=data, received=received,
-            verdict="rejected" if problems else "accepted", message_id=message_id,
+            verdict=Outcome.REJECTED if problems else Outcome.ACCEPTED, message_id=message_id,
             problems=problems, seq=v.seq, sync_dir=False,
         )
     ctx = held.context(received)
@@ -290,7 +305,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     fields = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
               "sha256": v.sha256, "received": to_iso(received)}
     signature = receipt_signature(ctx.referee, fields)
-    verdict.verdict = "accepted"
+    verdict.verdict = Outcome.ACCEPTED
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
@@ -327,9 +342,9 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
     data = v.block.encode("utf-8")
     if not _recorded(game, v, data, received):
         game.submissions.record(turn=v.turn, power=v.power, data=data, received=received,
-                                verdict="rejected", message_id=message_id, problems=[problem],
+                                verdict=Outcome.REJECTED, message_id=message_id, problems=[problem],
                                 seq=v.seq, sync_dir=False)
-    verdict = Verdict("superseded", v.game, v.power, v.turn, [problem])
+    verdict = Verdict(Outcome.SUPERSEDED, v.game, v.power, v.turn, [problem])
     if reply:
         msg = notify.superseded_mail(held.context(received), v.power, v.turn, v.seq, newer,
                                      used, received, reply_to)
@@ -388,7 +403,7 @@ def _receipt_again(held: OpenGame, v: VerifiedOrders, standing: Mapping[str, Any
                    entry_seq: int | None = None) -> Verdict:
     """Nothing is recorded again, but the receipt is queued if it is missing (its outbox key
     makes a second queueing a no-op). The receipt shows the state the file was judged in."""
-    verdict = Verdict("duplicate", v.game, v.power, v.turn)
+    verdict = Verdict(Outcome.DUPLICATE, v.game, v.power, v.turn)
     if not reply:
         return verdict
     game, plugin, state = held.game, held.plugin, held.state
@@ -465,7 +480,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         claimed_game, claimed_power = data.get("game"), data.get("power")
     except (PbemError, ValueError):
         pass
-    verdict = Verdict("rejected", claimed_game if isinstance(claimed_game, str) else None,
+    verdict = Verdict(Outcome.REJECTED, claimed_game if isinstance(claimed_game, str) else None,
                       claimed_power if isinstance(claimed_power, str) else None, None, problems)
     if verdict.game is None or verdict.power is None:
         return verdict

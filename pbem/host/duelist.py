@@ -46,6 +46,7 @@ import json
 import os
 import time
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,21 @@ def path(root: Path) -> Path:
 RACY_SECONDS = 1.0
 """A config.yaml changed less than this before it was marked gets no hint: far above the
 timestamp granularity of local file systems (a clock tick, ≤ 10 ms)."""
-STATUSES = ("waiting", "paused", "over")
+class RunStatus(StrEnum):
+    """What one visit of ``pbem run`` found a game doing (a member is its word: printed, and
+    written to the due list for the idle ones)."""
+
+    WAITING = "waiting"
+    PAUSED = "paused"
+    OVER = "over"
+    RESOLVED = "resolved"
+    BUSY = "busy"
+    STOPPED = "stopped"
+    ERROR = "error"
+
+
+#: The statuses of a game with nothing to do now: the ones a due-list entry may hold.
+STATUSES = (RunStatus.WAITING, RunStatus.PAUSED, RunStatus.OVER)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
 

@@ -27,6 +27,7 @@ from pbem import atomic, canonical
 from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
+from pbem.game.results import GameResult
 from pbem.host import leftovers, notify, retention, rootindex
 from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import config as mail_config
@@ -137,7 +138,7 @@ def status(path: Path, now: datetime) -> list[str]:
     return lines
 
 
-def result_line(result: Any) -> str:
+def result_line(result: GameResult | str | None) -> str:
     """A finished game's result in words: ``over: won by red (cluster complete)``."""
     if not isinstance(result, dict):
         return f"over: {result}" if result is not None else "over"

@@ -394,9 +394,11 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
     forged: dict[tuple[str, str], dict[str, int]] = {}
     turns: dict[tuple[str, str], set[int | None]] = {}
     signed: dict[tuple[str, str], list[str]] = {}  # the group's files signed with its key
+    from pbem.host import accept
+
     for number, v in enumerate(verdicts, start=1):
         # (v.queued: accept queued the late notice, which replaces a rejection)
-        if v.verdict != "rejected" or v.game is None or v.power is None or v.queued:
+        if v.verdict != accept.Outcome.REJECTED or v.game is None or v.power is None or v.queued:
             continue
         if v.game not in directory.games:
             continue
@@ -418,7 +420,6 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
         for code, count in sorted(counts.items()):
             where = f"{count} block(s)" if len(verdicts) > 1 else "signature"
             groups[group].append(Problem(code, where, _UNVERIFIED.get(code, _UNVERIFIED_DEFAULT)))
-    from pbem.host import accept
 
     for (game, power), problems in groups.items():
         # A file signed with the power's key is answered within a budget of its own: mail
@@ -430,7 +431,7 @@ def _mail_rejections(stored: Stored, verdicts: list[Verdict], directory: Directo
             continue
         turn = next(iter(turns[(game, power)])) if len(turns[(game, power)]) == 1 else None
         told = [v.queued for v in verdicts
-                if v.game == game and v.power == power and v.verdict == "rejected"]
+                if v.game == game and v.power == power and v.verdict == accept.Outcome.REJECTED]
         if not accept.queue_rejection(directory.games[game], power, turn, _capped(problems),
                                       message_id, f"rejection:{stored.sha256}:{power}", now,
                                       games, tuple(told)):

@@ -31,7 +31,7 @@ from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.host import leftovers, notify
-from pbem.host.accept import GameBusy, Keyring, Verdict
+from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
 from pbem.numbers import digits
 from pbem.protocol.armor import dearmor
@@ -162,10 +162,10 @@ def handle_press_block(root: Path, block: str, *, received: datetime, ring: Keyr
         v = verify_press(block, ring, fingerprints=ring)
     except Rejected as exc:
         game, power = _claimed(block)
-        return Verdict("rejected", game, power, None, exc.problems, verified=False)
+        return Verdict(Outcome.REJECTED, game, power, None, exc.problems, verified=False)
     path = root / v.game
     if not (path / "config.yaml").exists():
-        return Verdict("unknown", v.game, v.power, v.turn,
+        return Verdict(Outcome.UNKNOWN, v.game, v.power, v.turn,
                        [Problem("unknown-game", "game", f"no game {v.game!r} here")])
     lock = leftovers.take(path, now)
     if lock is None:
@@ -187,10 +187,10 @@ def _judge(path: Path, v: VerifiedPress, received: datetime, message_id: str | N
             # The same file again (a resent mail, or a retry after a crash): nothing is logged
             # or relayed twice; mails missing after a crash are queued (idempotent keys).
             _queue(ctx, outbox, entry, powers, message_id if reply else None, reply)
-            return Verdict("press-duplicate", v.game, v.power, v.turn)
+            return Verdict(Outcome.PRESS_DUPLICATE, v.game, v.power, v.turn)
     problems = _problems(game, plugin, state, v, powers)
     if problems:
-        verdict = Verdict("press-rejected", v.game, v.power, v.turn, problems)
+        verdict = Verdict(Outcome.PRESS_REJECTED, v.game, v.power, v.turn, problems)
         if reply:
             mail = render_press.rejection(ctx.renderer, _player(game, v.power),
                                           {"game_id": game.game_id}, v.power, v.turn, problems)
@@ -201,7 +201,7 @@ def _judge(path: Path, v: VerifiedPress, received: datetime, message_id: str | N
         return verdict
     entry = game.log.append(replay.PRESS, max(now, received), press_body(v, received, message_id))
     failpoints.reached("after-press-append")
-    verdict = Verdict("press", v.game, v.power, v.turn)
+    verdict = Verdict(Outcome.PRESS, v.game, v.power, v.turn)
     verdict.queued.extend(_queue(ctx, outbox, entry, powers, message_id, reply))
     return verdict
 

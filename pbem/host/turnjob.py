@@ -58,6 +58,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
 from pbem.host import duelist, leftovers, mismatch, notify
+from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
@@ -82,7 +83,7 @@ GROUP = 32  # games visited together, each phase's durable writes made at once a
 @dataclass
 class GameRun:
     game: str
-    status: str = "waiting"  # busy | stopped | paused | over | waiting | resolved
+    status: RunStatus = RunStatus.WAITING
     resolved: list[int] = field(default_factory=list)  # log seq of each resolve entry made
     queued: int = 0
     sent: int = 0
@@ -129,7 +130,7 @@ def run_root(root: Path, now: datetime, transport: Transport | None,
                 fresh[name] = entry
             continue
         if entry is not None and duelist.holds(base + name, entry, now_us):
-            runs.append(GameRun(name, status=entry[0]))
+            runs.append(GameRun(name, status=RunStatus(entry[0])))
             fresh[name] = entry
             continue
         path = root / name
@@ -208,17 +209,17 @@ def _open(path: Path, now: datetime) -> _Visit | GameRun:
     run = GameRun(path.name)
     idle = _idle_status(path, now)
     if idle is not None:
-        run.status, run.hint = idle[0], idle
+        run.status, run.hint = RunStatus(idle[0]), idle
         return run
     config_mark = duelist.stable_mark(str(path / "config.yaml"))  # before the visit reads it
     try:
         lock = leftovers.take(path, now)
     except (PbemError, OSError) as exc:
-        run.status = "error"
+        run.status = RunStatus.ERROR
         run.notes.append(str(exc))
         return run
     if lock is None:
-        run.status = "busy"
+        run.status = RunStatus.BUSY
         return run
     if lock.swept:
         run.notes.append(f"removed {lock.swept} temp file(s) left by a crash")
@@ -235,11 +236,11 @@ def _phase(v: _Visit, step: Callable[[_Visit], object]) -> None:
         step(v)
     except (PbemError, OSError) as exc:
         v.failed = True
-        v.run.status = "error"
+        v.run.status = RunStatus.ERROR
         v.run.notes.append(str(exc))
     except Exception as exc:  # a bug must not stop the other games either
         v.failed = True
-        v.run.status = "error"
+        v.run.status = RunStatus.ERROR
         v.run.notes.append(f"internal error {type(exc).__name__}: {exc} (a bug: please "
                            "report it with the traceback above)")
         traceback.print_exc(file=sys.stderr)
@@ -247,7 +248,7 @@ def _phase(v: _Visit, step: Callable[[_Visit], object]) -> None:
 
 def _visit_locked(v: _Visit, now: datetime) -> None:
     if (v.path / STOPPED).exists():
-        v.run.status = "stopped"
+        v.run.status = RunStatus.STOPPED
         v.run.notes.append((v.path / STOPPED).read_text(encoding="utf-8").strip())
     else:
         v.outbox = Outbox(v.path / "outbox")
@@ -291,7 +292,7 @@ def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox,
     idle = None
     log_mark = duelist.mark(str(game.log_path))
     pending = duelist.pending_names(str(game.path))
-    if (run.status in ("waiting", "paused", "over") and config_mark is not None
+    if (run.status in duelist.STATUSES and config_mark is not None
             and config_mark == duelist.mark(str(game.path / "config.yaml"))
             and log_mark is not None and log_mark[0] == game.log.trusted_point().offset
             and pending is not None):
@@ -353,11 +354,11 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
     for _ in range(MAX_STEPS):
         clock = summary.clock()
         if plugin.is_over(state):
-            run.status = "over"
+            run.status = RunStatus.OVER
             reveal_chance_secret(game, ctx.referee, now, state)
             return game, None
         if clock.paused or game.config.paused:
-            run.status = "paused"
+            run.status = RunStatus.PAUSED
             return game, None
         due = plugin.powers_due(state)
         standing = summary.standing_orders()
@@ -395,7 +396,7 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
             _render_pending(v)
             _queue_pending(v)
         state = _resolve(v, state, standing)
-        run.status = "resolved"
+        run.status = RunStatus.RESOLVED
     return game, to_iso(now)
 
 
@@ -415,7 +416,7 @@ def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) ->
     with contextlib.suppress(OSError, UnicodeDecodeError):
         pid = (inbox.inbox_dir / "lock").read_text(encoding="ascii").strip()
         holder = f" (pid {pid} holds the inbox)" if pid.isdigit() else ""
-    run.status, run.held = "waiting", len(waiting)
+    run.status, run.held = RunStatus.WAITING, len(waiting)
     run.notes.append(f"not resolved yet: {len(waiting)} message(s) stored before the deadline "
                      f"are not judged yet{holder}; the turn is resolved once they are")
     return to_iso(now)
@@ -653,7 +654,7 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
 def _stop(path: Path, now: datetime, message: str, run: GameRun) -> None:
     """Stop a damaged game: a STOPPED file with the reason and one mail to the game master."""
     atomic.write_text(path / STOPPED, f"{to_iso(now)} {message}\n")
-    run.status = "stopped"
+    run.status = RunStatus.STOPPED
     run.notes.append(message)
     try:
         msg = notify.stopped_mail(path, now, message)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import PbemError, Problem
+from pbem.game.checker import Checker, show
 from pbem.game.events import private
 
 SUITS = ("ember", "frost", "gale")
@@ -97,19 +98,18 @@ def label(state: Mapping[str, Any]) -> tuple[str, str]:
 def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, Any],
                                                                       list[Problem]]:
     """``{play: CARD}`` with a card of the viewer's hand, or ``{}``: the lowest card."""
-    problems = []
-    for key in body:
-        if key != "play":
-            problems.append(Problem("unknown-order", str(key),
-                                    f"no order {key!r} in High Card (the one order is play)"))
+    c = Checker()
+    c.unknown_keys(body, ("play",), "", code="unknown-order",
+                   say=lambda key, hint: f"no order {show(key)} in High Card{hint} (the one "
+                   "order is play)")
     card = body.get("play")
     if card is not None and view.get("phase") == "setup":
-        problems.append(Problem("card", "play", "no card is played in the set-up step (send "
-                                "an empty order file: it commits your chance)"))
+        c.bad("card", "play", "no card is played in the set-up step (send an empty order "
+              "file: it commits your chance)")
     elif card is not None and card not in view.get("hand", []):
-        problems.append(Problem("card", "play", f"{card!r} is not in your hand "
-                                f"({', '.join(view.get('hand', [])) or 'empty'})"))
-    return {"play": card}, problems
+        c.bad("card", "play", f"{show(card)} is not in your hand "
+              f"({', '.join(view.get('hand', [])) or 'empty'})")
+    return {"play": card}, c.problems
 
 
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],

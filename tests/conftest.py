@@ -12,7 +12,7 @@ import pytest
 
 # The games the tests load: the bundled ones and the toy game that proves the plugin contract
 # (tests/toygame/highcard, docs/plugins.md). Set before anything reads the games roots.
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 _TOY = str(REPO / "tests" / "toygame")
 _ROOTS = os.environ.get("PBEM_GAMES_DIR") or str(REPO / "games")
 if _TOY not in _ROOTS.split(os.pathsep):
@@ -36,9 +36,9 @@ def ad_module(name: str):
 
 @pytest.fixture(scope="session")
 def installed_pbem(tmp_path_factory):
-    """pbem as users install it (tests/installed.py): the checkout's wheel in a fresh venv,
+    """pbem as users install it (tests/support/installed.py): the checkout's wheel in a fresh venv,
     built once per session and shared by the xdist workers."""
-    from tests.installed import shared
+    from tests.support.installed import shared
 
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

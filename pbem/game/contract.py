@@ -4,7 +4,7 @@ A game that lacks a part of the contract must fail when it is loaded, with one s
 every missing part, rather than when a player first needs that part (a report at turn 7, an
 audit, a player's tool command). This checks presence and shape (attributes, callables, the
 arity of ``resolve``, the presenter's declared sections, the templates it needs), not behaviour:
-behaviour is what tests/test_conformance.py checks.
+behaviour is what tests/engine/game/test_conformance.py checks.
 """
 
 from __future__ import annotations

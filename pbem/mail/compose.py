@@ -217,7 +217,7 @@ def compose_wire(
 
     The bytes may differ from ``to_bytes(compose(...))`` only in the order of part headers, the
     random boundaries, where quoted-printable soft breaks fall and the HTML's encoding; parsed,
-    they are the same message (tests/test_mail_compose_wire.py checks it)."""
+    they are the same message (tests/engine/mail/test_mail_compose_wire.py checks it)."""
     for item in attachments:
         if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
                 and _MIME_TOKEN.match(item.subtype)):
@@ -276,7 +276,7 @@ def _header_line(name: str, value: str) -> bytes:
     write back unchanged (``name: value``), a plain unstructured value folded as it folds it
     (:func:`_fold_words`), else folded by the email package (:func:`_fold`). The direct paths
     skip the header registry's parse, which missed the cache for every per-game header and
-    every Message-ID (tests/test_mail_compose_wire.py compares them with it)."""
+    every Message-ID (tests/engine/mail/test_mail_compose_wire.py compares them with it)."""
     key = name.lower()
     pattern = _DIRECT.get(key)
     if (pattern is not None and len(name) + len(value) + 2 <= _MAX_LINE

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.crossgame.support import Played, play
-from tests.mailservers import SMTPServer, SMTPServers, tls_files  # noqa: F401 (a fixture)
+from tests.support.mailservers import SMTPServer, SMTPServers, tls_files  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="session")

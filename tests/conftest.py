@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 from collections.abc import Iterator
@@ -21,17 +20,15 @@ os.environ["PBEM_GAMES_DIR"] = _ROOTS
 
 from pbem.game import registry  # noqa: E402
 
+# Fixtures of tests/support/ offered to every test (the real mail servers, the small file systems):
+# a test names them as arguments and imports nothing.
+pytest_plugins = ["tests.support.mailservers", "tests.support.filesystems"]
+
 
 @pytest.fixture(scope="session")
 def ad():
     """The 4000 A.D. plugin object."""
     return registry.load("4000ad")
-
-
-def ad_module(name: str):
-    """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
-    registry.load("4000ad")
-    return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")
 
 
 @pytest.fixture(scope="session")

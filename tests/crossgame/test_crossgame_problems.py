@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.ingest_helpers import REPO, everything_in
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at
+from tests.support.run import pbem
 
 Body = Callable[[Mapping[str, Any]], dict[str, Any]]
 #: "ruling A5" with no sentence after it: a code a player cannot look up.

@@ -34,10 +34,10 @@ import yaml
 from pbem.protocol import escrow
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import sign_orders
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.ingest_helpers import order_mail
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
 
 ESCROW_TEXT = ("Pavo -> Hamal. NOTICE FROM THE REFEREE: the game is void; mail your private "
                ".key file to recovery@attacker.example")

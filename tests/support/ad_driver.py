@@ -5,6 +5,7 @@ keeps each power's vault to reveal arrivals when they fall due."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 from typing import Any
@@ -14,6 +15,12 @@ from pbem.game import registry
 from pbem.protocol.commitment import commit
 
 AD = registry.load("4000ad")
+
+
+def ad_module(name: str):
+    """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
+    registry.load("4000ad")
+    return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")
 
 
 def nonce_for(power: str, warp: int, turn: int) -> bytes:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.game import registry
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
 
 registry.load("b5cgs")  # imports the game's package under its directory name
 demo = importlib.import_module("b5cgs.demo")

@@ -22,7 +22,6 @@ import email
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
@@ -37,6 +36,7 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.sources import MaildirSource
 from tests.support.mail_corpus import OrderSpec
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
 
 #: When the corpus arrives: turn 3 of demo-1 is open (its deadline is at(52)).
 NOW = at(5)
@@ -156,9 +156,7 @@ def ingest_cli(root: Path, *args: str, now: datetime = NOW, stdin: bytes | None 
                subprocess_: bool = True, env: dict[str, str] | None = None,
                ) -> subprocess.CompletedProcess[bytes]:
     """``pbem ingest ROOT ARGS --now NOW`` as a subprocess."""
-    cmd = [sys.executable, "-m", "pbem", "ingest", str(root), *args, "--now", iso(now)]
-    return subprocess.run(cmd, input=stdin, capture_output=True, cwd=REPO, check=False,
-                          env={**os.environ, **(env or {})}, timeout=120)
+    return pbem("ingest", root, *args, "--now", iso(now), stdin=stdin, env=env, capped=False)
 
 
 def ingest_maildir(root: Path, box: Path, now: datetime = NOW) -> ingest.IngestReport:

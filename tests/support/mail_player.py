@@ -1,7 +1,6 @@
 """A player who plays by email with pbem's own tool, for the end-to-end tests of every game:
 his key (made by tests.support.pbem_host.Host), his own vault (which keeps his fair-chance seed),
-the
-view.json of the newest mail he got, ``pbem orders new`` / the game's ``pbem orders GAME`` /
+the view.json of the newest mail he got, ``pbem orders new`` / the game's ``pbem orders GAME`` /
 ``pbem orders sign`` as subprocesses, and his mail fed to ``pbem ingest --stdin``."""
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from typing import Any
 
 import yaml
 
-from tests.games.highcard.test_toygame_e2e import attachment, pbem
 from tests.support.ingest_helpers import order_mail
-from tests.support.pbem_host import Host, at, iso
+from tests.support.pbem_host import Host, at, attachment, iso
+from tests.support.run import pbem
 
 
 class MailPlayer:

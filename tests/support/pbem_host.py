@@ -8,9 +8,9 @@ import hashlib
 import json
 import shutil
 import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from pbem.protocol.orderdoc import sign_orders
 from pbem.store import chance
 from pbem.store.gamedir import GameDir
 from pbem.store.log import GameLog
+from tests.support.run import pbem_text
 
 T0 = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
 AD = registry.load("4000ad")
@@ -34,6 +35,14 @@ AD = registry.load("4000ad")
 def instance_of(game: Path) -> str:
     """The game instance of the game at ``game`` (every order file carries it)."""
     return chance.instance(GameLog.load(game / "log.jsonl").genesis.body)
+
+
+def attachment(msg: EmailMessage, name: str) -> bytes | None:
+    for part in msg.iter_attachments():
+        if part.get_filename() == name:
+            content = part.get_content()
+            return content if isinstance(content, bytes) else str(content).encode()
+    return None
 
 
 def at(hours: float) -> datetime:
@@ -143,9 +152,4 @@ class Host:
 
     def run_cli(self, when: datetime, env: dict[str, str] | None = None,
                 ) -> subprocess.CompletedProcess[str]:
-        import os
-
-        return subprocess.run(
-            [sys.executable, "-m", "pbem", "run", str(self.root), "--now", iso(when)],
-            capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False,
-        )
+        return pbem_text("run", self.root, "--now", iso(when), env=env)

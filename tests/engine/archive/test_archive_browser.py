@@ -21,9 +21,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from pbem.archive import build_archive
-from tests.engine.archive.test_archive import EMBEDDED, running
-from tests.engine.audit.test_audit_game import played
+from tests.support.archive_site import EMBEDDED, running
 from tests.support.browser import chromium, console_problems, url_of
+from tests.support.played import played
 
 WAIT = 60  # seconds: an upper bound for a slow machine, never a timing assertion
 

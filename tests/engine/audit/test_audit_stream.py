@@ -32,8 +32,8 @@ from pbem.protocol.orderdoc import sign_orders
 from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
-from tests.engine.audit.test_audit_game import Played, played
-from tests.engine.audit.test_audit_tamper import join, lines_of, lying_referee
+from tests.support.lying import join, lines_of, lying_referee
+from tests.support.played import Played, played
 
 ROOT = Path(__file__).resolve().parents[3]
 

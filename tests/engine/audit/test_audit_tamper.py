@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,10 +25,10 @@ from pbem.protocol.orderdoc import sign_orders
 from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.checkpoint import Checkpoint
-from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from tests.engine.audit.test_audit_game import Played, played
 from tests.support.genesis_setup import setup_options
+from tests.support.lying import entries_of, join, lines_of, lying_referee
+from tests.support.played import Played, played
 
 AD = registry.load("4000ad")
 
@@ -39,37 +38,10 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     return played(tmp_path_factory)
 
 
-def lines_of(data: bytes) -> list[bytes]:
-    return data.split(b"\n")[:-1]
-
-
-def join(lines: list[bytes]) -> bytes:
-    return b"".join(line + b"\n" for line in lines)
-
-
-def entries_of(data: bytes) -> list[Entry]:
-    return [glog.parse_entry(raw, n + 2) for n, raw in enumerate(lines_of(data)[1:])]
-
-
 def fails(data: bytes, checkpoints: list[Checkpoint] | None = None) -> AuditFailure:
     with pytest.raises(AuditFailure) as info:
         audit_bytes(data, "game.export", checkpoints or [])
     return info.value
-
-
-def lying_referee(game: Played, change: Callable[[list[dict[str, Any]]], None]) -> bytes:
-    """The export after the referee changed entry bodies (``change`` edits a list of
-    {kind, time, body}), recomputed every hash after them and re-signed the header."""
-    items = [{"kind": e.kind, "time": e.time, "body": copy.deepcopy(e.body)}
-             for e in entries_of(game.export)]
-    change(items)
-    chain: list[Entry] = []
-    for item in items:
-        chain.append(glog.make_entry(chain[-1] if chain else None, item["kind"], item["time"],
-                                     item["body"]))
-    key, _ = referee_key(game.host.root)
-    header = make_header(key, game.host.game_id, chain, False, {})
-    return join([canonical.encode(header), *(e.line().rstrip(b"\n") for e in chain)])
 
 
 def state_before(game: Played, seq: int) -> dict[str, Any]:

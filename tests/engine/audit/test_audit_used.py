@@ -11,11 +11,9 @@ the real referee key."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,16 +21,12 @@ from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes, audit_path
 from pbem.audit.export import lines_of
 from pbem.game import registry
-from pbem.store import log as glog
 from pbem.store import replay
-from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from pbem.store.summary import summarize
-from tests.engine.audit.test_audit_game import Played, played
-from tests.support.genesis_setup import setup_options
+from tests.support.lying import TURN2, TURN3, Items, chain_of, items_of, re_resolve_without
+from tests.support.played import Played, played
 
 AD = registry.load("4000ad")
-TURN2, TURN3 = 10, 16  # log seqs of the resolutions of turns 2 and 3 (see the layout test)
 
 
 @pytest.fixture(scope="module")
@@ -40,50 +34,9 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     return played(tmp_path_factory)
 
 
-Items = list[dict[str, Any]]
-
-
-def items_of(game: Played) -> Items:
-    return [{"kind": e.kind, "time": e.time, "body": copy.deepcopy(e.body)}
-            for e in game.host.entries()]
-
-
-def chain_of(items: Items) -> list[Entry]:
-    chain: list[Entry] = []
-    for item in items:
-        chain.append(glog.make_entry(chain[-1] if chain else None, item["kind"], item["time"],
-                                     item["body"]))
-    return chain
-
-
 def sha_at(items: Items, seq: int) -> str:
     assert items[seq]["kind"] == "orders"
     return str(items[seq]["body"]["sha256"])
-
-
-def re_resolve_without(items: Items, seq: int, power: str) -> None:
-    """What a lying referee does to drop ``power``'s orders: resolve the turn at ``seq`` with the
-    rules core as if the power had sent nothing, record that (state, events, used: null) and
-    carry on from there (the log ends with this resolution)."""
-    chain = chain_of(items[:seq])
-    initial = AD.setup(chain[0].body["variant"], setup_options(chain[0].body))
-    state = replay.replay(AD, chain, initial)
-    standing = summarize(chain).standing_orders()
-    assert power in standing
-    del standing[power]
-    body = items[seq]["body"]
-    recorded = body["escrow"]
-
-    def from_log(p: str, warp: str, blob: str, turn: int) -> Any:
-        item = recorded.get(p, {}).get(warp)
-        return (item["destination"], item["nonce"]) if item else None
-
-    orders, used, opened, _ = replay.gather_orders(AD, state, standing, from_log)
-    result = AD.resolve(state, orders)
-    assert used[power] is None
-    body.update(used=used, escrow=opened, state=canonical.digest(result.state),
-                events=result.events)
-    del items[seq + 1:]
 
 
 def audited(game: Played, items: Items, source: str, tmp: Path) -> None:

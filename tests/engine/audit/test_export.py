@@ -20,8 +20,8 @@ from pbem.protocol import escrow
 from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.referee import referee_key
-from tests.engine.audit.test_audit_game import Played, played
 from tests.support.pbem_host import Host, at
+from tests.support.played import Played, played
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ tests/engine/audit/test_audit_used.py."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,10 @@ from pbem.audit.receipts import check
 from pbem.host import accept, notify
 from pbem.protocol.receipt import Receipt, ReceiptError, read
 from pbem.store.referee import referee_key
-from tests.engine.audit.test_audit_game import Played, played
-from tests.engine.audit.test_audit_used import AD, TURN2, chain_of, items_of, re_resolve_without
+from tests.support.ad_driver import AD
+from tests.support.lying import TURN2, chain_of, items_of, re_resolve_without
+from tests.support.played import Played, played
+from tests.support.run import pbem_text
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +43,7 @@ def receipt_mail(game: Played, power: str, turn: int, seq: int) -> Path:
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", "verify-receipt", *args],
-                          capture_output=True, text=True, check=False,
-                          input=stdin.decode() if stdin else None)
+    return pbem_text("verify-receipt", *args, stdin=stdin.decode() if stdin else None)
 
 
 def write_sources(game: Played, items: list, tmp: Path) -> dict[str, Path]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pbem import atomic
+from tests.support.filesystems import fill
 
 
 def leftovers(directory: Path) -> list[str]:
@@ -77,36 +78,6 @@ def test_append_to_dev_full_is_disk_full():
     with pytest.raises(atomic.DiskFull, match="/dev/full: No space left on device") as info:
         atomic.append_bytes("/dev/full", b"line\n")
     assert info.value.errno == errno.ENOSPC
-
-
-@pytest.fixture
-def tiny_fs(tmp_path):
-    """A real 256 KiB tmpfs (needs mount privileges: run as root, as make test and CI do)."""
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.fail("this test mounts a 256 KiB tmpfs, which failed "
-                    f"({done.stderr.decode().strip()}): run make test as root (CI does)")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
-def fill(directory: Path) -> None:
-    fd = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError as exc:
-        assert exc.errno == errno.ENOSPC
-    finally:
-        os.close(fd)
 
 
 def test_disk_full_keeps_old_file(tiny_fs):

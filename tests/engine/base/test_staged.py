@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem import atomic, staged, syncs
-from tests.engine.base.test_atomic import fill, tiny_fs  # noqa: F401  (a fixture)
+from tests.support.filesystems import fill
 
 
 def names(directory: Path) -> list[str]:
@@ -77,7 +77,7 @@ def test_flushing_groups_together_keeps_each_groups_order(tmp_path: Path) -> Non
 
 
 def test_disk_full_while_writing_names_the_file_and_leaves_nothing(
-        tiny_fs: Path) -> None:  # noqa: F811  (the fixture imported above)
+        tiny_fs: Path) -> None:
     group = staged.Group()
     group.add(tiny_fs / "small", b"small")
     fill(tiny_fs)

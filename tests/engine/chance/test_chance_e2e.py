@@ -10,10 +10,8 @@ audit; a player who withholds changes only his own contribution."""
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-from collections.abc import Callable
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -23,19 +21,17 @@ import pytest
 
 from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes
-from pbem.audit.export import make_header
 from pbem.chance.player import player_reveal
 from pbem.chance.step import StepChance
 from pbem.game import registry
 from pbem.store import chance, replay
-from pbem.store import log as glog
 from pbem.store.gamedir import GameDir
-from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 from pbem.store.summary import summarize
-from tests.games.highcard.test_toygame_e2e import attachment, pbem
+from tests.support.lying import lying_referee
 from tests.support.mail_player import MailPlayer
-from tests.support.pbem_host import Host, at, instance_of
+from tests.support.pbem_host import Host, at, attachment, instance_of
+from tests.support.run import pbem
 
 HC = registry.load("highcard")
 
@@ -227,22 +223,7 @@ def test_a_finished_game_whose_referee_never_reveals_k_fails_with_its_own_status
     assert "hidden draws not proven" in done.stdout.decode()
 
 
-# -- a lying referee: rewrites entries, recomputes every hash, re-signs --------------------------
-def lying_referee(game: Played, change: Callable[[list[dict[str, Any]]], None]) -> bytes:
-    lines = game.export.split(b"\n")[:-1]
-    entries = [glog.parse_entry(raw, n + 2) for n, raw in enumerate(lines[1:])]
-    items = [{"kind": e.kind, "time": e.time, "body": copy.deepcopy(e.body)} for e in entries]
-    change(items)
-    chain: list[Entry] = []
-    for item in items:
-        chain.append(glog.make_entry(chain[-1] if chain else None, item["kind"], item["time"],
-                                     item["body"]))
-    key, _ = referee_key(game.host.root)
-    header = make_header(key, game.host.game_id, chain, False, {})
-    return b"".join(line + b"\n" for line in [canonical.encode(header),
-                                              *(e.line().rstrip(b"\n") for e in chain)])
-
-
+# -- a lying referee (tests/support/lying.py): rewrites entries, recomputes every hash, re-signs
 def fails(data: bytes) -> AuditFailure:
     with pytest.raises(AuditFailure) as info:
         audit_bytes(data, "game.export", [])

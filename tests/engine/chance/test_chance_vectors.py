@@ -16,7 +16,7 @@ from pbem.chance.step import StepChance, public_seed, secret_seed
 from pbem.chance.stream import Stream
 from pbem.framing import field
 from pbem.protocol.keys import PrivateKey
-from tests.engine.protocol.test_orderdoc_vectors import vector, vector_names
+from tests.support.vectors import vector, vector_names
 
 
 def h(text: str) -> bytes:

@@ -4,8 +4,6 @@ file and a report mail made here; a tampered draw, value or tip fails with one l
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from email.message import EmailMessage
 
 import pytest
@@ -15,13 +13,9 @@ from pbem.chance.published import armor
 from pbem.chance.referee import RefereeChance
 from pbem.chance.step import StepChance
 from pbem.chance.stream import Stream
+from tests.support.run import pbem_text as pbem
 
 GAME = "andromeda-7"
-
-
-def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          check=False, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-
-def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pbem", *args], capture_output=True, text=True, check=False
-    )
+from tests.support.run import pbem_text as pbem
 
 
 def test_distance_prints_bare_integer():

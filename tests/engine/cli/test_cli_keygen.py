@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 import stat
-import subprocess
-import sys
-from pathlib import Path
 
 from pbem.protocol import escrow
 from pbem.protocol.keys import PrivateKey, PublicKey
-
-
-def pbem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pbem", *args], capture_output=True, text=True, check=False,
-        cwd=cwd,
-    )
+from tests.support.run import pbem_text as pbem
 
 
 def test_keygen_writes_a_private_and_a_public_key(tmp_path):

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pbem.protocol.keys import write_keypair
 from pbem.store.gamedir import GameDir
+from tests.support.run import pbem_text as pbem
 
 REPO = Path(__file__).resolve().parents[3]
 POWERS = ("pavo", "antares", "regulus", "algol")
-
-
-def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pbem", *args], capture_output=True, text=True, check=False, cwd=REPO
-    )
 
 
 @pytest.fixture

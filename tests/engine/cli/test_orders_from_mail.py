@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from tests.support.pbem_host import Host, at
+from tests.support.run import pbem_text
 
 
 def pbem(*args: str, env_vault: str) -> subprocess.CompletedProcess[str]:
-    import os
-
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          env={**os.environ, "PBEM_VAULT": env_vault}, check=False)
+    return pbem_text(*args, env={"PBEM_VAULT": env_vault})
 
 
 def test_orders_new_and_depart_from_a_saved_report_mail(tmp_path):

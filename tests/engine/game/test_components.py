@@ -13,8 +13,8 @@ import yaml
 from pbem import canonical
 from pbem.cli.main import main as pbem_main
 from pbem.game import registry
-from tests.engine.game.test_rules_versions import pbem
 from tests.support.pbem_host import AD, T0, iso
+from tests.support.run import pbem_text as pbem
 
 STAND_IN = registry.game_dir("4000ad") / "board.yaml"
 

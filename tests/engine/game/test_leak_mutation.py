@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem.game import registry
-from tests.engine.game.test_conformance import structural_leaks
+from tests.support.conformance import structural_leaks
 
 GAME = Path(__file__).resolve().parents[3] / "games" / "fourthousand_ad"
 

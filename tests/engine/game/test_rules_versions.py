@@ -7,7 +7,6 @@ subprocess, so each sees the plugin and data files as a host would after an upgr
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -22,18 +21,15 @@ from pbem.cli.main import main as pbem_main
 from pbem.game import registry, versions
 from pbem.store.gamedir import GameDir
 from pbem.store.log import GameLog
-from tests.conftest import ad_module
+from tests.support.ad_driver import ad_module
 from tests.support.pbem_host import AD, T0, Host, at, instance_of, iso
+from tests.support.run import pbem_text
 
 GAME = "fourthousand_ad"
 
 
 def pbem(*args: str, games: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ}
-    if games is not None:
-        env["PBEM_GAMES_DIR"] = str(games)
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          env=env, check=False)
+    return pbem_text(*args, env={"PBEM_GAMES_DIR": str(games)} if games is not None else None)
 
 
 def copy_games(tmp: Path, name: str) -> Path:

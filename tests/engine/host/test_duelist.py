@@ -27,7 +27,6 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.transports import SMTPTransport
 from pbem.store import trusted
 from pbem.store.log import GameLog
-from tests.support.mailservers import smtp_servers, tls_files  # noqa: F401  (fixtures)
 from tests.support.pbem_host import Host, at, iso
 
 
@@ -228,7 +227,7 @@ def test_a_missing_torn_forged_or_stale_list_visits_every_game(tmp_path: Path,
 @pytest.mark.parametrize("point", ["after-resolve-append", "after-first-queue",
                                    "due-list-written"])
 def test_a_kill_between_a_change_and_the_list_update_skips_nothing(
-        tmp_path: Path, point: str, smtp_servers) -> None:  # noqa: F811
+        tmp_path: Path, point: str, smtp_servers) -> None:
     g1, g2 = [Host(tmp_path, game_id=g) for g in ("g1", "g2")]
     server = smtp_servers.start("none")
     (g1.root / "mail.yaml").write_text(

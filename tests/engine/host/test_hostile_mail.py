@@ -16,7 +16,6 @@ Each test here failed on the code before issue 11's fixes:
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 from datetime import datetime
@@ -43,28 +42,17 @@ from tests.support.ingest_helpers import (
     registered,
 )
 from tests.support.pbem_host import Host, at, instance_of, iso
+from tests.support.run import cap_memory as _cap
+from tests.support.run import pbem
 
 #: The address-space cap of every ingest subprocess. A normal ingest needs well under it; the
 #: quadratic subject of issue 11 needed 2.7 GB for 280 KB.
-MEMORY_CAP = 1024 * 1024 * 1024
 MARKER = "ATTACKER-TEXT-7d1c"
 
 
 @pytest.fixture(scope="session")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return pristine(tmp_path_factory)
-
-
-def _cap() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-
-def pbem(*args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
-         ) -> subprocess.CompletedProcess[bytes]:
-    """``python -m pbem ARGS`` under the memory cap."""
-    return subprocess.run([sys.executable, "-m", "pbem", *args], input=stdin,
-                          capture_output=True, cwd=REPO, check=False, timeout=300,
-                          preexec_fn=_cap, env={**os.environ, **(env or {})})
 
 
 def pipe(root: Path, raw: bytes, now: datetime = NOW,

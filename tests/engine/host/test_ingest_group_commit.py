@@ -7,9 +7,6 @@ every message handled and acknowledged once."""
 from __future__ import annotations
 
 import email
-import os
-import subprocess
-import sys
 from email import policy
 from pathlib import Path
 
@@ -18,13 +15,9 @@ import pytest
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
+from tests.support.group_commit import POINTS, ingest, subjects
 from tests.support.ingest_helpers import order_mail
 from tests.support.pbem_host import Host
-
-#: Every durable step of a grouped round, in the order they happen (pbem.host.ingestround).
-POINTS = ["ingest-stored", "ingest-batch-begun", "ingest-handling", "before-orders-append",
-          "after-orders-append", "ingest-replies-queued", "ingest-done-recorded"]
-NOW = "2026-12-01T01:00:00Z"
 
 
 def batch(host: Host, md: Path) -> dict[str, int]:
@@ -47,22 +40,6 @@ def batch(host: Host, md: Path) -> dict[str, int]:
     for number, raw in enumerate(raws):
         (md / "new" / f"{1000 + number}.host").write_bytes(raw)
     return {"accepted": len(host.powers) + 1, "rejections": 1}
-
-
-def subjects(host: Host) -> list[str]:
-    outbox = Outbox(host.path / "outbox")
-    out = []
-    for entry in outbox.pending():
-        msg = email.message_from_bytes(outbox.raw(entry.id), policy=policy.default)
-        out.append(str(msg["Subject"]))
-    return out
-
-
-def ingest(host: Host, md: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "pbem", "ingest", str(host.root), "--maildir", str(md),
-           "--now", NOW]
-    return subprocess.run(cmd, env={**os.environ, **(env or {})}, capture_output=True,
-                          text=True, check=False)
 
 
 def check(host: Host, md: Path, expected: dict[str, int]) -> None:

@@ -14,7 +14,7 @@ import pytest
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
 from pbem.store.log import GameLog
-from tests.engine.host.test_ingest_group_commit import POINTS, ingest, subjects
+from tests.support.group_commit import POINTS, ingest, subjects
 from tests.support.ingest_helpers import order_mail
 from tests.support.pbem_host import Host
 

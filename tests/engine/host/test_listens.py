@@ -19,9 +19,9 @@ from pbem.audit.export import lines_of
 from pbem.store import log as glog
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
 
 
 class Player(MailPlayer):

@@ -23,7 +23,7 @@ from pbem.game import registry
 from pbem.protocol.keys import write_keypair
 from pbem.store import log as glog
 from pbem.store.log import Entry
-from tests.support.mailservers import SMTPServers, smtp_servers, tls_files  # noqa: F401
+from tests.support.mailservers import SMTPServers
 from tests.support.pbem_host import Host, at, iso
 
 AD = registry.load("4000ad")
@@ -193,7 +193,7 @@ def test_deadlines_of_a_game_made_on_the_real_clock_have_no_microseconds(
 
 
 def test_the_smtp_reply_shows_in_pbem_run_and_gm_status(
-        tmp_path: Path, smtp_servers: SMTPServers) -> None:  # noqa: F811
+        tmp_path: Path, smtp_servers: SMTPServers) -> None:
     server = smtp_servers.start("none")
     server.handler.fail_data.extend(["451 4.3.0 greylisted, try again later"] * 8)
     host = Host(tmp_path)

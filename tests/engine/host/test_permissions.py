@@ -21,15 +21,11 @@ from pbem.host import gmops
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import try_lock
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem_text as pbem
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.lstat().st_mode)
-
-
-def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          check=False)
 
 
 def host_in(directory: Path, game_id: str = "g1") -> Host:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import email
 import json
 import subprocess
-import sys
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -26,7 +25,6 @@ from pbem.mail.outbox import Outbox
 from pbem.protocol.pressdoc import sign_press
 from pbem.store import replay
 from tests.support.ingest_helpers import (
-    REPO,
     deliver,
     everything_in,
     ingest_maildir,
@@ -34,8 +32,9 @@ from tests.support.ingest_helpers import (
     order_mail,
     registered,
 )
-from tests.support.mailservers import SMTPServer, SMTPServers, smtp_servers, tls_files  # noqa: F401
+from tests.support.mailservers import SMTPServer, SMTPServers
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 
@@ -60,11 +59,7 @@ def configure(root: Path, server: SMTPServer) -> None:
 
 
 def pbem(*args: str, cert: Path) -> subprocess.CompletedProcess[str]:
-    import os
-
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          cwd=REPO, check=False, timeout=120,
-                          env={**os.environ, "SSL_CERT_FILE": str(cert)})
+    return pbem_text(*args, env={"SSL_CERT_FILE": str(cert)})
 
 
 def press_text(host: Host, power: str, messages: list[dict[str, Any]],
@@ -122,7 +117,7 @@ def subjects(mails: list[tuple[str, EmailMessage]], rcpt: str) -> list[str]:
 
 
 @pytest.fixture
-def game(tmp_path: Path, smtp_servers: SMTPServers) -> Game:  # noqa: F811
+def game(tmp_path: Path, smtp_servers: SMTPServers) -> Game:
     g = Game(tmp_path, smtp_servers)
     g.run(0.1)  # the welcome mails
     return g
@@ -306,7 +301,7 @@ def test_the_same_press_mail_twice_is_relayed_once(game: Game) -> None:
 
 
 def test_white_only_game_refuses_grey_press(tmp_path: Path,
-                                            smtp_servers: SMTPServers) -> None:  # noqa: F811
+                                            smtp_servers: SMTPServers) -> None:
     g = Game(tmp_path, smtp_servers, press="white")
     g.mail(A, press_text(g.host, A, [{"to": "all", "anonymous": True, "text": "who am I"}]))
     assert g.ingest(1) == ["press-rejected"]

@@ -15,7 +15,6 @@ from email import policy
 import pytest
 
 from pbem.store.log import GameLog
-from tests.support.mailservers import smtp_servers, tls_files  # noqa: F401  (fixtures)
 from tests.support.pbem_host import Host, at, iso
 
 CRASH_POINTS = [
@@ -52,7 +51,7 @@ def deliveries(server) -> Counter:
 
 @pytest.mark.parametrize("point", CRASH_POINTS)
 def test_kill_at_each_step_then_rerun_resolves_once_and_mails_once(tmp_path, point,
-                                                                    smtp_servers):  # noqa: F811
+                                                                    smtp_servers):
     host, server = played(tmp_path, smtp_servers)
     crashed = host.run_cli(at(2), env={"PBEM_CRASH_AT": point})
     assert crashed.returncode == -9, (crashed.returncode, crashed.stderr)
@@ -73,7 +72,7 @@ def test_kill_at_each_step_then_rerun_resolves_once_and_mails_once(tmp_path, poi
 
 
 def test_the_one_unavoidable_window_resends_the_identical_message(tmp_path,
-                                                                  smtp_servers):  # noqa: F811
+                                                                  smtp_servers):
     host, server = played(tmp_path, smtp_servers)
     crashed = host.run_cli(at(2), env={"PBEM_CRASH_AT": "outbox-accepted"})
     assert crashed.returncode == -9
@@ -90,7 +89,7 @@ def test_the_one_unavoidable_window_resends_the_identical_message(tmp_path,
                 if e.kind == "resolve"]) == 1
 
 
-def test_two_runs_started_together_resolve_the_turn_once(tmp_path, smtp_servers):  # noqa: F811
+def test_two_runs_started_together_resolve_the_turn_once(tmp_path, smtp_servers):
     host, server = played(tmp_path, smtp_servers)
     cmd = [sys.executable, "-m", "pbem", "run", str(host.root), "--now", iso(at(2))]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -25,7 +25,7 @@ from tests.support.ingest_helpers import (
     queued,
     registered,
 )
-from tests.support.mailservers import HOST, Dovecot, dovecot, tls_files  # noqa: F401
+from tests.support.mailservers import HOST, Dovecot
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +74,7 @@ def configure(root: Path, server: Dovecot, user: str, security: str, *,
 
 @pytest.mark.parametrize("security", ["none", "starttls", "tls"])
 def test_orders_from_imap_accepted_moved_to_the_done_folder_and_rerun_handles_nothing(
-        security: str, world: World, dovecot: Dovecot, tmp_path: Path) -> None:  # noqa: F811
+        security: str, world: World, dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.new_account()
     root = world.clone(tmp_path / "root")
     configure(root, dovecot, user, security)
@@ -105,7 +105,7 @@ def test_orders_from_imap_accepted_moved_to_the_done_folder_and_rerun_handles_no
 
 
 def test_the_self_signed_certificate_is_refused_unless_trusted(
-        world: World, dovecot: Dovecot, tmp_path: Path) -> None:  # noqa: F811
+        world: World, dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.new_account()
     root = world.clone(tmp_path / "root")
     configure(root, dovecot, user, "tls")
@@ -118,7 +118,7 @@ def test_the_self_signed_certificate_is_refused_unless_trusted(
 
 
 def test_credentials_file_readable_by_others_is_refused(
-        world: World, dovecot: Dovecot, tmp_path: Path) -> None:  # noqa: F811
+        world: World, dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.new_account()
     root = world.clone(tmp_path / "root")
     configure(root, dovecot, user, "none", mode=0o644)
@@ -156,7 +156,7 @@ def test_unreachable_imap_server_exits_75(world: World, tmp_path: Path) -> None:
 
 
 def test_mail_yaml_ca_file_trusts_a_private_ca_without_the_environment(
-        world: World, dovecot: Dovecot, tmp_path: Path) -> None:  # noqa: F811
+        world: World, dovecot: Dovecot, tmp_path: Path) -> None:
     user = dovecot.new_account()
     root = world.clone(tmp_path / "root")
     configure(root, dovecot, user, "tls")

@@ -16,7 +16,6 @@ turn reports.
 from __future__ import annotations
 
 import subprocess
-import sys
 from datetime import datetime, timedelta
 from email.utils import getaddresses
 from pathlib import Path
@@ -25,7 +24,6 @@ import pytest
 
 from pbem.mail.outbox import Outbox
 from tests.support.ingest_helpers import (
-    REPO,
     World,
     deliver,
     ingest_maildir,
@@ -35,8 +33,9 @@ from tests.support.ingest_helpers import (
     pristine,
     registered,
 )
-from tests.support.mailservers import SMTPServer, SMTPServers, smtp_servers, tls_files  # noqa: F401
+from tests.support.mailservers import SMTPServer, SMTPServers
 from tests.support.pbem_host import at, iso
+from tests.support.run import pbem_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 
@@ -61,11 +60,7 @@ def configure(root: Path, server: SMTPServer) -> None:
 
 
 def pbem(*args: str, cert: Path) -> subprocess.CompletedProcess[str]:
-    import os
-
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          cwd=REPO, check=False, timeout=120,
-                          env={**os.environ, "SSL_CERT_FILE": str(cert)})
+    return pbem_text(*args, env={"SSL_CERT_FILE": str(cert)})
 
 
 def run(root: Path, when: datetime, cert: Path) -> subprocess.CompletedProcess[str]:
@@ -87,7 +82,7 @@ def recipients(server: SMTPServer) -> list[str]:
 
 @pytest.mark.parametrize("security", ["starttls", "tls"])
 def test_pbem_run_delivers_receipts_and_reports_over_tls_with_auth(
-        security: str, world: World, smtp_servers: SMTPServers,  # noqa: F811
+        security: str, world: World, smtp_servers: SMTPServers,
         tmp_path: Path) -> None:
     server = smtp_servers.start(security, user=USER, password=PASSWORD)
     root = world.clone(tmp_path / "root")
@@ -118,7 +113,7 @@ def test_pbem_run_delivers_receipts_and_reports_over_tls_with_auth(
 
 
 def test_451_is_retried_after_the_backoff_by_a_later_run(
-        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:  # noqa: F811
+        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:
     server = smtp_servers.start("starttls", user=USER, password=PASSWORD)
     server.handler.fail_data.append("451 4.3.0 try again later")
     root = world.clone(tmp_path / "root")
@@ -160,7 +155,7 @@ def refused_receipt(world: World, servers: SMTPServers, tmp_path: Path,
 
 
 def test_550_ends_in_failed_and_gm_status_shows_it(
-        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:  # noqa: F811
+        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:
     server, root, status = refused_receipt(world, smtp_servers, tmp_path)
     [failed] = Outbox(root / "demo-1" / "outbox").failed()
     assert failed.recipients == (registered("algol"),) and failed.code == 550
@@ -177,7 +172,7 @@ def test_550_ends_in_failed_and_gm_status_shows_it(
 
 
 def test_gm_status_shows_why_a_message_failed(
-        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:  # noqa: F811
+        world: World, smtp_servers: SMTPServers, tmp_path: Path) -> None:
     _server, _root, status = refused_receipt(world, smtp_servers, tmp_path)
     [line] = [ln for ln in status.stdout.splitlines() if ln.strip().startswith("failed:")]
     assert "550" in line and "no such user" in line

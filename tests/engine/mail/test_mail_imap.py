@@ -10,7 +10,7 @@ from pbem.mail.errors import MailConfigError, TransientMailError
 from pbem.mail.imap import HANDLED_KEYWORD, IMAPSource
 from pbem.mail.inbox import Inbox
 from pbem.mail.security import Credentials
-from tests.support.mailservers import HOST, Dovecot, dovecot, free_port, tls_files  # noqa: F401
+from tests.support.mailservers import HOST, Dovecot, free_port
 
 
 def message(n: int, size: int = 0) -> bytes:
@@ -61,7 +61,7 @@ def source(server: Dovecot, user: str, security: str = "none", **kw: object) -> 
 
 @pytest.mark.parametrize("security", ["none", "starttls", "tls"])
 def test_ingest_ack_moves_to_folder_and_rerun_sees_nothing(
-    dovecot: Dovecot,  # noqa: F811
+    dovecot: Dovecot,
     security: str,
     tmp_path,
 ) -> None:
@@ -84,7 +84,7 @@ def test_ingest_ack_moves_to_folder_and_rerun_sees_nothing(
         assert list(src.messages()) == []
 
 
-def test_unacked_messages_stay_and_come_again(dovecot: Dovecot) -> None:  # noqa: F811
+def test_unacked_messages_stay_and_come_again(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     append(dovecot, user, message(1))
     with source(dovecot, user) as src:
@@ -96,7 +96,7 @@ def test_unacked_messages_stay_and_come_again(dovecot: Dovecot) -> None:  # noqa
     assert folder_contents(dovecot, user, "INBOX") == []
 
 
-def test_flag_mode_keeps_mail_in_place(dovecot: Dovecot) -> None:  # noqa: F811
+def test_flag_mode_keeps_mail_in_place(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     append(dovecot, user, message(1), message(2))
     with source(dovecot, user, done_folder=None) as src:
@@ -108,7 +108,7 @@ def test_flag_mode_keeps_mail_in_place(dovecot: Dovecot) -> None:  # noqa: F811
     assert HANDLED_KEYWORD.encode() in flags[0] and HANDLED_KEYWORD.encode() not in flags[1]
 
 
-def test_copy_and_expunge_when_the_server_has_no_move(dovecot: Dovecot) -> None:  # noqa: F811
+def test_copy_and_expunge_when_the_server_has_no_move(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     append(dovecot, user, message(1))
     with source(dovecot, user, done_folder="Done") as src:
@@ -119,7 +119,7 @@ def test_copy_and_expunge_when_the_server_has_no_move(dovecot: Dovecot) -> None:
     assert [raw for _, raw in folder_contents(dovecot, user, "Done")] == [message(1)]
 
 
-def test_oversize_message_is_fetched_truncated(dovecot: Dovecot) -> None:  # noqa: F811
+def test_oversize_message_is_fetched_truncated(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     append(dovecot, user, message(1, size=50_000))
     with source(dovecot, user, max_bytes=10_000) as src:
@@ -127,14 +127,14 @@ def test_oversize_message_is_fetched_truncated(dovecot: Dovecot) -> None:  # noq
     assert incoming.truncated and len(incoming.raw) == 10_000
 
 
-def test_wrong_password_is_a_config_error(dovecot: Dovecot) -> None:  # noqa: F811
+def test_wrong_password_is_a_config_error(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     src = IMAPSource(HOST, dovecot.port, Credentials(user, "wrong"), security="none", timeout=10)
     with pytest.raises(MailConfigError, match="login refused"), src:
         list(src.messages())
 
 
-def test_untrusted_certificate_is_a_config_error(dovecot: Dovecot) -> None:  # noqa: F811
+def test_untrusted_certificate_is_a_config_error(dovecot: Dovecot) -> None:
     user = dovecot.new_account()
     src = IMAPSource(HOST, dovecot.tls_port, Credentials(user, dovecot.password), security="tls")
     with pytest.raises(MailConfigError, match="certificate"), src:

@@ -19,7 +19,8 @@ from pbem.mail.errors import MailConfigError
 from pbem.mail.outbox import Backoff, Outbox
 from pbem.mail.security import Credentials
 from pbem.mail.transports import FileTransport, SMTPTransport
-from tests.support.mailservers import HOST, SMTPServers, free_port, smtp_servers, tls_files  # noqa: F401
+from tests.support.crash import Crash, crash_at
+from tests.support.mailservers import HOST, SMTPServers, free_port
 
 # aiosmtpd warns on each connection when AUTH is offered without TLS; these tests do it on purpose.
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
@@ -42,19 +43,7 @@ def report(n: int, to: str = "vega@players.example") -> email.message.EmailMessa
     )
 
 
-class Crash(Exception):
-    """Stands for the process dying at a stage of delivery."""
-
-
-def crash_at(stage: str):
-    def hook(at: str, ident: str) -> None:
-        if at == stage:
-            raise Crash(f"{stage} {ident}")
-
-    return hook
-
-
-def smtp(server, tls_files, **kw) -> SMTPTransport:  # noqa: F811
+def smtp(server, tls_files, **kw) -> SMTPTransport:
     return SMTPTransport(
         server.host,
         server.port,
@@ -129,8 +118,8 @@ def test_crash_before_send_sends_once_later(tmp_path: Path) -> None:
 
 def test_crash_after_record_never_resends(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("none")
     outbox = Outbox(tmp_path / "outbox")
@@ -146,8 +135,8 @@ def test_crash_after_record_never_resends(
 
 def test_crash_between_acceptance_and_record_resends_identical_bytes(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     """The one unavoidable duplicate: same bytes, same Message-ID."""
     server = smtp_servers.start("none")
@@ -174,8 +163,8 @@ def test_crash_between_acceptance_and_record_resends_identical_bytes(
 def test_smtp_delivery_with_auth(
     security: str,
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start(security, user="referee", password="pw")
     outbox = Outbox(tmp_path / "outbox")
@@ -189,7 +178,7 @@ def test_smtp_delivery_with_auth(
     assert server.received[0].rcpt_tos == ("vega@players.example",)
 
 
-def test_smtp_without_auth(tmp_path: Path, smtp_servers: SMTPServers, tls_files) -> None:  # noqa: F811
+def test_smtp_without_auth(tmp_path: Path, smtp_servers: SMTPServers, tls_files) -> None:
     server = smtp_servers.start("starttls")
     outbox = Outbox(tmp_path / "outbox")
     outbox.queue(report(1))
@@ -200,8 +189,8 @@ def test_smtp_without_auth(tmp_path: Path, smtp_servers: SMTPServers, tls_files)
 
 def test_wrong_password_stops_the_run_and_keeps_everything_pending(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("tls", user="referee", password="pw")
     outbox = Outbox(tmp_path / "outbox")
@@ -217,8 +206,8 @@ def test_wrong_password_stops_the_run_and_keeps_everything_pending(
 
 def test_starttls_required_but_not_offered_is_a_config_error(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("none")
     outbox = Outbox(tmp_path / "outbox")
@@ -230,7 +219,7 @@ def test_starttls_required_but_not_offered_is_a_config_error(
 
 def test_untrusted_certificate_is_a_config_error(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
+    smtp_servers: SMTPServers,
 ) -> None:
     server = smtp_servers.start("tls")
     outbox = Outbox(tmp_path / "outbox")
@@ -246,8 +235,8 @@ def test_untrusted_certificate_is_a_config_error(
 def test_4xx_stays_pending_with_backoff_then_goes_out(
     reply: str,
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("none")
     server.handler.fail_data.extend([reply, reply])
@@ -277,8 +266,8 @@ def test_connection_refused_is_retried(tmp_path: Path) -> None:
 
 def test_5xx_goes_to_failed_with_the_reply(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("none")
     server.handler.fail_data.append("554 5.7.1 message rejected as spam")
@@ -304,8 +293,8 @@ def test_5xx_goes_to_failed_with_the_reply(
 
 def test_partly_refused_recipients_are_reported(
     tmp_path: Path,
-    smtp_servers: SMTPServers,  # noqa: F811
-    tls_files,  # noqa: F811
+    smtp_servers: SMTPServers,
+    tls_files,
 ) -> None:
     server = smtp_servers.start("none")
     server.handler.fail_rcpt["gone@players.example"] = "550 5.1.1 gone"

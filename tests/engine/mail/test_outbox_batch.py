@@ -15,7 +15,7 @@ import pytest
 from pbem.mail.compose import compose, to_bytes
 from pbem.mail.outbox import Outbox
 from pbem.mail.transports import Accepted, FileTransport, PermanentFailure, TemporaryFailure
-from tests.engine.mail.test_mail_outbox import Crash, crash_at
+from tests.support.crash import Crash, crash_at
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.protocol import commitment
-from tests.engine.protocol.test_orderdoc_vectors import vector, vector_names
+from tests.support.vectors import vector, vector_names
 
 
 @pytest.mark.parametrize("name", [n for n in vector_names() if n.startswith("commitment-")])

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from pbem.protocol import commitment, escrow
 from pbem.protocol.escrow import EscrowError, open_escrow, seal
-from tests.engine.protocol.test_orderdoc_vectors import vector
+from tests.support.vectors import vector
 
 V = vector("escrow-1")
 REF = X25519PrivateKey.from_private_bytes(bytes.fromhex(V["referee_private"]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -13,25 +12,7 @@ from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.keys import PrivateKey, PublicKey, pae
 from pbem.protocol.orderdoc import DOMAIN, PAYLOAD_TYPE, Keyring, sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
-
-PROTOCOL = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
-_BLOCK = re.compile(r"<!-- vector: ([\w-]+) -->\n```[a-z]*\n(.*?)```", re.S)
-
-
-def vector_text(name: str) -> str:
-    """The fenced block after ``<!-- vector: NAME -->`` in docs/protocol.md, verbatim."""
-    found = dict(_BLOCK.findall(PROTOCOL.read_text(encoding="utf-8")))
-    assert name in found, f"docs/protocol.md has no vector {name}"
-    return found[name]
-
-
-def vector(name: str) -> dict[str, str]:
-    """A vector block of ``name: value`` lines."""
-    return dict(line.split(": ", 1) for line in vector_text(name).splitlines() if line)
-
-
-def vector_names() -> list[str]:
-    return [name for name, _ in _BLOCK.findall(PROTOCOL.read_text(encoding="utf-8"))]
+from tests.support.vectors import PROTOCOL, vector, vector_names, vector_text
 
 
 def test_the_doc_has_every_vector():

@@ -18,7 +18,7 @@ from pbem.protocol.pressdoc import (
     verify_press,
 )
 from pbem.store.gameconfig import ConfigError, GameConfig
-from tests.engine.store.test_gameconfig import GOOD
+from tests.support.configs import GOOD
 
 GAME = "wild-7"
 PRESS = f"""pbem: 1

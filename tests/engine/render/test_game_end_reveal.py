@@ -10,10 +10,9 @@ import json
 
 import pytest
 
-from tests.engine.audit.test_audit_game import played
-from tests.games.highcard.test_toygame_e2e import attachment
 from tests.support.ingest_helpers import everything_in
-from tests.support.pbem_host import Host
+from tests.support.pbem_host import Host, attachment
+from tests.support.played import played
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.render import mails
-from tests.engine.render.test_report_scenario import CHECKPOINT, GAME
 from tests.support.ad_driver import AD, Table
+from tests.support.report_scenario import CHECKPOINT, GAME
 
 PLAYER = {"name": "Ann <ann@example.org>", "email": "ann@example.org", "tz": "Asia/Tokyo"}
 

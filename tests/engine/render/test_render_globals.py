@@ -9,8 +9,8 @@ import pytest
 
 from pbem.render import mails
 from pbem.render.environment import DictFirstEnvironment
-from tests.engine.render.test_report_scenario import GAME
 from tests.support.ad_driver import AD, Table
+from tests.support.report_scenario import GAME
 
 PLAYER = {"name": "Ann", "email": "ann@example.org", "tz": "Asia/Tokyo"}
 

@@ -19,7 +19,8 @@ from pbem.render import mails as render
 from pbem.render import press as render_press
 from pbem.render.mails import RenderedMail
 from pbem.resources import templates_root
-from tests.engine.render.test_report_scenario import (
+from tests.support.ad_driver import AD
+from tests.support.report_scenario import (
     GAME,
     PLAYERS,
     alliances_game,
@@ -27,7 +28,6 @@ from tests.engine.render.test_report_scenario import (
     reveal,
     wild_game,
 )
-from tests.support.ad_driver import AD
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"

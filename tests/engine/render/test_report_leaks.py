@@ -23,7 +23,8 @@ import pytest
 
 from pbem import canonical
 from pbem.render import mails
-from tests.engine.render.test_report_scenario import (
+from tests.support.ad_driver import AD
+from tests.support.report_scenario import (
     ESCROW,
     GAME,
     PLAYERS,
@@ -31,7 +32,6 @@ from tests.engine.render.test_report_scenario import (
     golden_game,
     wild_game,
 )
-from tests.support.ad_driver import AD
 
 PRES = mails.presenter(AD)
 
@@ -170,7 +170,7 @@ def test_gm_summary_is_the_one_mail_with_everything(variant):
 
 
 def test_game_end_reveals_every_destination_and_nonce():
-    from tests.engine.render.test_report_scenario import reveal
+    from tests.support.report_scenario import reveal
 
     t, rounds = golden_game()
     end = AD.end_game(t.state, "ended by agreement")

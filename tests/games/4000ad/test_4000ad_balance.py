@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import ad_module
+from tests.support.ad_driver import ad_module
 
 REACH = 3
 RULES = Path(__file__).resolve().parents[3] / "docs" / "rules.md"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ad_module
+from tests.support.ad_driver import ad_module
 
 board_mod = ad_module("board")
 BOARD = board_mod.default_board()

@@ -4,21 +4,18 @@ through: ``pbem orders`` run as a real subprocess (issue 11 point 3; issue 12 po
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from pbem.protocol.vault import Departure, Vault
 from tests.support.ad_driver import Table
+from tests.support.run import pbem_text
 
 GAME = "test-game"
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PBEM_VAULT": str(root / "vault.json")}
-    return subprocess.run([sys.executable, "-m", "pbem", "orders", *args], capture_output=True,
-                          text=True, check=False, cwd=root, env=env)
+    return pbem_text("orders", *args, cwd=root, env={"PBEM_VAULT": str(root / "vault.json")})
 
 
 def _orders_file(root: Path, power: str, turn: int, body: str) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ad_module
-from tests.support.ad_driver import AD, Table
+from tests.support.ad_driver import AD, Table, ad_module
 
 # ---------------------------------------------------------------------------------------------
 # Set-up and turn order

@@ -8,8 +8,6 @@ import importlib
 import itertools
 import json
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -17,17 +15,13 @@ from typing import Any
 from pbem.game import registry
 from pbem.render import mails
 from tests.support.pbem_host import Host, at, instance_of
+from tests.support.run import pbem_text as pbem
 
 AD = registry.load("4000ad")
 
 
 def presenter() -> Any:
     return mails.presenter(AD)
-
-
-def pbem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                          check=False, cwd=cwd)
 
 
 def played(tmp_path: Path) -> Host:

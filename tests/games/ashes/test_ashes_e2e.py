@@ -19,11 +19,11 @@ from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir
-from tests.engine.chance.test_chance_e2e import lying_referee
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.ashes_play import random_orders
+from tests.support.lying import lying_referee
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
 
 GAME_ID = "ashes-1"
 SEED = 3  # the players' choices (not the dice: those come from the committed chance)

@@ -5,20 +5,11 @@ naming the problem and its place, and leaves the file as it was."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import yaml
 
 from pbem import canonical
 from tests.support.ashes_driver import PLUGIN, arranged
-
-
-def pbem(*args, ok=True):
-    proc = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
-    assert (proc.returncode == 0) == ok, proc.stdout + proc.stderr
-    return proc.stdout + proc.stderr
+from tests.support.run import pbem_ok as pbem
 
 
 def table(tmp_path):

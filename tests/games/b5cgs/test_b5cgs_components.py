@@ -5,13 +5,12 @@ problem named by its path, also through ``pbem components check``."""
 from __future__ import annotations
 
 import copy
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
 from tests.support.b5cgs_driver import PLUGIN, components
+from tests.support.run import pbem_text as _pbem
 
 
 def pack():
@@ -81,11 +80,6 @@ def test_nonsense_never_raises():
     for junk in (None, [], "pack", {"pack": 1}, {"empires": [], "tokens": 3, "pieces": None},
                  {"pack": "x", "empires": {"a": 1}, "tokens": {"b": []}, "pieces": {"c": 2}}):
         assert components.check_components(junk)
-
-
-def _pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True,
-                          text=True, check=False)
 
 
 def test_pbem_components_check_passes_the_stand_in(tmp_path: Path):

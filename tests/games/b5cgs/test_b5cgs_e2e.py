@@ -22,9 +22,9 @@ from pbem import canonical
 from pbem.audit import AuditFailure, audit_bytes
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir
-from tests.engine.chance.test_chance_e2e import lying_referee
-from tests.games.highcard.test_toygame_e2e import pbem
 from tests.support.b5cgs_mail import Played, play
+from tests.support.lying import lying_referee
+from tests.support.run import pbem
 
 GAME_ID = "b5-1"
 TURNS = 12  # four rounds of three players: ships meet at Babylon 5 and fire

@@ -7,24 +7,16 @@ one line naming the problem and its place, and leaves the file as it was."""
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import yaml
 
 from pbem import canonical
 from tests.support.b5cgs_driver import PLUGIN, dealt, new_game
+from tests.support.run import pbem_ok as pbem
 
 tool = importlib.import_module("b5cgs.tool")
 demo = importlib.import_module("b5cgs.demo")
 hx = importlib.import_module("b5cgs.hexes")
-
-
-def pbem(*args, ok=True):
-    proc = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
-    assert (proc.returncode == 0) == ok, proc.stdout + proc.stderr
-    return proc.stdout + proc.stderr
 
 
 def table(tmp_path, variant="basic-3", version=None, fleet=False):

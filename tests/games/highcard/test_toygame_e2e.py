@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +21,8 @@ import pytest
 from pbem.audit import audit_path
 from pbem.protocol.keys import PrivateKey
 from tests.support.ingest_helpers import REPO, everything_in, order_mail
-from tests.support.pbem_host import Host, at, iso
-
-MEMORY_CAP = 1 << 30  # bytes of address space for each pbem subprocess
-
-
-def _cap() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-
-def pbem(*args: str, stdin: bytes | None = None, cwd: Path = REPO
-         ) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "pbem", *args], input=stdin,
-                          capture_output=True, cwd=cwd, check=False, env=dict(os.environ),
-                          preexec_fn=_cap, timeout=120)
-
-
-def attachment(msg: EmailMessage, name: str) -> bytes | None:
-    for part in msg.iter_attachments():
-        if part.get_filename() == name:
-            content = part.get_content()
-            return content if isinstance(content, bytes) else str(content).encode()
-    return None
+from tests.support.pbem_host import Host, at, attachment, iso
+from tests.support.run import pbem
 
 
 class Player:

@@ -1,10 +1,10 @@
 """The toy game High Card (tests/toygame/highcard: a hidden hand, no map, one kind of step) played
 end to end on the same path as 4000 A.D.: ``pbem new --game highcard``, welcome mails, the player's
 tool (``pbem orders new|play|check|sign``), signed orders mailed through ``pbem ingest ROOT
---stdin`` (a subprocess, under a memory cap), the real cron job (``pbem run``), receipts, turn
-reports, the gm summary, standing orders for a missed round, the end-of-game mail, then
-``pbem export`` and ``pbem audit``. The proof that the plugin contract is complete: nothing in
-pbem/ knows this game."""
+--stdin`` (north's as a subprocess under a memory cap, south's in this process), the real cron
+job (``pbem run``), receipts, turn reports, the gm summary, standing orders for a missed round,
+the end-of-game mail, then ``pbem export`` and ``pbem audit``. The proof that the plugin contract
+is complete: nothing in pbem/ knows this game."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pbem.audit import audit_path
 from pbem.protocol.keys import PrivateKey
 from tests.support.ingest_helpers import REPO, everything_in, order_mail
 from tests.support.pbem_host import Host, at, attachment, iso
-from tests.support.run import pbem
+from tests.support.run import pbem, pbem_here
 
 
 class Player:
@@ -33,6 +33,9 @@ class Player:
         self.work.mkdir(parents=True)
         self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
         self.address = f"{power}@example.org"
+        #: the first power runs each command as a process, the other in this process
+        #: (tests/support/mail_player.py says why)
+        self.run = pbem if power == host.powers[0] else pbem_here
 
     def newest_view(self) -> dict[str, Any]:
         """The view.json of the latest step among the mails received (sent-mail files are not
@@ -50,19 +53,20 @@ class Player:
         block is mailed to the referee through pbem ingest --stdin."""
         view = self.work / "view.json"
         orders = self.work / f"orders-{seq}.yaml"
-        done = pbem("orders", "new", "--view", str(view), "--seq", str(seq), "-o", str(orders))
+        done = self.run("orders", "new", "--view", str(view), "--seq", str(seq), "-o", str(orders))
         assert done.returncode == 0, done.stderr
         assert b"your hand:" in orders.read_bytes()
         if card is not None:
-            done = pbem("orders", "play", str(orders), "--card", card, "--view", str(view))
+            done = self.run("orders", "play", str(orders), "--card", card, "--view", str(view))
             assert done.returncode == 0, done.stderr
-        done = pbem("orders", "check", str(orders), "--view", str(view))
+        done = self.run("orders", "check", str(orders), "--view", str(view))
         assert done.returncode == 0 and done.stdout == b"ok\n", done.stdout + done.stderr
-        signed = pbem("orders", "sign", str(orders), "--key", str(self.key), "--view", str(view))
+        signed = self.run("orders", "sign", str(orders), "--key", str(self.key), "--view",
+                          str(view))
         assert signed.returncode == 0, signed.stderr
         raw = order_mail(signed.stdout.decode(), sender=self.address,
                          msgid=f"<{self.power}.{seq}@example.org>")
-        done = pbem("ingest", str(self.host.root), "--stdin", "--now", iso(at(when)), stdin=raw)
+        done = self.run("ingest", str(self.host.root), "--stdin", "--now", iso(at(when)), stdin=raw)
         assert done.returncode == 0, done.stderr
 
 

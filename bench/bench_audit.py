@@ -4,9 +4,8 @@ memory at two log lengths.
 The game is written straight into a log with ``pbem.store.log.make_entry`` (no mail): each turn
 every power sends random legal orders (departures with real commitments, arrivals revealed from
 the vault, as tests/games/4000ad/test_4000ad_properties.py plays them), signed with a real Ed25519
-key, and a
-``resolve`` entry is made from the real rules core exactly as the cron job makes it. The audit
-then does everything it does on a real game: chain, signatures, parses, order checks, replay.
+key, and a ``resolve`` entry is made from the real rules core exactly as the cron job makes it. The
+audit then does everything it does on a real game: chain, signatures, parses, order checks, replay.
 The log is written to a file and audited from it (``audit_path``: streamed, with worker
 processes where the machine has the cores).
 

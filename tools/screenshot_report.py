@@ -3,8 +3,7 @@
     .venv/bin/python tools/screenshot_report.py report.html out.png [--width 420 --height 2400]
     .venv/bin/python tools/screenshot_report.py --demo out.png        # a scripted game's report
 
-``--demo`` plays the scripted game of tests/support/report_scenario.py and renders
-Algol's turn-3
+``--demo`` plays the scripted game of tests/support/report_scenario.py and renders Algol's turn-3
 report (combined arrival, battle, capture, threat list). Needs /usr/bin/chromium (Debian:
 ``apt-get install -y chromium``); the test suite never does.
 """

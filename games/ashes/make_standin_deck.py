@@ -19,8 +19,7 @@ repeats it in its header, so nobody mistakes it for the real cards):
   positions in the letter list rotated left by 2 (d - 2) places.
 
 Run ``python games/ashes/make_standin_deck.py`` to regenerate; tests/games/ashes/test_ashes_deck.py
-checks
-that the file equals this rule's output.
+checks that the file equals this rule's output.
 """
 
 from __future__ import annotations

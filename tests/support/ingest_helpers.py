@@ -3,10 +3,9 @@
 A :class:`World` is a real pbem root: ``demo-1`` (Independents 4, played to turn 3 by real signed
 orders, so turn 1 and 2 are over) and ``finished-1`` (ended by ``pbem gm end``). Players sign real
 orders with their own keys. The corpus of ``tests/support/mail_corpus`` speaks of "Vega" and
-"Altair" in
-"demo-1": :meth:`World.signer` maps them to ``algol`` and ``pavo`` and signs a real departure for
-the game's current turn; its "old" order is the very text Algol had accepted in turn 1 (a real
-replay).
+"Altair" in "demo-1": :meth:`World.signer` maps them to ``algol`` and ``pavo`` and signs a real
+departure for the game's current turn; its "old" order is the very text Algol had accepted in
+turn 1 (a real replay).
 
 Registered addresses are ``<power>@example.org``; the corpus mails come from
 ``vega@players.example`` (a stranger) or worse, so every reply that reaches a registered address

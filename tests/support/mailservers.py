@@ -1,10 +1,10 @@
 """Real mail servers for the mail tests: aiosmtpd (SMTP) in-process, Dovecot (IMAP) as a process.
 
-Import the fixtures you use into a test module (``from tests.support.mailservers import
-smtp_servers``).
-Facts these rely on (found setting them up): aiosmtpd cannot bind port 0,
-a failed AUTH must return ``AuthResult(success=False, handled=False)``, implicit TLS offers AUTH
-only with ``auth_require_tls=False``; Dovecot needs a 755 base directory and refuses uid 0.
+Its fixtures are offered to every test by tests/conftest.py (``pytest_plugins``): a test names
+them as arguments and imports nothing. Facts these rely on (found setting them up): aiosmtpd
+cannot bind port 0, a failed AUTH must return ``AuthResult(success=False, handled=False)``,
+implicit TLS offers AUTH only with ``auth_require_tls=False``; Dovecot needs a 755 base directory
+and refuses uid 0.
 
 Fixtures:
 

@@ -1,7 +1,6 @@
 """pbem archive without a browser: what the site holds, what it refuses, and that a --public
 archive of a game in progress leaks nothing a public export does not
-(tests/engine/archive/test_archive_browser.py
-opens the same sites in Chromium)."""
+(tests/engine/archive/test_archive_browser.py opens the same sites in Chromium)."""
 
 from __future__ import annotations
 

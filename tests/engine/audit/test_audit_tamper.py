@@ -1,6 +1,5 @@
 """Tampering with the export of a finished game (tests/engine/audit/test_audit_game.py): every
-change is
-detected and the audit names the entry where it is.
+change is detected and the audit names the entry where it is.
 
 Two kinds of attacker: one who edits the file (a byte flip, a deleted, inserted, duplicated or
 reordered line, a cut) and breaks the hash chain or the referee's signatures; and a lying

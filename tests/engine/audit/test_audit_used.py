@@ -4,9 +4,8 @@ previous resolution (or the standing orders where there is none). Each way to dr
 downgrade an order is caught at the resolution, naming it, on the game directory, the full
 export and the public export (which withholds the order files and their digests).
 
-The game is the real one of tests/engine/audit/test_audit_game.py (played through the cron job);
-the lying
-referee rewrites the log, recomputes every hash after the change and re-signs the exports with
+The game is the real one of tests/engine/audit/test_audit_game.py (played through the cron job); the
+lying referee rewrites the log, recomputes every hash after the change and re-signs the exports with
 the real referee key."""
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ resolution of its turn used the order file, on the game directory, the full and 
 export, and that a lying referee dropped it.
 
 The receipts are the real mails the cron job delivered in the game of
-tests/engine/audit/test_audit_game.py
-(saved .eml files, as a player's mail client keeps them); the lying referee is the one of
+tests/engine/audit/test_audit_game.py (saved .eml files, as a player's mail client keeps them); the
+lying referee is the one of
 tests/engine/audit/test_audit_used.py."""
 
 from __future__ import annotations

@@ -7,8 +7,7 @@ my events and my mails byte-identical. It runs for every game under the games ro
 and the toy game tests/toygame/highcard (tests/conftest.py adds its root).
 
 ``structural_leaks`` is also run by tests/engine/game/test_leak_mutation.py against a copy of 4000
-A.D.
-whose view lost a filter: there it must fail."""
+A.D. whose view lost a filter: there it must fail."""
 
 from __future__ import annotations
 

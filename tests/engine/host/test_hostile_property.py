@@ -1,8 +1,7 @@
 """Property: no input makes ingest raise. Random bytes and random mutations of the real mails of
 ``tests/support/mail_corpus`` go through :func:`pbem.ingest.ingest` (in-process, for speed; the
-attacker
-tests in test_hostile_mail.py run the real subprocess). Every message ends recorded as handled —
-done or quarantined — so none is retried forever.
+attacker tests in test_hostile_mail.py run the real subprocess). Every message ends recorded as
+handled — done or quarantined — so none is retried forever.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """The bad-mail corpus through the real ingest: routing, authentication, receipts.
 
 Every message of ``tests/support/mail_corpus`` is built with real signatures (players' keys of a
-real game,
-``tests/test_ingest_helpers.World``: demo-1 at turn 3, finished-1 ended; the corpus' Vega is Algol,
-its Altair is Pavo), delivered into a Maildir and handled by ``pbem ingest ROOT --maildir`` — each
-case alone in a copy of the root (so each outcome is the one that message has by itself), and the
-whole corpus at once as a subprocess. Registered addresses are ``<power>@example.org``; the corpus
-mails come from ``vega@players.example`` or worse. Outcomes verified (R = receipt queued to the
-registered address, In-Reply-To the player's Message-ID, orders restated in plain words, the
-referee's signed receipt attached and verified; Q = quarantined with the reason):
+real game, ``tests.support.ingest_helpers.World``: demo-1 at turn 3, finished-1 ended; the corpus'
+Vega is Algol, its Altair is Pavo), delivered into a Maildir and handled by ``pbem ingest ROOT
+--maildir`` — each case alone in a copy of the root (so each outcome is the one that message has by
+itself), and the whole corpus at once as a subprocess. Registered addresses are
+``<power>@example.org``; the corpus mails come from ``vega@players.example`` or worse. Outcomes
+verified (R = receipt queued to the registered address, In-Reply-To the player's Message-ID, orders
+restated in plain words, the referee's signed receipt attached and verified; Q = quarantined with
+the reason):
 
    #  case (corpus number)                  verified outcome
    1  plain-body                            accepted, R

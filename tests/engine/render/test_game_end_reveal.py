@@ -1,8 +1,8 @@
 """The end-of-game mail of a game played for real (tests/engine/audit/test_audit_game.py: pbem new,
-signed
-orders with commitments, an escrow opened by the cron job, concessions ending it): each opened
-destination is shown with its own departure, the turn it left and where from, as the log holds
-them (the presenter's reveal over the log the engine wrote), not the arrival turn and ``?``."""
+signed orders with commitments, an escrow opened by the cron job, concessions ending it): each
+opened destination is shown with its own departure, the turn it left and where from, as the log
+holds them (the presenter's reveal over the log the engine wrote), not the arrival turn and
+``?``."""
 
 from __future__ import annotations
 

@@ -85,9 +85,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
         if host.plugin.is_over(host.state()):
             break  # the dice come from the fair chance, fresh every run: a game may end early
     # the game master ends the game: the highest population total wins (a whole game by random
-    # play takes 26 to 100 steps, too long for the suite;
-    # tests/games/ashes/test_ashes_properties.py plays
-    # those to the end in process)
+    # play takes 26 to 100 steps, too long for the suite; tests/games/ashes/test_ashes_properties.py
+    # plays those to the end in process)
     if not host.plugin.is_over(host.state()):
         done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
                     iso(at(hour + 1)))

@@ -1,6 +1,6 @@
 """The Ashes of Empire, rule by rule and example by example (games/ashes/RULES.md maps each
 seed line to the code and to the test here). Every table is laid out by hand
-(tests/ashes_driver.arranged) and every die and the deck order are scripted."""
+(tests.support.ashes_driver.arranged) and every die and the deck order are scripted."""
 
 from __future__ import annotations
 

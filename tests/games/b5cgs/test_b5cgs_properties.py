@@ -1,6 +1,5 @@
 """Properties of Babylon 5 CGS over random legal games to the end (tests/support/b5cgs_play.py:
-every
-entry accepted by the referee's own check; the set-up, random turns, then a victory or the
+every entry accepted by the referee's own check; the set-up, random turns, then a victory or the
 players' agreement): after every step no Economy Reserve is negative, no hex holds two units,
 every token is in exactly one place (on the map in a hex of the map, never Babylon 5's, or in
 its owner's Scrap Yard) and no type has more tokens than the pack has (no proxies, C1.33); the

@@ -9,8 +9,7 @@ plugs in the real signer so the routing layer can be tested on the same corpus.
 ``Expect`` is what :func:`pbem.mail.triage.triage` must report; ``routing`` documents what the
 layer above (signature → game → accept/reject → receipt) must then do, for the lead's tests.
 ``python -m tests.support.mail_corpus`` prints the outcome table kept in README.md (``--write``
-rewrites
-it).
+rewrites it).
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ memory at two log lengths.
 
 The game is written straight into a log with ``pbem.store.log.make_entry`` (no mail): each turn
 every power sends random legal orders (departures with real commitments, arrivals revealed from
-the vault, as tests/test_4000ad_properties.py plays them), signed with a real Ed25519 key, and a
-``resolve`` entry is made from the real rules core exactly as the cron job makes it. The audit
-then does everything it does on a real game: chain, signatures, parses, order checks, replay.
+the vault, as tests/games/4000ad/test_4000ad_properties.py plays them), signed with a real Ed25519
+key, and a ``resolve`` entry is made from the real rules core exactly as the cron job makes it. The
+audit then does everything it does on a real game: chain, signatures, parses, order checks, replay.
 The log is written to a file and audited from it (``audit_path``: streamed, with worker
 processes where the machine has the cores).
 
@@ -60,8 +60,7 @@ from pbem.protocol.orderdoc import sign_orders
 from pbem.store import log as glog
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
-from tests.ad_driver import AD, Table
-from tests.test_4000ad_properties import random_body
+from tests.support.ad_driver import AD, Table, random_body
 
 TURNS = 2000  # PBEM_BENCH_AUDIT_TURNS: another length (read when the benchmark runs)
 SHORT = 500

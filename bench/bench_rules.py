@@ -11,8 +11,7 @@ import json
 import random
 
 from bench.report import line, median_seconds
-from tests.ad_driver import AD, Table
-from tests.test_4000ad_properties import random_body
+from tests.support.ad_driver import AD, Table, random_body
 
 
 def midgame(seed: int = 7, rounds: int = 12) -> Table:

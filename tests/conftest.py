@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import importlib
 import os
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 # The games the tests load: the bundled ones and the toy game that proves the plugin contract
 # (tests/toygame/highcard) and the fourth game written from docs/plugins.md alone (tests/games/rps).
 # Set before anything reads the games roots.
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 _ROOTS = os.environ.get("PBEM_GAMES_DIR") or str(REPO / "games")
 for _root in (str(REPO / "tests" / "toygame"), str(REPO / "tests" / "games")):
     if _root not in _ROOTS.split(os.pathsep):  # High Card; rps (tests/games/rps)
@@ -32,6 +31,10 @@ os.environ["PBEM_VAULT"] = os.path.join(_VAULT_DIR, "vault.json")
 
 from pbem.game import registry  # noqa: E402
 
+# Fixtures of tests/support/ offered to every test (the real mail servers, the small file systems):
+# a test names them as arguments and imports nothing.
+pytest_plugins = ["tests.support.mailservers", "tests.support.filesystems"]
+
 
 @pytest.fixture(scope="session")
 def ad():
@@ -39,17 +42,11 @@ def ad():
     return registry.load("4000ad")
 
 
-def ad_module(name: str):
-    """A submodule of the 4000 A.D. plugin package (e.g. "board", "rules")."""
-    registry.load("4000ad")
-    return importlib.import_module(f"{registry.module_name('4000ad')}.{name}")
-
-
 @pytest.fixture(scope="session")
 def installed_pbem(tmp_path_factory):
-    """pbem as users install it (tests/installed.py): the checkout's wheel in a fresh venv,
+    """pbem as users install it (tests/support/installed.py): the checkout's wheel in a fresh venv,
     built once per session and shared by the xdist workers."""
-    from tests.installed import shared
+    from tests.support.installed import shared
 
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

@@ -3,7 +3,7 @@
     .venv/bin/python tools/screenshot_report.py report.html out.png [--width 420 --height 2400]
     .venv/bin/python tools/screenshot_report.py --demo out.png        # a scripted game's report
 
-``--demo`` plays the scripted game of tests/test_report_scenario.py and renders Algol's turn-3
+``--demo`` plays the scripted game of tests/support/report_scenario.py and renders Algol's turn-3
 report (combined arrival, battle, capture, threat list). Needs /usr/bin/chromium (Debian:
 ``apt-get install -y chromium``); the test suite never does.
 """
@@ -48,8 +48,8 @@ def screenshot(html: str, png: Path, width: int = 420, height: int = 2400) -> No
 def demo_html(power: str = "algol", index: int = 2) -> str:
     sys.path.insert(0, str(ROOT))
     from pbem.render import mails
-    from tests.ad_driver import AD
-    from tests.test_report_scenario import GAME, PLAYERS, golden_game
+    from tests.support.ad_driver import AD
+    from tests.support.report_scenario import GAME, PLAYERS, golden_game
 
     _, rounds = golden_game()
     r = rounds[index]

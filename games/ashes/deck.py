@@ -31,7 +31,8 @@ SECOND_DEGREE = 6
 
 @cache
 def standin() -> dict[str, Any]:
-    """The stand-in deck as loaded from its YAML file (checked by tests/test_ashes_deck.py)."""
+    """The stand-in deck as loaded from its YAML file (checked by
+    tests/games/ashes/test_ashes_deck.py)."""
     data = datafile.load(STANDIN)
     assert isinstance(data, dict)
     return data

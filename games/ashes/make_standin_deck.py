@@ -18,8 +18,8 @@ repeats it in its header, so nobody mistakes it for the real cards):
   example (A2, C2, E2, F2, G2, H2: letter positions 0, 2, 4, 5, 6, 7); digit d takes the same
   positions in the letter list rotated left by 2 (d - 2) places.
 
-Run ``python games/ashes/make_standin_deck.py`` to regenerate; tests/test_ashes_deck.py checks
-that the file equals this rule's output.
+Run ``python games/ashes/make_standin_deck.py`` to regenerate; tests/games/ashes/test_ashes_deck.py
+checks that the file equals this rule's output.
 """
 
 from __future__ import annotations

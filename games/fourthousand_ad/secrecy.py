@@ -5,8 +5,9 @@ conformance suite's structural leak test makes.
 JSON of the view's entry), so a leak test that searches a view or a mail for it finds a leak.
 ``variations`` returns states that differ only in data some powers may know (a secret alliance,
 a proposal, a permission, a withdrawal proposal, a vote to end, an escrow), with those powers:
-every other power's view, events and mails must stay byte-identical (tests/test_conformance.py),
-which catches a view that forgot a filter even when no secret string is searched for.
+every other power's view, events and mails must stay byte-identical
+(tests/engine/game/test_conformance.py), which catches a view that forgot a filter even when no
+secret string is searched for.
 """
 
 from __future__ import annotations

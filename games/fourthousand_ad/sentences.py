@@ -1,6 +1,6 @@
 """Events as plain sentences for one reader ("your warp 1 left Algol ..."): one sentence for
-every event type the rules emit (tests/test_presenter.py checks the rules emit no other). Pure:
-an event the reader may see (``plugin.view_events``) in, a sentence out."""
+every event type the rules emit (tests/games/4000ad/test_presenter.py checks the rules emit no
+other). Pure: an event the reader may see (``plugin.view_events``) in, a sentence out."""
 
 from __future__ import annotations
 

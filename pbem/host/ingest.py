@@ -21,7 +21,7 @@ Imports: judging orders (pbem.host.accept, press) and composing replies (pbem.ho
 Jinja) are imported by the functions that need them, when a mail holds a block or earns a
 reply: with ``.forward`` delivery every mail is a process of its own, and spam (most mail a
 public address gets) then loads neither, nor what they use (the signature code, YAML, the game
-store, the games, fair chance): tests/test_cli_imports.py holds the list.
+store, the games, fair chance): tests/engine/cli/test_cli_imports.py holds the list.
 """
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ def compose_wire(
 
     Parsed, the bytes are the message the email package composes from the same arguments,
     with the same decoded contents; only the text parts' transfer encodings differ, where
-    these are shorter (tests/test_mail_compose_wire.py checks it)."""
+    these are shorter (tests/engine/mail/test_mail_compose_wire.py checks it)."""
     for item in attachments:
         if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
                 and _MIME_TOKEN.match(item.subtype)):
@@ -261,7 +261,7 @@ def _header_line(name: str, value: str) -> bytes:
     write back unchanged (``name: value``), a plain unstructured value folded as it folds it
     (:func:`_fold_words`), else folded by the email package (:func:`_fold`). The direct paths
     skip the header registry's parse, which missed the cache for every per-game header and
-    every Message-ID (tests/test_mail_compose_wire.py compares them with it)."""
+    every Message-ID (tests/engine/mail/test_mail_compose_wire.py compares them with it)."""
     key = name.lower()
     pattern = _DIRECT.get(key)
     if (pattern is not None and len(name) + len(value) + 2 <= _MAX_LINE

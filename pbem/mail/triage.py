@@ -110,7 +110,7 @@ def plain_header_text(msg: Message, name: str) -> str | None:
     parse cost more than the rest of triage per header (bench/README.md) and missed the header
     cache for every Message-ID. Any other value (folded, encoded, non-ASCII, odd spacing) takes
     ``header_text`` itself.
-    tests/test_mail_triage_headers.py checks both give the same text."""
+    tests/engine/mail/test_mail_triage_headers.py checks both give the same text."""
     key = name.lower()
     pattern = _PLAIN_HEADERS[key]
     for field_name, value in msg.raw_items():  # msg.get's choice: the first field of the name
@@ -129,7 +129,7 @@ _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9
 def plain_reply_address(msg: Message) -> str | None:
     """:func:`pbem.mail.loops.reply_address`, without the address parser when the message has
     one From field holding a plain bare address (what most order mails have):
-    tests/test_mail_triage_headers.py checks both give the same."""
+    tests/engine/mail/test_mail_triage_headers.py checks both give the same."""
     found = [value for name, value in msg.raw_items() if name.lower() == "from"]
     if len(found) == 1 and isinstance(found[0], str) and _PLAIN_ADDRESS.fullmatch(found[0]):
         local, _, domain = found[0].rpartition("@")

@@ -68,7 +68,8 @@ def _fill_plain(text: str, width: int, first: str, pad: str) -> str | None:
     characters, leading or trailing spaces, a word too long), which textwrap itself wraps.
     textwrap splits into word and space chunks and fills greedily, dropping the spaces at line
     ends: for such text that is exactly a greedy fill of the words, at a fraction of the cost
-    (the templates wrap every sentence; tests/test_render_para.py compares the two)."""
+    (the templates wrap every sentence; tests/engine/render/test_render_para.py compares the
+    two)."""
     # isprintable: no tab, newline or other whitespace but the space (textwrap turns some into
     # spaces and drops the words str.strip() empties at line ends), no control character.
     if (not text or text[0] == " " or text[-1] == " " or "  " in text

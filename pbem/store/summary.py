@@ -13,7 +13,7 @@ at an earlier entry is :func:`summarize` over the entries up to it.
 Why a fold: a scan of the whole log on every visit made a visit's cost grow with the game's
 history. The trusted point (pbem.store.trusted) stores the summary at its entry and a visit
 folds only the entries after it, so a fact at turn 300 costs what it costs at turn 2.
-tests/test_summary.py checks, over generated logs, that a summary folded incrementally
+tests/engine/store/test_summary.py checks, over generated logs, that a summary folded incrementally
 (through trusted points) equals one folded from scratch, and that the standing orders it gives
 are the files the replay and the audit then require.
 """

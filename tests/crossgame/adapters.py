@@ -18,7 +18,7 @@ Each row gives
   itself earlier ends earlier).
 
 (A file with several independent problems, rejected with every one listed, is the promise of
-tests/test_crossgame_problems.py, which has its own per-game table.)
+tests/crossgame/test_crossgame_problems.py, which has its own per-game table.)
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _ashes_edits(view: View, vault: str) -> list[list[str]]:
 
 
 def _ashes_body(view: View, rng: random.Random) -> dict[str, Any] | None:
-    from tests.ashes_play import random_orders
+    from tests.support.ashes_play import random_orders
 
     return random_orders(view, rng)
 
@@ -96,7 +96,7 @@ def _b5_edits(view: View, vault: str) -> list[list[str]]:
 
 
 def _b5_body(view: View, rng: random.Random) -> dict[str, Any] | None:
-    from tests.b5cgs_play import random_orders
+    from tests.support.b5cgs_play import random_orders
 
     return random_orders(view, rng)
 

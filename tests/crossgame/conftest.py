@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 from tests.crossgame.support import Played, play
-from tests.mailservers import SMTPServer, SMTPServers, tls_files  # noqa: F401 (a fixture)
+from tests.support.mailservers import SMTPServer, SMTPServers
 
 
 @pytest.fixture(scope="session")
-def smtp(tls_files) -> Iterator[SMTPServer]:  # noqa: F811
+def smtp(tls_files) -> Iterator[SMTPServer]:
     """aiosmtpd on 127.0.0.1, recording every message the referees send."""
     servers = SMTPServers(tls_files)
     try:

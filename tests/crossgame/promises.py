@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem.game import registry
-from tests.browser import console_problems, url_of
 from tests.crossgame.support import (
     EXTEND_STEP,
     REPO,
@@ -28,6 +27,7 @@ from tests.crossgame.support import (
     parts,
     utc_words,
 )
+from tests.support.browser import console_problems, url_of
 
 #: An event written as a generic dump (``battle: attacker_dice=[4, 5]``) instead of a sentence.
 GENERIC_EVENT = re.compile(r"<li>[a-z_]+: [a-z_]+=")

@@ -30,10 +30,8 @@ import email
 import functools
 import io
 import json
-import os
 import random
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -47,6 +45,7 @@ from pbem.cli.main import main as pbem_main
 from pbem.game import registry
 from pbem.store.gamedir import GameDir
 from tests.crossgame.adapters import Adapter, adapter
+from tests.support.run import pbem
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
@@ -65,14 +64,6 @@ def utc_words(iso_time: str) -> str:
     UTC``)."""
     when = datetime.strptime(iso_time[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
     return when.strftime("%a %-d %b %Y %H:%M UTC")
-
-
-def pbem(*args: str | Path, stdin: bytes | None = None, cwd: Path = REPO,
-         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    """``pbem ARGS`` as a separate process, as a player or game master types it."""
-    return subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], input=stdin,
-                          capture_output=True, cwd=cwd, check=False, timeout=300,
-                          env={**os.environ, **(env or {})})
 
 
 def here(*args: str | Path) -> str:

@@ -1,9 +1,9 @@
 """Promise: pbem as users install it (the checkout's wheel in a fresh venv, not editable:
-tests/installed.py, built once per session) starts a game of every kind and offers every game's
-tool. tests/test_installed.py already checks each bundled game's tool commands answer --help
-and its demo plays from the wheel; here every game the suite knows, the toy game included (a
-game from a games directory beside the installed pbem, as a new game's author would have it),
-gets ``pbem new --game G`` and ``pbem orders --help`` listing its tool's subcommands."""
+tests/support/installed.py, built once per session) starts a game of every kind and offers every
+game's tool. tests/engine/test_installed.py already checks each bundled game's tool commands
+answer --help and its demo plays from the wheel; here every game the suite knows, the toy game
+included (a game from a games directory beside the installed pbem, as a new game's author would
+have it), gets ``pbem new --game G`` and ``pbem orders --help`` listing its tool's subcommands."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from pbem.game import registry
 from pbem.protocol.keys import PrivateKey
 from tests.crossgame.adapters import adapter
-from tests.installed import clean_env
+from tests.support.installed import clean_env
 
 GAMES = registry.available()
 

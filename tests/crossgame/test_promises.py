@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.game import registry
-from tests.browser import chromium
 from tests.crossgame import promises
+from tests.support.browser import chromium
 
 GAMES = registry.available()  # every installed game and, in the tests, the toy game
 

@@ -1,0 +1,130 @@
+"""Cross-game promises about pictures and archives, checked the same way for every game with a
+demo (``python -m pbem.cli.demo GAME``: a whole game by mail, K revealed at its end):
+
+* the last report's HTML part shows the game's picture inline (an ``<svg>`` element, not only
+  the attached ``map.svg``), with every font size at least 11 px where the drawing is shown
+  at its natural size;
+* the full archive of the finished game shows a state and the game's own map on EVERY step
+  (hidden draws replayed with the K the log reveals), never the public-export banner;
+* the archive words every event as the reports do: no generic ``type: key=value`` dump;
+* each power keeps one colour in the archive, given by the game (Ashes: by the power's name);
+* at 420 px the archive's step page does not scroll sideways (the map scrolls in its box).
+
+A new game with a demo gets these checks by being added to GAMES; a game that omits a map,
+sentences or colours fails them by name.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+import subprocess
+import sys
+from email import policy
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from pbem.archive import build_archive
+from pbem.archive.hooks import hooks_for
+from tests.support.browser import chromium, url_of
+
+GAMES = ["4000ad", "ashes", "b5cgs"]
+GENERIC_EVENT = re.compile(r"<li>[a-z_]+: [a-z_]+=")
+_PLAYED: dict[str, tuple[Path, Path]] = {}
+
+
+def played(game: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the export of the demo's finished game, the last report mail), one demo per game."""
+    if game not in _PLAYED:
+        where = tmp_path_factory.mktemp(f"demo-{game}")
+        done = subprocess.run([sys.executable, "-m", "pbem.cli.demo", game], cwd=where,
+                              capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        _game, log_line, report = done.stdout.strip().splitlines()[-3:]
+        log = log_line.removeprefix("log: ")
+        _PLAYED[game] = (Path(log), Path(report[8:].split(" (")[0]))
+    return _PLAYED[game]
+
+
+def _archive(game: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    export, _ = played(game, tmp_path_factory)
+    site = export.parent / "archive-test"
+    if not (site / "index.html").exists():
+        build_archive(export.read_bytes(), str(export), site)
+    return site
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_report_shows_the_picture_inline(game, tmp_path_factory):
+    _, report = played(game, tmp_path_factory)
+    msg = email.message_from_bytes(report.read_bytes(), policy=policy.default)
+    html = msg.get_body(("html",))
+    assert html is not None
+    text = html.get_content()
+    if game == "4000ad":  # its star map is an HTML table of the star field, drawn inline
+        assert "▲ upper level" in text
+        return
+    assert "<svg" in text and 'role="img"' in text, f"{game}: no inline picture in the report"
+    svg = text[text.index("<svg"):text.index("</svg>")]
+    sizes = [float(s) for s in re.findall(r'font-size="([0-9.]+)"', svg)]
+    assert sizes and min(sizes) >= 11, f"{game}: a text of {min(sizes)} px in the picture"
+    assert "map.svg" in {p.get_filename() for p in msg.iter_attachments()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_step_of_a_finished_game_has_a_state_and_a_map(game, tmp_path_factory):
+    site = _archive(game, tmp_path_factory)
+    steps = sorted(site.glob("step-*.html"))
+    assert len(steps) >= 4
+    for page in steps:
+        html = unescape(page.read_text())
+        assert "not in this export" not in html and "is withheld" not in html, page.name
+        assert '<svg xmlns="http://www.w3.org/2000/svg" class="map' in html \
+            or '<svg class="map"' in html, f"{game} {page.name}: no map"
+        assert not GENERIC_EVENT.search(html), \
+            f"{game} {page.name}: an event as a raw dump: {GENERIC_EVENT.search(html)}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_power_has_the_colour_the_game_gives_it(game, tmp_path_factory):
+    hooks = hooks_for(game)
+    assert hooks.module is not None and hasattr(hooks.module, "archive_colours"), game
+    site = _archive(game, tmp_path_factory)
+    index = (site / "index.html").read_text()
+    if game == "ashes":  # by name: red is drawn red, blue blue, whatever the seat
+        for power, ink in (("red", "#b91c1c"), ("blue", "#1d4ed8"), ("green", "#047857")):
+            assert re.search(rf'background[^;"]*{ink}[^<]*</span>\s*{power}', index) \
+                or f"{ink}" in index, f"ashes: {power} is not drawn {ink}"
+
+
+def test_a_hidden_draw_is_replayed_from_the_revealed_k(tmp_path_factory):
+    """Ashes shuffles the deck in secret: without K the archive could show nothing after the
+    deal; the demo's log reveals K at the end, so the first step after the deal has a table."""
+    site = _archive("ashes", tmp_path_factory)
+    page = unescape((site / "step-001.html").read_text())
+    assert "Neutral galaxy" in page
+
+
+@pytest.mark.parametrize("game", ["ashes", "b5cgs"])
+def test_phone_width_archive_and_report(game, tmp_path_factory, tmp_path):
+    """At 420 px neither the archive's step page nor the report's HTML scrolls sideways (the
+    map scrolls in its own box); screenshots at 420 and 1000 px are kept beside the site."""
+    site = _archive(game, tmp_path_factory)
+    _, report = played(game, tmp_path_factory)
+    msg = email.message_from_bytes(report.read_bytes(), policy=policy.default)
+    html = msg.get_body(("html",))
+    assert html is not None
+    page = tmp_path / "report.html"
+    page.write_text(html.get_content())
+    step = sorted(site.glob("step-*.html"))[2]
+    for width in (420, 1000):
+        with chromium(width=width, height=1400) as driver:
+            for target in (step, page):
+                driver.get(url_of(target))
+                overflow = driver.execute_script(
+                    "return document.documentElement.scrollWidth - "
+                    "document.documentElement.clientWidth")
+                assert overflow <= 0, f"{game} {target.name} scrolls sideways at {width} px"
+                driver.save_screenshot(str(site / f"{target.stem}-{width}.png"))

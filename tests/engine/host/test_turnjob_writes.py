@@ -1,0 +1,143 @@
+"""The turn job's cheaper write order (docs/operations.md, "The turn job's write order"):
+
+- state.json is written without fsync, as a cache: whatever a crash leaves of it (nothing, the
+  old file, the new name with its data lost or torn, garbage) is found by the next visit and
+  rebuilt from the log, and the game goes on with the right state;
+- the file transport's deliveries are written and fsynced one by one, their directory synced
+  once, then the batch's sent records appended at once: killed (SIGKILL, a real process) at
+  each of those steps and run again, every mail ends up delivered, recorded exactly once, and
+  nothing stays pending.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem import canonical
+from pbem.game import registry
+from pbem.mail.outbox_batch import Batch
+from pbem.store import replay
+from pbem.store.gamedir import GameDir
+from pbem.store.log import GameLog
+from tests.support.pbem_host import Host, at
+
+
+def ready(tmp_path: Path) -> Host:
+    """A game whose four powers have sent orders (the embedded file outbox)."""
+    host = Host(tmp_path)
+    for power in host.powers:
+        body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
+                                      "Hamal" if power == "algol" else "Vega")}
+        assert host.submit(power, body, at(1)).verdict == "accepted"
+    return host
+
+
+def resolves(host: Host) -> list:
+    return [e for e in GameLog.load(host.path / "log.jsonl").entries if e.kind == "resolve"]
+
+
+# -- state.json: a cache that needs no fsync -----------------------------------------------
+def _empty(raw: bytes, _old: bytes) -> bytes:
+    return b""
+
+
+def _half(raw: bytes, _old: bytes) -> bytes:
+    return raw[: len(raw) // 2]
+
+
+def _zeros(raw: bytes, _old: bytes) -> bytes:
+    return b"\0" * len(raw)  # the new name, its data blocks never written
+
+
+def _flipped(raw: bytes, _old: bytes) -> bytes:
+    data = json.loads(raw)
+    data["state"]["turn"] = data["state"]["turn"] + 7  # valid JSON, wrong state
+    return canonical.encode(data) + b"\n"
+
+
+def _old(_raw: bytes, old: bytes) -> bytes:
+    return old  # the rename was lost: the cache of the previous head
+
+
+TEARS = {"empty": _empty, "half": _half, "zeros": _zeros, "wrong state": _flipped,
+         "previous head": _old}
+
+
+@pytest.mark.parametrize("tear", list(TEARS))
+def test_a_torn_or_lost_state_cache_is_rebuilt_from_the_log(tmp_path, tear):
+    host = ready(tmp_path)
+    before = (host.path / "state.json").read_bytes()
+    runs = host.run(at(2))
+    assert runs[0].status == "resolved"
+    cache = host.path / "state.json"
+    good = json.loads(cache.read_bytes())
+    cache.write_bytes(TEARS[tear](cache.read_bytes(), before))
+
+    game = GameDir.open(host.path)
+    plugin = registry.load("4000ad")
+    loaded = replay.load_state(plugin, game)
+    assert loaded.rebuilt, "the damaged cache was noticed"
+    assert loaded.state == good["state"]
+    assert canonical.digest(loaded.state) == resolves(host)[-1].body["state"]
+    assert json.loads(cache.read_bytes()) == good, "and written back whole"
+
+    # A visit after the damage goes on from the right state: the next turn resolves once.
+    for power in host.powers:
+        assert host.submit(power, {}, at(3)).verdict == "accepted"
+    cache.write_bytes(TEARS[tear](cache.read_bytes(), before))
+    runs = host.run(at(60))
+    assert runs[0].status == "resolved", runs[0].line()
+    assert any("state rebuilt" in note for note in runs[0].notes)
+    assert len(resolves(host)) == 2
+    last = json.loads(cache.read_bytes())
+    assert canonical.digest(last["state"]) == resolves(host)[-1].body["state"]
+
+
+# -- the file transport: written, one directory sync, records appended at once -------------
+FILE_POINTS = [
+    "outbox-accepted",        # the first message written, nothing synced or recorded
+    "outbox-before-commit",   # every due message written, the directory not synced
+    "outbox-committed",       # the directory synced, no record yet
+    "outbox-recorded",        # the records appended
+    "after-state-write",      # the state cache written (no fsync), nothing queued
+]
+
+
+def delivered(host: Host) -> set[bytes]:
+    return {p.read_bytes() for p in (host.root / "sent-mail").glob("*.eml")}
+
+
+def outbox_messages(host: Host) -> tuple[list[bytes], list[int]]:
+    """Every message the outbox queued (batched and single), and for each batched one how many
+    sent records its batch holds for it."""
+    out, records = [], []
+    sent = host.path / "outbox" / "sent"
+    for path in sorted(sent.glob("*.batch")):
+        batch = Batch.read(path)
+        data = path.read_bytes()
+        for ident in batch.ids():
+            out.append(batch.raw(ident))
+            records.append(data.count(f'"id":"{ident}"'.encode()) - 1)  # minus the header
+    out += [p.read_bytes() for p in sorted(sent.glob("*.eml"))]
+    return out, records
+
+
+@pytest.mark.parametrize("point", FILE_POINTS)
+def test_kill_during_file_delivery_then_rerun_delivers_and_records_every_mail_once(tmp_path,
+                                                                                 point):
+    host = ready(tmp_path)
+    crashed = host.run_cli(at(2), env={"PBEM_CRASH_AT": point})
+    assert crashed.returncode == -9, (crashed.returncode, crashed.stderr)
+    done = host.run_cli(at(2))
+    assert done.returncode == 0, done.stderr
+    assert len(resolves(host)) == 1, "resolved exactly once"
+    queued, records = outbox_messages(host)
+    assert queued and set(queued) <= delivered(host), "every queued mail was delivered"
+    assert records and all(n == 1 for n in records), f"recorded exactly once: {records}"
+    outbox = host.path / "outbox" / "pending"
+    assert not list(outbox.glob("*.eml")) and not list(outbox.glob("*.batch"))
+    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
+    assert len({str(m["To"]) for m in reports}) == 4, "every player's report"

@@ -1,0 +1,235 @@
+"""``Outbox.queue_many``: several messages queued in one durable step under one key, delivered
+and recorded one by one, with the same crash windows as single messages."""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+from datetime import UTC, datetime, timedelta
+from email import policy
+from pathlib import Path
+
+import pytest
+
+from pbem.mail.compose import compose, to_bytes
+from pbem.mail.outbox import Outbox
+from pbem.mail.transports import Accepted, FileTransport, PermanentFailure, TemporaryFailure
+from tests.support.crash import Crash, crash_at
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def report(n: int, to: str = "vega@players.example") -> email.message.EmailMessage:
+    return compose(sender="referee@pbem.example", to=to, subject=f"Turn {n} report ✓",
+                   text=f"Report {n}", html=f"<p>Report {n}</p>", date=NOW,
+                   domain="pbem.example", auto_submitted="auto-generated", game="demo-1")
+
+
+def items(count: int = 3) -> list[tuple[str, email.message.EmailMessage]]:
+    return [(f"report:{n}", report(n, f"p{n}@players.example")) for n in range(count)]
+
+
+class Recorder:
+    """A transport that keeps what it was given and can refuse chosen messages."""
+
+    def __init__(self, fail: dict[int, Exception] | None = None) -> None:
+        self.sent: list[bytes] = []
+        self.fail = fail or {}
+        self.calls = 0
+
+    def send(self, raw: bytes, sender: str, recipients) -> Accepted:
+        self.calls += 1
+        if self.calls in self.fail:
+            raise self.fail[self.calls]
+        self.sent.append(raw)
+        return Accepted("250 ok")
+
+    def close(self) -> None:
+        pass
+
+
+def test_queue_many_stores_every_message_and_delivers_each_once(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    batch = items()
+    ids = outbox.queue_many(batch, key="resolution:g:5")
+    assert len(ids) == 3 and ids == sorted(ids)
+    assert [outbox.raw(i) for i in ids] == [to_bytes(m) for _, m in batch]
+    assert [outbox.state(i) for i in ids] == ["pending"] * 3
+    pending = outbox.pending()
+    assert [e.id for e in pending] == ids
+    assert [e.recipients for e in pending] == [(f"p{n}@players.example",) for n in range(3)]
+    assert [e.message_id for e in pending] == [m["Message-ID"] for _, m in batch]
+    result = outbox.deliver(FileTransport(tmp_path / "mail"), NOW)
+    assert result.sent == ids and outbox.pending() == []
+    assert sorted(f.read_bytes() for f in (tmp_path / "mail").glob("*.eml")) == sorted(
+        to_bytes(m) for _, m in batch)
+    assert [outbox.state(i) for i in ids] == ["sent"] * 3
+    assert [e.id for e in outbox.sent()] == ids and outbox.sent()[0].reply
+    assert list((tmp_path / "outbox" / "pending").iterdir()) == []  # the batch moved to sent/
+    assert outbox.raw(ids[1]) == to_bytes(batch[1][1])
+    assert outbox.deliver(FileTransport(tmp_path / "mail"), NOW).sent == []
+
+
+def test_queue_many_is_idempotent_by_its_key(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    first = outbox.queue_many(items(), key="resolution:g:5")
+    assert outbox.queue_many(items(), key="resolution:g:5") == first  # fresh Message-IDs: ignored
+    assert outbox.queued_under("resolution:g:5") == first
+    assert len(outbox.pending()) == 3
+    outbox.deliver(FileTransport(tmp_path / "mail"), NOW)
+    assert outbox.queue_many(items(), key="resolution:g:5") == first  # also once sent
+    assert outbox.queued_under("resolution:g:6") is None
+
+
+@pytest.mark.parametrize("stage", ["batch-written", "batch-keyed"])
+def test_crash_while_queueing_leaves_nothing_queued_and_a_rerun_queues_once(
+        tmp_path: Path, stage: str) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    with pytest.raises(Crash):
+        outbox.queue_many(items(), key="resolution:g:5", on_stage=crash_at(stage))
+    assert outbox.pending() == [] and outbox.queued_under("resolution:g:5") is None
+    ids = outbox.queue_many(items(), key="resolution:g:5")
+    assert [e.id for e in outbox.pending()] == ids
+    transport = Recorder()
+    outbox.deliver(transport, NOW)
+    assert len(transport.sent) == 3
+
+
+def test_items_queued_singly_by_an_older_outbox_are_not_queued_again(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    old = outbox.queue(report(0, "p0@players.example"), key="report:0")
+    ids = outbox.queue_many(items(), key="resolution:g:5")
+    assert len(ids) == 2 and old not in ids
+    transport = Recorder()
+    outbox.deliver(transport, NOW)
+    assert len(transport.sent) == 3
+
+
+def test_crash_after_a_record_never_resends(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="k")
+    transport = Recorder()
+    with pytest.raises(Crash):
+        outbox.deliver(transport, NOW, on_stage=crash_at("recorded"))
+    assert outbox.state(ids[0]) == "sent" and len(transport.sent) == 1
+    assert Outbox(tmp_path / "outbox").deliver(transport, NOW).sent == ids[1:]
+    assert len(transport.sent) == 3 and len(set(transport.sent)) == 3
+
+
+def test_crash_between_acceptance_and_record_resends_that_message_identically(
+        tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="k")
+    transport = Recorder()
+    with pytest.raises(Crash):
+        outbox.deliver(transport, NOW, on_stage=crash_at("accepted"))
+    assert outbox.state(ids[0]) == "pending"
+    assert Outbox(tmp_path / "outbox").deliver(transport, NOW).sent == ids
+    assert transport.sent[0] == transport.sent[1] == outbox.raw(ids[0])
+    assert len(transport.sent) == 4
+
+
+def test_a_torn_record_counts_as_not_recorded(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(2), key="k")
+    (batch,) = (tmp_path / "outbox" / "pending").glob("*.batch")
+    with open(batch, "ab") as fh:  # a crash inside the append of the first message's record
+        fh.write(json.dumps({"id": ids[0], "reply": "250"}).encode()[:-3])
+    transport = Recorder()
+    assert outbox.deliver(transport, NOW).sent == ids
+    assert [outbox.state(i) for i in ids] == ["sent", "sent"]
+    lines = batch.parent.parent.joinpath("sent", batch.name).read_bytes().split(b"\n")
+    assert lines[-1] == b""  # every record ends its line
+
+
+def test_permanent_failure_of_one_message_then_retry(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="k")
+    transport = Recorder({2: PermanentFailure("550 no such user", 550)})
+    result = outbox.deliver(transport, NOW)
+    assert result.failed == [ids[1]] and result.sent == [ids[0], ids[2]]
+    (failed,) = outbox.failed()
+    assert failed.id == ids[1] and failed.code == 550
+    assert outbox.raw(ids[1]) == (tmp_path / "outbox" / "failed" / f"{ids[1]}.eml").read_bytes()
+    outbox.retry_failed(ids[1])
+    assert outbox.deliver(transport, NOW).sent == [ids[1]]
+    assert transport.sent[-1] == outbox.raw(ids[1])
+    assert outbox.pending() == [] and outbox.state(ids[1]) == "sent"
+
+
+def test_temporary_failure_of_one_message_waits_then_goes_out(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="k")
+    transport = Recorder({1: TemporaryFailure("451 later", 451)})
+    result = outbox.deliver(transport, NOW)
+    assert result.deferred == [ids[0]] and result.sent == ids[1:]
+    (entry,) = outbox.pending()
+    assert entry.attempts == 1 and entry.next_try == NOW + timedelta(minutes=1)
+    assert outbox.deliver(transport, NOW).waiting == [ids[0]]
+    assert outbox.deliver(transport, NOW + timedelta(minutes=1)).sent == [ids[0]]
+    assert outbox.pending() == [] and not list((tmp_path / "outbox" / "pending").iterdir())
+    assert len(transport.sent) == 3
+
+
+def test_batched_bytes_parse_as_the_messages_queued(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    batch = items(2)
+    ids = outbox.queue_many(batch, key="k")
+    for ident, (_, msg) in zip(ids, batch, strict=True):
+        parsed = email.message_from_bytes(outbox.raw(ident), policy=policy.default)
+        assert parsed["Subject"] == msg["Subject"] and parsed["To"] == msg["To"]
+    assert os.stat(next((tmp_path / "outbox" / "pending").glob("*.batch"))).st_mode & 0o077 == 0
+
+
+def test_a_damaged_batch_is_reported_never_skipped(tmp_path: Path) -> None:
+    from pbem.mail.outbox import BatchDamaged
+
+    outbox = Outbox(tmp_path / "outbox")
+    outbox.queue_many(items(), key="k")
+    (batch,) = (tmp_path / "outbox" / "pending").glob("*.batch")
+    data = batch.read_bytes()
+    os.truncate(batch, len(data) // 2)
+    with pytest.raises(BatchDamaged, match="damaged outbox batch"):
+        outbox.deliver(Recorder(), NOW)
+
+
+def test_item_keys_find_their_own_message_through_links_to_the_batch(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+    assert outbox.queued_under("ingest-batch:g:1") == ids
+    assert outbox.queued_under("report:9") is None
+    # One file: each item key is a hard link to the batch (no file of its own per message).
+    keys = list((tmp_path / "outbox" / "keys").iterdir())
+    assert len(keys) == 4 and len({k.stat().st_ino for k in keys}) == 1
+    assert keys[0].stat().st_nlink == 5  # pending/<b>.batch and the four keys
+    # A second batch does not queue an item again, and queue() finds it too.
+    again = outbox.queue_many(items(4), key="ingest-batch:g:2", index_items=True)
+    assert len(again) == 1 and outbox.queued_under("report:3") == again
+    assert outbox.queue(report(1, "p1@players.example"), key="report:1") == ids[1]
+    outbox.deliver(FileTransport(tmp_path / "mail"), NOW)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+
+
+@pytest.mark.parametrize("stage", ["batch-written", "batch-keyed"])
+def test_a_crash_while_queueing_leaves_no_item_key_counted(tmp_path: Path, stage: str) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    with pytest.raises(Crash):
+        outbox.queue_many(items(), key="ingest-batch:g:1", on_stage=crash_at(stage),
+                          index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [None] * 3
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
+
+
+def test_item_keys_written_by_an_older_outbox_as_symlinks_are_still_read(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
+    # The former layout: keys/<sha> a symlink to an empty keys/<id>.
+    path = outbox._key_path("report:1")
+    path.unlink()
+    (outbox.keys_dir / ids[1]).touch()
+    os.symlink(ids[1], path)
+    assert outbox.queued_under("report:1") == [ids[1]]
+    assert outbox.queue_many(items(), key="ingest-batch:g:2", index_items=True) == []

@@ -4,9 +4,9 @@ A game that lacks a part of the contract must fail when it is loaded, with one s
 every missing part, rather than when a player first needs that part (a report at turn 7, an
 audit, a player's tool command). This checks presence and shape (attributes, callables, the
 arity of ``resolve``, the archive hooks it declares, the map template a game with a map needs),
-not behaviour: behaviour is what tests/engine/game/test_conformance.py checks. A game needs no template of
-its own: ``templates/common/`` has a generic one for every mail (pbem.game.base.Presenter's
-contexts).
+not behaviour: behaviour is what tests/engine/game/test_conformance.py checks. A game needs no
+template of its own: ``templates/common/`` has a generic one for every mail
+(pbem.game.base.Presenter's contexts).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ the next order file carries, ``result`` is None until the game is over (then a m
 ``reason`` and ``winners``), and a view's ``powers`` maps each power to what is shown of it.
 
 What a game may use of pbem's base layer comes through here too (a game imports only
-``pbem.game``, ``pbem.protocol`` and ``pbem.errors``: tests/test_layers.py): ``canonical``
+``pbem.game``, ``pbem.protocol`` and ``pbem.errors``: tests/engine/test_layers.py): ``canonical``
 (canonical JSON and its digests), ``digits`` and ``whole_arg`` (whole numbers as people write
 them, ASCII digits only: pbem.numbers).
 """

@@ -138,7 +138,7 @@ State = dict[str, Any]
 
 
 def _ad_invariants(state: State) -> None:
-    from tests.test_4000ad_properties import conserved
+    from tests.support.ad_driver import conserved
 
     assert conserved(state), f"4000 A.D.: ships are not conserved: {state['tally']}"
     for power, warps in state["warps"].items():
@@ -148,13 +148,13 @@ def _ad_invariants(state: State) -> None:
 
 
 def _ashes_invariants(state: State) -> None:
-    from tests.ashes_driver import check_conservation
+    from tests.support.ashes_driver import check_conservation
 
     check_conservation(state)
 
 
 def _b5_invariants(state: State) -> None:
-    from tests.test_b5cgs_properties import check
+    from tests.support.b5cgs_play import check
 
     check(state)
 

@@ -51,7 +51,7 @@ from pbem.protocol.vault import Vault
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from tests.crossgame.adapters import invariants, random_play_steps
-from tests.pbem_host import Host, at, iso
+from tests.support.pbem_host import Host, at, iso
 
 GAMES = registry.available()  # every installed game and, in the tests, the toy game
 #: Seeds per variant: one keeps the file near a minute on one core; PBEM_RANDOM_PLAY_SEEDS=N

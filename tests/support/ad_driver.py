@@ -198,3 +198,14 @@ def random_body(t: Table, power: str, rng: random.Random) -> dict:
     if surrender:
         body["surrender"] = surrender
     return body
+
+
+def conserved(state: dict) -> bool:
+    """Every ship made is at a star, in a warp, destroyed or lost."""
+    tally = state["tally"]
+    made = sum(tally["initial"].values()) + sum(tally["produced"].values())
+    at_stars = sum(n for s in state["stars"].values() for n in s["ships"].values())
+    in_warps = sum(n for ws in state["warps"].values() for w in ws.values() if w
+                   for n in w["ships"].values())
+    gone = sum(tally["destroyed"].values()) + sum(tally["lost"].values())
+    return made == at_stars + in_warps + gone

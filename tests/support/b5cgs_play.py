@@ -136,3 +136,30 @@ def play(variant: str, seed: int, limit: int = 24
     if not PLUGIN.is_over(state):
         end = PLUGIN.end_game(state, "agreement")
         yield state, {}, end.state, end.events
+
+
+UNITS = ("ship", "base")
+
+
+def check(state: dict) -> None:
+    """No Economy Reserve negative, no hex with two units, every token in one place (a hex of
+    the map, never Babylon 5's, or its owner's Scrap Yard), no type beyond the pack's count."""
+    pack = state["pack"]["tokens"]
+    on_map = {h for s in state["map"]["slots"] for h in s["hexes"]}
+    b5 = state["map"]["b5_hex"]
+    for p, me in state["powers"].items():
+        assert isinstance(me["reserve"], int) and me["reserve"] >= 0, (p, me["reserve"])
+    seen: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for tid, t in state["tokens"].items():
+        counts[t["type"]] = counts.get(t["type"], 0) + 1
+        if t["hex"] is None:
+            assert t["scrap"] and pack[t["type"]].get("upkeep", 0) > 0, (tid, t)
+            continue
+        assert not t["scrap"], (tid, t)
+        assert t["hex"] in on_map and t["hex"] != b5, (tid, t)
+        if pack[t["type"]]["kind"] in UNITS:
+            assert t["hex"] not in seen, ("two units in", t["hex"], seen.get(t["hex"]), tid)
+            seen[t["hex"]] = tid
+    for ttype, n in counts.items():
+        assert n <= pack[ttype]["count"], (ttype, n)

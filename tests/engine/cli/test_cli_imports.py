@@ -102,8 +102,8 @@ def test_an_order_mail_imports_only_what_judging_and_its_receipt_use(tmp_path) -
     """``pbem ingest --stdin`` of a signed order mail (accepted, a receipt queued), the first
     into the root (it builds the root index) and the next: neither imports any of
     :data:`ORDER_HEAVY`."""
-    from tests.pbem_host import Host
-    from tests.test_ingest_helpers import REPO, order_mail
+    from tests.support.ingest_helpers import REPO, order_mail
+    from tests.support.pbem_host import Host
 
     host = Host(tmp_path)
     for seq in (1, 2):

@@ -85,8 +85,8 @@ def test_an_order_mail_leaves_its_receipt_templates_compiled(tmp_path: Path) -> 
     import subprocess
     import sys
 
-    from tests.pbem_host import Host
-    from tests.test_ingest_helpers import REPO, order_mail
+    from tests.support.ingest_helpers import REPO, order_mail
+    from tests.support.pbem_host import Host
 
     host = Host(tmp_path)
     raw = order_mail(host.orders_text("algol", {}), msgid="<o.1@players.example>")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem.store.log import GameLog
-from tests.pbem_host import Host, at
+from tests.support.pbem_host import Host, at
 
 GAMES = ("g1", "g2", "g3")
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pbem import canonical
 from pbem.game import views
-from tests.support.ad_driver import AD, Table, random_body
+from tests.support.ad_driver import AD, Table, conserved, random_body
 
 VARIANTS = ["alliances-2", "alliances-4", "independents-3", "independents-4", "wild-4"]
 
@@ -39,16 +39,6 @@ def same_verdict_with_the_order_view(state: dict, body: dict, rng: random.Random
         for b in bodies:
             assert (AD.normalize_orders(b, views.order_view(AD, state, power))
                     == AD.normalize_orders(b, AD.view(state, power))), (power, b)
-
-
-def conserved(state: dict) -> bool:
-    tally = state["tally"]
-    made = sum(tally["initial"].values()) + sum(tally["produced"].values())
-    at_stars = sum(n for s in state["stars"].values() for n in s["ships"].values())
-    in_warps = sum(n for ws in state["warps"].values() for w in ws.values() if w
-                   for n in w["ships"].values())
-    gone = sum(tally["destroyed"].values()) + sum(tally["lost"].values())
-    return made == at_stars + in_warps + gone
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

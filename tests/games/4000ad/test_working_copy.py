@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from pbem import canonical
-from tests.ad_driver import AD, Table  # loads the game, so its package imports
+from tests.support.ad_driver import AD, Table  # loads the game, so its package imports
 
 canonical_copy = importlib.import_module("fourthousand_ad.world").canonical_copy
 

@@ -15,37 +15,12 @@ from hypothesis import strategies as st
 
 from pbem import canonical
 from tests.support.b5cgs_driver import PLUGIN, PracticeChance, new_game
-from tests.support.b5cgs_play import play
+from tests.support.b5cgs_play import check, play
 
 VARIANTS = st.sampled_from(["basic-3", "basic-4", "modular-3", "basic-2"])
 # The seed is the whole input: shrinking it teaches nothing, so it is skipped.
 SETTINGS = settings(max_examples=4, deadline=None, phases=[Phase.explicit, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow])
-UNITS = ("ship", "base")
-
-
-def check(state: dict) -> None:
-    pack = state["pack"]["tokens"]
-    on_map = {h for s in state["map"]["slots"] for h in s["hexes"]}
-    b5 = state["map"]["b5_hex"]
-    for p, me in state["powers"].items():
-        assert isinstance(me["reserve"], int) and me["reserve"] >= 0, (p, me["reserve"])
-    seen: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    for tid, t in state["tokens"].items():
-        counts[t["type"]] = counts.get(t["type"], 0) + 1
-        if t["hex"] is None:
-            assert t["scrap"] and pack[t["type"]].get("upkeep", 0) > 0, (tid, t)
-            continue
-        assert not t["scrap"], (tid, t)
-        assert t["hex"] in on_map and t["hex"] != b5, (tid, t)
-        if pack[t["type"]]["kind"] in UNITS:
-            assert t["hex"] not in seen, ("two units in", t["hex"], seen.get(t["hex"]), tid)
-            seen[t["hex"]] = tid
-    for ttype, n in counts.items():
-        assert n <= pack[ttype]["count"], (ttype, n)
-
-
 @SETTINGS
 @given(VARIANTS, st.integers(0, 10**6))
 def test_random_games_end_with_the_economy_and_the_map_consistent(variant, seed):

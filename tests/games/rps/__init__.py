@@ -9,6 +9,7 @@ simultaneous``).
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -97,6 +98,9 @@ class Rps(Game):
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return {**copy.deepcopy(state), "viewer": power, "due": self.powers_due(state)}
+
+    def sample_orders(self, view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        return {"throw": rng.choice(THROWS)} if rng.random() < 0.9 else {}
 
 
 PLUGIN = Rps()

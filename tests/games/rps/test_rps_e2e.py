@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.pbem_host import Host, at, iso
-from tests.test_ingest_helpers import REPO, everything_in, order_mail
+from tests.support.ingest_helpers import REPO, everything_in, order_mail
+from tests.support.pbem_host import Host, at, iso
 
 
 def pbem(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

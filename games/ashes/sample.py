@@ -1,7 +1,7 @@
 """Random legal play of The Ashes of Empire (the ``sample_orders`` hook, docs/plugins.md): a
 body a player could write from his own view alone: reinforcements placed, then one move of
 every kind the rules have (none, exchange, colonise, conquer with survivors sent on, reorganise)
-and now and then a retreat order. The same play as tests/support/ashes_play.py's ``random_orders``."""
+and now and then a retreat order. The property tests play with it (tests/support/ashes_play.py)."""
 
 from __future__ import annotations
 

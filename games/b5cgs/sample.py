@@ -2,7 +2,7 @@
 player could write from his own view alone: the starting fleet, builds and repairs, standard
 moves and jumps, volleys with else targets, now and then a victory declaration. Each entry is
 kept only if the referee's own check (``orders.normalize_orders`` on that view) accepts the
-body with it. The same play as tests/support/b5cgs_play.py's ``random_orders``."""
+body with it. The property tests play with it (tests/support/b5cgs_play.py)."""
 
 from __future__ import annotations
 

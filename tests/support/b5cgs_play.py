@@ -6,110 +6,18 @@ practice chance."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tests.support.b5cgs_driver import PLUGIN, PracticeChance, hexes, movement, setupmod
-
-threats = __import__("b5cgs.threats", fromlist=["threats"])
-
-
-def _ok(body: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
-    return not PLUGIN.normalize_orders(body, view)[1]
-
-
-def _try(body: dict[str, Any], view: Mapping[str, Any], section: str, entry: Any,
-         key: str | None = None) -> bool:
-    """Append ``entry`` to ``body[section]`` (or ``body[section][key]``) if the check accepts
-    the body with it."""
-    trial = copy.deepcopy(body)
-    if key is None:
-        trial.setdefault(section, []).append(entry)
-    else:
-        trial.setdefault(section, {}).setdefault(key, []).append(entry)
-    if _ok(trial, view):
-        body.clear()
-        body.update(trial)
-        return True
-    return False
-
-
-def _units(view: Mapping[str, Any], power: str, kind: str) -> list[str]:
-    return [t for t in threats.units(view, power)
-            if view["pack"]["tokens"][view["tokens"][t]["type"]]["kind"] == kind]
-
-
-def _map_hexes(view: Mapping[str, Any]) -> list[str]:
-    return sorted(h for s in view["map"]["slots"] for h in s["hexes"])
+from tests.support.b5cgs_driver import PLUGIN, PracticeChance
 
 
 def random_orders(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal body from ``view`` alone (what the player's tool could write)."""
-    if (view.get("window") or {}).get("kind") in ("setup", "deal"):
-        return {}
-    me = view["viewer"]
-    body: dict[str, Any] = {}
-    empire = view["powers"][me]["empire"]
-    ships = sorted(k for k, t in view["pack"]["tokens"].items()
-                   if t["kind"] == "ship" and t["empire"] in (empire, "generic"))
-    if setupmod.fleet_due(view):  # the starting-fleet step (rules version 3) or first turn
-        slot = next(s for s in view["map"]["slots"]
-                    if s["slot"] == view["powers"][me]["homeworld_slot"])
-        for h in rng.sample(slot["hexes"], len(slot["hexes"])):
-            _try(body, view, "start", {"token": rng.choice(ships), "hex": h,
-                                       "facing": rng.randint(1, 6)})
-        return body
-    if rng.random() < 0.15:
-        trial = {**body, "record": {"declare": "economic"}}
-        if _ok(trial, view):
-            body = trial
-    # builds: a ship docked to each base, a base in front of each ship, repairs
-    for base in _units(view, me, "base"):
-        here = hexes.parse(view["tokens"][base]["hex"])
-        for d in rng.sample(range(1, 7), 6):
-            to = hexes.neighbour(here, d)
-            facing = hexes.direction_to(to, here)
-            if _try(body, view, "allocate", {"token": rng.choice(ships), "hex": hexes.key(to),
-                                             "by": base, "facing": facing}, "build") or \
-                    _try(body, view, "allocate", {"token": rng.choice(ships),
-                                                  "hex": hexes.key(to), "by": base}, "build"):
-                break
-    for tid in threats.units(view, me):
-        if view["tokens"][tid].get("crippled"):
-            for by in _units(view, me, "base"):
-                if _try(body, view, "allocate", {"token": tid, "by": by}, "repair"):
-                    break
-    # moves: each ship a random standard move or a jump, or nothing
-    for tid in rng.sample(_units(view, me, "ship"), len(_units(view, me, "ship"))):
-        if rng.random() < 0.15:
-            continue
-        options = [{"unit": tid, "to": h, "facing": f, "flip": rng.randint(1, 3)}
-                   for (h, f) in movement.standard_moves(view, tid)]
-        here = hexes.parse(view["tokens"][tid]["hex"])
-        facing = int(view["tokens"][tid]["facing"])
-        options += [{"unit": tid, "jump": hexes.key(h), "flip": rng.randint(1, 3)}
-                    for h in hexes.forward_arc(here, facing, 3)]
-        for entry in rng.sample(options, len(options)):
-            if _try(body, view, "move", entry):
-                break
-    # fire: each enemy unit in reach, with what reaches it, an else target sometimes
-    enemies = [t for p in view["seats"] if p != me for t in threats.units(view, p)]
-    used: set[str] = set()
-    for target in rng.sample(enemies, len(enemies)):
-        here = str(view["tokens"][target]["hex"])
-        shooters = [u for u in threats.units(view, me) if u not in used
-                    and threats.reaches(view, u, here)]
-        if shooters:
-            volley: dict[str, Any] = {"target": target, "with": shooters}
-            others = [e for e in enemies if e != target]
-            if others and rng.random() < 0.3:
-                volley["else"] = [rng.choice(others)]
-            if _try(body, view, "fire", volley):
-                used |= set(shooters)
-    return body
+    """A random legal order body for the viewer: the game's own ``sample_orders``
+    (games/b5cgs/sample.py), which random play of every game uses too."""
+    return PLUGIN.sample_orders(view, rng) or {}
 
 
 def play(variant: str, seed: int, limit: int = 24

@@ -1,0 +1,2 @@
+"""TI4 by mail: the pure foundations (stand-in pack, galaxy). Not yet a playable game: no
+game.yaml and no PLUGIN, so the registry does not list it (RULES.md)."""

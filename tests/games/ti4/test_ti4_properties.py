@@ -1,0 +1,55 @@
+"""Properties of movement on random galaxies (games/ti4/galaxy.py): reach grows with the move
+value, and every path reach reports is one the path checker accepts."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ti4.galaxy import (ANOMALIES, WORMHOLES, Galaxy, Situation, Tile, path_problems,
+                              reach, spiral)
+
+POSITIONS = spiral(2)
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[Galaxy, Situation, str]:
+    n = draw(st.integers(2, len(POSITIONS)))
+    tiles = {}
+    for i, at in enumerate(POSITIONS[:n]):
+        holes = draw(st.sets(st.sampled_from(WORMHOLES), max_size=1))
+        anomaly = draw(st.none() | st.sampled_from(ANOMALIES))
+        tiles[f"S{i}"] = Tile(at, frozenset(holes), anomaly)
+    names = sorted(tiles)
+    enemy = draw(st.sets(st.sampled_from(names)))
+    tokens = draw(st.sets(st.sampled_from(names), max_size=3))
+    start = draw(st.sampled_from(names))
+    return Galaxy(tiles), Situation.of(enemy, tokens), start
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.integers(0, 4))
+def test_reach_is_monotone_in_move_and_its_paths_are_legal(board: tuple[Galaxy, Situation, str],
+                                                           move: int) -> None:
+    g, here, start = board
+    now, more = reach(g, start, move, here), reach(g, start, move + 1, here)
+    assert now.keys() <= more.keys()
+    for dest, path in now.items():
+        assert path[0] == start and path[-1] == dest
+        assert path_problems(g, path, move, here) == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(), st.integers(1, 3), st.data())
+def test_every_legal_path_ends_in_a_reached_system(board: tuple[Galaxy, Situation, str],
+                                                   move: int, data: st.DataObject) -> None:
+    """The other way round: a random walk the checker accepts ends where reach says it can."""
+    g, here, start = board
+    path = [start]
+    for _ in range(data.draw(st.integers(1, 4))):
+        near = sorted(g.adjacent(path[-1]))
+        if not near:
+            break
+        path.append(data.draw(st.sampled_from(near)))
+    if len(path) > 1 and path_problems(g, path, move, here) == []:
+        assert path[-1] in reach(g, start, move, here)

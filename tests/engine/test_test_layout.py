@@ -4,7 +4,8 @@ imports a test module (what tests share lives in tests/support/).
 - ``tests/engine/<layer>/``: one of pbem's layers (docs/architecture.md): a subpackage of pbem/,
   or ``base`` for the modules at the top of pbem/; ``tests/engine/`` itself for checks of the
   whole repository.
-- ``tests/games/<id>/``: one game's tests, for a game the registry finds.
+- ``tests/games/<id>/``: one game's tests, for a game the registry finds, or for a game package
+  under construction (``games/<id>/`` without a manifest yet, which the registry ignores).
 - ``tests/crossgame/``: the promises every game keeps.
 - ``tests/support/``: helpers and fixtures, never a test.
 Every folder of Python modules under tests/ is a package (an ``__init__.py``), but a games root
@@ -40,7 +41,7 @@ def where_allowed(path: Path) -> bool:
         case ("engine", layer):
             return layer in LAYERS
         case ("games", game):
-            return game in registry.available()
+            return game in registry.available() or (REPO / "games" / game / "__init__.py").is_file()
     return False
 
 
@@ -94,6 +95,7 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert where_allowed(TESTS / "engine" / "store" / "test_x.py")
     assert where_allowed(TESTS / "games" / "4000ad" / "test_x.py")
     assert not where_allowed(TESTS / "engine" / "nolayer" / "test_x.py")
+    assert not where_allowed(TESTS / "games" / "nogame" / "test_x.py")
     assert not where_allowed(TESTS / "support" / "test_x.py")
     assert not where_allowed(TESTS / "test_x.py")
     names = imported_modules("from tests.engine.audit.test_audit_game import x\n"

@@ -144,6 +144,10 @@ class Situation:
         return Situation(frozenset(enemy), frozenset(tokens))
 
 
+#: An empty board: no enemy ships, no command tokens.
+CLEAR = Situation()
+
+
 def budget(galaxy: Galaxy, start: str, move: int) -> int:
     """A ship's move value for this movement: 1 out of a nebula (G6), else its own."""
     return min(move, 1) if galaxy.anomaly(start) == "nebula" else move
@@ -165,7 +169,7 @@ def _may_end(galaxy: Galaxy, system: str, here: Situation) -> bool:
     return galaxy.anomaly(system) not in IMPASSABLE and system not in here.tokens
 
 
-def reach(galaxy: Galaxy, start: str, move: int, here: Situation = Situation()) \
+def reach(galaxy: Galaxy, start: str, move: int, here: Situation = CLEAR) \
         -> dict[str, list[str]]:
     """Every system a ship of move ``move`` in ``start`` can move into as the active system,
     with one legal path to it (``[start, ..., system]``). Empty if the ship may not move."""
@@ -201,7 +205,7 @@ def reach(galaxy: Galaxy, start: str, move: int, here: Situation = Situation()) 
 
 
 def path_problems(galaxy: Galaxy, path: Sequence[str], move: int,
-                  here: Situation = Situation()) -> list[Problem]:
+                  here: Situation = CLEAR) -> list[Problem]:
     """Every reason ``path`` (``[start, ..., active system]``) is not a legal movement for a ship
     of move ``move``; each problem's path is ``path[i]``. Empty: legal."""
     out: list[Problem] = []

@@ -15,7 +15,7 @@ import copy
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pbem.errors import Problem
 from pbem.game import datafile
@@ -88,7 +88,7 @@ def standin() -> dict[str, Any]:
     return copy.deepcopy(_standin())
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -181,9 +181,9 @@ class _Pack(Checker):
         tokens = self.fields(body.get("tokens"), "rules.tokens",
                              ("tactic", "fleet", "strategy", "total"))
         if tokens is not None and all(_whole(tokens.get(k)) for k in
-                                      ("tactic", "fleet", "strategy", "total")):
-            if tokens["tactic"] + tokens["fleet"] + tokens["strategy"] > tokens["total"]:
-                self.bad("tokens", "rules.tokens", "the starting tokens exceed the total")
+                                      ("tactic", "fleet", "strategy", "total")) \
+                and tokens["tactic"] + tokens["fleet"] + tokens["strategy"] > tokens["total"]:
+            self.bad("tokens", "rules.tokens", "the starting tokens exceed the total")
         picks = self.mapping(body.get("picks"), "rules.picks", code="picks",
                              say="picks: maps each player count 3..6 to the cards each picks")
         if picks is not None:

@@ -6,8 +6,17 @@ from __future__ import annotations
 import pytest
 
 from games.ti4 import pack
-from games.ti4.galaxy import (Galaxy, Situation, Tile, from_layout, path_problems, reach, ring,
-                              spiral)
+from games.ti4.galaxy import (
+    CLEAR,
+    Galaxy,
+    Situation,
+    Tile,
+    from_layout,
+    path_problems,
+    reach,
+    ring,
+    spiral,
+)
 
 # A strip of five systems A-B-C-D-E on the row r = 0, and two far-apart systems X and Y.
 ROW = {"A": (0, 0), "B": (1, 0), "C": (2, 0), "D": (3, 0), "E": (4, 0)}
@@ -22,7 +31,7 @@ def strip(anomalies: dict[str, str] | None = None,
                    for sid, h in at.items()})
 
 
-def codes(g: Galaxy, path: list[str], move: int, here: Situation = Situation()) -> set[str]:
+def codes(g: Galaxy, path: list[str], move: int, here: Situation = CLEAR) -> set[str]:
     return {p.code for p in path_problems(g, path, move, here)}
 
 
@@ -35,7 +44,7 @@ def test_rings_have_six_k_systems_and_the_galaxies_19_and_37() -> None:
 def test_adjacency_is_by_shared_edges() -> None:
     g = from_layout(pack.standin(), "large-6")
     assert len(g.adjacent("C0")) == 6
-    for sid, tile in g.tiles.items():
+    for sid in g.tiles:
         for other in g.adjacent(sid):
             assert sid in g.adjacent(other)
         assert sid not in g.adjacent(sid)

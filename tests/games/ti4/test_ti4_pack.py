@@ -71,64 +71,103 @@ def broken(change: Callable[[Pack], object]) -> Pack:
     return data
 
 
+def put(*keys: object) -> Callable[[Pack], object]:
+    """Set the value at a path (the last of ``keys``); a list index is an int."""
+    *where, last, value = keys
+
+    def change(data: Pack) -> None:
+        node: Any = data
+        for k in where:
+            node = node[k]
+        node[last] = value
+    return change
+
+
+def drop(*keys: object) -> Callable[[Pack], object]:
+    """Remove the entry at a path (a list: its last entry)."""
+    *where, last = keys
+
+    def change(data: Pack) -> None:
+        node: Any = data
+        for k in where:
+            node = node[k]
+        node.pop(last) if last is not None else node.pop()
+    return change
+
+
+def add(*keys: object) -> Callable[[Pack], object]:
+    """Append a value to the list at a path."""
+    *where, value = keys
+
+    def change(data: Pack) -> None:
+        node: Any = data
+        for k in where:
+            node = node[k]
+        node.append(value)
+    return change
+
+
+def drop_stage_2(data: Pack) -> None:
+    for k in [k for k in data["objectives"] if k.startswith("o2-")][:7]:
+        data["objectives"].pop(k)
+
+
 BROKEN: list[tuple[str, Callable[[Pack], object], str, str]] = [
-    ("missing unit field", lambda d: d["units"]["picket"].pop("move"),
-     "units.picket.move", "missing-field"),
-    ("missing planet field", lambda d: d["planets"]["concord"].pop("influence"),
+    ("missing unit field", drop("units", "picket", "move"), "units.picket.move",
+     "missing-field"),
+    ("missing planet field", drop("planets", "concord", "influence"),
      "planets.concord.influence", "missing-field"),
-    ("layout names a missing system", lambda d: d["layouts"]["small-3"]["systems"].__setitem__(2, "S99"),
+    ("layout names a missing system", put("layouts", "small-3", "systems", 2, "S99"),
      "layouts.small-3.systems[2]", "unknown-ref"),
-    ("layout centre missing", lambda d: d["layouts"]["large-6"].__setitem__("centre", "X0"),
+    ("layout centre missing", put("layouts", "large-6", "centre", "X0"),
      "layouts.large-6.centre", "unknown-ref"),
-    ("layout places a home system", lambda d: d["layouts"]["small-4"]["systems"].__setitem__(0, "H1"),
+    ("layout places a home system", put("layouts", "small-4", "systems", 0, "H1"),
      "layouts.small-4.systems[0]", "layout-system"),
-    ("layout system twice", lambda d: d["layouts"]["small-4"]["systems"].__setitem__(1, "S01"),
+    ("layout system twice", put("layouts", "small-4", "systems", 1, "S01"),
      "layouts.small-4.systems[1]", "layout-system"),
-    ("layout too few systems", lambda d: d["layouts"]["large-5"]["systems"].pop(),
+    ("layout too few systems", drop("layouts", "large-5", "systems", None),
      "layouts.large-5.systems", "layout-count"),
-    ("home position outside the rings", lambda d: d["layouts"]["small-3"]["homes"].__setitem__(0, "0,-3"),
+    ("home position outside the rings", put("layouts", "small-3", "homes", 0, "0,-3"),
      "layouts.small-3.homes[0]", "layout-position"),
-    ("home position count", lambda d: d["layouts"]["small-3"].__setitem__("players", 4),
+    ("home position count", put("layouts", "small-3", "players", 4),
      "layouts.small-3.homes", "layout-count"),
-    ("no layout for 6 players", lambda d: d["layouts"].pop("large-6"), "layouts", "layout-missing"),
-    ("tech prerequisite missing", lambda d: d["technologies"]["tred2"]["requires"].append("tpurple9"),
+    ("no layout for 6 players", drop("layouts", "large-6"), "layouts", "layout-missing"),
+    ("tech prerequisite missing", add("technologies", "tred2", "requires", "tpurple9"),
      "technologies.tred2.requires[1]", "unknown-ref"),
-    ("tech prerequisite cycle", lambda d: d["technologies"]["tred1"]["requires"].append("tred3"),
+    ("tech prerequisite cycle", add("technologies", "tred1", "requires", "tred3"),
      "technologies.tred1.requires", "tech-cycle"),
-    ("faction home not a home", lambda d: d["factions"]["aurel"].__setitem__("home", "S01"),
+    ("faction home not a home", put("factions", "aurel", "home", "S01"),
      "factions.aurel.home", "faction-home"),
-    ("faction starting unit unknown", lambda d: d["factions"]["aurel"]["units"].__setitem__("ram", 1),
+    ("faction starting unit unknown", put("factions", "aurel", "units", "ram", 1),
      "factions.aurel.units.ram", "unknown-ref"),
-    ("unknown effect primitive", lambda d: d["strategy_cards"]["command"]["primary"][0].__setitem__("do", "win"),
+    ("unknown effect primitive", put("strategy_cards", "command", "primary", 0, "do", "win"),
      "strategy_cards.command.primary[0].do", "unknown-primitive"),
-    ("effect names an unknown unit", lambda d: d["strategy_cards"]["industry"]["primary"][0].__setitem__("unit", "fort"),
+    ("effect names an unknown unit",
+     put("strategy_cards", "industry", "primary", 0, "unit", "fort"),
      "strategy_cards.industry.primary[0].unit", "unknown-ref"),
-    ("initiative twice", lambda d: d["strategy_cards"]["counsel"].__setitem__("initiative", 1),
+    ("initiative twice", put("strategy_cards", "counsel", "initiative", 1),
      "strategy_cards.counsel.initiative", "initiative"),
-    ("unknown predicate", lambda d: d["objectives"]["o1-spread"]["test"].__setitem__("test", "be_nice"),
+    ("unknown predicate", put("objectives", "o1-spread", "test", "test", "be_nice"),
      "objectives.o1-spread.test.test", "unknown-primitive"),
-    ("too few stage II objectives", lambda d: [d["objectives"].pop(k) for k in list(d["objectives"])
-                                               if k.startswith("o2-")][:7],
-     "objectives", "objectives-count"),
-    ("too few factions", lambda d: d["factions"].pop("fallow"), "factions", "factions-count"),
-    ("picks exceed the cards", lambda d: d["rules"]["picks"].__setitem__(4, 3),
-     "rules.picks[4]", "picks"),
-    ("starting tokens exceed the total", lambda d: d["rules"]["tokens"].__setitem__("total", 7),
-     "rules.tokens", "tokens"),
-    ("cost not a half", lambda d: d["units"]["frigate"].__setitem__("cost", 1.25),
-     "units.frigate.cost", "cost"),
-    ("space cannon without range", lambda d: d["units"]["battery"]["space_cannon"].pop("range"),
+    ("too few stage II objectives", drop_stage_2, "objectives", "objectives-count"),
+    ("too few factions", drop("factions", "fallow"), "factions", "factions-count"),
+    ("picks exceed the cards", put("rules", "picks", 4, 3), "rules.picks[4]", "picks"),
+    ("starting tokens exceed the total", put("rules", "tokens", "total", 7), "rules.tokens",
+     "tokens"),
+    ("cost not a half", put("units", "frigate", "cost", 1.25), "units.frigate.cost", "cost"),
+    ("space cannon without range", drop("units", "battery", "space_cannon", "range"),
      "units.battery.space_cannon.range", "missing-field"),
-    ("combat value off the die", lambda d: d["units"]["bastion"]["combat"].__setitem__("value", 11),
+    ("combat value off the die", put("units", "bastion", "combat", "value", 11),
      "units.bastion.combat.value", "number"),
-    ("unknown anomaly", lambda d: d["systems"]["S05"].__setitem__("anomaly", "black-hole"),
+    ("unknown anomaly", put("systems", "S05", "anomaly", "black-hole"),
      "systems.S05.anomaly", "choice"),
-    ("planet in two systems", lambda d: d["systems"]["S02"]["planets"].append("abren"),
+    ("planet in two systems", add("systems", "S02", "planets", "abren"),
      "systems.S02.planets[2]", "planet-twice"),
-    ("agenda effects for the wrong outcome", lambda d: d["agendas"]["a-charter"].__setitem__(
-        "outcome", "for_against"), "agendas.a-charter.effects.elected", "unknown-field"),
-    ("unknown section", lambda d: d.__setitem__("relics", {}), "relics", "pack-unknown"),
-    ("missing section", lambda d: d.pop("units"), "units", "pack-section"),
+    ("agenda effects for the wrong outcome", put("agendas", "a-charter", "outcome",
+                                                 "for_against"),
+     "agendas.a-charter.effects.elected", "unknown-field"),
+    ("unknown section", put("relics", {}), "relics", "pack-unknown"),
+    ("missing section", drop("units"), "units", "pack-section"),
 ]
 
 

@@ -6,8 +6,16 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ti4.galaxy import (ANOMALIES, WORMHOLES, Galaxy, Situation, Tile, path_problems,
-                              reach, spiral)
+from games.ti4.galaxy import (
+    ANOMALIES,
+    WORMHOLES,
+    Galaxy,
+    Situation,
+    Tile,
+    path_problems,
+    reach,
+    spiral,
+)
 
 POSITIONS = spiral(2)
 

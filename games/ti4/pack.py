@@ -63,10 +63,11 @@ PRIMITIVES: dict[str, dict[str, str]] = {
 
 #: Objective predicates: name -> {parameter: kind}.
 PREDICATES: dict[str, dict[str, str]] = {
-    "control_planets": {"count": "positive", "trait": "trait?", "specialty": "specialty?",
+    "control_planets": {"count": "positive", "trait": "trait?", "specialty": "colour?",
                         "planet": "planet?"},
     "spend": {"resources": "count?", "influence": "count?", "trade_goods": "count?"},
-    "techs_of_colour": {"count": "positive", "colour": "colour"},
+    # count techs of one colour, of any colour ("any"), or in each of `colours` colours
+    "techs_of_colour": {"count": "positive", "colour": "colour?", "colours": "positive?"},
     "ships_in_systems": {"count": "positive", "adjacent_to": "place?", "system": "system?",
                          "wormhole": "wormhole?", "anomaly": "anomaly?"},
     "own_structures": {"count": "positive", "unit": "unit?"},
@@ -345,10 +346,8 @@ class _Pack(Checker):
             self.ref(value, kind + "s", path)
         elif kind == "trait":
             self.one_of(value, TRAITS, path)
-        elif kind == "specialty":
-            self.one_of(value, (*COLOURS, "any"), path)
         elif kind == "colour":
-            self.one_of(value, (*COLOURS, "any", "any2", "all"), path)
+            self.one_of(value, (*COLOURS, "any"), path)
         elif kind == "wormhole":
             self.one_of(value, (*WORMHOLES, "any"), path)
         elif kind == "anomaly":

@@ -173,7 +173,7 @@ def reach(galaxy: Galaxy, start: str, move: int, here: Situation = CLEAR) \
         -> dict[str, list[str]]:
     """Every system a ship of move ``move`` in ``start`` can move into as the active system,
     with one legal path to it (``[start, ..., system]``). Empty if the ship may not move."""
-    if move < 1 or start in here.tokens:
+    if move < 1 or start in here.tokens or start not in galaxy.tiles:
         return {}
     limit = budget(galaxy, start, move)
     best: dict[str, int] = {start: 0}

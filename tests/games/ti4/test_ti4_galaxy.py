@@ -134,3 +134,7 @@ def test_a_path_must_step_between_adjacent_systems() -> None:
     assert codes(g, ["A"], 3) == {"path-short"}
     assert codes(g, ["A", "B", "A"], 3) == {"path-loop"}
     assert reach(g, "A", 0) == {} and "path-move" in codes(g, ["A", "B"], 0)
+
+
+def test_reach_from_a_system_not_on_the_board_is_empty() -> None:
+    assert reach(strip(), "Q", 3) == {}

@@ -21,7 +21,8 @@ Lines:
 - ``audit CPU, one process`` and ``audit CPU with one worker``: the process time of the same
   audit per turn in one process, and with one worker (the walk's and, in the label, the
   worker's), beside the same floor: figures a busy machine does not change much, where the
-  wall-clock line above is only evidence on a quiet one.
+  wall-clock line above is only evidence on a quiet one. Each is taken in a fresh process
+  (``cpu_ms``), where the workers' time comes back as its children's.
 - ``audit's ceiling``: the same log replayed by the rules core alone (``bare_replay_seconds``),
   beside the same floor. The audit replays turn after turn, each from the state the one before
   gave, in one process whatever the cores; the workers take the rest (signatures, parses,
@@ -34,9 +35,9 @@ Lines:
 
 from __future__ import annotations
 
+import json
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -51,8 +52,6 @@ import yaml
 from bench import floors
 from bench.report import line
 from pbem import canonical
-from pbem.audit import audit_path
-from pbem.audit._parallel import workers_for
 from pbem.game import registry, versions
 from pbem.protocol.armor import dearmor
 from pbem.protocol.keys import PrivateKey
@@ -179,22 +178,52 @@ def bare_replay_seconds(data: bytes) -> float:
     return time.perf_counter() - start
 
 
+_AUDIT = """
+import json, os, resource, sys, time
+from pbem.audit import audit_path
+from pbem.audit._parallel import workers_for
+path, asked = sys.argv[1], sys.argv[2]
+workers = workers_for(os.path.getsize(path), None) if asked == "auto" else int(asked)
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+start, cpu = time.perf_counter(), time.process_time()
+report = audit_path(path, workers=workers)
+seconds, walk = time.perf_counter() - start, time.process_time() - cpu
+after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, once joined
+t = report.tally
+print(json.dumps({"seconds": seconds, "walk": walk, "workers": workers,
+                  "lines": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+                  "resolutions": t.resolutions, "orders": t.orders, "counts": t.counts_text()}))
+"""
+
+
+def audited(path: Path, workers: int | None) -> dict[str, Any]:
+    """``audit_path`` of ``path`` in a fresh process, as ``pbem audit`` runs it: its wall-clock
+    seconds, the CPU seconds of the walk's process (``walk``) and of its workers (``lines``),
+    the workers it used (None: as audit_path decides) and the tally's counts.
+
+    A fresh process, because in the bench's own process other benchmarks leave threads
+    running (mail servers): there the pool starts its workers from a forkserver
+    (pbem.audit._parallel.ahead), which a ``pbem audit`` never does, and getrusage counts
+    none of their CPU time (they are the forkserver's children: the old "its worker's:
+    0.00 ms"). With no thread running the pool forks them, and their time comes back as
+    this process's children's."""
+    out = subprocess.run([sys.executable, "-c", _AUDIT, str(path),
+                          "auto" if workers is None else str(workers)], check=True,
+                         capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    found: dict[str, Any] = json.loads(out.stdout)
+    return found
+
+
 def cpu_ms(path: Path, workers: int) -> tuple[float, float]:
     """CPU milliseconds (the walk's process, its workers') of auditing ``path`` with
     ``workers`` worker processes: process time, which the machine's load does not count."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.process_time()
-    audit_path(path, workers=workers)
-    walk = time.process_time() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, once joined
-    lines = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return walk * 1000, lines * 1000
+    found = audited(path, workers)
+    return found["walk"] * 1000, found["lines"] * 1000
 
 
 _PEAK = """
 import resource, sys
 from pbem.audit import audit_path
-from pbem.audit._parallel import workers_for
 report = audit_path(sys.argv[1])
 assert report.tally.resolutions == int(sys.argv[2]), report.lines()
 try:  # ru_maxrss would count the bench process this one was forked from
@@ -231,15 +260,12 @@ def run() -> None:
         full.write_bytes(data)
         del data
         load = os.getloadavg()[0]
-        workers = workers_for(full.stat().st_size, None)  # as audit_path decides it
-        start = time.perf_counter()
-        report = audit_path(full, workers=workers)
-        seconds = time.perf_counter() - start
-        assert report.tally.resolutions == turns and report.tally.orders == 4 * turns
-        line(f"audit: a {turns}-turn four-power game ({report.tally.counts_text()}, "
-             f"{full.stat().st_size / MIB:.1f} MiB log; {workers} worker processes, load "
-             f"{load:.2f} -> {os.getloadavg()[0]:.2f})", turns / seconds, "turns/s",
-             1000 / floor_ms, rate=True)
+        found = audited(full, None)  # the workers as audit_path decides them
+        assert found["resolutions"] == turns and found["orders"] == 4 * turns
+        line(f"audit: a {turns}-turn four-power game ({found['counts']}, "
+             f"{full.stat().st_size / MIB:.1f} MiB log; {found['workers']} worker processes, "
+             f"load {load:.2f} -> {os.getloadavg()[0]:.2f})", turns / found["seconds"],
+             "turns/s", 1000 / floor_ms, rate=True)
         walk, lines = cpu_ms(full, 0)
         line("audit CPU, one process: ms per turn (process time: the same on a busy machine, "
              "where the wall-clock line is not)", walk / turns, "ms", floor_ms)

@@ -141,26 +141,41 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 class _Memo:
-    """The game plugin with ``order_view`` and ``normalize_orders`` remembered for the current
-    state.
+    """The game plugin with ``order_view``, ``normalize_orders`` and ``window`` remembered for
+    the current state.
 
-    Both are pure (the plugin contract), and the walk asks for them twice per order file: in the
-    acceptance check and again in the replay (replay.gather_orders). Results are handed out by
-    reference; the rules core never mutates its inputs. The order checks read the game's
-    ``order_view`` (pbem.game.views: its ``view`` where it has none), as acceptance does."""
+    All are pure (the plugin contract), and the walk asks for them more than once per state:
+    the view and the check twice per order file (in the acceptance check and again in the
+    replay, replay.gather_orders), the window once per order file (the chance check) and
+    again at the resolution. Results are handed out by reference; the rules core never
+    mutates its inputs. The order checks read the game's ``order_view`` (pbem.game.views: its
+    ``view`` where it has none), as acceptance does."""
+
+    _NONE: Any = object()  # no window remembered yet (a game's window may be None)
 
     def __init__(self, plugin: GamePlugin) -> None:
         self._plugin = plugin
         self._state: Any = None
         self._views: dict[str | None, Any] = {}
         self._checked: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+        self._window: Any = self._NONE
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
-    def order_view(self, state: dict[str, Any], power: str) -> Any:
+    def _at(self, state: dict[str, Any]) -> None:
         if state is not self._state:
             self._state, self._views, self._checked = state, {}, {}
+            self._window = self._NONE
+
+    def window(self, state: dict[str, Any]) -> Any:
+        self._at(state)
+        if self._window is self._NONE:
+            self._window = self._plugin.window(state)
+        return self._window
+
+    def order_view(self, state: dict[str, Any], power: str) -> Any:
+        self._at(state)
         if power not in self._views:
             self._views[power] = views.order_view(self._plugin, state, power)
         return self._views[power]

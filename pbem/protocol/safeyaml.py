@@ -77,7 +77,7 @@ class _BadKey:
 _BAD_KEY = _BadKey()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Frame:
     """One open mapping or sequence while the event stream is walked."""
 
@@ -87,13 +87,14 @@ class _Frame:
     key: Any = None
     have_key: bool = False
     key_line: dict[Any, int] = field(default_factory=dict)
+    is_list: bool = False  # value is a list (set once: asked for every node in the frame)
 
     def at_key(self) -> bool:
         """Whether the next node in this frame is a mapping key."""
-        return isinstance(self.value, dict) and not self.have_key
+        return not self.is_list and not self.have_key
 
     def child_path(self) -> str:
-        if isinstance(self.value, list):
+        if self.is_list:
             return f"{self.path}[{len(self.value)}]"
         return join_path(self.path, self.key)
 
@@ -124,9 +125,9 @@ class _Builder:
             self.root = value
             return
         top = self.stack[-1]
-        if isinstance(top.value, list):
-            top.value.append(value)
-        elif top.at_key():
+        if top.is_list:
+            top.value.append(value)  # type: ignore[union-attr]
+        elif not top.have_key:
             self._take_key(top, value, line, collection)
         else:
             top.have_key = False
@@ -160,7 +161,7 @@ class _Builder:
             )
             self.stop = True
             return
-        self.stack.append(_Frame(self.here(), value, line))
+        self.stack.append(_Frame(self.here(), value, line, is_list=type(value) is list))
 
     def close(self) -> None:
         frame = self.stack.pop()
@@ -224,8 +225,10 @@ def scan(text: str) -> tuple[Any, list[Problem]]:
         return None, [Problem("too-large", "", f"the order file is {size} bytes; the limit is "
                               f"{MAX_BYTES} bytes ({MAX_BYTES // 1024} KiB)")]
     builder = _Builder()
-    try:
-        for ev in yaml.parse(text, Loader=_Loader):
+    loader = None
+    try:  # yaml.parse's loop without its generator and check_event: get_event gives None
+        loader = _Loader(text)  # at the stream's end (both parsers)
+        while (ev := loader.get_event()) is not None:
             builder.event(ev)
             if builder.stop:
                 break
@@ -238,6 +241,9 @@ def scan(text: str) -> tuple[Any, list[Problem]]:
         builder.problem("too-deep", "", f"nested more than {MAX_DEPTH} levels deep")
     except ValueError as exc:  # e.g. a lone surrogate the reader cannot encode
         builder.problem("not-yaml", "", f"not valid YAML: {exc}")
+    finally:
+        if loader is not None:
+            loader.dispose()
     return builder.root, builder.problems
 
 

@@ -119,6 +119,30 @@ def border_path(borders: Sequence[Mapping[str, float]]) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=64)
+def _borders(pieces: tuple[tuple[int, int, Any], ...], dx: float, dy: float
+             ) -> tuple[tuple[dict[str, float], ...], str]:
+    """The map-piece edges of hexes ``(q, r, piece)`` shifted by ``(dx, dy)``, and their
+    ``border_path``: drawn once per layout of the pieces (the same every step until a piece
+    is placed). The dicts are never changed."""
+    piece = {(q, r): name for q, r, name in pieces}
+    borders = []
+    for q, r, name in pieces:
+        x, y = centre(q, r)
+        corners = _hex_shape(x + dx, y + dy)[1]
+        for d, (sq, sr) in DIRS.items():
+            other = piece.get((q + sq, r + sr), _NONE)
+            if other is _NONE or other != name:
+                a, b = side(d)
+                (x1, y1), (x2, y2) = corners[a], corners[b]
+                borders.append({"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1),
+                                "y2": round(y2, 1)})
+    return tuple(borders), border_path(borders)
+
+
+_NONE = object()
+
+
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
             lines: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
     """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges;
@@ -133,7 +157,8 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     ys = [centre(*h)[1] for h in raw]
     dx = MARGIN + SIZE - min(xs)
     dy = TOP + SIZE - min(ys)
-    hexes, borders, units = [], [], []
+    hexes, units = [], []
+    borders, path = _borders(tuple((q, r, raw[q, r]["piece"]) for q, r in sorted(raw)), dx, dy)
     for (q, r), c in sorted(raw.items()):
         x, y = centre(q, r)
         x, y = x + dx, y + dy
@@ -147,13 +172,6 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
             "gate": "G" in c["marks"] and bool(c["exposed"]),
             "b5": "B5" in c["marks"],
         })
-        for d, (sq, sr) in DIRS.items():
-            other = raw.get((q + sq, r + sr))
-            if other is None or other["piece"] != c["piece"]:
-                a, b = side(d)
-                (x1, y1), (x2, y2) = corners[a], corners[b]
-                borders.append({"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1),
-                                "y2": round(y2, 1)})
         unit = c.get("token")
         if unit:
             col = colours.get(str(unit["power"]), {"strong": "#374151", "light": "#e5e7eb"})
@@ -190,6 +208,6 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
     return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
             "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "borders": borders, "border_path": border_path(borders),
+            "hexes": hexes, "borders": list(borders), "border_path": path,
             "units": units, "lines": placed,
             "legend": legend, "map_top": TOP}

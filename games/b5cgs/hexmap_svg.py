@@ -16,6 +16,7 @@ sideways on a narrow screen.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -35,6 +36,19 @@ def corner(x: float, y: float, i: int, scale: float = 1.0) -> tuple[float, float
     """Corner ``i`` (0 east, then clockwise in screen coordinates, 60 degrees apart)."""
     a = math.radians(60 * i)
     return x + SIZE * scale * math.cos(a), y + SIZE * scale * math.sin(a)
+
+
+#: Each corner's offset from a hex's centre: ``corner`` at scale 1, computed once.
+_OFFSETS = tuple((SIZE * math.cos(math.radians(60 * i)), SIZE * math.sin(math.radians(60 * i)))
+                 for i in range(6))
+
+
+@functools.lru_cache(maxsize=1024)
+def _hex_shape(x: float, y: float) -> tuple[str, tuple[tuple[float, float], ...]]:
+    """The hex centred at ``(x, y)``: its polygon's points and its six corners (``corner``'s,
+    the same floats), computed once per place: every drawing of a board has the same hexes."""
+    corners = tuple((x + ox, y + oy) for ox, oy in _OFFSETS)
+    return _pts(corners), corners
 
 
 def side(direction: int) -> tuple[int, int]:
@@ -91,25 +105,66 @@ def step_lines(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return out + fire
 
 
+def border_path(borders: Sequence[Mapping[str, float]]) -> str:
+    """The map-piece edges as the ``d`` of one SVG path: a move and a line per edge, each edge
+    once (an edge between two pieces is in ``borders`` from the hexes on both sides)."""
+    seen: set[tuple[tuple[float, float], ...]] = set()
+    out = []
+    for b in borders:
+        ends = ((b["x1"], b["y1"]), (b["x2"], b["y2"]))
+        edge = tuple(sorted(ends))
+        if edge not in seen:
+            seen.add(edge)
+            out.append(f"M{b['x1']},{b['y1']}L{b['x2']},{b['y2']}")
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _borders(pieces: tuple[tuple[int, int, Any], ...], dx: float, dy: float
+             ) -> tuple[tuple[dict[str, float], ...], str]:
+    """The map-piece edges of hexes ``(q, r, piece)`` shifted by ``(dx, dy)``, and their
+    ``border_path``: drawn once per layout of the pieces (the same every step until a piece
+    is placed). The dicts are never changed."""
+    piece = {(q, r): name for q, r, name in pieces}
+    borders = []
+    for q, r, name in pieces:
+        x, y = centre(q, r)
+        corners = _hex_shape(x + dx, y + dy)[1]
+        for d, (sq, sr) in DIRS.items():
+            other = piece.get((q + sq, r + sr), _NONE)
+            if other is _NONE or other != name:
+                a, b = side(d)
+                (x1, y1), (x2, y2) = corners[a], corners[b]
+                borders.append({"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1),
+                                "y2": round(y2, 1)})
+    return tuple(borders), border_path(borders)
+
+
+_NONE = object()
+
+
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
             lines: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
-    """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges),
-    ``units``, ``lines`` (``step_lines`` placed) and ``legend``. ``colours``: power ->
-    {strong, light, letter, name}."""
+    """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges;
+    ``border_path`` draws them as one SVG path), ``units``, ``lines`` (``step_lines`` placed)
+    and ``legend``. ``colours``: power -> {strong, light, letter, name}."""
     if not cells:
-        return {"width": 200, "height": 80, "hexes": [], "borders": [], "units": [],
+        return {"width": 200, "height": 80, "hexes": [], "borders": [], "border_path": "",
+                "units": [],
                 "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
     raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
     xs = [centre(*h)[0] for h in raw]
     ys = [centre(*h)[1] for h in raw]
     dx = MARGIN + SIZE - min(xs)
     dy = TOP + SIZE - min(ys)
-    hexes, borders, units = [], [], []
+    hexes, units = [], []
+    borders, path = _borders(tuple((q, r, raw[q, r]["piece"]) for q, r in sorted(raw)), dx, dy)
     for (q, r), c in sorted(raw.items()):
         x, y = centre(q, r)
         x, y = x + dx, y + dy
+        points, corners = _hex_shape(x, y)
         hexes.append({
-            "points": _pts([corner(x, y, i) for i in range(6)]),
+            "points": points,
             "exposed": bool(c["exposed"]), "name": str(c["name"]),
             "name_x": round(x, 1), "name_y": round(y - SIZE * 0.55, 1),
             "marks": " ".join(c["marks"]) if c["exposed"] else "",
@@ -117,13 +172,6 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
             "gate": "G" in c["marks"] and bool(c["exposed"]),
             "b5": "B5" in c["marks"],
         })
-        for d, (sq, sr) in DIRS.items():
-            other = raw.get((q + sq, r + sr))
-            if other is None or other["piece"] != c["piece"]:
-                a, b = side(d)
-                (x1, y1), (x2, y2) = corner(x, y, a), corner(x, y, b)
-                borders.append({"x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1),
-                                "y2": round(y2, 1)})
         unit = c.get("token")
         if unit:
             col = colours.get(str(unit["power"]), {"strong": "#374151", "light": "#e5e7eb"})
@@ -160,5 +208,6 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
     return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
             "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "borders": borders, "units": units, "lines": placed,
+            "hexes": hexes, "borders": list(borders), "border_path": path,
+            "units": units, "lines": placed,
             "legend": legend, "map_top": TOP}

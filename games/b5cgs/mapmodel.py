@@ -17,6 +17,7 @@ Earth Alliance's ``t7`` ``E7``, a second name orders did not take: issue 28.)
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -37,13 +38,20 @@ def kind(view: Mapping[str, Any], token: Mapping[str, Any]) -> str:
 def letters(view: Mapping[str, Any]) -> dict[str, str]:
     """One capital letter per power: its first letter free, else the next letter of its name
     free, else the first free letter of the alphabet."""
+    return dict(_letters(tuple((str(p), str(view["powers"][p].get("title") or p))
+                               for p in view["seats"])))
+
+
+@functools.lru_cache(maxsize=64)
+def _letters(named: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``letters`` of the seats and their titles (computed once per game: every map, legend
+    and power's part asks again)."""
     out: dict[str, str] = {}
-    for p in view["seats"]:
-        title = str(view["powers"][p].get("title") or p)
+    for p, title in named:
         options = [c.upper() for c in title + p if c.isalpha()]
         options += [chr(c) for c in range(ord("A"), ord("Z") + 1)]
         out[p] = next(c for c in options if c not in out.values())
-    return out
+    return tuple(out.items())
 
 
 def colours(view: Mapping[str, Any]) -> dict[str, dict[str, str]]:

@@ -170,6 +170,8 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
         made = {"events": [sentences.sentence(e, public) for e in events
                            if e.get("type") not in ("roll", "chance")],
                 "rolls": rolls(events, public), "map": drawn["text"],
+                # the text map as one block: the same for every reader, joined once
+                "map_block": "\n".join(drawn["text"]),
                 "legend": drawn["legend"], "pieces": drawn["pieces"],
                 "letters": drawn["letters"], "drawing": drawn["drawing"],
                 "window": public.get("window"), "result": public.get("result"),

@@ -111,13 +111,12 @@ class StarFieldPresenter:
         reader; the reach names "yours", so readers of different powers get different drawings
         (the renderer caches each drawing by its content)."""
         if shared is not None and "map" in shared:  # a report's or the summary's context
-            grid, legend = shared["map"], shared["legend"]
+            legend = shared["legend"]
             reach = shared["reach"] if "reach" in shared else p.reach(view, readers)
         else:
-            grid, legend, reach = p.star_map(view, readers), p.legend(view), p.reach(view, readers)
-        neutral = [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
-                                       for s in area["stars"]]} for area in row] for row in grid]
-        return {"map": neutral, "legend": legend, "reach": reach}
+            legend, reach = p.legend(view), p.reach(view, readers)
+        # the star field without the readers' ``mine``: one object for every reader
+        return {"map": p.neutral_grid(view), "legend": legend, "reach": reach}
 
 
 PRESENTER = StarFieldPresenter()

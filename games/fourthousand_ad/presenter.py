@@ -35,6 +35,7 @@ from .starmap import (
     area_grid,
     legend,
     map_notes,
+    neutral_grid,
     star_cell,
     star_map,
     star_map_text,
@@ -58,7 +59,7 @@ from .words import (
 __all__ = [
     "COLOURS", "MAP_COLUMN", "NEUTRAL", "Voice", "abbr", "alliance_lines", "and_list",
     "area_grid", "cap", "colours", "distances", "forecast", "gm", "home_warning", "legend",
-    "map_notes", "order_form", "other_warps", "own_warps", "plural", "power_name",
+    "map_notes", "neutral_grid", "order_form", "other_warps", "own_warps", "plural", "power_name",
     "powers_table", "public_proposals", "reach", "receipt_lines", "report", "result_context",
     "reveal_lines", "sentence", "sentences", "shared", "short_hex", "star_cell", "star_map",
     "star_map_text", "stars_in", "symbols", "threats", "warp_reach", "welcome",

@@ -101,6 +101,22 @@ def _grid(view: View) -> list[list[dict[str, Any]]]:
     return grid
 
 
+_LAST_NEUTRAL: list[Any] = [None, None]  # the grid of _LAST_GRID, its cells without ``mine``
+
+
+def neutral_grid(view: View) -> list[list[dict[str, Any]]]:
+    """The star field's cells without ``mine``: what map.svg draws for any reader (the reader's
+    own stars are marked by a CSS rule). Made from the stars and colours every view of a
+    resolution shows alike, and the same object for every reader of the same star field, so
+    the renderer finds the drawing of its cells by identity. Never changed once made."""
+    grid = _grid(view)
+    if _LAST_NEUTRAL[0] is not grid:
+        _LAST_NEUTRAL[:] = [grid, [[{**area, "stars": [{k: v for k, v in s.items() if k != "mine"}
+                                                        for s in area["stars"]]}
+                                    for area in row] for row in grid]]
+    return _LAST_NEUTRAL[1]  # type: ignore[no-any-return]
+
+
 def _cell_text(cell: Mapping[str, Any]) -> str:
     name = cell["name"] + (HOME_MARK if cell["home"] else "")
     holder = f"{cell['abbr']} {cell['ships']:>3}" if cell["shown"] else "-"

@@ -112,12 +112,19 @@ def _rps_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return {"throw": rng.choice(["rock", "paper", "scissors"])}
 
 
+# -- Tic-Tac-Toe (tests/games/ttt): no tool; a random empty cell written into the file
+def _ttt_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    free = [c + r for r in "123" for c in "abc" if c + r not in view["board"]]
+    return {"move": rng.choice(free)}
+
+
 ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
+    "ttt": Adapter("x-first", lambda view, vault: [], _ttt_body, 6),
 }
 
 

@@ -174,15 +174,26 @@ def _hc_invariants(state: State) -> None:
         assert isinstance(me["score"], int) and me["score"] >= 0, (power, me["score"])
 
 
+def _ttt_invariants(state: State) -> None:
+    """Every mark is one power's move, and the players alternate: the first leads by at most one."""
+    marks = list(state["board"].values())
+    first, second = state["first"], ({"x", "o"} - {state["first"]}).pop()
+    assert marks.count(first) - marks.count(second) in (0, 1), state["board"]
+    for power, me in state["powers"].items():
+        assert me["moves"] == marks.count(power), (power, me["moves"], state["board"])
+
+
 INVARIANTS: dict[str, Callable[[State], None]] = {
     "4000ad": _ad_invariants,
     "ashes": _ashes_invariants,
     "b5cgs": _b5_invariants,
     "highcard": _hc_invariants,
+    "ttt": _ttt_invariants,
 }
 #: Steps of random play before the game master ends a game that has not ended by itself
 #: (sized so the whole file stays near a minute on one core; a game without a row: 8).
 RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8}
+RANDOM_PLAY_STEPS["ttt"] = 9  # nine moves fill the board: every random game of ttt ends itself
 
 
 def invariants(game: str) -> Callable[[State], None] | None:

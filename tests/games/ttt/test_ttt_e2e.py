@@ -117,6 +117,15 @@ def test_the_generic_mails_reached_the_players(game: Any) -> None:
     assert any("GM summary" in str(m["Subject"]) for m in host.sent("gm@example.org"))
 
 
+def test_only_the_first_mover_is_welcomed_with_orders_due(game: Any) -> None:
+    host, _, _ = game
+    welcome = {p: everything_in(next(m for m in host.sent(f"{p}@example.org")
+                                     if "Welcome to" in str(m["Subject"]))) for p in ("x", "o")}
+    assert "Orders for turn 1 are due" in welcome["x"] and "move: a1" in welcome["x"]
+    assert "Orders for turn 1 are due" not in welcome["o"] and "move:" not in welcome["o"]
+    assert "Move 1: X to play: you have no orders to send yet" in welcome["o"], welcome["o"]
+
+
 def test_the_export_passes_the_audit_with_the_games_count(game: Any) -> None:
     _, export, _ = game
     done = pbem("audit", export)

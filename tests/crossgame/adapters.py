@@ -112,12 +112,19 @@ def _rps_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return {"throw": rng.choice(["rock", "paper", "scissors"])}
 
 
+# -- Tic-Tac-Toe (tests/games/ttt): no tool; a random empty cell written into the file
+def _ttt_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    free = [c + r for r in "123" for c in "abc" if c + r not in view["board"]]
+    return {"move": rng.choice(free)}
+
+
 ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
+    "ttt": Adapter("x-first", lambda view, vault: [], _ttt_body, 6),
 }
 
 
@@ -167,15 +174,26 @@ def _hc_invariants(state: State) -> None:
         assert isinstance(me["score"], int) and me["score"] >= 0, (power, me["score"])
 
 
+def _ttt_invariants(state: State) -> None:
+    """Every mark is one power's move, and the players alternate: the first leads by at most one."""
+    marks = list(state["board"].values())
+    first, second = state["first"], ({"x", "o"} - {state["first"]}).pop()
+    assert marks.count(first) - marks.count(second) in (0, 1), state["board"]
+    for power, me in state["powers"].items():
+        assert me["moves"] == marks.count(power), (power, me["moves"], state["board"])
+
+
 INVARIANTS: dict[str, Callable[[State], None]] = {
     "4000ad": _ad_invariants,
     "ashes": _ashes_invariants,
     "b5cgs": _b5_invariants,
     "highcard": _hc_invariants,
+    "ttt": _ttt_invariants,
 }
 #: Steps of random play before the game master ends a game that has not ended by itself
 #: (sized so the whole file stays near a minute on one core; a game without a row: 8).
 RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8}
+RANDOM_PLAY_STEPS["ttt"] = 9  # nine moves fill the board: every random game of ttt ends itself
 
 
 def invariants(game: str) -> Callable[[State], None] | None:

@@ -58,7 +58,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy pbem --exclude 'pbem/_(games|templates)'
-	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes -p b5cgs
+	MYPYPATH=games $(PY) -m mypy -p fourthousand_ad -p ashes -p b5cgs -p ti4
 
 # The suite runs on every core (pytest-xdist; a test file stays on one worker, in order):
 # TEST_WORKERS=0 runs it in this process.

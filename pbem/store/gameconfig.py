@@ -25,6 +25,7 @@ Example::
   paused: false
   press: white                  # none | white | grey (grey: anonymous messages allowed)
   roster: powers                # powers | addresses (the welcome mail lists players' addresses)
+  votes: {draw: majority}       # what a players' vote needs per kind (default unanimous)
 
 The file is read with :mod:`pbem.protocol.safeyaml` (the project's strict safe loader: no
 aliases, no duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every
@@ -80,12 +81,16 @@ TOP_KEYS = (
     "paused",
     "press",
     "roster",
+    "votes",
 )
 LATE_ORDERS = ("refuse", "until-run")
 #: Press (pbem.host.press): none; white (signed by the sender's power); grey (white, and a
 #: message may be anonymous). Roster: what the welcome mail lists of the other players.
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
+#: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
+VOTE_KINDS = ("draw", "pause", "resume")
+VOTE_RULES = ("unanimous", "majority")
 POWER_KEYS = ("email", "key", "tz")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
 
@@ -153,6 +158,11 @@ class GameConfig:
     late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
     press: str = "white"
     roster: str = "powers"
+    votes: Mapping[str, str] = field(default_factory=dict)  # kind -> rule, when not unanimous
+
+    def vote_rule(self, kind: str) -> str:
+        """What a players' vote of ``kind`` needs: ``unanimous`` (the default) or ``majority``."""
+        return self.votes.get(kind, "unanimous")
 
     # --- parsing ----------------------------------------------------------------------------
 
@@ -217,6 +227,8 @@ class GameConfig:
             data["press"] = self.press
         if self.roster != "powers":
             data["roster"] = self.roster
+        if self.votes:
+            data["votes"] = dict(self.votes)
         return data
 
     def to_yaml(self) -> str:
@@ -336,6 +348,10 @@ class _Parser:
         roster = top.get("roster", "powers")
         if roster not in ROSTERS:
             self.bad("roster", f"{roster!r} must be one of {', '.join(ROSTERS)}")
+        votes = self.mapping(top.get("votes", {}), "votes", VOTE_KINDS)
+        for kind, rule in votes.items():
+            if rule not in VOTE_RULES:
+                self.bad(f"votes.{kind}", f"{rule!r} must be one of {', '.join(VOTE_RULES)}")
         if self.problems:
             raise ConfigError(self.source, self.problems)
         assert schedule is not None
@@ -354,6 +370,7 @@ class _Parser:
             late_orders=late_orders,
             press=press,
             roster=roster,
+            votes={k: v for k, v in votes.items() if v != "unanimous"},
         )
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:

@@ -219,21 +219,24 @@ def _power(game: GameDir, power: str) -> str:
     return power
 
 
-def _by_vote(kind: str, votes: Sequence[int]) -> dict[str, Any]:
+def _by_vote(kind: str, votes: Sequence[int], rule: str = "unanimous") -> dict[str, Any]:
     """The fields an act carries when a players' vote made it (the audit checks them)."""
-    return {"vote": kind, "votes": list(votes)} if votes else {}
+    return {"vote": kind, "votes": list(votes), "rule": rule} if votes else {}
 
 
-def pause(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = ()) -> Done:
-    return _append(path, now, {"op": "pause", "reason": reason, **_by_vote("pause", votes)})
+def pause(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+          rule: str = "unanimous") -> Done:
+    return _append(path, now, {"op": "pause", "reason": reason,
+                               **_by_vote("pause", votes, rule)})
 
 
-def resume(path: Path, now: datetime, *, votes: Sequence[int] = ()) -> Done:
+def resume(path: Path, now: datetime, *, votes: Sequence[int] = (),
+           rule: str = "unanimous") -> Done:
     game, plugin, state = _open(path)
     deadline = to_iso(game.config.schedule.next_deadline(
         now, deadline_class=deadline_class(plugin, state)))
     done = _append(path, now, {"op": "resume", "deadline": deadline,
-                               **_by_vote("resume", votes)})
+                               **_by_vote("resume", votes, rule)})
     done.summary += f"; new deadline {deadline}"
     return done
 
@@ -287,9 +290,10 @@ def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ())
     return _append(path, now, {"op": "concede", "power": power, **_by_vote("concede", votes)})
 
 
-def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = ()) -> Done:
+def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+        rule: str = "unanimous") -> Done:
     return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
-                               **_by_vote("draw", votes)})
+                               **_by_vote("draw", votes, rule)})
 
 
 def vote(path: Path, now: datetime, body: dict[str, Any],

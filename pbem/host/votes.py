@@ -190,18 +190,20 @@ def _after(path: Path, v: VerifiedVote, seq: int, now: datetime) -> list[str]:
     queued = _tell(game, plugin, seq, f"[{game.game_id}] vote: {v.power} {what} {v.vote}", text,
                    now)
     if t.carried and not v.withdraw:
-        act(path, v.vote, v.power, sorted(t.yes.values()), now)
+        act(path, v.vote, v.power, sorted(t.yes.values()), now, t.rule)
     return queued
 
 
-def act(path: Path, kind: str, sender: str, seqs: Sequence[int], now: datetime) -> gmops.Done:
-    """The game master's operation a carried vote makes, logged with the votes that made it."""
+def act(path: Path, kind: str, sender: str, seqs: Sequence[int], now: datetime,
+        rule: str = "unanimous") -> gmops.Done:
+    """The game master's operation a carried vote makes, logged with the votes that made it
+    and the rule they met."""
     if kind == "draw":
-        return gmops.end(path, now, "draw agreed by the players' vote", votes=seqs)
+        return gmops.end(path, now, "draw agreed by the players' vote", votes=seqs, rule=rule)
     if kind == "pause":
-        return gmops.pause(path, now, "paused by the players' vote", votes=seqs)
+        return gmops.pause(path, now, "paused by the players' vote", votes=seqs, rule=rule)
     if kind == "resume":
-        return gmops.resume(path, now, votes=seqs)
+        return gmops.resume(path, now, votes=seqs, rule=rule)
     return gmops.concede(path, now, sender, votes=seqs)
 
 

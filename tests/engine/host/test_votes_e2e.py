@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from pbem.host import gmops
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.votedoc import sign_vote, vote_text
 from pbem.store import replay
@@ -94,3 +95,17 @@ def test_concede_by_vote_needs_only_the_sender(tmp_path: Path) -> None:
     mail_vote(host, a, "concede", 1)
     assert gm_ops(host) == ["vote", "concede"]
     assert host.entries(replay.GM)[-1].body["power"] == a
+
+
+def test_the_audit_refuses_an_end_the_votes_did_not_carry(tmp_path: Path) -> None:
+    """A referee that ends the game citing two of four draw votes: the log is signed and
+    chained, but the audit says the end did not have the votes it needed."""
+    host = Host(tmp_path)
+    a, b, *_ = host.powers
+    mail_vote(host, a, "draw", 1)
+    mail_vote(host, b, "draw", 1)
+    seqs = [e.seq for e in host.entries(replay.GM)]
+    gmops.end(host.path, at(2), "draw agreed by the players' vote", votes=seqs)
+    assert host.plugin.is_over(host.state())
+    out = pbem_ok("audit", host.path, ok=False)
+    assert "field votes" in out and "4 draw votes of distinct powers" in out, out

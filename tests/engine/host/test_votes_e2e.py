@@ -4,34 +4,15 @@ GM, acted on when unanimous, and replayed by ``pbem audit`` (docs/operations.md,
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 from pbem.host import gmops
 from pbem.protocol.keys import PrivateKey
-from pbem.protocol.votedoc import sign_vote, vote_text
 from pbem.store import replay
 from tests.support.ingest_helpers import order_mail, queued, registered, text_of
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem, pbem_ok
-
-_mails = itertools.count(1)
-
-
-def mail_vote(host: Host, power: str, kind: str, seq: int, *, withdraw: bool = False,
-              key: PrivateKey | None = None, hours: float = 1) -> str:
-    """Sign a vote as ``power`` and pipe the mail to ``pbem ingest --stdin`` (capped)."""
-    block = sign_vote(vote_text(host.game_id, power, seq, kind, withdraw),
-                      key or host.keys[power])
-    raw = order_mail(block, msgid=f"<vote-{next(_mails)}@example.org>", sender=registered(power),
-                     subject="my vote")
-    done = pbem("ingest", host.root, "--stdin", "--now", iso(at(hours)), stdin=raw)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.decode()
-
-
-def gm_ops(host: Host) -> list[str]:
-    return [str(e.body.get("op")) for e in host.entries(replay.GM)]
+from tests.support.votes import gm_ops, mail_vote
 
 
 def test_unanimous_draw_ends_the_game_and_the_audit_replays_it(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""The audit of players' votes (pbem.host.votes): every ``vote`` entry holds a vote file its
-power really signed, and every operation a vote made (a ``gm`` entry with ``votes``) had the
-signed votes it needed.
+"""The audit of players' votes (pbem.host.votes): every ``vote`` (and ``prefs``) entry holds a
+file its power really signed, and every operation a vote made (a ``gm`` entry with ``votes``)
+had the signed votes it needed.
 
 The walk hands each gm entry to :class:`VoteBook` in log order, with the keys registered at that
 point. A vote-made act must list, by log seq, standing votes of its kind (each power's latest
@@ -39,7 +39,7 @@ class VoteBook:
         if not isinstance(body, dict):
             return None
         op = body.get("op")
-        if op == "vote":
+        if op in ("vote", "prefs"):  # a player's signed file: a vote, or his own settings
             return self._vote(seq, body, keys)
         problem = self._act(body) if "votes" in body else None
         if problem is None and "votes" in body:
@@ -62,12 +62,16 @@ class VoteBook:
             v = verify_vote(str(body.get("text")), keys_for, fingerprints=by_fp)
         except Rejected as exc:
             return "text", f"a vote file signed by {power}", "; ".join(map(str, exc.problems))
-        signed = {"power": v.power, "kind": v.vote, "seq": v.seq, "withdraw": v.withdraw,
-                  "sha256": v.sha256}
+        what = ({"kind": v.vote, "withdraw": v.withdraw} if v.vote is not None
+                else {"prefs": dict(v.prefs or {})})
+        if body["op"] != ("vote" if v.vote is not None else "prefs"):
+            return "op", "the kind of file signed", str(body["op"])
+        signed = {"power": v.power, "seq": v.seq, "sha256": v.sha256, **what}
         for name, value in signed.items():
             if body.get(name) != value:
                 return name, f"{value} (as the signed file says)", f"{body.get(name)} recorded"
-        self.votes[seq] = body
+        if v.vote is not None:
+            self.votes[seq] = body
         return None
 
     def _act(self, body: dict[str, Any]) -> Problem | None:

@@ -8,6 +8,7 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored by the game's own rule for an agreed end)
+prefs       a player's signed preferences, recorded and written to config.yaml
 vote        a player's signed vote, recorded (pbem.host.votes); when the vote carries, the act
             (end, pause, resume, concede) is logged with ``votes``: the log seqs of its votes
 
@@ -110,6 +111,7 @@ def status(path: Path, now: datetime) -> list[str]:
             lines.append("the turn waits for " + ", ".join(waiting)
                          + (" (or the deadline)" if game.config.schedule.early
                             else " until the deadline (early resolution is off)"))
+    lines += [f"settings: {p} {v.line()}" for p, v in game.config.prefs.items() if v.to_data()]
     missed = game.log.summary.missed_turns()
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
@@ -301,3 +303,12 @@ def vote(path: Path, now: datetime, body: dict[str, Any],
     """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
     state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
     return _append(path, now, {"op": "vote", **body}, notice=False, check=check)
+
+
+def set_prefs(path: Path, now: datetime, body: dict[str, Any],
+              check: Callable[[GameDir, Any, dict[str, Any]], None],
+              write: Callable[[GameDir], None]) -> Done:
+    """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the
+    settings in config.yaml (``players.<power>.prefs``), under the same lock."""
+    rootindex.forget(path.parent, path.name)
+    return _append(path, now, {"op": "prefs", **body}, notice=False, check=check, then=write)

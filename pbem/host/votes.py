@@ -16,6 +16,7 @@ power withdraws it with a later file (``withdraw: true``).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,9 +24,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import Problem, Rejected
 from pbem.game import registry
-from pbem.host import gmops, notify
+from pbem.host import gmops, notify, rootindex
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
 from pbem.protocol import orderdoc
@@ -33,13 +35,17 @@ from pbem.protocol.armor import dearmor
 from pbem.protocol.safeyaml import scan
 from pbem.protocol.votedoc import BEGIN, END, VerifiedVote, verify_vote
 from pbem.render.environment import RenderedMail
-from pbem.store import replay
+from pbem.store import prefs, replay
+from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.lock import Busy
 from pbem.store.log import Entry
+from pbem.store.prefs import Prefs
 from pbem.store.referee import referee_key
 
 VOTE_OP = "vote"
+PREFS_OP = "prefs"
+SIGNED_OPS = (VOTE_OP, PREFS_OP)  # one seq per power across both
 #: The game master's operation each vote kind makes.
 ACTS = {"draw": "end", "pause": "pause", "resume": "resume", "concede": "concede"}
 WORDS = {"draw": "a draw (the game ends now, with a shared result)", "pause": "a pause",
@@ -78,8 +84,9 @@ class Tally:
         return text + (f"; not yet voted for it: {', '.join(waiting)}" if waiting else "")
 
 
-def vote_entries(entries: Sequence[Entry]) -> list[Entry]:
-    return [e for e in entries if e.kind == replay.GM and e.body.get("op") == VOTE_OP]
+def vote_entries(entries: Sequence[Entry], ops: tuple[str, ...] = (VOTE_OP,)) -> list[Entry]:
+    """The ``gm`` entries of players' signed files: votes (or, with ``ops``, prefs too)."""
+    return [e for e in entries if e.kind == replay.GM and e.body.get("op") in ops]
 
 
 def in_game(entries: Sequence[Entry], powers: Sequence[str]) -> list[str]:
@@ -107,16 +114,17 @@ def tally(entries: Sequence[Entry], kind: str, powers: Sequence[str], rule: str,
 
 
 def last_seq(entries: Sequence[Entry], power: str) -> int | None:
-    seqs = [int(e.body["seq"]) for e in vote_entries(entries) if e.body.get("power") == power]
+    seqs = [int(e.body["seq"]) for e in vote_entries(entries, SIGNED_OPS)
+            if e.body.get("power") == power]
     return max(seqs) if seqs else None
 
 
 def vote_body(v: VerifiedVote, received: datetime) -> dict[str, Any]:
     from pbem.schedule import to_iso
 
-    return {"power": v.power, "kind": v.vote, "seq": v.seq, "withdraw": v.withdraw,
-            "sha256": v.sha256, "key": v.key_fingerprint, "text": v.block,
-            "received": to_iso(received)}
+    what = {"kind": v.vote, "withdraw": v.withdraw} if v.vote else {"prefs": dict(v.prefs or {})}
+    return {"power": v.power, **what, "seq": v.seq, "sha256": v.sha256,
+            "key": v.key_fingerprint, "text": v.block, "received": to_iso(received)}
 
 
 # -- judging one block -----------------------------------------------------------------------------
@@ -137,6 +145,8 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
         return Verdict(Outcome.UNKNOWN, v.game, v.power, None,
                        [Problem("unknown-game", "game", f"no game {v.game!r} here")])
     try:
+        if v.vote is None:
+            return _prefs(path, v, max(now, received), vote_body(v, received))
         done = gmops.vote(path, max(now, received), vote_body(v, received), _check(v))
     except _Duplicate:
         return Verdict(Outcome.VOTE_DUPLICATE, v.game, v.power, sha256=v.sha256)
@@ -148,14 +158,45 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
     except Busy:
         raise GameBusy(f"game {v.game} is busy; the message will be handled later") from None
     verdict = Verdict(Outcome.VOTE, v.game, v.power, sha256=v.sha256)
-    verdict.queued.extend(_after(path, v, done.entry_seq, max(now, received)))
+    verdict.queued.extend(_after(path, v, v.vote, done.entry_seq, max(now, received)))
+    return verdict
+
+
+def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> Verdict:
+    """A prefs file: checked, logged, written to config.yaml, confirmed to the player."""
+    got, problems = prefs.parse(v.prefs, "prefs")
+    if problems:
+        raise Rejected(problems)
+
+    def write(game: GameDir) -> None:
+        old = game.config.prefs.get(v.power, Prefs())
+        merged = dataclasses.replace(old, **{k: getattr(got, k) for k in prefs.KEYS
+                                             if getattr(got, k) is not None})
+        config = dataclasses.replace(game.config, prefs={**game.config.prefs, v.power: merged})
+        text = config.to_yaml()
+        GameConfig.from_yaml(text, str(game.path / CONFIG_NAME))  # refuses before writing
+        atomic.write_text(game.path / CONFIG_NAME, text)
+        rootindex.forget(game.path.parent, game.path.name)
+
+    done = gmops.set_prefs(path, now, body, _check(v), write)
+    game = GameDir.open(path)
+    mine = game.config.prefs.get(v.power, Prefs())
+    text = (f"Your settings in game {game.game_id} ({v.power.capitalize()}), from your prefs "
+            f"file seq {v.seq} (log entry {done.entry_seq}): {mine.line()}.\n")
+    mail = RenderedMail(f"[{game.game_id}] your settings", text,
+                        "<pre>" + html.escape(text) + "</pre>")
+    ctx = notify.Context(game, registry.load(game.config.game), referee_key(game.root)[0], now)
+    verdict = Verdict(Outcome.VOTE, v.game, v.power, sha256=v.sha256)
+    verdict.queued.append(Outbox(path / "outbox").queue(
+        ctx.compose(game.config.powers[v.power].email, mail, kind="reply"),
+        key=f"prefs:{game.game_id}:{done.entry_seq}"))
     return verdict
 
 
 def _check(v: VerifiedVote) -> Any:
     def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
         entries = game.log.entries
-        if any(e.body.get("sha256") == v.sha256 for e in vote_entries(entries)):
+        if any(e.body.get("sha256") == v.sha256 for e in vote_entries(entries, SIGNED_OPS)):
             raise _Duplicate()
         problems = []
         last = last_seq(entries, v.power)
@@ -166,6 +207,10 @@ def _check(v: VerifiedVote) -> Any:
         if v.power not in in_game(entries, list(game.config.powers)):
             problems.append(Problem("conceded", "power", f"{v.power} has conceded: it votes "
                                     "no more"))
+        if v.vote is None:
+            if problems:
+                raise Rejected(problems)
+            return
         paused = game.log.summary.clock().paused
         if v.vote == "pause" and paused and not v.withdraw:
             problems.append(Problem("paused", "vote", f"game {v.game} is paused already"))
@@ -176,21 +221,21 @@ def _check(v: VerifiedVote) -> Any:
     return check
 
 
-def _after(path: Path, v: VerifiedVote, seq: int, now: datetime) -> list[str]:
+def _after(path: Path, v: VerifiedVote, kind: str, seq: int, now: datetime) -> list[str]:
     """Tell every player and the GM of the vote just logged at ``seq``; act if it carried."""
     game = GameDir.open(path)
     plugin = registry.load(game.config.game)
     entries = game.log.entries
-    t = tally(entries, v.vote, list(game.config.powers), game.config.vote_rule(v.vote), v.power)
+    t = tally(entries, kind, list(game.config.powers), game.config.vote_rule(kind), v.power)
     what = "withdrew its vote for" if v.withdraw else "voted for"
-    text = (f"In game {game.game_id}, {v.power.capitalize()} {what} {WORDS[v.vote]} "
+    text = (f"In game {game.game_id}, {v.power.capitalize()} {what} {WORDS[kind]} "
             f"(vote file seq {v.seq}, log entry {seq}).\n\n{t.line()}.\n")
     if t.carried and not v.withdraw:
-        text += f"\nThe vote carried: the referee now makes it so ({ACTS[v.vote]}).\n"
-    queued = _tell(game, plugin, seq, f"[{game.game_id}] vote: {v.power} {what} {v.vote}", text,
+        text += f"\nThe vote carried: the referee now makes it so ({ACTS[kind]}).\n"
+    queued = _tell(game, plugin, seq, f"[{game.game_id}] vote: {v.power} {what} {kind}", text,
                    now)
     if t.carried and not v.withdraw:
-        act(path, v.vote, v.power, sorted(t.yes.values()), now, t.rule)
+        act(path, kind, v.power, sorted(t.yes.values()), now, t.rule)
     return queued
 
 

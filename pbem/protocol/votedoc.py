@@ -15,6 +15,16 @@ own signature domain (``pbem-vote-v1``), so a vote signature never passes as ord
     sig: <base64>
     -----END PBEM SIGNED VOTE-----
 
+The sibling document in the same armor sets the sender's own preferences (``prefs:`` in place of
+``vote:``; its keys are checked by pbem.store.prefs when the referee reads it)::
+
+    pbem: 1
+    game: wild-7
+    power: algol
+    seq: 2
+    prefs: {reminder: 12h, quiet: "22:00-07:00", tz: Europe/Paris, digest: daily,
+            tell_when_due: true}
+
 This module checks the form only; whether the game is over, the seq and the tally are the
 referee's (pbem.host.votes). ``VerifiedVote`` can only be made by :func:`verify_vote`.
 """
@@ -45,8 +55,8 @@ from pbem.protocol.safeyaml import load_order_yaml
 DOMAIN = "pbem-vote-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.vote+yaml"
 MARKERS = (BEGIN, SIGNATURE, END)
-KEYS = ("pbem", "game", "power", "seq", "vote", "withdraw")
-REQUIRED = ("pbem", "game", "power", "seq", "vote")
+KEYS = ("pbem", "game", "power", "seq", "vote", "withdraw", "prefs")
+REQUIRED = ("pbem", "game", "power", "seq")
 #: What a vote may ask for. ``concede`` is the sender's alone; the others need the players.
 KINDS = ("draw", "pause", "resume", "concede")
 
@@ -60,8 +70,9 @@ class VerifiedVote:
     game: str
     power: str
     seq: int
-    vote: str
+    vote: str | None  # None: a prefs file
     withdraw: bool
+    prefs: Mapping[str, Any] | None
     signed_text: str
     sha256: str
     key_fingerprint: str
@@ -101,6 +112,14 @@ def check_vote(doc: Mapping[Any, Any]) -> tuple[dict[str, Any] | None, list[Prob
     if "seq" in doc and (type(seq) is not int or not 1 <= seq <= MAX_NUMBER):
         bad("type", "seq", f"must be a whole number from 1, not {seq!r}")
     vote = doc.get("vote")
+    if ("vote" in doc) == ("prefs" in doc):
+        bad("missing", "vote", "give either vote: (one of " + ", ".join(KINDS)
+            + ") or prefs: (your settings), not both")
+    prefs = doc.get("prefs")
+    if "prefs" in doc and (not isinstance(prefs, dict) or not prefs):
+        bad("type", "prefs", f"must be a mapping of your settings, not {prefs!r}")
+    if "prefs" in doc and "withdraw" in doc:
+        bad("unknown-key", "withdraw", "withdraw goes with a vote, not with prefs")
     if "vote" in doc and vote not in KINDS:
         bad("type", "vote", f"must be one of {', '.join(KINDS)}, not {vote!r}"
             + (did_you_mean(vote, KINDS) if isinstance(vote, str) else ""))
@@ -110,7 +129,7 @@ def check_vote(doc: Mapping[Any, Any]) -> tuple[dict[str, Any] | None, list[Prob
     if problems:
         return None, problems
     return {"game": doc["game"], "power": doc["power"], "seq": seq, "vote": vote,
-            "withdraw": bool(withdraw)}, []
+            "withdraw": bool(withdraw), "prefs": prefs}, []
 
 
 def vote_text(game: str, power: str, seq: int, vote: str, withdraw: bool = False) -> str:
@@ -155,7 +174,8 @@ def verify_vote(block: str, keys_for: KeysFor, *,
     try:
         return VerifiedVote(
             game=checked["game"], power=checked["power"], seq=checked["seq"],
-            vote=checked["vote"], withdraw=checked["withdraw"], signed_text=armored.body,
+            vote=checked["vote"], withdraw=checked["withdraw"], prefs=checked["prefs"],
+            signed_text=armored.body,
             sha256=hashlib.sha256(armored.body.encode("utf-8")).hexdigest(),
             key_fingerprint=key.fingerprint, signature=armored.signature)
     finally:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from pbem.host import gmops
 from pbem.protocol.keys import PrivateKey
+from pbem.protocol.votedoc import sign_vote, vote_text
 from pbem.store import replay
 from tests.support.ingest_helpers import order_mail, queued, registered, text_of
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem, pbem_ok
-from tests.support.votes import gm_ops, mail_vote
+from tests.support.votes import gm_ops, mail_block, mail_vote
 
 
 def test_unanimous_draw_ends_the_game_and_the_audit_replays_it(tmp_path: Path) -> None:
@@ -90,3 +91,15 @@ def test_the_audit_refuses_an_end_the_votes_did_not_carry(tmp_path: Path) -> Non
     assert host.plugin.is_over(host.state())
     out = pbem_ok("audit", host.path, ok=False)
     assert "field votes" in out and "4 draw votes of distinct powers" in out, out
+
+
+def test_a_huge_signed_vote_is_refused_within_the_memory_cap(tmp_path: Path) -> None:
+    """A vote file padded to megabytes of YAML, signed with the power's own key: ingest (capped
+    at 1 GiB of address space) refuses it with a reason, logs nothing, and exits 0."""
+    host = Host(tmp_path)
+    a = host.powers[0]
+    body = vote_text(host.game_id, a, 1, "draw") + "pad:\n" + "  - x\n" * 400_000
+    block = sign_vote(body, host.keys[a], check=False)
+    out = mail_block(host, a, block)
+    assert "rejected" in out or "quarantined" in out, out
+    assert gm_ops(host) == []

@@ -53,7 +53,11 @@ WORDS = {"draw": "a draw (the game ends now, with a shared result)", "pause": "a
 
 
 class _Duplicate(Exception):
-    """The same vote file is logged already."""
+    """The same vote file is logged already (at log seq ``seq``)."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(seq)
+        self.seq = seq
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +152,12 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
         if v.vote is None:
             return _prefs(path, v, max(now, received), vote_body(v, received))
         done = gmops.vote(path, max(now, received), vote_body(v, received), _check(v))
-    except _Duplicate:
+    except _Duplicate as dup:
+        # The same file again (a resent mail, or a retry after a crash or a busy game between
+        # the vote and its act): the notices missing are queued (idempotent keys) and a vote
+        # that carried but was not acted on yet is acted on now.
+        if v.vote is not None:
+            _after(path, v, v.vote, dup.seq, max(now, received))
         return Verdict(Outcome.VOTE_DUPLICATE, v.game, v.power, sha256=v.sha256)
     except Rejected as exc:
         return Verdict(Outcome.REJECTED, v.game, v.power, None, exc.problems, sha256=v.sha256)
@@ -196,8 +205,9 @@ def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> 
 def _check(v: VerifiedVote) -> Any:
     def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
         entries = game.log.entries
-        if any(e.body.get("sha256") == v.sha256 for e in vote_entries(entries, SIGNED_OPS)):
-            raise _Duplicate()
+        for e in vote_entries(entries, SIGNED_OPS):
+            if e.body.get("sha256") == v.sha256:
+                raise _Duplicate(e.seq)
         problems = []
         last = last_seq(entries, v.power)
         if not orderdoc.replaces(v.seq, last):
@@ -235,7 +245,12 @@ def _after(path: Path, v: VerifiedVote, kind: str, seq: int, now: datetime) -> l
     queued = _tell(game, plugin, seq, f"[{game.game_id}] vote: {v.power} {what} {kind}", text,
                    now)
     if t.carried and not v.withdraw:
-        act(path, kind, v.power, sorted(t.yes.values()), now, t.rule)
+        try:
+            act(path, kind, v.power, sorted(t.yes.values()), now, t.rule)
+        except gmops.GMError:
+            pass  # over already (another vote's act came first): nothing left to do
+        except Busy:  # the mail is handled again later: its vote is a duplicate, then acted on
+            raise GameBusy(f"game {v.game} is busy; the vote is acted on later") from None
     return queued
 
 

@@ -17,7 +17,6 @@ start if the deadline would pass first (:func:`reminder_time`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -126,6 +125,3 @@ def reminder_time(prefs: Prefs | None, default: datetime, deadline: datetime,
         before = before.replace(second=0, microsecond=0) - step
     return before
 
-
-def of(players: Mapping[str, Prefs], power: str) -> Prefs | None:
-    return players.get(power)

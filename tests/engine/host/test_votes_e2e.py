@@ -103,3 +103,18 @@ def test_a_huge_signed_vote_is_refused_within_the_memory_cap(tmp_path: Path) -> 
     out = mail_block(host, a, block)
     assert "rejected" in out or "quarantined" in out, out
     assert gm_ops(host) == []
+
+
+def test_a_majority_rule_in_the_config_ends_the_game_with_three_of_four(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    config = host.path / "config.yaml"
+    config.write_text(config.read_text() + "votes: {draw: majority}\n")
+    a, b, c, _d = host.powers
+    mail_vote(host, a, "draw", 1)
+    mail_vote(host, b, "draw", 1)
+    assert not host.plugin.is_over(host.state())  # 2 of 4 is not more than half
+    mail_vote(host, c, "draw", 1)
+    assert host.plugin.is_over(host.state())
+    end = host.entries(replay.GM)[-1]
+    assert end.body["op"] == "end" and end.body["rule"] == "majority"
+    pbem_ok("audit", host.path)

@@ -26,6 +26,7 @@ from pbem.audit._lookup import LogLookup, Secrets
 from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
+from pbem.audit._votes import VoteBook
 from pbem.chance.contributions import Contributions
 from pbem.chance.errors import ChanceError
 from pbem.errors import PbemError, Problem
@@ -228,6 +229,7 @@ class Walker:
         except KeyError_ as exc:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
+        self.votes = VoteBook(self.game_id, list(self.keys))
         self._key_texts: tuple[int, dict[str, str]] | None = None
         self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
@@ -694,6 +696,9 @@ class Walker:
         self._referee_signed(entry)
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
+        problem = self.votes.visit(entry.seq, b, self.keys)  # votes and what they made
+        if problem is not None:
+            raise self.fail(entry, *problem)
         if op == "end":
             self.tally.claimed_over = True
         if self.chance.secret_seq == entry.seq:

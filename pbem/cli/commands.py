@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "archive": ("archive", "write a static replay site of a game (HTML, no server, no external "
                 "requests)"),
     "press": ("press", "sign press (messages to other powers) and check relayed press"),
+    "vote": ("vote", "sign a vote: draw, pause, resume or concede"),
     "components": ("components", "check a component pack (cards, tokens, map pieces, a board)"),
     "rules": ("rules", "print a game's rules document (RULES.md: its rules and rulings)"),
 }

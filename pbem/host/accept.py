@@ -75,6 +75,8 @@ class Outcome(StrEnum):
     PRESS = "press"
     PRESS_REJECTED = "press-rejected"
     PRESS_DUPLICATE = "press-duplicate"
+    VOTE = "vote"
+    VOTE_DUPLICATE = "vote-duplicate"
 
 
 @dataclass

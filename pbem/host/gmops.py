@@ -8,6 +8,9 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored by the game's own rule for an agreed end)
+prefs       a player's signed preferences, recorded and written to config.yaml
+vote        a player's signed vote, recorded (pbem.host.votes); when the vote carries, the act
+            (end, pause, resume, concede) is logged with ``votes``: the log seqs of its votes
 
 Every operation but ``status`` changes what the players must do, so each is mailed to every
 player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
@@ -17,7 +20,7 @@ player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -108,6 +111,7 @@ def status(path: Path, now: datetime) -> list[str]:
             lines.append("the turn waits for " + ", ".join(waiting)
                          + (" (or the deadline)" if game.config.schedule.early
                             else " until the deadline (early resolution is off)"))
+    lines += [f"settings: {p} {v.line()}" for p, v in game.config.prefs.items() if v.to_data()]
     missed = game.log.summary.missed_turns()
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
@@ -164,12 +168,16 @@ def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
 
 
 def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
-            then: Callable[[GameDir], None] | None = None, notice: bool = True) -> Done:
-    """Log the operation under the game's lock; ``then(game)`` runs after the append, still under
-    the lock (files that follow from the entry); then the players' notice is queued."""
+            then: Callable[[GameDir], None] | None = None, notice: bool = True,
+            check: Callable[[GameDir, Any, dict[str, Any]], None] | None = None) -> Done:
+    """Log the operation under the game's lock; ``check(game, plugin, state)`` runs first under
+    the lock (it raises to log nothing); ``then(game)`` runs after the append, still under the
+    lock (files that follow from the entry); then the players' notice is queued."""
     with locked(path) as lock:
         leftovers.after_lock(lock, now)
         game, plugin, state = _open(path)
+        if check is not None:
+            check(game, plugin, state)
         if plugin.is_over(state) and body["op"] not in ("status",):
             raise GMError(f"game {game.game_id} is over")
         key, _ = referee_key(game.root)
@@ -213,15 +221,24 @@ def _power(game: GameDir, power: str) -> str:
     return power
 
 
-def pause(path: Path, now: datetime, reason: str) -> Done:
-    return _append(path, now, {"op": "pause", "reason": reason})
+def _by_vote(kind: str, votes: Sequence[int], rule: str = "unanimous") -> dict[str, Any]:
+    """The fields an act carries when a players' vote made it (the audit checks them)."""
+    return {"vote": kind, "votes": list(votes), "rule": rule} if votes else {}
 
 
-def resume(path: Path, now: datetime) -> Done:
+def pause(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+          rule: str = "unanimous") -> Done:
+    return _append(path, now, {"op": "pause", "reason": reason,
+                               **_by_vote("pause", votes, rule)})
+
+
+def resume(path: Path, now: datetime, *, votes: Sequence[int] = (),
+           rule: str = "unanimous") -> Done:
     game, plugin, state = _open(path)
     deadline = to_iso(game.config.schedule.next_deadline(
         now, deadline_class=deadline_class(plugin, state)))
-    done = _append(path, now, {"op": "resume", "deadline": deadline})
+    done = _append(path, now, {"op": "resume", "deadline": deadline,
+                               **_by_vote("resume", votes, rule)})
     done.summary += f"; new deadline {deadline}"
     return done
 
@@ -270,10 +287,28 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
                                "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
-def concede(path: Path, now: datetime, power: str) -> Done:
+def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ()) -> Done:
     _power(GameDir.open(path), power)
-    return _append(path, now, {"op": "concede", "power": power})
+    return _append(path, now, {"op": "concede", "power": power, **_by_vote("concede", votes)})
 
 
-def end(path: Path, now: datetime, reason: str) -> Done:
-    return _append(path, now, {"op": "end", "reason": reason or "ended by agreement"})
+def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+        rule: str = "unanimous") -> Done:
+    return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
+                               **_by_vote("draw", votes, rule)})
+
+
+def vote(path: Path, now: datetime, body: dict[str, Any],
+         check: Callable[[GameDir, Any, dict[str, Any]], None]) -> Done:
+    """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
+    state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
+    return _append(path, now, {"op": "vote", **body}, notice=False, check=check)
+
+
+def set_prefs(path: Path, now: datetime, body: dict[str, Any],
+              check: Callable[[GameDir, Any, dict[str, Any]], None],
+              write: Callable[[GameDir], None]) -> Done:
+    """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the
+    settings in config.yaml (``players.<power>.prefs``), under the same lock."""
+    rootindex.forget(path.parent, path.name)
+    return _append(path, now, {"op": "prefs", **body}, notice=False, check=check, then=write)

@@ -46,7 +46,12 @@ from pbem.mail.loops import from_addresses, looks_autoreplied
 from pbem.mail.replylimits import SAME_SUBJECT, ReplyLimits
 from pbem.mail.sources import Source
 from pbem.mail.triage import triage
-from pbem.protocol.armor import find_press_blocks, find_signed_blocks, normalize
+from pbem.protocol.armor import (
+    find_press_blocks,
+    find_signed_blocks,
+    find_vote_blocks,
+    normalize,
+)
 from pbem.protocol.keyring import Keyring
 from pbem.store.lock import GameLock, try_lock
 
@@ -73,8 +78,10 @@ class IngestReport:
 
     def lines(self) -> list[str]:
         press = sum(1 for v in self.verdicts if v.verdict.startswith("press"))
-        head = (f"{self.messages} message(s): {len(self.verdicts) - press} order block(s), "
-                + (f"{press} press block(s), " if press else "")
+        votes = sum(1 for v in self.verdicts if v.verdict.startswith("vote"))
+        head = (f"{self.messages} message(s): {len(self.verdicts) - press - votes} order "
+                "block(s), " + (f"{press} press block(s), " if press else "")
+                + (f"{votes} vote(s), " if votes else "")
                 + f"{self.duplicates} duplicate(s), {self.quarantined} quarantined, "
                 f"{self.pending} left for the next run")
         swept = [f"removed {self.swept} temp file(s) left by a crash"] if self.swept else []
@@ -283,9 +290,12 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
         header_sender = _header_sender(t) if t.too_big is None else None
         blocks: list[str] = []
         press_blocks: list[str] = []
+        vote_blocks: list[str] = []
         seen: set[str] = set()
+        finders = ((blocks, find_signed_blocks), (press_blocks, find_press_blocks),
+                   (vote_blocks, find_vote_blocks))
         for part in t.texts:
-            for found, finder in ((blocks, find_signed_blocks), (press_blocks, find_press_blocks)):
+            for found, finder in finders:
                 for block in finder(part.text):
                     key = normalize(block)
                     if key not in seen:
@@ -299,13 +309,14 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
     # and again from one sender without orders. They only silence the replies that are not
     # receipts (a receipt answers a real signed file and goes to the registered address).
     muted = looks_autoreplied(t.subject)
-    if not blocks and not press_blocks and (no_reply is None or no_reply.code in FROM_ONLY):
+    signed_any = bool(blocks or press_blocks or vote_blocks)
+    if not signed_any and (no_reply is None or no_reply.code in FROM_ONLY):
         repeats = limits.subject_seen(header_sender, t.subject)
         if muted is None and repeats >= SAME_SUBJECT:
             muted = Problem("repeated-subject", "Subject",
                             f"the same subject {repeats} times from {header_sender} within "
                             "a day, without orders: taken for an autoresponder")
-    if not blocks and not press_blocks:
+    if not signed_any:
         if t.html_only and no_reply is None:
             if muted is not None:
                 report.notes.append(f"html-only mail not answered: {muted.message}")
@@ -350,6 +361,13 @@ def _handle(root: Path, inbox: Inbox, stored: Stored, raw: bytes, received: date
             verdicts.extend(press.handle_press_block(
                 root, block, received=received, ring=directory.ring, message_id=t.message_id,
                 reply=reply and muted is None, now=now) for block in press_blocks)
+        if vote_blocks:  # votes lock their game themselves (pbem.host.gmops), as press does
+            batch.games.commit()
+            from pbem.host import votes  # (only for a mail with a vote)
+
+            verdicts.extend(votes.handle_vote_block(
+                root, block, received=received, ring=directory.ring, now=now)
+                for block in vote_blocks)
         if reply and muted is None:
             _mail_rejections(stored, verdicts, directory, limits, header_sender, t.message_id,
                              now, report, batch.games)

@@ -66,7 +66,8 @@ from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
-from pbem.store import chance, replay, trusted
+from pbem.store import chance, prefs, replay, trusted
+from pbem.store.gameconfig import GameConfig
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.layout import run_dir
 from pbem.store.lock import GameLock
@@ -375,8 +376,11 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
             run.queued += _reminders(ctx, outbox, state, due, standing, deadline, clock)
             # Reminders wait for half the turn too (see _reminders): every moment counts.
             started = parse_iso(summary.last_resolution_time)
-            moments = [schedule.reminder_at(deadline), started + (deadline - started) / 2,
-                       deadline, schedule.grace_end(deadline)]
+            half_way = started + (deadline - started) / 2
+            moments = [schedule.reminder_at(deadline), half_way, deadline,
+                       schedule.grace_end(deadline),
+                       *(_remind_at(game.config, p, deadline, half_way) for p in game.config.prefs
+                         if p in game.config.powers)]
             later = [t for t in moments if t > now]
             return game, (to_iso(min(later)) if later else to_iso(now))
         if (held := _unjudged(game, deadline, now, run)) is not None:
@@ -624,7 +628,6 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
                standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
-    schedule = ctx.game.config.schedule
     missing = [p for p in due if p not in standing]
     if not missing:
         return 0
@@ -633,14 +636,12 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
     # first half of a turn, however long the reminder window is set.
     started = ctx.game.log.summary.last_resolution_time
     half_way = parse_iso(started) + (deadline - parse_iso(started)) / 2
-    kind = None
-    if ctx.now >= deadline:
-        kind = "late"
-    elif ctx.now >= max(schedule.reminder_at(deadline), half_way):
-        kind = "reminder"
-    if kind is None:
-        return 0
+    late = ctx.now >= deadline
+    kind = "late" if late else "reminder"
     for power in missing:
+        # Each player's own lead time and quiet hours (players.<power>.prefs, pbem.store.prefs)
+        if not late and ctx.now < _remind_at(ctx.game.config, power, deadline, half_way):
+            continue
         key = f"{kind}:{ctx.game.game_id}:{clock.last_resolution}:{power}"
         if outbox.queued_under(key) is not None:
             continue  # sent on an earlier run: not rendered again
@@ -649,6 +650,15 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
         outbox.queue(msg, key=key)
         count += 1
     return count
+
+
+def _remind_at(config: GameConfig, power: str, deadline: datetime, half_way: datetime,
+               ) -> datetime:
+    """When ``power`` is reminded: never in the first half of the turn, at the game's reminder
+    time or the player's own, out of the player's quiet hours."""
+    return prefs.reminder_time(config.prefs.get(power),
+                               max(config.schedule.reminder_at(deadline), half_way), deadline,
+                               config.powers[power].tz, half_way)
 
 
 def _stop(path: Path, now: datetime, message: str, run: GameRun) -> None:

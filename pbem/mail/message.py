@@ -38,10 +38,13 @@ BEGIN_MARKER = "-----BEGIN PBEM SIGNED ORDERS-----"
 
 #: The first line of a signed press block (pbem.protocol.pressdoc): a text holding it is read too.
 PRESS_MARKER = "-----BEGIN PBEM SIGNED PRESS-----"
+#: The first line of a signed vote block (pbem.protocol.votedoc): read too.
+VOTE_MARKER = "-----BEGIN PBEM SIGNED VOTE-----"
 
 #: The BEGIN line, possibly indented or behind one or more reply-quote prefixes ("> ", ">>").
 _BEGIN_LINE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:" + re.escape(BEGIN_MARKER) + "|"
-                         + re.escape(PRESS_MARKER) + r")[ \t]*\r?$", re.M)
+                         + re.escape(PRESS_MARKER) + "|" + re.escape(VOTE_MARKER)
+                         + r")[ \t]*\r?$", re.M)
 
 #: Attachment names whose content is read as text even when the part is application/octet-stream.
 ORDER_FILE_SUFFIXES = (".yaml", ".yml", ".txt")

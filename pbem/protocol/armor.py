@@ -35,6 +35,9 @@ MARKERS = (BEGIN, SIGNATURE, END)
 #: a mail (every mail ingest reads, spam too) needs neither the press module nor its imports.
 PRESS_BEGIN = "-----BEGIN PBEM SIGNED PRESS-----"
 PRESS_END = "-----END PBEM SIGNED PRESS-----"
+#: The markers of a signed vote block (pbem.protocol.votedoc), here for the same reason.
+VOTE_BEGIN = "-----BEGIN PBEM SIGNED VOTE-----"
+VOTE_END = "-----END PBEM SIGNED VOTE-----"
 
 SIG_BYTES = 64
 _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
@@ -217,3 +220,8 @@ def _signature_fields(tail: list[str], problems: list[Problem]) -> dict[str, str
 def find_press_blocks(text: str) -> list[str]:
     """Every signed press block in ``text`` (dequoted, as for orders)."""
     return find_signed_blocks(text, PRESS_BEGIN, PRESS_END)
+
+
+def find_vote_blocks(text: str) -> list[str]:
+    """Every signed vote block in ``text`` (dequoted, as for orders)."""
+    return find_signed_blocks(text, VOTE_BEGIN, VOTE_END)

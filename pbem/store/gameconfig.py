@@ -25,6 +25,9 @@ Example::
   paused: false
   press: white                  # none | white | grey (grey: anonymous messages allowed)
   roster: powers                # powers | addresses (the welcome mail lists players' addresses)
+  votes: {draw: majority}       # what a players' vote needs per kind (default unanimous)
+  players:                      # each player's own settings, set by his signed prefs file
+    algol: {prefs: {reminder: 12h, quiet: "22:00-07:00"}}   # (pbem.store.prefs)
 
 The file is read with :mod:`pbem.protocol.safeyaml` (the project's strict safe loader: no
 aliases, no duplicate keys, ``no``/``yes``/``18:00`` stay strings) and validated here; every
@@ -60,6 +63,8 @@ from pbem.schedule import (
     parse_zone,
 )
 from pbem.store.layout import CONFIG_NAME as CONFIG_NAME
+from pbem.store.prefs import Prefs
+from pbem.store.prefs import parse as prefs_parse
 
 MODES = ("simultaneous", "sequential")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
@@ -80,12 +85,17 @@ TOP_KEYS = (
     "paused",
     "press",
     "roster",
+    "votes",
+    "players",
 )
 LATE_ORDERS = ("refuse", "until-run")
 #: Press (pbem.host.press): none; white (signed by the sender's power); grey (white, and a
 #: message may be anonymous). Roster: what the welcome mail lists of the other players.
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
+#: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
+VOTE_KINDS = ("draw", "pause", "resume")
+VOTE_RULES = ("unanimous", "majority")
 POWER_KEYS = ("email", "key", "tz")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
 
@@ -153,6 +163,12 @@ class GameConfig:
     late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
     press: str = "white"
     roster: str = "powers"
+    votes: Mapping[str, str] = field(default_factory=dict)  # kind -> rule, when not unanimous
+    prefs: Mapping[str, Prefs] = field(default_factory=dict)  # players.<power>.prefs
+
+    def vote_rule(self, kind: str) -> str:
+        """What a players' vote of ``kind`` needs: ``unanimous`` (the default) or ``majority``."""
+        return self.votes.get(kind, "unanimous")
 
     # --- parsing ----------------------------------------------------------------------------
 
@@ -217,6 +233,11 @@ class GameConfig:
             data["press"] = self.press
         if self.roster != "powers":
             data["roster"] = self.roster
+        if self.votes:
+            data["votes"] = dict(self.votes)
+        players = {p: {"prefs": v.to_data()} for p, v in self.prefs.items() if v.to_data()}
+        if players:
+            data["players"] = players
         return data
 
     def to_yaml(self) -> str:
@@ -336,6 +357,17 @@ class _Parser:
         roster = top.get("roster", "powers")
         if roster not in ROSTERS:
             self.bad("roster", f"{roster!r} must be one of {', '.join(ROSTERS)}")
+        votes = self.mapping(top.get("votes", {}), "votes", VOTE_KINDS)
+        for kind, rule in votes.items():
+            if rule not in VOTE_RULES:
+                self.bad(f"votes.{kind}", f"{rule!r} must be one of {', '.join(VOTE_RULES)}")
+        prefs: dict[str, Prefs] = {}
+        for name, entry in self.mapping(top.get("players", {}), "players",
+                                        tuple(powers)).items():
+            got, problems = prefs_parse(self.mapping(entry, f"players.{name}", ("prefs",))
+                                        .get("prefs", {}), f"players.{name}.prefs")
+            self.problems += problems
+            prefs[name] = got
         if self.problems:
             raise ConfigError(self.source, self.problems)
         assert schedule is not None
@@ -354,6 +386,8 @@ class _Parser:
             late_orders=late_orders,
             press=press,
             roster=roster,
+            votes={k: v for k, v in votes.items() if v != "unanimous"},
+            prefs=prefs,
         )
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:

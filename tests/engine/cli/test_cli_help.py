@@ -21,7 +21,7 @@ COMMANDS = [
     ["gm"], ["gm", "status"], ["gm", "pause"], ["gm", "resume"], ["gm", "extend"],
     ["gm", "replace"], ["gm", "concede"], ["gm", "end"], ["gm", "quarantine"], ["gm", "release"],
     ["dice"], ["dice", "verify"], ["dice", "roll"],
-    ["press"], ["press", "sign"], ["press", "verify"],
+    ["press"], ["press", "sign"], ["press", "verify"], ["vote"],
     ["components"], ["components", "check"], ["rules"],
 ]
 

@@ -1,0 +1,52 @@
+"""``pbem vote KIND --game G --power P --key KEY``: a player's signed vote (docs/protocol.md,
+"Votes"; docs/operations.md, "Votes")."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from pbem.cli import commands
+from pbem.errors import PbemError
+from pbem.numbers import whole_arg
+from pbem.protocol import orderfile
+from pbem.protocol.keys import PrivateKey
+from pbem.protocol.votedoc import KINDS, sign_vote, vote_text
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add(
+        sub, "vote",
+        description="Vote, as the player of a power, for an act of the whole game: draw (end "
+        "the game now with a shared result), pause, resume, or concede (your power alone). "
+        "Prints a signed vote block: paste it into a mail to the referee. A vote acts when "
+        "every player still in the game has voted for it (or a majority, if the game's config "
+        "says so); concede acts at once. Withdraw a vote with --withdraw.")
+    p.add_argument("kind", choices=KINDS, help="what you vote for")
+    p.add_argument("--game", required=True, metavar="GAME", help="the game id")
+    p.add_argument("--power", required=True, metavar="POWER", help="your power")
+    p.add_argument("--key", required=True, type=Path, metavar="KEY", help="your private key")
+    p.add_argument("--seq", type=whole_arg, metavar="N",
+                   help="the file's sequence number, higher than any vote you sent before "
+                   "(default: the current Unix time in seconds)")
+    p.add_argument("--withdraw", action="store_true",
+                   help="take back your vote of this kind")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT",
+                   help="write the block here instead of printing it")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    seq = args.seq if args.seq is not None else int(time.time())
+    if seq < 1:
+        raise PbemError("--seq must be 1 or more")
+    armored = sign_vote(vote_text(args.game, args.power, seq, args.kind, args.withdraw),
+                        PrivateKey.load(args.key))
+    if args.output is None:
+        sys.stdout.write(armored)
+    else:
+        orderfile.write(args.output, armored)
+        print(f"wrote {args.output}: mail it to the referee (pasted into your mail)")
+    return 0

@@ -87,7 +87,19 @@ class Window:
     his value for the step, and the seed takes the value of every due and listened power (a
     listened power that sent none: an empty field). A step that draws without declaring it
     fails; the set-up step and the game's first drawing step wait for every due power's
-    contribution, whatever the deadline."""
+    contribution, whatever the deadline.
+
+    Policies (docs/plugins.md, "Window policies"):
+
+    * ``silence``: what a due power's silence means. ``"missed"`` (the default): a missed
+      turn, counted in the running summary, reported and alerted on after ``nmr_alert``.
+      ``"default"``: silence is an answer; the power gets the game's default answer
+      (``nmr_orders``, as for a missed turn) with no missed-turn count, no "Missed turn"
+      section and no game-master alert. The log still records that the power sent nothing (``used``:
+      null) and marks the step ``"silence": "default"``.
+    * ``closes_when_answered``: the step resolves as soon as every due power has an answer
+      (today: an accepted order file marked ready), whatever the game's ``schedule.early``
+      says; otherwise the schedule's ``early`` decides (docs/operations.md)."""
 
     kind: str
     label: str
@@ -95,6 +107,16 @@ class Window:
     deadline: str = "main"
     listens: tuple[str, ...] = ()
     draws: bool = False
+    silence: str = "missed"
+    closes_when_answered: bool = False
+
+    def __post_init__(self) -> None:
+        if self.silence not in SILENCE:
+            raise ValueError(f"Window.silence must be one of {SILENCE}, not {self.silence!r}")
+
+
+#: What a due power's silence may mean (``Window.silence``).
+SILENCE = ("missed", "default")
 
 
 @dataclass(frozen=True, slots=True)

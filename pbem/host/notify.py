@@ -33,7 +33,7 @@ from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
-from pbem.store.summary import Noted, Summary, summarize
+from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
 if TYPE_CHECKING:
     from pbem.render import mails
@@ -211,7 +211,8 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
         out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose_wire(gm, mail, kind="report")))
         alert_after = ctx.game.config.nmr_alert
         for power, in_a_row in info["missed_in_a_row"].items():
-            if in_a_row >= alert_after and entry.body["used"].get(power, "") is None:
+            if (in_a_row >= alert_after and entry.body["used"].get(power, "") is None
+                    and not silence_answers(entry.body)):
                 out.append((f"nmr:{gid}:{entry.seq}:{power}",
                             _nmr_alert(ctx, gm, power, in_a_row)))
     if ctx.plugin.is_over(after):
@@ -462,9 +463,10 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
     nmr = {}
+    silence = silence_answers(body)
     for power, sha in body["used"].items():
-        if sha is not None:
-            continue
+        if sha is not None or (silence and power in body["due"]):
+            continue  # Window.silence "default": the default answer, no missed turn
         count = missed.get(power, {"total": 1, "in_a_row": 1})
         # an opening the game marks ``used: false`` was opened but not used (4000 A.D.: not
         # due this turn, or not a star of the board)

@@ -97,6 +97,12 @@ class Window:
       (``nmr_orders``, as for a missed turn) with no missed-turn count, no "Missed turn"
       section and no game-master alert. The log still records that the power sent nothing (``used``:
       null) and marks the step ``"silence": "default"``.
+    * ``notify``: who gets a full report once the step is resolved. ``"all"`` (the default):
+      every player. ``"due"``: the players of the powers due at the next step. ``"touched"``:
+      those, and the players of powers an event of the step names (pbem.game.events:
+      ``visible_to``, or a ``power`` field). A player not mailed gets a digest at the pace he
+      chose (the game config's ``digest``: every-step, daily, when-due); the game master's
+      summary always goes.
     * ``closes_when_answered``: the step resolves as soon as every due power has an answer
       (today: an accepted order file marked ready), whatever the game's ``schedule.early``
       says; otherwise the schedule's ``early`` decides (docs/operations.md)."""
@@ -108,15 +114,20 @@ class Window:
     listens: tuple[str, ...] = ()
     draws: bool = False
     silence: str = "missed"
+    notify: str = "all"
     closes_when_answered: bool = False
 
     def __post_init__(self) -> None:
         if self.silence not in SILENCE:
             raise ValueError(f"Window.silence must be one of {SILENCE}, not {self.silence!r}")
+        if self.notify not in NOTIFY:
+            raise ValueError(f"Window.notify must be one of {NOTIFY}, not {self.notify!r}")
 
 
 #: What a due power's silence may mean (``Window.silence``).
 SILENCE = ("missed", "default")
+#: Who gets a full report after a step (``Window.notify``).
+NOTIFY = ("all", "due", "touched")
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
 from pbem.errors import PbemError, Problem
+from pbem.game.base import Presenter
 from pbem.game.plugin import GamePlugin
+from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
@@ -196,9 +198,12 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     info.update(turn_facts(at, entry, ctx.game.config.nmr_alert))
     info["press"] = at.press_counts(before.get("turn"))  # counts, no text
     info["chance"] = chance_facts(ctx, entry)
+    info["digest"] = digest_lines(ctx, entry)
     out = []
     block = chance_attachment(ctx, entry)
     for address, player in ctx.players().items():
+        if mailpolicy.gets(entry.body, player["powers"]) == mailpolicy.LATER:
+            continue  # Window.notify: this player hears of the step in a later digest
         mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
                                   player["powers"], player, info)
         if block is not None:
@@ -222,6 +227,28 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
                                    player, info, reveals)
             out.append((f"game-end:{gid}:{address}",
                         ctx.compose_wire(player["email"], mail, kind="report")))
+    return out
+
+
+def digest_lines(ctx: Context, entry: Entry) -> dict[str, list[str]]:
+    """Per power whose player gets a digest for the resolution ``entry``
+    (pbem.host.mailpolicy): the events of every step since his last mail, each seen through
+    ``view_events`` for that power and said in a sentence, one line per event."""
+    said = entry.body.get(mailpolicy.MAILED)
+    if not isinstance(said, dict):
+        return {}
+    say = getattr(ctx.plugin.presenter, "sentence", None) or Presenter().sentence
+    out: dict[str, list[str]] = {}
+    for power, what in said.items():
+        if what != mailpolicy.DIGEST:
+            continue
+        since, _last = mailpolicy.pending(ctx.game.log, power, entry.seq - 1)
+        lines = []
+        for seq in since:
+            body = ctx.game.log[seq].body
+            lines += [f"Step {body['turn']}: {say(e)}"
+                      for e in ctx.plugin.view_events(body.get("events") or [], power)]
+        out[power] = lines or [f"Nothing happened that {power.capitalize()} may see."]
     return out
 
 

@@ -57,7 +57,7 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
-from pbem.host import duelist, leftovers, mismatch, notify
+from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
@@ -471,6 +471,11 @@ def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict
     window = plugin.window(state)
     if window is not None and window.silence == "default":  # silence answered: none missed
         body["silence"] = "default"
+    over = plugin.is_over(after)
+    mailed = mailpolicy.decide(window, result.events, [] if over else plugin.powers_due(after),
+                               over, game.config, game.log, ctx.now)
+    if mailed is not None:  # Window.notify: who is mailed a report, a digest, or later
+        body[mailpolicy.MAILED] = mailed
     listens = powers_listened(plugin, state)
     if listens:  # Window.listens: whose answers the step took beside the due powers' orders
         body["listens"] = listens

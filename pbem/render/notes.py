@@ -89,7 +89,9 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
                tz: str | None = None) -> dict[str, Any]:
     """The report's notices beside the events (templates/common/_turn_notes.*): the game
     master's operations since the last report, what was done for the reader's powers that
-    missed the turn, and the order the powers were resolved in (when more than one was)."""
+    missed the turn, the order the powers were resolved in (when more than one was), and in a
+    digest (pbem.host.mailpolicy) what the reader's powers saw of the steps not mailed to him
+    (``earlier``: lines made from ``view_events`` for those powers alone)."""
     nmr = game.get("nmr") or {}
     order = [str(p).capitalize() for p in game.get("order") or []]
     return {
@@ -97,6 +99,7 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
         "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
         "order": order if len(order) > 1 else [],
         "chance": chance_notes(game.get("chance"), powers),
+        "earlier": [line for p in powers for line in (game.get("digest") or {}).get(p, [])],
     }
 
 

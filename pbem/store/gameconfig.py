@@ -10,7 +10,7 @@ Example::
   gm: gm@example.org
   from: "4000 AD referee <referee@example.org>"
   powers:
-    algol: {email: ann@example.org, key: keys/algol.pub, tz: Europe/Paris}
+    algol: {email: ann@example.org, key: keys/algol.pub, tz: Europe/Paris, digest: daily}
     regulus: {email: bob@example.org}           # key defaults to keys/regulus.pub
   schedule:
     period: 48h                 # or: weekdays: [mon, thu] and hour: "18:00"
@@ -86,7 +86,10 @@ LATE_ORDERS = ("refuse", "until-run")
 #: message may be anonymous). Roster: what the welcome mail lists of the other players.
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
-POWER_KEYS = ("email", "key", "tz")
+POWER_KEYS = ("email", "key", "tz", "digest")
+#: How often a player not mailed after a step (pbem.game.plugin.Window ``notify``) hears of
+#: the game: a report every step anyway, one digest a day, or one digest when his power is due.
+DIGESTS = ("every-step", "daily", "when-due")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
 
 
@@ -129,11 +132,14 @@ class PowerEntry:
     email: str
     key: str  # path of the .pub file, relative to the game directory
     tz: str | None = None
+    digest: str = "every-step"  # DIGESTS
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"email": self.email, "key": self.key}
         if self.tz:
             data["tz"] = self.tz
+        if self.digest != "every-step":
+            data["digest"] = self.digest
         return data
 
 
@@ -385,7 +391,10 @@ class _Parser:
                     parse_zone(tz, f"{path}.tz")
                 except ScheduleError as exc:
                     self.bad(f"{path}.tz", str(exc).removeprefix(f"{path}.tz "))
-            powers[name] = PowerEntry(name, str(email or ""), str(key), tz)
+            digest = fields.get("digest", "every-step")
+            if digest not in DIGESTS:
+                self.bad(f"{path}.digest", f"{digest!r} must be one of {', '.join(DIGESTS)}")
+            powers[name] = PowerEntry(name, str(email or ""), str(key), tz, str(digest))
         return powers
 
     def schedule(self, value: Any) -> Schedule | None:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
 from pbem.errors import PbemError, Problem
-from pbem.game.base import Presenter
 from pbem.game.plugin import GamePlugin
 from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
@@ -237,18 +236,12 @@ def digest_lines(ctx: Context, entry: Entry) -> dict[str, list[str]]:
     said = entry.body.get(mailpolicy.MAILED)
     if not isinstance(said, dict):
         return {}
-    say = getattr(ctx.plugin.presenter, "sentence", None) or Presenter().sentence
     out: dict[str, list[str]] = {}
     for power, what in said.items():
         if what != mailpolicy.DIGEST:
             continue
         since, _last = mailpolicy.pending(ctx.game.log, power, entry.seq - 1)
-        lines = []
-        for seq in since:
-            body = ctx.game.log[seq].body
-            lines += [f"Step {body['turn']}: {say(e)}"
-                      for e in ctx.plugin.view_events(body.get("events") or [], power)]
-        out[power] = lines or [f"Nothing happened that {power.capitalize()} may see."]
+        out[power] = mails.digest_lines(ctx.plugin, [ctx.game.log[s].body for s in since], power)
     return out
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.chance.contributions import drawn_without
+from pbem.game.base import Presenter
 from pbem.render.environment import format_when
 
 
@@ -143,4 +144,17 @@ def draw_words(draw: Mapping[str, Any]) -> str:
     if kind == "shuffle" and isinstance(result, list):
         return f"{words}: shuffled into the order {', '.join(map(str, result))}"
     return f"{words}: {kind} {result}"
+
+
+def digest_lines(plugin: Any, steps: Sequence[Mapping[str, Any]], power: str) -> list[str]:
+    """A digest's account of the steps not mailed to ``power``'s player (``steps``: their
+    resolve entries' bodies, oldest first): each event ``power`` may see (the plugin's
+    ``view_events``, nothing else) in a sentence, one line each: the game's own ``sentence``
+    where its presenter is built on pbem.game.base.Presenter, else the generic one."""
+    given = plugin.presenter
+    say = (given if isinstance(given, Presenter) else Presenter()).sentence  # a game on the
+    # contract's defaults words its events; another gets the generic sentence
+    lines = [f"Step {body['turn']}: {say(e)}" for body in steps
+             for e in plugin.view_events(body.get("events") or [], power)]
+    return lines or [f"Nothing happened that {power.capitalize()} may see."]
 

@@ -112,12 +112,19 @@ def _rps_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return {"throw": rng.choice(["rock", "paper", "scissors"])}
 
 
+# -- Relay (tests/games/relay), the many-window toy: no tool; a random pace. Its short round
+# has a sprint (a window on the contract's defaults) at the step one player misses.
+def _relay_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    return {"pace": rng.choice([1, 2, 3])}
+
+
 ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
+    "relay": Adapter("round-6", lambda view, vault: [], _relay_body, 6),
 }
 
 

@@ -8,8 +8,8 @@ steps. Each leg is one window:
   ``silence="default"`` (a runner who sends nothing jogs: pace 1, no missed turn) and
   ``notify="due"`` (only the next runner is mailed a report; the others hear of it in a
   digest at their own pace);
-* the round's last leg is the **sprint**: every power runs, silence is a missed turn and
-  everyone is mailed (the contract's defaults).
+* a **sprint** (the round's last leg; in the short round ``round-6`` every third leg) is run
+  by every power, on the contract's defaults: silence is a missed turn, everyone is mailed.
 
 A runner's pace (1 to 3) is his score for the leg. His split (the leg's time, ``SPLIT-…``) is
 his secret: an event private to him and a line of his view only, so a digest that showed
@@ -30,13 +30,14 @@ from pbem.game.events import private
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
 POWERS = ("red", "green", "blue")
-VARIANTS = {"round-12": 12, "round-6": 6}
+VARIANTS = {"round-12": (12, 12), "round-6": (6, 3)}  # legs, a sprint every so many legs
 PACES = (1, 2, 3)
 
 
 def is_sprint(state: Mapping[str, Any]) -> bool:
-    """The round's last leg: everyone runs."""
-    return int(state["turn"]) >= int(state["legs"])
+    """Every ``sprint``-th leg and the round's last: everyone runs."""
+    leg = int(state["turn"])
+    return leg % int(state["sprint"]) == 0 or leg >= int(state["legs"])
 
 
 def runner(leg: int) -> str:
@@ -70,15 +71,15 @@ class Relay(Game):
     counted = {"legs": ("ran",)}
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        return {name: VariantInfo(name, f"A round of {n} legs", POWERS)
-                for name, n in VARIANTS.items()}
+        return {name: VariantInfo(name, f"A round of {n} legs, a sprint every {k}", POWERS)
+                for name, (n, k) in VARIANTS.items()}
 
     def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         if variant not in VARIANTS:
             raise PbemError(f"unknown variant {variant!r} of relay "
                             f"(known: {', '.join(VARIANTS)})")
         return {"game": "relay", "game_id": options["game_id"], "variant": variant, "turn": 1,
-                "legs": VARIANTS[variant],
+                "legs": VARIANTS[variant][0], "sprint": VARIANTS[variant][1],
                 "powers": {p: {"score": 0, "splits": []} for p in POWERS}, "result": None}
 
     def window(self, state: dict[str, Any]) -> Window | None:
@@ -128,7 +129,8 @@ class Relay(Game):
                                                if p == power else {})}
                   for p, me in state["powers"].items()}
         return {"game": "relay", "game_id": state["game_id"], "variant": state["variant"],
-                "turn": state["turn"], "legs": state["legs"], "powers": powers,
+                "turn": state["turn"], "legs": state["legs"], "sprint": state["sprint"],
+                "powers": powers,
                 "result": copy.deepcopy(state["result"]), "viewer": power,
                 "due": self.powers_due(state)}
 

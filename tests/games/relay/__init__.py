@@ -26,7 +26,7 @@ from typing import Any
 from pbem.errors import PbemError, Problem
 from pbem.game.base import Game, Presenter
 from pbem.game.chance import Chance
-from pbem.game.events import private
+from pbem.game.events import private, visible_to
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
 POWERS = ("red", "green", "blue")
@@ -57,7 +57,8 @@ class RelayPresenter(Presenter):
                 f"ran at pace {event['pace']}"
             return f"{event['power'].capitalize()} {how} on leg {event['turn']}."
         if kind == "split":
-            return f"Your split on leg {event['turn']}: {event['split']}."
+            who = ", ".join(p.capitalize() for p in visible_to(event) or [])
+            return f"{who}'s split on leg {event['turn']}: {event['split']}."
         return super().sentence(event)
 
     def orders_form(self, view: Mapping[str, Any]) -> list[str]:

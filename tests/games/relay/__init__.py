@@ -7,7 +7,8 @@ steps. Each leg is one window:
 * a **baton leg** (most legs) is run by one power, the one holding the baton. Its window says
   ``silence="default"`` (a runner who sends nothing jogs: pace 1, no missed turn) and
   ``notify="due"`` (only the next runner is mailed a report; the others hear of it in a
-  digest at their own pace);
+  digest at their own pace) and ``closes_when_answered=True`` (the leg ends once the runner
+  has answered, even in a game whose schedule is not ``early``);
 * a **sprint** (the round's last leg; in the short round ``round-6`` every third leg) is run
   by every power, on the contract's defaults: silence is a missed turn, everyone is mailed.
 
@@ -91,7 +92,7 @@ class Relay(Game):
             return Window("sprint", f"Leg {leg}: the sprint, everyone runs", POWERS)
         p = runner(leg)
         return Window("leg", f"Leg {leg}: {p.capitalize()} carries the baton", (p,),
-                      silence="default", notify="due")
+                      silence="default", notify="due", closes_when_answered=True)
 
     def normalize_orders(self, body: Mapping[str, Any], view: Mapping[str, Any]
                          ) -> tuple[dict[str, Any], list[Problem]]:

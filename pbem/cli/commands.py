@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "the cron job: resolve due turns, mail reports and reminders, deliver the "
             "outbox"),
     "gm": ("gm", "game-master operations: status, pause, resume, extend, replace, concede, end, "
-           "quarantine, release"),
+           "digest, quarantine, release"),
     "export": ("export", "write the whole game (config, keys, order files, resolutions) to one "
                "signed file"),
     "dice": ("dice", "re-check a step's public dice and shuffles (docs/protocol.md, Fair "

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
+from pbem import atomic
 from pbem.cli import commands
 from pbem.cli.commands import existing_root, now_from
 from pbem.errors import UsageError
 from pbem.host import gmops
 from pbem.mail.inbox import Inbox
-from pbem.store.gamedir import read_public_key
+from pbem.store.gameconfig import CONFIG_NAME, DIGESTS, GameConfig
+from pbem.store.gamedir import GameDir, read_public_key
+from pbem.store.lock import locked
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,6 +47,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q = op("end", "end the game now by agreement: the game's own rule for an agreed end "
                   "decides the result (its RULES.md or docs/rules.md)")
     q.add_argument("--reason", default="ended by agreement")
+    q = op("digest", "how often a power's player hears of steps not mailed to him (a step "
+                     "whose window mails only some players): every-step, daily or when-due")
+    q.add_argument("power")
+    q.add_argument("pace", choices=DIGESTS,
+                   help="every-step: a report after every step (the default); daily: one "
+                   "digest a day at most; when-due: one digest when the power is due")
     q = ops.add_parser(
         "quarantine", help="list the messages in ROOT/quarantine and why each is there",
         description="List every quarantined message of the root (its id and the reason).")
@@ -66,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if args.op == "status":
         for line in gmops.status(path, now):
             print(line)
+        return 0
+    if args.op == "digest":
+        print(f"digest: {set_digest(path, args.power, args.pace)}")
         return 0
     if args.op == "pause":
         done = gmops.pause(path, now, args.reason)
@@ -97,3 +110,19 @@ def _quarantine_op(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(f"release: {target.name} is back in the inbox; the next pbem run handles it")
     return 0
+
+
+def set_digest(path: Path, power: str, pace: str) -> str:
+    """``power``'s digest pace in config.yaml, written under the game's lock once the new
+    config reads back (pbem.host.mailpolicy reads it at the next resolution)."""
+    with locked(path):
+        config = GameDir.open(path).config
+        entry = config.powers.get(power)
+        if entry is None:
+            raise UsageError(f"no power {power!r} in this game "
+                             f"(powers: {', '.join(config.powers)})")
+        powers = {**config.powers, power: dataclasses.replace(entry, digest=pace)}
+        text = dataclasses.replace(config, powers=powers).to_yaml()
+        GameConfig.from_yaml(text, str(path / CONFIG_NAME))  # raises: nothing written
+        atomic.write_text(path / CONFIG_NAME, text)
+    return f"{power} now hears of steps not mailed to him: {pace}"

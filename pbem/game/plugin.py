@@ -87,7 +87,25 @@ class Window:
     his value for the step, and the seed takes the value of every due and listened power (a
     listened power that sent none: an empty field). A step that draws without declaring it
     fails; the set-up step and the game's first drawing step wait for every due power's
-    contribution, whatever the deadline."""
+    contribution, whatever the deadline.
+
+    Policies (docs/plugins.md, "Window policies"):
+
+    * ``silence``: what a due power's silence means. ``"missed"`` (the default): a missed
+      turn, counted in the running summary, reported and alerted on after ``nmr_alert``.
+      ``"default"``: silence is an answer; the power gets the game's default answer
+      (``nmr_orders``, as for a missed turn) with no missed-turn count, no "Missed turn"
+      section and no game-master alert. The log still records that the power sent nothing (``used``:
+      null) and marks the step ``"silence": "default"``.
+    * ``notify``: who gets a full report once the step is resolved. ``"all"`` (the default):
+      every player. ``"due"``: the players of the powers due at the next step. ``"touched"``:
+      those, and the players of powers an event of the step names (pbem.game.events:
+      ``visible_to``, or a ``power`` field). A player not mailed gets a digest at the pace he
+      chose (the game config's ``digest``: every-step, daily, when-due); the game master's
+      summary always goes.
+    * ``closes_when_answered``: the step resolves as soon as every due power has an answer
+      (today: an accepted order file marked ready), whatever the game's ``schedule.early``
+      says; otherwise the schedule's ``early`` decides (docs/operations.md)."""
 
     kind: str
     label: str
@@ -95,6 +113,21 @@ class Window:
     deadline: str = "main"
     listens: tuple[str, ...] = ()
     draws: bool = False
+    silence: str = "missed"
+    notify: str = "all"
+    closes_when_answered: bool = False
+
+    def __post_init__(self) -> None:
+        if self.silence not in SILENCE:
+            raise ValueError(f"Window.silence must be one of {SILENCE}, not {self.silence!r}")
+        if self.notify not in NOTIFY:
+            raise ValueError(f"Window.notify must be one of {NOTIFY}, not {self.notify!r}")
+
+
+#: What a due power's silence may mean (``Window.silence``).
+SILENCE = ("missed", "default")
+#: Who gets a full report after a step (``Window.notify``).
+NOTIFY = ("all", "due", "touched")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
+from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
@@ -33,7 +34,7 @@ from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
-from pbem.store.summary import Noted, Summary, summarize
+from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
 if TYPE_CHECKING:
     from pbem.render import mails
@@ -196,9 +197,12 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
     info.update(turn_facts(at, entry, ctx.game.config.nmr_alert))
     info["press"] = at.press_counts(before.get("turn"))  # counts, no text
     info["chance"] = chance_facts(ctx, entry)
+    info["digest"] = digest_lines(ctx, entry)
     out = []
     block = chance_attachment(ctx, entry)
     for address, player in ctx.players().items():
+        if mailpolicy.gets(entry.body, player["powers"]) == mailpolicy.LATER:
+            continue  # Window.notify: this player hears of the step in a later digest
         mail = mails.turn_report(ctx.renderer, ctx.plugin, before, after, events,
                                   player["powers"], player, info)
         if block is not None:
@@ -211,7 +215,8 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
         out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose_wire(gm, mail, kind="report")))
         alert_after = ctx.game.config.nmr_alert
         for power, in_a_row in info["missed_in_a_row"].items():
-            if in_a_row >= alert_after and entry.body["used"].get(power, "") is None:
+            if (in_a_row >= alert_after and entry.body["used"].get(power, "") is None
+                    and not silence_answers(entry.body)):
                 out.append((f"nmr:{gid}:{entry.seq}:{power}",
                             _nmr_alert(ctx, gm, power, in_a_row)))
     if ctx.plugin.is_over(after):
@@ -221,6 +226,22 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
                                    player, info, reveals)
             out.append((f"game-end:{gid}:{address}",
                         ctx.compose_wire(player["email"], mail, kind="report")))
+    return out
+
+
+def digest_lines(ctx: Context, entry: Entry) -> dict[str, list[str]]:
+    """Per power whose player gets a digest for the resolution ``entry``
+    (pbem.host.mailpolicy): the events of every step since his last mail, each seen through
+    ``view_events`` for that power and said in a sentence, one line per event."""
+    said = entry.body.get(mailpolicy.MAILED)
+    if not isinstance(said, dict):
+        return {}
+    out: dict[str, list[str]] = {}
+    for power, what in said.items():
+        if what != mailpolicy.DIGEST:
+            continue
+        since, _last = mailpolicy.pending(ctx.game.log, power, entry.seq - 1)
+        out[power] = mails.digest_lines(ctx.plugin, [ctx.game.log[s].body for s in since], power)
     return out
 
 
@@ -462,9 +483,10 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
     nmr = {}
+    silence = silence_answers(body)
     for power, sha in body["used"].items():
-        if sha is not None:
-            continue
+        if sha is not None or (silence and power in body["due"]):
+            continue  # Window.silence "default": the default answer, no missed turn
         count = missed.get(power, {"total": 1, "in_a_row": 1})
         # an opening the game marks ``used: false`` was opened but not used (4000 A.D.: not
         # due this turn, or not a star of the board)

@@ -46,7 +46,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
-from pbem.host import duelist, leftovers, mismatch, notify
+from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
@@ -370,6 +370,8 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
             (deadline is not None and now >= deadline)
             or all(orderdoc.ready_of(standing[p]["text"]) for p in due))
         schedule = game.config.schedule
+        if all_in and _closes_when_answered(plugin, state):
+            schedule = replace(schedule, early=True)  # Window.closes_when_answered
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
             if deadline is None:
                 return game, None
@@ -426,6 +428,14 @@ def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) ->
     return to_iso(now)
 
 
+def _closes_when_answered(plugin: GamePlugin, state: dict[str, Any]) -> bool:
+    """Whether the next step resolves once every due power has answered, whatever the
+    schedule's ``early`` says (``Window.closes_when_answered``). An answer is an accepted
+    order file marked ready; the standing answers of a later change are the hook."""
+    window = plugin.window(state)
+    return window is not None and window.closes_when_answered
+
+
 def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
     """Whether a welcome mail is not queued yet (keys as pbem.host.notify.welcome_mails
     gives them): only then is the initial state set up again and the game's facts gathered
@@ -462,6 +472,14 @@ def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict
         "events": result.events,
         "deadline": next_deadline,
     }
+    window = plugin.window(state)
+    if window is not None and window.silence == "default":  # silence answered: none missed
+        body["silence"] = "default"
+    over = plugin.is_over(after)
+    mailed = mailpolicy.decide(window, result.events, [] if over else plugin.powers_due(after),
+                               over, game.config, game.log, ctx.now)
+    if mailed is not None:  # Window.notify: who is mailed a report, a digest, or later
+        body[mailpolicy.MAILED] = mailed
     listens = powers_listened(plugin, state)
     if listens:  # Window.listens: whose answers the step took beside the due powers' orders
         body["listens"] = listens

@@ -41,11 +41,18 @@ from pbem.render.environment import (
     power_name,
     presenter,
 )
-from pbem.render.notes import gm_missed_lines, nmr_lines, notice_line, turn_notes, when
+from pbem.render.notes import (
+    digest_lines,
+    gm_missed_lines,
+    nmr_lines,
+    notice_line,
+    turn_notes,
+    when,
+)
 
-__all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "format_when",
-           "keepsake", "nmr_lines", "notice_line", "para", "power_name", "presenter", "turn_notes",
-           "when"]
+__all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "digest_lines",
+           "format_when", "keepsake", "nmr_lines", "notice_line", "para", "power_name",
+           "presenter", "turn_notes", "when"]
 
 
 # -- contexts shared by every mail ----------------------------------------------------------------

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.chance.contributions import drawn_without
+from pbem.game.base import Presenter
 from pbem.render.environment import format_when
 
 
@@ -89,7 +90,9 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
                tz: str | None = None) -> dict[str, Any]:
     """The report's notices beside the events (templates/common/_turn_notes.*): the game
     master's operations since the last report, what was done for the reader's powers that
-    missed the turn, and the order the powers were resolved in (when more than one was)."""
+    missed the turn, the order the powers were resolved in (when more than one was), and in a
+    digest (pbem.host.mailpolicy) what the reader's powers saw of the steps not mailed to him
+    (``earlier``: lines made from ``view_events`` for those powers alone)."""
     nmr = game.get("nmr") or {}
     order = [str(p).capitalize() for p in game.get("order") or []]
     return {
@@ -97,6 +100,7 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
         "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
         "order": order if len(order) > 1 else [],
         "chance": chance_notes(game.get("chance"), powers),
+        "earlier": [line for p in powers for line in (game.get("digest") or {}).get(p, [])],
     }
 
 
@@ -140,4 +144,17 @@ def draw_words(draw: Mapping[str, Any]) -> str:
     if kind == "shuffle" and isinstance(result, list):
         return f"{words}: shuffled into the order {', '.join(map(str, result))}"
     return f"{words}: {kind} {result}"
+
+
+def digest_lines(plugin: Any, steps: Sequence[Mapping[str, Any]], power: str) -> list[str]:
+    """A digest's account of the steps not mailed to ``power``'s player (``steps``: their
+    resolve entries' bodies, oldest first): each event ``power`` may see (the plugin's
+    ``view_events``, nothing else) in a sentence, one line each: the game's own ``sentence``
+    where its presenter is built on pbem.game.base.Presenter, else the generic one."""
+    given = plugin.presenter
+    say = (given if isinstance(given, Presenter) else Presenter()).sentence  # a game on the
+    # contract's defaults words its events; another gets the generic sentence
+    lines = [f"Step {body['turn']}: {say(e)}" for body in steps
+             for e in plugin.view_events(body.get("events") or [], power)]
+    return lines or [f"Nothing happened that {power.capitalize()} may see."]
 

@@ -10,7 +10,7 @@ Example::
   gm: gm@example.org
   from: "4000 AD referee <referee@example.org>"
   powers:
-    algol: {email: ann@example.org, key: keys/algol.pub, tz: Europe/Paris}
+    algol: {email: ann@example.org, key: keys/algol.pub, tz: Europe/Paris, digest: daily}
     regulus: {email: bob@example.org}           # key defaults to keys/regulus.pub
   schedule:
     period: 48h                 # or: weekdays: [mon, thu] and hour: "18:00"
@@ -96,7 +96,10 @@ ROSTERS = ("powers", "addresses")
 #: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
 VOTE_KINDS = ("draw", "pause", "resume")
 VOTE_RULES = ("unanimous", "majority")
-POWER_KEYS = ("email", "key", "tz")
+POWER_KEYS = ("email", "key", "tz", "digest")
+#: How often a player not mailed after a step (pbem.game.plugin.Window ``notify``) hears of
+#: the game: a report every step anyway, one digest a day, or one digest when his power is due.
+DIGESTS = ("every-step", "daily", "when-due")
 SCHEDULE_KEYS = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
 
 
@@ -139,11 +142,14 @@ class PowerEntry:
     email: str
     key: str  # path of the .pub file, relative to the game directory
     tz: str | None = None
+    digest: str = "every-step"  # DIGESTS
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"email": self.email, "key": self.key}
         if self.tz:
             data["tz"] = self.tz
+        if self.digest != "every-step":
+            data["digest"] = self.digest
         return data
 
 
@@ -165,6 +171,16 @@ class GameConfig:
     roster: str = "powers"
     votes: Mapping[str, str] = field(default_factory=dict)  # kind -> rule, when not unanimous
     prefs: Mapping[str, Prefs] = field(default_factory=dict)  # players.<power>.prefs
+
+    def digest_pace(self, power: str) -> str:
+        """How often ``power``'s player hears of steps he is not mailed (pbem.host.mailpolicy):
+        his own signed choice (``players.<power>.prefs.digest``) when he made one, else what the
+        game master set (``powers.<power>.digest``), else every step."""
+        own = self.prefs.get(power)
+        if own is not None and own.digest is not None:
+            return own.digest
+        entry = self.powers.get(power)
+        return entry.digest if entry is not None else "every-step"
 
     def vote_rule(self, kind: str) -> str:
         """What a players' vote of ``kind`` needs: ``unanimous`` (the default) or ``majority``."""
@@ -419,7 +435,10 @@ class _Parser:
                     parse_zone(tz, f"{path}.tz")
                 except ScheduleError as exc:
                     self.bad(f"{path}.tz", str(exc).removeprefix(f"{path}.tz "))
-            powers[name] = PowerEntry(name, str(email or ""), str(key), tz)
+            digest = fields.get("digest", "every-step")
+            if digest not in DIGESTS:
+                self.bad(f"{path}.digest", f"{digest!r} must be one of {', '.join(DIGESTS)}")
+            powers[name] = PowerEntry(name, str(email or ""), str(key), tz, str(digest))
         return powers
 
     def schedule(self, value: Any) -> Schedule | None:

@@ -127,9 +127,12 @@ class Summary:
             self.last_state_change = entry.seq
             self.standing = {}
             due = body.get("due")
+            answers = silence_answers(body)
             for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
                 if isinstance(due, list) and power not in due:
                     continue  # listened to, not due: no turn played or missed
+                if sha is None and answers:
+                    continue  # Window.silence "default": silence answered, no turn missed
                 rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
                 if sha is None:
                     rec["total"] += 1
@@ -215,7 +218,8 @@ class Summary:
     def missed_turns(self) -> dict[str, dict[str, int]]:
         """Per power: resolutions it sent no orders for, in all and in a row up to now (only
         where it was due: a listened power's file, say one with only his chance value, is no
-        turn played)."""
+        turn played; and only where silence was not an answer: a step marked ``"silence":
+        "default"`` counts a file sent as a turn played and silence as nothing)."""
         return copy.deepcopy(self.missed)
 
     def to_data(self) -> dict[str, Any]:
@@ -247,6 +251,13 @@ class Summary:
                 and isinstance(out.turn_orders, list)):
             raise ValueError("not a log summary")
         return out
+
+
+def silence_answers(body: Any) -> bool:
+    """Whether the resolve entry ``body`` is of a step whose silence is an answer
+    (pbem.game.plugin.Window ``silence: "default"``): a due power that sent nothing there got
+    the game's default answer and missed no turn."""
+    return isinstance(body, dict) and body.get("silence") == "default"
 
 
 def summarize(entries: Any) -> Summary:

@@ -116,6 +116,10 @@ def _rps_body(view: View, rng: random.Random) -> dict[str, Any] | None:
 def _ttt_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     free = [c + r for r in "123" for c in "abc" if c + r not in view["board"]]
     return {"move": rng.choice(free)}
+# -- Relay (tests/games/relay), the many-window toy: no tool; a random pace. Its short round
+# has a sprint (a window on the contract's defaults) at the step one player misses.
+def _relay_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    return {"pace": rng.choice([1, 2, 3])}
 
 
 ADAPTERS: dict[str, Adapter] = {
@@ -125,6 +129,7 @@ ADAPTERS: dict[str, Adapter] = {
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
     "ttt": Adapter("x-first", lambda view, vault: [], _ttt_body, 6),
+    "relay": Adapter("round-6", lambda view, vault: [], _relay_body, 6),
 }
 
 

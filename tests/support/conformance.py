@@ -73,8 +73,9 @@ def _mail(renderer: mails.Renderer, plugin: GamePlugin, before: dict[str, Any],
 
 def structural_leaks(plugin: GamePlugin, variant: str, states: int = 4) -> int:
     """Assert that every variation of one power's hidden data (``plugin.variations``) leaves
-    every other power's view, its events and its turn report byte-identical, and changes a
-    knower's view (so the data varied is real). Returns how many variations were checked."""
+    every other power's view, its events, its digest lines (pbem.render.notes.digest_lines)
+    and its turn report byte-identical, and changes a knower's view (so the data varied is
+    real). Returns how many variations were checked."""
     renderer = mails.Renderer(plugin.id)
     powers = list(plugin.variants()[variant].powers)
     checked = 0
@@ -106,6 +107,10 @@ def structural_leaks(plugin: GamePlugin, variant: str, states: int = 4) -> int:
             changed = [({**e, "varied": True} if e in hidden else e) for e in result.events]
             assert canonical.dumps(plugin.view_events(changed, me)) == canonical.dumps(mine), (
                 f"{me}'s events changed with events it may not see")
+            step = {"turn": before.get("turn"), "events": result.events}
+            assert mails.digest_lines(plugin, [{**step, "events": changed}], me) == (
+                mails.digest_lines(plugin, [step], me)), (
+                f"{me}'s digest changed with events it may not see")
     return checked
 
 

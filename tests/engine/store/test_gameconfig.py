@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import time, timedelta
 
 import pytest
@@ -114,3 +115,17 @@ def test_load_from_file(tmp_path):
         GameConfig.load(path)
     with pytest.raises(Exception, match="no game configuration"):
         GameConfig.load(tmp_path / "missing.yaml")
+
+
+def test_a_powers_digest_pace_is_read_checked_and_written_back():
+    """``powers.NAME.digest`` (pbem.host.mailpolicy): every-step unless said; a pace not in
+    DIGESTS is refused by key; a config written back keeps it, and omits the default."""
+    cfg = load(GOOD.replace("paused: no", "paused: false"))
+    assert {p.digest for p in cfg.powers.values()} == {"every-step"}
+    assert "digest" not in cfg.to_yaml()
+    powers = {**cfg.powers, "pavo": dataclasses.replace(cfg.powers["pavo"], digest="daily")}
+    again = load(dataclasses.replace(cfg, powers=powers).to_yaml())
+    assert again.powers["pavo"].digest == "daily" and again.powers["algol"].digest == "every-step"
+    bad = dataclasses.replace(cfg, powers={**cfg.powers, "pavo": dataclasses.replace(
+        cfg.powers["pavo"], digest="hourly")}).to_yaml()
+    assert "powers.pavo.digest" in problems(bad) and "when-due" in problems(bad)

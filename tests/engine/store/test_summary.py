@@ -1,7 +1,8 @@
 """The running summary (pbem.store.summary) is the one definition of every fact the engine reads
 from the log. Over generated logs (orders with equal, lower and higher seqs, tips and chance
 values, stale files, resolutions made as the turn job makes them, some drawing, game-master
-operations, key replacements, press, the chance secret), on every prefix:
+operations, key replacements, press, the chance secret, steps whose silence is the default
+answer: ``Window.silence``), on every prefix:
 
 - the summary folded entry by entry through trusted points (to_data, JSON, from_data: what a
   visit opening a game does) equals the summary folded from scratch, fact by fact;
@@ -104,11 +105,13 @@ def build(steps: list[tuple[Any, ...]]) -> tuple[list[Entry], list[Summary]]:
                     "text": "é" * (n % 3), "orders": {"n": n, "stale": stale},
                     "entropy": [None, {"tip": _hex(-n)}, _hex(-n), "not hex"][entropy]}
         elif kind == "resolve":
-            _, drew, day = step
+            _, drew, day, *rest = step
             orders, used, _opened, _stale = replay.gather_orders(
                 TOY, state, inc.standing_orders(), None)  # the turn job's choice
             body = {"turn": state["turn"], "due": TOY.powers_due(state), "used": used,
                     "escrow": {}, "deadline": f"2026-12-{day:02d}T00:00:00Z"}
+            if rest and rest[0]:  # Window.silence "default": the turn job marks the step
+                body["silence"] = "default"
             if drew:
                 body["random"] = {"referee": _hex(n), "players": {
                     p: (_hex(n + 1) if used.get(p) else None) for p in body["due"]}}
@@ -173,6 +176,8 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
             for power, sha in body["used"].items():
                 if power not in body["due"]:
                     continue
+                if sha is None and body.get("silence") == "default":
+                    continue  # silence was the default answer: no turn missed
                 rec = out["missed"].setdefault(power, {"total": 0, "in_a_row": 0})
                 rec["total"] += sha is None
                 rec["in_a_row"] = rec["in_a_row"] + 1 if sha is None else 0
@@ -224,7 +229,8 @@ def _orders(power: str) -> Any:
 STEP = st.one_of(
     st.sampled_from(POWERS).flatmap(_orders),
     st.sampled_from(POWERS).flatmap(_orders),
-    st.tuples(st.just("resolve"), st.booleans(), st.integers(3, 27)),
+    st.tuples(st.just("resolve"), st.booleans(), st.integers(3, 27),
+              st.sampled_from([False, False, True])),
     st.tuples(st.just("gm"), st.sampled_from(["pause", "resume", "extend", "concede",
                                               "replace", "end", chance.SECRET_OP]),
               st.sampled_from(POWERS)),
@@ -323,3 +329,21 @@ def test_a_visit_and_a_game_turn_read_nothing_below_the_trusted_point(tmp_path) 
         GameDir.open(host.path, full=True)
     log.write_bytes(data[:second] + data[second:second + 1] + log.read_bytes()[second + 1:])
     assert GameDir.open(host.path, full=True).log.summary == GameDir.open(host.path).log.summary
+
+
+#: A power silent in a step whose silence is the default answer, then silent in an ordinary
+#: one: only the second is a missed turn, and a file sent in the first is a turn played.
+SILENT = [("resolve", False, 5, True), ("orders", "algol", "higher", 0, False),
+          ("resolve", False, 7, True), ("resolve", False, 9, False)]
+
+
+def test_silence_in_a_default_window_is_no_missed_turn() -> None:
+    entries, kept = build(SILENT)
+    assert [e.body.get("silence") for e in entries if e.kind == "resolve"] == [
+        "default", "default", None]
+    assert entries[1].body["used"]["pavo"] is None  # the log still says pavo sent nothing
+    missed = kept[-1].missed_turns()
+    assert missed["pavo"] == {"total": 1, "in_a_row": 1}
+    assert missed["algol"] == {"total": 1, "in_a_row": 1}
+    assert summarize(entries[:4]).missed_turns() == {"algol": {"total": 0, "in_a_row": 0}}
+    check(entries, kept)

@@ -129,3 +129,18 @@ def test_a_powers_digest_pace_is_read_checked_and_written_back():
     bad = dataclasses.replace(cfg, powers={**cfg.powers, "pavo": dataclasses.replace(
         cfg.powers["pavo"], digest="hourly")}).to_yaml()
     assert "powers.pavo.digest" in problems(bad) and "when-due" in problems(bad)
+
+
+def test_the_digest_pace_is_the_players_own_choice_else_the_game_masters():
+    """``GameConfig.digest_pace``, the one reader of the pace: a player's signed prefs
+    (``players.<power>.prefs.digest``) win over ``powers.<power>.digest``; neither: every step."""
+    cfg = load(GOOD.replace("paused: no", "paused: false"))
+    powers = {**cfg.powers, "pavo": dataclasses.replace(cfg.powers["pavo"], digest="daily"),
+              "algol": dataclasses.replace(cfg.powers["algol"], digest="daily")}
+    text = dataclasses.replace(cfg, powers=powers).to_yaml()
+    text += "players:\n  algol: {prefs: {digest: when-due}}\n"
+    again = load(text)
+    assert again.digest_pace("algol") == "when-due"  # his own choice
+    assert again.digest_pace("pavo") == "daily"  # the game master's
+    others = [p for p in again.powers if p not in ("algol", "pavo")]
+    assert others and all(again.digest_pace(p) == "every-step" for p in others)

@@ -27,6 +27,7 @@ from pbem.game.plugin import GamePlugin
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
@@ -378,7 +379,8 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
                           received=str(fields["received"]),
-                          chance=receipt_chance(ctx, info, power, int(fields["seq"])))
+                          chance=receipt_chance(ctx, info, power, int(fields["seq"])),
+                          standing=fields["turn"] == STANDING_TURN)
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
 

@@ -318,6 +318,7 @@ def receipt(
     late: Mapping[str, str] | None = None,
     received: str | None = None,
     chance: str | None = None,
+    standing: bool = False,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
     view), with the referee's signed receipt text ``signature``. It says which promise holds:
@@ -325,7 +326,8 @@ def receipt(
     can still be replaced; ``late`` ({deadline, grace_end}) orders came after the deadline
     and are used because the game takes late orders until the run. The power's view is the
     renderer's (Renderer.view: ingest judged the file against the same one). ``chance``: the
-    sentence for a file accepted without the power's chance value, if any."""
+    sentence for a file accepted without the power's chance value, if any. ``standing``: a
+    standing file (``turn: standing``): the receipt names the standing answers."""
     pres = presenter(plugin)
     view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
@@ -334,7 +336,7 @@ def receipt(
            "next_seq": seq + 1, "ready": ready, "early": early,
            "late": {"deadline": format_when(late["deadline"], tz),
                     "received": format_when(received, tz)} if late else None,
-           "lines": pres.receipt_lines(orders, view), "chance": chance,
+           "lines": pres.receipt_lines(orders, view), "chance": chance, "standing": standing,
            "signature": keepsake(signature, "receipt.txt")}
     return renderer.mail("receipt", ctx, _extras(ctx))
 

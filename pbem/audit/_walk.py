@@ -446,7 +446,6 @@ class Walker:
         assert ref is not None
         self._keep_ref(entry, ref)
         self.kept[ref.power] = b
-        self.tally.standing_files += 1
 
     def _keep_ref(self, record: Record, ref: OrderRef) -> None:
         current = self.kept_refs.get(ref.power)
@@ -456,6 +455,7 @@ class Walker:
                             "accepted before)", ref.seq, "an older or equal standing file "
                             "cannot replace an accepted one (a replayed order file)")
         self.kept_refs[ref.power] = ref
+        self.tally.standing_files += 1
 
     def _kept_now(self, state: dict[str, Any], power: str) -> OrderRef | None:
         """The power's latest standing file if the rules core accepts it against ``state``

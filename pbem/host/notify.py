@@ -457,8 +457,8 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     """What a report says beside the events of the resolution ``entry``, from the summary
     ``at`` it (:func:`summary_at`): the game master's notices of the turn it ended, each due
     power's missed turn and what was done for it (standing orders, escrow opened, orders that
-    no longer fit), and the order the powers were resolved in (``due`` as recorded: the game's
-    resolution order)."""
+    no longer fit), the powers that played on their standing file, and the order the powers
+    were resolved in (``due`` as recorded: the game's resolution order)."""
     body = entry.body
     missed = at.missed_turns()
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
@@ -477,7 +477,12 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       "stale": list(body["stale"].get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
                       "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
-    return {"notices": notices, "nmr": nmr, "order": list(body["due"])}
+    # Due powers whose standing file (turn: standing) was used: the report names it.
+    standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
+                for power, sha in body["used"].items()
+                if sha is not None and (kept := at.standing_file(power)) is not None
+                and kept["sha256"] == sha}
+    return {"notices": notices, "nmr": nmr, "order": list(body["due"]), "standing": standing}
 
 
 def notice_key(game_id: str, seq: int) -> str:

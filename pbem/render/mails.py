@@ -264,6 +264,7 @@ def turn_report(
            "first": reports[0], "resolved_turn": resolved,
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
+    ctx["notes"]["standing"] = _standing_lines(renderer, plugin, state_before, powers, game)
     first = views[powers[0]]
     attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
@@ -300,6 +301,24 @@ def welcome(
     attachments += _map_into(ctx, renderer, pres, first, powers,
                              f"{ctx['game']['title']} — start")
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
+
+
+def _standing_lines(renderer: Renderer, plugin: GamePlugin, state_before: Mapping[str, Any],
+                    powers: Sequence[str], game: Mapping[str, Any]) -> list[str]:
+    """For each of ``powers`` that played on its standing file (``game["standing"]``,
+    pbem.host.notify.turn_facts): which file, and its answers in the game's receipt words."""
+    pres = presenter(plugin)
+    out = []
+    for power, used in (game.get("standing") or {}).items():
+        if power not in powers:
+            continue
+        view = renderer.view(plugin, state_before, power)
+        normalized, _ = plugin.normalize_orders(used["orders"], view)
+        answers = " ".join(pres.receipt_lines(normalized, view))
+        out.append(f"{power_name(power, view)} sent no orders for turn {used['turn']}: the "
+                   f"standing file (seq {used['seq']}) was used. Your standing answers: "
+                   f"{answers}")
+    return out
 
 
 def receipt(

@@ -97,6 +97,7 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
         "missed": [line for p in powers if p in nmr for line in nmr_lines(p, nmr[p])],
         "order": order if len(order) > 1 else [],
         "chance": chance_notes(game.get("chance"), powers),
+        "standing": [],  # the standing files used: the report fills them in (render.mails)
     }
 
 

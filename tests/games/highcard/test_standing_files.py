@@ -106,6 +106,16 @@ def test_its_receipt_names_the_standing_answers(game) -> None:
     assert "Your standing answers:" in text and "Play your highest card." in text
 
 
+def test_the_reports_of_the_rounds_it_played_name_it(game) -> None:
+    host, _, _ = game
+    reports = {str(m["Subject"]): everything_in(m) for m in host.sent("north@example.org")
+               if "report" in str(m["Subject"])}
+    named = [s for s, text in reports.items() if "the standing file (seq 1) was used. Your "
+             "standing answers: Play your highest card." in " ".join(text.split())]
+    assert len(named) == 3, sorted(reports)  # rounds 2, 3 and 4
+    assert not any("Round 1" in s for s in named)
+
+
 def test_the_export_passes_the_audit_which_reports_the_standing_file(game) -> None:
     _, _, export = game
     done = pbem("audit", str(export))

@@ -364,8 +364,11 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
     game, plugin, state = held.game, held.plugin, held.state
     used = v.turn != plugin.orders_turn(state)
     since = f" (turn {v.turn} has been resolved since)" if used else ""
-    problem = Problem("superseded", "seq", f"seq {v.seq} arrived after seq {newer} for turn "
-                      f"{v.turn}, which replaced it{since}: it changes nothing")
+    what = "your standing file" if v.standing else f"turn {v.turn}"
+    if v.standing:
+        used, since = False, ""  # a standing file is for no one step
+    problem = Problem("superseded", "seq", f"seq {v.seq} arrived after seq {newer} for "
+                      f"{what}, which replaced it{since}: it changes nothing")
     data = v.block.encode("utf-8")
     if not _recorded(game, v, data, received):
         game.submissions.record(turn=v.turn, power=v.power, data=data, received=received,

@@ -28,6 +28,7 @@ from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
 from pbem.store import replay
 from pbem.store.log import Entry
+from pbem.store.summary import is_standing, stand
 
 View = dict[str, Any]
 Event = dict[str, Any]
@@ -59,14 +60,13 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
                                                 versions.setup_options(body, pack))
     steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
     standing: dict[str, dict[str, Any]] = {}
+    kept: dict[str, dict[str, Any]] = {}  # the standing files (turn: standing), never cleared
     k = revealed_k(records)
     for record in records[1:]:
         if record.kind == replay.ORDERS:
             if isinstance(record, Entry):
                 b = record.body
-                current = standing.get(b["power"])
-                if current is None or b["seq"] >= current["seq"]:
-                    standing[b["power"]] = b
+                stand(kept if is_standing(b) else standing, b)
             continue
         if record.kind == replay.RESOLVE:
             events: list[Event]
@@ -79,7 +79,8 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
                 try:
                     result = replay.replay_resolution(
                         plugin, state, standing, record, game_id=str(body["game_id"]),
-                        step=1 + sum(1 for s in steps if s.kind == "resolve"), k=k)
+                        step=1 + sum(1 for s in steps if s.kind == "resolve"), k=k,
+                        standing_files=kept)
                     state, turn = result.state, record.body.get("turn")
                     events = plugin.view_events(result.events, None)
                 except ChanceError:  # a hidden draw: its secret is revealed at the game's end

@@ -3,7 +3,9 @@
 The rule (pbem.store.summary.stand and pbem.store.replay.gather_orders): for each power due,
 the accepted order file with the highest seq logged after the previous resolution (the one seq
 rule, pbem.protocol.orderdoc.replaces), unless the rules core no longer accepts it against the state
-at the resolution (stale); where there is none, the standing orders (``used: null``). The audit
+at the resolution (stale); where there is none, the power's latest standing file (``turn:
+standing``, logged as turn 0 at any time before the resolution, by the same seq rule) if the
+rules core accepts it then; failing both, the game's standing orders (``used: null``). The audit
 holds every resolution to it, so a referee who logs an order file (and signs a receipt for it)
 cannot resolve the turn without it, nor with an older, another power's, an earlier turn's, a
 later or an invented file instead.
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.audit.export import nearest_order
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import newest_by_power
 from pbem.store import replay
 from pbem.store.log import Entry
@@ -35,7 +38,14 @@ class OrderRef:
     seq: object
     sha256: str | None
 
+    @property
+    def standing(self) -> bool:
+        """Whether this is a standing file (turn: standing, logged as turn 0)."""
+        return self.turn == STANDING_TURN
+
     def name(self) -> str:
+        if self.standing:
+            return f"{self.power}'s standing file seq {self.seq} (log entry {self.entry})"
         return (f"{self.power}'s order file seq {self.seq} for turn {self.turn} (log entry "
                 f"{self.entry})")
 
@@ -93,8 +103,9 @@ def misuse(found: OrderRef | str | None, want: OrderRef | None, latest_file: Ord
 
     ``found``: the order file used (None: the standing orders; a string: what the resolution
     named that is no logged order file). ``want``: the file the rule picks (None: the standing
-    orders). ``latest_file``: the power's highest-seq file since the previous resolution (it
-    differs from ``want`` only when stale). ``previous``: log seq of the previous resolution."""
+    orders; a standing file where no file of the step is used). ``latest_file``: the power's
+    highest-seq file since the previous resolution (it differs from ``want`` only when
+    stale). ``previous``: log seq of the previous resolution."""
     if isinstance(found, OrderRef) and want is not None and found.entry == want.entry:
         return None
     if found is None and want is None:
@@ -107,6 +118,11 @@ def misuse(found: OrderRef | str | None, want: OrderRef | None, latest_file: Ord
     else:
         expected = ("no order file (the standing orders): none was accepted for this power "
                     "since the previous resolution")
+    if found is None and want is not None and want.standing:
+        return (expected, "null (the game's standing orders)",
+                f"a dropped standing file: {power}'s standing file was accepted and logged "
+                "before this resolution (the referee signed a receipt for it), and the rules "
+                "core accepts it, yet the step was resolved without it")
     if found is None:
         assert want is not None
         return (expected, "null (the standing orders)",
@@ -122,6 +138,9 @@ def misuse(found: OrderRef | str | None, want: OrderRef | None, latest_file: Ord
     if found.power != power:
         return (expected, found.name(), f"{power}'s orders were taken from another power's "
                 "order file")
+    if found.standing:
+        return (expected, found.name(), "a standing file is used only where no file of the "
+                "step is, and only the power's latest one the rules core accepts")
     if found.entry < previous:
         return (expected, f"{found.name()}, logged before the previous resolution (log entry "
                 f"{previous})", "an order file of an earlier turn was used again")

@@ -33,6 +33,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions, views
 from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.game.results import GameResult
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
@@ -86,6 +87,7 @@ class Tally:
     public_counts: dict[str, int] = field(default_factory=dict)
     used_checked: int = 0  # resolutions whose used order files were held to the rule
     stale_claims: int = 0  # withheld: "stale" is the referee's claim
+    standing_files: int = 0  # standing files (turn: standing) checked
     press: int = 0  # press entries checked (signature and form)
     withheld_press: int = 0
     chance_steps: int = 0  # resolutions that drew (fair chance), their inputs checked
@@ -256,6 +258,9 @@ class Walker:
         self.checked: dict[str, tuple[int, str]] = {}
         self.retired: dict[str, tuple[str, int]] = {}  # fingerprint -> (power, seq replaced)
         self.since: list[OrderRef] = []  # order files logged since the previous resolution
+        # The standing files (turn: standing): each power's latest, kept across resolutions.
+        self.kept: dict[str, dict[str, Any]] = {}
+        self.kept_refs: dict[str, OrderRef] = {}
         self.previous = 0  # log seq of the previous resolution (0: genesis)
         self.step = 0  # the fair-chance step of the resolution being walked
         try:
@@ -359,7 +364,10 @@ class Walker:
                 if ref.power not in self.keys or type(ref.seq) is not int:
                     raise self.fail(record, "withheld.public", "the power and seq of an order "
                                     "file", f"power {ref.power!r}, seq {ref.seq!r}")
-                self.since.append(ref)
+                if ref.standing:
+                    self._keep_ref(record, ref)
+                else:
+                    self.since.append(ref)
             return
         self.tally.withheld_resolutions += 1
         self.chance.ledger.step += 1  # its chance is checked in the full export
@@ -416,6 +424,9 @@ class Walker:
         self.chance.note(entry)
         self.tally.orders += 1
         state = self.state
+        if b["turn"] == STANDING_TURN:
+            self._standing_file(entry, b)
+            return
         if state is not None:
             turn = self.plugin.orders_turn(state)
             if b["turn"] != turn:
@@ -432,6 +443,46 @@ class Walker:
         ref = ref_of(entry)
         assert ref is not None
         self.since.append(ref)
+
+    def _standing_file(self, entry: Entry, b: dict[str, Any]) -> None:
+        """A standing file (turn: standing): only the game's standing sections, no chance
+        value, a higher seq than the power's standing file before, orders the rules core
+        accepted against the state it arrived in; then it is the power's standing file."""
+        sections = tuple(getattr(self.plugin, "standing_sections", ()))
+        other = [k for k in b["orders"] if k not in sections]
+        if other:
+            raise self.fail(entry, f"orders.{other[0]}", "only the game's standing sections ("
+                            f"{', '.join(sections) or 'none'}) in a standing file", other[0],
+                            "the referee must refuse a standing file with any other section")
+        if b.get("entropy") is not None:
+            raise self.fail(entry, "entropy", "no chance value in a standing file",
+                            str(b["entropy"])[:40], "a chance value belongs to one step")
+        if self.state is not None:
+            self._check_orders(entry, str(b["power"]), b, remember=False)
+        ref = ref_of(entry)
+        assert ref is not None
+        self._keep_ref(entry, ref)
+        self.kept[ref.power] = b
+
+    def _keep_ref(self, record: Record, ref: OrderRef) -> None:
+        current = self.kept_refs.get(ref.power)
+        if (current is not None and isinstance(ref.seq, int) and isinstance(current.seq, int)
+                and not replaces(ref.seq, current.seq)):
+            raise self.fail(record, "seq", f"more than {current.seq} (the standing file "
+                            "accepted before)", ref.seq, "an older or equal standing file "
+                            "cannot replace an accepted one (a replayed order file)")
+        self.kept_refs[ref.power] = ref
+        self.tally.standing_files += 1
+
+    def _kept_now(self, state: dict[str, Any], power: str) -> OrderRef | None:
+        """The power's latest standing file if the rules core accepts it against ``state``
+        (where no file of the step is used, the rule picks it)."""
+        ref, b = self.kept_refs.get(power), self.kept.get(power)
+        if ref is None or b is None:
+            return None
+        _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(self.plugin,
+                                                                                 state, power))
+        return None if problems else ref
 
     def _rejected(self, entry: Entry, power: str, key: PublicKey,
                   problems: list[Problem]) -> AuditFailure:
@@ -451,7 +502,8 @@ class Walker:
                          f"{key.fingerprint}", found,
                          "the signature check of the order file fails")
 
-    def _check_orders(self, entry: Entry, power: str, b: Mapping[str, Any]) -> None:
+    def _check_orders(self, entry: Entry, power: str, b: Mapping[str, Any],
+                      remember: bool = True) -> None:
         assert self.state is not None
         _, problems = self.plugin.normalize_orders(b["orders"], views.order_view(
             self.plugin, self.state, power))
@@ -462,7 +514,8 @@ class Walker:
                             "orders the rules core accepts against the power's view",
                             p.message, f"{check} of the rules core (normalize_orders) "
                             "refuses these orders, so the referee could not accept them")
-        self.checked[power] = (self.version, str(b["sha256"]))
+        if remember:
+            self.checked[power] = (self.version, str(b["sha256"]))
 
     def resolve(self, entry: Entry) -> None:
         b = entry.body
@@ -507,6 +560,8 @@ class Walker:
             want = newest.get(power)
             if want is not None and not self._accepted_now(state, power):
                 want = None  # stale: the rules core no longer accepts it
+            if want is None and power in b["due"]:
+                want = self._kept_now(state, power)
             sha = used.get(power)
             named: OrderRef | str | None = None
             if sha is not None:
@@ -520,7 +575,7 @@ class Walker:
         try:
             result = replay.replay_resolution(plugin, state, self.standing, entry,
                                               game_id=self.game_id, step=self.step,
-                                              k=self.chance.k)
+                                              k=self.chance.k, standing_files=self.kept)
         except replay.ReplayMismatch as exc:
             raise self._mismatch(entry, state, exc) from None
         except ChanceError as exc:
@@ -592,12 +647,18 @@ class Walker:
             claimed, list) else sorted((set(used) | set(stale)) - set(due))
         for power in [*due, *listened]:
             want = newest.get(power)
+            kept = self.kept_refs.get(power) if power in due else None
             if power in stale:
-                if want is None:
+                if want is None and kept is None:
                     raise self.fail(record, f"withheld.public.stale.{power}", "stale only "
                                     "for a power with an order file", "no order file")
                 self.tally.stale_claims += 1
-                want = None
+                # the step's file, else the standing file, is the referee's claim to judge:
+                # a stale step file leaves the standing file the rule's pick, unless that one
+                # is claimed stale too (used null)
+                want = kept if want is not None and used.get(power) is not None else None
+            elif want is None:
+                want = kept
             claim = used.get(power)
             found: OrderRef | str | None = None
             if claim is not None:
@@ -667,14 +728,17 @@ class Walker:
                   exc: replay.ReplayMismatch) -> AuditFailure:
         b = entry.body
         if exc.field == "events":
-            chosen = {p: self.standing[p] for p, sha in b["used"].items() if sha}
+            chosen = {p: self.standing[p] for p, sha in b["used"].items()
+                      if sha and p in self.standing and self.standing[p]["sha256"] == sha}
+            kept = {p: self.kept[p] for p, sha in b["used"].items()
+                    if sha and p in self.kept and self.kept[p]["sha256"] == sha}
             recorded = b["escrow"]
 
             def from_log(power: str, slot: str, blob: str, turn: int) -> Any:
                 item = recorded.get(power, {}).get(slot)
                 return (item["value"], item["nonce"]) if item else None
 
-            orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log)
+            orders, *_ = replay.gather_orders(self.plugin, state, chosen, from_log, kept)
             events = replay.resolve_step(self.plugin, state, orders, replay.step_chance(
                 b, self.game_id, self.step, self.chance.k)).events
             path, want, got = _first_difference(events, b["events"])

@@ -113,6 +113,9 @@ class Report:
         text = (f"orders used: {claims}{t.used_checked} resolutions used, for each power due, "
                 "the highest-seq order file accepted since the previous resolution, or the "
                 "standing orders where none was")
+        if t.standing_files:
+            text += (f"; {t.standing_files} standing files (turn: standing), each used, where "
+                     "no file of the step was, by every later resolution until replaced")
         if t.stale_claims:
             text += f" ({t.stale_claims} claimed stale, not re-checked)"
         return text

@@ -48,6 +48,10 @@ class Game:
     tool: Tool | None = None
     #: What the audit counts: {word: event types}; empty: every event type by its name.
     counted: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: The order sections a player may send in a standing file (``turn: standing``,
+    #: docs/protocol.md "Standing files"): used at every later step he sends no file for.
+    #: Empty: the game takes no standing files.
+    standing_sections: ClassVar[tuple[str, ...]] = ()
 
     #: The archive's hooks (pbem.archive.hooks; any of ``ARCHIVE_HOOKS``), or None: defaults.
     archive: Any = None

@@ -275,6 +275,8 @@ TOOL_REQUIRED = ("register_orders", "register_commands", "new_orders", "footer",
 ARCHIVE_HOOKS = ("archive_summary", "archive_map", "archive_event", "archive_colours")
 #: The optional members a game may declare, read by the engine where it needs them
 #: (docs/plugins.md, "Optional parts"): pbem.game.versions reads the first four, ``pbem new``
-#: ``modes``, the archive ``archive``, random play ``sample_orders``.
+#: ``modes``, the archive ``archive``, random play ``sample_orders``, acceptance, the replay
+#: and the audit ``standing_sections`` (standing files).
 OPTIONAL = ("rules_version", "rules_versions_supported", "default_components",
-            "check_components", "data_files", "modes", "archive", "sample_orders")
+            "check_components", "data_files", "modes", "archive", "sample_orders",
+            "standing_sections")

@@ -204,7 +204,10 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
     verdict = Verdict(Outcome.REJECTED, v.game, v.power, v.turn, sha256=v.sha256)
     problems = verdict.problems
-    standing = game.log.summary.standing.get(v.power)
+    summary = game.log.summary
+    # A standing file is held to the power's latest standing file (seq, duplicates), a step's
+    # file to the files of its step.
+    standing = summary.standing_file(v.power) if v.standing else summary.standing.get(v.power)
     normalized: dict[str, Any] = {}
     logged = _logged(game, v)
     if logged is not None and (
@@ -237,10 +240,13 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         problems.append(Problem("game-over", "game", f"game {v.game} is over: no more orders"))
     elif (path / "STOPPED").exists():
         problems.append(Problem("stopped", "game", f"game {v.game} is stopped by the referee"))
-    elif v.turn != plugin.orders_turn(state):
+    elif v.standing and (refused := _standing_problems(plugin, v)):
+        problems.extend(refused)
+    elif not v.standing and v.turn != plugin.orders_turn(state):
         problems.append(Problem("turn", "turn", f"these orders are for turn {v.turn}, but "
                                 f"game {v.game} takes orders for turn {plugin.orders_turn(state)}"))
-    elif late is not None and game.config.late_orders == "refuse" and not _awaited(held, v):
+    elif (late is not None and not v.standing and game.config.late_orders == "refuse"
+          and not _awaited(held, v)):
         grace = "" if late["grace_end"] == late["deadline"] else \
             f", grace period to {late['grace_end']}"
         problems.append(Problem(
@@ -255,13 +261,15 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     else:
         # Every problem of a file for this turn at once: its chance value, its seq and each of
         # its orders are judged apart, so one rejection lists them all.
-        if (unfair := _chance_problem(game, v, plugin.window(state))) is not None:
+        if not v.standing and (unfair := _chance_problem(game, v, plugin.window(state))
+                               ) is not None:
             problems.append(unfair)
         if standing is not None and not replaces(v.seq, standing["seq"]):
+            what = "your standing file" if v.standing else f"turn {v.turn}"
             problems.append(Problem(
                 "replay", "seq",
                 f"seq {v.seq} is not higher than seq {standing['seq']}, already accepted for "
-                f"turn {v.turn}: an older or equal submission cannot replace it (raise seq)"))
+                f"{what}: an older or equal submission cannot replace it (raise seq)"))
         # The order view (pbem.game.views), the one the replay and the audit check against.
         normalized, found = plugin.normalize_orders(v.body, order_view(plugin, state, v.power))
         problems.extend(Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message)
@@ -311,9 +319,28 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject, ready=v.ready, late=late)
+                              subject, ready=v.ready, late=None if v.standing else late)
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
+
+
+def _standing_problems(plugin: Any, v: VerifiedOrders) -> list[Problem]:
+    """What keeps a standing file (``turn: standing``) from being judged at all: a game that
+    declares no standing sections, a section the game does not declare standing (each named
+    by its path), or a fair-chance value (a value belongs to one step). Never late: a
+    standing file is for whichever step is open when it is used."""
+    sections: tuple[str, ...] = tuple(getattr(plugin, "standing_sections", ()))
+    if not sections:
+        return [Problem("standing", "turn", f"game {v.game} takes no standing files: give the "
+                        "turn your orders are for")]
+    out = [Problem("not-standing", f"orders.{key}", f"{key} is not a standing section of this "
+                   f"game (a standing file holds only {', '.join(sections)}): send it in a "
+                   "file for the open turn") for key in v.body if key not in sections]
+    if v.entropy is not None:
+        out.append(Problem("standing", "entropy", "a standing file carries no fair-chance "
+                           "value (it belongs to one step): send it in a file for the open "
+                           "turn"))
+    return out
 
 
 def _newer_seq(game: GameDir, v: VerifiedOrders, standing: Mapping[str, Any] | None
@@ -339,8 +366,11 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
     game, plugin, state = held.game, held.plugin, held.state
     used = v.turn != plugin.orders_turn(state)
     since = f" (turn {v.turn} has been resolved since)" if used else ""
-    problem = Problem("superseded", "seq", f"seq {v.seq} arrived after seq {newer} for turn "
-                      f"{v.turn}, which replaced it{since}: it changes nothing")
+    what = "your standing file" if v.standing else f"turn {v.turn}"
+    if v.standing:
+        used, since = False, ""  # a standing file is for no one step
+    problem = Problem("superseded", "seq", f"seq {v.seq} arrived after seq {newer} for "
+                      f"{what}, which replaced it{since}: it changes nothing")
     data = v.block.encode("utf-8")
     if not _recorded(game, v, data, received):
         game.submissions.record(turn=v.turn, power=v.power, data=data, received=received,

@@ -64,7 +64,8 @@ def _replayed(plugin: GamePlugin, game: GameDir, seq: int) -> tuple[Any, Any] | 
         at = summarize(entries[:seq])  # the log's facts just before the entry
         step = at.chance_ledger().step + 1
         result, _used = replay.resolve_again(plugin, before, at.standing_orders(), entry,
-                                             game_id=game.game_id, step=step, k=k)
+                                             game_id=game.game_id, step=step, k=k,
+                                             standing_files=at.standing_files)
     else:
         gm = replay.gm_resolution(plugin, before, entry.body)
         if gm is None:

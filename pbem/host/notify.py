@@ -28,6 +28,7 @@ from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
@@ -399,7 +400,8 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
                           received=str(fields["received"]),
-                          chance=receipt_chance(ctx, info, power, int(fields["seq"])))
+                          chance=receipt_chance(ctx, info, power, int(fields["seq"])),
+                          standing=fields["turn"] == STANDING_TURN)
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
 
@@ -476,8 +478,8 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     """What a report says beside the events of the resolution ``entry``, from the summary
     ``at`` it (:func:`summary_at`): the game master's notices of the turn it ended, each due
     power's missed turn and what was done for it (standing orders, escrow opened, orders that
-    no longer fit), and the order the powers were resolved in (``due`` as recorded: the game's
-    resolution order)."""
+    no longer fit), the powers that played on their standing file, and the order the powers
+    were resolved in (``due`` as recorded: the game's resolution order)."""
     body = entry.body
     missed = at.missed_turns()
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
@@ -497,7 +499,12 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       "stale": list(body["stale"].get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
                       "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
-    return {"notices": notices, "nmr": nmr, "order": list(body["due"])}
+    # Due powers whose standing file (turn: standing) was used: the report names it.
+    standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
+                for power, sha in body["used"].items()
+                if sha is not None and (kept := at.standing_file(power)) is not None
+                and kept["sha256"] == sha}
+    return {"notices": notices, "nmr": nmr, "order": list(body["due"]), "standing": standing}
 
 
 def notice_key(game_id: str, seq: int) -> str:

@@ -452,7 +452,7 @@ def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict
     game, plugin = ctx.game, ctx.plugin
     orders, used, opened, stale = replay.gather_orders(
         ctx.renderer.cache.plugin_viewing(plugin), state, standing,
-        notify.escrow_opener(game)
+        notify.escrow_opener(game), game.log.summary.standing_files
     )
     drawn = _step_chance(game, plugin.window(state), standing)
     result = replay.resolve_step(plugin, state, orders, drawn)

@@ -5,7 +5,7 @@ An order document is a YAML mapping with exactly these keys (docs/protocol.md, "
     pbem: 1              # protocol version
     game: andromeda-7    # game id
     power: algol         # the power giving the orders
-    turn: 7              # the turn the orders are for (>= 1)
+    turn: 7              # the turn the orders are for (>= 1), or ``standing`` (below)
     seq: 3               # per-submission counter (>= 0): within a turn the highest seq wins
     ready: true          # optional (default true): false keeps early resolution waiting
     instance: 5f0c…      # the game instance (genesis nonce) the file is for
@@ -18,6 +18,11 @@ writes carries it, and a file without it could be replayed into a game made agai
 same id and keys (``other_instance``). A player who may still correct his orders sends
 ``ready: false`` (as a Diplomacy judge's WAIT): the turn is then not resolved
 early for him, only at the deadline or when a later file says ``ready: true``.
+
+A *standing file* says ``turn: standing``: it holds only the sections the game declares
+standing (``plugin.standing_sections``) and is used at every later step the power sends no file
+for, until a standing file with a higher ``seq`` replaces it (docs/protocol.md, "Standing
+files"). It is carried as turn :data:`STANDING_TURN` (0, never a step's turn).
 
 The envelope is the same for every game; ``orders`` belongs to the game plugin
 (``plugin.normalize_orders``), whose problem paths are relative to ``orders.``.
@@ -38,12 +43,14 @@ KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "instance", "entropy", 
 OPTIONAL = ("ready", "entropy")
 MAX_NUMBER = 2**53 - 1  # stays exact in JSON everywhere
 MAX_NAME = 64
+STANDING = "standing"  # the ``turn:`` word of a standing file
+STANDING_TURN = 0  # the turn a standing file is carried and logged as (a step's turn is >= 1)
 
 _HINTS = {
     "pbem": "the protocol version, 1",
     "game": "the game id, e.g. andromeda-7",
     "power": "your power, e.g. algol",
-    "turn": "the turn these orders are for",
+    "turn": "the turn these orders are for (or standing)",
     "seq": "the submission number, 0 for the first file of a turn",
     "ready": "true when these orders are final, false to keep the turn open for a correction",
     "orders": "the orders (an empty mapping {} keeps standing orders)",
@@ -132,8 +139,12 @@ def check_envelope(
         value = doc.get(key)
         if key not in doc:
             continue
+        if key == "turn" and value == STANDING:
+            numbers[key] = STANDING_TURN
+            continue
         if not isinstance(value, int) or isinstance(value, bool):
-            bad("type", key, f"must be a whole number, not {_describe(value)}")
+            also = f" or {STANDING}" if key == "turn" else ""
+            bad("type", key, f"must be a whole number{also}, not {_describe(value)}")
         elif not low <= value <= MAX_NUMBER:
             bad("range", key, f"must be between {low} and {MAX_NUMBER}, not {value}")
         else:
@@ -167,7 +178,8 @@ def check_envelope(
         else:
             bad("wrong-" + key, key, f"this file is for {key} {got}, but {want} was expected")
     got_turn = numbers.get("turn")
-    if turn is not None and got_turn is not None and got_turn != turn:
+    if turn is not None and got_turn is not None and got_turn != turn \
+            and got_turn != STANDING_TURN:  # a standing file is for whichever step is open
         when = "an earlier" if got_turn < turn else "a later"
         bad("wrong-turn", "turn", f"this file is for turn {got_turn} ({when} turn); orders are "
             f"due for turn {turn}")

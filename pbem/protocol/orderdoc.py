@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 from pbem.errors import Problem, Rejected
 from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
-from pbem.protocol.envelope import check_envelope, parse_envelope
+from pbem.protocol.envelope import STANDING_TURN, check_envelope, parse_envelope
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.safeyaml import load_order_yaml
 
@@ -77,6 +77,11 @@ class VerifiedOrders:
     def __post_init__(self) -> None:
         if not _minting.get():
             raise TypeError("VerifiedOrders is made only by pbem.protocol.orderdoc.verify_orders")
+
+    @property
+    def standing(self) -> bool:
+        """Whether this is a standing file (``turn: standing``, pbem.protocol.envelope)."""
+        return self.turn == STANDING_TURN
 
     @property
     def block(self) -> str:

@@ -271,6 +271,7 @@ def turn_report(
            "first": reports[0], "resolved_turn": resolved,
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
+    ctx["notes"]["standing"] = _standing_lines(renderer, plugin, state_before, powers, game)
     first = views[powers[0]]
     attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
@@ -309,6 +310,24 @@ def welcome(
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
 
+def _standing_lines(renderer: Renderer, plugin: GamePlugin, state_before: Mapping[str, Any],
+                    powers: Sequence[str], game: Mapping[str, Any]) -> list[str]:
+    """For each of ``powers`` that played on its standing file (``game["standing"]``,
+    pbem.host.notify.turn_facts): which file, and its answers in the game's receipt words."""
+    pres = presenter(plugin)
+    out = []
+    for power, used in (game.get("standing") or {}).items():
+        if power not in powers:
+            continue
+        view = renderer.view(plugin, state_before, power)
+        normalized, _ = plugin.normalize_orders(used["orders"], view)
+        answers = " ".join(pres.receipt_lines(normalized, view))
+        out.append(f"{power_name(power, view)} sent no orders for turn {used['turn']}: the "
+                   f"standing file (seq {used['seq']}) was used. Your standing answers: "
+                   f"{answers}")
+    return out
+
+
 def receipt(
     renderer: Renderer,
     plugin: GamePlugin,
@@ -325,6 +344,7 @@ def receipt(
     late: Mapping[str, str] | None = None,
     received: str | None = None,
     chance: str | None = None,
+    standing: bool = False,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
     view), with the referee's signed receipt text ``signature``. It says which promise holds:
@@ -332,7 +352,8 @@ def receipt(
     can still be replaced; ``late`` ({deadline, grace_end}) orders came after the deadline
     and are used because the game takes late orders until the run. The power's view is the
     renderer's (Renderer.view: ingest judged the file against the same one). ``chance``: the
-    sentence for a file accepted without the power's chance value, if any."""
+    sentence for a file accepted without the power's chance value, if any. ``standing``: a
+    standing file (``turn: standing``): the receipt names the standing answers."""
     pres = presenter(plugin)
     view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
@@ -341,7 +362,7 @@ def receipt(
            "next_seq": seq + 1, "ready": ready, "early": early,
            "late": {"deadline": format_when(late["deadline"], tz),
                     "received": format_when(received, tz)} if late else None,
-           "lines": pres.receipt_lines(orders, view), "chance": chance,
+           "lines": pres.receipt_lines(orders, view), "chance": chance, "standing": standing,
            "signature": keepsake(signature, "receipt.txt")}
     return renderer.mail("receipt", ctx, _extras(ctx))
 

@@ -101,6 +101,7 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
         "order": order if len(order) > 1 else [],
         "chance": chance_notes(game.get("chance"), powers),
         "earlier": [line for p in powers for line in (game.get("digest") or {}).get(p, [])],
+        "standing": [],  # the standing files used: the report fills them in (render.mails)
     }
 
 

@@ -6,14 +6,16 @@ Game-agnostic: everything about the game goes through the GamePlugin. Entry kind
 ``orders``   an accepted order submission: ``{turn, power, seq, sha256, text, orders, received,
              message_id, key, pad}`` — ``text`` is the signed armored block exactly as
              verified, ``orders`` its parsed body (JSON), ``pad`` spaces (see ``padded``).
-             Within one resolution the highest seq stands.
+             Within one resolution the highest seq stands. A standing file (the file says
+             ``turn: standing``) is logged with ``turn`` 0: the highest seq of them stands
+             across resolutions, used for a due power with no usable file of its step.
 ``resolve``  one resolution by the rules core: ``{turn, due, used: {power: sha256|null},
              escrow: {power: {slot: {value, nonce}}}, state: digest, events, deadline}``.
-             ``used`` names the order submission each power's orders came from (null: none, the
-             standing orders); ``escrow`` the sealed values the referee opened for powers
-             without orders (per power, per slot: ``{value, nonce}``, and whatever else the
-             game records of it); ``state`` the canonical digest of the
-             state after it.
+             ``used`` names the order submission each power's orders came from (its step's file,
+             else its standing file; null: none, the game's standing orders); ``escrow``
+             the sealed values the referee opened for powers without orders (per power, per
+             slot: ``{value, nonce}``, and whatever else the game records of it); ``state``
+             the canonical digest of the state after it.
 ``gm``       a game-master operation, signed by the referee: ``{op, …, signature}`` (op
              ``chance-secret``: K revealed at the game's end, ``{k}``).
 ``key``      a power's key replaced by the game master: ``{power, key, email, signature}``.
@@ -47,7 +49,7 @@ from pbem.store.summary import KEY as KEY
 from pbem.store.summary import ORDERS as ORDERS
 from pbem.store.summary import PRESS as PRESS
 from pbem.store.summary import RESOLVE as RESOLVE
-from pbem.store.summary import stand
+from pbem.store.summary import is_standing, stand
 
 GM_DOMAIN = "pbem-gm-v1"
 GM_TYPE = "application/vnd.pbem.gm+json"
@@ -170,9 +172,12 @@ def gather_orders(
     state: State,
     standing: Mapping[str, Mapping[str, Any]],
     open_escrow: EscrowOpener | None,
+    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, str | None], dict[str, Any], dict[str, list[Problem]]]:
     """Orders for every due power: its standing submission checked against its order view
-    (pbem.game.views), or the game's standing orders (with escrowed reveals opened where the
+    (pbem.game.views), else its standing file (``standing_files``: power -> the body of its
+    latest ``turn: standing`` file) if that checks (a stale one's problems join ``stale``), or
+    the game's standing orders (with escrowed reveals opened where the
     game allows); and for every listened power (``Window.listens``) its standing submission if
     it sent one that checks (only then does ``used`` name the power: a listened power is never
     given standing orders and never misses a turn).
@@ -192,6 +197,15 @@ def gather_orders(
                 used[power] = sub["sha256"]
                 continue
             stale[power] = problems
+        kept = (standing_files or {}).get(power)
+        if kept is not None:
+            norm, problems = plugin.normalize_orders(kept["orders"],
+                                                     order_view(plugin, state, power))
+            if not problems:
+                orders[power] = norm
+                used[power] = kept["sha256"]
+                continue
+            stale.setdefault(power, []).extend(problems)  # stale too: not used
         norm, revealed = plugin.nmr_orders(state, power, _bind(open_escrow, power))
         orders[power] = norm
         used[power] = None
@@ -223,15 +237,16 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
     the game's chance secret, for replaying hidden draws)."""
     state = initial
     standing: dict[str, Any] = {}
+    kept: dict[str, Any] = {}  # the standing files: never cleared by a resolution
     game_id = str(entries[0].body.get("game_id", "")) if entries else ""
     step = 0
     for entry in entries[1:]:
         if entry.kind == ORDERS:
-            stand(standing, entry.body)
+            stand(kept if is_standing(entry.body) else standing, entry.body)
         elif entry.kind == RESOLVE:
             step += 1
             state = replay_resolution(plugin, state, standing, entry, game_id=game_id,
-                                      step=step, k=k).state
+                                      step=step, k=k, standing_files=kept).state
             standing = {}
         elif entry.kind == GM:
             state = apply_gm(plugin, state, entry)
@@ -250,14 +265,19 @@ def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
 def replay_resolution(
     plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
+    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Resolution:
     """The resolution a ``resolve`` entry records, recomputed and checked against every digest
-    and choice the entry records (ReplayMismatch names the first that differs)."""
+    and choice the entry records (ReplayMismatch names the first that differs).
+    ``standing_files``: each power's latest standing file before the entry."""
     body = entry.body
+    kept = standing_files or {}
     for power, sha in body["used"].items():
-        if sha and (power not in standing or standing[power]["sha256"] != sha):
+        if sha and all(power not in files or files[power]["sha256"] != sha
+                       for files in (standing, kept)):
             raise ReplayMismatch(entry, f"used.{power}", sha, "no such accepted submission")
-    result, used = resolve_again(plugin, state, standing, entry, game_id=game_id, step=step, k=k)
+    result, used = resolve_again(plugin, state, standing, entry, game_id=game_id, step=step, k=k,
+                                 standing_files=kept)
     if used != body["used"]:
         raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
     digest = canonical.digest(result.state)
@@ -273,6 +293,7 @@ def replay_resolution(
 def resolve_again(
     plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
+    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[Resolution, dict[str, str | None]]:
     """(resolution, orders used) the rules give for a ``resolve`` entry from ``state``: the
     submissions the entry used, sealed values opened from the entry's record. Unchecked: the
@@ -284,8 +305,12 @@ def resolve_again(
         item = recorded.get(power, {}).get(slot)
         return (item["value"], item["nonce"]) if item else None
 
-    chosen = {p: standing[p] for p, sha in body["used"].items() if sha and p in standing}
-    orders, used, _opened, _ = gather_orders(plugin, state, chosen, from_log)
+    def named(files: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+        return {p: files[p] for p, sha in body["used"].items()
+                if sha and p in files and files[p]["sha256"] == sha}
+
+    orders, used, _opened, _ = gather_orders(plugin, state, named(standing), from_log,
+                                             named(standing_files or {}))
     return resolve_step(plugin, state, orders, step_chance(body, game_id, step, k)), used
 
 

@@ -3,7 +3,8 @@ the log, kept up to date entry by entry.
 
 A :class:`Summary` folds the log one entry at a time into: the clock (deadline, paused, last
 resolution), the standing orders (by ``pbem.protocol.orderdoc.replaces``, the one seq rule),
-the missed-turn counts, the registered keys, the last entry that changes the state (is the
+the standing files (``turn: standing``: each power's latest, kept across resolutions), the
+missed-turn counts, the registered keys, the last entry that changes the state (is the
 state cache current?), each power's last accepted seq, the fair-chance ledger and
 contributions, the game-master entries of this turn and of the turn just resolved (a report's
 notices), the press counts and order files of the latest turn, whether the game drew and
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem.chance.contributions import Contributions
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
 
 ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
@@ -90,6 +92,8 @@ class Summary:
     drew: bool = False  # a resolution drew (fair chance)
     secret: bool = False  # the chance secret was revealed
     contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
+    standing_files: dict[str, dict[str, Any]] = field(default_factory=dict)  # power -> the
+    #     body of its latest standing file (never cleared by a resolution)
 
     def fold(self, entry: _Entry) -> None:
         """Take one more entry (the one after ``seq``) into the summary."""
@@ -106,7 +110,11 @@ class Summary:
             self.last_resolution_time = entry.time
             self.keys = dict(body.get("keys", {}))
             return
-        if entry.kind == ORDERS:
+        if entry.kind == ORDERS and is_standing(body):
+            stand(self.standing_files, body)
+            power = body["power"]
+            self.last_seq[power] = max(self.last_seq.get(power, -1), int(body["seq"]))
+        elif entry.kind == ORDERS:
             stand(self.standing, body)
             power = body["power"]
             self.last_seq[power] = max(self.last_seq.get(power, -1), int(body["seq"]))
@@ -215,6 +223,10 @@ class Summary:
         highest seq; of equal seqs the first)."""
         return dict(self.standing)
 
+    def standing_file(self, power: str) -> dict[str, Any] | None:
+        """The body of ``power``'s latest standing file (the highest seq), or None."""
+        return self.standing_files.get(power)
+
     def missed_turns(self) -> dict[str, dict[str, int]]:
         """Per power: resolutions it sent no orders for, in all and in a row up to now (only
         where it was due: a listened power's file, say one with only his chance value, is no
@@ -234,6 +246,7 @@ class Summary:
             "turn_notices": self.turn_notices, "press": self.press,
             "turn_orders": self.turn_orders, "drew": self.drew,
             "secret": self.secret, "contributions": self.contributions,
+            "standing_files": self.standing_files,
         })
 
     @classmethod
@@ -276,6 +289,12 @@ def stand(standing: dict[str, Any], body: Any) -> None:
     current = standing.get(power)
     if replaces(int(body["seq"]), None if current is None else int(current["seq"])):
         standing[power] = body
+
+
+def is_standing(body: Any) -> bool:
+    """Whether an ``orders`` entry's body holds a standing file (logged as turn 0,
+    pbem.protocol.envelope.STANDING_TURN): it stands across resolutions until replaced."""
+    return body.get("turn") == STANDING_TURN
 
 
 def order_file_row(seq: int, body: Any) -> list[Any]:

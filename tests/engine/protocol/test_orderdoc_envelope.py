@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import Rejected
-from pbem.protocol.envelope import check_envelope, parse_envelope
+from pbem.protocol.envelope import STANDING_TURN, check_envelope, parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 
 GOOD = ("pbem: 1\ngame: andromeda-7\npower: algol\nturn: 7\nseq: 3\n"
@@ -102,3 +102,13 @@ def test_every_problem_at_once():
     assert [p.path for p in info.value.problems] == [
         "extra", "instance", "pbem", "game", "turn", "seq", "orders"
     ]
+
+
+def test_a_standing_file_says_turn_standing_and_is_for_whichever_step_is_open():
+    text = GOOD.replace("turn: 7", "turn: standing")
+    env = parse_envelope(load_order_yaml(text), game="andromeda-7", power="algol", turn=7)
+    assert env.turn == STANDING_TURN == 0
+    got = found(GOOD.replace("turn: 7", "turn: later"))
+    assert got["turn"].startswith("type") and "whole number or standing" in got["turn"]
+    got = found(GOOD, turn=STANDING_TURN)  # a step's file where a standing one is expected
+    assert got["turn"].startswith("wrong-turn")

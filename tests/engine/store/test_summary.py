@@ -1,8 +1,9 @@
 """The running summary (pbem.store.summary) is the one definition of every fact the engine reads
 from the log. Over generated logs (orders with equal, lower and higher seqs, tips and chance
-values, stale files, resolutions made as the turn job makes them, some drawing, game-master
-operations, key replacements, press, the chance secret, steps whose silence is the default
-answer: ``Window.silence``), on every prefix:
+values, stale files, standing files (``turn: standing``, kept across resolutions), resolutions
+made as the turn job makes them, some drawing, game-master operations, key replacements, press,
+the chance secret, steps whose silence is the default answer: ``Window.silence``), on every
+prefix:
 
 - the summary folded entry by entry through trusted points (to_data, JSON, from_data: what a
   visit opening a game does) equals the summary folded from scratch, fact by fact;
@@ -29,6 +30,7 @@ from pbem import canonical
 from pbem.chance.contributions import Contributions
 from pbem.errors import Problem
 from pbem.game.plugin import Resolution
+from pbem.protocol.envelope import STANDING_TURN
 from pbem.store import chance, replay, summary
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry, GameLog, LogError, make_entry
@@ -104,10 +106,18 @@ def build(steps: list[tuple[Any, ...]]) -> tuple[list[Entry], list[Summary]]:
             body = {"turn": state["turn"], "power": power, "seq": seq, "sha256": _hex(n),
                     "text": "é" * (n % 3), "orders": {"n": n, "stale": stale},
                     "entropy": [None, {"tip": _hex(-n)}, _hex(-n), "not hex"][entropy]}
+        elif kind == "standing":
+            _, power, how, stale = step
+            kind = "orders"  # a standing file is an orders entry of turn 0
+            last = inc.last_seq.get(power, 0)
+            seq = {"equal": last, "lower": max(0, last - 1), "higher": last + 1}[how]
+            body = {"turn": STANDING_TURN, "power": power, "seq": seq, "sha256": _hex(n),
+                    "text": "s", "orders": {"n": n, "stale": stale}, "entropy": None}
         elif kind == "resolve":
             _, drew, day, *rest = step
             orders, used, _opened, _stale = replay.gather_orders(
-                TOY, state, inc.standing_orders(), None)  # the turn job's choice
+                TOY, state, inc.standing_orders(), None,
+                inc.standing_files)  # the turn job's choice
             body = {"turn": state["turn"], "due": TOY.powers_due(state), "used": used,
                     "escrow": {}, "deadline": f"2026-12-{day:02d}T00:00:00Z"}
             if rest and rest[0]:  # Window.silence "default": the turn job marks the step
@@ -145,7 +155,8 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
         "last_resolution": 0, "last_resolution_time": genesis.time, "standing": {},
         "missed": {}, "keys": dict(genesis.body["keys"]), "last_state_change": 0,
         "state_head": [1, genesis.hash], "last_seq": {}, "notices": [], "turn_notices": [],
-        "press": [], "turn_orders": [], "drew": False, "secret": False}
+        "press": [], "turn_orders": [], "drew": False, "secret": False,
+        "standing_files": {}}
     ledger = chance.Ledger()
     made = Contributions()
     for e in prefix[1:]:
@@ -154,7 +165,13 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
             out["state_head"] = [e.seq + 1, e.hash]
         if e.kind in ("orders", "resolve", "key"):
             ledger.add(e)
-        if e.kind == "orders":
+        if e.kind == "orders" and body["turn"] == STANDING_TURN:  # a standing file: kept
+            power, seq = body["power"], body["seq"]
+            held = out["standing_files"].get(power)
+            if held is None or seq > held["seq"]:
+                out["standing_files"][power] = body
+            out["last_seq"][power] = max(out["last_seq"].get(power, -1), seq)
+        elif e.kind == "orders":
             power, seq = body["power"], body["seq"]
             held = out["standing"].get(power)
             if held is None or seq > held["seq"]:  # the highest seq; of equal ones the first
@@ -226,8 +243,15 @@ def _orders(power: str) -> Any:
                      st.integers(0, 3), st.sampled_from([False, False, False, True]))
 
 
+def _standing(power: str) -> Any:
+    return st.tuples(st.just("standing"), st.just(power),
+                     st.sampled_from(["equal", "lower", "higher", "higher"]),
+                     st.sampled_from([False, False, True]))
+
+
 STEP = st.one_of(
     st.sampled_from(POWERS).flatmap(_orders),
+    st.sampled_from(POWERS).flatmap(_standing),
     st.sampled_from(POWERS).flatmap(_orders),
     st.tuples(st.just("resolve"), st.booleans(), st.integers(3, 27),
               st.sampled_from([False, False, True])),
@@ -259,6 +283,24 @@ def test_equal_seqs_the_first_file_stands() -> None:
     assert summarize(entries[:3]).standing_orders()["algol"] is first.body
     assert resolved.body["used"]["algol"] == first.body["sha256"]
     check(*build(EQUAL_SEQS))
+
+
+#: A standing file, a step file of another power, two resolutions: the standing file is used
+#: by both and stays in the summary; a file of the step wins over it for its step.
+STANDING = [("standing", "algol", "higher", False), ("orders", "pavo", "higher", 0, False),
+            ("resolve", False, 5), ("resolve", False, 6), ("orders", "algol", "higher", 0, False),
+            ("resolve", False, 7)]
+
+
+def test_a_standing_file_is_used_by_every_later_resolution_until_a_step_file() -> None:
+    entries, kept = build(STANDING)
+    standing = entries[1].body
+    first, second, third = entries[3], entries[4], entries[6]
+    assert first.body["used"]["algol"] == standing["sha256"]
+    assert second.body["used"]["algol"] == standing["sha256"]
+    assert third.body["used"]["algol"] == entries[5].body["sha256"]
+    assert kept[-1].standing_file("algol") == standing
+    check(entries, kept)
 
 
 def test_the_property_fails_on_the_old_equal_seq_drift(monkeypatch) -> None:

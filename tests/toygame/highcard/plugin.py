@@ -24,6 +24,9 @@ class HighCard(Game):
     presenter = PRESENTER
     tool = TOOL
     counted = {"rounds": ("round_won", "round_tied")}
+    #: "If I must play without orders, play my highest card": a standing file (turn: standing)
+    #: may hold only this section (docs/protocol.md, "Standing files").
+    standing_sections = ("policy",)
 
     def variants(self) -> Mapping[str, VariantInfo]:
         return {name: VariantInfo(name, str(v["title"]), tuple(v["powers"]))

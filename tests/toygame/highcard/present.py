@@ -99,7 +99,9 @@ class HandPresenter(Presenter):
 
     def receipt_lines(self, orders: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
         card = orders.get("play")
-        return [f"Play {card}." if card else "Play your lowest card."]
+        if card:
+            return [f"Play {card}."]
+        return [f"Play your {orders.get('policy') or 'lowest'} card."]
 
     def gm(self, public: Mapping[str, Any], views: Mapping[str, Mapping[str, Any]],
            events: Sequence[Mapping[str, Any]], secrets: Mapping[str, list[str]]

@@ -95,13 +95,22 @@ def label(state: Mapping[str, Any]) -> tuple[str, str]:
     return "round", f"Round {n}"
 
 
+POLICIES = ("highest", "lowest")  # the card a standing policy plays without a card named
+
+
 def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, Any],
                                                                       list[Problem]]:
-    """``{play: CARD}`` with a card of the viewer's hand, or ``{}``: the lowest card."""
+    """``{play: CARD}`` with a card of the viewer's hand, or ``{}``: the lowest card.
+    ``policy`` (the standing section, plugin.standing_sections): ``highest`` or ``lowest``, the
+    card played without a card named (normalised only when given)."""
     c = Checker()
-    c.unknown_keys(body, ("play",), "", code="unknown-order",
-                   say=lambda key, hint: f"no order {show(key)} in High Card{hint} (the one "
-                   "order is play)")
+    c.unknown_keys(body, ("play", "policy"), "", code="unknown-order",
+                   say=lambda key, hint: f"no order {show(key)} in High Card{hint} (the "
+                   "orders are play and policy)")
+    policy = body.get("policy")
+    if "policy" in body and policy not in POLICIES:
+        c.bad("policy", "policy", f"{show(policy)} is no policy (one of "
+              f"{', '.join(POLICIES)})")
     card = body.get("play")
     if card is not None and view.get("phase") == "setup":
         c.bad("card", "play", "no card is played in the set-up step (send an empty order "
@@ -109,7 +118,10 @@ def check(body: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[dict[str, A
     elif card is not None and card not in view.get("hand", []):
         c.bad("card", "play", f"{show(card)} is not in your hand "
               f"({', '.join(view.get('hand', [])) or 'empty'})")
-    return {"play": card}, c.problems
+    out: dict[str, Any] = {"play": card}
+    if "policy" in body:
+        out["policy"] = policy
+    return out, c.problems
 
 
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
@@ -127,9 +139,10 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
     table = {}
     for power in due(new):
         hand = new["powers"][power]["hand"]
-        card = (orders.get(power) or {}).get("play")
+        given = orders.get(power) or {}
+        card = given.get("play")
         if card not in hand:
-            card = min(hand, key=rank)
+            card = (max if given.get("policy") == "highest" else min)(hand, key=rank)
         hand.remove(card)
         table[power] = card
         events.append({"type": "played", "turn": turn, "power": power, "card": card})

@@ -41,6 +41,7 @@ COMPUTED = {
     "mine": "a mine laid (D3.23) the rules refuse: the sentence gives the rule",
     "rejected": "a stored rejection whose reason was kept as a sentence only",
     "repair": "a repair (D3.3) the rules refuse: the sentence gives the rule",
+    "seq": "a signed file's seq is not above the last this power sent (a replay or reordering)",
     "unknown-star": "no star of that name on the board (with the closest names)",
 }
 
@@ -76,6 +77,8 @@ def _owner(path: Path) -> str:
     if rel[0] == "tests":
         return "highcard (the toy game)"
     manifest = ROOT / "games" / rel[1] / "game.yaml"
+    if not manifest.is_file():  # a game not yet playable (no manifest): its package's name
+        return f"{rel[1]} (not yet playable)"
     for line in manifest.read_text(encoding="utf-8").splitlines():
         if line.startswith("id:"):
             return line.split(":", 1)[1].strip().strip("\"'")

@@ -24,15 +24,17 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem import canonical
 from pbem.game import events as events_
 from pbem.game.plugin import Resolution, SealedOpener, Variation, Window
 from pbem.game.presentation import NO_MAP
-from pbem.game.tool import Tool
 from pbem.numbers import digits, whole_arg
 from pbem.protocol.orderfile import form_envelope
+
+if TYPE_CHECKING:
+    from pbem.game.tool import Tool
 
 State = dict[str, Any]
 View = Mapping[str, Any]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,8 +12,11 @@ from typing import Any
 
 import yaml
 
+from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game import datafile
+
+difflib = lazy.module("difflib")  # (a suggestion for a mistyped word only)
 
 HERE = Path(__file__).resolve().parent
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem import lazy
 from pbem.errors import Problem
-from pbem.game.base import Game
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
@@ -23,10 +22,10 @@ class Ashes(Game):
     id = "ashes"
     title = "The Ashes of Empire"
     # The presenter, the player's tool and the archive hooks, imported when first used: judging
-    # an order mail needs none of them (pbem.lazy.attribute).
-    presenter = lazy.attribute[Any](f"{__package__}.present", "PRESENTER")
-    tool = lazy.attribute[Any](f"{__package__}.tool", "TOOL")
-    archive = lazy.attribute[Any](f"{__package__}.archive")
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"

@@ -12,11 +12,8 @@ from typing import Any
 
 import yaml
 
-from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game import datafile
-
-difflib = lazy.module("difflib")  # (a suggestion for a mistyped word only)
 
 HERE = Path(__file__).resolve().parent
 
@@ -124,6 +121,8 @@ class Board:
         return self.stars[canonical]
 
     def suggest(self, name: str, n: int = 2) -> list[str]:
+        import difflib  # (a suggestion for a mistyped name only: not at import)
+
         close = difflib.get_close_matches(name.casefold(), list(self._folded), n=n, cutoff=0.6)
         return [self._folded[c] for c in close]
 

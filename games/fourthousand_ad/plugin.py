@@ -8,10 +8,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pbem import lazy
 from pbem.errors import Problem
 from pbem.game import datafile
-from pbem.game.base import Game
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
 
@@ -34,10 +33,10 @@ class FourThousandAD(Game):
     title = "4000 A.D."
     modes: tuple[str, ...] = tuple(manifest()["modes"])  # pbem new --mode (the first: default)
     # The presenter, the player's tool and the archive hooks, imported when first used: judging
-    # an order mail needs none of them (pbem.lazy.attribute).
-    presenter = lazy.attribute[Any](f"{__package__}.present", "PRESENTER")
-    tool = lazy.attribute[Any](f"{__package__}.tool", "TOOL")
-    archive = lazy.attribute[Any](f"{__package__}.archive")
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version: int = int(manifest()["rules_version"])

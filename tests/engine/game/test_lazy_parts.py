@@ -6,19 +6,19 @@ the same words, and a complete one loads as the object itself."""
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import pytest
 
 from pbem import lazy
 from pbem.game import contract, registry
+from pbem.game.base import lazy_part
 
 
 def _plugin_class(module: str) -> type:
     class Plugin:
-        presenter = lazy.attribute[Any](module, "PRESENTER")
-        tool = lazy.attribute[Any](module, "TOOL")
-        archive = lazy.attribute[Any](module)
+        presenter = lazy_part(module, "PRESENTER")
+        tool = lazy_part(module, "TOOL")
+        archive = lazy_part(module)
 
     return Plugin
 

@@ -23,7 +23,9 @@ built by a first mail before anything is timed.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,12 +55,19 @@ print(len(sys.modules), file=sys.stderr)
 """
 
 
-def _runner(cmd: list[str], inputs: Iterator[bytes] | None) -> Callable[[], None]:
+def _runner(cmd: list[str], inputs: Iterator[bytes] | None,
+            cpu: list[float] | None = None) -> Callable[[], None]:
+    """A whole process of ``cmd``; with ``cpu``, each run's CPU time (user + system of the
+    process, seconds) is appended to it."""
     def run() -> None:
         data = next(inputs) if inputs is not None else None
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(cmd, input=data, capture_output=True, check=False,
                               env=floors.process_env())
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         assert done.returncode == 0, done.stderr.decode()[-500:]
+        if cpu is not None:
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
     return run
 
@@ -87,10 +96,12 @@ def run() -> None:
                     [*pbem, *status]):
             _runner(cmd, None)()  # (the first run sends the idle game's welcome mails)
         n = repeat + 1
+        cpu: dict[str, list[float]] = {"pass": [], "spam": [], "order": []}
         figures = interleaved_medians({
-            "pass": _runner([sys.executable, "-c", "pass"], None),
-            "spam": _runner(ingest, iter([spam() for _ in range(n)])),
-            "order": _runner(ingest, iter([mail(root, "g00000") for _ in range(n)])),
+            "pass": _runner([sys.executable, "-c", "pass"], None, cpu["pass"]),
+            "spam": _runner(ingest, iter([spam() for _ in range(n)]), cpu["spam"]),
+            "order": _runner(ingest, iter([mail(root, "g00000") for _ in range(n)]),
+                             cpu["order"]),
             "help": _runner([*pbem, "--help"], None),
             "status": _runner([*pbem, *status], None),
             "run": _runner([*pbem, *cron], None),
@@ -104,6 +115,11 @@ def run() -> None:
         line("pbem ingest --stdin of one signed order mail (accepted, receipt queued), whole "
              "process (floor: python -c pass; target ratio ≤ 7)", figures["order"] * 1e3, "ms",
              floor)
+        cpu_floor = statistics.median(cpu["pass"]) * 1e3
+        for name, what in (("spam", "one spam mail"), ("order", "one signed order mail")):
+            line(f"pbem ingest --stdin of {what}, CPU of the process (user + system; floor: "
+                 "python -c pass's, the same runs: less swayed by the load than wall time)",
+                 statistics.median(cpu[name]) * 1e3, "ms", cpu_floor)
         line("pbem --help, whole process (floor: python -c pass)", figures["help"] * 1e3, "ms",
              floor)
         line("pbem gm status of an idle game, whole process (floor: python -c pass)",

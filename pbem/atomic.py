@@ -30,7 +30,6 @@ import errno
 import functools
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -118,7 +117,7 @@ def make_dirs(directory: Path | str, *, mode: int = PRIVATE_DIR) -> None:
 
 def temp_name(path: Path) -> Path:
     """A fresh temporary name beside ``path`` (hidden, with the pid and a random part)."""
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 #: A temporary name as :func:`temp_name` makes it (or without the random part: the few

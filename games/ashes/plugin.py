@@ -11,21 +11,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.base import Game
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import archive, deck, orders, rules, sample, view
-from .present import PRESENTER
-from .tool import TOOL
+from . import deck, orders, rules, sample, view
 
 
 class Ashes(Game):
     id = "ashes"
     title = "The Ashes of Empire"
-    presenter = PRESENTER
-    tool = TOOL
-    archive = archive
+    # The presenter, the player's tool and the archive hooks, imported when first used: judging
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"

@@ -13,21 +13,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.base import Game
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
-from . import archive, components, orders, sample, setup, turn, view
-from .present import PRESENTER
-from .tool import TOOL
+from . import components, orders, sample, setup, turn, view
 
 
 class B5CGS(Game):
     id = "b5cgs"
     title = "Babylon 5 CGS"
-    presenter = PRESENTER
-    tool = TOOL
-    archive = archive
+    # The presenter, the player's tool and the archive hooks, imported when first used: judging
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"turns": ("turn_ends",), "rolls": ("roll",), "explored": ("explored",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"

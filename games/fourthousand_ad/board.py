@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -122,6 +121,8 @@ class Board:
         return self.stars[canonical]
 
     def suggest(self, name: str, n: int = 2) -> list[str]:
+        import difflib  # (a suggestion for a mistyped name only: not at import)
+
         close = difflib.get_close_matches(name.casefold(), list(self._folded), n=n, cutoff=0.6)
         return [self._folded[c] for c in close]
 

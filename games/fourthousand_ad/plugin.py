@@ -10,14 +10,12 @@ from typing import Any
 
 from pbem.errors import Problem
 from pbem.game import datafile
-from pbem.game.base import Game
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
 
-from . import archive, ending, orders, resolve, sample, secrecy, start, view
+from . import ending, orders, resolve, sample, secrecy, start, view
 from .board import Board, board_of, board_problems, default_board, default_board_data
-from .present import PRESENTER
-from .tool import TOOL
 from .variants import load_variant, variant_names
 from .world import World, canonical_copy
 
@@ -34,9 +32,11 @@ class FourThousandAD(Game):
     id = "4000ad"
     title = "4000 A.D."
     modes: tuple[str, ...] = tuple(manifest()["modes"])  # pbem new --mode (the first: default)
-    presenter = PRESENTER
-    tool = TOOL
-    archive = archive
+    # The presenter, the player's tool and the archive hooks, imported when first used: judging
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version: int = int(manifest()["rules_version"])

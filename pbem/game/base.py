@@ -24,19 +24,29 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pbem import canonical
+from pbem import canonical, lazy
 from pbem.game import events as events_
 from pbem.game.plugin import Resolution, SealedOpener, Variation, Window
 from pbem.game.presentation import NO_MAP
-from pbem.game.tool import Tool
 from pbem.numbers import digits, whole_arg
 from pbem.protocol.orderfile import form_envelope
+
+if TYPE_CHECKING:
+    from pbem.game.tool import Tool
 
 State = dict[str, Any]
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
+
+
+def lazy_part(module: str, name: str | None = None) -> Any:
+    """A plugin class's ``presenter``, ``tool`` or ``archive``, imported from ``module`` (its
+    ``name``; without one, the module itself) when first used (pbem.lazy.attribute): a process
+    that only judges orders imports no player's tool or archive hooks. The load-time contract
+    check runs on it when it is loaded (pbem.game.contract)."""
+    return lazy.attribute[Any](module, name)
 
 
 class Game:

@@ -18,12 +18,14 @@ value found (``lambda v: f"... not {show(v)}"``).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from pbem import lazy
 from pbem.errors import Problem, show_value
 from pbem.numbers import digits
+
+difflib = lazy.module("difflib")  # (a suggestion for a mistyped word only)
 
 #: A problem's sentence: fixed, or made from the value found.
 Say = str | Callable[[object], str]

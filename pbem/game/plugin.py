@@ -38,12 +38,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.errors import Problem
-from pbem.game.chance import Chance
-from pbem.game.presentation import Presenter
-from pbem.game.tool import Tool
+
+if TYPE_CHECKING:
+    from pbem.game.chance import Chance
+    from pbem.game.presentation import Presenter
+    from pbem.game.tool import Tool
 
 JSON = Any
 State = dict[str, Any]

@@ -8,6 +8,8 @@ small files under ``ROOT/.pbem-index/`` so a mail reads only the entries it conc
 
   meta.json          the root directory's mtime when built, the referee's addresses (loops)
   marks.json         every game's config.yaml mark when built (read only on a miss)
+  names.json         the games' directory names, "/"-joined in one JSON string (read when the
+                     root's mtime changed: a string splits faster than marks.json parses)
   game-GAME.json     config.yaml's (size, mtime, inode) when read, the keys, the addresses
   fp-FINGERPRINT     "GAME POWER" of a registered key (the block names its key's fingerprint)
   addr-SHA256        "GAME" of a registered address, with its spelling
@@ -154,13 +156,17 @@ class RootIndex:
         """Stale unless the root (its mtime changed; ``mark`` taken before listing it) holds
         the games of the marks: a name that is no game (``.pbem-run/``, ``inbox/``) costs a
         listing, not a re-read of every game (each entry is still checked when used)."""
-        marks = self._read("marks.json")
-        if mark is None or not isinstance(marks, dict):
-            raise Stale("no root or no config marks")
-        names = {n for n in os.listdir(self.root) if not n.startswith(".")}
-        if not names.issuperset(marks) or any(
-                (self.root / n / CONFIG_NAME).is_file() and (self.root / n / LOG_NAME).is_file()
-                for n in names.difference(marks)):
+        joined = self._read("names.json")
+        if mark is None or not isinstance(joined, str):
+            raise Stale("no root or no game names")
+        games = joined.split("/") if joined else []
+        names = set(os.listdir(self.root))  # (no name holds "/"; dot names are no games)
+        listed = len(names)
+        names.difference_update(games)  # what is left: the names that are no known game
+        root = os.fspath(self.root)
+        if len(names) != listed - len(games) or any(
+                not n.startswith(".") and os.path.isfile(os.path.join(root, n, CONFIG_NAME))
+                and os.path.isfile(os.path.join(root, n, LOG_NAME)) for n in names):
             raise Stale("games were added or removed")
 
     def rebuild(self) -> None:
@@ -211,6 +217,7 @@ class RootIndex:
         # Every game's mark in a file of its own: meta.json is read by every ingest, the
         # marks (~50 bytes a game) only on a miss (check_marks).
         self._write("marks.json", marks)
+        self._write("names.json", "/".join(sorted(marks)))
         self._write("meta.json", {"root": root_mark, "ours": sorted(ours)})
         self.rebuilt = True
 

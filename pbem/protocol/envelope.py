@@ -30,13 +30,15 @@ The envelope is the same for every game; ``orders`` belongs to the game plugin
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import lazy
 from pbem.errors import Problem, Rejected
+
+difflib = lazy.module("difflib")  # (a suggestion for a mistyped word only)
 
 PROTOCOL = 1
 KEYS = ("pbem", "game", "power", "turn", "seq", "ready", "instance", "entropy", "orders")

@@ -91,11 +91,14 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
 #: (pbem.host.press: a mail with a press block only), the other games, the turn job, and of
 #: cryptography only Ed25519 (and X25519's names for the games' sealed orders): its
 #: serialization package (SSH, PKCS#12, every key type: the referee's key is read without it)
-#: and its ciphers (escrow's AEAD: only where a blob is sealed or opened).
+#: and its ciphers (escrow's AEAD: only where a blob is sealed or opened). Nor the game's
+#: player's tool or archive hooks (pbem.lazy.attribute: imported when first used), nor the
+#: engine's tool framework or the vault the tool keeps secrets in.
 ORDER_HEAVY = ("pbem.host.press", "pbem.protocol.pressdoc", "pbem.render.press", "ashes",
                "b5cgs", "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
                "cryptography.hazmat.primitives.serialization",
-               "cryptography.hazmat.primitives.ciphers")
+               "cryptography.hazmat.primitives.ciphers", "pbem.game.tool", "pbem.protocol.vault",
+               "fourthousand_ad.tool", "fourthousand_ad.archive", "pbem.archive")
 
 
 def test_an_order_mail_imports_only_what_judging_and_its_receipt_use(tmp_path) -> None:

@@ -214,6 +214,7 @@ def test_a_new_name_in_root_that_is_no_game_rebuilds_nothing(tmp_path: Path) -> 
     (host.root / "README").write_text("the referee's notes\n")
     index = rootindex.RootIndex(host.root)
     assert index._read("meta.json")["root"] != rootindex._mark(host.root)  # mtime changed
+    assert index._read("names.json") == "g1"  # the games' names, read instead of the marks
     assert "accepted: g1/algol" in send(host, "algol", 2, 2)
     assert _index_files(host) == files  # nothing re-read or rewritten
     index = rootindex.RootIndex(host.root)

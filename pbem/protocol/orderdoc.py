@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from pbem.errors import Problem, Rejected
-from pbem.protocol.armor import Armored, armor, dearmor, find_signed_blocks, marker_lines, normalize
+from pbem.protocol.armor import (
+    BEGIN,
+    END,
+    Armored,
+    armor,
+    dearmor,
+    find_signed_blocks,
+    marker_lines,
+    normalize,
+)
 from pbem.protocol.envelope import STANDING_TURN, check_envelope, parse_envelope
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.safeyaml import load_order_yaml
@@ -98,6 +107,17 @@ def sign_orders(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
     With ``check`` (the default) the text must load as an order document with a well-formed
     envelope, so a player never sends what the referee would reject for its form.
     """
+    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE,
+                         (lambda doc: parse_envelope(doc)) if check else None)
+
+
+def sign_document(yaml_text: str, key: PrivateKey, domain: str, payload_type: str,
+                  check: Callable[[Any], object] | None, begin: str = BEGIN,
+                  end: str = END) -> str:
+    """The one signer of pbem's signed documents (orders, press, votes): ``yaml_text``
+    normalised, refused whole (Rejected) when it is empty or holds an armor line, given to
+    ``check`` as loaded YAML (which raises Rejected for what the referee would refuse), signed
+    in ``domain`` and armored between ``begin`` and ``end``."""
     body = normalize(yaml_text)
     problems = [
         Problem("marker", "", f"line {n} looks like a PBEM armor line; remove it")
@@ -107,10 +127,10 @@ def sign_orders(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
         problems.append(Problem("empty", "", "there is nothing to sign"))
     if problems:
         raise Rejected(problems)
-    if check:
-        parse_envelope(load_order_yaml(body))
-    signature = key.sign(DOMAIN, PAYLOAD_TYPE, body.encode("utf-8"))
-    return armor(body, key.public.fingerprint, signature)
+    if check is not None:
+        check(load_order_yaml(body))
+    signature = key.sign(domain, payload_type, body.encode("utf-8"))
+    return armor(body, key.public.fingerprint, signature, begin, end)
 
 
 def find_key(

@@ -41,8 +41,6 @@ from pbem.protocol.armor import (
     SIGNATURE,
     armor,
     dearmor,
-    marker_lines,
-    normalize,
 )
 from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
 from pbem.protocol.keys import PrivateKey, PublicKey
@@ -52,6 +50,7 @@ from pbem.protocol.orderdoc import (
     check_signature,
     find_key,
     registration_problems,
+    sign_document,
 )
 from pbem.protocol.safeyaml import load_order_yaml
 
@@ -204,19 +203,14 @@ def _message(item: Any, path: str, bad: Any) -> Message | None:
 
 def sign_press(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
     """Normalise ``yaml_text``, sign it with ``key`` as press and return the armored block."""
-    body = normalize(yaml_text)
-    problems = [Problem("marker", "", f"line {n} looks like a PBEM armor line; remove it")
-                for n in marker_lines(body)]
-    if not body:
-        problems.append(Problem("empty", "", "there is nothing to sign"))
-    if problems:
-        raise Rejected(problems)
-    if check:
-        _, found = check_press(load_order_yaml(body))
-        if found:
-            raise Rejected(found)
-    signature = key.sign(DOMAIN, PAYLOAD_TYPE, body.encode("utf-8"))
-    return armor(body, key.public.fingerprint, signature, BEGIN, END)
+    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE, _checked if check else None,
+                         BEGIN, END)
+
+
+def _checked(doc: Any) -> None:
+    _, found = check_press(doc)
+    if found:
+        raise Rejected(found)
 
 
 def verify_press(block: str, keys_for: KeysFor, *,

@@ -548,6 +548,12 @@ class Walker:
         listens = powers_listened(plugin, state)
         if b.get("listens", []) != listens:
             raise self.fail(entry, "listens", listens, b.get("listens", []))
+        window = plugin.window(state)
+        silence = "default" if window is not None and window.silence == "default" else None
+        if b.get("silence") != silence:  # what decides whether silence was a missed turn
+            raise self.fail(entry, "silence", silence or "none (silence here is a missed turn)",
+                            b.get("silence"), "the step's window says what silence means; the "
+                            "referee may not mark a step so (missed turns hidden or invented)")
         used = b["used"]
         heard = [*b["due"], *listens]
         if (not isinstance(used, dict) or not set(b["due"]) <= set(used) <= set(heard)

@@ -299,3 +299,16 @@ def test_the_checkpoint_of_a_public_export_is_extended_by_the_full_export(game):
     kept = Checkpoint.parse(f"pbem-checkpoint game=g1 length={cp['length']} head={cp['head']} "
                             f"sig={cp['sig']}")
     assert audit_bytes(game.export, "full", [kept]).checkpoints
+
+
+def test_a_step_marked_as_one_whose_silence_is_an_answer_is_caught(game):
+    """A referee who marks a resolution ``"silence": "default"`` (Window.silence) where the
+    game's window counts silence as a missed turn hides missed turns: the replay names it."""
+    seq = game.battle_seq
+
+    def change(items):
+        items[seq]["body"]["silence"] = "default"
+
+    failure = fails(lying_referee(game, change))
+    assert failure.seq == seq and failure.field == "silence"
+    assert "missed turn" in str(failure)

@@ -27,7 +27,7 @@ from tests.support.run import pbem
 
 GAME_ID = "ashes-1"
 SEED = 3  # the players' choices (not the dice: those come from the committed chance)
-STEPS = 4  # the set-up (shuffle and deal) and three rounds: battles by then
+STEPS = 4  # the set-up (shuffle and deal) and three rounds: battles by then, almost always
 
 
 class Player(MailPlayer):
@@ -76,7 +76,11 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
     rng = random.Random(SEED)
     host.run(at(0.1))  # the welcome mails, with the set-up step's view
     hour = 1.0
-    for _ in range(STEPS):
+    for step in range(3 * STEPS):
+        fought = any(e["type"] == "battle" for r in host.entries("resolve")
+                     for e in r.body["events"])
+        if step >= STEPS and fought:
+            break  # the dice are fresh every run: play on (a little) until a battle was fought
         for power in host.plugin.powers_due(host.state()):
             view = players[power].newest_view()
             players[power].mail_orders(random_orders(view, rng), hour)

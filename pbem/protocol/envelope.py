@@ -31,7 +31,7 @@ The envelope is the same for every game; ``orders`` belongs to the game plugin
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,29 @@ def _describe(value: object) -> str:
     if isinstance(value, float):
         return f"{value} (a fraction)"
     return repr(value)
+
+
+def header_problems(doc: Mapping[Any, Any], keys: tuple[str, ...], required: tuple[str, ...],
+                    kind: str, describe: Callable[[Any], str] = repr) -> list[Problem]:
+    """The checks every signed document but the order file shares (press, votes): no key
+    outside ``keys`` (with did-you-mean), every ``required`` key, protocol version 1, and
+    ``game`` and ``power`` short names; ``kind`` names the file in messages ("a press file")."""
+    problems: list[Problem] = []
+    for key in doc:
+        if key not in keys:
+            problems.append(Problem("unknown-key", str(key), f"unknown key {str(key)!r}"
+                                    f"{did_you_mean(str(key), keys)} ({kind} has only "
+                                    f"{', '.join(keys)})"))
+    problems += [Problem("missing", key, f"missing: {key}") for key in required if key not in doc]
+    if "pbem" in doc and doc.get("pbem") != 1:
+        problems.append(Problem("version", "pbem", "this is protocol version 1; the file says "
+                                f"{doc.get('pbem')!r}"))
+    for key in ("game", "power"):
+        value = doc.get(key)
+        if key in doc and (not isinstance(value, str) or not value.strip()
+                           or len(value) > MAX_NAME or value != value.strip()):
+            problems.append(Problem("type", key, f"must be a short name, not {describe(value)}"))
+    return problems
 
 
 def check_envelope(

@@ -42,7 +42,7 @@ from pbem.protocol.armor import (
     armor,
     dearmor,
 )
-from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
+from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean, header_problems
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (
     FingerprintLookup,
@@ -122,20 +122,7 @@ def check_press(doc: Mapping[Any, Any]) -> tuple[dict[str, Any] | None, list[Pro
     def bad(code: str, path: str, message: str) -> None:
         problems.append(Problem(code, path, message))
 
-    for key in doc:
-        if key not in KEYS:
-            bad("unknown-key", str(key), f"unknown key {str(key)!r}{did_you_mean(str(key), KEYS)}"
-                f" (a press file has only {', '.join(KEYS)})")
-    for key in KEYS:
-        if key not in doc:
-            bad("missing", key, f"missing: {key}")
-    if "pbem" in doc and doc.get("pbem") != 1:
-        bad("version", "pbem", f"this is protocol version 1; the file says {doc.get('pbem')!r}")
-    for key in ("game", "power"):
-        value = doc.get(key)
-        if key in doc and (not isinstance(value, str) or not value.strip()
-                           or len(value) > MAX_NAME or value != value.strip()):
-            bad("type", key, f"must be a short name, not {_describe(value)}")
+    problems += header_problems(doc, KEYS, KEYS, "a press file", _describe)
     turn = doc.get("turn")
     if "turn" in doc and (type(turn) is not int or not 1 <= turn <= MAX_NUMBER):
         bad("type", "turn", f"must be a whole number from 1, not {_describe(turn)}")

@@ -41,7 +41,7 @@ from pbem.errors import Problem, Rejected
 from pbem.protocol.armor import SIGNATURE, armor, dearmor
 from pbem.protocol.armor import VOTE_BEGIN as BEGIN
 from pbem.protocol.armor import VOTE_END as END
-from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean
+from pbem.protocol.envelope import MAX_NUMBER, did_you_mean, header_problems
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (
     FingerprintLookup,
@@ -95,20 +95,7 @@ def check_vote(doc: Mapping[Any, Any]) -> tuple[dict[str, Any] | None, list[Prob
     def bad(code: str, path: str, message: str) -> None:
         problems.append(Problem(code, path, message))
 
-    for key in doc:
-        if key not in KEYS:
-            bad("unknown-key", str(key), f"unknown key {str(key)!r}{did_you_mean(str(key), KEYS)}"
-                f" (a vote file has only {', '.join(KEYS)})")
-    for key in REQUIRED:
-        if key not in doc:
-            bad("missing", key, f"missing: {key}")
-    if "pbem" in doc and doc.get("pbem") != 1:
-        bad("version", "pbem", f"this is protocol version 1; the file says {doc.get('pbem')!r}")
-    for key in ("game", "power"):
-        value = doc.get(key)
-        if key in doc and (not isinstance(value, str) or not value.strip()
-                           or len(value) > MAX_NAME or value != value.strip()):
-            bad("type", key, f"must be a short name, not {value!r}")
+    problems += header_problems(doc, KEYS, REQUIRED, "a vote file", repr)
     seq = doc.get("seq")
     if "seq" in doc and (type(seq) is not int or not 1 <= seq <= MAX_NUMBER):
         bad("type", "seq", f"must be a whole number from 1, not {seq!r}")

@@ -1,2 +1,2 @@
-"""TI4 by mail: the pure foundations (stand-in pack, galaxy). Not yet a playable game: no
-game.yaml and no PLUGIN, so the registry does not list it (RULES.md)."""
+"""TI4 by mail: the pure foundations (stand-in pack, galaxy, board and tactical action). Not
+yet a playable game: no game.yaml and no PLUGIN, so the registry does not list it (RULES.md)."""

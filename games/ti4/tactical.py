@@ -221,5 +221,5 @@ def _movement(d: Draft, catalog: Catalog, player: str, moves: Sequence[Move], ch
                     events.append(event("rift", f"{player} loses {lost} {uid} leaving the "
                                         f"gravity rift {rift}.", player=player, unit=uid,
                                         count=lost))
-    if moves:
-        remove_excess(d, catalog, moves[0].path[-1], player, events, "at the end of movement")
+    for sid in sorted({mv.start for mv in moves} | {mv.path[-1] for mv in moves}):
+        remove_excess(d, catalog, sid, player, events, "at the end of movement")

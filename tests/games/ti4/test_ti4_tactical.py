@@ -12,6 +12,7 @@ from games.ti4 import pack
 from games.ti4.board import Board, start
 from games.ti4.tactical import Outcome, tactical_action
 from games.ti4.units import Catalog
+from tests.support.conformance import real_chance
 from tests.support.ti4_table import Dice, board, strip_catalog
 
 CAT = strip_catalog()
@@ -204,3 +205,24 @@ def test_start_places_each_factions_home() -> None:
     assert d["planets"]["aurel"]["red"] == {"trooper": 3, "yard": 1}
     assert d["pools"]["red"] == {"fleet": 3, "strategy": 2, "tactic": 3}
     assert b.tokens_of("red") == 8
+
+
+def test_fighters_left_behind_beyond_capacity_are_removed() -> None:
+    """Ruling T8: capacity is checked at the end of movement in the systems ships left too; a
+    tender leaving its wings behind in open space loses them."""
+    b = board(space={"A": {"red": {"tender": 1, "wing": 2}}})
+    out = act(b, {"activate": "B", "move": [{"path": ["A", "B"], "ships": {"tender": 1}}]})
+    assert "A" not in out.board.to_data()["space"]
+    assert kinds(out, "excess")[0]["system"] == "A"
+
+
+def test_a_tactical_action_draws_from_pbems_fair_chance() -> None:
+    """The dice are pbem.chance's public draws (the chance the engine passes): the same inputs
+    give the same dice, every one a d10 listed with its label."""
+    b = board(space={"B": {"red": {"frigate": 2}}, "C": {"blue": {"frigate": 2}}})
+    order = {"activate": "C", "move": [{"path": ["B", "C"], "ships": {"frigate": 2}}]}
+    one = tactical_action(b, CAT, "red", order, {}, real_chance(3, ["red"]))
+    two = tactical_action(b, CAT, "red", order, {}, real_chance(3, ["red"]))
+    rolls = kinds(one, "roll")
+    assert rolls and all(1 <= x <= 10 for r in rolls for x in r["result"])
+    assert one.events == two.events and one.board == two.board

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from games.ti4 import pack
 from games.ti4.board import Board, planet, space, start
 from games.ti4.galaxy import reach
-from games.ti4.movement import fleet_size, ship_owners, situation
+from games.ti4.movement import capacity_excess, fleet_size, ship_owners, situation
 from games.ti4.production import docks
 from games.ti4.tactical import tactical_action
 from games.ti4.units import Catalog, cost_of
@@ -31,8 +31,14 @@ CAT = Catalog.from_pack(PACK, "small-4", ["H1", "H2", "H3", "H4"])
 def random_order(b: Board, player: str, rnd: random.Random) -> dict[str, Any]:
     """A legal tactical action for ``player``, chosen at random."""
     free = [s for s in sorted(CAT.galaxy.tiles) if not b.holds_token(s, player)]
-    active = rnd.choice(free)
     here = situation(b, CAT, player)
+    reached = sorted({dest for sid in CAT.galaxy.tiles
+                      for uid, n in b.stack(space(sid), player).items() if n
+                      for dest in reach(CAT.galaxy, sid, CAT.unit(uid, player).move, here)})
+    theirs = [s for s in reached if any(b.owner.get(p) not in (None, player)
+                                        for p in CAT.planets_in(s))]
+    active = rnd.choice(theirs if theirs and rnd.random() < 0.6 else
+                        reached if reached and rnd.random() < 0.7 else free)
     moves: list[dict[str, Any]] = []
     fleet = fleet_size(b, CAT, active, player)
     taken: dict[tuple[str, str], int] = {}
@@ -115,6 +121,13 @@ def check_invariants(b: Board, stalemate: bool) -> None:
                    if any(CAT.unit(u, p).ground for u in b.stack(planet(pid), p))]
         assert len(holders) <= 1, (pid, holders)
         assert b.owner.get(pid) in (None, *PLAYERS)
+    for sid in CAT.galaxy.tiles:
+        for player in PLAYERS:
+            assert capacity_excess(b, CAT, sid, player) == ({}, {}), (sid, player)
+    for place in b.places():
+        for player in b.players_at(place):
+            for uid, n in b.stack(place, player).items():
+                assert 0 <= b.damaged_count(place, player, uid) <= n
     if not stalemate:
         for sid in CAT.galaxy.tiles:
             assert len(ship_owners(b, CAT, sid)) <= 1, sid

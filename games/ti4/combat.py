@@ -92,6 +92,16 @@ def parse_standing(value: object, path: str, out: list[Problem]) -> Standing:
     return Standing(tuple(hits), at_most, tuple(to), cannon)
 
 
+def standing_problems(st: Standing, catalog: Catalog, path: str) -> list[Problem]:
+    """Names in standing answers that the catalog does not know."""
+    out = [Problem("standing-hits", f"{path}.hits[{i}]", f"no unit {h!r} (a unit id or "
+                   "'sustain')") for i, h in enumerate(st.hits)
+           if h != "sustain" and h not in catalog.units]
+    out += [Problem("standing-retreat", f"{path}.retreat.to[{i}]", f"no system {s!r}")
+            for i, s in enumerate(st.retreat_to) if s not in catalog.galaxy.tiles]
+    return out
+
+
 def roll(chance: Chance, label: str, count: int, why: str, events: list[Event]) -> list[int]:
     """``count`` d10 from the public stream ``label``, listed in an event."""
     result = [int(x) for x in chance.public(label).roll(D10, count)]

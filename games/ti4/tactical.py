@@ -36,6 +36,7 @@ from .combat import (
     roll,
     say,
     space_combat,
+    standing_problems,
 )
 from .galaxy import IMPASSABLE
 from .invasion import invade
@@ -90,13 +91,14 @@ def parse_order(order: object, out: list[Problem]) -> Order | None:
     for k in sorted(set(map(str, order)) - set(ORDER_KEYS)):
         out.append(Problem("unknown-field", k, f"a tactical action has no {k}:"))
     active = order.get("activate")
+    parsed = Order(str(active), parse_moves(order.get("move"), out),
+                   _planet_counts(order.get("bombard"), "bombard", out),
+                   _planet_counts(order.get("invade"), "invade", out),
+                   _counts(order.get("produce"), "produce", out))
     if not isinstance(active, str):
         out.append(Problem("activate", "activate", "activate: names the system to activate"))
         return None
-    build = _counts(order.get("produce"), "produce", out)
-    return Order(active, parse_moves(order.get("move"), out),
-                 _planet_counts(order.get("bombard"), "bombard", out),
-                 _planet_counts(order.get("invade"), "invade", out), build)
+    return parsed
 
 
 def _after_move(board: Board, player: str, o: Order) -> Draft:
@@ -172,6 +174,8 @@ def tactical_action(board: Board, catalog: Catalog, player: str, order: object,
     o = parse_order(order, problems)
     answers: dict[str, Standing] = {p: parse_standing(v, f"standing.{p}", problems)
                                     for p, v in sorted(standing.items())}
+    for p, st in answers.items():
+        problems += standing_problems(st, catalog, f"standing.{p}")
     if o is not None and not problems:
         problems = order_problems(board, catalog, player, o, resources, closed)
     if o is None or problems:

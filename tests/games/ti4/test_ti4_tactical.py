@@ -226,3 +226,15 @@ def test_a_tactical_action_draws_from_pbems_fair_chance() -> None:
     rolls = kinds(one, "roll")
     assert rolls and all(1 <= x <= 10 for r in rolls for x in r["result"])
     assert one.events == two.events and one.board == two.board
+
+
+def test_every_problem_of_an_order_and_its_standing_answers_at_once() -> None:
+    """T3: a bad order and bad standing answers are refused with every problem, each with its
+    path."""
+    b = board(space={"A": {"red": {"frigate": 1}}})
+    out = tactical_action(b, CAT, "red", {"move": "fast", "produce": {"frigate": 0}},
+                          {"blue": {"hits": ["frigat"], "retreat": {"to": ["Q"]}}}, Dice())
+    assert {(p.code, p.path) for p in out.problems} >= {
+        ("activate", "activate"), ("move", "move"), ("counts", "produce"),
+        ("standing-hits", "standing.blue.hits[0]"),
+        ("standing-retreat", "standing.blue.retreat.to[0]")}

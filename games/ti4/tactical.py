@@ -70,7 +70,7 @@ def _planet_counts(value: object, key: str, out: list[Problem]) -> dict[str, Cou
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        out.append(Problem(key, key, f"{key}: maps a planet to units"))
+        out.append(Problem("planet-counts", key, f"{key}: maps a planet to units"))
         return {}
     got: dict[str, Counts] = {}
     for pid, units in value.items():
@@ -136,12 +136,12 @@ def order_problems(board: Board, catalog: Catalog, player: str, o: Order, resour
         return out
     after = _after_move(board, player, o)
     here = set(catalog.planets_in(sid))
-    for key, table, want in (("bombard", o.bombard, "bombardment"),
-                             ("invade", o.invade, "ground")):
+    for key, table, want in (("bombard", o.bombard, "units with bombardment"),
+                             ("invade", o.invade, "ground forces")):
         need: Counts = {}
         for pid, units in sorted(table.items()):
             if pid not in here:
-                out.append(Problem(f"{key}-planet", f"{key}.{pid}", f"{pid} is not a planet "
+                out.append(Problem("invasion-planet", f"{key}.{pid}", f"{pid} is not a planet "
                                    f"of {sid}"))
             if key == "invade" and pid in closed:
                 out.append(Problem("invade-closed", f"{key}.{pid}", f"no one may land on {pid}"
@@ -149,16 +149,15 @@ def order_problems(board: Board, catalog: Catalog, player: str, o: Order, resour
             for uid, n in units.items():
                 spec = catalog.units.get(uid)
                 ok = spec is not None and (catalog.unit(uid, player).bombardment is not None
-                                           if want == "bombardment" else spec.ground)
+                                           if key == "bombard" else spec.ground)
                 if not ok:
-                    out.append(Problem(f"{key}-unit", f"{key}.{pid}.{uid}", f"{uid} has no "
-                                       f"{want}" if want == "bombardment" else
-                                       f"{uid} is not a ground force"))
+                    out.append(Problem("invasion-unit", f"{key}.{pid}.{uid}", f"{uid} may not "
+                                       f"be named here: {key} names {want}"))
                 need[uid] = need.get(uid, 0) + n
         for uid, n in sorted(need.items()):
             have = after.count(space(sid), player, uid)
             if n > have:
-                out.append(Problem(f"{key}-count", key, f"{n} {uid} named, but {have} of yours "
+                out.append(Problem("invasion-count", key, f"{n} {uid} named, but {have} of yours "
                                    f"will be in {sid}'s space"))
     out += produce_problems(board, catalog, player, sid, o.produce, resources)
     return out

@@ -183,3 +183,15 @@ def test_no_invasion_while_enemy_ships_remain() -> None:
     out = act(b, order, Dice({"combat:C:r1:blue:frigate": [9]}))
     assert kinds(out, "invasion-skipped")
     assert out.board.to_data()["owner"]["pc"] == "blue"
+
+
+def test_an_invasion_order_names_planets_of_the_active_system_and_units_that_can() -> None:
+    """T19, T20: bombard with bombardment units, land ground forces that will be in the active
+    system's space, on its planets, not on a closed one."""
+    b = board(space={"B": {"red": {"tender": 1, "trooper": 2}}})
+    order = {"activate": "C", "move": [{"path": ["B", "C"], "ships": {"tender": 1},
+                                        "carry": {"trooper": 2}}],
+             "bombard": {"pc": {"trooper": 1}}, "invade": {"pd": {"trooper": 3}}}
+    out = tactical_action(b, CAT, "red", order, {}, Dice(), closed=frozenset({"pd"}))
+    assert {p.code for p in out.problems} == {"invasion-unit", "invasion-planet",
+                                              "invade-closed", "invasion-count"}

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.ti4 import pack
 from games.ti4.tactical import Outcome, tactical_action
+from games.ti4.units import Catalog
 from tests.support.ti4_table import Dice, board, strip_catalog
 
 CAT = strip_catalog()
@@ -195,3 +197,33 @@ def test_an_invasion_order_names_planets_of_the_active_system_and_units_that_can
     out = tactical_action(b, CAT, "red", order, {}, Dice(), closed=frozenset({"pd"}))
     assert {p.code for p in out.problems} == {"invasion-unit", "invasion-planet",
                                               "invade-closed", "invasion-count"}
+
+
+def test_attacker_may_not_announce_a_retreat_when_the_defender_does() -> None:
+    """T14: the defender is asked first; in a round where it announces, the attacker may not."""
+    b = board(space={"B": {"red": {"frigate": 1}}, "C": {"blue": {"frigate": 1}}},
+              owner={"pd": "blue", "pa": "red"})
+    out = act(b, {"activate": "C", "move": [{"path": ["B", "C"], "ships": {"frigate": 1}}]},
+              Dice(), {"blue": {"retreat": {"at_most": 1}}, "red": {"retreat": {"at_most": 1}}})
+    assert [e["player"] for e in kinds(out, "retreat-announced")] == ["blue"]
+    assert kinds(out, "retreat")[0]["dest"] == "D"
+
+
+def test_a_combat_that_never_hits_stops_at_the_round_limit() -> None:
+    """T17: dice that never hit cannot hang the referee: 40 rounds, then a stalemate."""
+    b = board(space={"B": {"red": {"frigate": 1}}, "C": {"blue": {"frigate": 1}}})
+    out = act(b, {"activate": "C", "move": [{"path": ["B", "C"], "ships": {"frigate": 1}}]},
+              Dice())
+    assert kinds(out, "stalemate") and len(kinds(out, "roll")) == 2 * 40
+    assert kinds(out, "space-combat-end")[0]["winner"] is None
+
+
+def test_a_players_unit_upgrade_changes_his_units_only() -> None:
+    """T1: Catalog.from_pack takes each player's unit overrides (a unit upgrade's fields):
+    red's frigates with combat 6 hit on a 6, blue's still need 7."""
+    data = pack.standin()
+    cat = Catalog.from_pack(data, "small-3", upgrades={"red": {"frigate": {
+        "combat": {"value": 6, "dice": 1}, "move": 3}}})
+    assert cat.unit("frigate", "red").combat.value == 6  # type: ignore[union-attr]
+    assert cat.unit("frigate", "red").move == 3 and cat.unit("frigate", "blue").move == 2
+    assert cat.unit("frigate", "blue").combat.value == 7  # type: ignore[union-attr]

@@ -110,6 +110,15 @@ STANDING = {"red": {"hits": ["sustain", "wing", "trooper"], "retreat": {"at_most
             "white": {}}
 
 
+def with_batteries(b: Board) -> Board:
+    """The set-up board plus a battery (space cannon, planetary shield) on every home planet,
+    so that cannon fire and shields come up in random play."""
+    d = b.edit()
+    for pid, player in sorted(b.owner.items()):
+        d.add(planet(pid), player, "battery")
+    return d.freeze()
+
+
 def check_invariants(b: Board, stalemate: bool) -> None:
     for player in PLAYERS:
         assert b.tokens_of(player) == 8 <= 16
@@ -137,7 +146,7 @@ def check_invariants(b: Board, stalemate: bool) -> None:
 @given(st.integers(0, 2**32 - 1))
 def test_random_legal_tactical_actions_keep_the_boards_invariants(seed: int) -> None:
     rnd = random.Random(seed)
-    b = start(PACK, CAT, PLAYERS)
+    b = with_batteries(start(PACK, CAT, PLAYERS))
     for step in range(16):
         player = sorted(PLAYERS)[step % len(PLAYERS)]
         if b.pool(player, "tactic") < 1:

@@ -19,7 +19,7 @@ from pbem.game.chance import Chance
 
 from .board import Counts, Draft, Place, planet, space
 from .galaxy import IMPASSABLE
-from .movement import capacity_excess, ship_owners
+from .movement import capacity_excess, fleet_size, ship_owners
 from .units import Catalog, Roll, UnitSpec
 
 D10 = tuple(range(1, 11))
@@ -216,6 +216,18 @@ def _retreat(d: Draft, catalog: Catalog, system: str, player: str, st: Standing,
         d.move(space(system), space(dest), player, uid, n)
     events.append(event("retreat", f"{player} retreats {say(moved)} from {system} to {dest}.",
                         player=player, system=system, dest=dest, units=moved))
+    over = fleet_size(d, catalog, dest, player) - d.pool(player, "fleet")
+    lost: Counts = {}
+    for uid in sorted(moved, key=lambda u: (catalog.unit(u, player).cost or 0, u)):
+        while over > 0 and catalog.unit(uid, player).in_fleet \
+                and d.count(space(dest), player, uid):
+            d.destroy(space(dest), player, uid)
+            lost[uid] = lost.get(uid, 0) + 1
+            over -= 1
+    if lost:
+        events.append(event("fleet-excess", f"{player} loses {say(lost)} in {dest}, beyond "
+                            "his fleet pool after the retreat.", player=player, system=dest,
+                            units=lost))
     remove_excess(d, catalog, dest, player, events, "after the retreat")
 
 

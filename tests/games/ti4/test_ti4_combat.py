@@ -227,3 +227,15 @@ def test_a_players_unit_upgrade_changes_his_units_only() -> None:
     assert cat.unit("frigate", "red").combat.value == 6  # type: ignore[union-attr]
     assert cat.unit("frigate", "red").move == 3 and cat.unit("frigate", "blue").move == 2
     assert cat.unit("frigate", "blue").combat.value == 7  # type: ignore[union-attr]
+
+
+def test_a_retreat_keeps_the_fleet_pool() -> None:
+    """T14: ships retreating into a system where they would pass the fleet pool lose the
+    excess, cheapest first."""
+    b = board(space={"B": {"red": {"frigate": 2}}, "C": {"blue": {"frigate": 1, "picket": 1}},
+                     "D": {"blue": {"frigate": 1}}},
+              pools={"blue": {"tactic": 3, "fleet": 2, "strategy": 2}})
+    out = act(b, {"activate": "C", "move": [{"path": ["B", "C"], "ships": {"frigate": 2}}]},
+              Dice(), {"blue": {"retreat": {"at_most": 2, "to": ["D"]}}})
+    assert out.board.to_data()["space"]["D"] == {"blue": {"frigate": 2}}
+    assert kinds(out, "fleet-excess")[0]["units"] == {"picket": 1}

@@ -133,6 +133,7 @@ def check_invariants(b: Board, stalemate: bool) -> None:
     for sid in CAT.galaxy.tiles:
         for player in PLAYERS:
             assert capacity_excess(b, CAT, sid, player) == ({}, {}), (sid, player)
+            assert fleet_size(b, CAT, sid, player) <= b.pool(player, "fleet"), (sid, player)
     for place in b.places():
         for player in b.players_at(place):
             for uid, n in b.stack(place, player).items():

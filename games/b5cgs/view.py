@@ -64,7 +64,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
     out = plain_copy({**out, "pieces": pieces})  # from the state's own objects: copied here
-    out["pack"] = {**_pack_tables(state["pack"]), "pieces": out.pop("pieces")}
+    out["pack"] = _pack_view(_pack_tables(state["pack"]), out.pop("pieces"))
     return out
 
 
@@ -83,6 +83,20 @@ def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     if _PACK[0] != tables:
         _PACK[:] = [plain_copy(tables), plain_copy(tables)]
     return _PACK[1]  # type: ignore[no-any-return]
+
+
+#: The pack as the last views showed it: its tables (the object of ``_PACK``), its exposed
+#: pieces, and the pack dict made of them.
+_PACK_VIEW: list[Any] = [None, None, None]
+
+
+def _pack_view(tables: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """The view's ``pack``: the shared tables with the exposed ``pieces``, one object for
+    every view whose pieces are equal (every power's view of one state: the exposed pieces
+    are public), so the renderer encodes it once per resolution (pbem.render.cache)."""
+    if _PACK_VIEW[0] is not tables or _PACK_VIEW[1] != pieces:
+        _PACK_VIEW[:] = [tables, pieces, {**tables, "pieces": pieces}]
+    return _PACK_VIEW[2]  # type: ignore[no-any-return]
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:

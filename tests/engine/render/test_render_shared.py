@@ -5,8 +5,10 @@ computed once per state and power."""
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from pbem.game import registry
-from pbem.render import mails
+from pbem.render import mails, marks
 from pbem.store import replay
 from tests.support.pbem_host import Host, at
 
@@ -48,3 +50,43 @@ def test_each_view_is_computed_once_per_state_and_power(tmp_path):
     assert all(first[p] == plugin.view(dict(state), p) for p in first)
     other = dict(state)  # an equal state that is another object: computed afresh
     assert renderer.view(plugin, other, host.powers[0]) is not first[host.powers[0]]
+
+
+def test_the_html_star_field_is_drawn_once_and_marked_per_reader(tmp_path):
+    """The turn report's HTML star field (``_starmap.html``) is rendered once per renderer and
+    star field; each reader's report resolves its marks: bold on the reader's own stars, on no
+    other, and no mark character is left in any mail."""
+    host = Host(tmp_path)
+    for power in host.powers:
+        body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
+                                      "Hamal" if power == "algol" else "Vega")}
+        assert host.submit(power, body, at(1)).verdict == "accepted"
+    assert host.run(at(2))[0].status == "resolved"
+    plugin = registry.load("4000ad")
+    state = replay.load_state(plugin, host.game()).state
+    renderer = mails.Renderer("4000ad")
+    game = {"game_id": "g", "title": "G", "deadline": None, "checkpoint": None, "missed": {},
+            "instance": "0" * 32}
+    made = {p: mails.turn_report(renderer, plugin, state, state, [], [p], {"name": p}, game)
+            for p in host.powers}
+    made["gm"] = mails.gm_summary(renderer, plugin, state, state, [], game)
+    assert len(renderer.cache.parts["_starmap.html"]) == 1  # every reader and the summary
+    html_row = "font-size:12px;line-height:1.25;"  # the start of each star's row
+    for who, mail in made.items():
+        assert not marks.has_marks(mail.html) and not marks.has_marks(mail.text)
+        readers = [] if who == "gm" else [who]
+        view = plugin.view(dict(state), None if who == "gm" else who)
+        grid = plugin.presenter.star_map(view, readers)
+        cells = [cell for row in grid for area in row for cell in area["stars"]]
+        rows = [line for line in mail.html.splitlines() if html_row in line]
+        assert len(rows) == len(cells)
+        assert [("font-weight:bold;" in line) for line in rows] == [c["mine"] for c in cells]
+        assert any(c["mine"] for c in cells) == bool(readers)
+
+
+def test_marks_resolve_for_the_readers_only():
+    text = marks.mark("algol", "<b>") + "x" + marks.mark("pavo", "y") + marks.mark(None, "z")
+    assert marks.for_readers(text, ["algol"]) == "&lt;b&gt;x"
+    assert marks.for_readers(text, ["pavo", "vega"]) == "xy"
+    assert marks.for_readers(text, []) == "x"
+    assert isinstance(marks.for_readers(text, []), Markup)

@@ -186,7 +186,10 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
                 "legend": drawn["legend"], "pieces": drawn["pieces"],
                 "letters": drawn["letters"], "drawing": drawn["drawing"],
                 "window": public.get("window"), "result": public.get("result"),
-                "round": public.get("round")}
+                "round": public.get("round"),
+                # every power's banks as the public view has them (no row is "you"): what
+                # _board.txt shows, drawn once for every reader (``common``)
+                "banks": banks(public)}
         _MADE[key] = made
         while len(_MADE) > _KEEP:
             _MADE.popitem(last=False)
@@ -198,8 +201,10 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The common part (``_common``, shared between readers) and the reader's own: the banks
     table marks his row. A new dict each time, over the common values, which nobody
-    changes."""
-    return {**_common(view, events), "banks": banks(view)}
+    changes; ``common`` is the common part itself (the same object for every reader who
+    shares it: the templates draw ``_board.txt`` from it once)."""
+    common = _common(view, events)
+    return {**common, "banks": banks(view), "common": common}
 
 
 class B5Presenter(Presenter):

@@ -1,13 +1,17 @@
 """Fragments a resolution's mails share are drawn once, with the same bytes as drawn whole:
 the map's star cells (``_map_cells.svg``, the same for every reader: the reader's own are marked
 by CSS) are rendered once per renderer and put into each reader's map.svg, and each view is
-computed once per state and power."""
+computed once per state and power; partials drawn once with Renderer.once (4000 A.D.'s HTML
+star field, marked per reader; B5's hexes and text board) are the same for every reader."""
 
 from __future__ import annotations
+
+import json
 
 from markupsafe import Markup
 
 from pbem.game import registry
+from pbem.game.practice import PracticeChance
 from pbem.render import mails, marks
 from pbem.store import replay
 from tests.support.pbem_host import Host, at
@@ -90,3 +94,43 @@ def test_marks_resolve_for_the_readers_only():
     assert marks.for_readers(text, ["pavo", "vega"]) == "xy"
     assert marks.for_readers(text, []) == "x"
     assert isinstance(marks.for_readers(text, []), Markup)
+
+
+def test_once_renders_a_partial_once_per_equal_context():
+    """Renderer.once: the same text for a context equal to one it has seen (identity first,
+    then ==), a new rendering for any other, and the partial sees only what it is given."""
+    renderer = mails.Renderer("4000ad")
+    legend = [{"strong": "#000", "abbr": "ALG", "name": "Algol"}]
+    first = renderer.once("_map_legend.svg", legend=legend, ly=10)
+    assert renderer.once("_map_legend.svg", legend=legend, ly=10) is first
+    assert renderer.once("_map_legend.svg", legend=[dict(legend[0])], ly=10) is first
+    other = renderer.once("_map_legend.svg", legend=legend, ly=20)
+    assert other is not first and 'y="20"' in other and 'y="10"' not in other
+    renamed = renderer.once("_map_legend.svg", legend=[{**legend[0], "name": "Vega"}], ly=10)
+    assert "Vega" in renamed and "Algol" not in renamed
+    assert len(renderer.cache.parts["_map_legend.svg"]) == 3
+
+
+def test_b5s_hexes_and_text_board_are_drawn_once_for_every_reader():
+    """A B5 step: every power's report and the GM summary share one drawing of the hexes
+    (_hexes.svg) and, when the readers see the same events, one text board (_board.txt)."""
+    plugin = registry.load("b5cgs")
+    state = plugin.setup("basic-4", {"game_id": "once"})
+    for step in range(3):
+        orders = {p: plugin.default_orders(state, p) for p in plugin.powers_due(state)}
+        before = state
+        result = plugin.resolve(json.loads(json.dumps(state)), orders,
+                                PracticeChance("b5cgs", "once", step))
+        state = result.state
+    renderer = mails.Renderer("b5cgs")
+    game = {"game_id": "once", "title": "G", "deadline": None, "checkpoint": None,
+            "missed": {}, "instance": "0" * 32}
+    powers = list(plugin.view(dict(state), None)["powers"])
+    made = [mails.turn_report(renderer, plugin, before, state, result.events, [p],
+                              {"name": p}, game) for p in powers]
+    made.append(mails.gm_summary(renderer, plugin, before, state, result.events, game))
+    assert len(renderer.cache.parts["_hexes.svg"]) == 1
+    seen = [plugin.view_events(list(result.events), p) for p in powers]
+    if all(events == seen[0] for events in seen):
+        assert len(renderer.cache.parts["_board.txt"]) == 1
+    assert all("THE MAP" in m.text and not marks.has_marks(m.html) for m in made)

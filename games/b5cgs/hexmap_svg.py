@@ -5,8 +5,9 @@ then clockwise): a hex's centre is at ``(1.5 q, sqrt3 (r + q/2))`` hex radii. Th
 the cells of ``mapmodel`` into numbers (polygons, piece borders, unit discs, facing pointers)
 and the template only draws them, so the drawing is checked here, in Python, and the template
 stays free of arithmetic. The hexes themselves (two elements each, most of the map) are written
-here as SVG (``hexes_svg``), once per board: a template loop cost three times as much. Face-down pieces are grey hexes with their names only: a cell carries
-nothing else about them (mapmodel decides that from the view).
+here as SVG (``hexes_svg``), once per board: a template loop cost three times as much.
+Face-down pieces are grey hexes with their names only: a cell carries nothing else about them
+(mapmodel decides that from the view).
 
 What happened in the step is drawn over the map (``step_lines``): a solid arrow for each unit
 that moved, a dotted one for a jump, a thin dashed line from each firing unit to its target.

@@ -20,7 +20,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -239,6 +239,32 @@ def _power_facts(power: str, view: Mapping[str, Any], seq: int, given: Mapping[s
             **given, **facts}
 
 
+class _ViewLater(Mapping[str, Any]):
+    """``renderer.view(plugin, state, power)``, made when first read: the view before a
+    resolution that a presenter's ``report`` is handed, which most presenters never read (a
+    whole view per reader per resolution for nothing)."""
+
+    def __init__(self, renderer: Renderer, plugin: GamePlugin, state: Mapping[str, Any],
+                 power: str) -> None:
+        self._args = (renderer, plugin, state, power)
+        self._made: Mapping[str, Any] | None = None
+
+    def _view(self) -> Mapping[str, Any]:
+        if self._made is None:
+            renderer, plugin, state, power = self._args
+            self._made = renderer.view(plugin, state, power)
+        return self._made
+
+    def __getitem__(self, key: str) -> Any:
+        return self._view()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._view())
+
+    def __len__(self) -> int:
+        return len(self._view())
+
+
 # -- the mails ------------------------------------------------------------------------------------
 def turn_report(
     renderer: Renderer,
@@ -261,7 +287,7 @@ def turn_report(
     reports = []
     resolved = plugin.orders_turn(dict(state_before))
     for p in powers:
-        before = renderer.view(plugin, state_before, p)
+        before = _ViewLater(renderer, plugin, state_before, p)
         missed = int((game.get("missed") or {}).get(p, 0))
         seq = _next_seq(game, p)
         reports.append(_power_facts(p, views[p], seq, pres.report(

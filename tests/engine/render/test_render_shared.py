@@ -133,3 +133,24 @@ def test_b5s_text_board_is_drawn_once_for_every_reader():
     if all(events == seen[0] for events in seen):
         assert len(renderer.cache.parts["_board.txt"]) == 1
     assert all("THE MAP" in m.text and not marks.has_marks(m.html) for m in made)
+
+
+def test_the_view_before_is_made_only_for_a_presenter_that_reads_it():
+    """turn_report hands report() the view before the resolution made on first read: B5's
+    presenter never reads it, so no view of the state before is made; 4000 A.D.'s reads one
+    field of it, which is the view's."""
+    for game, read in (("b5cgs", False), ("4000ad", True)):
+        plugin = registry.load(game)
+        variant = {"b5cgs": "basic-4", "4000ad": "independents-4"}[game]
+        before = plugin.setup(variant, {"game_id": "later"})
+        orders = {p: plugin.default_orders(before, p) for p in plugin.powers_due(before)}
+        result = plugin.resolve(json.loads(json.dumps(before)), orders,
+                                PracticeChance(game, "later", 0))
+        renderer = mails.Renderer(game)
+        game_facts = {"game_id": "later", "title": "G", "deadline": None, "checkpoint": None,
+                      "missed": {}, "instance": "0" * 32}
+        power = plugin.powers_due(before)[0]
+        mails.turn_report(renderer, plugin, before, result.state, result.events, [power],
+                          {"name": power}, game_facts)
+        made = renderer.cache.views.get(id(before))
+        assert (made is not None and power in made[1]) == read

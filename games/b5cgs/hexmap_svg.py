@@ -4,8 +4,10 @@ Flat-topped hexes in axial coordinates ``(q, r)`` (games/b5cgs/hexes.py: directi
 then clockwise): a hex's centre is at ``(1.5 q, sqrt3 (r + q/2))`` hex radii. This module turns
 the cells of ``mapmodel`` into numbers (polygons, piece borders, unit discs, facing pointers)
 and the template only draws them, so the drawing is checked here, in Python, and the template
-stays free of arithmetic. Face-down pieces are grey hexes with their names only: a cell carries
-nothing else about them (mapmodel decides that from the view).
+stays free of arithmetic. The hexes themselves (two elements each, most of the map) are written
+here as SVG (``hexes_svg``), once per board: a template loop cost three times as much.
+Face-down pieces are grey hexes with their names only: a cell carries nothing else about them
+(mapmodel decides that from the view).
 
 What happened in the step is drawn over the map (``step_lines``): a solid arrow for each unit
 that moved, a dotted one for a jump, a thin dashed line from each firing unit to its target.
@@ -20,6 +22,8 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from markupsafe import Markup, escape
 
 SIZE = 34.0  # hex radius in pixels (texts of 11 px fit inside a hex)
 MARGIN = 14.0
@@ -142,6 +146,38 @@ def _borders(pieces: tuple[tuple[int, int, Any], ...], dx: float, dy: float
 
 _NONE = object()
 
+#: The hexes and the SVG ``hexes_svg`` made of them last (the readers' drawing and the game
+#: master's of one step draw equal hexes).
+_LAST_HEXES: list[Any] = [None, None]
+
+
+def hexes_svg(hexes: Sequence[Mapping[str, Any]]) -> Markup:
+    """The hexes and their names and marks as SVG (two groups), for ``map.svg``: the one part
+    of the drawing written here rather than in the template, because it is most of the map
+    (every hex twice) and a Jinja loop with an escape per value cost three times this; the
+    text is what the template's loop wrote (tests/games/b5cgs compare the two). Made once
+    for equal hexes."""
+    if _LAST_HEXES[0] == hexes:
+        return _LAST_HEXES[1]  # type: ignore[no-any-return]
+    out = ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n']
+    for h in hexes:
+        fill = "#fde68a" if h["b5"] else ("#f8fafc" if h["exposed"] else "#9ca3af")
+        shape = "hex" if h["exposed"] else "hex facedown"
+        out.append(f'<polygon points="{escape(h["points"])}" fill="{fill}" class="{shape}"/>\n')
+    out.append('</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n')
+    for h in hexes:
+        colour = "#4b5563" if h["exposed"] else "#f9fafb"
+        out.append(f'<text x="{escape(h["name_x"])}" y="{escape(h["name_y"])}" '
+                   f'fill="{colour}">{escape(h["name"])}</text>\n')
+        if h["marks"]:
+            out.append(f'<text x="{escape(h["marks_x"])}" y="{escape(h["marks_y"])}" '
+                       f'font-weight="bold" fill="#1e40af" class="marks">'
+                       f'{escape(h["marks"])}</text>')
+    out.append("</g>\n")
+    svg = Markup("".join(out))  # noqa: S704 - every value escaped above
+    _LAST_HEXES[:] = [list(hexes), svg]
+    return svg
+
 
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
             lines: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
@@ -149,7 +185,8 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     ``border_path`` draws them as one SVG path), ``units``, ``lines`` (``step_lines`` placed)
     and ``legend``. ``colours``: power -> {strong, light, letter, name}."""
     if not cells:
-        return {"width": 200, "height": 80, "hexes": [], "borders": [], "border_path": "",
+        return {"width": 200, "height": 80, "hexes": [], "hexes_svg": hexes_svg([]),
+                "borders": [], "border_path": "",
                 "units": [],
                 "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
     raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
@@ -208,6 +245,7 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
     return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
             "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "borders": list(borders), "border_path": path,
+            "hexes": hexes, "hexes_svg": hexes_svg(hexes),
+            "borders": list(borders), "border_path": path,
             "units": units, "lines": placed,
             "legend": legend, "map_top": TOP}

@@ -52,8 +52,8 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         "order": list(state["order"]), "current": state["current"],
         "window": None if step is None else {"kind": step.kind, "label": step.label,
                                              "due": list(step.due)},
-        "map": state["map"], "hexes": state["hexes"],
-        "tokens": state["tokens"], "next_token": state["next_token"],
+        "map": None, "hexes": None, "tokens": None,  # (below: the copies views share)
+        "next_token": state["next_token"],
         "powers": powers, "result": state["result"],
     }
     if power is not None:
@@ -64,7 +64,9 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
     out = plain_copy({**out, "pieces": pieces})  # from the state's own objects: copied here
-    out["pack"] = {**_pack_tables(state["pack"]), "pieces": out.pop("pieces")}
+    for key in ("map", "hexes", "tokens"):  # the board: one copy for the views of a state
+        out[key] = _board_copy(key, state[key])
+    out["pack"] = _pack_view(_pack_tables(state["pack"]), out.pop("pieces"))
     return out
 
 
@@ -83,6 +85,37 @@ def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     if _PACK[0] != tables:
         _PACK[:] = [plain_copy(tables), plain_copy(tables)]
     return _PACK[1]  # type: ignore[no-any-return]
+
+
+#: The board's parts (map, hexes, tokens) as the last state had them, and the copies views
+#: share.
+_BOARD: dict[str, list[Any]] = {}
+
+
+def _board_copy(key: str, value: Any) -> Any:
+    """A copy of the state's ``key`` (public: the board on the table) shared by every view
+    made from an equal one (every power's view of a state and the public view), as the pack's
+    tables are: views are never changed (docs/plugins.md, "The rules"; the order checks copy a
+    view before they play on it). Found by equality with a copy of what it was made from."""
+    kept = _BOARD.get(key)
+    if kept is None or kept[0] != value:
+        kept = [plain_copy({key: value})[key], plain_copy({key: value})[key]]
+        _BOARD[key] = kept
+    return kept[1]
+
+
+#: The pack as the last views showed it: its tables (the object of ``_PACK``), its exposed
+#: pieces, and the pack dict made of them.
+_PACK_VIEW: list[Any] = [None, None, None]
+
+
+def _pack_view(tables: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """The view's ``pack``: the shared tables with the exposed ``pieces``, one object for
+    every view whose pieces are equal (every power's view of one state: the exposed pieces
+    are public), so the renderer encodes it once per resolution (pbem.render.cache)."""
+    if _PACK_VIEW[0] is not tables or _PACK_VIEW[1] != pieces:
+        _PACK_VIEW[:] = [tables, pieces, {**tables, "pieces": pieces}]
+    return _PACK_VIEW[2]  # type: ignore[no-any-return]
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:

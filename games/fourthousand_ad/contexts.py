@@ -13,7 +13,7 @@ from .orderform import order_form
 from .powers import alliance_lines, forecast, home_warning, powers_table
 from .reach import reach
 from .sentences import sentence, sentences
-from .starmap import legend, map_notes, star_map, star_map_text
+from .starmap import field_text, legend, map_notes, neutral_grid, star_map
 from .threats import other_warps, own_warps
 from .words import (
     INVALID_DESTINATION,
@@ -84,11 +84,12 @@ def shared(
         for line in alliance_lines(v, readers):
             if line not in known:
                 known.append(line)
-    grid = star_map(view, readers)  # once: the text map, the HTML map and the notes share it
+    grid = star_map(view, readers)  # once: the HTML map and the notes share it
     return {
         "events": sentences(events, readers, view["version"]),
-        "map_text": star_map_text(view, readers, grid),
+        "map_text": field_text(view),
         "map": grid,
+        "star_field": neutral_grid(view),
         "map_notes": map_notes(view, readers, grid),
         "legend": legend(view),
         "other_warps": other_warps(view, readers),
@@ -125,7 +126,8 @@ def welcome(view: View, readers: Sequence[str] | None = None) -> dict[str, Any]:
         "light": colours(view, power)[1], "home": info["home"], "ships": info["ships"],
         "warps": len(view["warps"][power]), "turn": view["turn"],
         "due": power in view["due"],
-        "map_text": star_map_text(view, readers), "map": star_map(view, readers),
+        "map_text": field_text(view), "map": star_map(view, readers),
+        "star_field": neutral_grid(view),
         "map_notes": map_notes(view, readers), "legend": legend(view),
         "powers": powers_table(view, readers), "alliances": alliance_lines(view, readers),
         "forecast": forecast(view, power),
@@ -187,7 +189,8 @@ def gm(
                          + (", escrow held" if escrow else ""))
     return {
         "turn": public["turn"], "variant_title": public["variant_title"],
-        "events": lines, "map_text": star_map_text(public, []), "map": star_map(public, []),
+        "events": lines, "map_text": field_text(public), "map": star_map(public, []),
+        "star_field": neutral_grid(public),
         "map_notes": map_notes(public, []), "legend": legend(public),
         "powers": powers_table(public, []), "warps": warps, "private": private,
         "secrets": secret_rows, "due": [power_name(p) for p in public["due"]],

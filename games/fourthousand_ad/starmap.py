@@ -117,6 +117,19 @@ def neutral_grid(view: View) -> list[list[dict[str, Any]]]:
     return _LAST_NEUTRAL[1]  # type: ignore[no-any-return]
 
 
+_LAST_TEXT: list[Any] = [None, None]  # the grid of _LAST_GRID, its text map
+
+
+def field_text(view: View) -> list[str]:
+    """``star_map_text`` for any readers: the text map marks no reader's stars, so it is
+    drawn once per star field (the grid of ``_grid``, the same object while the stars and
+    colours are equal) and each caller gets a copy of its lines."""
+    grid = _grid(view)
+    if _LAST_TEXT[0] is not grid:
+        _LAST_TEXT[:] = [grid, star_map_text(view, (), grid)]
+    return list(_LAST_TEXT[1])
+
+
 def _cell_text(cell: Mapping[str, Any]) -> str:
     name = cell["name"] + (HOME_MARK if cell["home"] else "")
     holder = f"{cell['abbr']} {cell['ships']:>3}" if cell["shown"] else "-"

@@ -41,9 +41,10 @@ class Presenter(Protocol):
         after ``seq:``), so a player who copies the form names the game instance it is for."""
         ...
 
-    def report(self, before: View, view: View, *, readers: Sequence[str], missed: int,
-               seq: int) -> Context:
-        """One power's part of the turn report (``before``: its view before the resolution;
+    def report(self, before: Mapping[str, Any], view: View, *, readers: Sequence[str],
+               missed: int, seq: int) -> Context:
+        """One power's part of the turn report (``before``: its view before the resolution, a
+        read-only mapping made when first read;
         ``missed``: steps in a row it sent no orders for; ``seq``: of the pre-filled form)."""
         ...
 

@@ -8,6 +8,11 @@ round's receipts): the one cache of pbem.render.
   and after, with room for a catch-up).
 - ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
 - ``cells``: the drawing of each cell of a map grid (pbem.render.mails._map_cells).
+- ``encoded``: the canonical JSON of each object a view holds at its top level (a dict or a
+  list), by identity: views that share an object (a game's tables) have it encoded once
+  (``RenderCache.json``).
+- ``parts``: partials rendered once per context (pbem.render.environment.Renderer.once), by
+  template name: the contexts and the text, latest last.
 
 ``plugin_viewing`` hands the plugin to code that takes one (the order check of
 pbem.store.replay.gather_orders) with its ``view`` answered from here, so the views the
@@ -24,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem import canonical
 from pbem.game.plugin import GamePlugin
 
 VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and after)
@@ -35,6 +41,28 @@ class RenderCache:
         default_factory=dict)
     svg: dict[tuple[Any, ...], tuple[object, str]] = field(default_factory=dict)
     cells: list[tuple[Any, Any]] = field(default_factory=list)  # (map grid, its cells)
+    parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
+    encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
+
+    def json(self, doc: Mapping[str, Any]) -> bytes:
+        """``canonical.encode(doc)`` of a view (or a view with the host's fields added): the
+        same bytes, with each dict or list value at its top level encoded once per object
+        while this cache lives, so the objects the views of a resolution share are encoded
+        once (views and what they hold are never changed: docs/plugins.md)."""
+        if not all(type(k) is str for k in doc):
+            return canonical.encode(doc)
+        parts = []
+        for key in sorted(doc):
+            value = doc[key]
+            if type(value) is dict or type(value) is list:
+                hit = self.encoded.get(id(value))
+                if hit is None or hit[0] is not value:
+                    hit = (value, canonical.dumps(value))
+                    self.encoded[id(value)] = hit
+                parts.append(f"{canonical.dumps(key)}:{hit[1]}")
+            else:
+                parts.append(f"{canonical.dumps(key)}:{canonical.dumps(value)}")
+        return ("{" + ",".join(parts) + "}").encode("utf-8")
 
     def view(self, plugin: GamePlugin, state: Mapping[str, Any],
              power: str | None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+from markupsafe import Markup
 
 from pbem import lazy
 from pbem.errors import PbemError
@@ -23,6 +24,7 @@ from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
 from pbem.render.cache import RenderCache
+from pbem.render.marks import for_readers, mark
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
@@ -33,6 +35,7 @@ else:
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
+PARTS_KEPT = 8  # contexts of one partial that Renderer.once keeps (readers of one resolution)
 
 
 class RenderError(PbemError):
@@ -194,6 +197,8 @@ def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["para"] = para
+    env.filters["for_readers"] = for_readers
+    env.globals["mark"] = mark
     env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
     return env
 
@@ -232,13 +237,32 @@ class Renderer:
         return self.cache.view(plugin, state, power)
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
+        """The template ``name`` rendered with ``context``; templates may call ``once``
+        (``Renderer.once``)."""
         try:
-            return self.env.get_template(name).render(**context)
+            return self.env.get_template(name).render({"once": self.once, **context})
         except jinja2.TemplateNotFound as exc:
             where = ", ".join(str(p) for p in self.search_path)
             raise RenderError(f"no template {exc.name!r} (looked in {where})") from None
         except jinja2.UndefinedError as exc:
             raise RenderError(f"template {name}: {exc.message}") from None
+
+    def once(self, name: str, **context: Any) -> Markup:
+        """The partial ``name`` rendered from ``context`` alone, once per renderer (one
+        resolution) and context: a later call with equal values (compared by identity first,
+        then ``==``) gets the same text. For a part that is the same for every reader but for
+        its marks (pbem.render.marks): ``{{ once("_part.html", x=...) | for_readers(readers)
+        }}``. The cache holds the context, so identities are not reused while it lives."""
+        kept = self.cache.parts.setdefault(name, [])
+        for seen, text in kept:
+            if seen.keys() == context.keys() and all(
+                    v is context[k] or v == context[k] for k, v in seen.items()):
+                return text
+        text = Markup(self.render(name, context))  # noqa: S704 - our template, autoescaped
+        if len(kept) >= PARTS_KEPT:
+            del kept[0]
+        kept.append((context, text))
+        return text
 
     def mail(self, name: str, context: Mapping[str, Any],
              attachments: Sequence[Attachment] = ()) -> RenderedMail:

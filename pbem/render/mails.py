@@ -20,7 +20,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -80,7 +80,7 @@ def _json(value: Any) -> bytes:
     return canonical.encode(value) + b"\n"
 
 
-def _view_attachments(views: Mapping[str, Mapping[str, Any]],
+def _view_attachments(renderer: Renderer, views: Mapping[str, Mapping[str, Any]],
                       last_seq: Mapping[str, int] | None = None,
                       extra: Mapping[str, Mapping[str, Any]] | None = None) -> list[Attachment]:
     """Each view as JSON; with ``last_seq`` (the host's record of each power's last accepted
@@ -93,8 +93,10 @@ def _view_attachments(views: Mapping[str, Mapping[str, Any]],
 
     if len(views) == 1:
         ((power, view),) = views.items()
-        return [("view.json", "application/json", _json(doc(power, view)))]
-    return [(f"view-{p}.json", "application/json", _json(doc(p, v))) for p, v in views.items()]
+        return [("view.json", "application/json",
+                 renderer.cache.json(doc(power, view)) + b"\n")]
+    return [(f"view-{p}.json", "application/json", renderer.cache.json(doc(p, v)) + b"\n")
+            for p, v in views.items()]
 
 
 def _form_view(view: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
@@ -237,6 +239,32 @@ def _power_facts(power: str, view: Mapping[str, Any], seq: int, given: Mapping[s
             **given, **facts}
 
 
+class _ViewLater(Mapping[str, Any]):
+    """``renderer.view(plugin, state, power)``, made when first read: the view before a
+    resolution that a presenter's ``report`` is handed, which most presenters never read (a
+    whole view per reader per resolution for nothing)."""
+
+    def __init__(self, renderer: Renderer, plugin: GamePlugin, state: Mapping[str, Any],
+                 power: str) -> None:
+        self._args = (renderer, plugin, state, power)
+        self._made: Mapping[str, Any] | None = None
+
+    def _view(self) -> Mapping[str, Any]:
+        if self._made is None:
+            renderer, plugin, state, power = self._args
+            self._made = renderer.view(plugin, state, power)
+        return self._made
+
+    def __getitem__(self, key: str) -> Any:
+        return self._view()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._view())
+
+    def __len__(self) -> int:
+        return len(self._view())
+
+
 # -- the mails ------------------------------------------------------------------------------------
 def turn_report(
     renderer: Renderer,
@@ -259,7 +287,7 @@ def turn_report(
     reports = []
     resolved = plugin.orders_turn(dict(state_before))
     for p in powers:
-        before = renderer.view(plugin, state_before, p)
+        before = _ViewLater(renderer, plugin, state_before, p)
         missed = int((game.get("missed") or {}).get(p, 0))
         seq = _next_seq(game, p)
         reports.append(_power_facts(p, views[p], seq, pres.report(
@@ -268,12 +296,13 @@ def turn_report(
     ctx: dict[str, Any] = {
            **_step_facts(plugin, state_after, powers, views),
            "game": _game(game, player, plugin), "player": _player(player), "reports": reports,
-           "first": reports[0], "resolved_turn": resolved,
+           "first": reports[0], "resolved_turn": resolved, "readers": list(powers),
            "shared": pres.shared(list(views.values()), union, list(powers)),
            "notes": turn_notes(game, powers, (player or {}).get("tz"))}
     ctx["notes"]["standing"] = _standing_lines(renderer, plugin, state_before, powers, game)
     first = views[powers[0]]
-    attachments = _view_attachments(views, game.get("last_seq"), game.get("view_extra"))
+    attachments = _view_attachments(renderer, views, game.get("last_seq"),
+                                    game.get("view_extra"))
     # shared() drew the map from the first view for these readers: the SVG reuses it.
     # The map shows the board after the turn the report is for (not the turn now due).
     attachments += _map_into(ctx, renderer, pres, first, powers,
@@ -297,6 +326,7 @@ def welcome(
     ctx: dict[str, Any] = {
            **_step_facts(plugin, state, powers, views),
            "game": _game(game, player, plugin), "player": _player(player),
+           "readers": list(powers),
            "powers": [_power_facts(p, v, 0, pres.welcome(_form_view(v, game),
                                                          readers=list(powers)))
                       for p, v in views.items()],
@@ -304,7 +334,7 @@ def welcome(
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []],
            "fair_chance": game.get("fair_chance")}
     first = views[powers[0]]
-    attachments = _view_attachments(views, None, game.get("view_extra"))
+    attachments = _view_attachments(renderer, views, None, game.get("view_extra"))
     attachments += _map_into(ctx, renderer, pres, first, powers,
                              f"{ctx['game']['title']} — start")
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
@@ -479,7 +509,8 @@ def gm_notice(
            "line": notice_line(notice, tz), "powers": list(powers),
            "paused": bool(game.get("paused")), "over": bool(game.get("over")),
            "subject_when": (format_when(notice.get("deadline"), None) or {}).get("utc", "")}
-    attachments = (_view_attachments(views, game.get("last_seq"), game.get("view_extra"))
+    attachments = (_view_attachments(renderer, views, game.get("last_seq"),
+                                     game.get("view_extra"))
                    if views else [])
     return renderer.mail("gm_notice", ctx, attachments)
 
@@ -502,7 +533,7 @@ def gm_summary(
     secrets = {p: plugin.secrets(state, p) for p in powers}
     ctx: dict[str, Any] = {
            **_step_facts(plugin, state_after, powers, views),
-           "game": _game(game, None, plugin), "player": _player(None),
+           "game": _game(game, None, plugin), "player": _player(None), "readers": [],
            "resolved_turn": plugin.orders_turn(dict(state_before)),
            "missed": {power_name(p, public): n for p, n in (game.get("missed") or {}).items()},
            "press": {power_name(p, public): n for p, n in (game.get("press") or {}).items()},
@@ -537,8 +568,9 @@ def game_end(
     visible = [e for e in events if any(e in seen[p] for p in powers)]
     ctx: dict[str, Any] = {**_step_facts(plugin, state, powers, views),
                            "game": _game(game, player, plugin), "player": _player(player),
+                           "readers": list(powers),
                            **pres.game_end(first, visible, list(powers), reveal)}
-    attachments = _view_attachments(views)
+    attachments = _view_attachments(renderer, views)
     attachments += _map_into(ctx, renderer, pres, first, powers,
                              f"{ctx['game']['title']} — final")
     attachments.append(("reveal.json", "application/json", _json(list(reveal))))

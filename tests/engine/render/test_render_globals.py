@@ -27,6 +27,7 @@ def _stock(renderer: mails.Renderer) -> mails.Renderer:
                            autoescape=ours.autoescape, trim_blocks=True, lstrip_blocks=True,
                            keep_trailing_newline=True, auto_reload=False)
     env.filters.update(ours.filters)
+    env.globals.update({k: v for k, v in ours.globals.items() if k not in env.globals})
     other = mails.Renderer("4000ad")
     other.env = env
     return other

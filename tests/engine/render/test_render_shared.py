@@ -1,12 +1,18 @@
 """Fragments a resolution's mails share are drawn once, with the same bytes as drawn whole:
 the map's star cells (``_map_cells.svg``, the same for every reader: the reader's own are marked
 by CSS) are rendered once per renderer and put into each reader's map.svg, and each view is
-computed once per state and power."""
+computed once per state and power; partials drawn once with Renderer.once (4000 A.D.'s HTML
+star field, marked per reader; B5's hexes and text board) are the same for every reader."""
 
 from __future__ import annotations
 
+import json
+
+from markupsafe import Markup
+
 from pbem.game import registry
-from pbem.render import mails
+from pbem.game.practice import PracticeChance
+from pbem.render import mails, marks
 from pbem.store import replay
 from tests.support.pbem_host import Host, at
 
@@ -48,3 +54,103 @@ def test_each_view_is_computed_once_per_state_and_power(tmp_path):
     assert all(first[p] == plugin.view(dict(state), p) for p in first)
     other = dict(state)  # an equal state that is another object: computed afresh
     assert renderer.view(plugin, other, host.powers[0]) is not first[host.powers[0]]
+
+
+def test_the_html_star_field_is_drawn_once_and_marked_per_reader(tmp_path):
+    """The turn report's HTML star field (``_starmap.html``) is rendered once per renderer and
+    star field; each reader's report resolves its marks: bold on the reader's own stars, on no
+    other, and no mark character is left in any mail."""
+    host = Host(tmp_path)
+    for power in host.powers:
+        body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
+                                      "Hamal" if power == "algol" else "Vega")}
+        assert host.submit(power, body, at(1)).verdict == "accepted"
+    assert host.run(at(2))[0].status == "resolved"
+    plugin = registry.load("4000ad")
+    state = replay.load_state(plugin, host.game()).state
+    renderer = mails.Renderer("4000ad")
+    game = {"game_id": "g", "title": "G", "deadline": None, "checkpoint": None, "missed": {},
+            "instance": "0" * 32}
+    made = {p: mails.turn_report(renderer, plugin, state, state, [], [p], {"name": p}, game)
+            for p in host.powers}
+    made["gm"] = mails.gm_summary(renderer, plugin, state, state, [], game)
+    assert len(renderer.cache.parts["_starmap.html"]) == 1  # every reader and the summary
+    html_row = "font-size:12px;line-height:1.25;"  # the start of each star's row
+    for who, mail in made.items():
+        assert not marks.has_marks(mail.html) and not marks.has_marks(mail.text)
+        readers = [] if who == "gm" else [who]
+        view = plugin.view(dict(state), None if who == "gm" else who)
+        grid = plugin.presenter.star_map(view, readers)
+        cells = [cell for row in grid for area in row for cell in area["stars"]]
+        rows = [line for line in mail.html.splitlines() if html_row in line]
+        assert len(rows) == len(cells)
+        assert [("font-weight:bold;" in line) for line in rows] == [c["mine"] for c in cells]
+        assert any(c["mine"] for c in cells) == bool(readers)
+
+
+def test_marks_resolve_for_the_readers_only():
+    text = marks.mark("algol", "<b>") + "x" + marks.mark("pavo", "y") + marks.mark(None, "z")
+    assert marks.for_readers(text, ["algol"]) == "&lt;b&gt;x"
+    assert marks.for_readers(text, ["pavo", "vega"]) == "xy"
+    assert marks.for_readers(text, []) == "x"
+    assert isinstance(marks.for_readers(text, []), Markup)
+
+
+def test_once_renders_a_partial_once_per_equal_context():
+    """Renderer.once: the same text for a context equal to one it has seen (identity first,
+    then ==), a new rendering for any other, and the partial sees only what it is given."""
+    renderer = mails.Renderer("4000ad")
+    legend = [{"strong": "#000", "abbr": "ALG", "name": "Algol"}]
+    first = renderer.once("_map_legend.svg", legend=legend, ly=10)
+    assert renderer.once("_map_legend.svg", legend=legend, ly=10) is first
+    assert renderer.once("_map_legend.svg", legend=[dict(legend[0])], ly=10) is first
+    other = renderer.once("_map_legend.svg", legend=legend, ly=20)
+    assert other is not first and 'y="20"' in other and 'y="10"' not in other
+    renamed = renderer.once("_map_legend.svg", legend=[{**legend[0], "name": "Vega"}], ly=10)
+    assert "Vega" in renamed and "Algol" not in renamed
+    assert len(renderer.cache.parts["_map_legend.svg"]) == 3
+
+
+def test_b5s_text_board_is_drawn_once_for_every_reader():
+    """A B5 step: every power's report and the GM summary share one text board (_board.txt)
+    when the readers see the same events."""
+    plugin = registry.load("b5cgs")
+    state = plugin.setup("basic-4", {"game_id": "once"})
+    for step in range(3):
+        orders = {p: plugin.default_orders(state, p) for p in plugin.powers_due(state)}
+        before = state
+        result = plugin.resolve(json.loads(json.dumps(state)), orders,
+                                PracticeChance("b5cgs", "once", step))
+        state = result.state
+    renderer = mails.Renderer("b5cgs")
+    game = {"game_id": "once", "title": "G", "deadline": None, "checkpoint": None,
+            "missed": {}, "instance": "0" * 32}
+    powers = list(plugin.view(dict(state), None)["powers"])
+    made = [mails.turn_report(renderer, plugin, before, state, result.events, [p],
+                              {"name": p}, game) for p in powers]
+    made.append(mails.gm_summary(renderer, plugin, before, state, result.events, game))
+    seen = [plugin.view_events(list(result.events), p) for p in powers]
+    if all(events == seen[0] for events in seen):
+        assert len(renderer.cache.parts["_board.txt"]) == 1
+    assert all("THE MAP" in m.text and not marks.has_marks(m.html) for m in made)
+
+
+def test_the_view_before_is_made_only_for_a_presenter_that_reads_it():
+    """turn_report hands report() the view before the resolution made on first read: B5's
+    presenter never reads it, so no view of the state before is made; 4000 A.D.'s reads one
+    field of it, which is the view's."""
+    for game, read in (("b5cgs", False), ("4000ad", True)):
+        plugin = registry.load(game)
+        variant = {"b5cgs": "basic-4", "4000ad": "independents-4"}[game]
+        before = plugin.setup(variant, {"game_id": "later"})
+        orders = {p: plugin.default_orders(before, p) for p in plugin.powers_due(before)}
+        result = plugin.resolve(json.loads(json.dumps(before)), orders,
+                                PracticeChance(game, "later", 0))
+        renderer = mails.Renderer(game)
+        game_facts = {"game_id": "later", "title": "G", "deadline": None, "checkpoint": None,
+                      "missed": {}, "instance": "0" * 32}
+        power = plugin.powers_due(before)[0]
+        mails.turn_report(renderer, plugin, before, result.state, result.events, [power],
+                          {"name": power}, game_facts)
+        made = renderer.cache.views.get(id(before))
+        assert (made is not None and power in made[1]) == read

@@ -8,7 +8,8 @@ turn job is ``pbem run`` for the first legs and the last, the same job in this p
 * a **standing file** (``turn: standing``) Red wrote while leg 41 was open reaches the
   referee after leg 41 resolved; it is accepted, named in its receipt ("Standing file
   received"), used at leg 43 where Red sends nothing, and named by the export and ``pbem
-  audit``;
+  audit``; leg 43 (``closes_when_answered``) needs no mail and resolves in the run that
+  resolves leg 42 (the figures of docs/plugins.md, "One window at a time");
 * silence in a ``silence: default`` window (a baton leg) is the default answer: no missed turn
   is counted, no report has a "Missed turn" section and the game master gets no alert, though
   ``nmr_alert`` is 1; silence in the sprint (the contract's default window) is a missed turn,
@@ -24,6 +25,7 @@ turn job is ``pbem run`` for the first legs and the last, the same job in this p
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -178,6 +180,19 @@ def test_a_step_every_due_power_answered_by_standing_file_closes_at_once(relay) 
     host: Host = relay["host"]
     resolves = host.entries("resolve")
     assert resolves[USED - 2].time == resolves[USED - 1].time
+    opened = [host.entries()[0].time, *(r.time for r in resolves)]
+    waits = [_minutes(r.time) - _minutes(start)
+             for start, r in zip(opened[:-1], resolves, strict=True)]
+    at_once = [i + 1 for i, w in enumerate(waits) if w == 0]
+    print(f"relay: the round's {len(waits)} windows were open {sum(waits) / 60:.1f} h in all "
+          f"(the test's clock: a runner answers 12 min after his leg opens, the turn job runs "
+          f"every 30 min); {len([w for w in waits if w >= 120])} waited for their 2 h deadline "
+          f"(silence); closed at once by a standing answer: legs {at_once}")
+    assert at_once == [USED]
+
+
+def _minutes(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() / 60
 
 
 def test_the_receipt_and_the_audit_name_the_standing_file(relay) -> None:

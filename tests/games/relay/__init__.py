@@ -8,7 +8,8 @@ steps. Each leg is one window:
   ``silence="default"`` (a runner who sends nothing jogs: pace 1, no missed turn) and
   ``notify="due"`` (only the next runner is mailed a report; the others hear of it in a
   digest at their own pace) and ``closes_when_answered=True`` (the leg ends once the runner
-  has answered, even in a game whose schedule is not ``early``);
+  has answered, by a file of the leg or his standing file, even in a game whose schedule is
+  not ``early``);
 * a **sprint** (the round's last leg, and every ``sprint``-th: every third in the short round
   ``round-6``, every sixteenth in the long ``round-48``) is run by every power, on the
   contract's defaults: silence is a missed turn, everyone is mailed.
@@ -138,10 +139,12 @@ class Relay(Game):
             events.append(private({"type": "split", "turn": leg, "split": time}, p))
         new["turn"] = leg + 1
         if leg >= new["legs"]:
-            return self.finish(new, f"{leg} legs run", self.winners(new), events)
+            return self.finish(new, f"{leg} legs run", self.leaders(new), events)
         return Resolution(new, events)
 
-    def winners(self, state: dict[str, Any]) -> list[str]:
+    def leaders(self, state: dict[str, Any]) -> list[str]:
+        """The best scores, who win the round once its last leg is run. A round ended by
+        agreement (a draw vote, ``pbem gm end``) has no winner: the contract's ``winners``."""
         best = max(me["score"] for me in state["powers"].values())
         return [p for p in runners(state) if state["powers"][p]["score"] == best]
 

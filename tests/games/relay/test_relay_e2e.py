@@ -282,7 +282,8 @@ def test_a_unanimous_draw_vote_ends_the_game_and_the_audit_replays_it(relay) -> 
     end = ops[-1]
     assert end["vote"] == "draw" and len(end["votes"]) == len(host.powers)
     assert host.plugin.is_over(host.state())
-    assert "draw agreed" in host.state()["result"]["reason"]
+    result = host.state()["result"]
+    assert "draw agreed" in result["reason"] and result["winners"] == [], result
     told = [m for m in relay["mails"]["green"] if "over" in str(m["Subject"]).lower()]
     assert told, [str(m["Subject"]) for m in relay["mails"]["green"]]
     audit = relay["audit"]

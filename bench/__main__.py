@@ -9,6 +9,7 @@ import sys
 MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_ingest",
            "bench_turnjob", "bench_audit", "bench_chance", "bench_scaling",
            "bench_ingest_scaling", "bench_idle", "bench_start")
+MODULES += ("bench_windows",)  # a six-player many-window round: mails and syncs per window
 
 
 def main() -> int:

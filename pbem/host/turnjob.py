@@ -57,6 +57,7 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
+from pbem.game.views import order_view
 from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
@@ -370,8 +371,10 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
             (deadline is not None and now >= deadline)
             or all(orderdoc.ready_of(standing[p]["text"]) for p in due))
         schedule = game.config.schedule
-        if all_in and _closes_when_answered(plugin, state):
-            schedule = replace(schedule, early=True)  # Window.closes_when_answered
+        if _closes_when_answered(plugin, state):  # Window.closes_when_answered
+            all_in = all_in or _answered(plugin, state, due, standing, summary.standing_files)
+            if all_in:
+                schedule = replace(schedule, early=True)
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
             if deadline is None:
                 return game, None
@@ -430,10 +433,28 @@ def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) ->
 
 def _closes_when_answered(plugin: GamePlugin, state: dict[str, Any]) -> bool:
     """Whether the next step resolves once every due power has answered, whatever the
-    schedule's ``early`` says (``Window.closes_when_answered``). An answer is an accepted
-    order file marked ready; the standing answers of a later change are the hook."""
+    schedule's ``early`` says (``Window.closes_when_answered``; the answers: :func:`_answered`)."""
     window = plugin.window(state)
     return window is not None and window.closes_when_answered
+
+
+def _answered(plugin: GamePlugin, state: dict[str, Any], due: Sequence[str],
+              step_files: dict[str, Any], standing_files: dict[str, Any]) -> bool:
+    """Whether every due power has answered a ``closes_when_answered`` step: with a file of
+    the step marked ready, or, having sent none, with a standing file (``turn: standing``) the
+    rules accept now. The resolution then uses that same file (pbem.store.replay.gather_orders
+    checks it against the same state), so a step every due power pre-answered closes at the
+    first run, in the same visit as the step before it (docs/plugins.md, "Window policies")."""
+    def answer(power: str) -> bool:
+        if power in step_files:
+            return orderdoc.ready_of(step_files[power]["text"])
+        kept = standing_files.get(power)
+        if kept is None:
+            return False
+        _, problems = plugin.normalize_orders(kept["orders"], order_view(plugin, state, power))
+        return not problems
+
+    return all(answer(p) for p in due)
 
 
 def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:

@@ -8,9 +8,16 @@ steps. Each leg is one window:
   ``silence="default"`` (a runner who sends nothing jogs: pace 1, no missed turn) and
   ``notify="due"`` (only the next runner is mailed a report; the others hear of it in a
   digest at their own pace) and ``closes_when_answered=True`` (the leg ends once the runner
-  has answered, even in a game whose schedule is not ``early``);
-* a **sprint** (the round's last leg; in the short round ``round-6`` every third leg) is run
-  by every power, on the contract's defaults: silence is a missed turn, everyone is mailed.
+  has answered, by a file of the leg or his standing file, even in a game whose schedule is
+  not ``early``);
+* a **sprint** (the round's last leg, and every ``sprint``-th: every third in the short round
+  ``round-6``, every sixteenth in the long ``round-48``) is run by every power, on the
+  contract's defaults: silence is a missed turn, everyone is mailed.
+
+A runner may send a **standing file** (``turn: standing``, docs/protocol.md) of his ``pace``:
+it is his answer for every later leg he runs and sends nothing for. The variants are data:
+legs, the sprint's period and the runners (``round-48-six``: six runners, for ``bench/
+bench_windows.py``).
 
 A runner's pace (1 to 3) is his score for the leg. His split (the leg's time, ``SPLIT-…``) is
 his secret: an event private to him and a line of his view only, so a digest that showed
@@ -31,7 +38,11 @@ from pbem.game.events import private, visible_to
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
 POWERS = ("red", "green", "blue")
-VARIANTS = {"round-12": (12, 12), "round-6": (6, 3)}  # legs, a sprint every so many legs
+SIX = (*POWERS, "gold", "grey", "white")
+#: variant -> (legs, a sprint every so many legs, the runners in baton order)
+VARIANTS: dict[str, tuple[int, int, tuple[str, ...]]] = {
+    "round-12": (12, 12, POWERS), "round-6": (6, 3, POWERS), "round-48": (48, 16, POWERS),
+    "round-48-six": (48, 16, SIX)}
 PACES = (1, 2, 3)
 
 
@@ -41,9 +52,15 @@ def is_sprint(state: Mapping[str, Any]) -> bool:
     return leg % int(state["sprint"]) == 0 or leg >= int(state["legs"])
 
 
-def runner(leg: int) -> str:
+def runners(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variant's runners, in baton order."""
+    return VARIANTS[str(state["variant"])][2]
+
+
+def runner(state: Mapping[str, Any], leg: int) -> str:
     """Who holds the baton on a baton leg (the sprint is everyone's)."""
-    return POWERS[(leg - 1) % len(POWERS)]
+    order = runners(state)
+    return order[(leg - 1) % len(order)]
 
 
 def split(power: str, leg: int, pace: int) -> str:
@@ -71,10 +88,12 @@ class Relay(Game):
     title = "Relay"
     presenter = RelayPresenter()
     counted = {"legs": ("ran",)}
+    #: "if I run and send nothing, run at this pace" (docs/protocol.md, "Standing files")
+    standing_sections = ("pace",)
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        return {name: VariantInfo(name, f"A round of {n} legs, a sprint every {k}", POWERS)
-                for name, (n, k) in VARIANTS.items()}
+        return {name: VariantInfo(name, f"A round of {n} legs, a sprint every {k}", powers)
+                for name, (n, k, powers) in VARIANTS.items()}
 
     def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         if variant not in VARIANTS:
@@ -82,15 +101,16 @@ class Relay(Game):
                             f"(known: {', '.join(VARIANTS)})")
         return {"game": "relay", "game_id": options["game_id"], "variant": variant, "turn": 1,
                 "legs": VARIANTS[variant][0], "sprint": VARIANTS[variant][1],
-                "powers": {p: {"score": 0, "splits": []} for p in POWERS}, "result": None}
+                "powers": {p: {"score": 0, "splits": []} for p in VARIANTS[variant][2]},
+                "result": None}
 
     def window(self, state: dict[str, Any]) -> Window | None:
         if self.is_over(state):
             return None
         leg = int(state["turn"])
         if is_sprint(state):
-            return Window("sprint", f"Leg {leg}: the sprint, everyone runs", POWERS)
-        p = runner(leg)
+            return Window("sprint", f"Leg {leg}: the sprint, everyone runs", runners(state))
+        p = runner(state, leg)
         return Window("leg", f"Leg {leg}: {p.capitalize()} carries the baton", (p,),
                       silence="default", notify="due", closes_when_answered=True)
 
@@ -119,12 +139,14 @@ class Relay(Game):
             events.append(private({"type": "split", "turn": leg, "split": time}, p))
         new["turn"] = leg + 1
         if leg >= new["legs"]:
-            return self.finish(new, f"{leg} legs run", self.winners(new), events)
+            return self.finish(new, f"{leg} legs run", self.leaders(new), events)
         return Resolution(new, events)
 
-    def winners(self, state: dict[str, Any]) -> list[str]:
-        best = max(state["powers"][p]["score"] for p in POWERS)
-        return [p for p in POWERS if state["powers"][p]["score"] == best]
+    def leaders(self, state: dict[str, Any]) -> list[str]:
+        """The best scores, who win the round once its last leg is run. A round ended by
+        agreement (a draw vote, ``pbem gm end``) has no winner: the contract's ``winners``."""
+        best = max(me["score"] for me in state["powers"].values())
+        return [p for p in runners(state) if state["powers"][p]["score"] == best]
 
     def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
         powers = {p: {"score": me["score"], **({"splits": list(me["splits"])}

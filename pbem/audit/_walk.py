@@ -769,7 +769,7 @@ class Walker:
         problem = self.votes.visit(entry.seq, b, self.keys)  # votes and what they made
         if problem is not None:
             raise self.fail(entry, *problem)
-        if op == "end":
+        if op in ("end", "cancel"):
             self.tally.claimed_over = True
         if self.chance.secret_seq == entry.seq:
             self.tally.chance_secret = True

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add(
         sub, "vote",
         description="Vote, as the player of a power, for an act of the whole game: draw (end "
-        "the game now with a shared result), pause, resume, or concede (your power alone). "
+        "the game now with a shared result), cancel (end it now with no winner), pause, "
+        "resume, or concede (your power alone). "
         "Prints a signed vote block: paste it into a mail to the referee. A vote acts when "
         "every player still in the game has voted for it (or a majority, if the game's config "
         "says so); concede acts at once. Withdraw a vote with --withdraw.")

@@ -57,7 +57,7 @@ ORDER_BYTES_PER_TURN = 256 * 1024
 
 RECEIPT_DOMAIN = "pbem-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
-_TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
+TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
 class GameBusy(PbemError):
@@ -474,7 +474,7 @@ def claimed(block: str) -> tuple[str | None, str | None]:
         body = _claimed_body(block)
         data, _ = scan(body)
         if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
-            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
+            data = {m.group(1): m.group(2) for m in TOP_LEVEL.finditer(body)}
         game, power = data.get("game"), data.get("power")
     except Exception:  # whatever the text, a claim is only a hint
         return None, None
@@ -508,7 +508,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         body = _claimed_body(block)
         data, _ = scan(body)
         if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
-            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
+            data = {m.group(1): m.group(2) for m in TOP_LEVEL.finditer(body)}
         claimed_game, claimed_power = data.get("game"), data.get("power")
     except (PbemError, ValueError):
         pass

@@ -8,9 +8,11 @@ extend      move the current deadline
 replace     a new player (address and key) takes over a power
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored by the game's own rule for an agreed end)
+cancel      end the game now with no winner: the result says ``cancelled``
 prefs       a player's signed preferences, recorded and written to config.yaml
 vote        a player's signed vote, recorded (pbem.host.votes); when the vote carries, the act
-            (end, pause, resume, concede) is logged with ``votes``: the log seqs of its votes
+            (end, cancel, pause, resume, concede) is logged with ``votes``: the log seqs of
+            its votes
 
 Every operation but ``status`` changes what the players must do, so each is mailed to every
 player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
@@ -296,6 +298,14 @@ def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
         rule: str = "unanimous") -> Done:
     return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
                                **_by_vote("draw", votes, rule)})
+
+
+def cancel(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+           rule: str = "unanimous") -> Done:
+    """End the game now with no winner (pbem.game.results.cancelled): its result says
+    ``cancelled``; every player and the game master are told."""
+    return _append(path, now, {"op": "cancel", "reason": reason or "cancelled",
+                               **_by_vote("cancel", votes, rule)})
 
 
 def vote(path: Path, now: datetime, body: dict[str, Any],

@@ -460,7 +460,7 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 
 
 # -- what the players are told besides their orders -------------------------------------------
-GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end")
+GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end", "cancel")
 
 
 def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ own signature domain (``pbem-vote-v1``), so a vote signature never passes as ord
     game: wild-7
     power: algol
     seq: 1              # per power, higher than any vote file it sent before
-    vote: draw          # draw | pause | resume | concede
+    vote: draw          # draw | cancel | pause | resume | concede
     withdraw: false     # optional: true takes back this power's vote of that kind
     -----BEGIN PBEM SIGNATURE-----
     key: <fingerprint>
@@ -59,7 +59,7 @@ MARKERS = (BEGIN, SIGNATURE, END)
 KEYS = ("pbem", "game", "power", "seq", "vote", "withdraw", "prefs")
 REQUIRED = ("pbem", "game", "power", "seq")
 #: What a vote may ask for. ``concede`` is the sender's alone; the others need the players.
-KINDS = ("draw", "pause", "resume", "concede")
+KINDS = ("draw", "cancel", "pause", "resume", "concede")
 
 _minting: ContextVar[bool] = ContextVar("_vote_minting", default=False)
 

@@ -43,6 +43,8 @@ def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
         return f"{name} conceded on {at} (through the game master)."
     if op == "end":
         return f"The game master ended the game on {at}{reason}."
+    if op == "cancel":
+        return f"The game master cancelled the game on {at}{reason}: it ends with no winner."
     return f"The game master made a change on {at} ({op})."
 
 

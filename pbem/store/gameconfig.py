@@ -94,7 +94,7 @@ LATE_ORDERS = ("refuse", "until-run")
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
 #: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
-VOTE_KINDS = ("draw", "pause", "resume")
+VOTE_KINDS = ("draw", "cancel", "pause", "resume")
 VOTE_RULES = ("unanimous", "majority")
 POWER_KEYS = ("email", "key", "tz", "digest")
 #: How often a player not mailed after a step (pbem.game.plugin.Window ``notify``) hears of

@@ -25,6 +25,7 @@ from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._lookup import LogLookup, Secrets
 from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
+from pbem.audit._seats import SeatBook
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.audit._votes import VoteBook
 from pbem.chance.contributions import Contributions
@@ -232,6 +233,7 @@ class Walker:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
         self.votes = VoteBook(self.game_id, list(self.keys))
+        self.seats = SeatBook(list(self.keys))
         self._key_texts: tuple[int, dict[str, str]] | None = None
         self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
@@ -423,6 +425,7 @@ class Walker:
             raise self._chance_fail(entry, exc) from None
         self.chance.note(entry)
         self.tally.orders += 1
+        self.seats.back(power)  # an accepted file takes a seat back from autopilot
         state = self.state
         if b["turn"] == STANDING_TURN:
             self._standing_file(entry, b)
@@ -525,6 +528,8 @@ class Walker:
         if isinstance(b["turn"], int):
             self.tally.resolved(b["turn"])
         self.tally.resolutions += 1
+        if isinstance(b["used"], dict):
+            self.seats.resolved(b)  # missed due steps in a row (abandoned seats)
         state = self.state
         try:
             self.step = self.chance.resolve(entry, self.standing if state is not None else None)
@@ -767,6 +772,8 @@ class Walker:
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
         problem = self.votes.visit(entry.seq, b, self.keys)  # votes and what they made
+        if problem is None:
+            problem = self.seats.gm(entry.seq, b)  # abandoned seats on autopilot
         if problem is not None:
             raise self.fail(entry, *problem)
         if op in ("end", "cancel"):
@@ -807,6 +814,7 @@ class Walker:
         self.chance.note(entry)
         self.retired[self.keys[power].fingerprint] = (power, entry.seq)
         self.keys[power] = new
+        self.seats.back(power)
         self.key_version += 1
         self.tally.keys_replaced.append(power)
 

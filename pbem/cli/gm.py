@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("power")
     q.add_argument("--email", required=True)
     q.add_argument("--key", required=True, help="the new player's .pub file or key text")
+    q = op("autopilot", "an abandoned seat plays by its standing orders (or the game's default "
+                        "answer) and no step waits for it, until its player sends orders again")
+    q.add_argument("power")
     q = op("concede", "a power concedes (on its player's request)")
     q.add_argument("power")
     q = op("end", "end the game now by agreement: the game's own rule for an agreed end "
@@ -92,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         done = gmops.replace(path, now, args.power, args.email, read_public_key(args.key))
     elif args.op == "concede":
         done = gmops.concede(path, now, args.power)
+    elif args.op == "autopilot":
+        done = gmops.autopilot(path, now, args.power)
     elif args.op == "cancel":
         done = gmops.cancel(path, now, args.reason)
     else:

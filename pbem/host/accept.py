@@ -305,6 +305,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         held.queue(msg, f"rejection:{v.sha256}:{message_id}", verdict.queued)
         return verdict
     failpoints.reached("before-orders-append")
+    autopilot = game.log.summary.on_autopilot().get(v.power)  # taken back by this file
     # Staged: written with the batch's other entries for this game by games.commit() (at once
     # without a batch), before any reply of the batch is queued.
     game.log.stage(replay.ORDERS, max(now or received, received), replay.orders_body(
@@ -319,7 +320,8 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject, ready=v.ready, late=None if v.standing else late)
+                              subject, ready=v.ready, late=None if v.standing else late,
+                              autopilot=autopilot)
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 

@@ -6,6 +6,8 @@ pause       no turn is resolved while paused
 resume      resume with a fresh deadline from now
 extend      move the current deadline
 replace     a new player (address and key) takes over a power
+autopilot   an abandoned seat plays by its standing orders until its player sends orders again
+            (pbem.host.seats)
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored by the game's own rule for an agreed end)
 cancel      end the game now with no winner: the result says ``cancelled``
@@ -33,7 +35,7 @@ from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.results import GameResult
-from pbem.host import leftovers, notify, retention, rootindex
+from pbem.host import leftovers, notify, retention, rootindex, seats
 from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import config as mail_config
 from pbem.mail import trouble
@@ -114,6 +116,8 @@ def status(path: Path, now: datetime) -> list[str]:
                          + (" (or the deadline)" if game.config.schedule.early
                             else " until the deadline (early resolution is off)"))
     lines += [f"settings: {p} {v.line()}" for p, v in game.config.prefs.items() if v.to_data()]
+    lines += [f"autopilot: {p} (since log entry {seq}: its standing orders are used until its "
+              "player sends orders again)" for p, seq in game.log.summary.on_autopilot().items()]
     missed = game.log.summary.missed_turns()
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
@@ -287,6 +291,24 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
     rootindex.forget(path.parent, path.name)  # ingest re-reads this game from now on
     return _append(path, now, {"op": "replace", "power": power, "email": email,
                                "key": key.text()}, kind=replay.KEY, then=write_files)
+
+
+def autopilot(path: Path, now: datetime, power: str) -> Done:
+    """Put ``power``'s seat on autopilot (pbem.host.seats): its standing orders or the game's
+    default answer are used and no step waits for it, until its player sends orders again."""
+    try:
+        body = seats.body(GameDir.open(path), power)
+    except seats.SeatError as exc:
+        raise GMError(str(exc)) from None
+
+    def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
+        try:
+            if seats.body(game, power) != body:
+                raise GMError(f"{power}'s seat changed meanwhile: try again")
+        except seats.SeatError as exc:
+            raise GMError(str(exc)) from None
+
+    return _append(path, now, body, check=check)
 
 
 def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ()) -> Done:

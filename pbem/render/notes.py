@@ -41,6 +41,12 @@ def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
                 "now taken only with the new player's key.")
     if op == "concede":
         return f"{name} conceded on {at} (through the game master)."
+    if op == "autopilot":
+        who = ("The referee" if notice.get("auto") else "The game master")
+        return (f"{who} put {name}'s seat on autopilot on {at}, after {notice.get('missed')} "
+                f"missed turns in a row: {name}'s standing orders (or the game's default "
+                f"answer) are used and no turn waits for it, until its player sends orders "
+                "again (that takes the seat back) or a new player takes it.")
     if op == "end":
         return f"The game master ended the game on {at}{reason}."
     if op == "cancel":

@@ -23,6 +23,7 @@ from pbem import canonical
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._lookup import LogLookup, Secrets
+from pbem.audit._mailed import mailed_problem, said
 from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
 from pbem.audit._seats import SeatBook
@@ -234,6 +235,7 @@ class Walker:
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
         self.votes = VoteBook(self.game_id, list(self.keys))
         self.seats = SeatBook(list(self.keys))
+        self.mailed: dict[str, str] = {}  # what the last resolution recorded (pbem.audit._mailed)
         self._key_texts: tuple[int, dict[str, str]] | None = None
         self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
@@ -530,6 +532,7 @@ class Walker:
         self.tally.resolutions += 1
         if isinstance(b["used"], dict):
             self.seats.resolved(b)  # missed due steps in a row (abandoned seats)
+        mailed_before, self.mailed = self.mailed, said(b)
         state = self.state
         try:
             self.step = self.chance.resolve(entry, self.standing if state is not None else None)
@@ -604,6 +607,13 @@ class Walker:
         except PbemError as exc:  # NO_CHANCE: the entry records no chance, yet the rules drew
             raise self.fail(entry, "random", "a chance record for a resolution that draws",
                             str(exc), "the rules core draws in this step") from None
+        over = plugin.is_over(result.state)
+        problem = mailed_problem(window.notify if window is not None else None, over,
+                                 result.events, [] if over else plugin.powers_due(result.state),
+                                 self.seats.powers, b, mailed_before)
+        if problem is not None:
+            raise self.fail(entry, *problem, "who is mailed after a step follows the window's "
+                            "notify policy (docs/operations.md, \"Digests\")")
         _add(self.tally.counts, plugin.counts(result.events))
         self.tally.chance_replayed += drew
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())

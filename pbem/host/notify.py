@@ -499,6 +499,7 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
     nmr = {}
+    on_autopilot = at.on_autopilot()
     silence = silence_answers(body)
     for power, sha in body["used"].items():
         if sha is not None or (silence and power in body["due"]):
@@ -512,7 +513,9 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       "escrow_unused": sorted(s for s in used if not used[s]),
                       "stale": list(body["stale"].get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
-                      "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
+                      "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert
+                      and power not in on_autopilot,  # (pbem.host.seats: no alert then)
+                      "autopilot": power in on_autopilot}
     # Due powers whose standing file (turn: standing) was used: the report names it.
     standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
                 for power, sha in body["used"].items()

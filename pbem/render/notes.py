@@ -75,6 +75,9 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
     if nmr.get("alerted"):
         out.append("The game master has been told, and may give the power to a new player.")
+    if nmr.get("autopilot"):
+        out.append(f"{name}'s seat is on autopilot: its standing orders are used and no turn "
+                   "waits for it. Send orders to take the seat back.")
     return out
 
 

@@ -67,6 +67,11 @@ def test_the_cron_job_puts_an_abandoned_seat_on_autopilot_and_its_player_takes_i
     resolved = len(host.entries(replay.RESOLVE))
     _turn(host, 100, 100.5)
     assert len(host.entries(replay.RESOLVE)) == resolved + 1
+    host.run(at(100.6))  # its mail delivered
+    report = [_text(m) for m in host.sent(f"{SILENT}@example.org")
+              if "seat is on autopilot" in _text(m)]
+    assert report and "Send orders to take the seat back" in report[-1], report
+    assert "The game master has been told" not in report[-1]
     host.run(at(140))  # well into the reminder window of the next turn
     assert not [m for m in host.sent(f"{SILENT}@example.org")
                 if "remind" in str(m["Subject"]).lower()]

@@ -607,10 +607,13 @@ class Walker:
         except PbemError as exc:  # NO_CHANCE: the entry records no chance, yet the rules drew
             raise self.fail(entry, "random", "a chance record for a resolution that draws",
                             str(exc), "the rules core draws in this step") from None
-        over = plugin.is_over(result.state)
-        problem = mailed_problem(window.notify if window is not None else None, over,
-                                 result.events, [] if over else plugin.powers_due(result.state),
-                                 self.seats.powers, b, mailed_before)
+        notify = window.notify if window is not None else None
+        problem = None
+        if notify not in (None, "all") or "mailed" in b:  # (a plain step costs nothing more)
+            over = plugin.is_over(result.state)
+            problem = mailed_problem(notify, over, result.events,
+                                     [] if over else plugin.powers_due(result.state),
+                                     self.seats.powers, b, mailed_before)
         if problem is not None:
             raise self.fail(entry, *problem, "who is mailed after a step follows the window's "
                             "notify policy (docs/operations.md, \"Digests\")")

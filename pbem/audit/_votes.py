@@ -19,7 +19,8 @@ from pbem.protocol.keys import PublicKey
 from pbem.protocol.votedoc import verify_vote
 
 #: The operation each vote kind makes (as pbem.host.votes.ACTS).
-ACTS = {"draw": "end", "pause": "pause", "resume": "resume", "concede": "concede"}
+ACTS = {"draw": "end", "cancel": "cancel", "pause": "pause", "resume": "resume",
+        "concede": "concede"}
 RULES = ("unanimous", "majority")
 Problem = tuple[str, str, str]  # (field, expected, found) for the audit's failure line
 

@@ -23,8 +23,10 @@ from pbem import canonical
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._lookup import LogLookup, Secrets
+from pbem.audit._mailed import mailed_problem, said
 from pbem.audit._parallel import Ahead, signed_outcome
 from pbem.audit._press import press_problem
+from pbem.audit._seats import SeatBook
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.audit._votes import VoteBook
 from pbem.chance.contributions import Contributions
@@ -232,6 +234,8 @@ class Walker:
             raise self.fail(genesis, "keys", "well-formed public keys", str(exc)) from None
         self.key_version = 0  # counts key changes (order files checked ahead, _parallel)
         self.votes = VoteBook(self.game_id, list(self.keys))
+        self.seats = SeatBook(list(self.keys))
+        self.mailed: dict[str, str] = {}  # what the last resolution recorded (pbem.audit._mailed)
         self._key_texts: tuple[int, dict[str, str]] | None = None
         self._fingerprints: tuple[int, dict[str, PublicKey]] | None = None
         if sorted(self.keys) != sorted(info.powers):
@@ -423,6 +427,7 @@ class Walker:
             raise self._chance_fail(entry, exc) from None
         self.chance.note(entry)
         self.tally.orders += 1
+        self.seats.back(power)  # an accepted file takes a seat back from autopilot
         state = self.state
         if b["turn"] == STANDING_TURN:
             self._standing_file(entry, b)
@@ -525,6 +530,9 @@ class Walker:
         if isinstance(b["turn"], int):
             self.tally.resolved(b["turn"])
         self.tally.resolutions += 1
+        if isinstance(b["used"], dict):
+            self.seats.resolved(b)  # missed due steps in a row (abandoned seats)
+        mailed_before, self.mailed = self.mailed, said(b)
         state = self.state
         try:
             self.step = self.chance.resolve(entry, self.standing if state is not None else None)
@@ -599,6 +607,16 @@ class Walker:
         except PbemError as exc:  # NO_CHANCE: the entry records no chance, yet the rules drew
             raise self.fail(entry, "random", "a chance record for a resolution that draws",
                             str(exc), "the rules core draws in this step") from None
+        notify = window.notify if window is not None else None
+        problem = None
+        if notify not in (None, "all") or "mailed" in b:  # (a plain step costs nothing more)
+            over = plugin.is_over(result.state)
+            problem = mailed_problem(notify, over, result.events,
+                                     [] if over else plugin.powers_due(result.state),
+                                     self.seats.powers, b, mailed_before)
+        if problem is not None:
+            raise self.fail(entry, *problem, "who is mailed after a step follows the window's "
+                            "notify policy (docs/operations.md, \"Digests\")")
         _add(self.tally.counts, plugin.counts(result.events))
         self.tally.chance_replayed += drew
         self.tally.escrow_opened += sum(len(v) for v in b["escrow"].values())
@@ -767,9 +785,11 @@ class Walker:
         op = b.get("op")
         self.tally.gm_ops.append(str(op))
         problem = self.votes.visit(entry.seq, b, self.keys)  # votes and what they made
+        if problem is None:
+            problem = self.seats.gm(entry.seq, b)  # abandoned seats on autopilot
         if problem is not None:
             raise self.fail(entry, *problem)
-        if op == "end":
+        if op in ("end", "cancel"):
             self.tally.claimed_over = True
         if self.chance.secret_seq == entry.seq:
             self.tally.chance_secret = True
@@ -807,6 +827,7 @@ class Walker:
         self.chance.note(entry)
         self.retired[self.keys[power].fingerprint] = (power, entry.seq)
         self.keys[power] = new
+        self.seats.back(power)
         self.key_version += 1
         self.tally.keys_replaced.append(power)
 

@@ -26,8 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ingest": ("ingest", "read order mail and accept or reject the orders in it"),
     "run": ("run", "the cron job: resolve due turns, mail reports and reminders, deliver the "
             "outbox"),
-    "gm": ("gm", "game-master operations: status, pause, resume, extend, replace, concede, end, "
-           "digest, quarantine, release"),
+    "gm": ("gm", "game-master operations: status, pause, resume, extend, replace, autopilot, "
+           "concede, end, cancel, digest, quarantine, release"),
     "export": ("export", "write the whole game (config, keys, order files, resolutions) to one "
                "signed file"),
     "dice": ("dice", "re-check a step's public dice and shuffles (docs/protocol.md, Fair "
@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "archive": ("archive", "write a static replay site of a game (HTML, no server, no external "
                 "requests)"),
     "press": ("press", "sign press (messages to other powers) and check relayed press"),
-    "vote": ("vote", "sign a vote: draw, pause, resume or concede"),
+    "vote": ("vote", "sign a vote (draw, cancel, pause, resume or concede) or your prefs"),
     "components": ("components", "check a component pack (cards, tokens, map pieces, a board)"),
     "rules": ("rules", "print a game's rules document (RULES.md: its rules and rulings)"),
 }

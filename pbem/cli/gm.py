@@ -42,11 +42,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("power")
     q.add_argument("--email", required=True)
     q.add_argument("--key", required=True, help="the new player's .pub file or key text")
+    q = op("autopilot", "an abandoned seat plays by its standing orders (or the game's default "
+                        "answer) and no step waits for it, until its player sends orders again")
+    q.add_argument("power")
     q = op("concede", "a power concedes (on its player's request)")
     q.add_argument("power")
     q = op("end", "end the game now by agreement: the game's own rule for an agreed end "
                   "decides the result (its RULES.md or docs/rules.md)")
     q.add_argument("--reason", default="ended by agreement")
+    q = op("cancel", "end the game now with no winner: the result says cancelled")
+    q.add_argument("--reason", default="cancelled")
     q = op("digest", "how often a power's player hears of steps not mailed to him (a step "
                      "whose window mails only some players): every-step, daily or when-due")
     q.add_argument("power")
@@ -90,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         done = gmops.replace(path, now, args.power, args.email, read_public_key(args.key))
     elif args.op == "concede":
         done = gmops.concede(path, now, args.power)
+    elif args.op == "autopilot":
+        done = gmops.autopilot(path, now, args.power)
+    elif args.op == "cancel":
+        done = gmops.cancel(path, now, args.reason)
     else:
         done = gmops.end(path, now, args.reason)
     print(f"{args.op}: {done.summary}")

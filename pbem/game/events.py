@@ -104,3 +104,19 @@ def check_events(events: Sequence[Any], game: str = "the game") -> None:
     problems = event_problems(events)
     if problems:
         raise EventError(f"{game} produced events the engine refuses: " + "; ".join(problems))
+
+
+def notified(notify: str, events: Sequence[Mapping[str, Any]], due_next: Sequence[str]
+             ) -> set[str]:
+    """The powers a step whose window says ``notify`` mails a full report (a report, or a
+    digest when earlier steps were held back from them): the next due powers, and for
+    ``notify: "touched"`` every power an event of the step is addressed to or names in
+    ``power`` (pbem.host.mailpolicy decides with it; the audit checks with it)."""
+    out = set(due_next)
+    if notify == "touched":
+        for event in events:
+            out.update(visible_to(event) or [])
+            power = event.get("power")
+            if isinstance(power, str):
+                out.add(power)
+    return out

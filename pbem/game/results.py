@@ -5,11 +5,20 @@ A game ends by setting ``result`` in its state to a mapping; it may hold any key
 the powers, empty when nobody did), why (``reason``, the game's word: ``cluster``,
 ``agreement``, ...) and on which turn (``turn``, where the game records it). The audit's
 summary (pbem.audit.verify) and the game master's status line (pbem.host.gmops) say them.
+
+A cancelled game (:func:`cancelled`) ends as the game's own agreed end would (its scores, its
+reveals) but with no winner and the reason ``cancelled``, in the result and in every event
+that names winners.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+#: The ``reason`` of a cancelled game (pbem gm cancel, a players' cancel vote).
+CANCELLED = "cancelled"
 
 
 class GameResult(TypedDict, total=False):
@@ -18,3 +27,15 @@ class GameResult(TypedDict, total=False):
     winners: list[str]
     reason: str
     turn: int
+
+
+def cancelled(state: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's agreed end (``state`` and ``events`` as its ``end_game`` gave them) made a
+    cancellation: ``result`` and every event naming ``winners`` say nobody won, ``cancelled``."""
+    new = copy.deepcopy(dict(state))
+    if isinstance(new.get("result"), dict):
+        new["result"] = {**new["result"], "winners": [], "reason": CANCELLED}
+    out = [{**e, "winners": [], "reason": CANCELLED} if "winners" in e else dict(e)
+           for e in events]
+    return new, out

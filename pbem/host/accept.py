@@ -57,7 +57,7 @@ ORDER_BYTES_PER_TURN = 256 * 1024
 
 RECEIPT_DOMAIN = "pbem-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.receipt+json"
-_TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
+TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
 class GameBusy(PbemError):
@@ -305,6 +305,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
         held.queue(msg, f"rejection:{v.sha256}:{message_id}", verdict.queued)
         return verdict
     failpoints.reached("before-orders-append")
+    autopilot = game.log.summary.on_autopilot().get(v.power)  # taken back by this file
     # Staged: written with the batch's other entries for this game by games.commit() (at once
     # without a batch), before any reply of the batch is queued.
     game.log.stage(replay.ORDERS, max(now or received, received), replay.orders_body(
@@ -319,7 +320,8 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     if not reply:
         return verdict
     msg = notify.receipt_mail(ctx, state, v.power, normalized, fields, signature, reply_to,
-                              subject, ready=v.ready, late=None if v.standing else late)
+                              subject, ready=v.ready, late=None if v.standing else late,
+                              autopilot=autopilot)
     held.queue(msg, f"receipt:{v.sha256}", verdict.queued)
     return verdict
 
@@ -474,7 +476,7 @@ def claimed(block: str) -> tuple[str | None, str | None]:
         body = _claimed_body(block)
         data, _ = scan(body)
         if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
-            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
+            data = {m.group(1): m.group(2) for m in TOP_LEVEL.finditer(body)}
         game, power = data.get("game"), data.get("power")
     except Exception:  # whatever the text, a claim is only a hint
         return None, None
@@ -508,7 +510,7 @@ def _rejected_unverified(root: Path, block: str, problems: list[Problem], receiv
         body = _claimed_body(block)
         data, _ = scan(body)
         if not isinstance(data, dict):  # damaged YAML: the top-level "game:" and "power:" lines
-            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
+            data = {m.group(1): m.group(2) for m in TOP_LEVEL.finditer(body)}
         claimed_game, claimed_power = data.get("game"), data.get("power")
     except (PbemError, ValueError):
         pass

@@ -6,11 +6,15 @@ pause       no turn is resolved while paused
 resume      resume with a fresh deadline from now
 extend      move the current deadline
 replace     a new player (address and key) takes over a power
+autopilot   an abandoned seat plays by its standing orders until its player sends orders again
+            (pbem.host.seats)
 concede     a power concedes, at its player's request
 end         end the game now by agreement (scored by the game's own rule for an agreed end)
+cancel      end the game now with no winner: the result says ``cancelled``
 prefs       a player's signed preferences, recorded and written to config.yaml
 vote        a player's signed vote, recorded (pbem.host.votes); when the vote carries, the act
-            (end, pause, resume, concede) is logged with ``votes``: the log seqs of its votes
+            (end, cancel, pause, resume, concede) is logged with ``votes``: the log seqs of
+            its votes
 
 Every operation but ``status`` changes what the players must do, so each is mailed to every
 player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by the next
@@ -31,7 +35,7 @@ from pbem.chance import contributions
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.results import GameResult
-from pbem.host import leftovers, notify, retention, rootindex
+from pbem.host import leftovers, notify, retention, rootindex, seats
 from pbem.host.turnjob import MAILED, STOPPED, chance_waiting
 from pbem.mail import config as mail_config
 from pbem.mail import trouble
@@ -112,6 +116,8 @@ def status(path: Path, now: datetime) -> list[str]:
                          + (" (or the deadline)" if game.config.schedule.early
                             else " until the deadline (early resolution is off)"))
     lines += [f"settings: {p} {v.line()}" for p, v in game.config.prefs.items() if v.to_data()]
+    lines += [f"autopilot: {p} (since log entry {seq}: its standing orders are used until its "
+              "player sends orders again)" for p, seq in game.log.summary.on_autopilot().items()]
     missed = game.log.summary.missed_turns()
     if any(m["total"] for m in missed.values()):
         lines.append("missed turns: " + ", ".join(
@@ -287,6 +293,24 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
                                "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
+def autopilot(path: Path, now: datetime, power: str) -> Done:
+    """Put ``power``'s seat on autopilot (pbem.host.seats): its standing orders or the game's
+    default answer are used and no step waits for it, until its player sends orders again."""
+    try:
+        body = seats.body(GameDir.open(path), power)
+    except seats.SeatError as exc:
+        raise GMError(str(exc)) from None
+
+    def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
+        try:
+            if seats.body(game, power) != body:
+                raise GMError(f"{power}'s seat changed meanwhile: try again")
+        except seats.SeatError as exc:
+            raise GMError(str(exc)) from None
+
+    return _append(path, now, body, check=check)
+
+
 def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ()) -> Done:
     _power(GameDir.open(path), power)
     return _append(path, now, {"op": "concede", "power": power, **_by_vote("concede", votes)})
@@ -296,6 +320,14 @@ def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
         rule: str = "unanimous") -> Done:
     return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
                                **_by_vote("draw", votes, rule)})
+
+
+def cancel(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
+           rule: str = "unanimous") -> Done:
+    """End the game now with no winner (pbem.game.results.cancelled): its result says
+    ``cancelled``; every player and the game master are told."""
+    return _append(path, now, {"op": "cancel", "reason": reason or "cancelled",
+                               **_by_vote("cancel", votes, rule)})
 
 
 def vote(path: Path, now: datetime, body: dict[str, Any],

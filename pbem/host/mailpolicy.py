@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.game.events import visible_to
+from pbem.game.events import notified
 from pbem.game.plugin import Window
 from pbem.schedule import parse_iso
 from pbem.store.gameconfig import GameConfig
@@ -39,15 +39,9 @@ DAY = timedelta(days=1)
 def named(window: Window, events: Sequence[Mapping[str, Any]], due_next: Sequence[str]
           ) -> set[str]:
     """The powers a step's window mails a full report: the next due powers, and for
-    ``notify: "touched"`` every power an event of the step is addressed to or names."""
-    out = set(due_next)
-    if window.notify == "touched":
-        for event in events:
-            out.update(visible_to(event) or [])
-            power = event.get("power")
-            if isinstance(power, str):
-                out.add(power)
-    return out
+    ``notify: "touched"`` every power an event of the step is addressed to or names
+    (pbem.game.events.notified, which the audit checks the record with)."""
+    return notified(window.notify, events, due_next)
 
 
 def decide(window: Window | None, events: Sequence[Mapping[str, Any]],

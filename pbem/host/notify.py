@@ -215,9 +215,10 @@ def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any]
         mail = mails.gm_summary(ctx.renderer, ctx.plugin, before, after, events, info)
         out.append((f"gm-summary:{gid}:{entry.seq}", ctx.compose_wire(gm, mail, kind="report")))
         alert_after = ctx.game.config.nmr_alert
+        on_autopilot = at.on_autopilot()  # the game master chose already: no alert
         for power, in_a_row in info["missed_in_a_row"].items():
             if (in_a_row >= alert_after and entry.body["used"].get(power, "") is None
-                    and not silence_answers(entry.body)):
+                    and not silence_answers(entry.body) and power not in on_autopilot):
                 out.append((f"nmr:{gid}:{entry.seq}:{power}",
                             _nmr_alert(ctx, gm, power, in_a_row)))
     if ctx.plugin.is_over(after):
@@ -296,8 +297,15 @@ def chance_facts(ctx: Context, entry: Entry) -> dict[str, Any] | None:
 def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     text = (f"{mails.power_name(power)} has sent no orders for {in_a_row} turns in a row in game "
             f"{ctx.game.game_id}. Its standing orders were used.\n\n"
-            f"You may replace the player: pbem gm replace {ctx.game.path} {power} "
-            "--email ADDRESS --key FILE.pub\n")
+            "Two ways on for an abandoned seat:\n"
+            f"- autopilot: pbem gm autopilot {ctx.game.path} {power}\n"
+            "  (its standing orders, or the game's default answer, are used and no step waits "
+            "for it, until its player sends orders again)\n"
+            f"- a new player: pbem gm replace {ctx.game.path} {power} "
+            "--email ADDRESS --key FILE.pub\n"
+            + ("" if ctx.game.config.abandoned is None else
+               f"(config abandoned: the referee puts the seat on autopilot by itself after "
+               f"{ctx.game.config.abandoned[0]} missed due steps in a row)\n"))
     mail = mails.RenderedMail(f"[{ctx.game.game_id}] {mails.power_name(power)} missed "
                                f"{in_a_row} turns", text, "", [])
     return ctx.compose_wire(gm, mail, kind="report")
@@ -388,7 +396,7 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
 def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
-                 late: dict[str, str] | None = None) -> Wire:
+                 late: dict[str, str] | None = None, autopilot: int | None = None) -> Wire:
     """The receipt, quoting the current deadline (as the log has it now, after any extension)
     and saying honestly when a correction is still possible: ``ready`` files let the turn
     resolve early; ``late`` (accepted after deadline + grace in a game that takes late orders
@@ -401,7 +409,11 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
                           received=str(fields["received"]),
                           chance=receipt_chance(ctx, info, power, int(fields["seq"])),
-                          standing=fields["turn"] == STANDING_TURN)
+                          standing=fields["turn"] == STANDING_TURN,
+                          seat=None if autopilot is None else (
+                              f"Your seat was on autopilot (since log entry {autopilot}): "
+                              f"these orders take it back. From now on {mails.power_name(power)}"
+                              " plays your orders again, and the turns wait for you as before."))
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
                             reply_to=reply_to)
 
@@ -460,7 +472,7 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 
 
 # -- what the players are told besides their orders -------------------------------------------
-GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end")
+GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end", "cancel", "autopilot")
 
 
 def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
@@ -471,7 +483,9 @@ def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
     if entry.kind not in (replay.GM, replay.KEY) or op not in GM_OPS:
         return None
     return {"op": op, "seq": entry.seq, "time": entry.time, "deadline": body.get("deadline"),
-            "reason": body.get("reason") or "", "power": body.get("power") or ""}
+            "reason": body.get("reason") or "", "power": body.get("power") or "",
+            **({"missed": body.get("missed"), "auto": bool(body.get("auto"))}
+               if op == "autopilot" else {})}
 
 
 def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
@@ -485,6 +499,7 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
     nmr = {}
+    on_autopilot = at.on_autopilot()
     silence = silence_answers(body)
     for power, sha in body["used"].items():
         if sha is not None or (silence and power in body["due"]):
@@ -498,7 +513,9 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       "escrow_unused": sorted(s for s in used if not used[s]),
                       "stale": list(body["stale"].get(power, [])),
                       "total": count["total"], "in_a_row": count["in_a_row"],
-                      "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
+                      "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert
+                      and power not in on_autopilot,  # (pbem.host.seats: no alert then)
+                      "autopilot": power in on_autopilot}
     # Due powers whose standing file (turn: standing) was used: the report names it.
     standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
                 for power, sha in body["used"].items()
@@ -576,6 +593,8 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
                   skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
+    from pbem.render import settings  # (no jinja2: the settings in words)
+
     info = {**ctx.game_info(state), "roster": roster(ctx.game.config),
             "fair_chance": fair_chance(ctx, info_extra=ctx.view_extra(state))}
     out = []
@@ -583,6 +602,8 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
         key = f"welcome:{ctx.game.game_id}:{address}"
         if skip(key):
             continue
+        player = {**player, "settings": settings.settings(ctx.game.config, ctx.game.game_id,
+                                                           player["powers"])}
         mail = mails.welcome(ctx.renderer, ctx.plugin, state, player["powers"], player, info)
         out.append((key, ctx.compose(player["email"], mail, kind="report")))
     return out

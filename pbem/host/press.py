@@ -20,7 +20,6 @@ and a file already logged is answered again (missing mails queued, nothing logge
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,13 +27,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import canonical, failpoints, lazy
-from pbem.errors import PbemError, Problem, Rejected
+from pbem.errors import PbemError, Problem
 from pbem.game import registry
-from pbem.host import leftovers, notify
+from pbem.host import leftovers, notify, opening
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
 from pbem.numbers import digits
-from pbem.protocol.armor import dearmor
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.pressdoc import (
     ALL,
@@ -45,7 +43,6 @@ from pbem.protocol.pressdoc import (
     messages_from_data,
     verify_press,
 )
-from pbem.protocol.safeyaml import scan
 from pbem.schedule import to_iso
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
@@ -66,7 +63,6 @@ RELAY_TYPE = "application/vnd.pbem.press-relay+json"
 RECEIPT_DOMAIN = "pbem-press-receipt-v1"
 RECEIPT_TYPE = "application/vnd.pbem.press-receipt+json"
 ANONYMOUS = "anonymous"
-_TOP_LEVEL = re.compile(r"^(game|power):[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,15 +154,11 @@ def handle_press_block(root: Path, block: str, *, received: datetime, ring: Keyr
     A block whose signature or form fails is returned as a ``rejected`` verdict that is not
     verified (ingest tells the claimed power by code only, as for orders); a verified block with
     problems gets its own press rejection mail (verdict ``press-rejected``)."""
-    try:
-        v = verify_press(block, ring, fingerprints=ring)
-    except Rejected as exc:
-        game, power = _claimed(block)
-        return Verdict(Outcome.REJECTED, game, power, None, exc.problems, verified=False)
-    path = root / v.game
-    if not (path / "config.yaml").exists():
-        return Verdict(Outcome.UNKNOWN, v.game, v.power, v.turn,
-                       [Problem("unknown-game", "game", f"no game {v.game!r} here")])
+    opened = opening.open_block(root, block, lambda b: verify_press(b, ring, fingerprints=ring),
+                                BEGIN, END, top_level=True, turn=lambda v: v.turn)
+    if isinstance(opened, Verdict):
+        return opened
+    v, path = opened
     lock = leftovers.take(path, now)
     if lock is None:
         raise GameBusy(f"game {v.game} is busy; the message will be handled later")
@@ -286,19 +278,6 @@ def _queue(ctx: notify.Context, outbox: Outbox, entry: Entry, powers: list[str],
                                             kind="reply", reply_to=reply_to),
                                 key=f"press-receipt:{body['sha256']}"))
     return out
-
-
-def _claimed(block: str) -> tuple[str | None, str | None]:
-    """The game and power a press block *claims* (read, never trusted)."""
-    try:
-        body = dearmor(block, BEGIN, END).body
-        data, problems = scan(body)
-        if problems or not isinstance(data, dict):  # too big or damaged: the top-level lines
-            data = {m.group(1): m.group(2) for m in _TOP_LEVEL.finditer(body)}
-        game, power = data.get("game"), data.get("power")
-    except Exception:  # whatever the text, a claim is only a hint
-        return None, None
-    return (game if isinstance(game, str) else None, power if isinstance(power, str) else None)
 
 
 __all__ = ["ALL", "PRESS_PER_TURN", "handle_press_block", "verify_relay"]

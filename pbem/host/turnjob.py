@@ -58,7 +58,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
 from pbem.game.views import order_view
-from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
+from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify, seats
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
@@ -349,6 +349,8 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
         run.notes.append(f"state rebuilt from the log ({loaded.rebuilt})")
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
+    if not plugin.is_over(state):
+        run.queued += _abandoned(ctx, outbox, state)
     run.queued += notify.queue_gm_notices(ctx, state, outbox)
     summary = game.log.summary  # kept current through the appends below
     if not summary.last_resolution and _welcome_missing(ctx, outbox):
@@ -365,11 +367,14 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
         due = plugin.powers_due(state)
         standing = summary.standing_orders()
         deadline = parse_iso(clock.deadline) if clock.deadline else None
-        # Early resolution waits for every due power's orders marked ready; at the deadline
-        # the orders in are used, ready or not.
-        all_in = all(p in standing for p in due) and (
+        # Early resolution waits for every due power's orders marked ready (but a seat on
+        # autopilot, pbem.host.seats: unless every due seat is); at the deadline the orders in
+        # are used, ready or not.
+        on_autopilot = summary.on_autopilot()
+        waited = [p for p in due if p not in on_autopilot]
+        all_in = bool(waited or not due) and all(p in standing for p in waited) and (
             (deadline is not None and now >= deadline)
-            or all(orderdoc.ready_of(standing[p]["text"]) for p in due))
+            or all(orderdoc.ready_of(standing[p]["text"]) for p in waited))
         schedule = game.config.schedule
         if _closes_when_answered(plugin, state):  # Window.closes_when_answered
             all_in = all_in or _answered(plugin, state, due, standing, summary.standing_files)
@@ -667,7 +672,8 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
                standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
-    missing = [p for p in due if p not in standing]
+    on_autopilot = ctx.game.log.summary.on_autopilot()  # nobody to remind (pbem.host.seats)
+    missing = [p for p in due if p not in standing and p not in on_autopilot]
     if not missing:
         return 0
     count = 0
@@ -689,6 +695,28 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: 
         outbox.queue(msg, key=key)
         count += 1
     return count
+
+
+def _abandoned(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
+    """Seats the config's ``abandoned`` rule puts on autopilot now (pbem.host.seats): each a
+    signed gm entry (its players' notices follow, as every gm entry's) and a mail to the game
+    master."""
+    entries = seats.apply_abandoned(ctx.game, ctx.referee, ctx.now)
+    if not entries:
+        return 0
+    ctx.game.save_state(state)  # unchanged: the cache moves to the new head
+    gm = ctx.game.config.gm
+    if not gm:
+        return 0
+    from pbem.render.environment import RenderedMail
+
+    for entry in entries:
+        text = seats.gm_line(entry, ctx.game.game_id)
+        mail = RenderedMail(f"[{ctx.game.game_id}] {str(entry.body['power']).capitalize()} "
+                            "is on autopilot", text, "", [])
+        outbox.queue(ctx.compose(gm, mail, kind="report"),
+                     key=f"autopilot:{ctx.game.game_id}:{entry.seq}")
+    return len(entries)
 
 
 def _remind_at(config: GameConfig, power: str, deadline: datetime, half_way: datetime,

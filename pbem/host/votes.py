@@ -7,8 +7,8 @@ under the game's lock: the game not over, the seq higher than any vote file of t
 to every player and the GM → the tally of that kind. When it carries (unanimous among the powers
 still in the game unless config ``votes:`` says ``majority``; ``concede`` needs its sender
 alone) the act is the game master's own operation (pbem.host.gmops: ``end`` for a draw,
-``pause``, ``resume``, ``concede``) logged with ``votes``: the log seqs of the votes that made
-it, which the audit checks (pbem.audit._votes).
+``cancel``, ``pause``, ``resume``, ``concede``) logged with ``votes``: the log seqs of the votes
+that made it, which the audit checks (pbem.audit._votes).
 
 A vote stands until the act of its kind is taken (then every vote of that kind is spent) or its
 power withdraws it with a later file (``withdraw: true``).
@@ -27,12 +27,10 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import Problem, Rejected
 from pbem.game import registry
-from pbem.host import gmops, notify, rootindex
+from pbem.host import gmops, notify, opening, rootindex
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
 from pbem.protocol import orderdoc
-from pbem.protocol.armor import dearmor
-from pbem.protocol.safeyaml import scan
 from pbem.protocol.votedoc import BEGIN, END, VerifiedVote, verify_vote
 from pbem.render.environment import RenderedMail
 from pbem.store import prefs, replay
@@ -47,8 +45,10 @@ VOTE_OP = "vote"
 PREFS_OP = "prefs"
 SIGNED_OPS = (VOTE_OP, PREFS_OP)  # one seq per power across both
 #: The game master's operation each vote kind makes.
-ACTS = {"draw": "end", "pause": "pause", "resume": "resume", "concede": "concede"}
-WORDS = {"draw": "a draw (the game ends now, with a shared result)", "pause": "a pause",
+ACTS = {"draw": "end", "cancel": "cancel", "pause": "pause", "resume": "resume",
+        "concede": "concede"}
+WORDS = {"draw": "a draw (the game ends now, with a shared result)",
+         "cancel": "cancelling the game (it ends now, with no winner)", "pause": "a pause",
          "resume": "resuming the game", "concede": "conceding"}
 
 
@@ -139,15 +139,11 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
     A block whose signature or form fails is a ``rejected`` verdict that is not verified (ingest
     tells the claimed power by code only); a verified vote that cannot stand is ``rejected``
     with its problems (ingest mails them to the power)."""
-    try:
-        v = verify_vote(block, ring, fingerprints=ring)
-    except Rejected as exc:
-        game, power = _claimed(block)
-        return Verdict(Outcome.REJECTED, game, power, None, exc.problems, verified=False)
-    path = root / v.game
-    if not (path / "config.yaml").exists():
-        return Verdict(Outcome.UNKNOWN, v.game, v.power, None,
-                       [Problem("unknown-game", "game", f"no game {v.game!r} here")])
+    opened = opening.open_block(root, block, lambda b: verify_vote(b, ring, fingerprints=ring),
+                                BEGIN, END)
+    if isinstance(opened, Verdict):
+        return opened
+    v, path = opened
     try:
         if v.vote is None:
             return _prefs(path, v, max(now, received), vote_body(v, received))
@@ -260,6 +256,8 @@ def act(path: Path, kind: str, sender: str, seqs: Sequence[int], now: datetime,
     and the rule they met."""
     if kind == "draw":
         return gmops.end(path, now, "draw agreed by the players' vote", votes=seqs, rule=rule)
+    if kind == "cancel":
+        return gmops.cancel(path, now, "cancelled by the players' vote", votes=seqs, rule=rule)
     if kind == "pause":
         return gmops.pause(path, now, "paused by the players' vote", votes=seqs, rule=rule)
     if kind == "resume":
@@ -277,18 +275,6 @@ def _tell(game: GameDir, plugin: Any, seq: int, subject: str, text: str,
     return [outbox.queue(ctx.compose(address, mail, kind="report"),
                          key=f"vote-notice:{game.game_id}:{seq}:{address.lower()}")
             for address in to]
-
-
-def _claimed(block: str) -> tuple[str | None, str | None]:
-    """The game and power a vote block *claims* (read, never trusted)."""
-    try:
-        data, problems = scan(dearmor(block, BEGIN, END).body)
-        if problems or not isinstance(data, dict):
-            return None, None
-        game, power = data.get("game"), data.get("power")
-    except Exception:  # whatever the text, a claim is only a hint
-        return None, None
-    return (game if isinstance(game, str) else None, power if isinstance(power, str) else None)
 
 
 __all__ = ["ACTS", "Tally", "act", "handle_vote_block", "tally"]

@@ -8,7 +8,7 @@ own signature domain (``pbem-vote-v1``), so a vote signature never passes as ord
     game: wild-7
     power: algol
     seq: 1              # per power, higher than any vote file it sent before
-    vote: draw          # draw | pause | resume | concede
+    vote: draw          # draw | cancel | pause | resume | concede
     withdraw: false     # optional: true takes back this power's vote of that kind
     -----BEGIN PBEM SIGNATURE-----
     key: <fingerprint>
@@ -32,6 +32,7 @@ referee's (pbem.host.votes). ``VerifiedVote`` can only be made by :func:`verify_
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ MARKERS = (BEGIN, SIGNATURE, END)
 KEYS = ("pbem", "game", "power", "seq", "vote", "withdraw", "prefs")
 REQUIRED = ("pbem", "game", "power", "seq")
 #: What a vote may ask for. ``concede`` is the sender's alone; the others need the players.
-KINDS = ("draw", "pause", "resume", "concede")
+KINDS = ("draw", "cancel", "pause", "resume", "concede")
 
 _minting: ContextVar[bool] = ContextVar("_vote_minting", default=False)
 
@@ -124,6 +125,14 @@ def vote_text(game: str, power: str, seq: int, vote: str, withdraw: bool = False
     """The YAML of a vote file (what ``pbem vote`` signs)."""
     return (f"pbem: 1\ngame: {game}\npower: {power}\nseq: {seq}\nvote: {vote}\n"
             + ("withdraw: true\n" if withdraw else ""))
+
+
+def prefs_text(game: str, power: str, seq: int, prefs: Mapping[str, str | bool]) -> str:
+    """The YAML of a prefs file (what ``pbem vote prefs`` signs): strings quoted as JSON."""
+    lines = [f"  {key}: {'true' if value else 'false'}" if isinstance(value, bool)
+             else f"  {key}: {json.dumps(value)}" for key, value in prefs.items()]
+    return (f"pbem: 1\ngame: {game}\npower: {power}\nseq: {seq}\nprefs:\n"
+            + "".join(line + "\n" for line in lines))
 
 
 def sign_vote(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:

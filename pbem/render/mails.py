@@ -332,7 +332,7 @@ def welcome(
                       for p, v in views.items()],
            "variant_title": pres.title(views[powers[0]]),
            "roster": [{**r, "you": r["power"] in powers} for r in game.get("roster") or []],
-           "fair_chance": game.get("fair_chance")}
+           "fair_chance": game.get("fair_chance"), "settings": player.get("settings")}
     first = views[powers[0]]
     attachments = _view_attachments(renderer, views, None, game.get("view_extra"))
     attachments += _map_into(ctx, renderer, pres, first, powers,
@@ -375,6 +375,7 @@ def receipt(
     received: str | None = None,
     chance: str | None = None,
     standing: bool = False,
+    seat: str | None = None,
 ) -> RenderedMail:
     """Accepted orders restated in plain words (from the normalised ``orders`` and the power's
     view), with the referee's signed receipt text ``signature``. It says which promise holds:
@@ -383,7 +384,8 @@ def receipt(
     and are used because the game takes late orders until the run. The power's view is the
     renderer's (Renderer.view: ingest judged the file against the same one). ``chance``: the
     sentence for a file accepted without the power's chance value, if any. ``standing``: a
-    standing file (``turn: standing``): the receipt names the standing answers."""
+    standing file (``turn: standing``): the receipt names the standing answers. ``seat``: the
+    sentence for a file that took a seat back from autopilot (pbem.host.seats)."""
     pres = presenter(plugin)
     view = renderer.view(plugin, state, power)
     tz = (player or {}).get("tz")
@@ -393,6 +395,7 @@ def receipt(
            "late": {"deadline": format_when(late["deadline"], tz),
                     "received": format_when(received, tz)} if late else None,
            "lines": pres.receipt_lines(orders, view), "chance": chance, "standing": standing,
+           "seat": seat,
            "signature": keepsake(signature, "receipt.txt")}
     return renderer.mail("receipt", ctx, _extras(ctx))
 

@@ -41,8 +41,16 @@ def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
                 "now taken only with the new player's key.")
     if op == "concede":
         return f"{name} conceded on {at} (through the game master)."
+    if op == "autopilot":
+        who = ("The referee" if notice.get("auto") else "The game master")
+        return (f"{who} put {name}'s seat on autopilot on {at}, after {notice.get('missed')} "
+                f"missed turns in a row: {name}'s standing orders (or the game's default "
+                f"answer) are used and no turn waits for it, until its player sends orders "
+                "again (that takes the seat back) or a new player takes it.")
     if op == "end":
         return f"The game master ended the game on {at}{reason}."
+    if op == "cancel":
+        return f"The game master cancelled the game on {at}{reason}: it ends with no winner."
     return f"The game master made a change on {at} ({op})."
 
 
@@ -67,6 +75,9 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     out.append(f"Turns missed so far: {nmr['total']} ({nmr['in_a_row']} in a row).")
     if nmr.get("alerted"):
         out.append("The game master has been told, and may give the power to a new player.")
+    if nmr.get("autopilot"):
+        out.append(f"{name}'s seat is on autopilot: its standing orders are used and no turn "
+                   "waits for it. Send orders to take the seat back.")
     return out
 
 

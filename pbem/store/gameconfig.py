@@ -20,6 +20,8 @@ Example::
     reminder: 24h               # remind powers without orders this long before the deadline
     classes: {reaction: 12h}    # a game's steps of these deadline classes get these durations
   nmr_alert: 2                  # tell the GM after this many missed turns in a row
+  abandoned: {after: 3, action: autopilot}   # the cron job puts a seat silent this many due
+                                # steps in a row on autopilot by itself (pbem.host.seats)
   late_orders: refuse           # or until-run: accept orders after deadline + grace until
                                 # the turn job resolves the turn (docs/operations.md)
   paused: false
@@ -81,6 +83,7 @@ TOP_KEYS = (
     "powers",
     "schedule",
     "nmr_alert",
+    "abandoned",
     "late_orders",
     "paused",
     "press",
@@ -94,9 +97,12 @@ LATE_ORDERS = ("refuse", "until-run")
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
 #: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
-VOTE_KINDS = ("draw", "pause", "resume")
+VOTE_KINDS = ("draw", "cancel", "pause", "resume")
 VOTE_RULES = ("unanimous", "majority")
 POWER_KEYS = ("email", "key", "tz", "digest")
+#: What the cron job does by itself with a seat silent ``after`` due steps in a row
+#: (pbem.host.seats); without ``abandoned:`` it only alerts the game master (``nmr_alert``).
+ABANDONED_ACTIONS = ("autopilot",)
 #: How often a player not mailed after a step (pbem.game.plugin.Window ``notify``) hears of
 #: the game: a report every step anyway, one digest a day, or one digest when his power is due.
 DIGESTS = ("every-step", "daily", "when-due")
@@ -165,6 +171,7 @@ class GameConfig:
     gm: str | None = None
     sender: str | None = None  # the "from" address
     nmr_alert: int = 2
+    abandoned: tuple[int, str] | None = None  # (after, action): ``abandoned:`` in config.yaml
     paused: bool = False
     late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
     press: str = "white"
@@ -243,6 +250,8 @@ class GameConfig:
             data["from"] = self.sender
         data["powers"] = {name: p.to_data() for name, p in self.powers.items()}
         data.update(schedule=sched, nmr_alert=self.nmr_alert, paused=self.paused)
+        if self.abandoned is not None:
+            data["abandoned"] = {"after": self.abandoned[0], "action": self.abandoned[1]}
         if self.late_orders != "refuse":
             data["late_orders"] = self.late_orders
         if self.press != "white":
@@ -362,6 +371,7 @@ class _Parser:
         if type(nmr_alert) is not int or nmr_alert < 0:
             self.bad("nmr_alert", f"must be a whole number of turns (0 = never), not {nmr_alert!r}")
             nmr_alert = 2
+        abandoned = self.abandoned(top.get("abandoned"))
         paused = self.boolean(top, "paused", "paused", False)
         late_orders = top.get("late_orders", "refuse")
         if late_orders not in LATE_ORDERS:
@@ -398,6 +408,7 @@ class _Parser:
             powers=powers,
             schedule=schedule,
             nmr_alert=nmr_alert,
+            abandoned=abandoned,
             paused=paused,
             late_orders=late_orders,
             press=press,
@@ -405,6 +416,22 @@ class _Parser:
             votes={k: v for k, v in votes.items() if v != "unanimous"},
             prefs=prefs,
         )
+
+    def abandoned(self, value: Any) -> tuple[int, str] | None:
+        if value is None:
+            return None
+        data = self.mapping(value, "abandoned", ("after", "action"))
+        after, action = data.get("after"), data.get("action", "autopilot")
+        if type(after) is not int or after < 1:
+            self.bad("abandoned.after", f"must be a whole number of due steps from 1, not "
+                     f"{after!r}")
+            return None
+        if action not in ABANDONED_ACTIONS:
+            self.bad("abandoned.action", f"{action!r} must be one of "
+                     f"{', '.join(ABANDONED_ACTIONS)} (a replacement needs a new player: "
+                     "pbem gm replace)")
+            return None
+        return after, str(action)
 
     def powers(self, value: Any) -> dict[str, PowerEntry]:
         if value is None:

@@ -36,6 +36,7 @@ from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError, Problem
+from pbem.game import results
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.events import check_events
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
@@ -315,7 +316,7 @@ def resolve_again(
 
 
 # -- game-master operations ----------------------------------------------------------------------
-STATE_OPS = ("concede", "end")
+STATE_OPS = ("concede", "end", "cancel")
 
 
 def sign_gm(key: PrivateKey, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -339,6 +340,9 @@ def gm_resolution(plugin: GamePlugin, state: State, body: Mapping[str, Any]) -> 
         result = plugin.concede(state, str(body["power"]))
     elif op == "end":
         result = plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
+    elif op == "cancel":  # the game's agreed end, with no winner (pbem.game.results.cancelled)
+        ended = plugin.end_game(state, results.CANCELLED)
+        result = Resolution(*results.cancelled(ended.state, ended.events))
     else:
         return None
     check_events(result.events, f"game {plugin.id!r}")

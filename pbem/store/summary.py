@@ -33,6 +33,7 @@ ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
 STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
 SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
+AUTOPILOT = "autopilot"  # the gm op that puts an abandoned seat on autopilot (pbem.host.seats)
 
 
 class _Entry(Protocol):
@@ -94,6 +95,8 @@ class Summary:
     contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
     standing_files: dict[str, dict[str, Any]] = field(default_factory=dict)  # power -> the
     #     body of its latest standing file (never cleared by a resolution)
+    autopilot: dict[str, int] = field(default_factory=dict)  # power -> seq of the gm entry
+    #     that put its seat on autopilot (cleared by its accepted orders, a replace, a concede)
 
     def fold(self, entry: _Entry) -> None:
         """Take one more entry (the one after ``seq``) into the summary."""
@@ -110,6 +113,8 @@ class Summary:
             self.last_resolution_time = entry.time
             self.keys = dict(body.get("keys", {}))
             return
+        if entry.kind == ORDERS or (entry.kind == KEY and isinstance(body, dict)):
+            self.autopilot.pop(str(body.get("power")), None)  # the seat is taken back
         if entry.kind == ORDERS and is_standing(body):
             stand(self.standing_files, body)
             power = body["power"]
@@ -134,19 +139,7 @@ class Summary:
             self.last_resolution_time = entry.time
             self.last_state_change = entry.seq
             self.standing = {}
-            due = body.get("due")
-            answers = silence_answers(body)
-            for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
-                if isinstance(due, list) and power not in due:
-                    continue  # listened to, not due: no turn played or missed
-                if sha is None and answers:
-                    continue  # Window.silence "default": silence answered, no turn missed
-                rec = self.missed.setdefault(power, {"total": 0, "in_a_row": 0})
-                if sha is None:
-                    rec["total"] += 1
-                    rec["in_a_row"] += 1
-                else:
-                    rec["in_a_row"] = 0
+            fold_missed(self.missed, body)
         elif entry.kind == GM:
             op = body.get("op")
             if op == "pause":
@@ -156,6 +149,10 @@ class Summary:
                 self.deadline = body.get("deadline", self.deadline)
             elif op == "extend":
                 self.deadline = body["deadline"]
+            elif op == AUTOPILOT:
+                self.autopilot[str(body.get("power"))] = entry.seq
+            elif op == "concede":
+                self.autopilot.pop(str(body.get("power")), None)
             if "state" in body:
                 self.last_state_change = entry.seq
             if op == SECRET_OP:
@@ -234,6 +231,11 @@ class Summary:
         "default"`` counts a file sent as a turn played and silence as nothing)."""
         return copy.deepcopy(self.missed)
 
+    def on_autopilot(self) -> dict[str, int]:
+        """The seats on autopilot: power -> log seq of the gm entry that put it there (until
+        its player's next accepted orders, a new player, or a concession)."""
+        return dict(self.autopilot)
+
     def to_data(self) -> dict[str, Any]:
         """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
         return copy.deepcopy({
@@ -246,7 +248,7 @@ class Summary:
             "turn_notices": self.turn_notices, "press": self.press,
             "turn_orders": self.turn_orders, "drew": self.drew,
             "secret": self.secret, "contributions": self.contributions,
-            "standing_files": self.standing_files,
+            "standing_files": self.standing_files, "autopilot": self.autopilot,
         })
 
     @classmethod
@@ -271,6 +273,25 @@ def silence_answers(body: Any) -> bool:
     (pbem.game.plugin.Window ``silence: "default"``): a due power that sent nothing there got
     the game's default answer and missed no turn."""
     return isinstance(body, dict) and body.get("silence") == "default"
+
+
+def fold_missed(missed: dict[str, dict[str, int]], body: Any) -> None:
+    """Take the resolve entry ``body`` into the missed-turn counts (power -> total, in a row):
+    a due power that sent nothing missed a turn, unless the step's silence is an answer; a
+    listened power that is not due plays or misses nothing (the summary and the audit)."""
+    due = body.get("due")
+    answers = silence_answers(body)
+    for power, sha in (body.get("used") or {}).items():  # a bare resolve: none
+        if isinstance(due, list) and power not in due:
+            continue  # listened to, not due: no turn played or missed
+        if sha is None and answers:
+            continue  # Window.silence "default": silence answered, no turn missed
+        rec = missed.setdefault(power, {"total": 0, "in_a_row": 0})
+        if sha is None:
+            rec["total"] += 1
+            rec["in_a_row"] += 1
+        else:
+            rec["in_a_row"] = 0
 
 
 def summarize(entries: Any) -> Summary:

@@ -91,6 +91,11 @@ def welcome(p: Played) -> None:
                    f"{title}")
             expect(when in body, p, name, f"{power}'s welcome {part} part does not give the "
                    f"deadline {when}")
+            flat = " ".join(body.split())
+            mine = f"{power.replace('_', ' ').capitalize()}: reminder "
+            expect(mine in flat and "tell when due" in flat and "pbem vote prefs" in flat, p,
+                   name, f"{power}'s welcome {part} part has no settings line (reminder, quiet "
+                   "hours and zone, digest, tell when due) and how to change them")
 
 
 # -- 2 ---------------------------------------------------------------------------------------

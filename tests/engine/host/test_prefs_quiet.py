@@ -68,3 +68,30 @@ def test_bad_prefs_are_refused_with_every_problem(tmp_path: Path) -> None:
     out = send_prefs(host, pavo, 1, {"quiet": "late", "digest": "hourly", "colour": "red"})
     assert "rejected" in out and "prefs.quiet" in out and "prefs.digest" in out, out
     assert gm_ops(host) == []
+
+
+def test_pbem_vote_prefs_signs_settings_the_referee_takes(tmp_path: Path) -> None:
+    """``pbem vote prefs --set`` (the line the welcome mail gives) writes and signs a prefs file
+    ingest takes whole; a bad setting is refused before anything is signed."""
+    host = Host(tmp_path, "independents-4")
+    power = host.powers[0]
+    keyfile = tmp_path / "keys" / f"{host.game_id}-{power}.key"
+    block = pbem_ok("vote", "prefs", "--game", host.game_id, "--power", power, "--key", keyfile,
+                    "--seq", "1", "--set", "reminder=12h", "--set", "quiet=22:00-07:00",
+                    "--set", "tz=Europe/Paris", "--set", "tell_when_due=true")
+    mail_block(host, power, block)
+    prefs = host.game().config.prefs[power]
+    assert prefs.to_data() == {"reminder": "12h", "quiet": "22:00-07:00", "tz": "Europe/Paris",
+                               "tell_when_due": True}
+    out = pbem_ok("vote", "prefs", "--game", host.game_id, "--power", power, "--key", keyfile,
+                  "--set", "digest=weekly", ok=False)
+    assert "prefs.digest" in out and "every-step, daily, when-due" in out, out
+
+
+def test_the_welcome_mail_gives_each_power_its_settings(tmp_path: Path) -> None:
+    host = Host(tmp_path, "independents-4")
+    welcome = [" ".join(text_of(m).split()) for _g, m in queued(host.root)
+               if str(m["To"]) == registered(host.powers[0])][0]
+    assert (f"{host.powers[0].capitalize()}: reminder 1d before the deadline (the game's); "
+            "no quiet hours (zone UTC); digest every-step; tell when due off.") in welcome
+    assert f"pbem vote prefs --game {host.game_id} --power {host.powers[0]}" in welcome

@@ -156,7 +156,7 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
         "missed": {}, "keys": dict(genesis.body["keys"]), "last_state_change": 0,
         "state_head": [1, genesis.hash], "last_seq": {}, "notices": [], "turn_notices": [],
         "press": [], "turn_orders": [], "drew": False, "secret": False,
-        "standing_files": {}}
+        "standing_files": {}, "autopilot": {}}
     ledger = chance.Ledger()
     made = Contributions()
     for e in prefix[1:]:
@@ -165,6 +165,8 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
             out["state_head"] = [e.seq + 1, e.hash]
         if e.kind in ("orders", "resolve", "key"):
             ledger.add(e)
+        if e.kind in ("orders", "key"):  # the seat has its player again
+            out["autopilot"].pop(body["power"], None)
         if e.kind == "orders" and body["turn"] == STANDING_TURN:  # a standing file: kept
             power, seq = body["power"], body["seq"]
             held = out["standing_files"].get(power)
@@ -206,6 +208,10 @@ def plainly(prefix: list[Entry]) -> dict[str, Any]:
             if "state" in body:
                 out["last_state_change"] = e.seq
             out["secret"] = out["secret"] or op == chance.SECRET_OP
+            if op == "autopilot":
+                out["autopilot"][body["power"]] = e.seq
+            elif op == "concede":
+                out["autopilot"].pop(body["power"], None)
         elif e.kind == "key":
             out["keys"][body["power"]] = body["key"]
         elif e.kind == "press":
@@ -255,7 +261,7 @@ STEP = st.one_of(
     st.sampled_from(POWERS).flatmap(_orders),
     st.tuples(st.just("resolve"), st.booleans(), st.integers(3, 27),
               st.sampled_from([False, False, True])),
-    st.tuples(st.just("gm"), st.sampled_from(["pause", "resume", "extend", "concede",
+    st.tuples(st.just("gm"), st.sampled_from(["pause", "resume", "extend", "concede", "autopilot",
                                               "replace", "end", chance.SECRET_OP]),
               st.sampled_from(POWERS)),
     st.tuples(st.just("key"), st.sampled_from(POWERS)),

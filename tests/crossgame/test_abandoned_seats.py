@@ -1,0 +1,51 @@
+"""The abandoned-seat promise, for every game (docs/operations.md, "Abandoned seats"): the game
+master puts a seat on autopilot (``pbem gm autopilot``); every player is told; ``gm status``
+shows the seat; its player takes it back by sending an order file, and his receipt says so;
+``pbem audit`` re-counts the missed steps the entry records. (The cron job's own autopilot,
+``abandoned: {after: N}``, is played through in tests/engine/host/test_seats.py.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.game import registry
+from tests.crossgame.adapters import adapter
+from tests.support.ingest_helpers import queued, registered, text_of
+from tests.support.mail_player import MailPlayer
+from tests.support.pbem_host import Host, at
+from tests.support.run import pbem_ok
+
+GAMES = registry.available()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_on_autopilot_is_told_to_everyone_and_taken_back_by_orders(
+        tmp_path: Path, game: str) -> None:
+    host = Host(tmp_path, adapter(game).variant, game=game, game_id=f"seat-{game}")
+    host.run(at(0.1))  # the welcome mails
+    power = host.plugin.powers_due(host.state())[0]
+    name = power.replace("_", " ").capitalize()
+    out = pbem_ok("gm", "autopilot", host.path, power, "--now", "2026-12-01T01:00:00Z")
+    assert out.startswith("autopilot: logged as entry"), out
+    for other in host.powers:
+        told = [_flat(text_of(m)) for _g, m in queued(host.root)
+                if str(m["To"]) == registered(other) and "on autopilot" in _flat(text_of(m))]
+        assert told and f"{name}'s seat on autopilot" in told[0], (game, other)
+    status = pbem_ok("gm", "status", host.path)
+    assert f"autopilot: {power} (since log entry" in status, status
+
+    player = MailPlayer(host, power, tmp_path / "work")  # his tool, vault and mail
+    player.newest_view()
+    player.mail_orders(2)
+    receipts = [_flat(text_of(m)) for _g, m in queued(host.root)
+                if str(m["To"]) == registered(power) and "Your seat was on autopilot"
+                in _flat(text_of(m))]
+    assert receipts and "these orders take it back" in receipts[0], game
+    assert "autopilot:" not in pbem_ok("gm", "status", host.path)
+    pbem_ok("audit", host.path)

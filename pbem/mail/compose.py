@@ -407,15 +407,24 @@ def _text_part(subtype: str, text: str) -> bytes:
         cte = "7bit" if body.isascii() else "8bit"
     else:
         data = b"\n".join(lines) + b"\n"
-        qp = binascii.b2a_qp(data, istext=True)
         encoded = -(-len(data) // 3) * 4
-        if len(qp) + qp.count(b"\n") > encoded + 2 * -(-encoded // _B64_LINE):
+        b64 = encoded + 2 * -(-encoded // _B64_LINE)
+        # Quoted-printable is at least its bytes plus two for each it escapes: where that is
+        # longer than base64 already, it is not encoded at all (its encoding costs 8 times
+        # base64's).
+        qp = b""
+        if len(data) + 2 * len(data.translate(None, _QP_LITERAL)) <= b64:
+            qp = binascii.b2a_qp(data, istext=True)
+        if not qp or len(qp) + qp.count(b"\n") > b64:
             cte, body = "base64", _base64_lines(data)
         else:
             cte, body = "quoted-printable", qp.replace(b"\n", b"\r\n")
     return (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
             f"Content-Transfer-Encoding: {cte}\r\n\r\n").encode("ascii") + body
 
+
+#: The bytes quoted-printable writes as themselves (all but "=", controls and non-ASCII).
+_QP_LITERAL = bytes(b for b in range(33, 127) if b != ord("=")) + b" \t\n"
 
 _B64_LINE = 76  # characters per base64 line: 57 bytes of content, as base64.encodebytes writes
 

@@ -6,6 +6,7 @@ same headers, MIME tree, transfer encodings and decoded contents."""
 from __future__ import annotations
 
 import base64
+import binascii
 import email
 import itertools
 import random
@@ -26,6 +27,7 @@ from pbem.mail.compose import (
     _fold,
     _header_line,
     _headers,
+    _text_part,
     compose,
     compose_wire,
     header_safe,
@@ -369,3 +371,28 @@ def test_real_mails_of_every_game_parse_as_the_email_package_composes_them() -> 
                 sizes[0] += len(a.get_payload())
                 sizes[1] += len(b.get_payload())
     assert sizes[0] < sizes[1]  # smaller mail in all
+
+
+def test_text_with_long_lines_takes_the_shorter_encoding() -> None:
+    """A text part with a line over 998 bytes is quoted-printable or base64, whichever is
+    shorter on the wire (both computed here the plain way), for texts from plain ASCII
+    markup to mostly non-ASCII; and it decodes to the text."""
+    rng = random.Random(41)
+    chosen = set()
+    for i in range(300):
+        share = i / 300  # the share of characters needing an escape in quoted-printable
+        chars = [rng.choice("é=✓\t") if rng.random() < share else rng.choice(string.ascii_letters
+                 + " <>/\"") for _ in range(rng.randint(1000, 4000))]
+        text = "".join(chars) + "\nshort line\n"
+        part = _text_part("html", text)
+        head, _, body = part.partition(b"\r\n\r\n")
+        data = text.encode()
+        qp = binascii.b2a_qp(data, istext=True).replace(b"\n", b"\r\n")
+        b64 = base64.encodebytes(data).replace(b"\n", b"\r\n")
+        cte = "quoted-printable" if len(qp) <= len(b64) else "base64"
+        assert f"Content-Transfer-Encoding: {cte}".encode() in head, i
+        assert body == (qp if cte == "quoted-printable" else b64), i
+        parsed = email.message_from_bytes(part, policy=policy.default)
+        assert parsed.get_content().replace("\r\n", "\n") == text, i
+        chosen.add(cte)
+    assert chosen == {"quoted-printable", "base64"}

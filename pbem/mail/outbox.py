@@ -103,6 +103,7 @@ class Outbox(Spool):
         key: str,
         on_stage: StageHook | None = None,
         index_items: bool = False,
+        durable_key: bool = True,
     ) -> list[str]:
         """Store several messages durably in one step — all of them or none — and return their
         ids (in queueing order); nothing is sent here.
@@ -120,6 +121,12 @@ class Outbox(Spool):
         is one more hard link to the batch file (whose header names each message's key), made
         durable by the batch's own fsync of ``keys/`` and counted only once the batch is, as
         the batch key.
+
+        ``durable_key`` false (without ``index_items``): the key is linked but its directory
+        is not fsynced (two fsyncs, not three), so after a power cut the batch may be queued
+        while its key is lost. Only for a key that is queued again solely by a caller that
+        first asks :meth:`find_queued`, which finds such a batch by its header (the turn
+        job's resolution mail: docs/operations.md, "One barrier per phase").
         """
         hook = on_stage or (lambda stage, ident: None)
         existing = self.queued_under(key)
@@ -139,7 +146,8 @@ class Outbox(Spool):
         bid = f"{start:020d}-{suffix}"
         item_paths = [self._key_path(m["key"]) for m in members
                       if index_items and m["key"] is not None]
-        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths)
+        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths,
+                    sync_keys=durable_key)
         return [m["id"] for m in members]
 
 

@@ -167,12 +167,14 @@ def batch_suffix(ident: str) -> str:
 
 def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,
                 members: list[dict[str, Any]], chunks: list[bytes],
-                hook: Callable[[str, str], None], item_paths: Sequence[Path] = ()) -> None:
+                hook: Callable[[str, str], None], item_paths: Sequence[Path] = (),
+                sync_keys: bool = True) -> None:
     """Queue a batch under ``key_path``: all or nothing, three fsyncs (see above). Each of
     ``item_paths`` (the keys of its messages) becomes a hard link to the batch too, with the
     batch key and made durable by the same fsync of ``keys/``. Without a key (``key_path``
     None: a message queued with no idempotency key) there is no link and no fsync of
-    ``keys/``: two fsyncs."""
+    ``keys/``: two fsyncs; so too with ``sync_keys`` false (``Outbox.queue_many``'s
+    ``durable_key``), where the key is linked but not made durable here."""
     header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
                         separators=(",", ":")).encode("ascii")
     target = pending_dir / f"{bid}.batch"
@@ -186,7 +188,7 @@ def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | N
             link = path.with_name(f".{path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
             os.link(tmp, link)
             os.replace(link, path)
-        if links:
+        if links and (sync_keys or item_paths):
             _files.fsync_dir(links[0].parent)
         hook("batch-keyed", bid)
         os.replace(tmp, target)

@@ -50,6 +50,31 @@ class Spool:
             return None
         return None  # the key became durable, the batch did not: not queued
 
+    def find_queued(self, key: str) -> list[str] | None:
+        """:meth:`queued_under`, or else the ids of a batch in pending/ or sent/ whose header
+        names ``key``, its key file linked again (durably) — for a key queued with
+        ``durable_key`` false, whose link a power cut may have lost while the batch stayed
+        queued. Reads every batch's header: for a recovery's check, not for every queue."""
+        found = self.queued_under(key)
+        if found is not None:
+            return found
+        for directory in (self.pending_dir, self.sent_dir):
+            for path in sorted(directory.glob("*.batch")):
+                try:
+                    header = read_header(path)
+                    if header["key"] != key:
+                        continue
+                    ids = [m["id"] for m in header["members"]]
+                except (FileNotFoundError, ValueError, KeyError, TypeError):
+                    continue
+                link = self._key_path(key)
+                tmp = link.with_name(f".{link.name}.tmp-{os.getpid()}-{batch_suffix(path.stem)}")
+                os.link(path, tmp)
+                os.replace(tmp, link)
+                _files.fsync_dir(self.keys_dir)
+                return ids
+        return None
+
     def _key_path(self, key: str) -> Path:
         return self.keys_dir / hashlib.sha256(key.encode()).hexdigest()
 

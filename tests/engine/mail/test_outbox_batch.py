@@ -244,3 +244,21 @@ def test_a_message_queued_alone_is_a_batch_of_one(tmp_path: Path) -> None:
     assert [outbox.state(i) for i in (keyed, alone)] == ["sent", "sent"]
     assert [e.id for e in outbox.sent()] == [keyed, alone]
     assert outbox.queued_under("receipt:1") == [keyed]
+
+
+def test_a_batch_whose_key_was_not_made_durable_is_found_by_its_header(tmp_path: Path) -> None:
+    """``queue_many(durable_key=False)``: two fsyncs, the key linked but its directory not
+    synced. Were the link lost (a power cut), ``queued_under`` says nothing is queued, and
+    ``find_queued`` finds the batch by its header, in pending/ or, delivered, in sent/, and
+    links the key again."""
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="resolution:g:5", durable_key=False)
+    for deliver in (False, True):
+        if deliver:
+            assert outbox.deliver(Recorder(), NOW).sent == ids
+        outbox._key_path("resolution:g:5").unlink()
+        assert outbox.queued_under("resolution:g:5") is None
+        assert outbox.find_queued("resolution:g:5") == ids
+        assert outbox.queued_under("resolution:g:5") == ids
+        assert outbox.queue_many(items(), key="resolution:g:5") == ids
+    assert outbox.find_queued("resolution:g:6") is None

@@ -7,8 +7,8 @@ rendered again from the log); the copies of mail are not. ``pbem run`` prunes th
 (:func:`prune_root`), those older than ``keep_mail_days`` (ROOT/mail.yaml; default 30:
 pbem.mail.config; ``never`` keeps everything):
 
-* ``GAME/outbox/sent/ID.eml`` — removed; ``sent/ID.json`` (the server's reply) stays. A batch
-  ``sent/B.batch`` is compacted: its messages' bytes dropped, its header and sent records kept,
+* ``GAME/outbox/sent/B.batch`` (every queued message is in a batch, pbem.mail.outbox) is
+  compacted: its messages' bytes dropped, its header and sent records kept,
   under its name and each of its key names (they are hard links of one file). Exactly-once
   rests on those: a key names an id whose record says "sent" (pbem.mail.outbox_spool
   ``queued_under``), so a rerun still finds every reply queued and queues none again. Under the

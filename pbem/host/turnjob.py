@@ -620,7 +620,11 @@ def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: dict[str, Any]
 
 def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Any,
                       mails: list[tuple[str, Wire]]) -> int:
-    outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq))
+    # The key need not be durable on its own: the only caller that queues this key again is
+    # _catch_up_mail, which asks find_queued first (docs/operations.md, "One barrier per
+    # phase").
+    outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq),
+                      durable_key=False)
     failpoints.reached("after-first-queue")  # the whole batch: it is queued all or none
     _note_mailed(ctx.game.path, entry.seq)
     failpoints.reached("after-mailed-mark")
@@ -654,7 +658,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
         return 0
     entries = ctx.game.log.entries
     last = entries[last_seq]
-    if last.kind == replay.RESOLVE and outbox.queued_under(
+    if last.kind == replay.RESOLVE and outbox.find_queued(
             resolution_key(ctx.game.game_id, last.seq)) is not None:
         _note_mailed(ctx.game.path, last.seq)  # queued; only the hint was lost
         return 0

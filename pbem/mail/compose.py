@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
-from email.headerregistry import Address
+from email.headerregistry import Address, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
 from typing import Literal, ParamSpec
@@ -271,7 +271,92 @@ def _header_line(name: str, value: str) -> bytes:
     if (key in _UNSTRUCTURED and "=?" not in value and PLAIN_WORDS.fullmatch(value)
             and max(map(len, value.split(" "))) < _MAX_LINE):
         return _fold_words(name, value)
+    if not value.isascii() and _unstructured(key):
+        line = _encoded_words(name, value)
+        if line is not None:
+            return line
     return _fold(name, value)
+
+
+@functools.lru_cache(maxsize=256)
+def _unstructured(key: str) -> bool:
+    """Whether the email package reads header ``key`` as unstructured text (Subject, List-Id,
+    X-…): text whose RFC 2047 encoded words it decodes back to the characters written."""
+    registry = policy.SMTP.header_factory
+    assert isinstance(registry, HeaderRegistry)
+    return issubclass(registry[key], UnstructuredHeader)
+
+
+#: Printable ASCII words and words holding non-ASCII text, between single spaces: what
+#: :func:`_encoded_words` writes (no control or format character: header_safe removes them).
+_MIXED_WORDS = re.compile(r"[^\x00-\x20\x7f-\x9f]+(?: [^\x00-\x20\x7f-\x9f]+)*")
+#: Bytes an encoded word of the "Q" encoding carries as themselves (RFC 2047 5(3)).
+_Q_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!*+-/")
+_Q_BYTE = [chr(b) if b in _Q_SAFE else "_" if b == 0x20 else f"={b:02X}" for b in range(256)]
+#: The longest encoded word (RFC 2047 2): 75 characters, "=?utf-8?q?" and "?=" included.
+_WORD_MAX = 75
+
+
+def _encoded_words(name: str, value: str) -> bytes | None:
+    """An unstructured header holding non-ASCII text, written without the email package's
+    header parse and fold (0.1-0.3 ms per Subject: every report's has a dash and a player's
+    name): ASCII words as they are, each run of words holding non-ASCII text as UTF-8 encoded
+    words (RFC 2047: Q or base64, its spaces encoded so they survive decoding), the
+    tokens filled greedily into lines of at most 78 characters, each further line starting
+    with a space. Decoded, it is ``value`` exactly (whitespace between two encoded words is
+    dropped, beside a plain word kept: RFC 2047 6.2). None where a plain word would not fit
+    on a line or a value looks encoded already (the caller folds it as the email package
+    does)."""
+    if "=?" in value or not _MIXED_WORDS.fullmatch(value):
+        return None
+    tokens: list[str] = []
+    run: list[str] = []
+    for word in [*value.split(" "), None]:
+        if word is not None and not word.isascii():
+            run.append(word)
+            continue
+        if run:
+            tokens += _q_words(" ".join(run), min(_WORD_MAX, _MAX_LINE - len(name) - 2))
+            run = []
+        if word is not None:
+            if len(word) >= _MAX_LINE - 1:
+                return None
+            tokens.append(word)
+    lines = [f"{name}:"]
+    for token in tokens:
+        if len(lines[-1]) + 1 + len(token) <= _MAX_LINE or lines[-1] == f"{name}:":
+            lines[-1] += " " + token
+        else:
+            lines.append(" " + token)
+    if len(lines[0]) > _MAX_LINE:
+        return None
+    return ("\r\n".join(lines) + "\r\n").encode("ascii")
+
+
+def _q_words(text: str, longest: int) -> list[str]:
+    """``text`` as UTF-8 encoded words, each at most ``longest`` characters (so that one fits
+    on the header's first line) and each holding whole characters (a decoder may decode each
+    word on its own): in the Q encoding (RFC 2047 4.2: readable where the text is mostly
+    ASCII) or in base64 (4.1), whichever is shorter."""
+    room = longest - len("=?utf-8?q??=")
+    q_words: list[str] = []
+    b_words: list[str] = []
+    current = ""
+    chunk = b""
+    for char in text:
+        data = char.encode("utf-8")
+        piece = "".join(_Q_BYTE[b] for b in data)
+        if current and len(current) + len(piece) > room:
+            q_words.append(f"=?utf-8?q?{current}?=")
+            current = ""
+        current += piece
+        if chunk and -(-(len(chunk) + len(data)) // 3) * 4 > room:
+            b_words.append(f"=?utf-8?b?{base64.b64encode(chunk).decode('ascii')}?=")
+            chunk = b""
+        chunk += data
+    q_words.append(f"=?utf-8?q?{current}?=")
+    b_words.append(f"=?utf-8?b?{base64.b64encode(chunk).decode('ascii')}?=")
+    return q_words if sum(map(len, q_words)) <= sum(map(len, b_words)) else b_words
 
 
 #: Headers the email package reads as unstructured text (plain values are folded by
@@ -314,24 +399,32 @@ def _text_part(subtype: str, text: str) -> bytes:
     """A text part, unencoded (7bit, or 8bit for UTF-8) when every line fits the 998 bytes
     RFC 5322 allows: the email package would encode any line over 78, and an HTML report
     (long lines of markup and its inline map) grew by a third in base64 for nothing.
-    Longer lines: base64 for HTML, else quoted-printable or base64, whichever is shorter
-    (email.contentmanager's heuristic on the first lines)."""
+    Longer lines: quoted-printable or base64, whichever is shorter on the wire (both
+    lengths exact: encoding quoted-printable in C costs a fraction of the composing)."""
     lines = text.encode("utf-8").splitlines()
     if max((len(x) for x in lines), default=0) <= _MAX_WIRE_LINE:
         body = b"\r\n".join(lines) + b"\r\n"
         cte = "7bit" if body.isascii() else "8bit"
     else:
         data = b"\n".join(lines) + b"\n"
-        sniff = b"\n".join(lines[:10]) + b"\n"
-        if subtype == "html" or (len(binascii.b2a_qp(sniff, istext=True))
-                                 > len(base64.encodebytes(sniff))):
+        encoded = -(-len(data) // 3) * 4
+        b64 = encoded + 2 * -(-encoded // _B64_LINE)
+        # Quoted-printable is at least its bytes plus two for each it escapes: where that is
+        # longer than base64 already, it is not encoded at all (its encoding costs 8 times
+        # base64's).
+        qp = b""
+        if len(data) + 2 * len(data.translate(None, _QP_LITERAL)) <= b64:
+            qp = binascii.b2a_qp(data, istext=True)
+        if not qp or len(qp) + qp.count(b"\n") > b64:
             cte, body = "base64", _base64_lines(data)
         else:
-            cte = "quoted-printable"
-            body = binascii.b2a_qp(data, istext=True).replace(b"\n", b"\r\n")
+            cte, body = "quoted-printable", qp.replace(b"\n", b"\r\n")
     return (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
             f"Content-Transfer-Encoding: {cte}\r\n\r\n").encode("ascii") + body
 
+
+#: The bytes quoted-printable writes as themselves (all but "=", controls and non-ASCII).
+_QP_LITERAL = bytes(b for b in range(33, 127) if b != ord("=")) + b" \t\n"
 
 _B64_LINE = 76  # characters per base64 line: 57 bytes of content, as base64.encodebytes writes
 

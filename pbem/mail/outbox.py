@@ -3,22 +3,20 @@ only after the server accepted it.
 
 Layout under the outbox directory::
 
-    pending/<id>.eml   the exact bytes that will be sent (with their Message-ID)
-    pending/<id>.json  envelope, attempts, next try, last error
-    sent/<id>.eml      ... moved here after acceptance, with sent/<id>.json (the server's reply)
-    failed/<id>.eml    ... or here after a 5xx / giving up, with failed/<id>.json (the reason)
-    pending/<b>.batch  several messages queued together by ``queue_many`` (pbem.mail.outbox_batch)
+    pending/<b>.batch  queued messages, one or several (``queue``, ``queue_many``): the one
+                       format of queued mail (pbem.mail.outbox_batch), with a sent record
+                       appended for each message the server accepted
+    pending/<id>.json  a batched message's retry state after a temporary failure
     sent/<b>.batch     ... moved here once each of its messages is sent or failed
-    keys/<sha256>      idempotency key -> id (``queue(msg, key=...)``): a file holding the id;
-                       or, for ``queue_many(items, key=...)``, a hard link to the batch file
-                       (with ``index_items``, each item's key too: the header names its message)
+    failed/<id>.eml    a message that failed (5xx, or given up), with failed/<id>.json (why)
+    keys/<sha256>      idempotency key -> a hard link to the batch queued under it (with
+                       ``index_items``, each item's key too: the header names its message)
 
-Crash safety. ``queue`` writes the key, the state and then the bytes, each durably; a message is
-pending once its .eml exists. ``deliver`` writes ``sent/<id>.json`` right after the server accepted
-the message, then moves the .eml; a crash after that record finishes the move on the next run
-without sending. The only crash that resends is one between the server's acceptance and that record
-— and the resend is the same file: byte-identical, same Message-ID, so the receiving side can drop
-the duplicate.
+Crash safety. A batch is queued all or nothing (pbem.mail.outbox_batch says how). ``deliver``
+appends a message's sent record to its batch right after the server accepted it; a crash after
+that record never sends it again. The only crash that resends is one between the server's
+acceptance and that record — and the resend is the same bytes, same Message-ID, so the receiving
+side can drop the duplicate.
 
 Retry. A :class:`~pbem.mail.transports.TemporaryFailure` (4xx, refused connection, timeout) keeps
 the message pending with ``next_try = now + backoff(attempts)``; after ``max_attempts`` it goes to
@@ -56,7 +54,7 @@ from pbem.mail.outbox_entry import (
     queued_record,
     sent_record,
 )
-from pbem.mail.outbox_spool import Spool
+from pbem.mail.outbox_spool import Spool, retry_key
 from pbem.mail.transports import (
     PermanentFailure,
     StagingTransport,
@@ -80,26 +78,22 @@ class Outbox(Spool):
         recipients: Iterable[str] | None = None,
         key: str | None = None,
     ) -> str:
-        """Store ``msg`` durably as pending and return its id; nothing is sent here.
+        """Store ``msg`` durably as pending and return its id; nothing is sent here. It is a
+        batch of one (the outbox's one format): two fsyncs, three with a key.
 
         The envelope defaults to the From address and the To/Cc/Bcc addresses (Bcc is removed
         from the stored bytes). ``key`` makes queueing idempotent: a second call with the same key
         returns the first id and queues nothing (use e.g. ``"receipt:" + inbox sha256`` so a
         rerun after a crash does not send a second receipt).
         """
-        key_path = None
         if key:
             existing = self.queued_under(key)
             if existing:
                 return existing[0]
-            key_path = self._key_path(key)
         ident = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
-        state, raw = queued_record(ident, msg, key, sender, recipients)
-        state.update(attempts=0, next_try=None, last_error=None)
-        if key_path is not None:
-            _files.write_durably(key_path, (ident + "\n").encode("ascii"))
-        _files.write_json(self.pending_dir / f"{ident}.json", state, sync_dir=False)
-        _files.write_durably(self.pending_dir / f"{ident}.eml", raw, mode=0o600)
+        member, raw = queued_record(ident, msg, key or None, sender, recipients)
+        store_batch(self.pending_dir, self._key_path(key) if key else None, ident, key or None,
+                    [{**member, "length": len(raw)}], [raw], lambda stage, ident: None)
         return ident
 
     def queue_many(
@@ -109,14 +103,15 @@ class Outbox(Spool):
         key: str,
         on_stage: StageHook | None = None,
         index_items: bool = False,
+        durable_key: bool = True,
     ) -> list[str]:
         """Store several messages durably in one step — all of them or none — and return their
         ids (in queueing order); nothing is sent here.
 
         ``items``: (item key or None, message) pairs. The item keys are recorded in the batch
         header for reference; idempotency is by ``key``, the batch's key: a second call with the
-        same key returns the first call's ids and queues nothing. (An item whose key was used by
-        :meth:`queue` — an outbox written by an older pbem — is not queued again.)
+        same key returns the first call's ids and queues nothing. (An item whose key queued a
+        message already, by :meth:`queue` or as an indexed item, is not queued again.)
 
         Three fsyncs for the whole batch; see pbem.mail.outbox_batch for the order and why a crash
         anywhere in it is safe.
@@ -125,8 +120,13 @@ class Outbox(Spool):
         replies batched by ingest stay idempotent one by one: ``keys/<sha256>`` of the item key
         is one more hard link to the batch file (whose header names each message's key), made
         durable by the batch's own fsync of ``keys/`` and counted only once the batch is, as
-        the batch key. (Outboxes of older pbem versions hold a symlink to an empty
-        ``keys/<id>`` instead: still read.)
+        the batch key.
+
+        ``durable_key`` false (without ``index_items``): the key is linked but its directory
+        is not fsynced (two fsyncs, not three), so after a power cut the batch may be queued
+        while its key is lost. Only for a key that is queued again solely by a caller that
+        first asks :meth:`find_queued`, which finds such a batch by its header (the turn
+        job's resolution mail: docs/operations.md, "One barrier per phase").
         """
         hook = on_stage or (lambda stage, ident: None)
         existing = self.queued_under(key)
@@ -146,7 +146,8 @@ class Outbox(Spool):
         bid = f"{start:020d}-{suffix}"
         item_paths = [self._key_path(m["key"]) for m in members
                       if index_items and m["key"] is not None]
-        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths)
+        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths,
+                    sync_keys=durable_key)
         return [m["id"] for m in members]
 
 
@@ -170,7 +171,7 @@ class Outbox(Spool):
         report = DeliveryReport()
         self._finish_interrupted()
         files = self._pending_files()
-        batches = {b.path: b for b in files[1]}
+        batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
         stager = transport if isinstance(transport, StagingTransport) else None
         staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
@@ -182,13 +183,11 @@ class Outbox(Spool):
                 if limit is not None and len(report.sent) + len(report.deferred) >= limit:
                     report.waiting.append(entry.id)
                     continue
-                if entry.batch is not None:
-                    raw = batches[entry.batch].raw(entry.id)
-                else:
-                    raw = entry.path.read_bytes()
+                assert entry.batch is not None
+                raw = batches[entry.batch].raw(entry.id)
                 hook("before-send", entry.id)
                 try:
-                    if stager is not None and entry.batch is not None:
+                    if stager is not None:
                         accepted = stager.stage(raw, entry.sender, entry.recipients)
                     else:
                         accepted = transport.send(raw, entry.sender, entry.recipients)
@@ -206,21 +205,14 @@ class Outbox(Spool):
                     continue
                 hook("accepted", entry.id)
                 refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
-                if entry.batch is not None:
-                    # One line appended to the batch file, one fdatasync: the record.
-                    line = sent_record(entry, now, accepted.reply, refused)
-                    if stager is not None:
-                        staged.append((entry, line))  # recorded after the commit, below
-                    else:
-                        record_sent(entry.batch, line)
-                        hook("recorded", entry.id)
-                        with contextlib.suppress(FileNotFoundError):
-                            os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state
+                # One line appended to the batch file, one fdatasync: the record.
+                line = sent_record(entry, now, accepted.reply, refused)
+                if stager is not None:
+                    staged.append((entry, line))  # recorded after the commit, below
                 else:
-                    record = {**entry.record, **sent_record(entry, now, accepted.reply, refused)}
-                    _files.write_json(self.sent_dir / f"{entry.id}.json", record)
+                    record_sent(entry.batch, line)
                     hook("recorded", entry.id)
-                    self._move(entry.id, self.sent_dir)
+                    self._drop_retry_state(entry.id)
                 report.sent.append(entry.id)
                 if refused:
                     report.refused[entry.id] = refused
@@ -259,8 +251,7 @@ class Outbox(Spool):
             append_record(path, b"".join(records))
         for entry, _line in staged:
             hook("recorded", entry.id)
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.pending_dir / f"{entry.id}.json")  # retry state, if any
+            self._drop_retry_state(entry.id)
 
     def _defer(self, entry: Entry, now: datetime, reply: str, code: int | None,
                raw: bytes) -> bool:
@@ -282,6 +273,8 @@ class Outbox(Spool):
 
     def _fail(self, entry: Entry, now: datetime, reply: str, code: int | None,
               raw: bytes) -> None:
+        """The message's bytes leave its batch: ``failed/<id>.eml`` first, then the record that
+        makes it failed (so :meth:`retry_failed` always finds them)."""
         record = {
             **entry.record,
             "id": entry.id,
@@ -290,61 +283,45 @@ class Outbox(Spool):
             "code": code,
             "reply": reply,
         }
-        if entry.batch is not None:
-            # The bytes leave the batch: failed/<id>.eml first, then the record that makes
-            # the message failed (so retry_failed always finds them).
-            _files.write_durably(self.failed_dir / f"{entry.id}.eml", raw, mode=0o600)
+        _files.write_durably(self.failed_dir / f"{entry.id}.eml", raw, mode=0o600)
         _files.write_json(self.failed_dir / f"{entry.id}.json", record)
-        self._move(entry.id, self.failed_dir)
+        self._drop_retry_state(entry.id)
 
-    def _move(self, ident: str, target: Path) -> None:
-        """Move the .eml of a recorded message out of pending/ and drop its pending state.
-
-        No fsync: the outcome record is already durable, and a move lost in a crash is finished
-        by :meth:`_finish_interrupted` on the next run (never resent).
-        """
-        source = self.pending_dir / f"{ident}.eml"
-        if source.exists():
-            os.replace(source, target / f"{ident}.eml")
+    def _drop_retry_state(self, ident: str) -> None:
+        """Remove a recorded message's retry state, if any. No fsync: the outcome record is
+        durable already, and a state a crash leaves is removed by :meth:`_finish_interrupted`
+        on the next run (never resent)."""
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.pending_dir / f"{ident}.json")
 
     def _finish_interrupted(self) -> None:
-        """Complete moves that a crash interrupted after the outcome was recorded."""
-        for path in list(self.pending_dir.glob("*.eml")) + list(self.pending_dir.glob("*.json")):
+        """Remove the retry state of messages recorded sent or failed before a crash."""
+        for path in list(self.pending_dir.glob("*.json")):
             ident = path.stem
-            if (self.sent_dir / f"{ident}.json").exists():
-                self._move(ident, self.sent_dir)
-            elif (self.failed_dir / f"{ident}.json").exists():
-                self._move(ident, self.failed_dir)
-            elif path.suffix == ".json" and not (self.pending_dir / f"{ident}.eml").exists():
-                batch = self._batch_of(ident)
-                if batch is not None and ident in batch.records:
-                    os.unlink(path)  # retry state of a batched message sent since
+            if (self.failed_dir / f"{ident}.json").exists():
+                self._drop_retry_state(ident)
+                continue
+            batch = self._batch_of(ident)
+            if batch is not None and ident in batch.records:
+                self._drop_retry_state(ident)
 
     def _retire_batches(self) -> None:
         """Move each batch whose messages are all sent or failed to sent/ (no fsync: every
         outcome is recorded durably already; a lost move is redone on the next run)."""
-        paths = list(self.pending_dir.glob("*.batch"))
-        if not paths:
-            return
-        pending = {p.name[:-4] for p in self.pending_dir.glob("*.eml")}
-        for path in paths:
+        for path in list(self.pending_dir.glob("*.batch")):
             try:
                 batch = Batch.read(path)
             except (FileNotFoundError, BatchDamaged):
                 continue
-            if all(m["id"] in pending or self._member_done(batch, m["id"])
-                   for m in batch.members):
+            if all(self._member_done(batch, m["id"]) for m in batch.members):
                 os.replace(path, self.sent_dir / path.name)
 
-    def retry_failed(self, ident: str) -> None:
-        """Put a failed message back in pending/ (after the game master fixed the cause)."""
+    def retry_failed(self, ident: str) -> str:
+        """Queue a failed message again (after the game master fixed the cause), its bytes
+        unchanged (the same Message-ID), as a new message in a batch of its own; returns the
+        new id. Idempotent: its key is ``retry:<ident>``, so a second call queues nothing and
+        returns the same id; the failed record stays, and :meth:`failed` no longer lists it."""
         record = _files.read_json(self.failed_dir / f"{ident}.json")
-        state = {k: record.get(k) for k in ("sender", "recipients", "message_id", "key")}
-        state.update(id=ident, attempts=0, next_try=None, last_error=None)
-        _files.write_json(self.pending_dir / f"{ident}.json", state)
-        _files.move_durably(self.failed_dir / f"{ident}.eml", self.pending_dir / f"{ident}.eml")
-        os.unlink(self.failed_dir / f"{ident}.json")
-
-
+        raw = (self.failed_dir / f"{ident}.eml").read_bytes()
+        return self.queue(raw, sender=record["sender"], recipients=record["recipients"],
+                          key=retry_key(ident))

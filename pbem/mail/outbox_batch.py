@@ -1,5 +1,6 @@
-"""The outbox's batch file: several messages queued together by ``Outbox.queue_many``, in one file
-``pending/<b>.batch`` (pbem.mail.outbox has the whole outbox layout).
+"""The outbox's batch file, its one format of queued mail: several messages queued together by
+``Outbox.queue_many`` (or one, by ``Outbox.queue``), in one file ``pending/<b>.batch``
+(pbem.mail.outbox has the whole outbox layout).
 
 ``queue_many`` stores several messages (e.g. every mail of one turn) in one file,
 ``pending/<b>.batch``: a header line with each message's envelope and length, then the messages'
@@ -17,9 +18,9 @@ each batch once more under each of its keys (``cp -a``, ``rsync -H`` and ``tar``
 
 ``deliver`` records a batched message as sent by appending its line to the batch file with one
 ``fdatasync`` (the file and its directory entry are durable already): one durable step per message,
-right after the server's acceptance, exactly like ``sent/<id>.json`` for a single message, so the
-resend window is the same. A torn append (a crash inside the write) is an unterminated last line:
-readers skip it, the message counts as not recorded, and it goes out again byte-identical.
+right after the server's acceptance, so the only resend window is between the acceptance and that
+record. A torn append (a crash inside the write) is an unterminated last line: readers skip it,
+the message counts as not recorded, and it goes out again byte-identical.
 To a transport that stages (pbem.mail.transports.StagingTransport: the file transport) the
 messages are handed over first, made durable there together (one commit: one directory fsync),
 and then their lines are appended in one write and one fdatasync: recorded still implies
@@ -103,6 +104,29 @@ class Batch:
         return [k for k in [self.key, *(m.get("key") for m in self.members)] if k]
 
 
+def read_header(path: Path) -> dict[str, Any]:
+    """The header of the batch file at ``path`` (its id, key and members), read without the
+    messages' bytes that follow it (what a key lookup needs: a turn's batch holds every mail
+    of the turn). Raises FileNotFoundError, or ValueError for a file that is not a batch."""
+    with open(path, "rb") as f:
+        data = f.read(_HEAD_READ)
+        if not data.startswith(BATCH_MAGIC):
+            raise ValueError(f"{path} is not an outbox batch")
+        while (end := data.find(b"\n", len(BATCH_MAGIC))) < 0:
+            more = f.read(_HEAD_READ)
+            if not more:
+                raise ValueError(f"{path} is truncated")
+            data += more
+    header = json.loads(data[len(BATCH_MAGIC):end])
+    if not isinstance(header, dict):
+        raise ValueError(f"{path} is not an outbox batch")
+    return header
+
+
+#: The bytes read at a time for a batch's header (a header is ~250 bytes a message).
+_HEAD_READ = 8192
+
+
 def compact_batch(batch: Batch, key_paths: Sequence[Path]) -> int:
     """Rewrite a retired batch without its messages' bytes (retention: pbem.host.retention):
     the same header, each length 0 and ``pruned`` set, then its sent records. The new file
@@ -141,12 +165,16 @@ def batch_suffix(ident: str) -> str:
     return ident.rsplit("-", 1)[1]
 
 
-def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
+def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,
                 members: list[dict[str, Any]], chunks: list[bytes],
-                hook: Callable[[str, str], None], item_paths: Sequence[Path] = ()) -> None:
+                hook: Callable[[str, str], None], item_paths: Sequence[Path] = (),
+                sync_keys: bool = True) -> None:
     """Queue a batch under ``key_path``: all or nothing, three fsyncs (see above). Each of
     ``item_paths`` (the keys of its messages) becomes a hard link to the batch too, with the
-    batch key and made durable by the same fsync of ``keys/``."""
+    batch key and made durable by the same fsync of ``keys/``. Without a key (``key_path``
+    None: a message queued with no idempotency key) there is no link and no fsync of
+    ``keys/``: two fsyncs; so too with ``sync_keys`` false (``Outbox.queue_many``'s
+    ``durable_key``), where the key is linked but not made durable here."""
     header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
                         separators=(",", ":")).encode("ascii")
     target = pending_dir / f"{bid}.batch"
@@ -155,11 +183,13 @@ def store_batch(pending_dir: Path, key_path: Path, bid: str, key: str,
         hook("batch-written", bid)
         # The key is a second name (a hard link) of the batch file itself: no more data to
         # write or fsync, and the key says which batch it stands for.
-        for path in [key_path, *item_paths]:
+        links = [*([key_path] if key_path is not None else []), *item_paths]
+        for path in links:
             link = path.with_name(f".{path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
             os.link(tmp, link)
             os.replace(link, path)
-        _files.fsync_dir(key_path.parent)
+        if links and (sync_keys or item_paths):
+            _files.fsync_dir(links[0].parent)
         hook("batch-keyed", bid)
         os.replace(tmp, target)
     except BaseException:

@@ -171,8 +171,8 @@ def finished_entry(ident: str, state: str, path: Path, record: dict[str, Any],
 def queued_record(ident: str, msg: EmailMessage | Wire | bytes, key: str | None,
                   sender: str | None = None,
                   recipients: Iterable[str] | None = None) -> tuple[dict[str, Any], bytes]:
-    """(record, bytes) of a message as queued, alone (``pending/<id>.json``) or as a member of
-    a batch (its header): the one definition of what a queued message records."""
+    """(record, bytes) of a message as queued, a member of its batch (in the batch's header):
+    the one definition of what a queued message records."""
     raw, env_sender, env_recipients, message_id = prepare(msg, sender, recipients)
     return {"id": ident, "sender": env_sender, "recipients": env_recipients,
             "message_id": message_id, "key": key}, raw
@@ -180,7 +180,7 @@ def queued_record(ident: str, msg: EmailMessage | Wire | bytes, key: str | None,
 
 def sent_record(entry: Entry, now: datetime, reply: str,
                 refused: dict[str, str]) -> dict[str, Any]:
-    """What a message accepted by the server records, alone (``sent/<id>.json``, after its
-    queued record) or in its batch (one line appended to the batch file)."""
+    """What a message accepted by the server records in its batch (one line appended to the
+    batch file)."""
     return {"id": entry.id, "sent_at": now.isoformat(), "attempts": entry.attempts + 1,
             "reply": reply, "refused": refused}

@@ -1,5 +1,5 @@
-"""Reading the outbox spool: where each message is (pending, sent, failed; alone or in a
-batch), its stored bytes and its record, and what is queued under an idempotency key. The layout
+"""Reading the outbox spool: where each message is (pending or sent in its batch, or failed),
+its stored bytes and its record, and what is queued under an idempotency key. The layout
 is in pbem.mail.outbox, which adds queueing and delivering on top of this class."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail import _files
-from pbem.mail.outbox_batch import BATCH_MAGIC, Batch, batch_suffix
-from pbem.mail.outbox_entry import Backoff, Entry, finished_entry, pending_entry, prepare
+from pbem.mail.outbox_batch import Batch, batch_suffix, read_header
+from pbem.mail.outbox_entry import Backoff, Entry, finished_entry, pending_entry
 
 ID = re.compile(r"^[0-9]{20}-[0-9a-f]{8}$")
 
@@ -35,33 +35,44 @@ class Spool:
 
     def queued_under(self, key: str) -> list[str] | None:
         """The ids durably queued under ``key`` (by :meth:`queue` or :meth:`queue_many`), or
-        None if nothing is. A key naming a batch file is the batch's own key (all its ids) or
-        an item key of ``queue_many(index_items=True)`` (the ids of the batch's messages queued
-        under it)."""
-        key_path = self._key_path(key)
+        None if nothing is. A key is a hard link to its batch: the batch's own key (all its
+        ids) or an item key of ``queue_many(index_items=True)`` (the ids of the batch's
+        messages queued under it)."""
         try:
-            data = key_path.read_bytes()
-        except FileNotFoundError:
+            header = read_header(self._key_path(key))
+            members = header["members"]
+            ids = [m["id"] for m in members] if header["key"] == key else \
+                [m["id"] for m in members if m.get("key") == key]
+            for directory in (self.pending_dir, self.sent_dir):
+                if ids and (directory / f"{header['batch']}.batch").exists():
+                    return ids
+        except (FileNotFoundError, ValueError, KeyError, TypeError):
             return None
-        if not data:
-            # An item key of queue_many(index_items=True): a symlink to keys/<id> (empty).
-            with contextlib.suppress(OSError):
-                ident = os.readlink(key_path)
-                if ID.match(ident) and self.state(ident) is not None:
-                    return [ident]
-            return None
-        if data.startswith(BATCH_MAGIC):
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                batch = Batch(key_path, data)
-                ids = batch.ids() if batch.key == key else \
-                    [m["id"] for m in batch.members if m.get("key") == key]
-                for directory in (self.pending_dir, self.sent_dir):
-                    if ids and (directory / f"{batch.bid}.batch").exists():
-                        return ids
-            return None  # the key became durable, the batch did not: not queued
-        existing = data.decode("ascii", "replace").strip()
-        if ID.match(existing) and self.state(existing) is not None:
-            return [existing]
+        return None  # the key became durable, the batch did not: not queued
+
+    def find_queued(self, key: str) -> list[str] | None:
+        """:meth:`queued_under`, or else the ids of a batch in pending/ or sent/ whose header
+        names ``key``, its key file linked again (durably) — for a key queued with
+        ``durable_key`` false, whose link a power cut may have lost while the batch stayed
+        queued. Reads every batch's header: for a recovery's check, not for every queue."""
+        found = self.queued_under(key)
+        if found is not None:
+            return found
+        for directory in (self.pending_dir, self.sent_dir):
+            for path in sorted(directory.glob("*.batch")):
+                try:
+                    header = read_header(path)
+                    if header["key"] != key:
+                        continue
+                    ids = [m["id"] for m in header["members"]]
+                except (FileNotFoundError, ValueError, KeyError, TypeError):
+                    continue
+                link = self._key_path(key)
+                tmp = link.with_name(f".{link.name}.tmp-{os.getpid()}-{batch_suffix(path.stem)}")
+                os.link(path, tmp)
+                os.replace(tmp, link)
+                _files.fsync_dir(self.keys_dir)
+                return ids
         return None
 
     def _key_path(self, key: str) -> Path:
@@ -71,12 +82,8 @@ class Spool:
 
     def state(self, ident: str) -> str | None:
         """ "pending", "sent", "failed", or None for an unknown id."""
-        if (self.sent_dir / f"{ident}.json").exists():
-            return "sent"
         if (self.failed_dir / f"{ident}.json").exists():
             return "failed"
-        if (self.pending_dir / f"{ident}.eml").exists():
-            return "pending"
         batch = self._batch_of(ident)
         if batch is None:
             return None
@@ -96,9 +103,8 @@ class Spool:
 
     def raw(self, ident: str) -> bytes:
         """The stored bytes of a message, wherever it is now."""
-        for d in (self.pending_dir, self.sent_dir, self.failed_dir):
-            with contextlib.suppress(FileNotFoundError):
-                return (d / f"{ident}.eml").read_bytes()
+        with contextlib.suppress(FileNotFoundError):
+            return (self.failed_dir / f"{ident}.eml").read_bytes()
         batch = self._batch_of(ident)
         if batch is None:
             raise KeyError(ident)
@@ -108,36 +114,23 @@ class Spool:
         """Messages not yet accepted, in queueing order."""
         return self._pending(self._pending_files())
 
-    def _pending_files(self) -> tuple[list[str], list[Batch]]:
-        singles, batches = [], []
+    def _pending_files(self) -> list[Batch]:
+        batches = []
         for name in sorted(os.listdir(self.pending_dir)):
-            if name.endswith(".eml") and ID.match(name[:-4]):
-                singles.append(name[:-4])
-            elif name.endswith(".batch") and ID.match(name[:-6]):
+            if name.endswith(".batch") and ID.match(name[:-6]):
                 with contextlib.suppress(FileNotFoundError):
                     batches.append(Batch.read(self.pending_dir / name))
-        return singles, batches
+        return batches
 
-    def _pending(self, files: tuple[list[str], list[Batch]]) -> list[Entry]:
-        singles, batches = files
-        entries = [self._pending_entry(i, self.pending_dir / f"{i}.eml") for i in singles]
-        alone = set(singles)
-        for batch in batches:
-            for member in batch.members:
-                ident = member["id"]
-                if ident in alone or self._member_done(batch, ident):
-                    continue
-                entries.append(self._member_entry(batch, member))
+    def _pending(self, batches: list[Batch]) -> list[Entry]:
+        entries = [self._member_entry(batch, member) for batch in batches
+                   for member in batch.members if not self._member_done(batch, member["id"])]
         entries.sort(key=lambda e: e.id)
         return entries
 
     def _member_done(self, batch: Batch, ident: str) -> bool:
-        """Sent (recorded in the batch, or as a single after a retry) or failed."""
-        return (
-            ident in batch.records
-            or (self.failed_dir / f"{ident}.json").exists()
-            or (self.sent_dir / f"{ident}.json").exists()
-        )
+        """Sent (recorded in the batch) or failed."""
+        return ident in batch.records or (self.failed_dir / f"{ident}.json").exists()
 
     def _member_entry(self, batch: Batch, member: dict[str, Any]) -> Entry:
         ident = member["id"]
@@ -149,41 +142,31 @@ class Spool:
         return pending_entry(ident, batch.path, state, batch=batch.path)
 
     def failed(self) -> list[Entry]:
-        """Messages that will not be sent, with the server's reply: for the game master."""
-        return self._finished(self.failed_dir, "failed")
+        """Messages that will not be sent, with the server's reply: for the game master (a
+        message queued again by ``retry_failed`` is no longer one)."""
+        entries = []
+        for path in sorted(self.failed_dir.glob("*.json")):
+            if self.queued_under(retry_key(path.stem)) is not None:
+                continue
+            entries.append(finished_entry(path.stem, "failed", self.failed_dir /
+                                          f"{path.stem}.eml", _files.read_json(path)))
+        return entries
 
     def sent(self) -> list[Entry]:
-        entries = self._finished(self.sent_dir, "sent")
-        seen = {e.id for e in entries}
+        entries = []
         for directory in (self.sent_dir, self.pending_dir):
             for path in directory.glob("*.batch"):
                 with contextlib.suppress(FileNotFoundError):
                     batch = Batch.read(path)
                     for member in batch.members:
                         record = batch.records.get(member["id"])
-                        if record is None or member["id"] in seen:
-                            continue
-                        record = {**member, **record}
-                        entries.append(finished_entry(member["id"], "sent", path, record,
-                                                            batch=path))
+                        if record is not None:
+                            entries.append(finished_entry(member["id"], "sent", path,
+                                                          {**member, **record}, batch=path))
         entries.sort(key=lambda e: e.id)
         return entries
 
-    def _finished(self, directory: Path, state: str) -> list[Entry]:
-        entries = []
-        for path in sorted(directory.glob("*.json")):
-            record = _files.read_json(path)
-            entries.append(finished_entry(path.stem, state, directory / f"{path.stem}.eml",
-                                          record))
-        return entries
 
-    def _pending_entry(self, ident: str, path: Path) -> Entry:
-        try:
-            state = _files.read_json(self.pending_dir / f"{ident}.json")
-        except (FileNotFoundError, ValueError):
-            # The state file is written before the .eml, so this is only a hand-made entry:
-            # rebuild the envelope from the headers.
-            _, sender, recipients, message_id = prepare(path.read_bytes(), None, None)
-            state = {"sender": sender, "recipients": recipients, "message_id": message_id}
-        return pending_entry(ident, path, state)
-
+def retry_key(ident: str) -> str:
+    """The key under which ``Outbox.retry_failed`` queues the failed message ``ident`` again."""
+    return f"retry:{ident}"

@@ -1,8 +1,9 @@
 """Why mail has not gone out, in lines for the game master (``pbem gm status``, ``pbem run``).
 
-The SMTP server's reply is recorded with each message in the outbox (``pending/<id>.json`` for a
-temporary failure that will be retried, ``failed/<id>.json`` for a refusal); an operator should
-not have to open those files to learn that the server said "451 try again later".
+The SMTP server's reply is recorded with each message in the outbox (``pending/<id>.json``, the
+retry state of a temporary failure that will be retried, ``failed/<id>.json`` for a refusal); an
+operator should not have to open those files to learn that the server said "451 try again
+later".
 """
 
 from __future__ import annotations

@@ -105,10 +105,14 @@ def test_two_runs_started_together_resolve_the_turn_once(tmp_path, smtp_servers)
 def test_run_killed_with_mail_files_not_in_place_then_the_next_run_removes_them(tmp_path, nth):
     """The file transport's copies (``sent-mail/``) and the outbox written, fsynced and not
     yet in place when ``pbem run`` is killed: the next run (taking the game's lock the dead
-    process held) removes them; every report is delivered once, 0600."""
-    host = Host(tmp_path)
-    for power in host.powers:
-        assert host.submit(power, {}, at(1)).verdict == "accepted"
+    process held) removes them; every report is delivered once, 0600. A game's outbox is
+    delivered in one commit of the file transport (its welcome mails, receipts and reports
+    alike: every message is in a batch), so the second commit is the second game's."""
+    hosts = [Host(tmp_path, game_id=f"g{n}") for n in range(1, nth + 1)]
+    host = hosts[-1]
+    for each in hosts:
+        for power in each.powers:
+            assert each.submit(power, {}, at(1)).verdict == "accepted"
     crashed = host.run_cli(at(49), env={"PBEM_CRASH_AT": f"staged-synced#{nth}"})
     assert crashed.returncode == -9, crashed.stderr
     assert [p for p in host.root.rglob(".*.tmp-*")], "the kill left temporary files"
@@ -116,9 +120,11 @@ def test_run_killed_with_mail_files_not_in_place_then_the_next_run_removes_them(
     assert done.returncode == 0, done.stderr
     assert "left by a crash" in done.stdout, done.stdout
     assert not list(host.root.rglob(".*.tmp-*"))
-    assert len([e for e in GameLog.load(host.path / "log.jsonl").entries
-                if e.kind == "resolve"]) == 1
-    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
-    assert len(reports) == 4 and len({str(m["Message-ID"]) for m in reports}) == 4
+    for each in hosts:
+        assert len([e for e in GameLog.load(each.path / "log.jsonl").entries
+                    if e.kind == "resolve"]) == 1
+        reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()
+                   and f"[{each.game_id}]" in str(m["Subject"])]
+        assert len(reports) == 4 and len({str(m["Message-ID"]) for m in reports}) == 4
     assert {oct(p.stat().st_mode & 0o777) for p in (host.root / "sent-mail").iterdir()} == \
         {"0o600"}

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -141,3 +142,29 @@ def test_kill_during_file_delivery_then_rerun_delivers_and_records_every_mail_on
     assert not list(outbox.glob("*.eml")) and not list(outbox.glob("*.batch"))
     reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
     assert len({str(m["To"]) for m in reports}) == 4, "every player's report"
+
+
+# -- the resolution batch's key: linked, not fsynced ------------------------------------------
+@pytest.mark.parametrize("delivered_first", [False, True])
+def test_a_resolution_key_lost_in_a_power_cut_queues_nothing_again(tmp_path, delivered_first):
+    """The turn job queues a resolution's mail without an fsync of ``outbox/keys/`` (its
+    batch and ``pending/`` are fsynced): a power cut may lose the key and the unsynced
+    ``mailed.json`` hint while the batch stays queued (or, delivered, moved to sent/). The
+    next run's catch-up finds the batch by its header, links the key again, and queues
+    nothing twice: every report is queued and delivered once."""
+    host = ready(tmp_path)
+    resolved = host.run_cli(at(2), env=None if delivered_first else
+                            {"PBEM_CRASH_AT": "after-mailed-mark"})
+    assert resolved.returncode == (0 if delivered_first else -9), resolved.stderr
+    seq = resolves(host)[0].seq
+    key = host.path / "outbox" / "keys" / hashlib.sha256(
+        f"resolution:{host.game_id}:{seq}".encode()).hexdigest()
+    key.unlink()  # what the power cut lost: the key's link, and the hint
+    (host.path / "mailed.json").unlink()
+    done = host.run_cli(at(2))
+    assert done.returncode == 0, done.stderr
+    assert key.exists(), "the catch-up linked the key again"
+    queued, records = outbox_messages(host)
+    assert len(queued) == len(set(queued)) and all(n == 1 for n in records), records
+    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
+    assert len(reports) == 4 and len({str(m["To"]) for m in reports}) == 4

@@ -6,7 +6,9 @@ same headers, MIME tree, transfer encodings and decoded contents."""
 from __future__ import annotations
 
 import base64
+import binascii
 import email
+import itertools
 import random
 import string
 from datetime import UTC, datetime, timedelta, timezone
@@ -16,6 +18,7 @@ from email.utils import format_datetime, getaddresses
 
 import pytest
 
+from pbem.game import registry
 from pbem.mail.compose import (
     _DIRECT,
     Attachment,
@@ -24,14 +27,18 @@ from pbem.mail.compose import (
     _fold,
     _header_line,
     _headers,
+    _text_part,
     compose,
     compose_wire,
+    header_safe,
     make_msgid,
     to_bytes,
 )
 from pbem.mail.outbox_entry import prepare
 from pbem.mail.plainheaders import fold_words as _fold_words
 from pbem.mail.plainheaders import starts_on_the_name_line as _starts_on_the_name_line
+from pbem.render import mails
+from tests.support import conformance
 
 
 def reference(*, sender, to, subject, text, date, domain, auto_submitted, html=None,
@@ -284,3 +291,108 @@ def test_base64_parts_are_what_encodebytes_writes(size: int) -> None:
     the email package's encoder (base64.encodebytes, 76-character lines) with CRLF ends."""
     data = random.Random(size).randbytes(size)
     assert _base64_lines(data) == base64.encodebytes(data).replace(b"\n", b"\r\n")
+
+
+def test_non_ascii_unstructured_headers_decode_to_their_text() -> None:
+    """Unstructured headers holding non-ASCII text (every report's Subject has a dash and may
+    hold a player's name) are written as RFC 2047 encoded words by compose itself: parsed by
+    the email package, each decodes to the text given, as the email package's own fold of it
+    would have it, with every line within 78 characters; values it cannot write so (a word too
+    long for a line, an encoded-word look-alike) are folded by the email package."""
+    rng = random.Random(37)
+    alphabet = (string.ascii_letters + string.digits + "!\"#$%&'()*+,-./:;<>@[\\]^_`{|}~?="
+                + "éàüßçñøÆ—–«»“”…✓★☃€日本語한국어😀🎲\u0301\u00a0")
+    written = 0
+    for i in range(3000):
+        name = ("Subject", "List-Id", "X-Pbem-Turn")[i % 3]
+        words = ["".join(rng.choice(alphabet) for _ in range(rng.choice(
+            [1, 2, 3, 8, 20, 40, 70, 80]))) for _ in range(rng.randint(1, 9))]
+        value = header_safe(" ".join(words), limit=900)
+        if not value or value.isascii():
+            continue
+        line = _header_line(name, value)
+        if line == _fold(name, value):
+            continue  # (whose decoding is the email package's affair: it may lose a space)
+        parsed = email.message_from_bytes(line + b"\r\nbody\r\n", policy=policy.default)
+        assert not parsed.defects, (name, value, line)
+        assert str(parsed[name]) == value, (value, line)
+        assert all(len(x) <= 78 for x in line.split(b"\r\n")), line
+        written += 1
+    assert written > 1500  # compose wrote them, not only the email package
+
+
+def _game_mails() -> list[tuple[str, object]]:
+    """Real mails of every game: each power's turn report and the game master's summary of
+    the first steps of a game played on standing orders (tests/support/conformance.py)."""
+    out = []
+    for game in registry.available():
+        plugin = registry.load(game)
+        variant = next(iter(plugin.variants()))
+        renderer = mails.Renderer(plugin.id)
+        for before, result in itertools.islice(conformance.play(plugin, variant, 3), 3):
+            for power in renderer.view(plugin, result.state, None)["powers"]:
+                out.append((game, mails.turn_report(
+                    renderer, plugin, before, result.state, result.events, [power],
+                    {"name": f"Ünïcode {power}", "email": f"{power}@players.example"},
+                    conformance.GAME)))
+            out.append((game, mails.gm_summary(renderer, plugin, before, result.state,
+                                               result.events, conformance.GAME)))
+    return out
+
+
+def test_real_mails_of_every_game_parse_as_the_email_package_composes_them() -> None:
+    """Every game's real turn reports and game master's summaries (text, HTML, the view JSON,
+    the SVG map and whatever else a game attaches): compose_wire's bytes, parsed, are the
+    message the email package composes from the same parts (``reference``): the same
+    headers, the same MIME tree and the same decoded contents, smaller in all."""
+    made = _game_mails()
+    sizes = [0, 0]  # (compose_wire, the email package): the parts' bytes
+    assert {game for game, _ in made} == set(registry.available())
+    for game, mail in made:
+        case = {"subject": mail.subject, "text": mail.text, "html": mail.html or None,
+                "to": f"Ünïcode {game} <p@players.example>",
+                "attachments": [Attachment(n, d, *t.split("/", 1))
+                                for n, t, d in mail.attachments]}
+        slow = email.message_from_bytes(to_bytes(build(reference, case)), policy=policy.default)
+        fast = email.message_from_bytes(build(compose_wire, case).raw, policy=policy.default)
+        assert not fast.defects and all(not p.defects for p in fast.walk()), game
+        assert sorted(fast) == sorted(slow), game
+        for key in sorted(slow):
+            if key not in ("Message-ID", "Content-Type", "Content-Transfer-Encoding"):
+                assert str(fast[key]) == str(slow[key]), (game, key)
+        assert [r[:2] + r[3:] for r in tree(fast)] == [r[:2] + r[3:] for r in tree(slow)], game
+        for a, b in zip(fast.walk(), slow.walk(), strict=True):
+            assert a.get_content_type() == b.get_content_type(), game
+            if not a.is_multipart():
+                # (binascii's quoted-printable breaks a long line at a space where it can,
+                # the email package's anywhere: a few bytes either way)
+                assert len(a.get_payload()) <= len(b.get_payload()) * 1.01 + 16, (
+                    game, a.get_filename(), a["Content-Transfer-Encoding"])
+                sizes[0] += len(a.get_payload())
+                sizes[1] += len(b.get_payload())
+    assert sizes[0] < sizes[1]  # smaller mail in all
+
+
+def test_text_with_long_lines_takes_the_shorter_encoding() -> None:
+    """A text part with a line over 998 bytes is quoted-printable or base64, whichever is
+    shorter on the wire (both computed here the plain way), for texts from plain ASCII
+    markup to mostly non-ASCII; and it decodes to the text."""
+    rng = random.Random(41)
+    chosen = set()
+    for i in range(300):
+        share = i / 300  # the share of characters needing an escape in quoted-printable
+        chars = [rng.choice("é=✓\t") if rng.random() < share else rng.choice(string.ascii_letters
+                 + " <>/\"") for _ in range(rng.randint(1000, 4000))]
+        text = "".join(chars) + "\nshort line\n"
+        part = _text_part("html", text)
+        head, _, body = part.partition(b"\r\n\r\n")
+        data = text.encode()
+        qp = binascii.b2a_qp(data, istext=True).replace(b"\n", b"\r\n")
+        b64 = base64.encodebytes(data).replace(b"\n", b"\r\n")
+        cte = "quoted-printable" if len(qp) <= len(b64) else "base64"
+        assert f"Content-Transfer-Encoding: {cte}".encode() in head, i
+        assert body == (qp if cte == "quoted-printable" else b64), i
+        parsed = email.message_from_bytes(part, policy=policy.default)
+        assert parsed.get_content().replace("\r\n", "\n") == text, i
+        chosen.add(cte)
+    assert chosen == {"quoted-printable", "base64"}

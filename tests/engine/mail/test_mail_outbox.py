@@ -126,7 +126,7 @@ def test_crash_after_record_never_resends(
     ident = outbox.queue(report(1))
     with smtp(server, tls_files) as transport, pytest.raises(Crash):
         outbox.deliver(transport, NOW, on_stage=crash_at("recorded"))
-    assert (tmp_path / "outbox" / "pending" / f"{ident}.eml").exists()  # the move was cut off
+    assert outbox.state(ident) == "sent"  # recorded
     with smtp(server, tls_files) as transport:
         result = Outbox(tmp_path / "outbox").deliver(transport, NOW)
     assert result.sent == [] and outbox.state(ident) == "sent"
@@ -284,11 +284,13 @@ def test_5xx_goes_to_failed_with_the_reply(
     assert "no such user" in (failed[unknown].reply or "")
     assert failed[unknown].recipients == ("nobody@players.example",)
     assert outbox.raw(spam) == (tmp_path / "outbox" / "failed" / f"{spam}.eml").read_bytes()
-    # The game master fixes the cause and retries: the same bytes go out.
-    outbox.retry_failed(spam)
+    # The game master fixes the cause and retries: the same bytes go out (queued anew, once).
+    again = outbox.retry_failed(spam)
+    assert outbox.retry_failed(spam) == again and {e.id for e in outbox.failed()} == {unknown}
     with smtp(server, tls_files) as transport:
-        assert outbox.deliver(transport, NOW).sent == [spam]
-    assert server.received[-1].content == outbox.raw(spam)
+        assert outbox.deliver(transport, NOW).sent == [again]
+    assert server.received[-1].content == outbox.raw(spam) == outbox.raw(again)
+    assert outbox.state(again) == "sent" and outbox.pending() == []
 
 
 def test_partly_refused_recipients_are_reported(

@@ -1,5 +1,5 @@
-"""``Outbox.queue_many``: several messages queued in one durable step under one key, delivered
-and recorded one by one, with the same crash windows as single messages."""
+"""``Outbox.queue_many`` (and ``queue``, a batch of one): messages queued in one durable step
+under one key, delivered and recorded one by one."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_crash_while_queueing_leaves_nothing_queued_and_a_rerun_queues_once(
     assert len(transport.sent) == 3
 
 
-def test_items_queued_singly_by_an_older_outbox_are_not_queued_again(tmp_path: Path) -> None:
+def test_items_queued_singly_are_not_queued_again_in_a_batch(tmp_path: Path) -> None:
     outbox = Outbox(tmp_path / "outbox")
     old = outbox.queue(report(0, "p0@players.example"), key="report:0")
     ids = outbox.queue_many(items(), key="resolution:g:5")
@@ -152,10 +152,12 @@ def test_permanent_failure_of_one_message_then_retry(tmp_path: Path) -> None:
     (failed,) = outbox.failed()
     assert failed.id == ids[1] and failed.code == 550
     assert outbox.raw(ids[1]) == (tmp_path / "outbox" / "failed" / f"{ids[1]}.eml").read_bytes()
-    outbox.retry_failed(ids[1])
-    assert outbox.deliver(transport, NOW).sent == [ids[1]]
-    assert transport.sent[-1] == outbox.raw(ids[1])
-    assert outbox.pending() == [] and outbox.state(ids[1]) == "sent"
+    again = outbox.retry_failed(ids[1])
+    assert outbox.failed() == [] and outbox.state(ids[1]) == "failed"
+    assert outbox.deliver(transport, NOW).sent == [again]
+    assert transport.sent[-1] == outbox.raw(ids[1]) == outbox.raw(again)
+    assert outbox.pending() == [] and outbox.state(again) == "sent"
+    assert outbox.retry_failed(ids[1]) == again and outbox.deliver(transport, NOW).sent == []
 
 
 def test_temporary_failure_of_one_message_waits_then_goes_out(tmp_path: Path) -> None:
@@ -223,13 +225,40 @@ def test_a_crash_while_queueing_leaves_no_item_key_counted(tmp_path: Path, stage
     assert [outbox.queued_under(f"report:{n}") for n in range(3)] == [[i] for i in ids]
 
 
-def test_item_keys_written_by_an_older_outbox_as_symlinks_are_still_read(tmp_path: Path) -> None:
+def test_a_message_queued_alone_is_a_batch_of_one(tmp_path: Path) -> None:
+    """``queue`` writes the one format: a batch of one message (its id the batch's), its key a
+    hard link to it; without a key, no key file. Nothing else is written in pending/."""
     outbox = Outbox(tmp_path / "outbox")
-    ids = outbox.queue_many(items(), key="ingest-batch:g:1", index_items=True)
-    # The former layout: keys/<sha> a symlink to an empty keys/<id>.
-    path = outbox._key_path("report:1")
-    path.unlink()
-    (outbox.keys_dir / ids[1]).touch()
-    os.symlink(ids[1], path)
-    assert outbox.queued_under("report:1") == [ids[1]]
-    assert outbox.queue_many(items(), key="ingest-batch:g:2", index_items=True) == []
+    keyed = outbox.queue(report(1), key="receipt:1")
+    alone = outbox.queue(report(2))
+    names = sorted(p.name for p in outbox.pending_dir.iterdir())
+    assert names == sorted([f"{keyed}.batch", f"{alone}.batch"])
+    (key_file,) = outbox.keys_dir.iterdir()
+    assert key_file.stat().st_ino == (outbox.pending_dir / f"{keyed}.batch").stat().st_ino
+    assert outbox.queued_under("receipt:1") == [keyed]
+    assert outbox.queue(report(3), key="receipt:1") == keyed
+    assert [e.id for e in outbox.pending()] == [keyed, alone]
+    transport = Recorder()
+    assert outbox.deliver(transport, NOW).sent == [keyed, alone]
+    assert not list(outbox.pending_dir.iterdir())
+    assert [outbox.state(i) for i in (keyed, alone)] == ["sent", "sent"]
+    assert [e.id for e in outbox.sent()] == [keyed, alone]
+    assert outbox.queued_under("receipt:1") == [keyed]
+
+
+def test_a_batch_whose_key_was_not_made_durable_is_found_by_its_header(tmp_path: Path) -> None:
+    """``queue_many(durable_key=False)``: two fsyncs, the key linked but its directory not
+    synced. Were the link lost (a power cut), ``queued_under`` says nothing is queued, and
+    ``find_queued`` finds the batch by its header, in pending/ or, delivered, in sent/, and
+    links the key again."""
+    outbox = Outbox(tmp_path / "outbox")
+    ids = outbox.queue_many(items(), key="resolution:g:5", durable_key=False)
+    for deliver in (False, True):
+        if deliver:
+            assert outbox.deliver(Recorder(), NOW).sent == ids
+        outbox._key_path("resolution:g:5").unlink()
+        assert outbox.queued_under("resolution:g:5") is None
+        assert outbox.find_queued("resolution:g:5") == ids
+        assert outbox.queued_under("resolution:g:5") == ids
+        assert outbox.queue_many(items(), key="resolution:g:5") == ids
+    assert outbox.find_queued("resolution:g:6") is None

@@ -17,7 +17,7 @@ from pbem.schedule import Schedule
 from pbem.store import log as glog
 from pbem.store.checkpoint import check_extends
 from pbem.store.gameconfig import GameConfig, PowerEntry
-from pbem.store.gamedir import ConfigMismatch, GameDir, GameDirError, games_under
+from pbem.store.gamedir import ConfigMismatch, GameDir, GameDirError, _state_bytes, games_under
 from pbem.store.lock import Busy, locked
 from pbem.store.referee import referee_key
 from tests.support.genesis_setup import setup_options
@@ -241,3 +241,17 @@ def test_lock_is_per_game_directory(tmp_path, plugin, player_keys):
     finally:
         holder.stdin.close()
         holder.wait(timeout=10)
+
+
+def test_the_state_cache_is_the_canonical_encoding_of_its_fields() -> None:
+    """state.json's bytes (the state encoded once, for its digest and the file) are the
+    canonical encoding of its four fields, for states of every game and odd values."""
+    states: list[dict] = [{}, {"é": ["✓", 1.5, None, True, {"b": 2, "a": [1, "\u2028"]}]}]
+    for game in registry.available():
+        plugin = registry.load(game)
+        states.append(plugin.setup(next(iter(plugin.variants())), {"game_id": "g"}))
+    for n, state in enumerate(states):
+        head = f"{n:064x}"
+        assert _state_bytes(n + 1, head, state) == canonical.encode(
+            {"log_length": n + 1, "head": head, "digest": canonical.digest(state),
+             "state": state}) + b"\n"

@@ -111,7 +111,9 @@ def step_lines(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
 
 def border_path(borders: Sequence[Mapping[str, float]]) -> str:
     """The map-piece edges as the ``d`` of one SVG path: a move and a line per edge, each edge
-    once (an edge between two pieces is in ``borders`` from the hexes on both sides)."""
+    once (an edge between two pieces is in ``borders`` from the hexes on both sides). Eight
+    edges a line, so that no line of the HTML passes the 998 bytes a mail line may hold and the
+    part goes out unencoded (pbem.mail.compose)."""
     seen: set[tuple[tuple[float, float], ...]] = set()
     out = []
     for b in borders:
@@ -120,7 +122,7 @@ def border_path(borders: Sequence[Mapping[str, float]]) -> str:
         if edge not in seen:
             seen.add(edge)
             out.append(f"M{b['x1']},{b['y1']}L{b['x2']},{b['y2']}")
-    return "".join(out)
+    return "\n".join("".join(out[i:i + 8]) for i in range(0, len(out), 8))
 
 
 @functools.lru_cache(maxsize=64)

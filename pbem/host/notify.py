@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameState, MailFacts, PlayerInfo, StandingUse
 from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
@@ -75,9 +76,9 @@ class Context:
             return self.shared_renderer
         return mails.Renderer(self.game.config.game, self.game.path)
 
-    def players(self) -> dict[str, dict[str, Any]]:
+    def players(self) -> dict[str, PlayerInfo]:
         """Each player (by address) and the powers it commands, in turn order."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, PlayerInfo] = {}
         for name, entry in self.game.config.powers.items():
             player = out.setdefault(entry.email.lower(), {
                 "email": entry.email, "powers": [], "tz": entry.tz,
@@ -85,7 +86,7 @@ class Context:
             player["powers"].append(name)
         return out
 
-    def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
+    def game_info(self, state: GameState) -> MailFacts:
         summary = self.game.log.summary  # the log's facts at its head, without a scan
         head = self.game.log.head
         missed = summary.missed_turns()
@@ -359,7 +360,7 @@ def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: dat
     the time orders are due."""
     entry = ctx.game.config.powers[power]
     info = ctx.game_info(state)
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     last_call = None
     if late:
         last_call = {"deadline": to_iso(deadline),
@@ -395,7 +396,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
     until the run) says so and names the real deadline."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
@@ -406,7 +407,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                             reply_to=reply_to)
 
 
-def receipt_chance(ctx: Context, info: dict[str, Any], power: str, seq: int) -> str | None:
+def receipt_chance(ctx: Context, info: MailFacts, power: str, seq: int) -> str | None:
     """The receipt's sentence for a file accepted without the power's chance value at a step
     that takes one (None: it carries it, or the step takes none)."""
     asked = (info.get("view_extra") or {}).get(power, {}).get("chance")
@@ -428,8 +429,8 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     """The late notice: orders for ``turn`` came after its deadline plus grace (``late``) or
     after the turn was resolved (``late`` None); they were not used."""
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
             "deadline": None if late else ctx.game.log.summary.deadline}
     mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
                              received=to_iso(received), late=late)
@@ -441,8 +442,8 @@ def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, u
     """Orders ``seq`` came after the power's ``newer`` seq for the same turn (``used``: and
     that turn has been resolved since): superseded, not an error of the player."""
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.superseded(ctx.renderer, power, player, info, turn=turn, seq=seq, newer=newer,
                             used=used, received=to_iso(received))
     return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
@@ -451,8 +452,8 @@ def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, u
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
                    reply_to: str | None, subject: str, *, seq: int | None = None) -> Wire:
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn,
                            seq=seq)
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
@@ -474,7 +475,7 @@ def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
             "reason": body.get("reason") or "", "power": body.get("power") or ""}
 
 
-def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
+def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> MailFacts:
     """What a report says beside the events of the resolution ``entry``, from the summary
     ``at`` it (:func:`summary_at`): the game master's notices of the turn it ended, each due
     power's missed turn and what was done for it (standing orders, escrow opened, orders that
@@ -500,7 +501,8 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       "total": count["total"], "in_a_row": count["in_a_row"],
                       "alerted": bool(nmr_alert) and count["in_a_row"] >= nmr_alert}
     # Due powers whose standing file (turn: standing) was used: the report names it.
-    standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
+    standing: dict[str, StandingUse] = {
+                power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
                 for power, sha in body["used"].items()
                 if sha is not None and (kept := at.standing_file(power)) is not None
                 and kept["sha256"] == sha}
@@ -519,7 +521,7 @@ def gm_notice_mails(ctx: Context, state: dict[str, Any],
     notice = gm_notice(entry)
     if notice is None:
         return []
-    info = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
+    info: MailFacts = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
     notice["turn"] = ctx.plugin.orders_turn(state)
     standing = ctx.game.log.summary.standing_orders()
     due = set(ctx.plugin.powers_due(state))
@@ -576,7 +578,7 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
                   skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
-    info = {**ctx.game_info(state), "roster": roster(ctx.game.config),
+    info: MailFacts = {**ctx.game_info(state), "roster": roster(ctx.game.config),
             "fair_chance": fair_chance(ctx, info_extra=ctx.view_extra(state))}
     out = []
     for address, player in ctx.players().items():

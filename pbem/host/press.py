@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
+from pbem.game.shapes import MailFacts, PlayerInfo
 from pbem.host import leftovers, notify
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
@@ -248,7 +249,7 @@ def _problems(game: GameDir, plugin: Any, state: dict[str, Any], v: VerifiedPres
     return problems
 
 
-def _player(game: GameDir, power: str) -> dict[str, Any]:
+def _player(game: GameDir, power: str) -> PlayerInfo:
     entry = game.config.powers[power]
     return {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
 
@@ -261,7 +262,7 @@ def _queue(ctx: notify.Context, outbox: Outbox, entry: Entry, powers: list[str],
     sender, turn = str(body["power"]), int(body["turn"])
     messages = messages_from_data(body["messages"])
     out = []
-    info = {"game_id": game.game_id}
+    info: MailFacts = {"game_id": game.game_id}
     for relay in relays(sender, messages, powers):
         fields = relay_fields(game.game_id, turn, entry.seq, relay)
         sig = signed_text("pbem-press", fields,

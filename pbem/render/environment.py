@@ -22,6 +22,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
+from pbem.game.shapes import Keepsake, When
 from pbem.render.cache import RenderCache
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
@@ -104,12 +105,12 @@ def power_name(power: str, view: Mapping[str, Any] | None = None) -> str:
     return " ".join(w.capitalize() for w in str(power).replace("_", "-").split("-") if w)
 
 
-def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
+def format_when(iso: str | None, tz: str | None = None) -> When | None:
     """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
     if not iso:
         return None
     when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
-    out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
+    out: When = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
     if tz:
         try:
             zone = zoneinfo.ZoneInfo(tz)
@@ -122,7 +123,7 @@ def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None
     return out
 
 
-def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
+def keepsake(text: str | None, filename: str) -> Keepsake | None:
     """Signed text the player should keep (checkpoint, receipt signature): shown in the text part
     if every line fits, otherwise attached as ``filename`` (its tokens must not be broken)."""
     if not text:

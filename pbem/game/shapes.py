@@ -1,0 +1,162 @@
+"""The shapes at the boundary between pbem and a game, declared once (docs/plugins.md, "Types a
+game can import").
+
+**Open-ended game data.** What a game keeps is its own: pbem passes it through, digests it and
+reads only a few keys of it. These aliases say which data it is, not what it holds:
+
+- ``GameState``: a game's whole state (``state.json``; ``setup``, ``resolve``): a JSON object
+  the game defines. pbem reads ``turn``, ``powers`` and ``result`` (``GameResult``).
+- ``GameView``: what ``view(state, power)`` returns, the only hidden information that leaves
+  the system; pbem reads the keys of ``ViewFacts``.
+- ``OrderBody``: an order file's ``orders:`` mapping, and what ``normalize_orders`` makes of it.
+- ``EventData``: one event of a resolution; pbem reads the keys of ``EventKeys``.
+- ``Context``: a template context a presenter returns (the engine adds its facts to it).
+
+**What the engine reads** is a ``TypedDict`` each: ``ViewFacts`` (a view), ``EventKeys`` (an
+event), ``GameResult`` (``state["result"]``, pbem.game.results), and the mail facts pbem
+builds itself for every template (``PlayerInfo``, ``GameHeader``, ``MailFacts``, ``StepFacts``,
+``Keepsake``, ``When``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypedDict
+
+from pbem.game.results import GameResult
+
+GameState = dict[str, Any]
+GameView = dict[str, Any]
+OrderBody = dict[str, Any]
+EventData = dict[str, Any]
+Context = dict[str, Any]
+#: The read-only forms, for a parameter that only reads the game's data.
+StateIn = Mapping[str, Any]
+ViewIn = Mapping[str, Any]
+OrdersIn = Mapping[str, Any]
+EventIn = Mapping[str, Any]
+
+
+class ViewFacts(TypedDict, total=False):
+    """The keys pbem reads from every view (conformance checks the first five)."""
+
+    game: str
+    game_id: str
+    viewer: str | None
+    turn: int
+    powers: dict[str, Any]
+    due: list[str]  # the powers due now; absent: every power gets an order form
+    result: GameResult | None
+
+
+class EventKeys(TypedDict, total=False):
+    """The keys pbem reads from an event: ``type`` (every event), ``turn``, and the engine's
+    addressing (``_visible_to``, set by pbem.game.events.private; absent: a public event)."""
+
+    type: str
+    turn: int
+    _visible_to: list[str]
+
+
+class When(TypedDict, total=False):
+    """A time as mails show it (pbem.render.environment.format_when): ``local`` and ``tz`` are
+    "" without the player's time zone."""
+
+    iso: str
+    utc: str
+    local: str
+    tz: str
+
+
+class Keepsake(TypedDict):
+    """A signed text a mail shows and may attach (pbem.render.environment.keepsake)."""
+
+    text: str
+    lines: list[str]  # the text's lines if every one fits the plain-text part, else []
+    attached: bool  # too wide: attached as ``filename`` instead
+    filename: str
+    summary: str
+
+
+class PlayerInfo(TypedDict, total=False):
+    """A player as the mails address him (the game's config: pbem.host.notify)."""
+
+    name: str
+    email: str
+    tz: str | None
+    powers: list[str]
+
+
+class PlayerHeader(TypedDict):
+    """``player`` in every mail's context."""
+
+    name: str
+    email: str
+    tz: str
+
+
+class GameHeader(TypedDict):
+    """``game`` in every mail's context (docs/plugins.md, "Template contexts")."""
+
+    id: str
+    title: str
+    game_title: str
+    deadline: When | None
+    checkpoint: Keepsake | None
+    referee: str
+    schedule: str
+
+
+class StepFacts(TypedDict):
+    """The engine's facts of the step now due, in every game mail's context."""
+
+    turn: int
+    step: str
+    over: bool
+    names: list[str]
+
+
+class StandingUse(TypedDict):
+    """A power that played on its standing file (pbem.host.notify.turn_facts)."""
+
+    turn: int
+    seq: int
+    orders: dict[str, Any]
+
+
+class MailFacts(TypedDict, total=False):
+    """What the host tells the mail builders of a game (pbem.host.notify.Context.game_info and
+    turn_facts; pbem.render.mails reads them). Every key optional but ``game_id``."""
+
+    game_id: str
+    title: str
+    game_title: str
+    instance: str
+    deadline: str | None
+    paused: bool
+    over: bool
+    checkpoint: str | None
+    referee: str
+    schedule: str
+    sender: str
+    seq: int | dict[str, int]
+    last_seq: dict[str, int]
+    log_length: int
+    missed: dict[str, int]
+    missed_in_a_row: dict[str, int]
+    view_extra: dict[str, dict[str, Any]]
+    press: dict[str, int]
+    chance: dict[str, Any] | None
+    standing: dict[str, StandingUse]
+    nmr: dict[str, dict[str, Any]]
+    notices: list[dict[str, Any]]
+    order: list[str]
+    roster: list[dict[str, Any]]
+    fair_chance: dict[str, str] | None
+    digest: dict[str, list[str]]  # each power's digest lines (pbem.host.notify.digest_lines)
+
+
+__all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameHeader",
+           "GameResult", "GameState", "GameView", "Keepsake", "MailFacts", "OrderBody",
+           "OrdersIn", "PlayerHeader", "PlayerInfo", "StandingUse", "StateIn", "StepFacts",
+           "ViewFacts", "ViewIn", "When"]

@@ -26,6 +26,7 @@ from pbem.audit._lookup import is_secret
 from pbem.chance.errors import ChanceError
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameState
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.summary import is_standing, stand
@@ -56,7 +57,7 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
     body = genesis.body
     plugin = registry.load(body["plugin"])
     _named, pack = versions.recorded_pack(plugin, body, components)
-    state: dict[str, Any] | None = plugin.setup(body["variant"],
+    state: GameState | None = plugin.setup(body["variant"],
                                                 versions.setup_options(body, pack))
     steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
     standing: dict[str, dict[str, Any]] = {}
@@ -121,7 +122,7 @@ def revealed_k(records: Sequence[Record]) -> bytes | None:
     return None
 
 
-def _public(plugin: GamePlugin, state: dict[str, Any] | None) -> View | None:
+def _public(plugin: GamePlugin, state: GameState | None) -> View | None:
     return None if state is None else plugin.view(state, None)
 
 

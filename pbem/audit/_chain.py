@@ -7,11 +7,11 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from pbem import canonical
 from pbem.audit import sha256mid
 from pbem.audit.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
+from pbem.game.shapes import GameView
 from pbem.schedule import is_iso
 from pbem.store import log as glog
 from pbem.store.log import CorruptEntry, Entry
@@ -31,7 +31,7 @@ class Withheld:
     time: str
     hash: str
     fields: list[str]
-    public: dict[str, Any]
+    public: GameView
     linked: bool  # its hash was finished from a midstate (else it is the referee's claim)
 
 

@@ -17,6 +17,7 @@ from pbem.chance.player import check_player_reveal
 from pbem.chance.referee import check_referee_reveal, check_secret
 from pbem.store import chance
 from pbem.store.log import Entry
+from pbem.store.records import BodyIn, Genesis
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 
@@ -39,7 +40,7 @@ def _hex(value: Any, field: str) -> bytes:
 class ChanceAudit:
     """The chance facts of one game as the walk goes (None-safe for games without chance)."""
 
-    def __init__(self, genesis: Mapping[str, Any], secret: Entry | None) -> None:
+    def __init__(self, genesis: Genesis, secret: Entry | None) -> None:
         """``secret``: the (last) entry revealing K, found before the walk (None: none)."""
         rnd = genesis.get(chance.RANDOM)
         self.enabled = isinstance(rnd, Mapping)
@@ -67,7 +68,7 @@ class ChanceAudit:
             raise ChanceProblem("k", "the secret K committed at genesis (secret_commit, "
                                 "referee_tip)", f"{self.k.hex()[:16]}…", str(exc)) from None
 
-    def orders(self, body: Mapping[str, Any], signed_entropy: Any,
+    def orders(self, body: BodyIn, signed_entropy: Any,
                window: Any = None) -> None:
         """An orders entry: its ``entropy`` is the signed file's, a value hashes to the
         power's last known one, and the file carries the contribution its step needs

@@ -17,6 +17,7 @@ from typing import Any
 from pbem.errors import Rejected
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.votedoc import verify_vote
+from pbem.store.records import LogBody
 
 #: The operation each vote kind makes (as pbem.host.votes.ACTS).
 ACTS = {"draw": "end", "pause": "pause", "resume": "resume", "concede": "concede"}
@@ -48,7 +49,7 @@ class VoteBook:
             self.conceded.add(str(body.get("power")))
         return problem
 
-    def _vote(self, seq: int, body: dict[str, Any],
+    def _vote(self, seq: int, body: LogBody,
               keys: Mapping[str, PublicKey]) -> Problem | None:
         power = body.get("power")
         if power not in keys:
@@ -74,7 +75,7 @@ class VoteBook:
             self.votes[seq] = body
         return None
 
-    def _act(self, body: dict[str, Any]) -> Problem | None:
+    def _act(self, body: LogBody) -> Problem | None:
         kind, rule, seqs = body.get("vote"), body.get("rule", "unanimous"), body.get("votes")
         if kind not in ACTS or ACTS[kind] != body.get("op"):
             return "vote", f"the vote kind of a {body.get('op')} operation", str(kind)

@@ -49,6 +49,7 @@ from pbem.audit import sha256mid
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameView
 from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.store import log as glog
@@ -88,7 +89,7 @@ def record_hash(mid: sha256mid.Midstate, kind: str, prev: str, seq: int, time: s
     return sha256mid.finish(mid, link_suffix(kind, prev, seq, time))
 
 
-def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any], *,
+def withheld_record(entry: Entry, fields: list[str], public: GameView, *,
                     midstate: bool = True) -> dict[str, Any]:
     """The record standing for ``entry``; with ``midstate`` it carries the SHA-256 state from
     which its hash can be finished (this publishes the last ``len % 64`` bytes of the body)."""

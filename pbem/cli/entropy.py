@@ -30,6 +30,7 @@ from typing import Any
 
 from pbem.chance.player import new_seed, player_reveal, player_tip
 from pbem.errors import UsageError
+from pbem.game.shapes import GameView
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
@@ -67,7 +68,7 @@ def vault_key(game_id: str, instance: Any) -> str:
     return f"{game_id}#{instance if isinstance(instance, str) else ''}"
 
 
-def asked_by_view(view: dict[str, Any], view_path: Path | None) -> Asked | None:
+def asked_by_view(view: GameView, view_path: Path | None) -> Asked | None:
     """What the view asks for (None: the game draws no dice, or not yet)."""
     info = view.get("chance")
     if not isinstance(info, dict) or not isinstance(info.get("step"), int):

@@ -22,6 +22,7 @@ from pbem.cli import commands, entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameView, OrderBody
 from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
@@ -112,7 +113,7 @@ def _view(args: argparse.Namespace) -> dict[str, Any] | None:
     return orderfile.load_view(args.view) if args.view else None
 
 
-def _plugin(args: argparse.Namespace, view: dict[str, Any]) -> GamePlugin:
+def _plugin(args: argparse.Namespace, view: GameView) -> GamePlugin:
     """The rules the view belongs to: ``--rules``, else the view's ``game``."""
     game = getattr(args, "rules", None) or view.get("game")
     if not isinstance(game, str):
@@ -127,7 +128,7 @@ def _plugin(args: argparse.Namespace, view: dict[str, Any]) -> GamePlugin:
 def run_new(args: argparse.Namespace) -> int:
     view = _view(args)
     header = ["# pbem order file: edit, then `pbem orders check` and `pbem orders sign` it."]
-    orders: dict[str, Any] = {}
+    orders: OrderBody = {}
     footer = ""
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
@@ -184,7 +185,7 @@ def run_new(args: argparse.Namespace) -> int:
 # -- check ----------------------------------------------------------------------------------------
 
 
-def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) -> list[Problem]:
+def _problems(text: str, args: argparse.Namespace, view: GameView | None) -> list[Problem]:
     """Every problem the referee would find in ``text`` (plain or signed)."""
     blocks = find_signed_blocks(text)
     if len(blocks) > 1:
@@ -222,7 +223,7 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     return problems
 
 
-def _contribution_problems(view: dict[str, Any], entropy: object) -> list[Problem]:
+def _contribution_problems(view: GameView, entropy: object) -> list[Problem]:
     """The referee's refusal of a signed file without the chance contribution its step needs
     (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
     info = view.get("chance")
@@ -255,7 +256,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tool_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> None:
+def _tool_warnings(args: argparse.Namespace, view: GameView, text: str) -> None:
     """The game's warnings about a file (4000 A.D.: arrivals the vault says are due but the
     file does not reveal)."""
     tool = _plugin(args, view).tool

@@ -29,6 +29,7 @@ from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import Window
+from pbem.game.shapes import OrderBody
 from pbem.game.views import order_view
 from pbem.host import leftovers, notify, rootindex
 from pbem.host.opengames import Busy, OpenGame, OpenGames
@@ -208,7 +209,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     # A standing file is held to the power's latest standing file (seq, duplicates), a step's
     # file to the files of its step.
     standing = summary.standing_file(v.power) if v.standing else summary.standing.get(v.power)
-    normalized: dict[str, Any] = {}
+    normalized: OrderBody = {}
     logged = _logged(game, v)
     if logged is not None and (
             (standing is not None and standing["sha256"] == v.sha256)

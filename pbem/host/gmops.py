@@ -44,6 +44,7 @@ from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir, deadline_class
 from pbem.store.lock import locked
+from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 
 
@@ -167,7 +168,7 @@ def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
     return text
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
+def _append(path: Path, now: datetime, body: LogBody, *, kind: str = replay.GM,
             then: Callable[[GameDir], None] | None = None, notice: bool = True,
             check: Callable[[GameDir, Any, dict[str, Any]], None] | None = None) -> Done:
     """Log the operation under the game's lock; ``check(game, plugin, state)`` runs first under
@@ -298,14 +299,14 @@ def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
                                **_by_vote("draw", votes, rule)})
 
 
-def vote(path: Path, now: datetime, body: dict[str, Any],
+def vote(path: Path, now: datetime, body: LogBody,
          check: Callable[[GameDir, Any, dict[str, Any]], None]) -> Done:
     """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
     state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
     return _append(path, now, {"op": "vote", **body}, notice=False, check=check)
 
 
-def set_prefs(path: Path, now: datetime, body: dict[str, Any],
+def set_prefs(path: Path, now: datetime, body: LogBody,
               check: Callable[[GameDir, Any, dict[str, Any]], None],
               write: Callable[[GameDir], None]) -> Done:
     """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import lazy
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameState, MailFacts, PlayerInfo, StandingUse
+from pbem.game.shapes import GameState, MailFacts, OrderBody, PlayerInfo, StandingUse
 from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
@@ -111,7 +111,7 @@ class Context:
             "view_extra": self.view_extra(state),
         }
 
-    def view_extra(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def view_extra(self, state: GameState) -> dict[str, dict[str, Any]]:
         """What view.json carries besides the game's view: the game ``instance`` (order files
         are bound to it) and, for a game asking for fair chance (a ``setup`` step, or a power
         that committed a tip), the step number and the power's committed tip, from which
@@ -188,7 +188,7 @@ def escrow_opener(game: GameDir) -> replay.EscrowOpener | None:
     return opener
 
 
-def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+def resolution_mails(ctx: Context, before: GameState, after: GameState,
                      entry: Entry) -> list[tuple[str, Wire]]:
     """The mail one resolution causes: a report to every player, the game master's summary,
     the end-of-game mail when it is over, and an alert for powers missing too many turns."""
@@ -328,7 +328,7 @@ def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str])
     return ctx.compose_wire(gm, mail, kind="report")
 
 
-def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+def gm_mails(ctx: Context, before: GameState, after: GameState,
              entry: Entry) -> list[tuple[str, EmailMessage]]:
     """Mail after a state-changing game-master operation (a concession, an ending): the
     end-of-game mail when the game is over; the next turn report shows the rest."""
@@ -353,7 +353,7 @@ def revealed(ctx: Context) -> list[dict[str, Any]]:
     return mails.presenter(ctx.plugin).reveal(log)
 
 
-def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: datetime, *,
+def reminder_mail(ctx: Context, state: GameState, power: str, deadline: datetime, *,
                   late: bool) -> EmailMessage:
     """A reminder before the deadline, or (``late``: the deadline has passed, the grace period
     has not) a last call that names when the grace period ends — never a past deadline as
@@ -386,7 +386,7 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
     return {"deadline": clock.deadline, "grace_end": to_iso(grace_end)}
 
 
-def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
+def receipt_mail(ctx: Context, state: GameState, power: str, normalized: OrderBody,
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
                  late: dict[str, str] | None = None) -> Wire:
@@ -514,7 +514,7 @@ def notice_key(game_id: str, seq: int) -> str:
     return f"gm-notice:{game_id}:{seq}"
 
 
-def gm_notice_mails(ctx: Context, state: dict[str, Any],
+def gm_notice_mails(ctx: Context, state: GameState,
                     entry: Entry | Noted) -> list[tuple[str | None, EmailMessage]]:
     """Every player's mail about a game-master operation: what changed, where each of his
     powers stands (orders in or not), and when orders are due now."""
@@ -540,7 +540,7 @@ def gm_notice_mails(ctx: Context, state: dict[str, Any],
     return out
 
 
-def queue_gm_notices(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+def queue_gm_notices(ctx: Context, state: GameState, outbox: Any) -> int:
     """Queue the notice mails of every game-master entry since the last resolution that has
     none queued yet (all of one entry's mails in one durable step): the operation queues them
     itself, and the turn job catches up after a crash between its log entry and its mail."""
@@ -574,7 +574,7 @@ def signature_text(fields: dict[str, Any], signature: str) -> str:
     return "\n".join(lines)
 
 
-def welcome_mails(ctx: Context, state: dict[str, Any],
+def welcome_mails(ctx: Context, state: GameState,
                   skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
@@ -600,7 +600,7 @@ def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str
     return {"genesis": ctx.game.log.entries[0].hash, "referee_tip": str(rnd["referee_tip"])}
 
 
-def queue_welcome(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+def queue_welcome(ctx: Context, state: GameState, outbox: Any) -> int:
     """Queue the welcome mails not queued yet (``pbem new``; ``pbem run`` again before the
     first resolution, so a crash right after creating the game loses none)."""
     mails = welcome_mails(ctx, state, skip=lambda key: outbox.queued_under(key) is not None)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints, syncs
+from pbem.game.shapes import GameState
 from pbem.host import leftovers
 from pbem.store import submissions
 from pbem.store.lock import GameLock
@@ -60,7 +61,7 @@ class OpenGame:
     lock: GameLock
     game: GameDir
     plugin: Any
-    state: dict[str, Any]
+    state: GameState
     referee: PrivateKey
     outbox: Outbox
     #: replies to queue at commit: (key, message, the lists their id goes into)

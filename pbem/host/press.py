@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
-from pbem.game.shapes import MailFacts, PlayerInfo
+from pbem.game.shapes import GameState, MailFacts, PlayerInfo
 from pbem.host import leftovers, notify
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
@@ -207,7 +207,7 @@ def _judge(path: Path, v: VerifiedPress, received: datetime, message_id: str | N
     return verdict
 
 
-def _problems(game: GameDir, plugin: Any, state: dict[str, Any], v: VerifiedPress,
+def _problems(game: GameDir, plugin: Any, state: GameState, v: VerifiedPress,
               powers: list[str]) -> list[Problem]:
     mode = game.config.press
     if mode == "none":

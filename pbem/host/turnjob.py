@@ -57,6 +57,7 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
+from pbem.game.shapes import GameState
 from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
@@ -428,7 +429,7 @@ def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) ->
     return to_iso(now)
 
 
-def _closes_when_answered(plugin: GamePlugin, state: dict[str, Any]) -> bool:
+def _closes_when_answered(plugin: GamePlugin, state: GameState) -> bool:
     """Whether the next step resolves once every due power has answered, whatever the
     schedule's ``early`` says (``Window.closes_when_answered``). An answer is an accepted
     order file marked ready; the standing answers of a later change are the hook."""
@@ -444,7 +445,7 @@ def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
                for address in ctx.players())
 
 
-def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict[str, Any]:
+def _resolve(v: _Visit, state: GameState, standing: dict[str, Any]) -> dict[str, Any]:
     """Resolve the due step and stage its entry in the log (``v.pending``; ``_commit_log``
     writes it)."""
     ctx = v.ctx
@@ -519,7 +520,7 @@ def _queue_pending(v: _Visit) -> None:
 
 
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
-                         state: dict[str, Any]) -> None:
+                         state: GameState) -> None:
     """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
     (only for a game that drew; once)."""
     summary = game.log.summary  # whether it drew and revealed, without reading the log
@@ -531,7 +532,7 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
     game.save_state(state)  # the entry changes no state: the cache moves to the new head
 
 
-def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
+def chance_waiting(game: GameDir, plugin: GamePlugin, state: GameState,
                    standing: dict[str, Any]) -> list[str]:
     """The powers whose contribution the next step waits for, whatever its deadline (the
     set-up step and the game's first drawing step: pbem.store.chance.waiting_for); [] for a
@@ -543,7 +544,7 @@ def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
                               step.draws, standing)
 
 
-def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
+def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: GameState,
                        waiting: list[str], clock: Clock) -> int:
     """Tell the game master once per step that the game waits for a contribution."""
     gm = ctx.game.config.gm
@@ -586,8 +587,8 @@ def resolution_key(game_id: str, seq: int) -> str:
     return f"resolution:{game_id}:{seq}"
 
 
-def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: dict[str, Any],
-                     after: dict[str, Any], entry: Any) -> int:
+def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: GameState,
+                     after: GameState, entry: Any) -> int:
     return _queue_resolution(ctx, outbox, entry,
                              notify.resolution_mails(ctx, before, after, entry))
 
@@ -620,7 +621,7 @@ def _note_mailed(path: Path, seq: int) -> None:
         os.close(fd)
 
 
-def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
+def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: GameState) -> int:
     """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
     if a crash came before it was all queued."""
     last_seq = ctx.game.log.summary.last_state_change
@@ -644,7 +645,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
     return _mail_resolution(ctx, outbox, before, state, last)
 
 
-def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
+def _reminders(ctx: notify.Context, outbox: Outbox, state: GameState, due: list[str],
                standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
     missing = [p for p in due if p not in standing]
     if not missing:

@@ -27,6 +27,7 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import Problem, Rejected
 from pbem.game import registry
+from pbem.game.shapes import GameState
 from pbem.host import gmops, notify, rootindex
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
@@ -41,6 +42,7 @@ from pbem.store.gamedir import GameDir
 from pbem.store.lock import Busy
 from pbem.store.log import Entry
 from pbem.store.prefs import Prefs
+from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 
 VOTE_OP = "vote"
@@ -171,7 +173,7 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
     return verdict
 
 
-def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> Verdict:
+def _prefs(path: Path, v: VerifiedVote, now: datetime, body: LogBody) -> Verdict:
     """A prefs file: checked, logged, written to config.yaml, confirmed to the player."""
     got, problems = prefs.parse(v.prefs, "prefs")
     if problems:
@@ -203,7 +205,7 @@ def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> 
 
 
 def _check(v: VerifiedVote) -> Any:
-    def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
+    def check(game: GameDir, plugin: Any, state: GameState) -> None:
         entries = game.log.entries
         for e in vote_entries(entries, SIGNED_OPS):
             if e.body.get("sha256") == v.sha256:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameState, StateIn
 
 VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and after)
 
@@ -36,7 +37,7 @@ class RenderCache:
     svg: dict[tuple[Any, ...], tuple[object, str]] = field(default_factory=dict)
     cells: list[tuple[Any, Any]] = field(default_factory=list)  # (map grid, its cells)
 
-    def view(self, plugin: GamePlugin, state: Mapping[str, Any],
+    def view(self, plugin: GamePlugin, state: StateIn,
              power: str | None) -> dict[str, Any]:
         """``plugin.view(state, power)``, computed once per state object and power."""
         entry = self.views.get(id(state))
@@ -61,7 +62,7 @@ class _Viewing:
     def __init__(self, plugin: GamePlugin, cache: RenderCache) -> None:
         self._plugin, self._cache = plugin, cache
 
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    def view(self, state: GameState, power: str | None) -> dict[str, Any]:
         return self._cache.view(self._plugin, state, power)
 
     def __getattr__(self, name: str) -> Any:

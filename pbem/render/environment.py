@@ -22,7 +22,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
-from pbem.game.shapes import Keepsake, When
+from pbem.game.shapes import Keepsake, StateIn, ViewIn, When
 from pbem.render.cache import RenderCache
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
@@ -93,7 +93,7 @@ def _fill_plain(text: str, width: int, first: str, pad: str) -> str | None:
     return "\n".join(lines)
 
 
-def power_name(power: str, view: Mapping[str, Any] | None = None) -> str:
+def power_name(power: str, view: ViewIn | None = None) -> str:
     """A power as players read it: its title in the view where the game gives one
     (``view["powers"][power]["title"]``: "Earth Alliance"), else its name's words capitalised
     ("earth-alliance" -> "Earth Alliance", "pavo" -> "Pavo")."""
@@ -225,7 +225,7 @@ class Renderer:
             return False
         return True
 
-    def view(self, plugin: GamePlugin, state: Mapping[str, Any],
+    def view(self, plugin: GamePlugin, state: StateIn,
              power: str | None) -> dict[str, Any]:
         """``plugin.view(state, power)``, computed once per state object and power while this
         renderer lives (one game's visit): a resolution's reports, the game master's summary

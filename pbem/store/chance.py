@@ -40,8 +40,11 @@ from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
 from pbem.chance.stream import PUBLIC
+from pbem.game.shapes import EventData
 from pbem.protocol.keys import PrivateKey
+from pbem.store.kinds import EntryKind
 from pbem.store.log import Entry
+from pbem.store.records import BodyIn, Genesis, LogBody
 from pbem.store.referee import referee_key
 
 RANDOM = "random"
@@ -60,7 +63,7 @@ def genesis_random(referee: PrivateKey, game_id: str) -> dict[str, str]:
     return rc.commitments().to_json()
 
 
-def instance(genesis: Mapping[str, Any]) -> str:
+def instance(genesis: Genesis) -> str:
     """This game instance's id (the genesis nonce): order files carry it, so a file of an older
     game made again under the same id and keys is refused. Every game has one (GameDir.create
     draws it); a genesis without it is damaged."""
@@ -72,7 +75,7 @@ def instance(genesis: Mapping[str, Any]) -> str:
     return nonce
 
 
-def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance:
+def referee_chance(genesis: Genesis, referee: PrivateKey) -> RefereeChance:
     """The referee's chance of the game (every 1.0 genesis commits to it: one without is
     damaged). Refuses a key that does not make the commitments genesis recorded."""
     rnd = genesis.get(RANDOM)
@@ -90,7 +93,7 @@ def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeCh
     return rc
 
 
-def parse_entropy(value: Any) -> tuple[str, bytes] | None:
+def parse_entropy(value: object) -> tuple[str, bytes] | None:
     """An envelope's ``entropy``: ("tip", T) or ("value", e_t); None when absent."""
     if value is None:
         return None
@@ -117,14 +120,14 @@ class Ledger:
 
     def add(self, entry: Entry) -> None:
         body = entry.body
-        if entry.kind == "orders":
+        if entry.kind == EntryKind.ORDERS:
             parsed = _quiet(body.get("entropy"))
             power = str(body["power"])
             if parsed is not None and parsed[0] == "tip" and power not in self.tips:
                 self.tips[power] = parsed[1]
                 self.tip_steps[power] = self.step + 1
                 self.known[power] = (parsed[1], 0)
-        elif entry.kind == "resolve":
+        elif entry.kind == EntryKind.RESOLVE:
             self.step += 1
             rnd = body.get(RANDOM)
             if isinstance(rnd, Mapping):
@@ -139,7 +142,7 @@ class Ledger:
             self.known.pop(power, None)
             self.replaced.add(power)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> LogBody:
         """The ledger as JSON data (kept in the log's running summary, pbem.store.summary)."""
         return {"step": self.step, "tips": {p: t.hex() for p, t in self.tips.items()},
                 "known": {p: [v.hex(), s] for p, (v, s) in self.known.items()},
@@ -147,7 +150,7 @@ class Ledger:
                 "replaced": sorted(self.replaced)}
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Ledger:
+    def from_data(cls, data: BodyIn) -> Ledger:
         return cls(int(data["step"]), {p: bytes.fromhex(t) for p, t in data["tips"].items()},
                    {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()},
                    {p: int(s) for p, s in data["tip_steps"].items()}, int(data["drawn"]),
@@ -189,14 +192,14 @@ class Ledger:
         check_player_reveal(power, value, self.step + 1, last, last_step)
 
 
-def _quiet(value: Any) -> tuple[str, bytes] | None:
+def _quiet(value: object) -> tuple[str, bytes] | None:
     try:
         return parse_entropy(value)
     except ChanceError:
         return None
 
 
-def step_values(powers: Sequence[str], standing: Mapping[str, Mapping[str, Any]]
+def step_values(powers: Sequence[str], standing: Mapping[str, BodyIn]
                 ) -> dict[str, bytes | None]:
     """Each power's value for this step (the due powers and the listened ones): from its
     standing file's ``entropy``, or None (it sent none, or no value)."""
@@ -214,7 +217,7 @@ FIRST_DRAW_RULE = ("a game's first draw needs a value from every power due, each
 
 
 def draw_values(ledger: Ledger, due: Sequence[str], listens: Sequence[str],
-                standing: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes | None]:
+                standing: Mapping[str, BodyIn]) -> dict[str, bytes | None]:
     """The players' part of the coming step's seed (``ledger``: the log up to this
     resolution), or ChanceError when the step may not draw: a value whose tip was committed
     in this very step, or the game's first draw without every due power's value (at step 1
@@ -266,7 +269,7 @@ def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, p
 
 
 def waiting_for(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
-                standing: Mapping[str, Mapping[str, Any]]) -> list[str]:
+                standing: Mapping[str, BodyIn]) -> list[str]:
     """The due powers without whose contribution the coming step may not resolve, even past
     its deadline: at the set-up step, those without a tip; at the game's first drawing step,
     those whose standing file carries no value (a replaced player without an earlier tip
@@ -279,7 +282,7 @@ def waiting_for(ledger: Ledger, kind: str | None, due: Sequence[str], draws: boo
     return []
 
 
-def recorded(body: Mapping[str, Any], game_id: str, step: int,
+def recorded(body: BodyIn, game_id: str, step: int,
              k: bytes | None) -> StepChance | None:
     """The StepChance a resolve entry's ``random`` field describes (None: it drew nothing)."""
     rnd = body.get(RANDOM)
@@ -310,7 +313,7 @@ class LazyChance:
         return self._get().secret(label)
 
 
-def public_event(chance: StepChance) -> dict[str, Any] | None:
+def public_event(chance: StepChance) -> EventData | None:
     """The event listing a step's public draws (labels and results), or None if none."""
     draws = chance.draws.to_json(PUBLIC)
     if not draws:
@@ -318,8 +321,8 @@ def public_event(chance: StepChance) -> dict[str, Any] | None:
     return {"type": EVENT, "step": chance.step, "draws": draws}
 
 
-def block(chance: StepChance, genesis: Mapping[str, Any],
-          tips: Mapping[str, bytes]) -> dict[str, Any]:
+def block(chance: StepChance, genesis: Genesis,
+          tips: Mapping[str, bytes]) -> LogBody:
     """The chance block a report attaches (``chance-step-T.json``): the published inputs and
     draws, with the tips they hash to."""
     rnd = genesis.get(RANDOM) or {}
@@ -329,7 +332,7 @@ def block(chance: StepChance, genesis: Mapping[str, Any],
                                  if p in tips and chance.players[p] is not None}}}
 
 
-def referee_for_root(root: Path, genesis: Mapping[str, Any]) -> RefereeChance:
+def referee_for_root(root: Path, genesis: Genesis) -> RefereeChance:
     """The referee's chance of a game under ROOT, with ROOT's referee key."""
     key, _ = referee_key(root)
     return referee_chance(genesis, key)

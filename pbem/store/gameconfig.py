@@ -62,6 +62,7 @@ from pbem.schedule import (
     parse_weekday,
     parse_zone,
 )
+from pbem.store.kinds import VoteKind, VoteRule
 from pbem.store.layout import CONFIG_NAME as CONFIG_NAME
 from pbem.store.prefs import Prefs
 from pbem.store.prefs import parse as prefs_parse
@@ -94,8 +95,8 @@ LATE_ORDERS = ("refuse", "until-run")
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
 #: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
-VOTE_KINDS = ("draw", "pause", "resume")
-VOTE_RULES = ("unanimous", "majority")
+VOTE_KINDS = tuple(VoteKind)
+VOTE_RULES = tuple(VoteRule)
 POWER_KEYS = ("email", "key", "tz", "digest")
 #: How often a player not mailed after a step (pbem.game.plugin.Window ``notify``) hears of
 #: the game: a report every step anyway, one digest a day, or one digest when his power is due.

@@ -49,6 +49,7 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.game import versions
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameState
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
 from pbem.store import chance, trusted
@@ -476,7 +477,7 @@ def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:
     return PublicKey.load(path)
 
 
-def deadline_class(plugin: GamePlugin, state: dict[str, Any]) -> str:
+def deadline_class(plugin: GamePlugin, state: GameState) -> str:
     """The deadline class of the game's next step (config ``schedule.classes``)."""
     step = plugin.window(state)
     return step.deadline if step is not None else "main"

@@ -22,14 +22,18 @@ are the files the replay and the audit then require.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
+from pbem.store.kinds import EntryKind
+from pbem.store.records import BodyIn, FileRow, LogBody
 
-ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
+ORDERS, RESOLVE, GM, KEY, PRESS = (EntryKind.ORDERS, EntryKind.RESOLVE, EntryKind.GM, EntryKind.KEY,
+                                  EntryKind.PRESS)
 STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
 SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
@@ -43,7 +47,7 @@ class _Entry(Protocol):
     @property
     def time(self) -> str: ...
     @property
-    def body(self) -> Any: ...
+    def body(self) -> LogBody: ...
     @property
     def hash(self) -> str: ...
 
@@ -64,7 +68,7 @@ class Noted:
     seq: int
     kind: str
     time: str
-    body: Any
+    body: LogBody
 
 
 @dataclass
@@ -76,23 +80,23 @@ class Summary:
     paused: bool = False
     last_resolution: int = 0  # seq of the last resolve entry (0: none yet)
     last_resolution_time: str = ""  # time of that entry (the genesis time when none)
-    standing: dict[str, dict[str, Any]] = field(default_factory=dict)
+    standing: dict[str, LogBody] = field(default_factory=dict)
     missed: dict[str, dict[str, int]] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)  # power -> key text
     last_state_change: int = 0  # seq of the last resolve or state-changing gm entry (0: none)
-    state_head: list[Any] = field(default_factory=list)  # [length, hash] after the last entry
+    state_head: list[int | str] = field(default_factory=list)  # [length, hash] after the last entry
     #                                                      not in STATELESS
     last_seq: dict[str, int] = field(default_factory=dict)  # power -> highest accepted seq
     ledger: dict[str, Any] = field(default_factory=dict)  # pbem.store.chance.Ledger as data
-    notices: list[dict[str, Any]] = field(default_factory=list)  # gm/key entries this turn
-    turn_notices: list[dict[str, Any]] = field(default_factory=list)  # … of the turn resolved
+    notices: list[LogBody] = field(default_factory=list)  # gm/key entries this turn
+    turn_notices: list[LogBody] = field(default_factory=list)  # … of the turn resolved
     press: list[Any] = field(default_factory=list)  # [turn, {power: messages}] latest turn
     turn_orders: list[Any] = field(default_factory=list)  # [turn, [[seq, power, sha256,
     #                                       bytes], …]]: every orders entry of the latest turn
     drew: bool = False  # a resolution drew (fair chance)
     secret: bool = False  # the chance secret was revealed
     contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
-    standing_files: dict[str, dict[str, Any]] = field(default_factory=dict)  # power -> the
+    standing_files: dict[str, LogBody] = field(default_factory=dict)  # power -> the
     #     body of its latest standing file (never cleared by a resolution)
 
     def fold(self, entry: _Entry) -> None:
@@ -194,7 +198,7 @@ class Summary:
         of the turn the last resolution ended."""
         return [Noted(**n) for n in (self.notices if this_turn else self.turn_notices)]
 
-    def turn_files(self, turn: Any) -> list[list[Any]] | None:
+    def turn_files(self, turn: object) -> list[FileRow] | None:
         """``[seq, power, sha256, bytes]`` of every orders entry of ``turn``, or None when the
         summary cannot tell (an older turn than the latest with orders: scan the log). Orders
         are accepted only for the game's current turn, which never goes back, so every entry
@@ -209,7 +213,7 @@ class Summary:
         except TypeError:
             return None
 
-    def press_counts(self, turn: Any) -> dict[str, int]:
+    def press_counts(self, turn: object) -> dict[str, int]:
         """Press messages per power in ``turn`` when it is the latest turn with press (press
         is only accepted for the current turn, so earlier turns have none after it)."""
         return dict(self.press[1]) if self.press and self.press[0] == turn else {}
@@ -217,13 +221,13 @@ class Summary:
     def clock(self) -> Clock:
         return Clock(self.deadline, self.paused, self.last_resolution)
 
-    def standing_orders(self) -> dict[str, dict[str, Any]]:
+    def standing_orders(self) -> dict[str, LogBody]:
         """The accepted submission that stands for each power in the coming resolution: of the
         ``orders`` entries since the last resolution, the one ``orderdoc.replaces`` keeps (the
         highest seq; of equal seqs the first)."""
         return dict(self.standing)
 
-    def standing_file(self, power: str) -> dict[str, Any] | None:
+    def standing_file(self, power: str) -> LogBody | None:
         """The body of ``power``'s latest standing file (the highest seq), or None."""
         return self.standing_files.get(power)
 
@@ -266,14 +270,14 @@ class Summary:
         return out
 
 
-def silence_answers(body: Any) -> bool:
+def silence_answers(body: BodyIn) -> bool:
     """Whether the resolve entry ``body`` is of a step whose silence is an answer
     (pbem.game.plugin.Window ``silence: "default"``): a due power that sent nothing there got
     the game's default answer and missed no turn."""
     return isinstance(body, dict) and body.get("silence") == "default"
 
 
-def summarize(entries: Any) -> Summary:
+def summarize(entries: Iterable[_Entry]) -> Summary:
     """The summary of a whole sequence of entries, genesis first."""
     out = Summary()
     for entry in entries:
@@ -281,7 +285,7 @@ def summarize(entries: Any) -> Summary:
     return out
 
 
-def stand(standing: dict[str, Any], body: Any) -> None:
+def stand(standing: dict[str, LogBody], body: LogBody) -> None:
     """Take the ``orders`` entry ``body`` into ``standing`` (power -> the body that stands since
     the last resolution) where ``orderdoc.replaces`` says it replaces the one standing: the
     summary's fold and the replay (pbem.store.replay) both take orders with this step."""
@@ -291,13 +295,13 @@ def stand(standing: dict[str, Any], body: Any) -> None:
         standing[power] = body
 
 
-def is_standing(body: Any) -> bool:
+def is_standing(body: BodyIn) -> bool:
     """Whether an ``orders`` entry's body holds a standing file (logged as turn 0,
     pbem.protocol.envelope.STANDING_TURN): it stands across resolutions until replaced."""
     return body.get("turn") == STANDING_TURN
 
 
-def order_file_row(seq: int, body: Any) -> list[Any]:
+def order_file_row(seq: int, body: BodyIn) -> FileRow:
     """``[seq, power, sha256, bytes]`` of the ``orders`` entry ``seq`` with ``body``: what
     :meth:`Summary.turn_files` lists for each order file of a turn."""
     return [seq, body.get("power"), body.get("sha256"),

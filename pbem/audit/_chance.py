@@ -30,7 +30,7 @@ class ChanceProblem(Exception):
         self.field, self.expected, self.found, self.why = field, expected, found, why
 
 
-def _hex(value: Any, field: str) -> bytes:
+def _hex(value: object, field: str) -> bytes:
     if not isinstance(value, str) or not _HEX.fullmatch(value):
         raise ChanceProblem(field, "64 lower-case hex digits", repr(value)[:80],
                             "a chance value is 32 bytes in hex")

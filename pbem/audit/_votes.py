@@ -35,7 +35,7 @@ class VoteBook:
         self.votes: dict[int, dict[str, Any]] = {}  # log seq -> vote entry body
         self.spent: dict[str, int] = {}  # kind -> log seq of its last act
 
-    def visit(self, seq: int, body: Any, keys: Mapping[str, PublicKey]) -> Problem | None:
+    def visit(self, seq: int, body: object, keys: Mapping[str, PublicKey]) -> Problem | None:
         """Check one gm entry (log seq ``seq``); None if sound."""
         if not isinstance(body, dict):
             return None

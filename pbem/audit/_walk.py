@@ -122,7 +122,7 @@ def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
         total[name] = total.get(name, 0) + int(n)
 
 
-def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
+def _first_difference(a: object, b: object, path: str = "") -> tuple[str, Any, Any]:
     """The first path at which two JSON values differ, and the two values there."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
@@ -140,7 +140,7 @@ def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
     return path, a, b
 
 
-def _short(value: Any, limit: int = 80) -> str:
+def _short(value: object, limit: int = 80) -> str:
     text = value if isinstance(value, str) else canonical.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

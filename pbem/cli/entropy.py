@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass
 from email import policy
 from pathlib import Path
-from typing import Any
 
 from pbem.chance.player import new_seed, player_reveal, player_tip
 from pbem.errors import UsageError
@@ -62,7 +61,7 @@ class Asked:
     length: int | None
 
 
-def vault_key(game_id: str, instance: Any) -> str:
+def vault_key(game_id: str, instance: object) -> str:
     """Seeds are kept per game instance: a game made again under the same id never reuses
     one."""
     return f"{game_id}#{instance if isinstance(instance, str) else ''}"

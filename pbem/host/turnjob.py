@@ -73,6 +73,7 @@ from pbem.store.gamedir import GameDir, games_under
 from pbem.store.layout import run_dir
 from pbem.store.lock import GameLock
 from pbem.store.log import Entry, LogError
+from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
 
@@ -171,7 +172,7 @@ class _Visit:
     ctx: notify.Context | None = None
     #: the last resolution of the visit, staged in the log, its mail not queued yet:
     #: (state before, state after, its log entry)
-    pending: tuple[dict[str, Any], dict[str, Any], Entry] | None = None
+    pending: tuple[GameState, GameState, Entry] | None = None
     mails: list[tuple[str, Wire]] = field(default_factory=list)  # the pending one's, rendered
     failed: bool = False
 
@@ -445,7 +446,7 @@ def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
                for address in ctx.players())
 
 
-def _resolve(v: _Visit, state: GameState, standing: dict[str, Any]) -> dict[str, Any]:
+def _resolve(v: _Visit, state: GameState, standing: dict[str, LogBody]) -> GameState:
     """Resolve the due step and stage its entry in the log (``v.pending``; ``_commit_log``
     writes it)."""
     ctx = v.ctx
@@ -533,7 +534,7 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
 
 
 def chance_waiting(game: GameDir, plugin: GamePlugin, state: GameState,
-                   standing: dict[str, Any]) -> list[str]:
+                   standing: dict[str, LogBody]) -> list[str]:
     """The powers whose contribution the next step waits for, whatever its deadline (the
     set-up step and the game's first drawing step: pbem.store.chance.waiting_for); [] for a
     game without fair chance."""
@@ -559,7 +560,7 @@ def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: GameState,
 
 
 def _step_chance(game: GameDir, step: Window | None,
-                 standing: dict[str, Any]) -> chance.LazyChance:
+                 standing: dict[str, LogBody]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
     the value of each due and listened power (None: it sent none) and K for hidden draws.
     Nothing is read before the first draw (a game that draws nothing this step, 4000 A.D.,
@@ -588,12 +589,12 @@ def resolution_key(game_id: str, seq: int) -> str:
 
 
 def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: GameState,
-                     after: GameState, entry: Any) -> int:
+                     after: GameState, entry: Entry) -> int:
     return _queue_resolution(ctx, outbox, entry,
                              notify.resolution_mails(ctx, before, after, entry))
 
 
-def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Any,
+def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Entry,
                       mails: list[tuple[str, Wire]]) -> int:
     outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq))
     failpoints.reached("after-first-queue")  # the whole batch: it is queued all or none
@@ -646,7 +647,7 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: GameState) -> int
 
 
 def _reminders(ctx: notify.Context, outbox: Outbox, state: GameState, due: list[str],
-               standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
+               standing: dict[str, LogBody], deadline: datetime, clock: Clock) -> int:
     missing = [p for p in due if p not in standing]
     if not missing:
         return 0

@@ -22,7 +22,7 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
-from pbem.game.shapes import Keepsake, StateIn, ViewIn, When
+from pbem.game.shapes import GameView, Keepsake, StateIn, ViewIn, When
 from pbem.render.cache import RenderCache
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
@@ -226,13 +226,13 @@ class Renderer:
         return True
 
     def view(self, plugin: GamePlugin, state: StateIn,
-             power: str | None) -> dict[str, Any]:
+             power: str | None) -> GameView:
         """``plugin.view(state, power)``, computed once per state object and power while this
         renderer lives (one game's visit): a resolution's reports, the game master's summary
         and the order check all ask for the same few views (pbem.render.cache)."""
         return self.cache.view(plugin, state, power)
 
-    def render(self, name: str, context: Mapping[str, Any]) -> str:
+    def render(self, name: str, context: Mapping[str, object]) -> str:
         try:
             return self.env.get_template(name).render(**context)
         except jinja2.TemplateNotFound as exc:
@@ -241,7 +241,7 @@ class Renderer:
         except jinja2.UndefinedError as exc:
             raise RenderError(f"template {name}: {exc.message}") from None
 
-    def mail(self, name: str, context: Mapping[str, Any],
+    def mail(self, name: str, context: Mapping[str, object],
              attachments: Sequence[Attachment] = ()) -> RenderedMail:
         subject = " ".join(self.render(f"{name}.subject.txt", context).split())
         context = {**context, "subject": subject}

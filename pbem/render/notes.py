@@ -10,7 +10,10 @@ from typing import Any
 
 from pbem.chance.contributions import drawn_without
 from pbem.game.base import Presenter
+from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import Context, MailFacts
 from pbem.render.environment import format_when
+from pbem.store.records import BodyIn
 
 
 def when(iso: str | None, tz: str | None) -> str:
@@ -86,8 +89,8 @@ def gm_missed_lines(nmr: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
-               tz: str | None = None) -> dict[str, Any]:
+def turn_notes(game: MailFacts, powers: Sequence[str],
+               tz: str | None = None) -> Context:
     """The report's notices beside the events (templates/common/_turn_notes.*): the game
     master's operations since the last report, what was done for the reader's powers that
     missed the turn, the order the powers were resolved in (when more than one was), and in a
@@ -147,7 +150,7 @@ def draw_words(draw: Mapping[str, Any]) -> str:
     return f"{words}: {kind} {result}"
 
 
-def digest_lines(plugin: Any, steps: Sequence[Mapping[str, Any]], power: str) -> list[str]:
+def digest_lines(plugin: GamePlugin, steps: Sequence[BodyIn], power: str) -> list[str]:
     """A digest's account of the steps not mailed to ``power``'s player (``steps``: their
     resolve entries' bodies, oldest first): each event ``power`` may see (the plugin's
     ``view_events``, nothing else) in a sentence, one line each: the game's own ``sentence``

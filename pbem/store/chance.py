@@ -32,14 +32,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
-from pbem.chance.stream import PUBLIC
+from pbem.chance.stream import PUBLIC, Stream
 from pbem.game.shapes import EventData
 from pbem.protocol.keys import PrivateKey
 from pbem.store.kinds import EntryKind
@@ -167,7 +166,7 @@ class Ledger:
         before the coming step: the first draw cannot wait for a value he cannot have yet."""
         return power in self.replaced and not self.committed_before(power)
 
-    def check(self, power: str, entropy: Any) -> None:
+    def check(self, power: str, entropy: object) -> None:
         """Raise ChanceError/ChanceMismatch unless ``entropy`` may be accepted from ``power``
         now (for step ``self.step + 1``)."""
         parsed = parse_entropy(entropy)
@@ -256,7 +255,7 @@ def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
 
 
 def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, power: str,
-            entropy: Any) -> str | None:
+            entropy: object) -> str | None:
     """The sentence refusing a file of ``power`` whose ``entropy`` lacks what ``expected``
     asks for, or None."""
     need = expected(ledger, kind, due, draws, power)
@@ -306,10 +305,10 @@ class LazyChance:
             self.built = self._make()
         return self.built
 
-    def public(self, label: str) -> Any:
+    def public(self, label: str) -> Stream:
         return self._get().public(label)
 
-    def secret(self, label: str) -> Any:
+    def secret(self, label: str) -> Stream:
         return self._get().secret(label)
 
 

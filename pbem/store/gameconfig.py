@@ -190,7 +190,7 @@ class GameConfig:
     # --- parsing ----------------------------------------------------------------------------
 
     @classmethod
-    def from_data(cls, data: Any, source: str = CONFIG_NAME) -> GameConfig:
+    def from_data(cls, data: object, source: str = CONFIG_NAME) -> GameConfig:
         """Validate loaded data; raise ConfigError naming every bad key."""
         return _Parser(source).config(data)
 
@@ -289,7 +289,7 @@ class _Parser:
     def bad(self, path: str, message: str, code: str = "invalid") -> None:
         self.problems.append(Problem(code, path, message))
 
-    def mapping(self, value: Any, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    def mapping(self, value: object, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.bad(path, f"must be a mapping of key: value, not {value!r}", "type")
             return {}
@@ -320,12 +320,12 @@ class _Parser:
             self.bad(path, str(exc).removeprefix(path + " ").removeprefix(path), "duration")
             return parse_duration(default)
 
-    def email(self, value: Any, path: str) -> str:
+    def email(self, value: object, path: str) -> str:
         if check_email(value) is None:
             self.bad(path, f"{value!r} is not an email address", "email")
         return str(value)
 
-    def config(self, data: Any) -> GameConfig:
+    def config(self, data: object) -> GameConfig:
         if data is None:
             data = {}
         top = self.mapping(data, "", TOP_KEYS)
@@ -407,7 +407,7 @@ class _Parser:
             prefs=prefs,
         )
 
-    def powers(self, value: Any) -> dict[str, PowerEntry]:
+    def powers(self, value: object) -> dict[str, PowerEntry]:
         if value is None:
             self.bad("powers", "is missing: list every power with its player's email", "missing")
             return {}
@@ -442,7 +442,7 @@ class _Parser:
             powers[name] = PowerEntry(name, str(email or ""), str(key), tz, str(digest))
         return powers
 
-    def schedule(self, value: Any) -> Schedule | None:
+    def schedule(self, value: object) -> Schedule | None:
         if value is None:
             self.bad("schedule", "is missing: give period: 48h, or weekdays and hour", "missing")
             return None

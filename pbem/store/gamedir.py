@@ -62,6 +62,7 @@ from pbem.store.layout import STATE_NAME as STATE_NAME
 from pbem.store.layout import GameDirError as GameDirError
 from pbem.store.layout import games_under as games_under
 from pbem.store.log import Entry, GameLog, LogError, TornTail
+from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 from pbem.store.submissions import SubmissionStore
 from pbem.store.summary import STATELESS
@@ -70,7 +71,7 @@ KEYS_DIR = "keys"
 COMPONENTS_NAME = "components.json"
 GENESIS_FORMAT = "pbem-game-v1"
 
-State = dict[str, Any]
+State = GameState
 Replay = Callable[[Sequence[Entry]], State]
 
 
@@ -158,7 +159,7 @@ class GameDir:
         keys: Mapping[str, PublicKey],
         plugin: GamePlugin,
         now: datetime,
-        components: tuple[str, Any] | None = None,
+        components: tuple[str, object] | None = None,
     ) -> GameDir:
         """Create ROOT/GAME_ID with its config, keys, genesis log entry and state.
 
@@ -292,7 +293,7 @@ class GameDir:
     # --- the log's view of the game ---------------------------------------------------------
 
     @property
-    def genesis(self) -> Any:
+    def genesis(self) -> LogBody:
         return self.log.genesis.body
 
     def registered_keys(self) -> dict[str, PublicKey]:
@@ -308,7 +309,7 @@ class GameDir:
         plugin plays the rules version this game started under."""
         versions.check_playable(self.game_id, plugin, self.genesis)
 
-    def components(self) -> Any:
+    def components(self) -> object:
         """The game's own component pack (None if genesis records none), checked against the
         digest recorded at creation."""
         recorded = self.genesis.get(versions.COMPONENTS_KEY)

@@ -162,7 +162,7 @@ def load_line(raw: bytes, bad: Callable[[str], CorruptEntry]) -> Any:
         raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
 
 
-def _form_problem(obj: dict[str, Any]) -> tuple[str, int | None] | None:
+def _form_problem(obj: LogBody) -> tuple[str, int | None] | None:
     """Why a line's JSON object is not a well-formed entry (its message and the seq, if known),
     or None: the fields, seq, prev, hash, kind and time. One rule for both readers below."""
     maybe_seq = obj.get("seq")
@@ -246,7 +246,7 @@ def _unpadded(raw: bytes) -> tuple[bytes, int, int] | None:
     return raw[:start] + raw[end:], start, n
 
 
-def _padded_body(obj: Any) -> dict[str, Any] | None:
+def _padded_body(obj: object) -> LogBody | None:
     """The body of a parsed line whose body's own ``pad`` is the last "pad" key of the line
     (nothing after it in the canonical order can hold one: no mapping or list follows), or
     None."""
@@ -422,7 +422,7 @@ class TrustedPoint:
     last_start: int
     genesis_end: int
     genesis_hash: str
-    summary: dict[str, Any]
+    summary: LogBody
 
 
 def _unverified(raw: bytes) -> Entry:

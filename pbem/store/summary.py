@@ -24,13 +24,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
 from pbem.store.kinds import EntryKind
 from pbem.store.records import BodyIn, FileRow, LogBody
+
+if TYPE_CHECKING:
+    from pbem.store.chance import Ledger
 
 ORDERS, RESOLVE, GM, KEY, PRESS = (EntryKind.ORDERS, EntryKind.RESOLVE, EntryKind.GM, EntryKind.KEY,
                                   EntryKind.PRESS)
@@ -87,7 +90,7 @@ class Summary:
     state_head: list[int | str] = field(default_factory=list)  # [length, hash] after the last entry
     #                                                      not in STATELESS
     last_seq: dict[str, int] = field(default_factory=dict)  # power -> highest accepted seq
-    ledger: dict[str, Any] = field(default_factory=dict)  # pbem.store.chance.Ledger as data
+    ledger: LogBody = field(default_factory=dict)  # pbem.store.chance.Ledger as data
     notices: list[LogBody] = field(default_factory=list)  # gm/key entries this turn
     turn_notices: list[LogBody] = field(default_factory=list)  # … of the turn resolved
     press: list[Any] = field(default_factory=list)  # [turn, {power: messages}] latest turn
@@ -95,7 +98,7 @@ class Summary:
     #                                       bytes], …]]: every orders entry of the latest turn
     drew: bool = False  # a resolution drew (fair chance)
     secret: bool = False  # the chance secret was revealed
-    contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
+    contributions: LogBody = field(default_factory=dict)  # pbem.chance.contributions
     standing_files: dict[str, LogBody] = field(default_factory=dict)  # power -> the
     #     body of its latest standing file (never cleared by a resolution)
 
@@ -183,7 +186,7 @@ class Summary:
         ledger.add(entry)  # type: ignore[arg-type]  # an Entry, or a fold's stand-in of one
         self.ledger = ledger.to_data()
 
-    def chance_ledger(self) -> Any:
+    def chance_ledger(self) -> Ledger:
         """The fair-chance ledger at this entry (pbem.store.chance.Ledger)."""
         from pbem.store import chance
 
@@ -238,7 +241,7 @@ class Summary:
         "default"`` counts a file sent as a turn played and silence as nothing)."""
         return copy.deepcopy(self.missed)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> LogBody:
         """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
         return copy.deepcopy({
             "seq": self.seq, "deadline": self.deadline, "paused": self.paused,
@@ -254,7 +257,7 @@ class Summary:
         })
 
     @classmethod
-    def from_data(cls, data: Any) -> Summary:
+    def from_data(cls, data: object) -> Summary:
         """The summary stored by :meth:`to_data` (raises KeyError/TypeError/ValueError if not)."""
         if not isinstance(data, dict) or set(data) != set(cls().to_data()):
             raise ValueError("not a log summary")

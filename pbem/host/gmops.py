@@ -43,6 +43,7 @@ from pbem.schedule import format_duration, parse_iso, to_iso
 from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir, deadline_class
+from pbem.store.kinds import GmOp
 from pbem.store.lock import locked
 from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
@@ -229,7 +230,7 @@ def _by_vote(kind: str, votes: Sequence[int], rule: str = "unanimous") -> dict[s
 
 def pause(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
           rule: str = "unanimous") -> Done:
-    return _append(path, now, {"op": "pause", "reason": reason,
+    return _append(path, now, {"op": GmOp.PAUSE, "reason": reason,
                                **_by_vote("pause", votes, rule)})
 
 
@@ -238,7 +239,7 @@ def resume(path: Path, now: datetime, *, votes: Sequence[int] = (),
     game, plugin, state = _open(path)
     deadline = to_iso(game.config.schedule.next_deadline(
         now, deadline_class=deadline_class(plugin, state)))
-    done = _append(path, now, {"op": "resume", "deadline": deadline,
+    done = _append(path, now, {"op": GmOp.RESUME, "deadline": deadline,
                                **_by_vote("resume", votes, rule)})
     done.summary += f"; new deadline {deadline}"
     return done
@@ -257,7 +258,7 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
         raise GMError("give --to TIMESTAMP or --by DURATION")
     if current and deadline <= parse_iso(current):
         raise GMError(f"the new deadline {to_iso(deadline)} is not later than {current}")
-    return _append(path, now, {"op": "extend", "deadline": to_iso(deadline)})
+    return _append(path, now, {"op": GmOp.EXTEND, "deadline": to_iso(deadline)})
 
 
 def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -> Done:
@@ -284,18 +285,18 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
         rootindex.forget(path.parent, path.name)  # again: a mail may have re-read it between
 
     rootindex.forget(path.parent, path.name)  # ingest re-reads this game from now on
-    return _append(path, now, {"op": "replace", "power": power, "email": email,
+    return _append(path, now, {"op": GmOp.REPLACE, "power": power, "email": email,
                                "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
 def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ()) -> Done:
     _power(GameDir.open(path), power)
-    return _append(path, now, {"op": "concede", "power": power, **_by_vote("concede", votes)})
+    return _append(path, now, {"op": GmOp.CONCEDE, "power": power, **_by_vote("concede", votes)})
 
 
 def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
         rule: str = "unanimous") -> Done:
-    return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
+    return _append(path, now, {"op": GmOp.END, "reason": reason or "ended by agreement",
                                **_by_vote("draw", votes, rule)})
 
 
@@ -303,7 +304,7 @@ def vote(path: Path, now: datetime, body: LogBody,
          check: Callable[[GameDir, Any, dict[str, Any]], None]) -> Done:
     """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
     state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
-    return _append(path, now, {"op": "vote", **body}, notice=False, check=check)
+    return _append(path, now, {"op": GmOp.VOTE, **body}, notice=False, check=check)
 
 
 def set_prefs(path: Path, now: datetime, body: LogBody,
@@ -312,4 +313,4 @@ def set_prefs(path: Path, now: datetime, body: LogBody,
     """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the
     settings in config.yaml (``players.<power>.prefs``), under the same lock."""
     rootindex.forget(path.parent, path.name)
-    return _append(path, now, {"op": "prefs", **body}, notice=False, check=check, then=write)
+    return _append(path, now, {"op": GmOp.PREFS, **body}, notice=False, check=check, then=write)

@@ -35,6 +35,7 @@ from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
+from pbem.store.kinds import GmOp
 from pbem.store.log import Entry
 from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
@@ -461,7 +462,7 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 
 
 # -- what the players are told besides their orders -------------------------------------------
-GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end")
+GM_OPS = (GmOp.PAUSE, GmOp.RESUME, GmOp.EXTEND, GmOp.REPLACE, GmOp.CONCEDE, GmOp.END)
 
 
 def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
@@ -532,7 +533,7 @@ def gm_notice_mails(ctx: Context, state: GameState,
                    "ready": orderdoc.ready_of(standing[p]["text"]) if p in standing else None}
                   for p in player["powers"]]
         views = None
-        if notice["op"] == "replace" and notice["power"] in player["powers"]:
+        if notice["op"] == GmOp.REPLACE and notice["power"] in player["powers"]:
             views = {notice["power"]: ctx.plugin.view(state, notice["power"])}
         mail = mails.gm_notice(ctx.renderer, notice, powers, player, info, views)
         out.append((f"gm-notice:{ctx.game.game_id}:{entry.seq}:{address}",

@@ -13,6 +13,7 @@ from pbem.game.base import Presenter
 from pbem.game.plugin import GamePlugin
 from pbem.game.shapes import Context, MailFacts
 from pbem.render.environment import format_when
+from pbem.store.kinds import GmOp
 from pbem.store.records import BodyIn
 
 
@@ -30,21 +31,21 @@ def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
     at = when(notice.get("time"), tz)
     reason = f" ({notice['reason']})" if notice.get("reason") else ""
     turn = f" for turn {notice['turn']}" if notice.get("turn") else ""
-    if op == "pause":
+    if op == GmOp.PAUSE:
         return (f"The game master paused the game on {at}{reason}. No turn is resolved while "
                 "it is paused; you will get a new deadline when it resumes.")
-    if op == "resume":
+    if op == GmOp.RESUME:
         return (f"The game master resumed the game on {at}: orders{turn} are now due "
                 f"{when(notice.get('deadline'), tz)}.")
-    if op == "extend":
+    if op == GmOp.EXTEND:
         return (f"The game master moved the deadline{turn} on {at}: orders are now due "
                 f"{when(notice.get('deadline'), tz)}.")
-    if op == "replace":
+    if op == GmOp.REPLACE:
         return (f"The game master gave {name} to a new player on {at}; orders for {name} are "
                 "now taken only with the new player's key.")
-    if op == "concede":
+    if op == GmOp.CONCEDE:
         return f"{name} conceded on {at} (through the game master)."
-    if op == "end":
+    if op == GmOp.END:
         return f"The game master ended the game on {at}{reason}."
     return f"The game master made a change on {at} ({op})."
 

@@ -41,13 +41,13 @@ from pbem.chance.step import StepChance
 from pbem.chance.stream import PUBLIC, Stream
 from pbem.game.shapes import EventData
 from pbem.protocol.keys import PrivateKey
-from pbem.store.kinds import EntryKind
+from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.log import Entry
 from pbem.store.records import BodyIn, Genesis, LogBody
 from pbem.store.referee import referee_key
 
 RANDOM = "random"
-SECRET_OP = "chance-secret"  # the gm entry revealing K at the game's end
+SECRET_OP = GmOp.CHANCE_SECRET  # the gm entry revealing K at the game's end
 EVENT = "chance"  # the event listing a step's public draws
 _HEX = re.compile(r"[0-9a-f]{64}")
 

@@ -6,6 +6,7 @@ compares equal to the string read back from disk.
 - ``Verdict``: a stored submission's verdict (pbem.store.submissions).
 - ``VoteKind``, ``VoteRule``: what players may vote on, and how a vote carries (the game's
   config, ``votes:``; pbem.store.gameconfig).
+- ``GmOp``: the operation of a game-master log entry (pbem.host.gmops writes them).
 """
 
 from __future__ import annotations
@@ -44,3 +45,17 @@ class VoteRule(StrEnum):
 
     UNANIMOUS = "unanimous"
     MAJORITY = "majority"
+
+
+class GmOp(StrEnum):
+    """The ``op`` of a game-master (``gm``) log entry: what the operation did."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXTEND = "extend"
+    REPLACE = "replace"
+    CONCEDE = "concede"
+    END = "end"
+    VOTE = "vote"  # a player's signed vote, logged
+    PREFS = "prefs"  # a player's own settings, logged
+    CHANCE_SECRET = "chance-secret"  # the referee's K revealed at the game's end

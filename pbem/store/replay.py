@@ -44,6 +44,7 @@ from pbem.game.views import order_view
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
+from pbem.store.kinds import GmOp
 from pbem.store.log import DOMAIN, Entry
 from pbem.store.records import BodyIn, LogBody
 from pbem.store.summary import GM as GM
@@ -317,7 +318,7 @@ def resolve_again(
 
 
 # -- game-master operations ----------------------------------------------------------------------
-STATE_OPS = ("concede", "end")
+STATE_OPS = (GmOp.CONCEDE, GmOp.END)
 
 
 def sign_gm(key: PrivateKey, body: BodyIn) -> LogBody:
@@ -337,9 +338,9 @@ def gm_resolution(plugin: GamePlugin, state: State, body: BodyIn) -> Resolution 
     """The state change a gm operation makes (None for operations that change only the
     schedule or the players)."""
     op = body.get("op")
-    if op == "concede":
+    if op == GmOp.CONCEDE:
         result = plugin.concede(state, str(body["power"]))
-    elif op == "end":
+    elif op == GmOp.END:
         result = plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
     else:
         return None

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
-from pbem.store.kinds import EntryKind
+from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.records import BodyIn, FileRow, LogBody
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ ORDERS, RESOLVE, GM, KEY, PRESS = (EntryKind.ORDERS, EntryKind.RESOLVE, EntryKin
                                   EntryKind.PRESS)
 STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
-SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
+SECRET_OP = GmOp.CHANCE_SECRET  # pbem.store.chance.SECRET_OP
 
 
 class _Entry(Protocol):
@@ -156,12 +156,12 @@ class Summary:
                     rec["in_a_row"] = 0
         elif entry.kind == GM:
             op = body.get("op")
-            if op == "pause":
+            if op == GmOp.PAUSE:
                 self.paused = True
-            elif op == "resume":
+            elif op == GmOp.RESUME:
                 self.paused = False
                 self.deadline = body.get("deadline", self.deadline)
-            elif op == "extend":
+            elif op == GmOp.EXTEND:
                 self.deadline = body["deadline"]
             if "state" in body:
                 self.last_state_change = entry.seq

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from pbem import canonical
-from pbem.store.kinds import EntryKind, Verdict, VoteKind, VoteRule
+from pbem.store.chance import SECRET_OP
+from pbem.store.kinds import EntryKind, GmOp, Verdict, VoteKind, VoteRule
 from pbem.store.log import GENESIS_KIND
 from pbem.store.submissions import VERDICTS
 from pbem.store.summary import GM, KEY, ORDERS, PRESS, RESOLVE
@@ -16,6 +17,8 @@ WIRE = {
     Verdict: ["accepted", "rejected"],
     VoteKind: ["draw", "pause", "resume"],
     VoteRule: ["unanimous", "majority"],
+    GmOp: ["pause", "resume", "extend", "replace", "concede", "end", "vote", "prefs",
+           "chance-secret"],
 }
 
 
@@ -31,3 +34,4 @@ def test_every_member_is_its_wire_word() -> None:
 def test_the_old_constants_are_the_members() -> None:
     assert tuple(EntryKind) == (GENESIS_KIND, ORDERS, RESOLVE, GM, KEY, PRESS)
     assert VERDICTS == ("accepted", "rejected")
+    assert SECRET_OP == "chance-secret"

@@ -14,8 +14,13 @@ reads only a few keys of it. These aliases say which data it is, not what it hol
 
 **What the engine reads** is a ``TypedDict`` each: ``ViewFacts`` (a view), ``EventKeys`` (an
 event), ``GameResult`` (``state["result"]``, pbem.game.results), and the mail facts pbem
-builds itself for every template (``PlayerInfo``, ``GameHeader``, ``MailFacts``, ``StepFacts``,
-``Keepsake``, ``When``).
+builds itself (``PlayerInfo``, ``MailFacts``: what the host hands the mail builders) and puts
+in every template's context (``MailCommon`` with ``GameHeader``, ``PlayerHeader``, ``When``,
+``Keepsake``; per mail ``WelcomeContext``, ``ReportContext``, ``GmSummaryContext``,
+``GameEndContext``, with ``PowerFacts`` and ``ReportFacts`` per power). The mail contexts are
+declarations: a context holds the presenter's keys too, so the builders (pbem.render.mails) fill
+a plain ``Context``, and tests/engine/render/test_context_shapes.py renders a template made of
+every declared key to hold the engine to them.
 """
 
 from __future__ import annotations
@@ -116,6 +121,65 @@ class StepFacts(TypedDict):
     names: list[str]
 
 
+class PowerFacts(TypedDict):
+    """The engine's keys of one power's part of a mail (each of the welcome's ``powers``), over
+    whatever the presenter returned for it."""
+
+    power: str
+    name: str
+    turn: int
+    seq: int
+    due: bool
+
+
+class ReportFacts(PowerFacts):
+    """Each of the turn report's ``reports``: a presenter cannot change the last two."""
+
+    resolved_turn: int
+    missed: int
+
+
+class MailCommon(StepFacts):
+    """What every game mail's context holds whatever the presenter returns."""
+
+    game: GameHeader
+    player: PlayerHeader
+    map_svg: str | None
+
+
+class WelcomeContext(MailCommon):
+    """The welcome's engine keys (the presenter's ``welcome`` is in each of ``powers``)."""
+
+    powers: list[PowerFacts]
+    variant_title: str
+    roster: list[dict[str, Any]]
+    fair_chance: dict[str, str] | None
+
+
+class ReportContext(MailCommon):
+    """The turn report's engine keys (``shared`` is the presenter's)."""
+
+    reports: list[ReportFacts]
+    first: ReportFacts
+    resolved_turn: int
+    notes: dict[str, Any]
+    shared: Context
+
+
+class GmSummaryContext(MailCommon):
+    """The game master's summary's engine keys (``gm`` is the presenter's)."""
+
+    resolved_turn: int
+    missed: dict[str, int]
+    press: dict[str, int]
+    missed_now: list[str]
+    gm: Context
+
+
+class GameEndContext(MailCommon):
+    """The last mail: the common keys, then the presenter's ``game_end`` at the top level."""
+
+
 class StandingUse(TypedDict):
     """A power that played on its standing file (pbem.host.notify.turn_facts)."""
 
@@ -156,7 +220,8 @@ class MailFacts(TypedDict, total=False):
     digest: dict[str, list[str]]  # each power's digest lines (pbem.host.notify.digest_lines)
 
 
-__all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameHeader",
-           "GameResult", "GameState", "GameView", "Keepsake", "MailFacts", "OrderBody",
-           "OrdersIn", "PlayerHeader", "PlayerInfo", "StandingUse", "StateIn", "StepFacts",
-           "ViewFacts", "ViewIn", "When"]
+__all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameEndContext", "GameHeader",
+           "GameResult", "GameState", "GameView", "GmSummaryContext", "Keepsake", "MailCommon",
+           "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts",
+           "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewFacts",
+           "ViewIn", "WelcomeContext", "When"]

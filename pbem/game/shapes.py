@@ -42,14 +42,19 @@ OrdersIn = Mapping[str, Any]
 EventIn = Mapping[str, Any]
 
 
-class ViewFacts(TypedDict, total=False):
-    """The keys pbem reads from every view (conformance checks the first five)."""
-
+class _ViewRequired(TypedDict):
     game: str
     game_id: str
     viewer: str | None
     turn: int
     powers: dict[str, Any]
+
+
+class ViewFacts(_ViewRequired, total=False):
+    """The keys pbem reads from every view; the required ones (``__required_keys__``: game,
+    game_id, viewer, turn, powers) are what conformance holds every view to
+    (tests/engine/game/test_conformance.py reads them from here)."""
+
     due: list[str]  # the powers due now; absent: every power gets an order form
     result: GameResult | None
 

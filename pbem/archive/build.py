@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -23,7 +23,9 @@ from pbem.archive.steps import Step, replay_steps
 from pbem.audit import audit_bytes, verified_records
 from pbem.audit.verify import components_beside
 from pbem.errors import PbemError
-from pbem.game.shapes import GameState
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

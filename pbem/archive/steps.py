@@ -19,17 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._lookup import is_secret
 from pbem.chance.errors import ChanceError
 from pbem.game import registry, versions
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameState
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.summary import is_standing, stand
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
 
 View = dict[str, Any]
 Event = dict[str, Any]

@@ -7,15 +7,18 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pbem import canonical
 from pbem.audit import sha256mid
 from pbem.audit.export import RECORD_FIELDS, WITHHELD_KINDS, Header, record_hash
-from pbem.game.shapes import GameView
 from pbem.schedule import is_iso
 from pbem.store import log as glog
 from pbem.store.log import CorruptEntry, Entry
 from pbem.store.replay import ORDERS
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 

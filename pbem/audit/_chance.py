@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.chance.player import check_player_reveal
 from pbem.chance.referee import check_referee_reveal, check_secret
 from pbem.store import chance
 from pbem.store.log import Entry
-from pbem.store.records import BodyIn, Genesis
+
+if TYPE_CHECKING:
+    from pbem.store.records import BodyIn, Genesis
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 

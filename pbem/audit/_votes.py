@@ -12,12 +12,14 @@ powers still in the game, as many as its recorded rule needs: every such power
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Rejected
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.votedoc import verify_vote
-from pbem.store.records import LogBody
+
+if TYPE_CHECKING:
+    from pbem.store.records import LogBody
 
 #: The operation each vote kind makes (as pbem.host.votes.ACTS).
 ACTS = {"draw": "end", "pause": "pause", "resume": "resume", "concede": "concede"}

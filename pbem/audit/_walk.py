@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
@@ -33,14 +33,16 @@ from pbem.errors import PbemError, Problem
 from pbem.game import registry, versions, views
 from pbem.game.plugin import GamePlugin, powers_listened
 from pbem.game.results import GameResult
-from pbem.game.shapes import GameState
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
 from pbem.store.log import DOMAIN, Entry
-from pbem.store.records import BodyIn
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import BodyIn
 
 ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
                            "message_id", "key"})

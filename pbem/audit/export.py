@@ -42,14 +42,13 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical
 from pbem.audit import sha256mid
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameView
 from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.store import log as glog
@@ -58,6 +57,9 @@ from pbem.store.checkpoint import Checkpoint
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView
 
 FORMAT = "pbem-export-v1"
 DOMAIN = "pbem-export-v1"

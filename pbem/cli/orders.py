@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pbem.chance.kinds import Contribution
 from pbem.chance.player import missing_sentence
 from pbem.cli import commands, entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameView, OrderBody
 from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
@@ -31,6 +31,9 @@ from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault, VaultError
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView, OrderBody
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -230,10 +233,11 @@ def _contribution_problems(view: GameView, entropy: object) -> list[Problem]:
     if not isinstance(info, dict):
         return []
     need = info.get("contribute")
-    if need not in ("tip", "value"):
+    if need not in (Contribution.TIP, Contribution.VALUE):
         return []
-    kind = "tip" if isinstance(entropy, dict) else "value" if isinstance(entropy, str) else None
-    if kind == need or (need == "tip" and kind is not None):
+    kind = (Contribution.TIP if isinstance(entropy, dict)
+            else Contribution.VALUE if isinstance(entropy, str) else None)
+    if kind == need or (need == Contribution.TIP and kind is not None):
         return []
     return [Problem("entropy", "entropy", missing_sentence(str(view.get("viewer")), str(need),
                                                           int(info.get("step") or 0)))]

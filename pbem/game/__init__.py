@@ -12,6 +12,7 @@ from pbem.game.shapes import (
     GameState,
     GameView,
     GmSummaryContext,
+    Information,
     Keepsake,
     MailCommon,
     MailFacts,
@@ -32,7 +33,7 @@ from pbem.game.shapes import (
 )
 
 __all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameEndContext", "GameHeader",
-           "GameResult", "GameState", "GameView", "GmSummaryContext", "Keepsake", "MailCommon",
-           "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts",
-           "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewFacts",
-           "ViewIn", "WelcomeContext", "When"]
+           "GameResult", "GameState", "GameView", "GmSummaryContext", "Information", "Keepsake",
+           "MailCommon", "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo",
+           "PowerFacts", "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts",
+           "ViewFacts", "ViewIn", "WelcomeContext", "When"]

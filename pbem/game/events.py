@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
-from pbem.game.shapes import EventData, EventIn
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData, EventIn
 
 VISIBLE_TO = "_visible_to"  # the engine's recipient field: a sorted list of power names
 RESERVED = "_"  # every key starting with it is the engine's

@@ -32,6 +32,7 @@ import yaml
 
 from pbem.errors import PbemError
 from pbem.game import datafile
+from pbem.game.shapes import Information
 from pbem.resources import games_root, templates_root
 
 if TYPE_CHECKING:
@@ -54,18 +55,18 @@ def _manifest(path: Path) -> dict[str, Any]:
 
 
 #: What a manifest's ``information:`` may say (see the module docstring); absent: ``hidden``.
-INFORMATION = ("hidden", "simultaneous", "perfect")
+INFORMATION = tuple(Information)
 
 
-def _information(path: Path, data: dict[str, Any]) -> str:
+def _information(path: Path, data: dict[str, Any]) -> Information:
     value = data.get("information", INFORMATION[0])
     if value not in INFORMATION:
         raise UnknownGame(f"{path / 'game.yaml'}: information: must be one of "
                           f"{', '.join(INFORMATION)}, not {value!r}")
-    return str(value)
+    return Information(value)
 
 
-def information(game_id: str) -> str:
+def information(game_id: str) -> Information:
     """What the game's manifest declares of its information (:data:`INFORMATION`)."""
     game_dir(game_id)  # an unknown game: UnknownGame naming the known ones
     path, data = _manifests()[game_id]

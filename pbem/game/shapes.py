@@ -26,6 +26,7 @@ every declared key to hold the engine to them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any, TypedDict
 
 from pbem.game.results import GameResult
@@ -40,6 +41,15 @@ StateIn = Mapping[str, Any]
 ViewIn = Mapping[str, Any]
 OrdersIn = Mapping[str, Any]
 EventIn = Mapping[str, Any]
+
+
+class Information(StrEnum):
+    """What a game's manifest declares of its information (``information:``, docs/plugins.md
+    section 1); conformance adapts to it."""
+
+    HIDDEN = "hidden"  # the default: hidden state at rest (a hand, a face-down card)
+    SIMULTANEOUS = "simultaneous"  # orders secret only until the step that resolves them
+    PERFECT = "perfect"  # nothing is ever hidden
 
 
 class _ViewRequired(TypedDict):
@@ -226,7 +236,7 @@ class MailFacts(TypedDict, total=False):
 
 
 __all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameEndContext", "GameHeader",
-           "GameResult", "GameState", "GameView", "GmSummaryContext", "Keepsake", "MailCommon",
-           "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts",
-           "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewFacts",
-           "ViewIn", "WelcomeContext", "When"]
+           "GameResult", "GameState", "GameView", "GmSummaryContext", "Information", "Keepsake",
+           "MailCommon", "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo",
+           "PowerFacts", "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts",
+           "ViewFacts", "ViewIn", "WelcomeContext", "When"]

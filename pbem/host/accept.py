@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical, failpoints
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
 from pbem.game.plugin import Window
-from pbem.game.shapes import OrderBody
 from pbem.game.views import order_view
 from pbem.host import leftovers, notify, rootindex
 from pbem.host.opengames import Busy, OpenGame, OpenGames
@@ -50,6 +49,9 @@ from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.referee import referee_key
 from pbem.store.summary import order_file_row
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import OrderBody
 
 #: Accepted order bytes per power per turn (the sum of the signed blocks logged for it). Past
 #: the cap a further file is rejected ("quota"): one player cannot grow the log without limit.

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical
 from pbem.chance import contributions
@@ -45,8 +45,10 @@ from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir, deadline_class
 from pbem.store.kinds import GmOp
 from pbem.store.lock import locked
-from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.store.records import LogBody
 
 
 class GMError(PbemError):

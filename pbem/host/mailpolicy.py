@@ -22,15 +22,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pbem.game.events import visible_to
 from pbem.game.plugin import Window
-from pbem.game.shapes import EventData
 from pbem.schedule import parse_iso
 from pbem.store.gameconfig import GameConfig
 from pbem.store.kinds import EntryKind
 from pbem.store.log import GameLog
-from pbem.store.records import BodyIn
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData
+    from pbem.store.records import BodyIn
 
 MAILED = "mailed"  # the resolve entry's field
 REPORT, DIGEST, LATER = "report", "digest", "later"

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
+from pbem.chance.kinds import Contribution
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameState, MailFacts, OrderBody, PlayerInfo, StandingUse
 from pbem.host import mailpolicy
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
@@ -40,6 +40,7 @@ from pbem.store.log import Entry
 from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
 if TYPE_CHECKING:
+    from pbem.game.shapes import GameState, MailFacts, OrderBody, PlayerInfo, StandingUse
     from pbem.render import mails
 else:  # templates load on first use: ingest of a mail that needs no reply never imports jinja2
     mails = lazy.module("pbem.render.mails")
@@ -135,7 +136,7 @@ class Context:
                     ledger, window.kind, window.due, window.draws, power)
                 if need is None and power in listened and window is not None \
                         and window.draws and ledger.committed_before(power):
-                    need = "offer"
+                    need = Contribution.OFFER
                 extra["chance"] = {"step": ledger.step + 1,
                                    "tip": tip.hex() if tip is not None else None,
                                    "contribute": need}

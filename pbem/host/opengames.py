@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import failpoints, syncs
-from pbem.game.shapes import GameState
 from pbem.host import leftovers
 from pbem.store import submissions
 from pbem.store.lock import GameLock
 
 if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
     from pbem.host import notify
     from pbem.mail.compose import Wire
     from pbem.mail.outbox import Outbox

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 from pbem import canonical, failpoints, lazy
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.game import registry
-from pbem.game.shapes import GameState, MailFacts, PlayerInfo
 from pbem.host import leftovers, notify
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
@@ -54,6 +53,7 @@ from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 
 if TYPE_CHECKING:
+    from pbem.game.shapes import GameState, MailFacts, PlayerInfo
     from pbem.render import press as render_press
 else:  # templates load on first use (pbem.lazy)
     render_press = lazy.module("pbem.render.press")

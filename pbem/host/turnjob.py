@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical, failpoints, syncs
 from pbem.chance.errors import ChanceError
@@ -57,7 +57,6 @@ from pbem.chance.step import StepChance
 from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin, Window, powers_listened
-from pbem.game.shapes import GameState
 from pbem.host import duelist, leftovers, mailpolicy, mismatch, notify
 from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
@@ -73,9 +72,12 @@ from pbem.store.gamedir import GameDir, games_under
 from pbem.store.layout import run_dir
 from pbem.store.lock import GameLock
 from pbem.store.log import Entry, LogError
-from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import LogBody
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"

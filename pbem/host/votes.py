@@ -22,12 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic
 from pbem.errors import Problem, Rejected
 from pbem.game import registry
-from pbem.game.shapes import GameState
 from pbem.host import gmops, notify, rootindex
 from pbem.host.accept import GameBusy, Keyring, Outcome, Verdict
 from pbem.mail.outbox import Outbox
@@ -42,8 +41,11 @@ from pbem.store.gamedir import GameDir
 from pbem.store.lock import Busy
 from pbem.store.log import Entry
 from pbem.store.prefs import Prefs
-from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import LogBody
 
 VOTE_OP = "vote"
 PREFS_OP = "prefs"

@@ -21,12 +21,14 @@ from the public view alone (docs/plugins.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import GameState, GameView, StateIn
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState, GameView, StateIn
 
 VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and after)
 

@@ -22,13 +22,14 @@ from pbem.errors import PbemError
 from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
-from pbem.game.shapes import GameView, Keepsake, StateIn, ViewIn, When
 from pbem.render.cache import RenderCache
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
     import zoneinfo
+
+    from pbem.game.shapes import GameView, Keepsake, StateIn, ViewIn, When
 else:
     zoneinfo = lazy.module("zoneinfo")  # (a game with a local time zone only)
 

@@ -21,7 +21,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -29,17 +29,6 @@ from pbem import canonical
 from pbem.errors import Problem
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
-from pbem.game.shapes import (
-    Context,
-    EventIn,
-    GameHeader,
-    MailFacts,
-    PlayerHeader,
-    PlayerInfo,
-    StateIn,
-    StepFacts,
-    ViewIn,
-)
 from pbem.render.environment import (
     TEXT_WIDTH,
     Attachment,
@@ -60,6 +49,19 @@ from pbem.render.notes import (
     turn_notes,
     when,
 )
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import (
+        Context,
+        EventIn,
+        GameHeader,
+        MailFacts,
+        PlayerHeader,
+        PlayerInfo,
+        StateIn,
+        StepFacts,
+        ViewIn,
+    )
 
 __all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "digest_lines",
            "format_when", "keepsake", "nmr_lines", "notice_line", "para", "power_name",

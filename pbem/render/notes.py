@@ -6,15 +6,17 @@ sentences."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.chance.contributions import drawn_without
 from pbem.game.base import Presenter
 from pbem.game.plugin import GamePlugin
-from pbem.game.shapes import Context, MailFacts
 from pbem.render.environment import format_when
 from pbem.store.kinds import GmOp
-from pbem.store.records import BodyIn
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import Context, MailFacts
+    from pbem.store.records import BodyIn
 
 
 def when(iso: str | None, tz: str | None) -> str:

@@ -11,11 +11,13 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
-from pbem.game.shapes import MailFacts, PlayerInfo
 from pbem.render.mails import RenderedMail, Renderer, _extras, _game, _player, keepsake
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import MailFacts, PlayerInfo
 
 
 def _names(powers: Sequence[str]) -> str:

@@ -32,19 +32,23 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
+from pbem.chance.kinds import Contribution
 from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
 from pbem.chance.stream import PUBLIC, Stream
-from pbem.game.shapes import EventData
 from pbem.protocol.keys import PrivateKey
 from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.log import Entry
-from pbem.store.records import BodyIn, Genesis, LogBody
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData
+    from pbem.store.records import BodyIn, Genesis, LogBody
 
 RANDOM = "random"
 SECRET_OP = GmOp.CHANCE_SECRET  # the gm entry revealing K at the game's end
@@ -92,15 +96,15 @@ def referee_chance(genesis: Genesis, referee: PrivateKey) -> RefereeChance:
     return rc
 
 
-def parse_entropy(value: object) -> tuple[str, bytes] | None:
+def parse_entropy(value: object) -> tuple[Contribution, bytes] | None:
     """An envelope's ``entropy``: ("tip", T) or ("value", e_t); None when absent."""
     if value is None:
         return None
     if isinstance(value, Mapping) and set(value) == {"tip"} and isinstance(value["tip"], str) \
             and _HEX.fullmatch(value["tip"]):
-        return "tip", bytes.fromhex(value["tip"])
+        return Contribution.TIP, bytes.fromhex(value["tip"])
     if isinstance(value, str) and _HEX.fullmatch(value):
-        return "value", bytes.fromhex(value)
+        return Contribution.VALUE, bytes.fromhex(value)
     raise ChanceError("entropy: must be 64 lower-case hex digits (your chain's value for this "
                       "step) or {tip: 64 hex digits} (your set-up commitment), as `pbem orders "
                       "sign` fills it in")
@@ -122,7 +126,7 @@ class Ledger:
         if entry.kind == EntryKind.ORDERS:
             parsed = _quiet(body.get("entropy"))
             power = str(body["power"])
-            if parsed is not None and parsed[0] == "tip" and power not in self.tips:
+            if parsed is not None and parsed[0] == Contribution.TIP and power not in self.tips:
                 self.tips[power] = parsed[1]
                 self.tip_steps[power] = self.step + 1
                 self.known[power] = (parsed[1], 0)
@@ -174,7 +178,7 @@ class Ledger:
             return
         kind, value = parsed
         tip = self.tips.get(power)
-        if kind == "tip":
+        if kind == Contribution.TIP:
             if tip is not None and tip != value:
                 raise ChanceMismatch(f"{power}: a chance tip was committed already "
                                      f"({tip.hex()[:16]}…); this file commits another")
@@ -191,7 +195,7 @@ class Ledger:
         check_player_reveal(power, value, self.step + 1, last, last_step)
 
 
-def _quiet(value: object) -> tuple[str, bytes] | None:
+def _quiet(value: object) -> tuple[Contribution, bytes] | None:
     try:
         return parse_entropy(value)
     except ChanceError:
@@ -205,7 +209,7 @@ def step_values(powers: Sequence[str], standing: Mapping[str, BodyIn]
     out: dict[str, bytes | None] = {}
     for power in powers:
         parsed = _quiet((standing.get(power) or {}).get("entropy"))
-        out[power] = parsed[1] if parsed is not None and parsed[0] == "value" else None
+        out[power] = parsed[1] if parsed is not None and parsed[0] == Contribution.VALUE else None
     return out
 
 
@@ -237,7 +241,7 @@ def draw_values(ledger: Ledger, due: Sequence[str], listens: Sequence[str],
 
 
 def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
-             power: str) -> str | None:
+             power: str) -> Contribution | None:
     """What ``power``'s order file for the coming step must carry in a game with chance:
     "tip" (the set-up step, or a replaced player without a chain), "value" (a due power at a
     step that may draw) or None (nothing: a listened power may send his value, a power that
@@ -246,12 +250,12 @@ def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
     if kind is None or power not in due:
         return None
     if kind == "setup":
-        return "tip" if power not in ledger.tips else None
+        return Contribution.TIP if power not in ledger.tips else None
     if not draws:
         return None
     if power not in ledger.tips:
-        return "tip"
-    return "value" if ledger.committed_before(power) else None
+        return Contribution.TIP
+    return Contribution.VALUE if ledger.committed_before(power) else None
 
 
 def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, power: str,
@@ -262,7 +266,7 @@ def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, p
     if need is None:
         return None
     parsed = _quiet(entropy)
-    if parsed is not None and (parsed[0] == need or need == "tip"):
+    if parsed is not None and (parsed[0] == need or need == Contribution.TIP):
         return None  # a wrong tip or value is refused by Ledger.check with its own sentence
     return missing_sentence(power, need, ledger.step + 1)
 

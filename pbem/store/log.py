@@ -30,14 +30,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.schedule import is_iso, parse_iso, to_iso
 from pbem.store.kinds import EntryKind
-from pbem.store.records import LogBody
 from pbem.store.summary import Summary, summarize
+
+if TYPE_CHECKING:
+    from pbem.store.records import LogBody
 
 DOMAIN = b"pbem-log-v1\0"
 GENESIS_PREV = "0" * 64

@@ -30,10 +30,10 @@ from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
 from pbem.store.kinds import EntryKind, GmOp
-from pbem.store.records import BodyIn, FileRow, LogBody
 
 if TYPE_CHECKING:
     from pbem.store.chance import Ledger
+    from pbem.store.records import BodyIn, FileRow, LogBody
 
 ORDERS, RESOLVE, GM, KEY, PRESS = (EntryKind.ORDERS, EntryKind.RESOLVE, EntryKind.GM, EntryKind.KEY,
                                   EntryKind.PRESS)

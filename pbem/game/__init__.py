@@ -2,6 +2,8 @@
 (pbem.game.shapes) are re-exported here, so a game imports them from ``pbem.game``."""
 
 from pbem.game.shapes import (
+    ChanceAsk,
+    ChanceFacts,
     Context,
     EventData,
     EventIn,
@@ -11,11 +13,13 @@ from pbem.game.shapes import (
     GameResult,
     GameState,
     GameView,
+    GmNotice,
     GmSummaryContext,
     Information,
     Keepsake,
     MailCommon,
     MailFacts,
+    MissedTurn,
     OrderBody,
     OrdersIn,
     PlayerHeader,
@@ -26,14 +30,16 @@ from pbem.game.shapes import (
     StandingUse,
     StateIn,
     StepFacts,
+    ViewExtra,
     ViewFacts,
     ViewIn,
     WelcomeContext,
     When,
 )
 
-__all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameEndContext", "GameHeader",
-           "GameResult", "GameState", "GameView", "GmSummaryContext", "Information", "Keepsake",
-           "MailCommon", "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo",
-           "PowerFacts", "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts",
-           "ViewFacts", "ViewIn", "WelcomeContext", "When"]
+__all__ = ["ChanceAsk", "ChanceFacts", "Context", "EventData", "EventIn", "EventKeys",
+           "GameEndContext", "GameHeader", "GameResult", "GameState", "GameView", "GmNotice",
+           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "MissedTurn",
+           "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts", "ReportContext",
+           "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra", "ViewFacts",
+           "ViewIn", "WelcomeContext", "When"]

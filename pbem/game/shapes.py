@@ -14,7 +14,8 @@ reads only a few keys of it. These aliases say which data it is, not what it hol
 
 **What the engine reads** is a ``TypedDict`` each: ``ViewFacts`` (a view), ``EventKeys`` (an
 event), ``GameResult`` (``state["result"]``, pbem.game.results), and the mail facts pbem
-builds itself (``PlayerInfo``, ``MailFacts``: what the host hands the mail builders) and puts
+builds itself (``PlayerInfo``, ``MailFacts`` with ``GmNotice``, ``MissedTurn``, ``ViewExtra``,
+``ChanceAsk``, ``ChanceFacts``: what the host hands the mail builders) and puts
 in every template's context (``MailCommon`` with ``GameHeader``, ``PlayerHeader``, ``When``,
 ``Keepsake``; per mail ``WelcomeContext``, ``ReportContext``, ``GmSummaryContext``,
 ``GameEndContext``, with ``PowerFacts`` and ``ReportFacts`` per power). The mail contexts are
@@ -203,6 +204,61 @@ class StandingUse(TypedDict):
     orders: dict[str, Any]
 
 
+class _NoticeCore(TypedDict):
+    op: str  # pbem.store.kinds.GmOp's words
+    seq: int
+    time: str
+    deadline: str | None
+    reason: str
+    power: str
+
+
+class GmNotice(_NoticeCore, total=False):
+    """A game-master operation the players are told of (pbem.host.notify.gm_notice; the notice
+    mail and the report's section say it with pbem.render.notes.notice_line); ``turn``: the
+    turn now due, where the host knows it."""
+
+    turn: int
+
+
+class MissedTurn(TypedDict):
+    """What was done for a power that sent no usable orders for the turn just resolved
+    (pbem.host.notify.turn_facts; the report and the game master's summary say it)."""
+
+    turn: int
+    escrow: list[str]  # slots opened and used
+    escrow_unused: list[str]  # slots opened that could not be used
+    stale: list[str]  # why its orders no longer fitted ([]: it sent none)
+    total: int  # turns missed so far
+    in_a_row: int
+    alerted: bool  # the game master has been told
+
+
+class ChanceAsk(TypedDict):
+    """What view.json tells ``pbem orders sign`` of the coming step's chance."""
+
+    step: int
+    tip: str | None  # the power's committed tip (hex), None before the set-up
+    contribute: str | None  # pbem.chance.kinds.Contribution's words, or None: nothing
+
+
+class ViewExtra(TypedDict, total=False):
+    """What view.json carries besides the game's view (pbem.host.notify.Context.view_extra):
+    the game ``instance`` every order file names, and ``chance`` for a game with fair chance."""
+
+    instance: str
+    chance: ChanceAsk
+
+
+class ChanceFacts(TypedDict):
+    """What a report says of a step that drew (pbem.host.notify.chance_facts)."""
+
+    step: int
+    draws: list[dict[str, Any]]  # the step's public draws (pbem.chance.stream's records)
+    referee_tip: str | None
+    missing: dict[str, list[list[int]]]  # per power, the runs of steps drawn without it
+
+
 class MailFacts(TypedDict, total=False):
     """What the host tells the mail builders of a game (pbem.host.notify.Context.game_info and
     turn_facts; pbem.render.mails reads them). Every key optional but ``game_id``."""
@@ -223,20 +279,21 @@ class MailFacts(TypedDict, total=False):
     log_length: int
     missed: dict[str, int]
     missed_in_a_row: dict[str, int]
-    view_extra: dict[str, dict[str, Any]]
+    view_extra: dict[str, ViewExtra]
     press: dict[str, int]
-    chance: dict[str, Any] | None
+    chance: ChanceFacts | None
     standing: dict[str, StandingUse]
-    nmr: dict[str, dict[str, Any]]
-    notices: list[dict[str, Any]]
+    nmr: dict[str, MissedTurn]
+    notices: list[GmNotice]
     order: list[str]
     roster: list[dict[str, Any]]
     fair_chance: dict[str, str] | None
     digest: dict[str, list[str]]  # each power's digest lines (pbem.host.notify.digest_lines)
 
 
-__all__ = ["Context", "EventData", "EventIn", "EventKeys", "GameEndContext", "GameHeader",
-           "GameResult", "GameState", "GameView", "GmSummaryContext", "Information", "Keepsake",
-           "MailCommon", "MailFacts", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo",
-           "PowerFacts", "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts",
-           "ViewFacts", "ViewIn", "WelcomeContext", "When"]
+__all__ = ["ChanceAsk", "ChanceFacts", "Context", "EventData", "EventIn", "EventKeys",
+           "GameEndContext", "GameHeader", "GameResult", "GameState", "GameView", "GmNotice",
+           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "MissedTurn",
+           "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts", "ReportContext",
+           "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra", "ViewFacts",
+           "ViewIn", "WelcomeContext", "When"]

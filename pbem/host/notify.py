@@ -13,7 +13,7 @@ key, clock) and the idempotency keys; the rendering is apart (pbem.render) and s
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from email.message import EmailMessage
@@ -40,7 +40,22 @@ from pbem.store.log import Entry
 from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
 if TYPE_CHECKING:
-    from pbem.game.shapes import GameState, MailFacts, OrderBody, PlayerInfo, StandingUse
+    from pbem.game.plugin import Window
+    from pbem.game.shapes import (
+        ChanceFacts,
+        GameState,
+        GmNotice,
+        MailFacts,
+        MissedTurn,
+        OrderBody,
+        PlayerInfo,
+        StandingUse,
+        ViewExtra,
+    )
+    from pbem.game.shapes import (
+        Context as MailContext,
+    )
+    from pbem.mail.outbox import Outbox
     from pbem.render import mails
 else:  # templates load on first use: ingest of a mail that needs no reply never imports jinja2
     mails = lazy.module("pbem.render.mails")
@@ -113,7 +128,7 @@ class Context:
             "view_extra": self.view_extra(state),
         }
 
-    def view_extra(self, state: GameState) -> dict[str, dict[str, Any]]:
+    def view_extra(self, state: GameState) -> dict[str, ViewExtra]:
         """What view.json carries besides the game's view: the game ``instance`` (order files
         are bound to it) and, for a game asking for fair chance (a ``setup`` step, or a power
         that committed a tip), the step number and the power's committed tip, from which
@@ -124,9 +139,9 @@ class Context:
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"
         listened = set(window.listens) - set(window.due) if window is not None else set()
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, ViewExtra] = {}
         for power in self.game.config.powers:
-            extra: dict[str, Any] = {"instance": inst}
+            extra: ViewExtra = {"instance": inst}
             tip = ledger.tips.get(power)
             if setup or tip is not None:
                 # ``contribute``: what this power's file for the step must carry ("tip",
@@ -276,7 +291,7 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
             json.dumps(block, sort_keys=True, indent=1).encode("utf-8") + b"\n")
 
 
-def chance_facts(ctx: Context, entry: Entry) -> dict[str, Any] | None:
+def chance_facts(ctx: Context, entry: Entry) -> ChanceFacts | None:
     """What a report says of a step that drew (pbem.render.notes.chance_notes): its number,
     its public draws, the genesis referee_tip, and for each power drawn without its value the
     steps drawn without it so far (from the resolve entries' ``random``, as the audit says it).
@@ -306,7 +321,7 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     return ctx.compose_wire(gm, mail, kind="report")
 
 
-def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
+def chance_wait_line(path: Path, window: Window | None, waiting: Sequence[str]) -> str:
     """The sentence `pbem gm status`, the turn job and the game master's alert give while the
     set-up step or the first drawing step waits for a contribution (pbem.store.chance)."""
     what = "set-up" if window is not None and window.kind == "setup" else (
@@ -318,7 +333,8 @@ def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
             f"or `pbem gm end {path}`")
 
 
-def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str]) -> Wire:
+def chance_wait_mail(ctx: Context, gm: str, window: Window | None, waiting: Sequence[str]
+                     ) -> Wire:
     """The game master's alert (once per step) that the game waits for a contribution."""
     text = (f"In game {ctx.game.game_id}, {chance_wait_line(ctx.game.path, window, waiting)}."
             "\n\nThe deadline has passed. The step's draws use every player's chance value, "
@@ -348,7 +364,7 @@ def gm_mails(ctx: Context, before: GameState, after: GameState,
     return out
 
 
-def revealed(ctx: Context) -> list[dict[str, Any]]:
+def revealed(ctx: Context) -> list[MailContext]:
     """The end-of-game reveal: what the game's presenter makes of the whole log (4000 A.D.:
     every destination opened, with the departure it belongs to)."""
     log = [{"kind": e.kind, "body": e.body} for e in ctx.game.log.entries]
@@ -466,7 +482,7 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 GM_OPS = (GmOp.PAUSE, GmOp.RESUME, GmOp.EXTEND, GmOp.REPLACE, GmOp.CONCEDE, GmOp.END)
 
 
-def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
+def gm_notice(entry: Entry | Noted) -> GmNotice | None:
     """What a game-master entry changed for the players, or None if it changed nothing they
     must act on."""
     body = entry.body
@@ -485,9 +501,9 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> MailFacts:
     were resolved in (``due`` as recorded: the game's resolution order)."""
     body = entry.body
     missed = at.missed_turns()
-    notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
+    notices: list[GmNotice] = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
-    nmr = {}
+    nmr: dict[str, MissedTurn] = {}
     silence = silence_answers(body)
     for power, sha in body["used"].items():
         if sha is not None or (silence and power in body["due"]):
@@ -542,7 +558,7 @@ def gm_notice_mails(ctx: Context, state: GameState,
     return out
 
 
-def queue_gm_notices(ctx: Context, state: GameState, outbox: Any) -> int:
+def queue_gm_notices(ctx: Context, state: GameState, outbox: Outbox) -> int:
     """Queue the notice mails of every game-master entry since the last resolution that has
     none queued yet (all of one entry's mails in one durable step): the operation queues them
     itself, and the turn job catches up after a crash between its log entry and its mail."""
@@ -577,7 +593,8 @@ def signature_text(fields: dict[str, Any], signature: str) -> str:
 
 
 def welcome_mails(ctx: Context, state: GameState,
-                  skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
+                  skip: Callable[[str], bool] = lambda key: False
+                  ) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
     info: MailFacts = {**ctx.game_info(state), "roster": roster(ctx.game.config),
@@ -592,7 +609,7 @@ def welcome_mails(ctx: Context, state: GameState,
     return out
 
 
-def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str, str] | None:
+def fair_chance(ctx: Context, info_extra: dict[str, ViewExtra]) -> dict[str, str] | None:
     """What the welcome mail of a game with chance gives the players to check every draw
     against: the genesis entry's hash and the referee's committed ``referee_tip`` (None: the
     game draws no dice)."""
@@ -602,7 +619,7 @@ def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str
     return {"genesis": ctx.game.log.entries[0].hash, "referee_tip": str(rnd["referee_tip"])}
 
 
-def queue_welcome(ctx: Context, state: GameState, outbox: Any) -> int:
+def queue_welcome(ctx: Context, state: GameState, outbox: Outbox) -> int:
     """Queue the welcome mails not queued yet (``pbem new``; ``pbem run`` again before the
     first resolution, so a crash right after creating the game loses none)."""
     mails = welcome_mails(ctx, state, skip=lambda key: outbox.queued_under(key) is not None)
@@ -628,7 +645,7 @@ def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject
 
 
 def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: datetime,
-                  make: Any) -> Wire:
+                  make: Callable[[mails.Renderer, MailFacts], mails.RenderedMail]) -> Wire:
     """A reply to a registered player's address (the caller checked it is registered)."""
     config = GameConfig.load(game_path / CONFIG_NAME)
     renderer = mails.Renderer(config.game, game_path)

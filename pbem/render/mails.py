@@ -55,11 +55,13 @@ if TYPE_CHECKING:
         Context,
         EventIn,
         GameHeader,
+        GmNotice,
         MailFacts,
         PlayerHeader,
         PlayerInfo,
         StateIn,
         StepFacts,
+        ViewExtra,
         ViewIn,
     )
 
@@ -95,7 +97,7 @@ def _json(value: object) -> bytes:
 
 def _view_attachments(views: Mapping[str, ViewIn],
                       last_seq: Mapping[str, int] | None = None,
-                      extra: Mapping[str, ViewIn] | None = None) -> list[Attachment]:
+                      extra: Mapping[str, ViewExtra] | None = None) -> list[Attachment]:
     """Each view as JSON; with ``last_seq`` (the host's record of each power's last accepted
     seq) the view carries ``last_seq`` too, so `pbem orders new --view` picks the next seq
     offline (the same rule as the report's order form). ``extra`` adds the host's fields per
@@ -477,7 +479,7 @@ def superseded(
 
 def gm_notice(
     renderer: Renderer,
-    notice: Mapping[str, Any],
+    notice: GmNotice,
     powers: Sequence[Mapping[str, object]],
     player: PlayerInfo,
     game: MailFacts,

@@ -15,7 +15,7 @@ from pbem.render.environment import format_when
 from pbem.store.kinds import GmOp
 
 if TYPE_CHECKING:
-    from pbem.game.shapes import Context, MailFacts
+    from pbem.game.shapes import ChanceFacts, Context, GmNotice, MailFacts, MissedTurn
     from pbem.store.records import BodyIn
 
 
@@ -27,7 +27,7 @@ def when(iso: str | None, tz: str | None) -> str:
     return f["utc"] + (f" ({f['local']})" if f["local"] else "")
 
 
-def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
+def notice_line(notice: GmNotice, tz: str | None = None) -> str:
     """One game-master operation in a sentence (the notice mail and the report's section)."""
     op, name = notice["op"], str(notice.get("power") or "").capitalize()
     at = when(notice.get("time"), tz)
@@ -52,7 +52,7 @@ def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
     return f"The game master made a change on {at} ({op})."
 
 
-def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
+def nmr_lines(power: str, nmr: MissedTurn) -> list[str]:
     """What was done for ``power`` when it sent no usable orders for a turn."""
     name = power.capitalize()
     out = []
@@ -76,7 +76,7 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def gm_missed_lines(nmr: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def gm_missed_lines(nmr: Mapping[str, MissedTurn]) -> list[str]:
     """The game master's summary: each power that missed the turn just resolved, in one
     sentence (what was used instead, and the count so far)."""
     out = []
@@ -111,7 +111,7 @@ def turn_notes(game: MailFacts, powers: Sequence[str],
     }
 
 
-def chance_notes(drawn: Mapping[str, Any] | None, powers: Sequence[str]) -> dict[str, Any]:
+def chance_notes(drawn: ChanceFacts | None, powers: Sequence[str]) -> Context:
     """The report's fair-chance lines (``drawn``: pbem.host.notify.chance_facts): each public
     draw of the step with its label in words, how to re-check them, and the steps drawn
     without the reader's value when this one was. Empty for a step that drew nothing."""

@@ -19,6 +19,7 @@ from pbem.game.shapes import (
     Keepsake,
     MailCommon,
     MailFacts,
+    Manifest,
     MissedTurn,
     OrderBody,
     OrdersIn,
@@ -39,7 +40,7 @@ from pbem.game.shapes import (
 
 __all__ = ["ChanceAsk", "ChanceFacts", "Context", "EventData", "EventIn", "EventKeys",
            "GameEndContext", "GameHeader", "GameResult", "GameState", "GameView", "GmNotice",
-           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "MissedTurn",
-           "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts", "ReportContext",
-           "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra", "ViewFacts",
-           "ViewIn", "WelcomeContext", "When"]
+           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "Manifest",
+           "MissedTurn", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts",
+           "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra",
+           "ViewFacts", "ViewIn", "WelcomeContext", "When"]

@@ -53,6 +53,21 @@ class Information(StrEnum):
     PERFECT = "perfect"  # nothing is ever hidden
 
 
+class _ManifestRequired(TypedDict):
+    id: str
+
+
+class Manifest(_ManifestRequired, total=False):
+    """A game's ``game.yaml`` as pbem reads it (docs/plugins.md section 1; pbem.game.registry):
+    ``id`` required, the rest optional (each checked where it is read)."""
+
+    title: str
+    information: str  # Information's words; absent: hidden
+    orders: dict[str, str]  # `pbem orders` commands the tool adds: name -> help line
+    commands: dict[str, str]  # top-level commands the tool adds
+    modes: list[str]  # turn modes, the first the default
+
+
 class _ViewRequired(TypedDict):
     game: str
     game_id: str
@@ -293,7 +308,7 @@ class MailFacts(TypedDict, total=False):
 
 __all__ = ["ChanceAsk", "ChanceFacts", "Context", "EventData", "EventIn", "EventKeys",
            "GameEndContext", "GameHeader", "GameResult", "GameState", "GameView", "GmNotice",
-           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "MissedTurn",
-           "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts", "ReportContext",
-           "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra", "ViewFacts",
-           "ViewIn", "WelcomeContext", "When"]
+           "GmSummaryContext", "Information", "Keepsake", "MailCommon", "MailFacts", "Manifest",
+           "MissedTurn", "OrderBody", "OrdersIn", "PlayerHeader", "PlayerInfo", "PowerFacts",
+           "ReportContext", "ReportFacts", "StandingUse", "StateIn", "StepFacts", "ViewExtra",
+           "ViewFacts", "ViewIn", "WelcomeContext", "When"]

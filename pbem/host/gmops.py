@@ -48,6 +48,9 @@ from pbem.store.lock import locked
 from pbem.store.referee import referee_key
 
 if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
+    from pbem.game.shapes import GameState
+    from pbem.protocol.keys import PrivateKey
     from pbem.store.records import LogBody
 
 
@@ -61,7 +64,7 @@ class Done:
     summary: str
 
 
-def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
+def _open(path: Path) -> tuple[GameDir, GamePlugin, GameState]:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = registry.load(game.config.game)
     state = replay.load_state(plugin, game).state
@@ -173,7 +176,7 @@ def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
 
 def _append(path: Path, now: datetime, body: LogBody, *, kind: str = replay.GM,
             then: Callable[[GameDir], None] | None = None, notice: bool = True,
-            check: Callable[[GameDir, Any, dict[str, Any]], None] | None = None) -> Done:
+            check: Callable[[GameDir, GamePlugin, GameState], None] | None = None) -> Done:
     """Log the operation under the game's lock; ``check(game, plugin, state)`` runs first under
     the lock (it raises to log nothing); ``then(game)`` runs after the append, still under the
     lock (files that follow from the entry); then the players' notice is queued."""
@@ -210,7 +213,7 @@ def _append(path: Path, now: datetime, body: LogBody, *, kind: str = replay.GM,
         return done
 
 
-def _queue_notice(game: GameDir, plugin: Any, key: Any, now: datetime) -> str:
+def _queue_notice(game: GameDir, plugin: GamePlugin, key: PrivateKey, now: datetime) -> str:
     """Queue the players' notice of the operation just logged (under the game's lock)."""
     state = replay.load_state(plugin, game).state
     ctx = notify.Context(game, plugin, key, now)
@@ -303,14 +306,14 @@ def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
 
 
 def vote(path: Path, now: datetime, body: LogBody,
-         check: Callable[[GameDir, Any, dict[str, Any]], None]) -> Done:
+         check: Callable[[GameDir, GamePlugin, GameState], None]) -> Done:
     """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
     state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
     return _append(path, now, {"op": GmOp.VOTE, **body}, notice=False, check=check)
 
 
 def set_prefs(path: Path, now: datetime, body: LogBody,
-              check: Callable[[GameDir, Any, dict[str, Any]], None],
+              check: Callable[[GameDir, GamePlugin, GameState], None],
               write: Callable[[GameDir], None]) -> Done:
     """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the
     settings in config.yaml (``players.<power>.prefs``), under the same lock."""

@@ -12,8 +12,12 @@ reads only a few keys of it. These aliases say which data it is, not what it hol
 - ``EventData``: one event of a resolution; pbem reads the keys of ``EventKeys``.
 - ``Context``: a template context a presenter returns (the engine adds its facts to it).
 
-**What the engine reads** is a ``TypedDict`` each: ``ViewFacts`` (a view), ``EventKeys`` (an
-event), ``GameResult`` (``state["result"]``, pbem.game.results), and the mail facts pbem
+``StateIn``, ``ViewIn``, ``OrdersIn`` and ``EventIn`` are the same, read-only (``Mapping``).
+
+**What the engine reads** is a ``TypedDict`` each: ``Manifest`` (``game.yaml``, with
+``Information``, a StrEnum of its ``information:`` words), ``ViewFacts`` (a view; its required
+keys are what conformance checks), ``EventKeys`` (an event), ``GameResult``
+(``state["result"]``, pbem.game.results), and the mail facts pbem
 builds itself (``PlayerInfo``, ``MailFacts`` with ``GmNotice``, ``MissedTurn``, ``ViewExtra``,
 ``ChanceAsk``, ``ChanceFacts``: what the host hands the mail builders) and puts
 in every template's context (``MailCommon`` with ``GameHeader``, ``PlayerHeader``, ``When``,

@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 
 RANDOM = "random"
 SECRET_OP = GmOp.CHANCE_SECRET  # the gm entry revealing K at the game's end
+#: Bound once: Ledger.add runs on every log entry, and an enum member read off its class costs
+#: a lookup each time.
+_ORDERS, _RESOLVE, _TIP = EntryKind.ORDERS, EntryKind.RESOLVE, Contribution.TIP
 EVENT = "chance"  # the event listing a step's public draws
 _HEX = re.compile(r"[0-9a-f]{64}")
 
@@ -123,14 +126,14 @@ class Ledger:
 
     def add(self, entry: Entry) -> None:
         body = entry.body
-        if entry.kind == EntryKind.ORDERS:
+        if entry.kind == _ORDERS:
             parsed = _quiet(body.get("entropy"))
             power = str(body["power"])
-            if parsed is not None and parsed[0] == Contribution.TIP and power not in self.tips:
+            if parsed is not None and parsed[0] == _TIP and power not in self.tips:
                 self.tips[power] = parsed[1]
                 self.tip_steps[power] = self.step + 1
                 self.known[power] = (parsed[1], 0)
-        elif entry.kind == EntryKind.RESOLVE:
+        elif entry.kind == _RESOLVE:
             self.step += 1
             rnd = body.get(RANDOM)
             if isinstance(rnd, Mapping):

@@ -33,7 +33,6 @@ import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from pbem import canonical
 from pbem.errors import PbemError
@@ -191,7 +190,7 @@ def write_text(path: Path | str, text: str, *, mode: int = PRIVATE) -> None:
     write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def write_json(path: Path | str, value: Any, *, mode: int = PRIVATE) -> None:
+def write_json(path: Path | str, value: object, *, mode: int = PRIVATE) -> None:
     """Write ``value`` as canonical JSON plus a newline."""
     write_bytes(path, canonical.encode(value) + b"\n", mode=mode)
 

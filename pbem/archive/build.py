@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -23,6 +23,9 @@ from pbem.archive.steps import Step, replay_steps
 from pbem.audit import audit_bytes, verified_records
 from pbem.audit.verify import components_beside
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -112,7 +115,7 @@ def build_archive(data: bytes, source: str, out: Path | str, *,
 
 
 def _step_page(env: jinja2.Environment, common: dict[str, Any], hooks: Hooks, step: Step,
-               nums: Numbers | None, before: dict[str, Any] | None) -> str:
+               nums: Numbers | None, before: GameState | None) -> str:
     svg = hooks.map(before, step.view, step.events) if step.view is not None else None
     caption = (f"The map after {step.title}, drawn by the game from the public view only; "
                "each item's description shows when pointed at.")

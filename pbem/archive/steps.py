@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._lookup import is_secret
@@ -29,6 +29,9 @@ from pbem.game.plugin import GamePlugin
 from pbem.store import replay
 from pbem.store.log import Entry
 from pbem.store.summary import is_standing, stand
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
 
 View = dict[str, Any]
 Event = dict[str, Any]
@@ -56,7 +59,7 @@ def replay_steps(records: Sequence[Record], components: Callable[[str], Any] | N
     body = genesis.body
     plugin = registry.load(body["plugin"])
     _named, pack = versions.recorded_pack(plugin, body, components)
-    state: dict[str, Any] | None = plugin.setup(body["variant"],
+    state: GameState | None = plugin.setup(body["variant"],
                                                 versions.setup_options(body, pack))
     steps = [Step(0, 0, "start", "Start", genesis.time, None, _public(plugin, state), [])]
     standing: dict[str, dict[str, Any]] = {}
@@ -121,7 +124,7 @@ def revealed_k(records: Sequence[Record]) -> bytes | None:
     return None
 
 
-def _public(plugin: GamePlugin, state: dict[str, Any] | None) -> View | None:
+def _public(plugin: GamePlugin, state: GameState | None) -> View | None:
     return None if state is None else plugin.view(state, None)
 
 

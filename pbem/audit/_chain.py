@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pbem import canonical
 from pbem.audit import sha256mid
@@ -16,6 +16,9 @@ from pbem.schedule import is_iso
 from pbem.store import log as glog
 from pbem.store.log import CorruptEntry, Entry
 from pbem.store.replay import ORDERS
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -31,7 +34,7 @@ class Withheld:
     time: str
     hash: str
     fields: list[str]
-    public: dict[str, Any]
+    public: GameView
     linked: bool  # its hash was finished from a midstate (else it is the referee's claim)
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.chance.player import check_player_reveal
 from pbem.chance.referee import check_referee_reveal, check_secret
 from pbem.store import chance
 from pbem.store.log import Entry
+
+if TYPE_CHECKING:
+    from pbem.store.records import BodyIn, Genesis
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 
@@ -29,7 +32,7 @@ class ChanceProblem(Exception):
         self.field, self.expected, self.found, self.why = field, expected, found, why
 
 
-def _hex(value: Any, field: str) -> bytes:
+def _hex(value: object, field: str) -> bytes:
     if not isinstance(value, str) or not _HEX.fullmatch(value):
         raise ChanceProblem(field, "64 lower-case hex digits", repr(value)[:80],
                             "a chance value is 32 bytes in hex")
@@ -39,7 +42,7 @@ def _hex(value: Any, field: str) -> bytes:
 class ChanceAudit:
     """The chance facts of one game as the walk goes (None-safe for games without chance)."""
 
-    def __init__(self, genesis: Mapping[str, Any], secret: Entry | None) -> None:
+    def __init__(self, genesis: Genesis, secret: Entry | None) -> None:
         """``secret``: the (last) entry revealing K, found before the walk (None: none)."""
         rnd = genesis.get(chance.RANDOM)
         self.enabled = isinstance(rnd, Mapping)
@@ -67,7 +70,7 @@ class ChanceAudit:
             raise ChanceProblem("k", "the secret K committed at genesis (secret_commit, "
                                 "referee_tip)", f"{self.k.hex()[:16]}…", str(exc)) from None
 
-    def orders(self, body: Mapping[str, Any], signed_entropy: Any,
+    def orders(self, body: BodyIn, signed_entropy: Any,
                window: Any = None) -> None:
         """An orders entry: its ``entropy`` is the signed file's, a value hashes to the
         power's last known one, and the file carries the contribution its step needs

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._source import Opened
@@ -64,7 +63,7 @@ class Secrets:
     last: Entry | None = None
 
 
-def chance_enabled(genesis: Any) -> bool:
+def chance_enabled(genesis: object) -> bool:
     return isinstance(genesis, Mapping) and isinstance(genesis.get(store_chance.RANDOM),
                                                        Mapping)
 

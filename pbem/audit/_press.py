@@ -8,7 +8,6 @@ file it holds (power, turn, digest, key, messages).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pbem.errors import Rejected
 from pbem.protocol.keys import PublicKey
@@ -18,7 +17,7 @@ PRESS_FIELDS = frozenset({"turn", "power", "sha256", "text", "messages", "receiv
                           "message_id", "key", "pad"})
 
 
-def press_problem(body: Any, game_id: str,
+def press_problem(body: object, game_id: str,
                   keys: Mapping[str, PublicKey]) -> tuple[str, str, str] | None:
     """None if the entry is sound, else (field, expected, found) for the audit's failure line."""
     if not isinstance(body, dict) or body.keys() != PRESS_FIELDS:

@@ -12,11 +12,14 @@ powers still in the game, as many as its recorded rule needs: every such power
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Rejected
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.votedoc import verify_vote
+
+if TYPE_CHECKING:
+    from pbem.store.records import LogBody
 
 #: The operation each vote kind makes (as pbem.host.votes.ACTS).
 ACTS = {"draw": "end", "cancel": "cancel", "pause": "pause", "resume": "resume",
@@ -35,7 +38,7 @@ class VoteBook:
         self.votes: dict[int, dict[str, Any]] = {}  # log seq -> vote entry body
         self.spent: dict[str, int] = {}  # kind -> log seq of its last act
 
-    def visit(self, seq: int, body: Any, keys: Mapping[str, PublicKey]) -> Problem | None:
+    def visit(self, seq: int, body: object, keys: Mapping[str, PublicKey]) -> Problem | None:
         """Check one gm entry (log seq ``seq``); None if sound."""
         if not isinstance(body, dict):
             return None
@@ -49,7 +52,7 @@ class VoteBook:
             self.conceded.add(str(body.get("power")))
         return problem
 
-    def _vote(self, seq: int, body: dict[str, Any],
+    def _vote(self, seq: int, body: LogBody,
               keys: Mapping[str, PublicKey]) -> Problem | None:
         power = body.get("power")
         if power not in keys:
@@ -75,7 +78,7 @@ class VoteBook:
             self.votes[seq] = body
         return None
 
-    def _act(self, body: dict[str, Any]) -> Problem | None:
+    def _act(self, body: LogBody) -> Problem | None:
         kind, rule, seqs = body.get("vote"), body.get("rule", "unanimous"), body.get("votes")
         if kind not in ACTS or ACTS[kind] != body.get("op"):
             return "vote", f"the vote kind of a {body.get('op')} operation", str(kind)

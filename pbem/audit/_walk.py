@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.audit._chain import Record, Withheld
@@ -41,6 +41,10 @@ from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
 from pbem.store.log import DOMAIN, Entry
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import BodyIn
 
 ORDERS_FIELDS = frozenset({"turn", "power", "seq", "sha256", "text", "orders", "received",
                            "message_id", "key"})
@@ -122,7 +126,7 @@ def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
         total[name] = total.get(name, 0) + int(n)
 
 
-def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
+def _first_difference(a: object, b: object, path: str = "") -> tuple[str, Any, Any]:
     """The first path at which two JSON values differ, and the two values there."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
@@ -140,7 +144,7 @@ def _first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
     return path, a, b
 
 
-def _short(value: Any, limit: int = 80) -> str:
+def _short(value: object, limit: int = 80) -> str:
     text = value if isinstance(value, str) else canonical.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -168,18 +172,18 @@ class _Memo:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
-    def _at(self, state: dict[str, Any]) -> None:
+    def _at(self, state: GameState) -> None:
         if state is not self._state:
             self._state, self._views, self._checked = state, {}, {}
             self._window = self._NONE
 
-    def window(self, state: dict[str, Any]) -> Any:
+    def window(self, state: GameState) -> Any:
         self._at(state)
         if self._window is self._NONE:
             self._window = self._plugin.window(state)
         return self._window
 
-    def order_view(self, state: dict[str, Any], power: str) -> Any:
+    def order_view(self, state: GameState, power: str) -> Any:
         self._at(state)
         if power not in self._views:
             self._views[power] = views.order_view(self._plugin, state, power)
@@ -208,7 +212,7 @@ class Walker:
         self.line_of = line_of
         self.lookup = lookup
         self.tally = Tally()
-        self.state: dict[str, Any] | None = None  # set once the genesis checks pass
+        self.state: GameState | None = None  # set once the genesis checks pass
         if not isinstance(genesis, Entry):
             raise self.fail(genesis, "body", "the genesis entry whole", "a withheld record")
         self.genesis = genesis
@@ -290,7 +294,7 @@ class Walker:
     def _chance_fail(self, record: Record, exc: ChanceProblem) -> AuditFailure:
         return self.fail(record, exc.field, exc.expected, exc.found, exc.why)
 
-    def _pack(self, body: Mapping[str, Any], find: Callable[[str], Any] | None) -> Any:
+    def _pack(self, body: BodyIn, find: Callable[[str], Any] | None) -> Any:
         """The component pack genesis names, by its digest (None if genesis names none)."""
         named, data = versions.recorded_pack(self.plugin, body, find)
         if named and data is None:
@@ -479,7 +483,7 @@ class Walker:
         self.kept_refs[ref.power] = ref
         self.tally.standing_files += 1
 
-    def _kept_now(self, state: dict[str, Any], power: str) -> OrderRef | None:
+    def _kept_now(self, state: GameState, power: str) -> OrderRef | None:
         """The power's latest standing file if the rules core accepts it against ``state``
         (where no file of the step is used, the rule picks it)."""
         ref, b = self.kept_refs.get(power), self.kept.get(power)
@@ -634,7 +638,7 @@ class Walker:
             return max(mine, key=lambda r: r.entry)
         return self.lookup.find(sha, power, resolution)
 
-    def _accepted_now(self, state: dict[str, Any], power: str) -> bool:
+    def _accepted_now(self, state: GameState, power: str) -> bool:
         """Whether the rules core accepts the power's standing order file against ``state``
         (False: stale, e.g. after a concession changed the board)."""
         b = self.standing[power]
@@ -719,7 +723,7 @@ class Walker:
                             f"entry {size} bytes", "the pad must carry nothing and hide the "
                             "length of the order file")
 
-    def _check_escrow(self, entry: Entry, state: dict[str, Any], used: Mapping[str, Any]) -> None:
+    def _check_escrow(self, entry: Entry, state: GameState, used: Mapping[str, Any]) -> None:
         recorded = entry.body["escrow"]
         if not isinstance(recorded, dict):
             raise self.fail(entry, "escrow", "a mapping of power to openings", recorded)
@@ -748,7 +752,7 @@ class Walker:
                                 "that does not open the departure's commitment, is not due, "
                                 "or was opened where no escrow was given")
 
-    def _mismatch(self, entry: Entry, state: dict[str, Any],
+    def _mismatch(self, entry: Entry, state: GameState,
                   exc: replay.ReplayMismatch) -> AuditFailure:
         b = entry.body
         if exc.field == "events":

@@ -42,7 +42,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical
 from pbem.audit import sha256mid
@@ -57,6 +57,9 @@ from pbem.store.checkpoint import Checkpoint
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView
 
 FORMAT = "pbem-export-v1"
 DOMAIN = "pbem-export-v1"
@@ -88,7 +91,7 @@ def record_hash(mid: sha256mid.Midstate, kind: str, prev: str, seq: int, time: s
     return sha256mid.finish(mid, link_suffix(kind, prev, seq, time))
 
 
-def withheld_record(entry: Entry, fields: list[str], public: dict[str, Any], *,
+def withheld_record(entry: Entry, fields: list[str], public: GameView, *,
                     midstate: bool = True) -> dict[str, Any]:
     """The record standing for ``entry``; with ``midstate`` it carries the SHA-256 state from
     which its hash can be finished (this publishes the last ``len % 64`` bytes of the body)."""

@@ -23,7 +23,7 @@ class Contributions:
     missing: dict[str, list[list[int]]] = field(default_factory=dict)  # [[first, last], …]
     last_place: dict[str, int] = field(default_factory=dict)  # the last step with a place
 
-    def add(self, step: int, random: Any) -> None:
+    def add(self, step: int, random: object) -> None:
         """A resolve entry, as the ``step``-th resolution, with its ``random`` field (None or
         absent: it drew nothing)."""
         if not isinstance(random, Mapping):

@@ -15,6 +15,7 @@ import secrets
 
 from pbem.chance.chain import HashChain, N, check_chain, sha256
 from pbem.chance.errors import ChanceError
+from pbem.chance.kinds import Contribution
 
 SEED_BYTES = 32
 
@@ -50,7 +51,7 @@ def check_player_reveal(power: str, value: bytes, step: int, known: bytes,
 def missing_sentence(power: str, need: str, step: int) -> str:
     """The one sentence refusing a file without its contribution."""
     what = ("your chance tip (entropy: {tip: …}), which this set-up step exists to commit"
-            if need == "tip" else
+            if need == Contribution.TIP else
             f"your chance value for step {step} (entropy: …), which every draw of this step "
             "needs")
     return (f"{power}: this file carries no entropy: it must carry {what}; sign it with "

@@ -44,13 +44,13 @@ def armor(block: Mapping[str, Any]) -> str:
     return f"{BEGIN}\n{json.dumps(block, sort_keys=True, indent=1)}\n{END}\n"
 
 
-def _hex32(value: Any, where: str) -> bytes:
+def _hex32(value: object, where: str) -> bytes:
     if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
         raise ChanceError(f"{where}: must be 64 lower-case hex digits, not {str(value)[:70]!r}")
     return bytes.fromhex(value)
 
 
-def _int(value: Any, where: str, low: int) -> int:
+def _int(value: object, where: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ChanceError(f"{where}: must be a whole number >= {low}, not {value!r}")
     return value
@@ -68,7 +68,7 @@ class Verified:
                 f"(public seed {self.public_seed.hex()[:16]}…)")
 
 
-def _check_draw(i: int, draw: Any) -> dict[str, Any]:
+def _check_draw(i: int, draw: object) -> dict[str, Any]:
     where = f"draws[{i}]"
     if not isinstance(draw, dict):
         raise ChanceError(f"{where}: must be a mapping")
@@ -94,7 +94,7 @@ def _work(draw: dict[str, Any]) -> int:
     return int(draw["count"]) if draw["kind"] == "roll" else int(draw.get("n", 1)) + 1
 
 
-def verify_block(block: Any, referee_tip: bytes | None = None) -> Verified:
+def verify_block(block: object, referee_tip: bytes | None = None) -> Verified:
     """Recompute a published step; raise ChanceMismatch at the first value that differs.
 
     ``referee_tip`` (the genesis tip as the player knows it) is checked against r_t besides any

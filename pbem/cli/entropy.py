@@ -26,14 +26,18 @@ import re
 from dataclasses import dataclass
 from email import policy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from pbem.chance.kinds import Contribution
 from pbem.chance.player import new_seed, player_reveal, player_tip
 from pbem.errors import UsageError
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
 from pbem.store.checkpoint import TAG, Checkpoint, CheckpointError
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView
 
 #: The most steps past the last one revealed that the tool reveals at once, whatever the
 #: checkpoint claims (a player away for longer signs again from a newer report: see the
@@ -61,13 +65,13 @@ class Asked:
     length: int | None
 
 
-def vault_key(game_id: str, instance: Any) -> str:
+def vault_key(game_id: str, instance: object) -> str:
     """Seeds are kept per game instance: a game made again under the same id never reuses
     one."""
     return f"{game_id}#{instance if isinstance(instance, str) else ''}"
 
 
-def asked_by_view(view: dict[str, Any], view_path: Path | None) -> Asked | None:
+def asked_by_view(view: GameView, view_path: Path | None) -> Asked | None:
     """What the view asks for (None: the game draws no dice, or not yet)."""
     info = view.get("chance")
     if not isinstance(info, dict) or not isinstance(info.get("step"), int):
@@ -76,10 +80,11 @@ def asked_by_view(view: dict[str, Any], view_path: Path | None) -> Asked | None:
     # "offer" (a listened power: its value enters the seed if it sends a file) or null (nothing:
     # a step that draws nothing, or a tip committed in this very step). Views made before it
     # say only the step and the tip.
-    need = info.get("contribute", "tip" if info.get("tip") is None else "value")
+    need = info.get("contribute",
+                    Contribution.TIP if info.get("tip") is None else Contribution.VALUE)
     if need is None:
         return None
-    listened = need == "offer"
+    listened = need == Contribution.OFFER
     tip = info.get("tip")
     return Asked(vault_key(view["game_id"], view.get("instance")), str(view["game_id"]),
                  str(view["viewer"]), int(info["step"]), str(tip) if tip is not None else None,

@@ -17,10 +17,10 @@ instead of only that it is not.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from pbem.cli import commands
 from pbem.game import registry
+from pbem.game.tool import Tool
 
 #: Games whose tool did not add what their manifest lists (said after a usage error).
 _mismatched: list[str] = []
@@ -38,7 +38,7 @@ def _chosen(kind: str) -> str | None:
     return None
 
 
-def _register(kind: str, sub: Any) -> None:
+def _register(kind: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     try:
         listed = registry.declared(kind)
     except registry.UnknownGame:  # a broken manifest: reported by the command that needs it
@@ -61,7 +61,9 @@ def _register(kind: str, sub: Any) -> None:
             sub.add_parser(name, help=text, add_help=False)  # listed; not run in this process
 
 
-def _add_checked(game: str, kind: str, tool: Any, sub: Any, declared: dict[str, str]) -> None:
+def _add_checked(game: str, kind: str, tool: Tool,
+                 sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                 declared: dict[str, str]) -> None:
     """The tool's real commands of ``kind``, which must be the ones its manifest declares."""
     scratch = argparse.ArgumentParser(add_help=False).add_subparsers()
     (tool.register_commands if kind == "commands" else tool.register_orders)(scratch)
@@ -82,7 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _register("commands", sub)
 
 
-def register_orders(cmds: Any) -> None:
+def register_orders(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The games' subcommands of ``pbem orders``."""
     _register("orders", cmds)
 

@@ -11,6 +11,7 @@ from pbem.cli import commands
 from pbem.cli.components import pack_problems
 from pbem.errors import PbemError, Problem, UsageError
 from pbem.game import registry
+from pbem.game.plugin import GamePlugin
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.safeyaml import resolve_plain
 from pbem.schedule import ScheduleError, parse_iso
@@ -245,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _welcome(game: GameDir, plugin: Any, now: datetime) -> int:
+def _welcome(game: GameDir, plugin: GamePlugin, now: datetime) -> int:
     """Queue each player's welcome mail: the game, its powers, how to send orders, the deadline,
     and the starting view (view.json) to write the first orders from."""
     from pbem.host import notify

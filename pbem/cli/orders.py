@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pbem.chance.kinds import Contribution
 from pbem.chance.player import missing_sentence
 from pbem.cli import commands, entropy, games
 from pbem.errors import PbemError, Problem, Rejected, UsageError
@@ -30,6 +31,9 @@ from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault, VaultError
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameView, OrderBody
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,7 +116,7 @@ def _view(args: argparse.Namespace) -> dict[str, Any] | None:
     return orderfile.load_view(args.view) if args.view else None
 
 
-def _plugin(args: argparse.Namespace, view: dict[str, Any]) -> GamePlugin:
+def _plugin(args: argparse.Namespace, view: GameView) -> GamePlugin:
     """The rules the view belongs to: ``--rules``, else the view's ``game``."""
     game = getattr(args, "rules", None) or view.get("game")
     if not isinstance(game, str):
@@ -127,7 +131,7 @@ def _plugin(args: argparse.Namespace, view: dict[str, Any]) -> GamePlugin:
 def run_new(args: argparse.Namespace) -> int:
     view = _view(args)
     header = ["# pbem order file: edit, then `pbem orders check` and `pbem orders sign` it."]
-    orders: dict[str, Any] = {}
+    orders: OrderBody = {}
     footer = ""
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
@@ -184,7 +188,7 @@ def run_new(args: argparse.Namespace) -> int:
 # -- check ----------------------------------------------------------------------------------------
 
 
-def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) -> list[Problem]:
+def _problems(text: str, args: argparse.Namespace, view: GameView | None) -> list[Problem]:
     """Every problem the referee would find in ``text`` (plain or signed)."""
     blocks = find_signed_blocks(text)
     if len(blocks) > 1:
@@ -222,17 +226,18 @@ def _problems(text: str, args: argparse.Namespace, view: dict[str, Any] | None) 
     return problems
 
 
-def _contribution_problems(view: dict[str, Any], entropy: object) -> list[Problem]:
+def _contribution_problems(view: GameView, entropy: object) -> list[Problem]:
     """The referee's refusal of a signed file without the chance contribution its step needs
     (view.json's ``chance.contribute``: "tip" or "value"; pbem.store.chance.missing)."""
     info = view.get("chance")
     if not isinstance(info, dict):
         return []
     need = info.get("contribute")
-    if need not in ("tip", "value"):
+    if need not in (Contribution.TIP, Contribution.VALUE):
         return []
-    kind = "tip" if isinstance(entropy, dict) else "value" if isinstance(entropy, str) else None
-    if kind == need or (need == "tip" and kind is not None):
+    kind = (Contribution.TIP if isinstance(entropy, dict)
+            else Contribution.VALUE if isinstance(entropy, str) else None)
+    if kind == need or (need == Contribution.TIP and kind is not None):
         return []
     return [Problem("entropy", "entropy", missing_sentence(str(view.get("viewer")), str(need),
                                                           int(info.get("step") or 0)))]
@@ -255,7 +260,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tool_warnings(args: argparse.Namespace, view: dict[str, Any], text: str) -> None:
+def _tool_warnings(args: argparse.Namespace, view: GameView, text: str) -> None:
     """The game's warnings about a file (4000 A.D.: arrivals the vault says are due but the
     file does not reveal)."""
     tool = _plugin(args, view).tool

@@ -30,15 +30,17 @@ from pbem import canonical, lazy
 from pbem.game import events as events_
 from pbem.game.plugin import Resolution, SealedOpener, Variation, Window
 from pbem.game.presentation import NO_MAP
+from pbem.game.presentation import Presenter as PresenterPart
+from pbem.game.shapes import Context, EventData, EventIn, GameState, GameView, OrderBody, ViewIn
 from pbem.numbers import digits, whole_arg
 from pbem.protocol.orderfile import form_envelope
 
 if TYPE_CHECKING:
     from pbem.game.tool import Tool
 
-State = dict[str, Any]
-View = Mapping[str, Any]
-Event = Mapping[str, Any]
+State = GameState
+View = ViewIn
+Event = EventIn
 
 
 def lazy_part(module: str, name: str | None = None) -> Any:
@@ -54,7 +56,7 @@ class Game:
 
     id: str
     title: str
-    presenter: Any
+    presenter: PresenterPart
     tool: Tool | None = None
     #: What the audit counts: {word: event types}; empty: every event type by its name.
     counted: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -64,7 +66,7 @@ class Game:
     standing_sections: ClassVar[tuple[str, ...]] = ()
 
     #: The archive's hooks (pbem.archive.hooks; any of ``ARCHIVE_HOOKS``), or None: defaults.
-    archive: Any = None
+    archive: object = None
 
     def window(self, state: State) -> Window | None:
         raise NotImplementedError
@@ -80,16 +82,16 @@ class Game:
     def is_over(self, state: State) -> bool:
         return state.get("result") is not None
 
-    def default_orders(self, state: State, power: str) -> dict[str, Any]:
+    def default_orders(self, state: State, power: str) -> OrderBody:
         """Standing orders: none (an empty order body)."""
         return {}
 
     def nmr_orders(self, state: State, power: str, open_sealed: SealedOpener | None
-                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+                   ) -> tuple[OrderBody, dict[str, dict[str, object]]]:
         """The standing orders; nothing sealed is opened."""
         return self.default_orders(state, power), {}
 
-    def view_events(self, events: Sequence[Event], power: str | None) -> list[dict[str, Any]]:
+    def view_events(self, events: Sequence[Event], power: str | None) -> list[EventData]:
         """The engine's addressing: public events and those ``private`` to ``power``."""
         return events_.view_events(events, power)
 
@@ -131,14 +133,14 @@ class Game:
         return list(state["powers"])
 
     def finish(self, state: State, reason: str, winners: Sequence[str],
-               events: Sequence[dict[str, Any]] = ()) -> Resolution:
+               events: Sequence[EventData] = ()) -> Resolution:
         new = copy.deepcopy(state)
         new["result"] = {"reason": reason, "turn": new["turn"], "winners": sorted(winners)}
         over = {"type": "game_over", "turn": new["turn"], "reason": reason,
                 "winners": sorted(winners)}
         return Resolution(new, [*events, over])
 
-    def sample_orders(self, view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    def sample_orders(self, view: GameView, rng: random.Random) -> OrderBody | None:
         """A legal order body for the view (no envelope), for random play; None: not offered."""
         return None
 
@@ -147,7 +149,7 @@ def name(power: str) -> str:
     return power.replace("_", " ").capitalize()
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value)) or "none"
     if isinstance(value, Mapping):
@@ -201,18 +203,18 @@ class Presenter:
     def title(self, view: View) -> str:
         return str(view.get("variant", ""))
 
-    def _power(self, view: View, seq: int) -> dict[str, Any]:
+    def _power(self, view: View, seq: int) -> Context:
         return {"position": self.position(view), "order_form": self.order_form(view, seq)}
 
-    def welcome(self, view: View, readers: Sequence[str]) -> dict[str, Any]:
+    def welcome(self, view: View, readers: Sequence[str]) -> Context:
         return self._power(view, 0)
 
     def report(self, before: View, view: View, *, readers: Sequence[str], missed: int,
-               seq: int) -> dict[str, Any]:
+               seq: int) -> Context:
         return self._power(view, seq)
 
     def shared(self, views: Sequence[View], events: Sequence[Event],
-               readers: Sequence[str]) -> dict[str, Any]:
+               readers: Sequence[str]) -> Context:
         return {"events": [self.sentence(e) for e in events],
                 "result": self.result(views[0]) if views else ""}
 
@@ -224,25 +226,25 @@ class Presenter:
         winners = ", ".join(map(name, result.get("winners") or [])) or "nobody"
         return f"The game is over ({result.get('reason', 'ended')}). Winner: {winners}."
 
-    def receipt_lines(self, orders: Mapping[str, Any], view: View) -> list[str]:
+    def receipt_lines(self, orders: Mapping[str, object], view: View) -> list[str]:
         return [f"{k}: {_value(v)}" for k, v in orders.items() if v not in (None, {}, [])] or [
             "No orders: your standing orders."]
 
     def gm(self, public: View, views: Mapping[str, View], events: Sequence[Event],
-           secrets: Mapping[str, list[str]]) -> dict[str, Any]:
+           secrets: Mapping[str, list[str]]) -> Context:
         return {"events": [self.gm_line(e) for e in events], "position": self.position(public),
                 "result": self.result(public)}
 
     def game_end(self, view: View, events: Sequence[Event], readers: Sequence[str],
-                 reveal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                 reveal: Sequence[Mapping[str, object]]) -> Context:
         return {"events": [self.sentence(e) for e in events], "position": self.position(view),
                 "result": self.result(view)}
 
-    def reveal(self, log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    def reveal(self, log: Sequence[Mapping[str, object]]) -> list[Context]:
         return []
 
     def map_context(self, view: View, readers: Sequence[str],
-                    shared: Mapping[str, Any] | None) -> dict[str, Any] | None:
+                    shared: Mapping[str, object] | None) -> Context | None:
         return None
 
 

@@ -30,12 +30,12 @@ ATTRIBUTES = ("id", "title", "presenter", "tool", "map_kind")
 LAZY_PARTS = ("presenter", "archive", "tool")
 
 
-def _unloaded(obj: Any, name: str) -> lazy.attribute[Any] | None:
+def _unloaded(obj: object, name: str) -> lazy.attribute[Any] | None:
     found = inspect.getattr_static(obj, name, None)
     return found if isinstance(found, lazy.attribute) and not found.loaded else None
 
 
-def _lacking(obj: Any, names: Sequence[str], prefix: str) -> list[str]:
+def _lacking(obj: object, names: Sequence[str], prefix: str) -> list[str]:
     out = []
     for name in names:
         if _unloaded(obj, name) is not None:
@@ -48,7 +48,7 @@ def _lacking(obj: Any, names: Sequence[str], prefix: str) -> list[str]:
     return out
 
 
-def missing_parts(plugin: Any, template_dirs: Sequence[Path]) -> list[str]:
+def missing_parts(plugin: object, template_dirs: Sequence[Path]) -> list[str]:
     """Every part of the contract ``plugin`` lacks, in words ([] if it is complete)."""
     out = _lacking(plugin, REQUIRED, "")
     resolve = getattr(plugin, "resolve", None)
@@ -68,7 +68,7 @@ def missing_parts(plugin: Any, template_dirs: Sequence[Path]) -> list[str]:
     return out
 
 
-def _part_missing(name: str, value: Any, template_dirs: Sequence[Path]) -> list[str]:
+def _part_missing(name: str, value: object, template_dirs: Sequence[Path]) -> list[str]:
     """What the presenter, the archive hooks or the tool (``name``, loaded as ``value``) lack."""
     out: list[str] = []
     presenter = value if name == "presenter" else None

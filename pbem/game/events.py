@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData, EventIn
 
 VISIBLE_TO = "_visible_to"  # the engine's recipient field: a sorted list of power names
 RESERVED = "_"  # every key starting with it is the engine's
@@ -28,7 +31,7 @@ class EventError(PbemError):
     """A game produced an event that uses the engine's reserved keys wrongly."""
 
 
-def private(event: Mapping[str, Any], *powers: str) -> dict[str, Any]:
+def private(event: EventIn, *powers: str) -> EventData:
     """``event`` seen only by ``powers`` (a new dict; the powers sorted, each once). With no
     power nobody may see it but the referee (the log keeps it; no report shows it)."""
     if VISIBLE_TO in event:
@@ -40,34 +43,34 @@ def private(event: Mapping[str, Any], *powers: str) -> dict[str, Any]:
     return {**event, VISIBLE_TO: sorted(set(powers))}
 
 
-def visible_to(event: Mapping[str, Any]) -> list[str] | None:
+def visible_to(event: EventIn) -> list[str] | None:
     """The powers that may see ``event``, or None for a public event."""
     who = event.get(VISIBLE_TO)
     return None if who is None else list(who)
 
 
-def is_private(event: Mapping[str, Any]) -> bool:
+def is_private(event: EventIn) -> bool:
     return VISIBLE_TO in event
 
 
-def seen_by(event: Mapping[str, Any], power: str | None) -> bool:
+def seen_by(event: EventIn, power: str | None) -> bool:
     """``power`` may see ``event`` (``None``: the public, who see only public events)."""
     who = event.get(VISIBLE_TO)
     return who is None or (power is not None and power in who)
 
 
-def view_events(events: Sequence[Mapping[str, Any]], power: str | None) -> list[dict[str, Any]]:
+def view_events(events: Sequence[EventIn], power: str | None) -> list[EventData]:
     """The events ``power`` may see (``None``: the public ones), as copies: the public ones and
     those addressed to ``power``. Reads the reserved key only."""
     return [copy.deepcopy(dict(e)) for e in events if seen_by(e, power)]
 
 
-def game_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+def game_fields(event: EventIn) -> EventData:
     """``event`` without the engine's keys: what a generic rendering may list."""
     return {k: v for k, v in event.items() if not str(k).startswith(RESERVED)}
 
 
-def event_problems(events: Sequence[Any], powers: Sequence[str] | None = None) -> list[str]:
+def event_problems(events: Sequence[object], powers: Sequence[str] | None = None) -> list[str]:
     """Every way ``events`` misuse the engine's keys, one sentence each ([] if none): an event
     that is not a dict with a ``type``, a key starting with ``_`` other than ``_visible_to``,
     recipients that are not a sorted list of distinct power names (of ``powers``, if given)."""
@@ -98,7 +101,7 @@ def event_problems(events: Sequence[Any], powers: Sequence[str] | None = None) -
     return out
 
 
-def check_events(events: Sequence[Any], game: str = "the game") -> None:
+def check_events(events: Sequence[object], game: str = "the game") -> None:
     """Raise EventError naming every problem of ``event_problems`` (a game's bug, not a
     player's)."""
     problems = event_problems(events)
@@ -106,7 +109,7 @@ def check_events(events: Sequence[Any], game: str = "the game") -> None:
         raise EventError(f"{game} produced events the engine refuses: " + "; ".join(problems))
 
 
-def notified(notify: str, events: Sequence[Mapping[str, Any]], due_next: Sequence[str]
+def notified(notify: str, events: Sequence[EventIn], due_next: Sequence[str]
              ) -> set[str]:
     """The powers a step whose window says ``notify`` mails a full report (a report, or a
     digest when earlier steps were held back from them): the next due powers, and for

@@ -38,20 +38,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pbem.errors import Problem
+from pbem.game.shapes import EventData, EventIn, GameState, GameView, OrderBody, OrdersIn
 
 if TYPE_CHECKING:
     from pbem.game.chance import Chance
     from pbem.game.presentation import Presenter
     from pbem.game.tool import Tool
 
-JSON = Any
-State = dict[str, Any]
-Orders = dict[str, Any]
-Event = dict[str, Any]
-View = dict[str, Any]
+State = GameState
+Orders = OrderBody
+Event = EventData
+View = GameView
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,7 @@ class GamePlugin(Protocol):
         """The variants this game can be played in, by name."""
         ...
 
-    def setup(self, variant: str, options: Mapping[str, Any]) -> State:
+    def setup(self, variant: str, options: Mapping[str, object]) -> State:
         """The initial state of a new game (raises PbemError for an unknown variant/option)."""
         ...
 
@@ -178,7 +178,7 @@ class GamePlugin(Protocol):
         """The turn number that order files for the next ``resolve`` must carry."""
         ...
 
-    def normalize_orders(self, body: Mapping[str, Any], view: View) -> tuple[Orders, list[Problem]]:
+    def normalize_orders(self, body: OrdersIn, view: View) -> tuple[Orders, list[Problem]]:
         """Check an order body (already parsed from YAML, envelope removed) against the power's
         view. Returns the normalised orders and every problem found (the file is rejected whole
         if the list is not empty)."""
@@ -190,7 +190,7 @@ class GamePlugin(Protocol):
 
     def nmr_orders(
         self, state: State, power: str, open_sealed: SealedOpener | None
-    ) -> tuple[Orders, dict[str, Any]]:
+    ) -> tuple[Orders, dict[str, dict[str, object]]]:
         """Orders for a power that sent none: the standing orders, plus whatever the game does
         with values the power sealed to the referee (``open_sealed``, None: none can be opened).
         Returns (orders, what was opened: ``{slot: {value, nonce, ...}}``, for the log's
@@ -210,7 +210,7 @@ class GamePlugin(Protocol):
         """What ``power`` may see of ``state``; ``None`` is the public view."""
         ...
 
-    def view_events(self, events: Sequence[Mapping[str, Any]], power: str | None) -> list[Event]:
+    def view_events(self, events: Sequence[EventIn], power: str | None) -> list[Event]:
         """The events ``power`` may see (``None``: the public ones)."""
         ...
 
@@ -235,7 +235,7 @@ class GamePlugin(Protocol):
         that the knowers' views do change (so the variation is of data that is shown)."""
         ...
 
-    def counts(self, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    def counts(self, events: Sequence[EventIn]) -> dict[str, int]:
         """What the audit reports about a resolution's events, in the game's words
         (4000 A.D.: ``{"battles": 2}``); summed over the game."""
         ...
@@ -243,7 +243,7 @@ class GamePlugin(Protocol):
     def is_over(self, state: State) -> bool:
         ...
 
-    def check_components(self, data: Any) -> list[Problem]:
+    def check_components(self, data: object) -> list[Problem]:
         """Every problem of a component pack (cards, tokens, map pieces; for 4000 A.D. the
         board), each with its path; [] if a game can be played with it. A game taking no pack
         returns a problem saying so. Rules versions and the default pack: pbem.game.versions."""

@@ -14,11 +14,12 @@ The map is optional and game-shaped: ``map_kind`` names it ("stars", "hex", ...)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-View = dict[str, Any]
-Event = Mapping[str, Any]
-Context = dict[str, Any]
+from pbem.game.shapes import Context, EventIn, GameView
+
+View = GameView
+Event = EventIn
 
 NO_MAP = "none"
 
@@ -41,7 +42,7 @@ class Presenter(Protocol):
         after ``seq:``), so a player who copies the form names the game instance it is for."""
         ...
 
-    def report(self, before: Mapping[str, Any], view: View, *, readers: Sequence[str],
+    def report(self, before: Mapping[str, object], view: View, *, readers: Sequence[str],
                missed: int, seq: int) -> Context:
         """One power's part of the turn report (``before``: its view before the resolution, a
         read-only mapping made when first read;
@@ -53,7 +54,7 @@ class Presenter(Protocol):
         """The part of a turn report common to the reader's powers (events, map, table)."""
         ...
 
-    def receipt_lines(self, orders: Mapping[str, Any], view: View) -> list[str]:
+    def receipt_lines(self, orders: Mapping[str, object], view: View) -> list[str]:
         """Accepted orders restated in plain words."""
         ...
 
@@ -63,19 +64,19 @@ class Presenter(Protocol):
         ...
 
     def game_end(self, view: View, events: Sequence[Event], readers: Sequence[str],
-                 reveal: Sequence[Mapping[str, Any]]) -> Context:
+                 reveal: Sequence[Mapping[str, object]]) -> Context:
         """The last mail's context: the result, the last events, the final position and the
         reveal rows (from ``reveal``)."""
         ...
 
-    def reveal(self, log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    def reveal(self, log: Sequence[Mapping[str, object]]) -> list[Context]:
         """The end-of-game reveal from the whole log (``[{kind, body}]``: accepted orders and
         resolutions): what every power kept secret and has opened since. Shown only when the
         game is over; ``[]`` for a game that keeps nothing sealed."""
         ...
 
     def map_context(self, view: View, readers: Sequence[str],
-                    shared: Mapping[str, Any] | None) -> Context | None:
+                    shared: Mapping[str, object] | None) -> Context | None:
         """The context of the ``map.svg`` template for this view (``shared``: the report's
         shared context, which may hold the drawing already), or None: no map."""
         ...

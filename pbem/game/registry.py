@@ -26,12 +26,13 @@ import os
 import sys
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import yaml
 
 from pbem.errors import PbemError
 from pbem.game import datafile
+from pbem.game.shapes import Information, Manifest
 from pbem.resources import games_root, templates_root
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class UnknownGame(PbemError):
     pass
 
 
-def _manifest(path: Path) -> dict[str, Any]:
+def _manifest(path: Path) -> Manifest:
     try:
         data = datafile.load(path / "game.yaml")
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -50,22 +51,22 @@ def _manifest(path: Path) -> dict[str, Any]:
             from None
     if not isinstance(data, dict) or not isinstance(data.get("id"), str):
         raise UnknownGame(f"{path / 'game.yaml'}: a game manifest must have an id: line")
-    return data
+    return cast(Manifest, data)  # its other keys are checked where they are read
 
 
 #: What a manifest's ``information:`` may say (see the module docstring); absent: ``hidden``.
-INFORMATION = ("hidden", "simultaneous", "perfect")
+INFORMATION = tuple(Information)
 
 
-def _information(path: Path, data: dict[str, Any]) -> str:
+def _information(path: Path, data: Manifest) -> Information:
     value = data.get("information", INFORMATION[0])
     if value not in INFORMATION:
         raise UnknownGame(f"{path / 'game.yaml'}: information: must be one of "
                           f"{', '.join(INFORMATION)}, not {value!r}")
-    return str(value)
+    return Information(value)
 
 
-def information(game_id: str) -> str:
+def information(game_id: str) -> Information:
     """What the game's manifest declares of its information (:data:`INFORMATION`)."""
     game_dir(game_id)  # an unknown game: UnknownGame naming the known ones
     path, data = _manifests()[game_id]
@@ -81,10 +82,10 @@ def roots() -> list[Path]:
 
 
 @cache
-def _manifests() -> dict[str, tuple[Path, dict[str, Any]]]:
+def _manifests() -> dict[str, tuple[Path, Manifest]]:
     """Game id -> its package directory and manifest, from every manifest under the games
     roots."""
-    found: dict[str, tuple[Path, dict[str, Any]]] = {}
+    found: dict[str, tuple[Path, Manifest]] = {}
     manifests = [m for root in roots() for m in sorted(root.glob("*/game.yaml"))]
     for manifest in manifests:
         path = manifest.parent
@@ -133,7 +134,7 @@ def declared_modes() -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _modes(path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+def _modes(path: Path, data: Manifest) -> tuple[str, ...]:
     listed = data.get("modes") or []
     if not isinstance(listed, list) or not all(isinstance(m, str) and m for m in listed):
         raise UnknownGame(f"{path / 'game.yaml'}: modes: must list the game's turn modes")

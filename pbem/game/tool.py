@@ -27,17 +27,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pbem.errors import Problem, UsageError
+from pbem.game.shapes import GameView, OrderBody, ViewIn
 from pbem.protocol import commitment, orderfile
 from pbem.protocol.envelope import Envelope, parse_envelope
 from pbem.protocol.vault import Departure, Vault
 
 Subparsers = argparse._SubParsersAction  # the object add_subparsers() returns
-Orders = dict[str, Any]
-View = dict[str, Any]
+Orders = OrderBody
+View = GameView
 #: A view or an order body as a hook reads it (never written to).
-Reading = Mapping[str, Any]
+Reading = ViewIn
 #: The referee's own check of a body against a view: (normalised orders, problems).
-Check = Callable[[Orders, View], tuple[Any, Sequence[Problem]]]
+Check = Callable[[Orders, View], tuple[object, Sequence[Problem]]]
 
 
 @dataclass(frozen=True)

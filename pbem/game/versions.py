@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.errors import PbemError, Problem
+
+if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
 
 VERSION_KEY = "rules_version"
 COMPONENTS_KEY = "components"
@@ -38,38 +41,38 @@ class RulesVersionError(PbemError):
     """This installed plugin cannot play the game as it was started."""
 
 
-def rules_version(plugin: Any) -> int:
+def rules_version(plugin: object) -> int:
     return int(getattr(plugin, "rules_version", UNRECORDED))
 
 
-def versions_supported(plugin: Any) -> tuple[int, ...]:
+def versions_supported(plugin: object) -> tuple[int, ...]:
     """Every rules version the installed plugin plays (its own always included)."""
     declared = tuple(int(v) for v in getattr(plugin, "rules_versions_supported", ()) or ())
     current = rules_version(plugin)
     return declared if current in declared else (*declared, current)
 
 
-def default_components(plugin: Any) -> tuple[str, Any] | None:
+def default_components(plugin: object) -> tuple[str, object] | None:
     """(name, data) of the plugin's stand-in pack, or None for a game without one."""
     make = getattr(plugin, "default_components", None)
     return None if make is None else make()  # type: ignore[no-any-return]
 
 
-def check_components(plugin: Any, data: Any) -> list[Problem]:
+def check_components(plugin: GamePlugin, data: object) -> list[Problem]:
     check = getattr(plugin, "check_components", None)
     if check is None:
         return [Problem("components", "", f"the {plugin.id} game takes no component pack")]
     return list(check(data))
 
 
-def components_digest(data: Any) -> str:
+def components_digest(data: object) -> str:
     return canonical.digest(data)
 
 
 _DIGESTS: dict[type, dict[str, str]] = {}
 
 
-def data_digests(plugin: Any) -> dict[str, str]:
+def data_digests(plugin: object) -> dict[str, str]:
     """The digest of each of the plugin's data files, computed once per process and plugin
     class (as its code is loaded once, its data files are the class's: every object of it,
     whoever wraps it, reads the same files): parsing them is milliseconds of YAML, and every
@@ -88,7 +91,7 @@ def data_digests(plugin: Any) -> dict[str, str]:
     return dict(out)
 
 
-def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str, Any]:
+def genesis_fields(plugin: object, components: tuple[str, object] | None) -> dict[str, Any]:
     """The fields GameDir.create adds to genesis: version, data digests, pack name and digest."""
     out: dict[str, Any] = {VERSION_KEY: rules_version(plugin), DATA_KEY: data_digests(plugin)}
     if components is not None:
@@ -97,8 +100,8 @@ def genesis_fields(plugin: Any, components: tuple[str, Any] | None) -> dict[str,
     return out
 
 
-def recorded_pack(plugin: Any, genesis: Mapping[str, Any],
-                  find: Callable[[str], Any] | None = None) -> tuple[bool, Any]:
+def recorded_pack(plugin: object, genesis: Mapping[str, Any],
+                  find: Callable[[str], object] | None = None) -> tuple[bool, object]:
     """(named, data) of the component pack genesis names, by its digest: the game's stand-in
     pack, else what ``find(digest)`` gives; data is None where the pack cannot be had here."""
     recorded = genesis.get(COMPONENTS_KEY)
@@ -121,7 +124,7 @@ def recorded_version(genesis: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def refusal(game_id: str, plugin: Any, genesis: Mapping[str, Any]) -> str | None:
+def refusal(game_id: str, plugin: GamePlugin, genesis: Mapping[str, Any]) -> str | None:
     """One sentence saying why the installed plugin cannot play this game, or None if it can."""
     recorded = recorded_version(genesis)
     current = rules_version(plugin)

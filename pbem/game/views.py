@@ -18,13 +18,17 @@ audit. It never leaves the engine: what a player sees is still ``view`` alone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
+    from pbem.game.shapes import GameState, GameView
 
 ORDER_VIEW = "order_view"
 """The optional attribute's name (docs/plugins.md)."""
 
 
-def order_view(plugin: Any, state: Any, power: str) -> Any:
+def order_view(plugin: GamePlugin, state: GameState, power: str) -> GameView:
     """The view ``power``'s orders are checked against: the game's ``order_view`` if it has
     one, else its ``view``."""
     make = getattr(plugin, ORDER_VIEW, None)

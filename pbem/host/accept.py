@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical, failpoints
 from pbem.chance.errors import ChanceError, ChanceMismatch
@@ -49,6 +49,11 @@ from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
 from pbem.store.referee import referee_key
 from pbem.store.summary import order_file_row
+
+if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
+    from pbem.game.shapes import OrderBody
+    from pbem.store.log import Entry
 
 #: Accepted order bytes per power per turn (the sum of the signed blocks logged for it). Past
 #: the cap a further file is rejected ("quota"): one player cannot grow the log without limit.
@@ -172,7 +177,7 @@ def _held(games: OpenGames, path: Path) -> OpenGame:
         raise GameBusy(f"game {path.name} is busy; the message will be handled later") from None
 
 
-def _turn_files(game: GameDir, turn: Any) -> list[list[Any]]:
+def _turn_files(game: GameDir, turn: object) -> list[list[Any]]:
     """``[seq, power, sha256, bytes]`` of every ``orders`` entry of ``turn``: from the log's
     running summary for the latest turn with orders (the current one: no scan of the history,
     which a game at turn 300 would pay on every mail), else from a scan (a file for an older
@@ -184,7 +189,7 @@ def _turn_files(game: GameDir, turn: Any) -> list[list[Any]]:
     return files
 
 
-def _logged(game: GameDir, v: VerifiedOrders) -> Any:
+def _logged(game: GameDir, v: VerifiedOrders) -> Entry | None:
     """The ``orders`` log entry that holds exactly this file (same power, same bytes), if any.
     Only entries of the file's own turn can: the turn is part of the bytes."""
     for seq, power, sha256, _size in reversed(_turn_files(game, v.turn)):
@@ -208,7 +213,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     # A standing file is held to the power's latest standing file (seq, duplicates), a step's
     # file to the files of its step.
     standing = summary.standing_file(v.power) if v.standing else summary.standing.get(v.power)
-    normalized: dict[str, Any] = {}
+    normalized: OrderBody = {}
     logged = _logged(game, v)
     if logged is not None and (
             (standing is not None and standing["sha256"] == v.sha256)
@@ -326,7 +331,7 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
     return verdict
 
 
-def _standing_problems(plugin: Any, v: VerifiedOrders) -> list[Problem]:
+def _standing_problems(plugin: GamePlugin, v: VerifiedOrders) -> list[Problem]:
     """What keeps a standing file (``turn: standing``) from being judged at all: a game that
     declares no standing sections, a section the game does not declare standing (each named
     by its path), or a fair-chance value (a value belongs to one step). Never late: a

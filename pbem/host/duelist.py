@@ -133,7 +133,7 @@ def from_hint(hint: Any) -> Entry | None:
     return entry if _valid(entry) else None
 
 
-def _valid(entry: Any) -> bool:
+def _valid(entry: object) -> bool:
     return (isinstance(entry, list) and len(entry) == 5 and entry[0] in STATUSES
             and (entry[1] is None or isinstance(entry[1], int))
             and isinstance(entry[2], list) and isinstance(entry[3], list)

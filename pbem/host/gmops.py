@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical
 from pbem.chance import contributions
@@ -47,8 +47,15 @@ from pbem.schedule import format_duration, parse_iso, to_iso
 from pbem.store import replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig, check_email
 from pbem.store.gamedir import GameDir, deadline_class
+from pbem.store.kinds import GmOp
 from pbem.store.lock import locked
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.plugin import GamePlugin
+    from pbem.game.shapes import GameState
+    from pbem.protocol.keys import PrivateKey
+    from pbem.store.records import LogBody
 
 
 class GMError(PbemError):
@@ -61,7 +68,7 @@ class Done:
     summary: str
 
 
-def _open(path: Path) -> tuple[GameDir, Any, dict[str, Any]]:
+def _open(path: Path) -> tuple[GameDir, GamePlugin, GameState]:
     game = GameDir.open(path, repair_torn_tail=True)
     plugin = registry.load(game.config.game)
     state = replay.load_state(plugin, game).state
@@ -173,9 +180,9 @@ def _deadline_line(deadline: str | None, paused: bool, now: datetime) -> str:
     return text
 
 
-def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = replay.GM,
+def _append(path: Path, now: datetime, body: LogBody, *, kind: str = replay.GM,
             then: Callable[[GameDir], None] | None = None, notice: bool = True,
-            check: Callable[[GameDir, Any, dict[str, Any]], None] | None = None) -> Done:
+            check: Callable[[GameDir, GamePlugin, GameState], None] | None = None) -> Done:
     """Log the operation under the game's lock; ``check(game, plugin, state)`` runs first under
     the lock (it raises to log nothing); ``then(game)`` runs after the append, still under the
     lock (files that follow from the entry); then the players' notice is queued."""
@@ -212,7 +219,7 @@ def _append(path: Path, now: datetime, body: dict[str, Any], *, kind: str = repl
         return done
 
 
-def _queue_notice(game: GameDir, plugin: Any, key: Any, now: datetime) -> str:
+def _queue_notice(game: GameDir, plugin: GamePlugin, key: PrivateKey, now: datetime) -> str:
     """Queue the players' notice of the operation just logged (under the game's lock)."""
     state = replay.load_state(plugin, game).state
     ctx = notify.Context(game, plugin, key, now)
@@ -234,7 +241,7 @@ def _by_vote(kind: str, votes: Sequence[int], rule: str = "unanimous") -> dict[s
 
 def pause(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
           rule: str = "unanimous") -> Done:
-    return _append(path, now, {"op": "pause", "reason": reason,
+    return _append(path, now, {"op": GmOp.PAUSE, "reason": reason,
                                **_by_vote("pause", votes, rule)})
 
 
@@ -243,7 +250,7 @@ def resume(path: Path, now: datetime, *, votes: Sequence[int] = (),
     game, plugin, state = _open(path)
     deadline = to_iso(game.config.schedule.next_deadline(
         now, deadline_class=deadline_class(plugin, state)))
-    done = _append(path, now, {"op": "resume", "deadline": deadline,
+    done = _append(path, now, {"op": GmOp.RESUME, "deadline": deadline,
                                **_by_vote("resume", votes, rule)})
     done.summary += f"; new deadline {deadline}"
     return done
@@ -262,7 +269,7 @@ def extend(path: Path, now: datetime, *, to: str | None, by: str | None) -> Done
         raise GMError("give --to TIMESTAMP or --by DURATION")
     if current and deadline <= parse_iso(current):
         raise GMError(f"the new deadline {to_iso(deadline)} is not later than {current}")
-    return _append(path, now, {"op": "extend", "deadline": to_iso(deadline)})
+    return _append(path, now, {"op": GmOp.EXTEND, "deadline": to_iso(deadline)})
 
 
 def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -> Done:
@@ -289,7 +296,7 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
         rootindex.forget(path.parent, path.name)  # again: a mail may have re-read it between
 
     rootindex.forget(path.parent, path.name)  # ingest re-reads this game from now on
-    return _append(path, now, {"op": "replace", "power": power, "email": email,
+    return _append(path, now, {"op": GmOp.REPLACE, "power": power, "email": email,
                                "key": key.text()}, kind=replay.KEY, then=write_files)
 
 
@@ -313,12 +320,12 @@ def autopilot(path: Path, now: datetime, power: str) -> Done:
 
 def concede(path: Path, now: datetime, power: str, *, votes: Sequence[int] = ()) -> Done:
     _power(GameDir.open(path), power)
-    return _append(path, now, {"op": "concede", "power": power, **_by_vote("concede", votes)})
+    return _append(path, now, {"op": GmOp.CONCEDE, "power": power, **_by_vote("concede", votes)})
 
 
 def end(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
         rule: str = "unanimous") -> Done:
-    return _append(path, now, {"op": "end", "reason": reason or "ended by agreement",
+    return _append(path, now, {"op": GmOp.END, "reason": reason or "ended by agreement",
                                **_by_vote("draw", votes, rule)})
 
 
@@ -330,17 +337,17 @@ def cancel(path: Path, now: datetime, reason: str, *, votes: Sequence[int] = (),
                                **_by_vote("cancel", votes, rule)})
 
 
-def vote(path: Path, now: datetime, body: dict[str, Any],
-         check: Callable[[GameDir, Any, dict[str, Any]], None]) -> Done:
+def vote(path: Path, now: datetime, body: LogBody,
+         check: Callable[[GameDir, GamePlugin, GameState], None]) -> Done:
     """Record a player's verified vote (pbem.host.votes) as a ``vote`` entry: it changes no
     state; ``check`` refuses it under the lock (a replayed seq, a game over)."""
-    return _append(path, now, {"op": "vote", **body}, notice=False, check=check)
+    return _append(path, now, {"op": GmOp.VOTE, **body}, notice=False, check=check)
 
 
-def set_prefs(path: Path, now: datetime, body: dict[str, Any],
-              check: Callable[[GameDir, Any, dict[str, Any]], None],
+def set_prefs(path: Path, now: datetime, body: LogBody,
+              check: Callable[[GameDir, GamePlugin, GameState], None],
               write: Callable[[GameDir], None]) -> Done:
     """Record a player's verified prefs file as a ``prefs`` entry; ``write(game)`` then puts the
     settings in config.yaml (``players.<power>.prefs``), under the same lock."""
     rootindex.forget(path.parent, path.name)
-    return _append(path, now, {"op": "prefs", **body}, notice=False, check=check, then=write)
+    return _append(path, now, {"op": GmOp.PREFS, **body}, notice=False, check=check, then=write)

@@ -20,23 +20,28 @@ since his last mail, each seen through ``view_events`` for his power (pbem.host.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pbem.game.events import notified
 from pbem.game.plugin import Window
 from pbem.schedule import parse_iso
 from pbem.store.gameconfig import GameConfig
+from pbem.store.kinds import EntryKind
 from pbem.store.log import GameLog
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData
+    from pbem.store.records import BodyIn
 
 MAILED = "mailed"  # the resolve entry's field
 REPORT, DIGEST, LATER = "report", "digest", "later"
-RESOLVE = "resolve"  # pbem.store.replay.RESOLVE
+RESOLVE = EntryKind.RESOLVE
 DAY = timedelta(days=1)
 
 
-def named(window: Window, events: Sequence[Mapping[str, Any]], due_next: Sequence[str]
+def named(window: Window, events: Sequence[EventData], due_next: Sequence[str]
           ) -> set[str]:
     """The powers a step's window mails a full report: the next due powers, and for
     ``notify: "touched"`` every power an event of the step is addressed to or names
@@ -44,7 +49,7 @@ def named(window: Window, events: Sequence[Mapping[str, Any]], due_next: Sequenc
     return notified(window.notify, events, due_next)
 
 
-def decide(window: Window | None, events: Sequence[Mapping[str, Any]],
+def decide(window: Window | None, events: Sequence[EventData],
            due_next: Sequence[str], over: bool, config: GameConfig, log: GameLog,
            now: datetime) -> dict[str, str] | None:
     """What each power's player gets for the step about to be logged (None: everyone a
@@ -80,7 +85,7 @@ def pending(log: GameLog, power: str, last: int) -> tuple[list[int], str]:
     return out[::-1], log[0].time
 
 
-def gets(body: Mapping[str, Any], powers: Sequence[str]) -> str:
+def gets(body: BodyIn, powers: Sequence[str]) -> str:
     """What a player commanding ``powers`` gets for the step of resolve entry ``body``: a
     report if any of them does, else a digest if any does, else nothing yet."""
     said = body.get(MAILED)

@@ -21,7 +21,7 @@ from pbem.store.summary import summarize
 SHOWN = 3
 
 
-def differences(recorded: Any, found: Any, path: str) -> list[str]:
+def differences(recorded: object, found: object, path: str) -> list[str]:
     """``path.to.field: recorded X, replay Y`` for each differing leaf, in order."""
     out: list[str] = []
     if isinstance(recorded, dict) and isinstance(found, dict):
@@ -49,7 +49,7 @@ def differences(recorded: Any, found: Any, path: str) -> list[str]:
     return out
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= 60 else text[:57] + "..."
 

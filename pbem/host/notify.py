@@ -13,7 +13,7 @@ key, clock) and the idempotency keys; the rendering is apart (pbem.render) and s
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from email.message import EmailMessage
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
+from pbem.chance.kinds import Contribution
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
 from pbem.host import mailpolicy
@@ -34,10 +35,27 @@ from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
 from pbem.store.gamedir import GameDir
+from pbem.store.kinds import GmOp
 from pbem.store.log import Entry
 from pbem.store.summary import Noted, Summary, silence_answers, summarize
 
 if TYPE_CHECKING:
+    from pbem.game.plugin import Window
+    from pbem.game.shapes import (
+        ChanceFacts,
+        GameState,
+        GmNotice,
+        MailFacts,
+        MissedTurn,
+        OrderBody,
+        PlayerInfo,
+        StandingUse,
+        ViewExtra,
+    )
+    from pbem.game.shapes import (
+        Context as MailContext,
+    )
+    from pbem.mail.outbox import Outbox
     from pbem.render import mails
 else:  # templates load on first use: ingest of a mail that needs no reply never imports jinja2
     mails = lazy.module("pbem.render.mails")
@@ -75,9 +93,9 @@ class Context:
             return self.shared_renderer
         return mails.Renderer(self.game.config.game, self.game.path)
 
-    def players(self) -> dict[str, dict[str, Any]]:
+    def players(self) -> dict[str, PlayerInfo]:
         """Each player (by address) and the powers it commands, in turn order."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, PlayerInfo] = {}
         for name, entry in self.game.config.powers.items():
             player = out.setdefault(entry.email.lower(), {
                 "email": entry.email, "powers": [], "tz": entry.tz,
@@ -85,7 +103,7 @@ class Context:
             player["powers"].append(name)
         return out
 
-    def game_info(self, state: dict[str, Any]) -> dict[str, Any]:
+    def game_info(self, state: GameState) -> MailFacts:
         summary = self.game.log.summary  # the log's facts at its head, without a scan
         head = self.game.log.head
         missed = summary.missed_turns()
@@ -110,7 +128,7 @@ class Context:
             "view_extra": self.view_extra(state),
         }
 
-    def view_extra(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def view_extra(self, state: GameState) -> dict[str, ViewExtra]:
         """What view.json carries besides the game's view: the game ``instance`` (order files
         are bound to it) and, for a game asking for fair chance (a ``setup`` step, or a power
         that committed a tip), the step number and the power's committed tip, from which
@@ -121,9 +139,9 @@ class Context:
         window = self.plugin.window(state)
         setup = window is not None and window.kind == "setup"
         listened = set(window.listens) - set(window.due) if window is not None else set()
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, ViewExtra] = {}
         for power in self.game.config.powers:
-            extra: dict[str, Any] = {"instance": inst}
+            extra: ViewExtra = {"instance": inst}
             tip = ledger.tips.get(power)
             if setup or tip is not None:
                 # ``contribute``: what this power's file for the step must carry ("tip",
@@ -133,7 +151,7 @@ class Context:
                     ledger, window.kind, window.due, window.draws, power)
                 if need is None and power in listened and window is not None \
                         and window.draws and ledger.committed_before(power):
-                    need = "offer"
+                    need = Contribution.OFFER
                 extra["chance"] = {"step": ledger.step + 1,
                                    "tip": tip.hex() if tip is not None else None,
                                    "contribute": need}
@@ -187,7 +205,7 @@ def escrow_opener(game: GameDir) -> replay.EscrowOpener | None:
     return opener
 
 
-def resolution_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+def resolution_mails(ctx: Context, before: GameState, after: GameState,
                      entry: Entry) -> list[tuple[str, Wire]]:
     """The mail one resolution causes: a report to every player, the game master's summary,
     the end-of-game mail when it is over, and an alert for powers missing too many turns."""
@@ -274,7 +292,7 @@ def chance_attachment(ctx: Context, entry: Entry) -> tuple[str, str, bytes] | No
             json.dumps(block, sort_keys=True, indent=1).encode("utf-8") + b"\n")
 
 
-def chance_facts(ctx: Context, entry: Entry) -> dict[str, Any] | None:
+def chance_facts(ctx: Context, entry: Entry) -> ChanceFacts | None:
     """What a report says of a step that drew (pbem.render.notes.chance_notes): its number,
     its public draws, the genesis referee_tip, and for each power drawn without its value the
     steps drawn without it so far (from the resolve entries' ``random``, as the audit says it).
@@ -311,7 +329,7 @@ def _nmr_alert(ctx: Context, gm: str, power: str, in_a_row: int) -> Wire:
     return ctx.compose_wire(gm, mail, kind="report")
 
 
-def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
+def chance_wait_line(path: Path, window: Window | None, waiting: Sequence[str]) -> str:
     """The sentence `pbem gm status`, the turn job and the game master's alert give while the
     set-up step or the first drawing step waits for a contribution (pbem.store.chance)."""
     what = "set-up" if window is not None and window.kind == "setup" else (
@@ -323,7 +341,8 @@ def chance_wait_line(path: Path, window: Any, waiting: Sequence[str]) -> str:
             f"or `pbem gm end {path}`")
 
 
-def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str]) -> Wire:
+def chance_wait_mail(ctx: Context, gm: str, window: Window | None, waiting: Sequence[str]
+                     ) -> Wire:
     """The game master's alert (once per step) that the game waits for a contribution."""
     text = (f"In game {ctx.game.game_id}, {chance_wait_line(ctx.game.path, window, waiting)}."
             "\n\nThe deadline has passed. The step's draws use every player's chance value, "
@@ -335,7 +354,7 @@ def chance_wait_mail(ctx: Context, gm: str, window: Any, waiting: Sequence[str])
     return ctx.compose_wire(gm, mail, kind="report")
 
 
-def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
+def gm_mails(ctx: Context, before: GameState, after: GameState,
              entry: Entry) -> list[tuple[str, EmailMessage]]:
     """Mail after a state-changing game-master operation (a concession, an ending): the
     end-of-game mail when the game is over; the next turn report shows the rest."""
@@ -353,21 +372,21 @@ def gm_mails(ctx: Context, before: dict[str, Any], after: dict[str, Any],
     return out
 
 
-def revealed(ctx: Context) -> list[dict[str, Any]]:
+def revealed(ctx: Context) -> list[MailContext]:
     """The end-of-game reveal: what the game's presenter makes of the whole log (4000 A.D.:
     every destination opened, with the departure it belongs to)."""
     log = [{"kind": e.kind, "body": e.body} for e in ctx.game.log.entries]
     return mails.presenter(ctx.plugin).reveal(log)
 
 
-def reminder_mail(ctx: Context, state: dict[str, Any], power: str, deadline: datetime, *,
+def reminder_mail(ctx: Context, state: GameState, power: str, deadline: datetime, *,
                   late: bool) -> EmailMessage:
     """A reminder before the deadline, or (``late``: the deadline has passed, the grace period
     has not) a last call that names when the grace period ends — never a past deadline as
     the time orders are due."""
     entry = ctx.game.config.powers[power]
     info = ctx.game_info(state)
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     last_call = None
     if late:
         last_call = {"deadline": to_iso(deadline),
@@ -393,7 +412,7 @@ def late_facts(game: GameDir, received: datetime) -> dict[str, str] | None:
     return {"deadline": clock.deadline, "grace_end": to_iso(grace_end)}
 
 
-def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: dict[str, Any],
+def receipt_mail(ctx: Context, state: GameState, power: str, normalized: OrderBody,
                  fields: dict[str, Any], signature: str, reply_to: str | None,
                  subject: str, *, ready: bool = True,
                  late: dict[str, str] | None = None, autopilot: int | None = None) -> Wire:
@@ -403,7 +422,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
     until the run) says so and names the real deadline."""
     info = ctx.game_info(state)
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
     mail = mails.receipt(ctx.renderer, ctx.plugin, state, power, normalized, player, info,
                           seq=int(fields["seq"]), signature=signature_text(fields, signature),
                           ready=ready, early=ctx.game.config.schedule.early, late=late,
@@ -418,7 +437,7 @@ def receipt_mail(ctx: Context, state: dict[str, Any], power: str, normalized: di
                             reply_to=reply_to)
 
 
-def receipt_chance(ctx: Context, info: dict[str, Any], power: str, seq: int) -> str | None:
+def receipt_chance(ctx: Context, info: MailFacts, power: str, seq: int) -> str | None:
     """The receipt's sentence for a file accepted without the power's chance value at a step
     that takes one (None: it carries it, or the step takes none)."""
     asked = (info.get("view_extra") or {}).get(power, {}).get("chance")
@@ -440,8 +459,8 @@ def late_mail(ctx: Context, power: str, turn: int, received: datetime,
     """The late notice: orders for ``turn`` came after its deadline plus grace (``late``) or
     after the turn was resolved (``late`` None); they were not used."""
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id,
             "deadline": None if late else ctx.game.log.summary.deadline}
     mail = mails.late_notice(ctx.renderer, power, player, info, turn=turn,
                              received=to_iso(received), late=late)
@@ -453,8 +472,8 @@ def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, u
     """Orders ``seq`` came after the power's ``newer`` seq for the same turn (``used``: and
     that turn has been resolved since): superseded, not an error of the player."""
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.superseded(ctx.renderer, power, player, info, turn=turn, seq=seq, newer=newer,
                             used=used, received=to_iso(received))
     return ctx.compose_wire(entry.email, mail, kind="reply", reply_to=reply_to)
@@ -463,8 +482,8 @@ def superseded_mail(ctx: Context, power: str, turn: int, seq: int, newer: int, u
 def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Problem],
                    reply_to: str | None, subject: str, *, seq: int | None = None) -> Wire:
     entry = ctx.game.config.powers[power]
-    player = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
-    info = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
+    player: PlayerInfo = {"email": entry.email, "tz": entry.tz, "name": mails.power_name(power)}
+    info: MailFacts = {"game_id": ctx.game.game_id, "title": ctx.game.game_id}
     mail = mails.rejection(ctx.renderer, problems, player, info, power=power, turn=turn,
                            seq=seq)
     return ctx.compose_wire(ctx.game.config.powers[power].email, mail, kind="reply",
@@ -472,23 +491,26 @@ def rejection_mail(ctx: Context, power: str, turn: int | None, problems: list[Pr
 
 
 # -- what the players are told besides their orders -------------------------------------------
-GM_OPS = ("pause", "resume", "extend", "replace", "concede", "end", "cancel", "autopilot")
+GM_OPS = (GmOp.PAUSE, GmOp.RESUME, GmOp.EXTEND, GmOp.REPLACE, GmOp.CONCEDE, GmOp.END,
+          GmOp.CANCEL, GmOp.AUTOPILOT)
 
 
-def gm_notice(entry: Entry | Noted) -> dict[str, Any] | None:
+def gm_notice(entry: Entry | Noted) -> GmNotice | None:
     """What a game-master entry changed for the players, or None if it changed nothing they
     must act on."""
     body = entry.body
     op = body.get("op")
     if entry.kind not in (replay.GM, replay.KEY) or op not in GM_OPS:
         return None
-    return {"op": op, "seq": entry.seq, "time": entry.time, "deadline": body.get("deadline"),
-            "reason": body.get("reason") or "", "power": body.get("power") or "",
-            **({"missed": body.get("missed"), "auto": bool(body.get("auto"))}
-               if op == "autopilot" else {})}
+    notice: GmNotice = {"op": op, "seq": entry.seq, "time": entry.time,
+                        "deadline": body.get("deadline"), "reason": body.get("reason") or "",
+                        "power": body.get("power") or ""}
+    if op == GmOp.AUTOPILOT:
+        notice["missed"], notice["auto"] = body.get("missed"), bool(body.get("auto"))
+    return notice
 
 
-def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
+def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> MailFacts:
     """What a report says beside the events of the resolution ``entry``, from the summary
     ``at`` it (:func:`summary_at`): the game master's notices of the turn it ended, each due
     power's missed turn and what was done for it (standing orders, escrow opened, orders that
@@ -496,9 +518,9 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
     were resolved in (``due`` as recorded: the game's resolution order)."""
     body = entry.body
     missed = at.missed_turns()
-    notices = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
+    notices: list[GmNotice] = [{**n, "turn": body["turn"]} for e in at.noted(this_turn=False)
                if (n := gm_notice(e)) is not None]
-    nmr = {}
+    nmr: dict[str, MissedTurn] = {}
     on_autopilot = at.on_autopilot()
     silence = silence_answers(body)
     for power, sha in body["used"].items():
@@ -517,7 +539,8 @@ def turn_facts(at: Summary, entry: Entry, nmr_alert: int) -> dict[str, Any]:
                       and power not in on_autopilot,  # (pbem.host.seats: no alert then)
                       "autopilot": power in on_autopilot}
     # Due powers whose standing file (turn: standing) was used: the report names it.
-    standing = {power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
+    standing: dict[str, StandingUse] = {
+                power: {"turn": body["turn"], "seq": kept["seq"], "orders": kept["orders"]}
                 for power, sha in body["used"].items()
                 if sha is not None and (kept := at.standing_file(power)) is not None
                 and kept["sha256"] == sha}
@@ -529,14 +552,14 @@ def notice_key(game_id: str, seq: int) -> str:
     return f"gm-notice:{game_id}:{seq}"
 
 
-def gm_notice_mails(ctx: Context, state: dict[str, Any],
+def gm_notice_mails(ctx: Context, state: GameState,
                     entry: Entry | Noted) -> list[tuple[str | None, EmailMessage]]:
     """Every player's mail about a game-master operation: what changed, where each of his
     powers stands (orders in or not), and when orders are due now."""
     notice = gm_notice(entry)
     if notice is None:
         return []
-    info = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
+    info: MailFacts = {**ctx.game_info(state), "over": ctx.plugin.is_over(state)}
     notice["turn"] = ctx.plugin.orders_turn(state)
     standing = ctx.game.log.summary.standing_orders()
     due = set(ctx.plugin.powers_due(state))
@@ -547,7 +570,7 @@ def gm_notice_mails(ctx: Context, state: dict[str, Any],
                    "ready": orderdoc.ready_of(standing[p]["text"]) if p in standing else None}
                   for p in player["powers"]]
         views = None
-        if notice["op"] == "replace" and notice["power"] in player["powers"]:
+        if notice["op"] == GmOp.REPLACE and notice["power"] in player["powers"]:
             views = {notice["power"]: ctx.plugin.view(state, notice["power"])}
         mail = mails.gm_notice(ctx.renderer, notice, powers, player, info, views)
         out.append((f"gm-notice:{ctx.game.game_id}:{entry.seq}:{address}",
@@ -555,7 +578,7 @@ def gm_notice_mails(ctx: Context, state: dict[str, Any],
     return out
 
 
-def queue_gm_notices(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+def queue_gm_notices(ctx: Context, state: GameState, outbox: Outbox) -> int:
     """Queue the notice mails of every game-master entry since the last resolution that has
     none queued yet (all of one entry's mails in one durable step): the operation queues them
     itself, and the turn job catches up after a crash between its log entry and its mail."""
@@ -589,13 +612,14 @@ def signature_text(fields: dict[str, Any], signature: str) -> str:
     return "\n".join(lines)
 
 
-def welcome_mails(ctx: Context, state: dict[str, Any],
-                  skip: Any = lambda key: False) -> list[tuple[str, EmailMessage]]:
+def welcome_mails(ctx: Context, state: GameState,
+                  skip: Callable[[str], bool] = lambda key: False
+                  ) -> list[tuple[str, EmailMessage]]:
     """Each player's welcome mail (keys ``welcome:GAME:ADDRESS``); ``skip(key)`` leaves out
     those already queued without rendering them."""
     from pbem.render import settings  # (no jinja2: the settings in words)
 
-    info = {**ctx.game_info(state), "roster": roster(ctx.game.config),
+    info: MailFacts = {**ctx.game_info(state), "roster": roster(ctx.game.config),
             "fair_chance": fair_chance(ctx, info_extra=ctx.view_extra(state))}
     out = []
     for address, player in ctx.players().items():
@@ -609,7 +633,7 @@ def welcome_mails(ctx: Context, state: dict[str, Any],
     return out
 
 
-def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str, str] | None:
+def fair_chance(ctx: Context, info_extra: dict[str, ViewExtra]) -> dict[str, str] | None:
     """What the welcome mail of a game with chance gives the players to check every draw
     against: the genesis entry's hash and the referee's committed ``referee_tip`` (None: the
     game draws no dice)."""
@@ -619,7 +643,7 @@ def fair_chance(ctx: Context, info_extra: dict[str, dict[str, Any]]) -> dict[str
     return {"genesis": ctx.game.log.entries[0].hash, "referee_tip": str(rnd["referee_tip"])}
 
 
-def queue_welcome(ctx: Context, state: dict[str, Any], outbox: Any) -> int:
+def queue_welcome(ctx: Context, state: GameState, outbox: Outbox) -> int:
     """Queue the welcome mails not queued yet (``pbem new``; ``pbem run`` again before the
     first resolution, so a crash right after creating the game loses none)."""
     mails = welcome_mails(ctx, state, skip=lambda key: outbox.queued_under(key) is not None)
@@ -645,7 +669,7 @@ def no_orders_mail(game_path: Path, sender: str, message_id: str | None, subject
 
 
 def _sender_reply(game_path: Path, sender: str, message_id: str | None, now: datetime,
-                  make: Any) -> Wire:
+                  make: Callable[[mails.Renderer, MailFacts], mails.RenderedMail]) -> Wire:
     """A reply to a registered player's address (the caller checked it is registered)."""
     config = GameConfig.load(game_path / CONFIG_NAME)
     renderer = mails.Renderer(config.game, game_path)

@@ -37,6 +37,7 @@ from pbem.store import submissions
 from pbem.store.lock import GameLock
 
 if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
     from pbem.host import notify
     from pbem.mail.compose import Wire
     from pbem.mail.outbox import Outbox
@@ -60,7 +61,7 @@ class OpenGame:
     lock: GameLock
     game: GameDir
     plugin: Any
-    state: dict[str, Any]
+    state: GameState
     referee: PrivateKey
     outbox: Outbox
     #: replies to queue at commit: (key, message, the lists their id goes into)

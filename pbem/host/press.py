@@ -50,6 +50,7 @@ from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 
 if TYPE_CHECKING:
+    from pbem.game.shapes import GameState, MailFacts, PlayerInfo
     from pbem.render import press as render_press
 else:  # templates load on first use (pbem.lazy)
     render_press = lazy.module("pbem.render.press")
@@ -198,7 +199,7 @@ def _judge(path: Path, v: VerifiedPress, received: datetime, message_id: str | N
     return verdict
 
 
-def _problems(game: GameDir, plugin: Any, state: dict[str, Any], v: VerifiedPress,
+def _problems(game: GameDir, plugin: Any, state: GameState, v: VerifiedPress,
               powers: list[str]) -> list[Problem]:
     mode = game.config.press
     if mode == "none":
@@ -240,7 +241,7 @@ def _problems(game: GameDir, plugin: Any, state: dict[str, Any], v: VerifiedPres
     return problems
 
 
-def _player(game: GameDir, power: str) -> dict[str, Any]:
+def _player(game: GameDir, power: str) -> PlayerInfo:
     entry = game.config.powers[power]
     return {"email": entry.email, "tz": entry.tz, "name": power.capitalize()}
 
@@ -253,7 +254,7 @@ def _queue(ctx: notify.Context, outbox: Outbox, entry: Entry, powers: list[str],
     sender, turn = str(body["power"]), int(body["turn"])
     messages = messages_from_data(body["messages"])
     out = []
-    info = {"game_id": game.game_id}
+    info: MailFacts = {"game_id": game.game_id}
     for relay in relays(sender, messages, powers):
         fields = relay_fields(game.game_id, turn, entry.seq, relay)
         sig = signed_text("pbem-press", fields,

@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic, canonical, failpoints, syncs
 from pbem.chance.errors import ChanceError
@@ -75,6 +75,10 @@ from pbem.store.lock import GameLock
 from pbem.store.log import Entry, LogError
 from pbem.store.referee import referee_key
 from pbem.store.summary import Clock
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import LogBody
 
 MAILED = "mailed.json"
 STOPPED = "STOPPED"
@@ -171,7 +175,7 @@ class _Visit:
     ctx: notify.Context | None = None
     #: the last resolution of the visit, staged in the log, its mail not queued yet:
     #: (state before, state after, its log entry)
-    pending: tuple[dict[str, Any], dict[str, Any], Entry] | None = None
+    pending: tuple[GameState, GameState, Entry] | None = None
     mails: list[tuple[str, Wire]] = field(default_factory=list)  # the pending one's, rendered
     failed: bool = False
 
@@ -436,7 +440,7 @@ def _unjudged(game: GameDir, deadline: datetime, now: datetime, run: GameRun) ->
     return to_iso(now)
 
 
-def _closes_when_answered(plugin: GamePlugin, state: dict[str, Any]) -> bool:
+def _closes_when_answered(plugin: GamePlugin, state: GameState) -> bool:
     """Whether the next step resolves once every due power has answered, whatever the
     schedule's ``early`` says (``Window.closes_when_answered``; the answers: :func:`_answered`)."""
     window = plugin.window(state)
@@ -470,7 +474,7 @@ def _welcome_missing(ctx: notify.Context, outbox: Outbox) -> bool:
                for address in ctx.players())
 
 
-def _resolve(v: _Visit, state: dict[str, Any], standing: dict[str, Any]) -> dict[str, Any]:
+def _resolve(v: _Visit, state: GameState, standing: dict[str, LogBody]) -> GameState:
     """Resolve the due step and stage its entry in the log (``v.pending``; ``_commit_log``
     writes it)."""
     ctx = v.ctx
@@ -545,7 +549,7 @@ def _queue_pending(v: _Visit) -> None:
 
 
 def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
-                         state: dict[str, Any]) -> None:
+                         state: GameState) -> None:
     """At the game's end, a signed entry revealing K, so the audit replays every hidden draw
     (only for a game that drew; once)."""
     summary = game.log.summary  # whether it drew and revealed, without reading the log
@@ -557,8 +561,8 @@ def reveal_chance_secret(game: GameDir, key: PrivateKey, now: datetime,
     game.save_state(state)  # the entry changes no state: the cache moves to the new head
 
 
-def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
-                   standing: dict[str, Any]) -> list[str]:
+def chance_waiting(game: GameDir, plugin: GamePlugin, state: GameState,
+                   standing: dict[str, LogBody]) -> list[str]:
     """The powers whose contribution the next step waits for, whatever its deadline (the
     set-up step and the game's first drawing step: pbem.store.chance.waiting_for); [] for a
     game without fair chance."""
@@ -569,7 +573,7 @@ def chance_waiting(game: GameDir, plugin: GamePlugin, state: dict[str, Any],
                               step.draws, standing)
 
 
-def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any],
+def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: GameState,
                        waiting: list[str], clock: Clock) -> int:
     """Tell the game master once per step that the game waits for a contribution."""
     gm = ctx.game.config.gm
@@ -584,7 +588,7 @@ def _chance_wait_alert(ctx: notify.Context, outbox: Outbox, state: dict[str, Any
 
 
 def _step_chance(game: GameDir, step: Window | None,
-                 standing: dict[str, Any]) -> chance.LazyChance:
+                 standing: dict[str, LogBody]) -> chance.LazyChance:
     """The next step's fair chance, built at its first draw: the referee's value for the step,
     the value of each due and listened power (None: it sent none) and K for hidden draws.
     Nothing is read before the first draw (a game that draws nothing this step, 4000 A.D.,
@@ -612,13 +616,13 @@ def resolution_key(game_id: str, seq: int) -> str:
     return f"resolution:{game_id}:{seq}"
 
 
-def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: dict[str, Any],
-                     after: dict[str, Any], entry: Any) -> int:
+def _mail_resolution(ctx: notify.Context, outbox: Outbox, before: GameState,
+                     after: GameState, entry: Entry) -> int:
     return _queue_resolution(ctx, outbox, entry,
                              notify.resolution_mails(ctx, before, after, entry))
 
 
-def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Any,
+def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Entry,
                       mails: list[tuple[str, Wire]]) -> int:
     # The key need not be durable on its own: the only caller that queues this key again is
     # _catch_up_mail, which asks find_queued first (docs/operations.md, "One barrier per
@@ -650,7 +654,7 @@ def _note_mailed(path: Path, seq: int) -> None:
         os.close(fd)
 
 
-def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
+def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: GameState) -> int:
     """Queue the mail of the last state-changing entry (a resolution or a game-master ending)
     if a crash came before it was all queued."""
     last_seq = ctx.game.log.summary.last_state_change
@@ -674,8 +678,8 @@ def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -
     return _mail_resolution(ctx, outbox, before, state, last)
 
 
-def _reminders(ctx: notify.Context, outbox: Outbox, state: dict[str, Any], due: list[str],
-               standing: dict[str, Any], deadline: datetime, clock: Clock) -> int:
+def _reminders(ctx: notify.Context, outbox: Outbox, state: GameState, due: list[str],
+               standing: dict[str, LogBody], deadline: datetime, clock: Clock) -> int:
     on_autopilot = ctx.game.log.summary.on_autopilot()  # nobody to remind (pbem.host.seats)
     missing = [p for p in due if p not in standing and p not in on_autopilot]
     if not missing:

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import atomic
 from pbem.errors import Problem, Rejected
@@ -40,6 +40,10 @@ from pbem.store.lock import Busy
 from pbem.store.log import Entry
 from pbem.store.prefs import Prefs
 from pbem.store.referee import referee_key
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState
+    from pbem.store.records import LogBody
 
 VOTE_OP = "vote"
 PREFS_OP = "prefs"
@@ -167,7 +171,7 @@ def handle_vote_block(root: Path, block: str, *, received: datetime, ring: Keyri
     return verdict
 
 
-def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> Verdict:
+def _prefs(path: Path, v: VerifiedVote, now: datetime, body: LogBody) -> Verdict:
     """A prefs file: checked, logged, written to config.yaml, confirmed to the player."""
     got, problems = prefs.parse(v.prefs, "prefs")
     if problems:
@@ -199,7 +203,7 @@ def _prefs(path: Path, v: VerifiedVote, now: datetime, body: dict[str, Any]) -> 
 
 
 def _check(v: VerifiedVote) -> Any:
-    def check(game: GameDir, plugin: Any, state: dict[str, Any]) -> None:
+    def check(game: GameDir, plugin: Any, state: GameState) -> None:
         entries = game.log.entries
         for e in vote_entries(entries, SIGNED_OPS):
             if e.body.get("sha256") == v.sha256:

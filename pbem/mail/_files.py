@@ -32,12 +32,12 @@ def write_durably(path: Path, data: bytes, *, mode: int = atomic.PRIVATE,
     atomic.replace_bytes(path, data, mode=mode, sync_dir=sync_dir)
 
 
-def json_bytes(value: Any) -> bytes:
+def json_bytes(value: object) -> bytes:
     """``value`` as sorted, indented JSON (for people reading the spool)."""
     return (json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def write_json(path: Path, value: Any, *, sync_dir: bool = True) -> None:
+def write_json(path: Path, value: object, *, sync_dir: bool = True) -> None:
     """Write ``value`` as sorted, indented JSON (for people reading the spool), durably."""
     write_durably(path, json_bytes(value), sync_dir=sync_dir)
 

@@ -228,7 +228,7 @@ def _flatten(data: Any) -> list[bytes]:
     return out
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, list | tuple):
         return " ".join(_text(v) for v in value if v is not None)
     if isinstance(value, bytes):

@@ -266,5 +266,5 @@ def load_order_yaml(text: str) -> dict[Any, Any]:
     return data
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return "list" if isinstance(value, list) else f"single value ({value!r})"

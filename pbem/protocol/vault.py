@@ -93,7 +93,7 @@ _MARKS = {"chance_last": ("step", "length"), "chance_view": ("turn", "step", "le
 _NULLABLE = {"length"}
 
 
-def _mark(record: Any, where: str) -> dict[str, int | None]:
+def _mark(record: object, where: str) -> dict[str, int | None]:
     """A chance record checked: the fields of its kind, whole numbers (``length`` may be
     null)."""
     name = where.rpartition(".")[2]
@@ -140,7 +140,7 @@ class Vault:
             raise VaultError(f"the vault {path} is not valid JSON ({exc})") from None
         return cls(path, data)
 
-    def _read(self, data: Any) -> None:
+    def _read(self, data: object) -> None:
         if not isinstance(data, dict) or data.get("pbem_vault") != VERSION:
             raise VaultError(f"{self.path} is not a version-{VERSION} pbem vault")
         games = data.get("games", {})

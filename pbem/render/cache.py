@@ -27,20 +27,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
 
 from pbem import canonical
 from pbem.game.plugin import GamePlugin
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import GameState, GameView, StateIn
 
 VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and after)
 
 
 @dataclass
 class RenderCache:
-    views: dict[int, tuple[Mapping[str, Any], dict[str | None, dict[str, Any]]]] = field(
+    views: dict[int, tuple[StateIn, dict[str | None, GameView]]] = field(
         default_factory=dict)
-    svg: dict[tuple[Any, ...], tuple[object, str]] = field(default_factory=dict)
-    cells: list[tuple[Any, Any]] = field(default_factory=list)  # (map grid, its cells)
+    svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
+    # (map grid, its cells)
+    cells: list[tuple[object, list[Markup] | None]] = field(default_factory=list)
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
     encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
 
@@ -64,8 +70,8 @@ class RenderCache:
                 parts.append(f"{canonical.dumps(key)}:{canonical.dumps(value)}")
         return ("{" + ",".join(parts) + "}").encode("utf-8")
 
-    def view(self, plugin: GamePlugin, state: Mapping[str, Any],
-             power: str | None) -> dict[str, Any]:
+    def view(self, plugin: GamePlugin, state: StateIn,
+             power: str | None) -> GameView:
         """``plugin.view(state, power)``, computed once per state object and power."""
         entry = self.views.get(id(state))
         if entry is None or entry[0] is not state:
@@ -89,7 +95,7 @@ class _Viewing:
     def __init__(self, plugin: GamePlugin, cache: RenderCache) -> None:
         self._plugin, self._cache = plugin, cache
 
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    def view(self, state: GameState, power: str | None) -> GameView:
         return self._cache.view(self._plugin, state, power)
 
     def __getattr__(self, name: str) -> Any:

@@ -30,6 +30,8 @@ from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
     import zoneinfo
+
+    from pbem.game.shapes import GameView, Keepsake, StateIn, ViewIn, When
 else:
     zoneinfo = lazy.module("zoneinfo")  # (a game with a local time zone only)
 
@@ -95,7 +97,7 @@ def _fill_plain(text: str, width: int, first: str, pad: str) -> str | None:
     return "\n".join(lines)
 
 
-def power_name(power: str, view: Mapping[str, Any] | None = None) -> str:
+def power_name(power: str, view: ViewIn | None = None) -> str:
     """A power as players read it: its title in the view where the game gives one
     (``view["powers"][power]["title"]``: "Earth Alliance"), else its name's words capitalised
     ("earth-alliance" -> "Earth Alliance", "pavo" -> "Pavo")."""
@@ -107,12 +109,12 @@ def power_name(power: str, view: Mapping[str, Any] | None = None) -> str:
     return " ".join(w.capitalize() for w in str(power).replace("_", "-").split("-") if w)
 
 
-def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None:
+def format_when(iso: str | None, tz: str | None = None) -> When | None:
     """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
     if not iso:
         return None
     when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
-    out = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
+    out: When = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
     if tz:
         try:
             zone = zoneinfo.ZoneInfo(tz)
@@ -125,7 +127,7 @@ def format_when(iso: str | None, tz: str | None = None) -> dict[str, str] | None
     return out
 
 
-def keepsake(text: str | None, filename: str) -> dict[str, Any] | None:
+def keepsake(text: str | None, filename: str) -> Keepsake | None:
     """Signed text the player should keep (checkpoint, receipt signature): shown in the text part
     if every line fits, otherwise attached as ``filename`` (its tokens must not be broken)."""
     if not text:
@@ -229,14 +231,14 @@ class Renderer:
             return False
         return True
 
-    def view(self, plugin: GamePlugin, state: Mapping[str, Any],
-             power: str | None) -> dict[str, Any]:
+    def view(self, plugin: GamePlugin, state: StateIn,
+             power: str | None) -> GameView:
         """``plugin.view(state, power)``, computed once per state object and power while this
         renderer lives (one game's visit): a resolution's reports, the game master's summary
         and the order check all ask for the same few views (pbem.render.cache)."""
         return self.cache.view(plugin, state, power)
 
-    def render(self, name: str, context: Mapping[str, Any]) -> str:
+    def render(self, name: str, context: Mapping[str, object]) -> str:
         """The template ``name`` rendered with ``context``; templates may call ``once``
         (``Renderer.once``)."""
         try:
@@ -264,7 +266,7 @@ class Renderer:
         kept.append((context, text))
         return text
 
-    def mail(self, name: str, context: Mapping[str, Any],
+    def mail(self, name: str, context: Mapping[str, object],
              attachments: Sequence[Attachment] = ()) -> RenderedMail:
         subject = " ".join(self.render(f"{name}.subject.txt", context).split())
         context = {**context, "subject": subject}

@@ -21,7 +21,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -50,14 +50,29 @@ from pbem.render.notes import (
     when,
 )
 
+if TYPE_CHECKING:
+    from pbem.game.shapes import (
+        Context,
+        EventIn,
+        GameHeader,
+        GmNotice,
+        MailFacts,
+        PlayerHeader,
+        PlayerInfo,
+        StateIn,
+        StepFacts,
+        ViewExtra,
+        ViewIn,
+    )
+
 __all__ = ["TEXT_WIDTH", "Attachment", "RenderError", "RenderedMail", "Renderer", "digest_lines",
            "format_when", "keepsake", "nmr_lines", "notice_line", "para", "power_name",
            "presenter", "turn_notes", "when"]
 
 
 # -- contexts shared by every mail ----------------------------------------------------------------
-def _game(game: Mapping[str, Any], player: Mapping[str, Any] | None,
-          plugin: GamePlugin | None = None) -> dict[str, Any]:
+def _game(game: MailFacts, player: PlayerInfo | None,
+          plugin: GamePlugin | None = None) -> GameHeader:
     tz = (player or {}).get("tz")
     return {
         "id": game["game_id"],
@@ -70,24 +85,24 @@ def _game(game: Mapping[str, Any], player: Mapping[str, Any] | None,
     }
 
 
-def _player(player: Mapping[str, Any] | None) -> dict[str, Any]:
+def _player(player: PlayerInfo | None) -> PlayerHeader:
     player = player or {}
     return {"name": player.get("name") or "", "email": player.get("email") or "",
             "tz": player.get("tz") or ""}
 
 
-def _json(value: Any) -> bytes:
+def _json(value: object) -> bytes:
     return canonical.encode(value) + b"\n"
 
 
-def _view_attachments(renderer: Renderer, views: Mapping[str, Mapping[str, Any]],
+def _view_attachments(renderer: Renderer, views: Mapping[str, ViewIn],
                       last_seq: Mapping[str, int] | None = None,
-                      extra: Mapping[str, Mapping[str, Any]] | None = None) -> list[Attachment]:
+                      extra: Mapping[str, ViewExtra] | None = None) -> list[Attachment]:
     """Each view as JSON; with ``last_seq`` (the host's record of each power's last accepted
     seq) the view carries ``last_seq`` too, so `pbem orders new --view` picks the next seq
     offline (the same rule as the report's order form). ``extra`` adds the host's fields per
     power (the game ``instance`` and the fair-chance step, for `pbem orders new|sign`)."""
-    def doc(p: str, v: Mapping[str, Any]) -> Mapping[str, Any]:
+    def doc(p: str, v: ViewIn) -> ViewIn:
         out = {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else v
         return {**out, **extra[p]} if extra and p in extra else out
 
@@ -99,14 +114,14 @@ def _view_attachments(renderer: Renderer, views: Mapping[str, Mapping[str, Any]]
             for p, v in views.items()]
 
 
-def _form_view(view: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
+def _form_view(view: ViewIn, game: MailFacts) -> dict[str, Any]:
     """The view a presenter writes the pre-filled order form from: the power's view with the
     game ``instance`` (``game["instance"]``, required), as view.json carries it: every order
     file names the instance it is for (docs/protocol.md, "The envelope")."""
     return {**view, "instance": game["instance"]}
 
 
-def _next_seq(game: Mapping[str, Any], power: str) -> int:
+def _next_seq(game: MailFacts, power: str) -> int:
     """The seq of ``power``'s pre-filled order form: ``game["seq"]`` per power (the host's
     next seq after the last accepted), or one number for all (1 if not given)."""
     seq = game.get("seq", 1)
@@ -127,7 +142,7 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
 READERS_CSS = "/*pbem-readers*/"
 
 
-def _svg(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
+def _svg(renderer: Renderer, pres: Presenter, view: ViewIn,
          readers: Sequence[str], title: str,
          shared: Mapping[str, Any] | None = None) -> list[Attachment]:
     """The game's map as the ``map.svg`` attachment, if it has one (``_map``)."""
@@ -138,8 +153,8 @@ def _attached(svg: str | None) -> list[Attachment]:
     return [] if svg is None else [("map.svg", "image/svg+xml", svg.encode())]
 
 
-def _map_into(ctx: dict[str, Any], renderer: Renderer, pres: Presenter,
-              view: Mapping[str, Any], readers: Sequence[str], title: str,
+def _map_into(ctx: Context, renderer: Renderer, pres: Presenter,
+              view: ViewIn, readers: Sequence[str], title: str,
               shared: Mapping[str, Any] | None = None) -> list[Attachment]:
     """The game's map for one mail: inline in its HTML part (``ctx["map_svg"]``) and as the
     ``map.svg`` attachment it returns."""
@@ -148,7 +163,7 @@ def _map_into(ctx: dict[str, Any], renderer: Renderer, pres: Presenter,
     return _attached(svg)
 
 
-def _map(renderer: Renderer, pres: Presenter, view: Mapping[str, Any],
+def _map(renderer: Renderer, pres: Presenter, view: ViewIn,
          readers: Sequence[str], title: str,
          shared: Mapping[str, Any] | None = None) -> str | None:
     """The game's map as SVG for these readers, or None; ``shared``: a report context that
@@ -197,7 +212,7 @@ CELL_SEPARATOR = "\ue000"  # private use: in no game's text, and not white space
 MAP_CELLS = "_map_cells.svg"
 
 
-def _map_cells(renderer: Renderer, grid: Any) -> list[Markup] | None:
+def _map_cells(renderer: Renderer, grid: object) -> list[Markup] | None:
     """The pieces of a map drawing that are the same for every reader, for a map template that
     has a ``_map_cells.svg`` partial: the partial is rendered from the drawing's ``map`` once
     per renderer and ``map`` (the reader's own pieces are marked by CSS), while the rest of the
@@ -216,8 +231,8 @@ def _map_cells(renderer: Renderer, grid: Any) -> list[Markup] | None:
     return cells
 
 
-def _step_facts(plugin: GamePlugin, state: Mapping[str, Any], powers: Sequence[str],
-                views: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def _step_facts(plugin: GamePlugin, state: StateIn, powers: Sequence[str],
+                views: Mapping[str, ViewIn]) -> StepFacts:
     """The engine's facts of the step now due, in every game mail's context whatever the
     presenter returns (docs/plugins.md, "Template contexts"): ``turn`` (the turn the next order
     file carries), ``step`` (the next step in the game's words, "" once over), ``over``, and
@@ -228,8 +243,8 @@ def _step_facts(plugin: GamePlugin, state: Mapping[str, Any], powers: Sequence[s
             "names": [power_name(p, views.get(p)) for p in powers]}
 
 
-def _power_facts(power: str, view: Mapping[str, Any], seq: int, given: Mapping[str, Any],
-                 **facts: Any) -> dict[str, Any]:
+def _power_facts(power: str, view: ViewIn, seq: int, given: Context,
+                 **facts: int) -> Context:
     """One power's part of a mail: what the presenter returned, over the engine's defaults
     (``power``, ``name``, ``turn``, ``seq``, ``due``), under the engine's own ``facts`` (a
     report's ``resolved_turn`` and ``missed``), which a presenter cannot contradict."""
@@ -269,12 +284,12 @@ class _ViewLater(Mapping[str, Any]):
 def turn_report(
     renderer: Renderer,
     plugin: GamePlugin,
-    state_before: Mapping[str, Any],
-    state_after: Mapping[str, Any],
-    events: Sequence[Mapping[str, Any]],
+    state_before: StateIn,
+    state_after: StateIn,
+    events: Sequence[EventIn],
     powers: Sequence[str],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
 ) -> RenderedMail:
     """One player's report after a resolution, covering each of ``powers`` (the powers the
     player commands). ``game``: game_id, title, instance (the game instance the pre-filled
@@ -293,7 +308,7 @@ def turn_report(
         reports.append(_power_facts(p, views[p], seq, pres.report(
             before, _form_view(views[p], game), readers=list(powers), missed=missed, seq=seq),
             resolved_turn=resolved, missed=missed))
-    ctx: dict[str, Any] = {
+    ctx: Context = {
            **_step_facts(plugin, state_after, powers, views),
            "game": _game(game, player, plugin), "player": _player(player), "reports": reports,
            "first": reports[0], "resolved_turn": resolved, "readers": list(powers),
@@ -314,16 +329,16 @@ def turn_report(
 def welcome(
     renderer: Renderer,
     plugin: GamePlugin,
-    state: Mapping[str, Any],
+    state: StateIn,
     powers: Sequence[str],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
 ) -> RenderedMail:
     """The first mail: the game, the player's powers, how to submit orders, the deadline
     (``game`` as for ``turn_report``, with its ``instance``)."""
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
-    ctx: dict[str, Any] = {
+    ctx: Context = {
            **_step_facts(plugin, state, powers, views),
            "game": _game(game, player, plugin), "player": _player(player),
            "readers": list(powers),
@@ -340,8 +355,8 @@ def welcome(
     return renderer.mail("welcome", ctx, attachments + _extras(ctx))
 
 
-def _standing_lines(renderer: Renderer, plugin: GamePlugin, state_before: Mapping[str, Any],
-                    powers: Sequence[str], game: Mapping[str, Any]) -> list[str]:
+def _standing_lines(renderer: Renderer, plugin: GamePlugin, state_before: StateIn,
+                    powers: Sequence[str], game: MailFacts) -> list[str]:
     """For each of ``powers`` that played on its standing file (``game["standing"]``,
     pbem.host.notify.turn_facts): which file, and its answers in the game's receipt words."""
     pres = presenter(plugin)
@@ -361,11 +376,11 @@ def _standing_lines(renderer: Renderer, plugin: GamePlugin, state_before: Mappin
 def receipt(
     renderer: Renderer,
     plugin: GamePlugin,
-    state: Mapping[str, Any],
+    state: StateIn,
     power: str,
-    orders: Mapping[str, Any],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    orders: Mapping[str, object],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     seq: int,
     signature: str | None = None,
@@ -403,8 +418,8 @@ def receipt(
 def rejection(
     renderer: Renderer,
     problems: Sequence[Problem | str],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     power: str | None = None,
     turn: int | None = None,
@@ -426,10 +441,10 @@ def rejection(
 def reminder(
     renderer: Renderer,
     plugin: GamePlugin,
-    state: Mapping[str, Any],
+    state: StateIn,
     powers: Sequence[str],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     late: Mapping[str, Any] | None = None,
 ) -> RenderedMail:
@@ -453,8 +468,8 @@ def reminder(
 def late_notice(
     renderer: Renderer,
     power: str,
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     turn: int,
     received: str,
@@ -476,8 +491,8 @@ def late_notice(
 def superseded(
     renderer: Renderer,
     power: str,
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     turn: int,
     seq: int,
@@ -497,11 +512,11 @@ def superseded(
 
 def gm_notice(
     renderer: Renderer,
-    notice: Mapping[str, Any],
-    powers: Sequence[Mapping[str, Any]],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
-    views: Mapping[str, Mapping[str, Any]] | None = None,
+    notice: GmNotice,
+    powers: Sequence[Mapping[str, object]],
+    player: PlayerInfo,
+    game: MailFacts,
+    views: Mapping[str, ViewIn] | None = None,
 ) -> RenderedMail:
     """A game-master operation that changes what the players must do (``notice``: op, time,
     deadline, reason, power, turn), with where each of the player's ``powers`` stands (power,
@@ -521,10 +536,10 @@ def gm_notice(
 def gm_summary(
     renderer: Renderer,
     plugin: GamePlugin,
-    state_before: Mapping[str, Any],
-    state_after: Mapping[str, Any],
-    events: Sequence[Mapping[str, Any]],
-    game: Mapping[str, Any],
+    state_before: StateIn,
+    state_after: StateIn,
+    events: Sequence[EventIn],
+    game: MailFacts,
 ) -> RenderedMail:
     """The referee's summary: the whole state and every event, private ones marked; the state
     and events are attached as JSON. The only mail that contains everything."""
@@ -534,7 +549,7 @@ def gm_summary(
     powers = list(public["powers"])
     views = {p: renderer.view(plugin, state_after, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
-    ctx: dict[str, Any] = {
+    ctx: Context = {
            **_step_facts(plugin, state_after, powers, views),
            "game": _game(game, None, plugin), "player": _player(None), "readers": [],
            "resolved_turn": plugin.orders_turn(dict(state_before)),
@@ -555,12 +570,12 @@ def gm_summary(
 def game_end(
     renderer: Renderer,
     plugin: GamePlugin,
-    state: Mapping[str, Any],
-    events: Sequence[Mapping[str, Any]],
+    state: StateIn,
+    events: Sequence[EventIn],
     powers: Sequence[str],
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
-    reveal: Sequence[Mapping[str, Any]],
+    player: PlayerInfo,
+    game: MailFacts,
+    reveal: Sequence[Mapping[str, object]],
 ) -> RenderedMail:
     """The last mail: the result, the last turn's events and the full reveal (``reveal``: the
     rows the presenter's ``reveal`` made from the log)."""
@@ -569,7 +584,7 @@ def game_end(
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]
-    ctx: dict[str, Any] = {**_step_facts(plugin, state, powers, views),
+    ctx: Context = {**_step_facts(plugin, state, powers, views),
                            "game": _game(game, player, plugin), "player": _player(player),
                            "readers": list(powers),
                            **pres.game_end(first, visible, list(powers), reveal)}
@@ -582,8 +597,8 @@ def game_end(
 
 def html_only_reply(
     renderer: Renderer,
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     subject: str = "",
 ) -> RenderedMail:
@@ -594,8 +609,8 @@ def html_only_reply(
 
 def no_orders_reply(
     renderer: Renderer,
-    player: Mapping[str, Any],
-    game: Mapping[str, Any],
+    player: PlayerInfo,
+    game: MailFacts,
     *,
     subject: str = "",
     notes: Sequence[str] = (),

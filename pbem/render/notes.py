@@ -6,11 +6,17 @@ sentences."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.chance.contributions import drawn_without
 from pbem.game.base import Presenter
+from pbem.game.plugin import GamePlugin
 from pbem.render.environment import format_when
+from pbem.store.kinds import GmOp
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import ChanceFacts, Context, GmNotice, MailFacts, MissedTurn
+    from pbem.store.records import BodyIn
 
 
 def when(iso: str | None, tz: str | None) -> str:
@@ -21,40 +27,40 @@ def when(iso: str | None, tz: str | None) -> str:
     return f["utc"] + (f" ({f['local']})" if f["local"] else "")
 
 
-def notice_line(notice: Mapping[str, Any], tz: str | None = None) -> str:
+def notice_line(notice: GmNotice, tz: str | None = None) -> str:
     """One game-master operation in a sentence (the notice mail and the report's section)."""
     op, name = notice["op"], str(notice.get("power") or "").capitalize()
     at = when(notice.get("time"), tz)
     reason = f" ({notice['reason']})" if notice.get("reason") else ""
     turn = f" for turn {notice['turn']}" if notice.get("turn") else ""
-    if op == "pause":
+    if op == GmOp.PAUSE:
         return (f"The game master paused the game on {at}{reason}. No turn is resolved while "
                 "it is paused; you will get a new deadline when it resumes.")
-    if op == "resume":
+    if op == GmOp.RESUME:
         return (f"The game master resumed the game on {at}: orders{turn} are now due "
                 f"{when(notice.get('deadline'), tz)}.")
-    if op == "extend":
+    if op == GmOp.EXTEND:
         return (f"The game master moved the deadline{turn} on {at}: orders are now due "
                 f"{when(notice.get('deadline'), tz)}.")
-    if op == "replace":
+    if op == GmOp.REPLACE:
         return (f"The game master gave {name} to a new player on {at}; orders for {name} are "
                 "now taken only with the new player's key.")
-    if op == "concede":
+    if op == GmOp.CONCEDE:
         return f"{name} conceded on {at} (through the game master)."
-    if op == "autopilot":
+    if op == GmOp.AUTOPILOT:
         who = ("The referee" if notice.get("auto") else "The game master")
         return (f"{who} put {name}'s seat on autopilot on {at}, after {notice.get('missed')} "
                 f"missed turns in a row: {name}'s standing orders (or the game's default "
                 f"answer) are used and no turn waits for it, until its player sends orders "
                 "again (that takes the seat back) or a new player takes it.")
-    if op == "end":
+    if op == GmOp.END:
         return f"The game master ended the game on {at}{reason}."
     if op == "cancel":
         return f"The game master cancelled the game on {at}{reason}: it ends with no winner."
     return f"The game master made a change on {at} ({op})."
 
 
-def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
+def nmr_lines(power: str, nmr: MissedTurn) -> list[str]:
     """What was done for ``power`` when it sent no usable orders for a turn."""
     name = power.capitalize()
     out = []
@@ -81,7 +87,7 @@ def nmr_lines(power: str, nmr: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def gm_missed_lines(nmr: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def gm_missed_lines(nmr: Mapping[str, MissedTurn]) -> list[str]:
     """The game master's summary: each power that missed the turn just resolved, in one
     sentence (what was used instead, and the count so far)."""
     out = []
@@ -97,8 +103,8 @@ def gm_missed_lines(nmr: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
-               tz: str | None = None) -> dict[str, Any]:
+def turn_notes(game: MailFacts, powers: Sequence[str],
+               tz: str | None = None) -> Context:
     """The report's notices beside the events (templates/common/_turn_notes.*): the game
     master's operations since the last report, what was done for the reader's powers that
     missed the turn, the order the powers were resolved in (when more than one was), and in a
@@ -116,7 +122,7 @@ def turn_notes(game: Mapping[str, Any], powers: Sequence[str],
     }
 
 
-def chance_notes(drawn: Mapping[str, Any] | None, powers: Sequence[str]) -> dict[str, Any]:
+def chance_notes(drawn: ChanceFacts | None, powers: Sequence[str]) -> Context:
     """The report's fair-chance lines (``drawn``: pbem.host.notify.chance_facts): each public
     draw of the step with its label in words, how to re-check them, and the steps drawn
     without the reader's value when this one was. Empty for a step that drew nothing."""
@@ -158,7 +164,7 @@ def draw_words(draw: Mapping[str, Any]) -> str:
     return f"{words}: {kind} {result}"
 
 
-def digest_lines(plugin: Any, steps: Sequence[Mapping[str, Any]], power: str) -> list[str]:
+def digest_lines(plugin: GamePlugin, steps: Sequence[BodyIn], power: str) -> list[str]:
     """A digest's account of the steps not mailed to ``power``'s player (``steps``: their
     resolve entries' bodies, oldest first): each event ``power`` may see (the plugin's
     ``view_events``, nothing else) in a sentence, one line each: the game's own ``sentence``

@@ -11,17 +11,20 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
 from pbem.render.mails import RenderedMail, Renderer, _extras, _game, _player, keepsake
+
+if TYPE_CHECKING:
+    from pbem.game.shapes import MailFacts, PlayerInfo
 
 
 def _names(powers: Sequence[str]) -> str:
     return ", ".join(p.capitalize() for p in powers)
 
 
-def relay(renderer: Renderer, player: Mapping[str, Any], game: Mapping[str, Any], *,
+def relay(renderer: Renderer, player: PlayerInfo, game: MailFacts, *,
           recipient: str, sender: str, turn: int, to: Sequence[str], text: str,
           signature: str) -> RenderedMail:
     """One press message as ``recipient`` gets it; ``sender`` is a power or ``anonymous``."""
@@ -89,7 +92,7 @@ def shows(kind: str, shown: str | None, text: str) -> bool:
     return "".join(shown.split()) == "".join(text.split())
 
 
-def receipt(renderer: Renderer, player: Mapping[str, Any], game: Mapping[str, Any], *,
+def receipt(renderer: Renderer, player: PlayerInfo, game: MailFacts, *,
             power: str, turn: int, messages: Sequence[Mapping[str, Any]],
             signature: str) -> RenderedMail:
     """The sender's receipt: each message, who it went to, whether it went anonymous."""
@@ -102,7 +105,7 @@ def receipt(renderer: Renderer, player: Mapping[str, Any], game: Mapping[str, An
     return renderer.mail("press_receipt", ctx, _extras(ctx))
 
 
-def rejection(renderer: Renderer, player: Mapping[str, Any], game: Mapping[str, Any],
+def rejection(renderer: Renderer, player: PlayerInfo, game: MailFacts,
               power: str, turn: int, problems: Sequence[Problem]) -> RenderedMail:
     """Press rejected whole: every problem with its path; nothing was relayed."""
     rows = [{"path": p.path, "message": p.message, "code": p.code} for p in problems]

@@ -32,20 +32,29 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
+from pbem.chance.kinds import Contribution
 from pbem.chance.player import check_player_reveal, missing_sentence
 from pbem.chance.referee import RefereeChance, new_nonce
 from pbem.chance.step import StepChance
-from pbem.chance.stream import PUBLIC
+from pbem.chance.stream import PUBLIC, Stream
 from pbem.protocol.keys import PrivateKey
+from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 
+if TYPE_CHECKING:
+    from pbem.game.shapes import EventData
+    from pbem.store.records import BodyIn, Genesis, LogBody
+
 RANDOM = "random"
-SECRET_OP = "chance-secret"  # the gm entry revealing K at the game's end
+SECRET_OP = GmOp.CHANCE_SECRET  # the gm entry revealing K at the game's end
+#: Bound once: Ledger.add runs on every log entry, and an enum member read off its class costs
+#: a lookup each time.
+_ORDERS, _RESOLVE, _TIP = EntryKind.ORDERS, EntryKind.RESOLVE, Contribution.TIP
 EVENT = "chance"  # the event listing a step's public draws
 _HEX = re.compile(r"[0-9a-f]{64}")
 
@@ -60,7 +69,7 @@ def genesis_random(referee: PrivateKey, game_id: str) -> dict[str, str]:
     return rc.commitments().to_json()
 
 
-def instance(genesis: Mapping[str, Any]) -> str:
+def instance(genesis: Genesis) -> str:
     """This game instance's id (the genesis nonce): order files carry it, so a file of an older
     game made again under the same id and keys is refused. Every game has one (GameDir.create
     draws it); a genesis without it is damaged."""
@@ -72,7 +81,7 @@ def instance(genesis: Mapping[str, Any]) -> str:
     return nonce
 
 
-def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeChance:
+def referee_chance(genesis: Genesis, referee: PrivateKey) -> RefereeChance:
     """The referee's chance of the game (every 1.0 genesis commits to it: one without is
     damaged). Refuses a key that does not make the commitments genesis recorded."""
     rnd = genesis.get(RANDOM)
@@ -90,15 +99,15 @@ def referee_chance(genesis: Mapping[str, Any], referee: PrivateKey) -> RefereeCh
     return rc
 
 
-def parse_entropy(value: Any) -> tuple[str, bytes] | None:
+def parse_entropy(value: object) -> tuple[Contribution, bytes] | None:
     """An envelope's ``entropy``: ("tip", T) or ("value", e_t); None when absent."""
     if value is None:
         return None
     if isinstance(value, Mapping) and set(value) == {"tip"} and isinstance(value["tip"], str) \
             and _HEX.fullmatch(value["tip"]):
-        return "tip", bytes.fromhex(value["tip"])
+        return Contribution.TIP, bytes.fromhex(value["tip"])
     if isinstance(value, str) and _HEX.fullmatch(value):
-        return "value", bytes.fromhex(value)
+        return Contribution.VALUE, bytes.fromhex(value)
     raise ChanceError("entropy: must be 64 lower-case hex digits (your chain's value for this "
                       "step) or {tip: 64 hex digits} (your set-up commitment), as `pbem orders "
                       "sign` fills it in")
@@ -117,14 +126,14 @@ class Ledger:
 
     def add(self, entry: Entry) -> None:
         body = entry.body
-        if entry.kind == "orders":
+        if entry.kind == _ORDERS:
             parsed = _quiet(body.get("entropy"))
             power = str(body["power"])
-            if parsed is not None and parsed[0] == "tip" and power not in self.tips:
+            if parsed is not None and parsed[0] == _TIP and power not in self.tips:
                 self.tips[power] = parsed[1]
                 self.tip_steps[power] = self.step + 1
                 self.known[power] = (parsed[1], 0)
-        elif entry.kind == "resolve":
+        elif entry.kind == _RESOLVE:
             self.step += 1
             rnd = body.get(RANDOM)
             if isinstance(rnd, Mapping):
@@ -139,7 +148,7 @@ class Ledger:
             self.known.pop(power, None)
             self.replaced.add(power)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> LogBody:
         """The ledger as JSON data (kept in the log's running summary, pbem.store.summary)."""
         return {"step": self.step, "tips": {p: t.hex() for p, t in self.tips.items()},
                 "known": {p: [v.hex(), s] for p, (v, s) in self.known.items()},
@@ -147,7 +156,7 @@ class Ledger:
                 "replaced": sorted(self.replaced)}
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Ledger:
+    def from_data(cls, data: BodyIn) -> Ledger:
         return cls(int(data["step"]), {p: bytes.fromhex(t) for p, t in data["tips"].items()},
                    {p: (bytes.fromhex(v), int(s)) for p, (v, s) in data["known"].items()},
                    {p: int(s) for p, s in data["tip_steps"].items()}, int(data["drawn"]),
@@ -164,7 +173,7 @@ class Ledger:
         before the coming step: the first draw cannot wait for a value he cannot have yet."""
         return power in self.replaced and not self.committed_before(power)
 
-    def check(self, power: str, entropy: Any) -> None:
+    def check(self, power: str, entropy: object) -> None:
         """Raise ChanceError/ChanceMismatch unless ``entropy`` may be accepted from ``power``
         now (for step ``self.step + 1``)."""
         parsed = parse_entropy(entropy)
@@ -172,7 +181,7 @@ class Ledger:
             return
         kind, value = parsed
         tip = self.tips.get(power)
-        if kind == "tip":
+        if kind == Contribution.TIP:
             if tip is not None and tip != value:
                 raise ChanceMismatch(f"{power}: a chance tip was committed already "
                                      f"({tip.hex()[:16]}…); this file commits another")
@@ -189,21 +198,21 @@ class Ledger:
         check_player_reveal(power, value, self.step + 1, last, last_step)
 
 
-def _quiet(value: Any) -> tuple[str, bytes] | None:
+def _quiet(value: object) -> tuple[Contribution, bytes] | None:
     try:
         return parse_entropy(value)
     except ChanceError:
         return None
 
 
-def step_values(powers: Sequence[str], standing: Mapping[str, Mapping[str, Any]]
+def step_values(powers: Sequence[str], standing: Mapping[str, BodyIn]
                 ) -> dict[str, bytes | None]:
     """Each power's value for this step (the due powers and the listened ones): from its
     standing file's ``entropy``, or None (it sent none, or no value)."""
     out: dict[str, bytes | None] = {}
     for power in powers:
         parsed = _quiet((standing.get(power) or {}).get("entropy"))
-        out[power] = parsed[1] if parsed is not None and parsed[0] == "value" else None
+        out[power] = parsed[1] if parsed is not None and parsed[0] == Contribution.VALUE else None
     return out
 
 
@@ -214,7 +223,7 @@ FIRST_DRAW_RULE = ("a game's first draw needs a value from every power due, each
 
 
 def draw_values(ledger: Ledger, due: Sequence[str], listens: Sequence[str],
-                standing: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes | None]:
+                standing: Mapping[str, BodyIn]) -> dict[str, bytes | None]:
     """The players' part of the coming step's seed (``ledger``: the log up to this
     resolution), or ChanceError when the step may not draw: a value whose tip was committed
     in this very step, or the game's first draw without every due power's value (at step 1
@@ -235,7 +244,7 @@ def draw_values(ledger: Ledger, due: Sequence[str], listens: Sequence[str],
 
 
 def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
-             power: str) -> str | None:
+             power: str) -> Contribution | None:
     """What ``power``'s order file for the coming step must carry in a game with chance:
     "tip" (the set-up step, or a replaced player without a chain), "value" (a due power at a
     step that may draw) or None (nothing: a listened power may send his value, a power that
@@ -244,29 +253,29 @@ def expected(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
     if kind is None or power not in due:
         return None
     if kind == "setup":
-        return "tip" if power not in ledger.tips else None
+        return Contribution.TIP if power not in ledger.tips else None
     if not draws:
         return None
     if power not in ledger.tips:
-        return "tip"
-    return "value" if ledger.committed_before(power) else None
+        return Contribution.TIP
+    return Contribution.VALUE if ledger.committed_before(power) else None
 
 
 def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, power: str,
-            entropy: Any) -> str | None:
+            entropy: object) -> str | None:
     """The sentence refusing a file of ``power`` whose ``entropy`` lacks what ``expected``
     asks for, or None."""
     need = expected(ledger, kind, due, draws, power)
     if need is None:
         return None
     parsed = _quiet(entropy)
-    if parsed is not None and (parsed[0] == need or need == "tip"):
+    if parsed is not None and (parsed[0] == need or need == Contribution.TIP):
         return None  # a wrong tip or value is refused by Ledger.check with its own sentence
     return missing_sentence(power, need, ledger.step + 1)
 
 
 def waiting_for(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool,
-                standing: Mapping[str, Mapping[str, Any]]) -> list[str]:
+                standing: Mapping[str, BodyIn]) -> list[str]:
     """The due powers without whose contribution the coming step may not resolve, even past
     its deadline: at the set-up step, those without a tip; at the game's first drawing step,
     those whose standing file carries no value (a replaced player without an earlier tip
@@ -279,7 +288,7 @@ def waiting_for(ledger: Ledger, kind: str | None, due: Sequence[str], draws: boo
     return []
 
 
-def recorded(body: Mapping[str, Any], game_id: str, step: int,
+def recorded(body: BodyIn, game_id: str, step: int,
              k: bytes | None) -> StepChance | None:
     """The StepChance a resolve entry's ``random`` field describes (None: it drew nothing)."""
     rnd = body.get(RANDOM)
@@ -303,14 +312,14 @@ class LazyChance:
             self.built = self._make()
         return self.built
 
-    def public(self, label: str) -> Any:
+    def public(self, label: str) -> Stream:
         return self._get().public(label)
 
-    def secret(self, label: str) -> Any:
+    def secret(self, label: str) -> Stream:
         return self._get().secret(label)
 
 
-def public_event(chance: StepChance) -> dict[str, Any] | None:
+def public_event(chance: StepChance) -> EventData | None:
     """The event listing a step's public draws (labels and results), or None if none."""
     draws = chance.draws.to_json(PUBLIC)
     if not draws:
@@ -318,8 +327,8 @@ def public_event(chance: StepChance) -> dict[str, Any] | None:
     return {"type": EVENT, "step": chance.step, "draws": draws}
 
 
-def block(chance: StepChance, genesis: Mapping[str, Any],
-          tips: Mapping[str, bytes]) -> dict[str, Any]:
+def block(chance: StepChance, genesis: Genesis,
+          tips: Mapping[str, bytes]) -> LogBody:
     """The chance block a report attaches (``chance-step-T.json``): the published inputs and
     draws, with the tips they hash to."""
     rnd = genesis.get(RANDOM) or {}
@@ -329,7 +338,7 @@ def block(chance: StepChance, genesis: Mapping[str, Any],
                                  if p in tips and chance.players[p] is not None}}}
 
 
-def referee_for_root(root: Path, genesis: Mapping[str, Any]) -> RefereeChance:
+def referee_for_root(root: Path, genesis: Genesis) -> RefereeChance:
     """The referee's chance of a game under ROOT, with ROOT's referee key."""
     key, _ = referee_key(root)
     return referee_chance(genesis, key)

@@ -64,6 +64,7 @@ from pbem.schedule import (
     parse_weekday,
     parse_zone,
 )
+from pbem.store.kinds import VoteKind, VoteRule
 from pbem.store.layout import CONFIG_NAME as CONFIG_NAME
 from pbem.store.prefs import Prefs
 from pbem.store.prefs import parse as prefs_parse
@@ -97,8 +98,8 @@ LATE_ORDERS = ("refuse", "until-run")
 PRESS_MODES = ("none", "white", "grey")
 ROSTERS = ("powers", "addresses")
 #: The votes (pbem.host.votes) a game may set a rule for; concede is always the sender's alone.
-VOTE_KINDS = ("draw", "cancel", "pause", "resume")
-VOTE_RULES = ("unanimous", "majority")
+VOTE_KINDS = tuple(VoteKind)
+VOTE_RULES = tuple(VoteRule)
 POWER_KEYS = ("email", "key", "tz", "digest")
 #: What the cron job does by itself with a seat silent ``after`` due steps in a row
 #: (pbem.host.seats); without ``abandoned:`` it only alerts the game master (``nmr_alert``).
@@ -196,7 +197,7 @@ class GameConfig:
     # --- parsing ----------------------------------------------------------------------------
 
     @classmethod
-    def from_data(cls, data: Any, source: str = CONFIG_NAME) -> GameConfig:
+    def from_data(cls, data: object, source: str = CONFIG_NAME) -> GameConfig:
         """Validate loaded data; raise ConfigError naming every bad key."""
         return _Parser(source).config(data)
 
@@ -297,7 +298,7 @@ class _Parser:
     def bad(self, path: str, message: str, code: str = "invalid") -> None:
         self.problems.append(Problem(code, path, message))
 
-    def mapping(self, value: Any, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    def mapping(self, value: object, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.bad(path, f"must be a mapping of key: value, not {value!r}", "type")
             return {}
@@ -328,12 +329,12 @@ class _Parser:
             self.bad(path, str(exc).removeprefix(path + " ").removeprefix(path), "duration")
             return parse_duration(default)
 
-    def email(self, value: Any, path: str) -> str:
+    def email(self, value: object, path: str) -> str:
         if check_email(value) is None:
             self.bad(path, f"{value!r} is not an email address", "email")
         return str(value)
 
-    def config(self, data: Any) -> GameConfig:
+    def config(self, data: object) -> GameConfig:
         if data is None:
             data = {}
         top = self.mapping(data, "", TOP_KEYS)
@@ -417,7 +418,7 @@ class _Parser:
             prefs=prefs,
         )
 
-    def abandoned(self, value: Any) -> tuple[int, str] | None:
+    def abandoned(self, value: object) -> tuple[int, str] | None:
         if value is None:
             return None
         data = self.mapping(value, "abandoned", ("after", "action"))
@@ -433,7 +434,7 @@ class _Parser:
             return None
         return after, str(action)
 
-    def powers(self, value: Any) -> dict[str, PowerEntry]:
+    def powers(self, value: object) -> dict[str, PowerEntry]:
         if value is None:
             self.bad("powers", "is missing: list every power with its player's email", "missing")
             return {}
@@ -468,7 +469,7 @@ class _Parser:
             powers[name] = PowerEntry(name, str(email or ""), str(key), tz, str(digest))
         return powers
 
-    def schedule(self, value: Any) -> Schedule | None:
+    def schedule(self, value: object) -> Schedule | None:
         if value is None:
             self.bad("schedule", "is missing: give period: 48h, or weekdays and hour", "missing")
             return None

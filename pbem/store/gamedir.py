@@ -50,6 +50,7 @@ from typing import Any
 from pbem import atomic, canonical
 from pbem.game import versions
 from pbem.game.plugin import GamePlugin
+from pbem.game.shapes import GameState
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.schedule import to_iso
 from pbem.store import chance, trusted
@@ -62,6 +63,7 @@ from pbem.store.layout import STATE_NAME as STATE_NAME
 from pbem.store.layout import GameDirError as GameDirError
 from pbem.store.layout import games_under as games_under
 from pbem.store.log import Entry, GameLog, LogError, TornTail
+from pbem.store.records import LogBody
 from pbem.store.referee import referee_key
 from pbem.store.submissions import SubmissionStore
 from pbem.store.summary import STATELESS
@@ -70,7 +72,7 @@ KEYS_DIR = "keys"
 COMPONENTS_NAME = "components.json"
 GENESIS_FORMAT = "pbem-game-v1"
 
-State = dict[str, Any]
+State = GameState
 Replay = Callable[[Sequence[Entry]], State]
 
 
@@ -158,7 +160,7 @@ class GameDir:
         keys: Mapping[str, PublicKey],
         plugin: GamePlugin,
         now: datetime,
-        components: tuple[str, Any] | None = None,
+        components: tuple[str, object] | None = None,
     ) -> GameDir:
         """Create ROOT/GAME_ID with its config, keys, genesis log entry and state.
 
@@ -292,7 +294,7 @@ class GameDir:
     # --- the log's view of the game ---------------------------------------------------------
 
     @property
-    def genesis(self) -> Any:
+    def genesis(self) -> LogBody:
         return self.log.genesis.body
 
     def registered_keys(self) -> dict[str, PublicKey]:
@@ -308,7 +310,7 @@ class GameDir:
         plugin plays the rules version this game started under."""
         versions.check_playable(self.game_id, plugin, self.genesis)
 
-    def components(self) -> Any:
+    def components(self) -> object:
         """The game's own component pack (None if genesis records none), checked against the
         digest recorded at creation."""
         recorded = self.genesis.get(versions.COMPONENTS_KEY)
@@ -482,7 +484,7 @@ def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:
     return PublicKey.load(path)
 
 
-def deadline_class(plugin: GamePlugin, state: dict[str, Any]) -> str:
+def deadline_class(plugin: GamePlugin, state: GameState) -> str:
     """The deadline class of the game's next step (config ``schedule.classes``)."""
     step = plugin.window(state)
     return step.deadline if step is not None else "main"

@@ -30,16 +30,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
 from pbem.schedule import is_iso, parse_iso, to_iso
+from pbem.store.kinds import EntryKind
 from pbem.store.summary import Summary, summarize
+
+if TYPE_CHECKING:
+    from pbem.store.records import LogBody
 
 DOMAIN = b"pbem-log-v1\0"
 GENESIS_PREV = "0" * 64
-GENESIS_KIND = "genesis"
+GENESIS_KIND = EntryKind.GENESIS
 FIELDS = frozenset({"seq", "prev", "kind", "time", "body", "hash"})
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _KIND = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -103,10 +107,10 @@ class Entry:
     prev: str
     kind: str
     time: str
-    body: Any
+    body: LogBody
     hash: str
 
-    def unhashed(self) -> dict[str, Any]:
+    def unhashed(self) -> LogBody:
         return {
             "body": self.body,
             "kind": self.kind,
@@ -115,7 +119,7 @@ class Entry:
             "time": self.time,
         }
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> LogBody:
         """The entry as stored: every field including ``hash``."""
         return {**self.unhashed(), "hash": self.hash}
 
@@ -124,12 +128,12 @@ class Entry:
         return canonical.encode(self.data()) + b"\n"
 
 
-def entry_hash(seq: int, prev: str, kind: str, time: str, body: Any) -> str:
+def entry_hash(seq: int, prev: str, kind: str, time: str, body: object) -> str:
     enc = canonical.encode({"body": body, "kind": kind, "prev": prev, "seq": seq, "time": time})
     return hashlib.sha256(DOMAIN + enc).hexdigest()
 
 
-def make_entry(prev: Entry | None, kind: str, time: datetime | str, body: Any) -> Entry:
+def make_entry(prev: Entry | None, kind: str, time: datetime | str, body: LogBody) -> Entry:
     """The entry that follows ``prev`` (``None``: the genesis entry)."""
     if not isinstance(kind, str) or not _KIND.match(kind):
         raise PbemError(f"log entry kind {kind!r} must be a lowercase word like 'resolve'")
@@ -160,7 +164,7 @@ def load_line(raw: bytes, bad: Callable[[str], CorruptEntry]) -> Any:
         raise bad(f"not valid JSON ({exc}); the line starts {raw[:40]!r}") from None
 
 
-def _form_problem(obj: dict[str, Any]) -> tuple[str, int | None] | None:
+def _form_problem(obj: LogBody) -> tuple[str, int | None] | None:
     """Why a line's JSON object is not a well-formed entry (its message and the seq, if known),
     or None: the fields, seq, prev, hash, kind and time. One rule for both readers below."""
     maybe_seq = obj.get("seq")
@@ -244,7 +248,7 @@ def _unpadded(raw: bytes) -> tuple[bytes, int, int] | None:
     return raw[:start] + raw[end:], start, n
 
 
-def _padded_body(obj: Any) -> dict[str, Any] | None:
+def _padded_body(obj: object) -> LogBody | None:
     """The body of a parsed line whose body's own ``pad`` is the last "pad" key of the line
     (nothing after it in the canonical order can hold one: no mapping or list follows), or
     None."""
@@ -366,7 +370,7 @@ class Linker:
         if (entry.kind == GENESIS_KIND) != (index == 0):
             want = "the first entry must be" if index == 0 else "only the first entry may be"
             raise BrokenChain(source, lineno, entry.seq,
-                              f"{want} of kind {GENESIS_KIND!r}, found {entry.kind!r}")
+                              f"{want} of kind {GENESIS_KIND.value!r}, found {entry.kind!r}")
         if self.times:
             when = parse_iso(entry.time)
             last = self._last
@@ -420,7 +424,7 @@ class TrustedPoint:
     last_start: int
     genesis_end: int
     genesis_hash: str
-    summary: dict[str, Any]
+    summary: LogBody
 
 
 def _unverified(raw: bytes) -> Entry:
@@ -574,7 +578,7 @@ class GameLog:
         return cls(path, parse_log(data, str(path)), len(data))
 
     @classmethod
-    def create(cls, path: Path | str, time: datetime | str, body: Any) -> GameLog:
+    def create(cls, path: Path | str, time: datetime | str, body: LogBody) -> GameLog:
         """Start a new log holding only its genesis entry; the file must not exist."""
         path = Path(path)
         genesis = make_entry(None, GENESIS_KIND, time, body)
@@ -613,7 +617,7 @@ class GameLog:
     def genesis(self) -> Entry:
         return self._genesis
 
-    def append(self, kind: str, time: datetime | str, body: Any) -> Entry:
+    def append(self, kind: str, time: datetime | str, body: LogBody) -> Entry:
         """Append one entry durably (one write + fsync: the commit point) and return it.
         Refused (TimeGoesBackwards) if ``time`` is before the last entry's time."""
         self.commit()  # staged entries come first (they hold the chain up to here)
@@ -641,7 +645,7 @@ class GameLog:
             self._summary.fold(entry)
         return entry
 
-    def stage(self, kind: str, time: datetime | str, body: Any) -> Entry:
+    def stage(self, kind: str, time: datetime | str, body: LogBody) -> Entry:
         """Add one entry in memory only (every read sees it at once); :meth:`commit` writes
         every staged entry with one write and one fsync — group commit, for ingest's batches.
         Nothing is on disk until then: a crash before it loses the staged entries whole (the

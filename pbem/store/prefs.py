@@ -56,7 +56,7 @@ class Prefs:
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in data.items()) or "none set"
 
 
-def parse(value: Any, path: str) -> tuple[Prefs, list[Problem]]:
+def parse(value: object, path: str) -> tuple[Prefs, list[Problem]]:
     """A prefs mapping (config.yaml or a signed prefs file); every problem with its path."""
     problems: list[Problem] = []
     if not isinstance(value, dict):

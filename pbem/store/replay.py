@@ -40,11 +40,14 @@ from pbem.game import results
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.events import check_events
 from pbem.game.plugin import GamePlugin, Resolution, SealedOpener, powers_listened
+from pbem.game.shapes import GameState, OrderBody
 from pbem.game.views import order_view
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.store import chance
 from pbem.store.gamedir import GameDir, LoadedState
+from pbem.store.kinds import GmOp
 from pbem.store.log import DOMAIN, Entry
+from pbem.store.records import BodyIn, LogBody
 from pbem.store.summary import GM as GM
 from pbem.store.summary import KEY as KEY
 from pbem.store.summary import ORDERS as ORDERS
@@ -55,13 +58,13 @@ from pbem.store.summary import is_standing, stand
 GM_DOMAIN = "pbem-gm-v1"
 GM_TYPE = "application/vnd.pbem.gm+json"
 
-State = dict[str, Any]
+State = GameState
 EscrowOpener = Callable[[str, str, str, int], tuple[str, str] | None]
 """(power, slot, escrow blob, turn committed) -> (value, nonce) or None: the referee opening
 what a power sealed to it (pbem.protocol.escrow), for any game."""
 
 
-def step_chance(body: Mapping[str, Any] | None, game_id: str = "", step: int = 0,
+def step_chance(body: BodyIn | None, game_id: str = "", step: int = 0,
                 k: bytes | None = None) -> Chance:
     """The chance a recorded resolution drew from: the ``StepChance`` its entry's ``random``
     field describes (with K, hidden draws replay too; without it they raise), or ``NO_CHANCE``
@@ -73,7 +76,7 @@ def step_chance(body: Mapping[str, Any] | None, game_id: str = "", step: int = 0
     return made if made is not None else NO_CHANCE
 
 
-def resolve_step(plugin: GamePlugin, state: State, orders: Mapping[str, Any],
+def resolve_step(plugin: GamePlugin, state: State, orders: Mapping[str, OrderBody],
                  drawn: Chance) -> Resolution:
     """``plugin.resolve`` with the step's public draws appended as one ``chance`` event (labels
     and results), the same way when resolving and when replaying. Events that use the engine's
@@ -125,7 +128,7 @@ def json_safe(value: Any) -> Any:
 def orders_body(
     *, turn: int, power: str, seq: int, sha256: str, text: str, orders: Any,
     received: str, message_id: str | None, key: str, entropy: Any = None,
-) -> dict[str, Any]:
+) -> LogBody:
     body = {
         "turn": turn, "power": power, "seq": seq, "sha256": sha256, "text": text,
         "orders": json_safe(orders), "received": received, "message_id": message_id, "key": key,
@@ -149,7 +152,7 @@ order file with or without sealed values shows the same length in a public expor
 """
 
 
-def padded(body: dict[str, Any], floor: int = PAD_BUCKET) -> dict[str, Any]:
+def padded(body: LogBody, floor: int = PAD_BUCKET) -> LogBody:
     """``body`` with a ``pad`` of spaces bringing its hashed prefix to ``floor`` bytes, or to
     the next multiple of PAD_BUCKET past it (``floor``: a multiple of PAD_BUCKET).
 
@@ -171,10 +174,10 @@ def padded_size(size: int, floor: int = PAD_BUCKET) -> int:
 def gather_orders(
     plugin: GamePlugin,
     state: State,
-    standing: Mapping[str, Mapping[str, Any]],
+    standing: Mapping[str, BodyIn],
     open_escrow: EscrowOpener | None,
-    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
-) -> tuple[dict[str, Any], dict[str, str | None], dict[str, Any], dict[str, list[Problem]]]:
+    standing_files: Mapping[str, BodyIn] | None = None,
+) -> tuple[dict[str, OrderBody], dict[str, str | None], LogBody, dict[str, list[Problem]]]:
     """Orders for every due power: its standing submission checked against its order view
     (pbem.game.views), else its standing file (``standing_files``: power -> the body of its
     latest ``turn: standing`` file) if that checks (a stale one's problems join ``stale``), or
@@ -184,9 +187,9 @@ def gather_orders(
     given standing orders and never misses a turn).
 
     Returns (orders, used, sealed values opened, problems of submissions that no longer check)."""
-    orders: dict[str, Any] = {}
+    orders: dict[str, OrderBody] = {}
     used: dict[str, str | None] = {}
-    opened: dict[str, Any] = {}
+    opened: LogBody = {}
     stale: dict[str, list[Problem]] = {}
     for power in plugin.powers_due(state):
         sub = standing.get(power)
@@ -237,8 +240,8 @@ def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
     """The state after every entry of the log, checked against every recorded digest (``k``:
     the game's chance secret, for replaying hidden draws)."""
     state = initial
-    standing: dict[str, Any] = {}
-    kept: dict[str, Any] = {}  # the standing files: never cleared by a resolution
+    standing: dict[str, LogBody] = {}
+    kept: dict[str, LogBody] = {}  # the standing files: never cleared by a resolution
     game_id = str(entries[0].body.get("game_id", "")) if entries else ""
     step = 0
     for entry in entries[1:]:
@@ -264,9 +267,9 @@ def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:
 
 
 def replay_resolution(
-    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
+    plugin: GamePlugin, state: State, standing: Mapping[str, BodyIn], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
-    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
+    standing_files: Mapping[str, BodyIn] | None = None,
 ) -> Resolution:
     """The resolution a ``resolve`` entry records, recomputed and checked against every digest
     and choice the entry records (ReplayMismatch names the first that differs).
@@ -292,9 +295,9 @@ def replay_resolution(
 
 
 def resolve_again(
-    plugin: GamePlugin, state: State, standing: Mapping[str, Mapping[str, Any]], entry: Entry,
+    plugin: GamePlugin, state: State, standing: Mapping[str, BodyIn], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
-    standing_files: Mapping[str, Mapping[str, Any]] | None = None,
+    standing_files: Mapping[str, BodyIn] | None = None,
 ) -> tuple[Resolution, dict[str, str | None]]:
     """(resolution, orders used) the rules give for a ``resolve`` entry from ``state``: the
     submissions the entry used, sealed values opened from the entry's record. Unchecked: the
@@ -306,7 +309,7 @@ def resolve_again(
         item = recorded.get(power, {}).get(slot)
         return (item["value"], item["nonce"]) if item else None
 
-    def named(files: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    def named(files: Mapping[str, BodyIn]) -> dict[str, BodyIn]:
         return {p: files[p] for p, sha in body["used"].items()
                 if sha and p in files and files[p]["sha256"] == sha}
 
@@ -316,29 +319,29 @@ def resolve_again(
 
 
 # -- game-master operations ----------------------------------------------------------------------
-STATE_OPS = ("concede", "end", "cancel")
+STATE_OPS = (GmOp.CONCEDE, GmOp.END, GmOp.CANCEL)
 
 
-def sign_gm(key: PrivateKey, body: Mapping[str, Any]) -> dict[str, Any]:
+def sign_gm(key: PrivateKey, body: BodyIn) -> LogBody:
     """A gm entry body with the referee's signature over everything else in it."""
     unsigned = {k: v for k, v in body.items() if k != "signature"}
     sig = key.sign(GM_DOMAIN, GM_TYPE, canonical.encode(unsigned))
     return {**unsigned, "signature": sig.hex()}
 
 
-def verify_gm(referee: PublicKey, body: Mapping[str, Any]) -> None:
+def verify_gm(referee: PublicKey, body: BodyIn) -> None:
     unsigned = {k: v for k, v in body.items() if k != "signature"}
     referee.verify(GM_DOMAIN, GM_TYPE, canonical.encode(unsigned),
                    bytes.fromhex(str(body.get("signature", ""))))
 
 
-def gm_resolution(plugin: GamePlugin, state: State, body: Mapping[str, Any]) -> Resolution | None:
+def gm_resolution(plugin: GamePlugin, state: State, body: BodyIn) -> Resolution | None:
     """The state change a gm operation makes (None for operations that change only the
     schedule or the players)."""
     op = body.get("op")
-    if op == "concede":
+    if op == GmOp.CONCEDE:
         result = plugin.concede(state, str(body["power"]))
-    elif op == "end":
+    elif op == GmOp.END:
         result = plugin.end_game(state, str(body.get("reason") or "ended by the game master"))
     elif op == "cancel":  # the game's agreed end, with no winner (pbem.game.results.cancelled)
         ended = plugin.end_game(state, results.CANCELLED)

@@ -31,10 +31,11 @@ from pbem import atomic, canonical, staged, syncs
 from pbem.errors import PbemError, Problem
 from pbem.numbers import digits
 from pbem.schedule import require_aware, to_iso
+from pbem.store.kinds import Verdict
 
 DIR_NAME = "submissions"
 MARKER = "ACCEPTED"
-VERDICTS = ("accepted", "rejected")
+VERDICTS = tuple(Verdict)
 _POWER = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 _NAME = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{12}$")
 
@@ -58,7 +59,7 @@ class Submission:
 
     @property
     def accepted(self) -> bool:
-        return self.verdict == "accepted"
+        return self.verdict == Verdict.ACCEPTED
 
     def read(self) -> bytes:
         return self.path.read_bytes()
@@ -113,7 +114,7 @@ class SubmissionStore:
         names (:meth:`recorded` sees them before)."""
         if verdict not in VERDICTS:
             raise SubmissionError(f"verdict must be accepted or rejected, not {verdict!r}")
-        if verdict == "accepted" and problems:
+        if verdict == Verdict.ACCEPTED and problems:
             raise SubmissionError("an accepted submission cannot carry problems")
         directory = self.dir_for(turn, power)
         sha = hashlib.sha256(data).hexdigest()
@@ -139,7 +140,7 @@ class SubmissionStore:
                         create=True)
         mine = Submission(turn, power, name, directory / f"{name}.txt", to_iso(received),
                           sha, message_id, verdict, tuple(map(_problem, problems)), seq)
-        if verdict == "accepted":
+        if verdict == Verdict.ACCEPTED:
             # In a directory this call made, this record is the only one: it is the best.
             best = mine if new_dir else self._best_after(directory, mine)
             if best is not None:

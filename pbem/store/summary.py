@@ -22,18 +22,25 @@ are the files the replay and the audit then require.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
+from pbem.store.kinds import EntryKind, GmOp
 
-ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
+if TYPE_CHECKING:
+    from pbem.store.chance import Ledger
+    from pbem.store.records import BodyIn, FileRow, LogBody
+
+ORDERS, RESOLVE, GM, KEY, PRESS = (EntryKind.ORDERS, EntryKind.RESOLVE, EntryKind.GM, EntryKind.KEY,
+                                  EntryKind.PRESS)
 STATELESS = frozenset({ORDERS, KEY, PRESS})
 """Log entries that never change the state: a cache made before them is still current."""
-SECRET_OP = "chance-secret"  # pbem.store.chance.SECRET_OP (checked there)
-AUTOPILOT = "autopilot"  # the gm op that puts an abandoned seat on autopilot (pbem.host.seats)
+SECRET_OP = GmOp.CHANCE_SECRET  # pbem.store.chance.SECRET_OP
+AUTOPILOT = GmOp.AUTOPILOT  # the gm op that puts an abandoned seat on autopilot (pbem.host.seats)
 
 
 class _Entry(Protocol):
@@ -44,7 +51,7 @@ class _Entry(Protocol):
     @property
     def time(self) -> str: ...
     @property
-    def body(self) -> Any: ...
+    def body(self) -> LogBody: ...
     @property
     def hash(self) -> str: ...
 
@@ -65,7 +72,7 @@ class Noted:
     seq: int
     kind: str
     time: str
-    body: Any
+    body: LogBody
 
 
 @dataclass
@@ -77,23 +84,23 @@ class Summary:
     paused: bool = False
     last_resolution: int = 0  # seq of the last resolve entry (0: none yet)
     last_resolution_time: str = ""  # time of that entry (the genesis time when none)
-    standing: dict[str, dict[str, Any]] = field(default_factory=dict)
+    standing: dict[str, LogBody] = field(default_factory=dict)
     missed: dict[str, dict[str, int]] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)  # power -> key text
     last_state_change: int = 0  # seq of the last resolve or state-changing gm entry (0: none)
-    state_head: list[Any] = field(default_factory=list)  # [length, hash] after the last entry
+    state_head: list[int | str] = field(default_factory=list)  # [length, hash] after the last entry
     #                                                      not in STATELESS
     last_seq: dict[str, int] = field(default_factory=dict)  # power -> highest accepted seq
-    ledger: dict[str, Any] = field(default_factory=dict)  # pbem.store.chance.Ledger as data
-    notices: list[dict[str, Any]] = field(default_factory=list)  # gm/key entries this turn
-    turn_notices: list[dict[str, Any]] = field(default_factory=list)  # … of the turn resolved
+    ledger: LogBody = field(default_factory=dict)  # pbem.store.chance.Ledger as data
+    notices: list[LogBody] = field(default_factory=list)  # gm/key entries this turn
+    turn_notices: list[LogBody] = field(default_factory=list)  # … of the turn resolved
     press: list[Any] = field(default_factory=list)  # [turn, {power: messages}] latest turn
     turn_orders: list[Any] = field(default_factory=list)  # [turn, [[seq, power, sha256,
     #                                       bytes], …]]: every orders entry of the latest turn
     drew: bool = False  # a resolution drew (fair chance)
     secret: bool = False  # the chance secret was revealed
-    contributions: dict[str, Any] = field(default_factory=dict)  # pbem.chance.contributions
-    standing_files: dict[str, dict[str, Any]] = field(default_factory=dict)  # power -> the
+    contributions: LogBody = field(default_factory=dict)  # pbem.chance.contributions
+    standing_files: dict[str, LogBody] = field(default_factory=dict)  # power -> the
     #     body of its latest standing file (never cleared by a resolution)
     autopilot: dict[str, int] = field(default_factory=dict)  # power -> seq of the gm entry
     #     that put its seat on autopilot (cleared by its accepted orders, a replace, a concede)
@@ -142,12 +149,12 @@ class Summary:
             fold_missed(self.missed, body)
         elif entry.kind == GM:
             op = body.get("op")
-            if op == "pause":
+            if op == GmOp.PAUSE:
                 self.paused = True
-            elif op == "resume":
+            elif op == GmOp.RESUME:
                 self.paused = False
                 self.deadline = body.get("deadline", self.deadline)
-            elif op == "extend":
+            elif op == GmOp.EXTEND:
                 self.deadline = body["deadline"]
             elif op == AUTOPILOT:
                 self.autopilot[str(body.get("power"))] = entry.seq
@@ -176,7 +183,7 @@ class Summary:
         ledger.add(entry)  # type: ignore[arg-type]  # an Entry, or a fold's stand-in of one
         self.ledger = ledger.to_data()
 
-    def chance_ledger(self) -> Any:
+    def chance_ledger(self) -> Ledger:
         """The fair-chance ledger at this entry (pbem.store.chance.Ledger)."""
         from pbem.store import chance
 
@@ -191,7 +198,7 @@ class Summary:
         of the turn the last resolution ended."""
         return [Noted(**n) for n in (self.notices if this_turn else self.turn_notices)]
 
-    def turn_files(self, turn: Any) -> list[list[Any]] | None:
+    def turn_files(self, turn: object) -> list[FileRow] | None:
         """``[seq, power, sha256, bytes]`` of every orders entry of ``turn``, or None when the
         summary cannot tell (an older turn than the latest with orders: scan the log). Orders
         are accepted only for the game's current turn, which never goes back, so every entry
@@ -206,7 +213,7 @@ class Summary:
         except TypeError:
             return None
 
-    def press_counts(self, turn: Any) -> dict[str, int]:
+    def press_counts(self, turn: object) -> dict[str, int]:
         """Press messages per power in ``turn`` when it is the latest turn with press (press
         is only accepted for the current turn, so earlier turns have none after it)."""
         return dict(self.press[1]) if self.press and self.press[0] == turn else {}
@@ -214,13 +221,13 @@ class Summary:
     def clock(self) -> Clock:
         return Clock(self.deadline, self.paused, self.last_resolution)
 
-    def standing_orders(self) -> dict[str, dict[str, Any]]:
+    def standing_orders(self) -> dict[str, LogBody]:
         """The accepted submission that stands for each power in the coming resolution: of the
         ``orders`` entries since the last resolution, the one ``orderdoc.replaces`` keeps (the
         highest seq; of equal seqs the first)."""
         return dict(self.standing)
 
-    def standing_file(self, power: str) -> dict[str, Any] | None:
+    def standing_file(self, power: str) -> LogBody | None:
         """The body of ``power``'s latest standing file (the highest seq), or None."""
         return self.standing_files.get(power)
 
@@ -236,7 +243,7 @@ class Summary:
         its player's next accepted orders, a new player, or a concession)."""
         return dict(self.autopilot)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> LogBody:
         """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
         return copy.deepcopy({
             "seq": self.seq, "deadline": self.deadline, "paused": self.paused,
@@ -252,7 +259,7 @@ class Summary:
         })
 
     @classmethod
-    def from_data(cls, data: Any) -> Summary:
+    def from_data(cls, data: object) -> Summary:
         """The summary stored by :meth:`to_data` (raises KeyError/TypeError/ValueError if not)."""
         if not isinstance(data, dict) or set(data) != set(cls().to_data()):
             raise ValueError("not a log summary")
@@ -268,14 +275,14 @@ class Summary:
         return out
 
 
-def silence_answers(body: Any) -> bool:
+def silence_answers(body: BodyIn) -> bool:
     """Whether the resolve entry ``body`` is of a step whose silence is an answer
     (pbem.game.plugin.Window ``silence: "default"``): a due power that sent nothing there got
     the game's default answer and missed no turn."""
     return isinstance(body, dict) and body.get("silence") == "default"
 
 
-def fold_missed(missed: dict[str, dict[str, int]], body: Any) -> None:
+def fold_missed(missed: dict[str, dict[str, int]], body: BodyIn) -> None:
     """Take the resolve entry ``body`` into the missed-turn counts (power -> total, in a row):
     a due power that sent nothing missed a turn, unless the step's silence is an answer; a
     listened power that is not due plays or misses nothing (the summary and the audit)."""
@@ -294,7 +301,7 @@ def fold_missed(missed: dict[str, dict[str, int]], body: Any) -> None:
             rec["in_a_row"] = 0
 
 
-def summarize(entries: Any) -> Summary:
+def summarize(entries: Iterable[_Entry]) -> Summary:
     """The summary of a whole sequence of entries, genesis first."""
     out = Summary()
     for entry in entries:
@@ -302,7 +309,7 @@ def summarize(entries: Any) -> Summary:
     return out
 
 
-def stand(standing: dict[str, Any], body: Any) -> None:
+def stand(standing: dict[str, LogBody], body: LogBody) -> None:
     """Take the ``orders`` entry ``body`` into ``standing`` (power -> the body that stands since
     the last resolution) where ``orderdoc.replaces`` says it replaces the one standing: the
     summary's fold and the replay (pbem.store.replay) both take orders with this step."""
@@ -312,13 +319,13 @@ def stand(standing: dict[str, Any], body: Any) -> None:
         standing[power] = body
 
 
-def is_standing(body: Any) -> bool:
+def is_standing(body: BodyIn) -> bool:
     """Whether an ``orders`` entry's body holds a standing file (logged as turn 0,
     pbem.protocol.envelope.STANDING_TURN): it stands across resolutions until replaced."""
     return body.get("turn") == STANDING_TURN
 
 
-def order_file_row(seq: int, body: Any) -> list[Any]:
+def order_file_row(seq: int, body: BodyIn) -> FileRow:
     """``[seq, power, sha256, bytes]`` of the ``orders`` entry ``seq`` with ``body``: what
     :meth:`Summary.turn_files` lists for each order file of a turn."""
     return [seq, body.get("power"), body.get("sha256"),

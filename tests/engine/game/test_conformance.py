@@ -20,7 +20,7 @@ import json
 import pytest
 
 from pbem import canonical
-from pbem.game import registry
+from pbem.game import ViewFacts, registry
 from pbem.game.events import event_problems
 from pbem.game.plugin import GamePlugin
 from pbem.render import mails
@@ -56,7 +56,7 @@ def test_plugin_conformance(game_id: str, variant: str, kind: str) -> None:
         orders = {}
         for power in due:
             view = plugin.view(state, power)
-            for key in ("game", "game_id", "viewer", "turn", "powers"):
+            for key in sorted(ViewFacts.__required_keys__):
                 assert key in view, f"a view must carry {key!r}"
             assert view["game"] == plugin.id and view["viewer"] == power
             norm, problems = plugin.normalize_orders({}, view)

@@ -15,10 +15,10 @@ from pbem.store.summary import GM, KEY, ORDERS, PRESS, RESOLVE
 WIRE = {
     EntryKind: ["genesis", "orders", "resolve", "gm", "key", "press"],
     Verdict: ["accepted", "rejected"],
-    VoteKind: ["draw", "pause", "resume"],
+    VoteKind: ["draw", "cancel", "pause", "resume"],
     VoteRule: ["unanimous", "majority"],
-    GmOp: ["pause", "resume", "extend", "replace", "concede", "end", "vote", "prefs",
-           "chance-secret"],
+    GmOp: ["pause", "resume", "extend", "replace", "concede", "end", "cancel", "autopilot",
+           "vote", "prefs", "chance-secret"],
 }
 
 

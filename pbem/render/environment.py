@@ -7,7 +7,6 @@ on top of it."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,11 +24,13 @@ from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
+    import textwrap
     import zoneinfo
 
     import jinja2
 else:
     zoneinfo = lazy.module("zoneinfo")  # (a game with a local time zone only)
+    textwrap = lazy.module("textwrap")  # (only for text _fill_plain leaves to it)
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80

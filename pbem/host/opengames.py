@@ -72,12 +72,13 @@ class OpenGame:
     def renderer(self) -> Renderer:
         """One renderer while the game is held, shared by its mails of every date (imported
         here: a round that only quarantines spam never loads the template engine), its
-        templates compiled once per root, not once per process (pbem.host.templatecache)."""
-        from pbem.host.templatecache import cache_templates
+        templates compiled once per root, not once per process (pbem.host.templatecache),
+        when it first renders from templates (a receipt needs none: pbem.render.plain)."""
         from pbem.render.mails import Renderer
 
+        root = self.game.root
         renderer = Renderer(self.game.config.game, self.game.path)
-        cache_templates(renderer.env, self.game.root)
+        renderer.on_env = lambda env: _cache_templates(env, root)
         return renderer
 
     def view(self, power: str) -> Any:
@@ -211,3 +212,9 @@ class OpenGames:
 
     def __exit__(self, *exc: object) -> None:
         self.commit()
+
+
+def _cache_templates(env: Any, root: Path) -> None:
+    from pbem.host.templatecache import cache_templates  # (with jinja2: only where it is used)
+
+    cache_templates(env, root)

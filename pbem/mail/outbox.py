@@ -39,8 +39,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pbem import lazy
 from pbem.mail import _files
 from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
@@ -55,12 +56,12 @@ from pbem.mail.outbox_entry import (
     sent_record,
 )
 from pbem.mail.outbox_spool import Spool, retry_key
-from pbem.mail.transports import (
-    PermanentFailure,
-    StagingTransport,
-    TemporaryFailure,
-    Transport,
-)
+
+if TYPE_CHECKING:
+    from pbem.mail import transports
+    from pbem.mail.transports import StagingTransport, Transport
+else:  # a mail is queued (ingest's receipt) without them: loaded where one is delivered
+    transports = lazy.module("pbem.mail.transports")
 
 __all__ = ["Backoff", "BatchDamaged", "DeliveryReport", "Entry", "Outbox", "StageHook"]
 
@@ -173,7 +174,7 @@ class Outbox(Spool):
         files = self._pending_files()
         batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
-        stager = transport if isinstance(transport, StagingTransport) else None
+        stager = transport if isinstance(transport, transports.StagingTransport) else None
         staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
         try:
             for entry in self._pending(files):
@@ -193,11 +194,11 @@ class Outbox(Spool):
                         accepted = transport.send(raw, entry.sender, entry.recipients)
                 except MailConfigError:
                     raise
-                except PermanentFailure as exc:
+                except transports.PermanentFailure as exc:
                     self._fail(entry, now, exc.reply, exc.code, raw)
                     report.failed.append(entry.id)
                     continue
-                except TemporaryFailure as exc:
+                except transports.TemporaryFailure as exc:
                     if self._defer(entry, now, exc.reply, exc.code, raw):
                         report.deferred.append(entry.id)
                     else:
@@ -235,7 +236,7 @@ class Outbox(Spool):
         hook("before-commit", staged[-1][0].id)
         try:
             stager.commit()
-        except TemporaryFailure:
+        except transports.TemporaryFailure:
             ids = {entry.id for entry, _ in staged}
             report.sent[:] = [i for i in report.sent if i not in ids]
             report.waiting.extend(sorted(ids))

@@ -7,16 +7,12 @@ on top of it."""
 
 from __future__ import annotations
 
-import functools
-import textwrap
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import jinja2
-from markupsafe import Markup
 
 from pbem import lazy
 from pbem.errors import PbemError
@@ -24,16 +20,20 @@ from pbem.game import registry
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
 from pbem.render.cache import RenderCache
-from pbem.render.marks import for_readers, mark
 from pbem.resources import templates_root
 from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
+    import textwrap
     import zoneinfo
+
+    import jinja2
+    from markupsafe import Markup
 
     from pbem.game.shapes import GameView, Keepsake, StateIn, ViewIn, When
 else:
     zoneinfo = lazy.module("zoneinfo")  # (a game with a local time zone only)
+    textwrap = lazy.module("textwrap")  # (only for text _fill_plain leaves to it)
 
 Attachment = tuple[str, str, bytes]  # (filename, mime type, content)
 TEXT_WIDTH = 80
@@ -145,70 +145,16 @@ def keepsake(text: str | None, filename: str) -> Keepsake | None:
             "filename": filename, "summary": summary}
 
 
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-class DictFirstEnvironment(jinja2.Environment):
-    """Jinja's ``x.y`` looks the key up first when ``x`` is a plain dict (what every presenter
-    hands the templates) and ``y`` is not an attribute of dicts.
-
-    Stock Jinja tries ``getattr`` first: on a dict that fails with an ``AttributeError`` on
-    every lookup before the subscript is tried, which doubled the cost of the HTML templates
-    (thousands of lookups per game-turn). The result is the same as stock Jinja's: a name a
-    dict has as an attribute (``items``, ``get``, ...) takes the stock path (attribute
-    first), and for any other name ``getattr`` would fail anyway, so the key is what stock
-    Jinja returns too; a missing key falls back to the stock lookup (and its Undefined)."""
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        """A template's globals as one plain dict (the environment's, overlaid by the
-        template's own), not Jinja's ``ChainMap`` of the two: every render copies them into
-        its context and takes their keys, and each ``{% import %}`` compares keys with them,
-        which through a ``ChainMap`` cost more than the small receipt templates themselves.
-        The environment's globals are never changed after it is made (``_environment``), so
-        the copy sees the same names; a change to a template's globals stays in that
-        template, as with the ``ChainMap``."""
-        return {**self.globals, **(d or {})}
-
-
-@functools.lru_cache(maxsize=64)
-def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
-    """One Jinja environment per search path, shared by every game that uses it, so each
-    template is compiled once per process rather than once per mail (a cron job renders
-    thousands of mails)."""
-    env = DictFirstEnvironment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(p) for p in paths]),
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(
-            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt",),
-            default_for_string=False, default=False,
-        ),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        # A template is read once per process: every cron run and ingest is a new process,
-        # and re-checking each template file's mtime on every lookup (each include of
-        # every mail) cost a stat per lookup, ~90 per game-turn.
-        auto_reload=False,
-    )
-    env.filters["para"] = para
-    env.filters["for_readers"] = for_readers
-    env.globals["mark"] = mark
-    env.filters["short"] = lambda s, n=8: f"{s[:n]}…" if s else ""
-    return env
-
-
 # -- the renderer ---------------------------------------------------------------------------------
 class Renderer:
     """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
-    then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined."""
+    then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined.
+
+    The environment (``env``, pbem.render.jinjaenv) is made when a template is first rendered
+    from it: a template pbem.render.plain writes without Jinja (the receipt) renders without it
+    while its sources are the ones that module was written from. ``on_env`` (set by the caller)
+    is called with the environment when it is made (pbem.host.opengames gives it the root's
+    cache of compiled templates)."""
 
     def __init__(self, game_id: str, game_dir: Path | None = None) -> None:
         self.game_id = game_id
@@ -221,10 +167,22 @@ class Renderer:
         if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
         self.search_path = paths
-        self.env = _environment(tuple(str(p) for p in paths))
         self.cache = RenderCache()  # the one cache of this renderer's life (pbem.render.cache)
+        self.on_env: Callable[[jinja2.Environment], None] | None = None
+        self._plain: dict[str, bool] = {}
+
+    @cached_property
+    def env(self) -> jinja2.Environment:
+        from pbem.render.jinjaenv import environment
+
+        env = environment(tuple(str(p) for p in self.search_path))
+        if self.on_env is not None:
+            self.on_env(env)
+        return env
 
     def has_template(self, name: str) -> bool:
+        import jinja2
+
         try:
             self.env.get_template(name)
         except jinja2.TemplateNotFound:
@@ -238,9 +196,24 @@ class Renderer:
         and the order check all ask for the same few views (pbem.render.cache)."""
         return self.cache.view(plugin, state, power)
 
+    def _plain_fits(self, name: str) -> bool:
+        """Whether pbem.render.plain writes ``name`` exactly as its templates here would."""
+        from pbem.render import plain  # (it writes with this module's filters)
+
+        fits = self._plain.get(name)
+        if fits is None:
+            fits = self._plain[name] = plain.fits(name, self.search_path)
+        return fits
+
     def render(self, name: str, context: Mapping[str, object]) -> str:
         """The template ``name`` rendered with ``context``; templates may call ``once``
         (``Renderer.once``)."""
+        if self._plain_fits(name):
+            from pbem.render import plain
+
+            return plain.render(name, context)
+        import jinja2
+
         try:
             return self.env.get_template(name).render({"once": self.once, **context})
         except jinja2.TemplateNotFound as exc:
@@ -260,6 +233,8 @@ class Renderer:
             if seen.keys() == context.keys() and all(
                     v is context[k] or v == context[k] for k, v in seen.items()):
                 return text
+        from markupsafe import Markup  # (as jinja2: only where a template is rendered)
+
         text = Markup(self.render(name, context))  # noqa: S704 - our template, autoescaped
         if len(kept) >= PARTS_KEPT:
             del kept[0]

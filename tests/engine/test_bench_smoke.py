@@ -28,3 +28,21 @@ def test_benchmark_runs(module, env, monkeypatch, capsys):
     importlib.import_module(f"bench.{module}").run()
     out = capsys.readouterr().out
     assert "(floor " in out and "ratio " in out
+
+
+def test_bench_runs_only_the_benchmarks_named(capsys):
+    """``python -m bench rules orders`` runs those two (the ``bench_`` prefix optional), in the
+    order named, between the load average at start and at end; no name runs them all; an
+    unknown name runs none and says which ones there are."""
+    from bench import __main__ as bench_main
+
+    assert bench_main.chosen([]) == list(bench_main.MODULES)
+    assert bench_main.chosen(["orders", "bench_rules"]) == ["bench_orders", "bench_rules"]
+    assert bench_main.main(["rules"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("load average at start: ")
+    assert out[-1].startswith("load average at end: ")
+    assert any(line.startswith("rules") or "resolve" in line for line in out[1:-1])
+    assert bench_main.main(["nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "no benchmark nosuch" in err and "audit" in err

@@ -87,15 +87,17 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
     assert "1 quarantined" in outcomes[1] and "1 duplicate(s)" in outcomes[2], outcomes
 
 
-#: What a signed order mail (judged, a receipt rendered and queued) must not import: press
+#: What a signed order mail (judged, a receipt rendered and queued) must not import: the
+#: template engine (the receipt is written without it: pbem.render.plain), press
 #: (pbem.host.press: a mail with a press block only), the other games, the turn job, and of
 #: cryptography only Ed25519 (and X25519's names for the games' sealed orders): its
 #: serialization package (SSH, PKCS#12, every key type: the referee's key is read without it)
 #: and its ciphers (escrow's AEAD: only where a blob is sealed or opened). Nor the game's
 #: player's tool or archive hooks (pbem.lazy.attribute: imported when first used), nor the
 #: engine's tool framework or the vault the tool keeps secrets in.
-ORDER_HEAVY = ("pbem.host.press", "pbem.protocol.pressdoc", "pbem.render.press", "ashes",
-               "b5cgs", "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
+ORDER_HEAVY = ("jinja2", "pbem.render.jinjaenv", "pbem.host.templatecache", "pbem.host.press",
+               "pbem.protocol.pressdoc", "pbem.render.press", "ashes", "b5cgs",
+               "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
                "cryptography.hazmat.primitives.serialization",
                "cryptography.hazmat.primitives.ciphers", "pbem.game.tool", "pbem.protocol.vault",
                "fourthousand_ad.tool", "fourthousand_ad.archive", "pbem.archive")

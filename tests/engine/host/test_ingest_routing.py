@@ -306,6 +306,7 @@ def test_corpus_case_alone(name: str, world: World, corpus: dict[str, Case],
                 or "gpj" in p or "Bcc" in p]
     assert not [p for p in new if p.startswith("root/") and not p.startswith((
         "root/inbox/", "root/quarantine/", "root/.pbem-index/",  # the root index (a cache)
+        "root/.pbem-run/jinja/",  # compiled templates (a cache: pbem.host.templatecache)
         "root/demo-1/outbox/", "root/demo-1/submissions/",
         "root/finished-1/outbox/", "root/finished-1/submissions/"))
         and p not in ("root/demo-1/log.jsonl", "root/demo-1/state.json")]

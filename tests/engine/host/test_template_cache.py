@@ -79,9 +79,10 @@ def test_a_damaged_cache_file_is_compiled_again(tmp_path: Path) -> None:
     assert Counting.compiled == 1
 
 
-def test_an_order_mail_leaves_its_receipt_templates_compiled(tmp_path: Path) -> None:
-    """The receipt of a real order mail (``pbem ingest --stdin``) is rendered through the
-    cache: its compiled templates are in the root's run folder afterwards."""
+def test_a_mail_rendered_from_templates_leaves_them_compiled(tmp_path: Path) -> None:
+    """A real rejected order mail (``pbem ingest --stdin``): its rejection is rendered through
+    the cache, whose compiled templates are in the root's run folder afterwards. An accepted
+    one leaves none: its receipt is written without Jinja (pbem.render.plain)."""
     import subprocess
     import sys
 
@@ -89,9 +90,12 @@ def test_an_order_mail_leaves_its_receipt_templates_compiled(tmp_path: Path) -> 
     from tests.support.pbem_host import Host
 
     host = Host(tmp_path)
-    raw = order_mail(host.orders_text("algol", {}), msgid="<o.1@players.example>")
-    done = subprocess.run([sys.executable, "-m", "pbem", "ingest", str(host.root), "--stdin",
-                           "--now", "2026-12-01T05:00:00Z"], input=raw, capture_output=True,
-                          cwd=REPO, check=True, timeout=120)
-    assert b"accepted" in done.stdout, done.stdout
-    assert sorted((host.root / RUN_DIR / FOLDER).glob("__jinja2_*.cache"))
+    folder = host.root / RUN_DIR / FOLDER
+    for n, (body, verdict) in enumerate((({}, b"accepted"), ({"nonsense": 1}, b"rejected"))):
+        raw = order_mail(host.orders_text("algol", body), msgid=f"<o.{n}@players.example>")
+        done = subprocess.run([sys.executable, "-m", "pbem", "ingest", str(host.root),
+                               "--stdin", "--now", "2026-12-01T05:00:00Z"], input=raw,
+                              capture_output=True, cwd=REPO, check=True, timeout=120)
+        assert verdict in done.stdout, done.stdout
+        compiled = sorted(folder.glob("__jinja2_*.cache")) if folder.is_dir() else []
+        assert bool(compiled) is (verdict == b"rejected"), compiled

@@ -8,7 +8,7 @@ import jinja2
 import pytest
 
 from pbem.render import mails
-from pbem.render.environment import DictFirstEnvironment
+from pbem.render.jinjaenv import DictFirstEnvironment
 from tests.support.ad_driver import AD, Table
 from tests.support.report_scenario import GAME
 

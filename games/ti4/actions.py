@@ -89,7 +89,7 @@ def act(table: Table, board: Board, pack: Mapping[str, Any], catalog: Catalog, p
             raise ValueError("a tactical action needs the chance to draw its dice from")
         return _tactical(table, board, pack, catalog, player, action, standing or {}, chance)
     return Result(table, board, problems=[Problem(
-        "action", "", "an action is pass: true, strategic: CARD or tactical: ORDER")])
+        "action-kind", "", "an action is pass: true, strategic: CARD or tactical: ORDER")])
 
 
 def _moved_on(table: Table, board: Board, pack: Mapping[str, Any], player: str,

@@ -75,7 +75,7 @@ class Ctx:
         n = max(0, min(count, room))
         named = {k: int(v) for k, v in pools.items() if k in POOLS}
         if sum(named.values()) > n or set(pools) - set(POOLS):
-            self.bad("pools", f"{n} token(s) to place in {', '.join(POOLS)}", "pools")
+            self.bad("token-pools", f"{n} token(s) to place in {', '.join(POOLS)}", "pools")
             return
         named["tactic"] = named.get("tactic", 0) + n - sum(named.values())
         mine = self.d.pools.setdefault(self.player, {})
@@ -126,7 +126,7 @@ def _one(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
     elif do == "ready_planets":
         chosen = list(ch.get("planets") or ())
         if len(chosen) > int(e["count"]) or any(c.d.owner.get(x) != p for x in chosen):
-            c.bad("ready", f"at most {e['count']} of your planets", "planets")
+            c.bad("ready-planets", f"at most {e['count']} of your planets", "planets")
             return
         c.d.exhausted -= set(chosen)
         if chosen:
@@ -134,7 +134,7 @@ def _one(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
     elif do == "choose_speaker":
         who = ch.get("speaker", p)
         if who not in t.seats:
-            c.bad("speaker", f"{who} is not at the table", "speaker")
+            c.bad("speaker-player", f"{who} is not at the table", "speaker")
             return
         c.table = replace(t, speaker=who)
         c.say("speaker", f"{p} makes {who} the speaker.")
@@ -146,7 +146,7 @@ def _one(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
         system = ch.get("system")
         if system is not None:
             if system not in c.catalog.galaxy.tiles:
-                c.bad("system", f"no system {system}", "system")
+                c.bad("lock-system", f"no system {system}", "system")
                 return
             c.table = replace(t, locked={**t.locked, str(system): p})
             c.say("lock", f"{p} locks {system}: no other player may activate it this round.")
@@ -154,7 +154,7 @@ def _one(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
         system = ch.get("system")
         if system is not None:
             if p not in c.d.tokens.get(system, set()):
-                c.bad("recover", f"you have no command token in {system}", "system")
+                c.bad("recover-token", f"you have no command token in {system}", "system")
                 return
             c.d.tokens[system].discard(p)
             c.d.pools[p]["tactic"] = c.d.pools[p].get("tactic", 0) + 1
@@ -186,7 +186,7 @@ def _research(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
     techs = c.pack["technologies"]
     have = c.table.players[c.player].techs
     if tid not in techs or tid in have:
-        c.bad("research", f"{tid} is not a technology you may research", "tech")
+        c.bad("research-tech", f"{tid} is not a technology you may research", "tech")
         return
     missing = [r for r in techs[tid]["requires"] if r not in have]
     if missing:
@@ -201,11 +201,11 @@ def _place(c: Ctx, unit: str, pid: object) -> None:
     if pid is None:
         return
     if not isinstance(pid, str) or c.d.owner.get(pid) != c.player:
-        c.bad("place-planet", f"{pid} is not a planet you control", "planet")
+        c.bad("structure-planet", f"{pid} is not a planet you control", "planet")
         return
     spec = c.catalog.unit(unit, c.player)
     if c.d.total(c.player, unit) >= spec.limit:
-        c.bad("place-limit", f"all {spec.limit} of your {unit} are on the board", "planet")
+        c.bad("structure-limit", f"all {spec.limit} of your {unit} are on the board", "planet")
         return
     c.d.add(planet(pid), c.player, unit)
     c.say("place", f"{c.player} places a {unit} on {pid}.")
@@ -218,7 +218,7 @@ def _produce_at_home(c: Ctx, ch: Mapping[str, Any]) -> None:
     home = str(c.pack["factions"][c.table.factions[c.player]]["home"])
     if not isinstance(build, Mapping) or not all(isinstance(n, int) and n > 0
                                                  for n in build.values()):
-        c.bad("build", "build: maps a unit to how many", "build")
+        c.bad("home-build", "build: maps a unit to how many", "build")
         return
     found = produce_problems(c.d.freeze(), c.catalog, c.player, home, dict(build), 10**6)
     for prob in found:

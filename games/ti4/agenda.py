@@ -105,6 +105,8 @@ def agenda_phase(table: Table, board: Board, pack: Mapping[str, Any], catalog: C
         b = d.freeze()
         top = max(tally.values()) if tally else 0
         leaders = [o for o, v in tally.items() if v == top]
+        if not leaders:     # nothing to elect: the agenda is discarded
+            continue
         won = leaders[0]
         if len(leaders) > 1:
             said = ties[k] if k < len(ties) else None

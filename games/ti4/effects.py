@@ -71,16 +71,21 @@ class Ctx:
         return True
 
     def gain_tokens(self, count: int, pools: Mapping[str, int]) -> None:
-        room = int(self.pack["rules"]["tokens"]["total"]) - self.d.tokens_of(self.player)
-        n = max(0, min(count, room))
-        named = {k: int(v) for k, v in pools.items() if k in POOLS}
-        if sum(named.values()) > n or set(pools) - set(POOLS):
-            self.bad("token-pools", f"{n} token(s) to place in {', '.join(POOLS)}", "pools")
+        """Up to ``count`` tokens, never past the total (T37): into the pools named, in the
+        order tactic, fleet, strategy, as far as they go; the rest into the tactic pool."""
+        if set(pools) - set(POOLS) or not all(isinstance(v, int) and v >= 0
+                                              for v in pools.values()):
+            self.bad("token-pools", f"tokens go to {', '.join(POOLS)}, whole numbers",
+                     "pools")
             return
-        named["tactic"] = named.get("tactic", 0) + n - sum(named.values())
+        room = int(self.pack["rules"]["tokens"]["total"]) - self.d.tokens_of(self.player)
+        n = left = max(0, min(count, room))
         mine = self.d.pools.setdefault(self.player, {})
-        for k, v in named.items():
-            mine[k] = mine.get(k, 0) + v
+        for k in POOLS:
+            put = min(left, int(pools.get(k, 0)))
+            mine[k] = mine.get(k, 0) + put
+            left -= put
+        mine["tactic"] = mine.get("tactic", 0) + left
         self.say("tokens", f"{self.player} gains {n} command token(s)"
                  + (f" ({count - n} past the limit of 16 lost)" if n < count else "") + ".",
                  count=n)

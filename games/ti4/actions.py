@@ -59,12 +59,15 @@ def next_turn(table: Table, pack: Mapping[str, Any], after: str) -> str | None:
 
 
 def act(table: Table, board: Board, pack: Mapping[str, Any], catalog: Catalog, player: str,
-        action: Mapping[str, Any], *, secondaries: Mapping[str, Mapping[str, Any]] | None = None,
+        action: object, *, secondaries: Mapping[str, Mapping[str, Any]] | None = None,
         standing: Mapping[str, object] | None = None, chance: Chance | None = None) -> Result:
     """One action of ``player``: ``{pass: true}``, ``{strategic: CARD, choices: [...]}`` or
     ``{tactical: ORDER, pay: {exhaust, trade_goods}, custodians: {exhaust, trade_goods}}``.
     ``secondaries`` maps the other players to ``{follow: bool, choices: [...]}``."""
     bad: list[Problem] = []
+    if not isinstance(action, Mapping):
+        return Result(table, board, problems=[Problem(
+            "action-kind", "", "an action is pass: true, strategic: CARD or tactical: ORDER")])
     if table.ended:
         bad.append(Problem("game-over", "", "the game is over"))
     elif table.turn != player:
@@ -187,6 +190,11 @@ def _tactical(table: Table, board: Board, pack: Mapping[str, Any], catalog: Cata
                            f"{holder} has locked {system} this round"))
     closed = centre_planets(catalog)
     t, events = table, []
+    for key in ("pay", "custodians"):
+        if action.get(key) is not None:
+            bad += effects.payment_problems(action[key], key)
+    if bad:
+        return Result(table, board, problems=bad)
     taking = action.get("custodians")
     if taking is not None and not table.custodians_taken:
         cost = int(pack["rules"]["custodians_cost"])

@@ -28,6 +28,21 @@ Event = dict[str, Any]
 TECH_ONLY = ("unit_cost", "unit_move", "unit_combat", "unit_override")
 
 
+def payment_problems(value: object, path: str, *, alone: bool = True) -> list[Problem]:
+    """A payment's shape: ``{exhaust: [planet ids], trade_goods: n}``, both optional (with
+    ``alone`` false, inside a choice that has other keys too)."""
+    if not isinstance(value, Mapping) or (alone and set(value) - {"exhaust", "trade_goods"}):
+        return [Problem("pay-shape", path, "a payment is {exhaust: [planets], trade_goods: n}")]
+    planets = value.get("exhaust") or []
+    tg = value.get("trade_goods") or 0
+    if not isinstance(planets, list) or not all(isinstance(p, str) for p in planets) \
+            or len(set(planets)) != len(planets) or not isinstance(tg, int) \
+            or isinstance(tg, bool) or tg < 0:
+        return [Problem("pay-shape", path, "exhaust: is a list of distinct planet ids, "
+                        "trade_goods: a whole number")]
+    return []
+
+
 @dataclass
 class Ctx:
     """One resolution's working copies: the table (immutable, replaced) and a board draft."""
@@ -50,6 +65,10 @@ class Ctx:
     def pay(self, choice: Mapping[str, Any], what: str, need: int) -> bool:
         """Exhaust the named planets and spend the named trade goods for ``need`` ``what``
         ("resources" or "influence"); refused if they fall short."""
+        shape = payment_problems(choice, self.path, alone=False)
+        if shape:
+            self.problems += shape
+            return False
         got = 0
         for pid in choice.get("exhaust") or ():
             if self.d.owner.get(pid) != self.player or pid in self.d.exhausted:

@@ -134,3 +134,16 @@ def test_custodians_cost_6_influence_and_give_1_vp() -> None:
     assert not r.problems, r.problems
     assert r.table.custodians_taken and r.table.players["red"].vp == 1
     assert r.table.players["red"].trade_goods == 0 and "aurel" in r.board.exhausted
+
+
+def test_malformed_actions_and_payments_are_refused_not_crashed() -> None:
+    data, cat, board, t = phase()
+    assert codes(act(t, board, data, cat, "blue", ["pass"])) == {"action-kind"}
+    assert codes(act(t, board, data, cat, "blue", {"dance": 1})) == {"action-kind"}
+    order = {"activate": "H2", "produce": {"wing": 2}}
+    r = act(t, board, data, cat, "blue", {"tactical": order, "pay": {"exhaust": "brannock"}},
+            chance=Dice())
+    assert codes(r) == {"pay-shape"} and r.table is t
+    r = act(t, board, data, cat, "blue", {"strategic": "command", "choices": [
+        {}, {"tokens": 1, "exhaust": [["x"]]}]})
+    assert codes(r) == {"pay-shape"}

@@ -277,7 +277,7 @@ def score(c: Ctx, oid: str, ch: Mapping[str, Any], *, public: bool) -> None:
         return
     why = meets(spec["test"], c.d, c.pack, c.catalog, c.table, c.player)
     if why:
-        c.bad("score-unmet", why, key)
+        c.bad("score-unmet", f"the objective is not met: {why}", key)
         return
     test = spec["test"]
     if test["test"] == "spend":

@@ -81,3 +81,26 @@ def board(space: Mapping[str, Mapping[str, Mapping[str, int]]] | None = None,
     return Board.from_data({"space": space or {}, "planets": planets or {},
                             "owner": owner or {}, "tokens": tokens or {}, "pools": full,
                             "damaged": damaged or {}})
+
+
+#: The table side (games/ti4/table.py and the phases): seats and factions by player count.
+SEATS = ("red", "blue", "green", "yellow", "white", "black")
+FACTION_OF = {"red": "aurel", "blue": "brannock", "green": "cassiel", "yellow": "drummond",
+              "white": "esker", "black": "fallow"}
+LAYOUT_OF = {3: "small-3", 4: "small-4", 5: "large-5", 6: "large-6"}
+
+
+def table_game(players: int = 4, chance: Any = None) -> tuple[dict[str, Any], Catalog, Board,
+                                                                Any]:
+    """A real stand-in game at set-up: (pack, catalog, board, table); the red player speaks.
+    The decks are in pack order unless ``chance`` shuffles them."""
+    from games.ti4.board import start
+    from games.ti4.table import set_up
+
+    data = pack.standin()
+    seats = SEATS[:players]
+    factions = {p: FACTION_OF[p] for p in seats}
+    homes = [data["factions"][factions[p]]["home"] for p in seats]
+    cat = Catalog.from_pack(data, LAYOUT_OF[players], homes)
+    return data, cat, start(data, cat, factions), set_up(data, seats, factions, "red",
+                                                         chance or Dice())

@@ -20,14 +20,9 @@ import pytest
 
 from pbem.game import registry
 from pbem.mail.compose import (
-    _DIRECT,
     Attachment,
     _address_pairs,
-    _base64_lines,
-    _fold,
-    _header_line,
     _headers,
-    _text_part,
     compose,
     compose_wire,
     header_safe,
@@ -37,6 +32,7 @@ from pbem.mail.compose import (
 from pbem.mail.outbox_entry import prepare
 from pbem.mail.plainheaders import fold_words as _fold_words
 from pbem.mail.plainheaders import starts_on_the_name_line as _starts_on_the_name_line
+from pbem.mail.wire import _DIRECT, _base64_lines, _fold, header_line, text_part
 from pbem.render import mails
 from tests.support import conformance
 
@@ -214,7 +210,7 @@ def test_headers_written_directly_are_what_the_email_package_writes() -> None:
                 value = msgid() if i % 4 == 1 else make_msgid(domain="x" * (i % 60) + ".org")
             elif name == "references" and i % 2:
                 value = " ".join(msgid() for _ in range(1 + i % 3))
-            fast = _outcome(_header_line, header, value)
+            fast = _outcome(header_line, header, value)
             assert fast == _outcome(_reference, header, value), (header, value)
             direct += fast == f"{header}: {value}\r\n".encode("ascii", "replace")
     assert direct > 2000  # the fast path was taken, not only the fallback
@@ -241,7 +237,7 @@ def test_dates_written_directly_are_what_the_email_package_writes() -> None:
             value = value[:-5] + rng.choice(["-0000", "+0099", "+2400", "GMT", "+0000"])
         elif i % 7 == 3:
             value = value.replace(f" {when.year:04d} ", f" {when.year % 100:02d} ")
-        fast = _outcome(_header_line, "Date", value)
+        fast = _outcome(header_line, "Date", value)
         assert fast == _outcome(_fold, "Date", value), value
         direct += fast == f"Date: {value}\r\n".encode("ascii")
     assert direct > 1000
@@ -265,7 +261,7 @@ def test_long_plain_headers_are_folded_as_the_email_package_folds_them() -> None
             value = value.replace(" ", "  ", 1) if " " in value else " " + value
         elif i % 19 == 0:
             value += " =?utf-8?q?x?="
-        fast = _outcome(_header_line, name, value)
+        fast = _outcome(header_line, name, value)
         assert fast == _outcome(_reference, name, value), (name, value)
         folded += b"\r\n " in fast if isinstance(fast, bytes) else 0
     assert folded > 1500
@@ -310,7 +306,7 @@ def test_non_ascii_unstructured_headers_decode_to_their_text() -> None:
         value = header_safe(" ".join(words), limit=900)
         if not value or value.isascii():
             continue
-        line = _header_line(name, value)
+        line = header_line(name, value)
         if line == _fold(name, value):
             continue  # (whose decoding is the email package's affair: it may lose a space)
         parsed = email.message_from_bytes(line + b"\r\nbody\r\n", policy=policy.default)
@@ -384,7 +380,7 @@ def test_text_with_long_lines_takes_the_shorter_encoding() -> None:
         chars = [rng.choice("é=✓\t") if rng.random() < share else rng.choice(string.ascii_letters
                  + " <>/\"") for _ in range(rng.randint(1000, 4000))]
         text = "".join(chars) + "\nshort line\n"
-        part = _text_part("html", text)
+        part = text_part("html", text)
         head, _, body = part.partition(b"\r\n\r\n")
         data = text.encode()
         qp = binascii.b2a_qp(data, istext=True).replace(b"\n", b"\r\n")

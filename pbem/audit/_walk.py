@@ -152,23 +152,27 @@ class _Memo:
     replay, replay.gather_orders), the window once per order file (the chance check) and
     again at the resolution. Results are handed out by reference; the rules core never
     mutates its inputs. The order checks read the game's ``order_view`` (pbem.game.views: its
-    ``view`` where it has none), as acceptance does."""
+    ``view`` where it has none), as acceptance does; the views are kept by the engine's one
+    view cache (pbem.game.views.ViewCache, which the renderer keeps too), for one state: the
+    walk's."""
 
     _NONE: Any = object()  # no window remembered yet (a game's window may be None)
 
     def __init__(self, plugin: GamePlugin) -> None:
         self._plugin = plugin
         self._state: Any = None
-        self._views: dict[str | None, Any] = {}
+        self._views = views.ViewCache(1)
         self._checked: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
         self._window: Any = self._NONE
+        if getattr(plugin, views.ORDER_VIEW, None) is not None:
+            self.order_view = self._order_view
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
     def _at(self, state: dict[str, Any]) -> None:
         if state is not self._state:
-            self._state, self._views, self._checked = state, {}, {}
+            self._state, self._checked = state, {}
             self._window = self._NONE
 
     def window(self, state: dict[str, Any]) -> Any:
@@ -177,11 +181,11 @@ class _Memo:
             self._window = self._plugin.window(state)
         return self._window
 
-    def order_view(self, state: dict[str, Any], power: str) -> Any:
-        self._at(state)
-        if power not in self._views:
-            self._views[power] = views.order_view(self._plugin, state, power)
-        return self._views[power]
+    def view(self, state: dict[str, Any], power: str | None) -> Any:
+        return self._views.view(self._plugin, state, power)
+
+    def _order_view(self, state: dict[str, Any], power: str) -> Any:
+        return self._views.order_view(self._plugin, state, power)
 
     def normalize_orders(self, body: Any, view: Any) -> Any:
         key = (id(body), id(view))

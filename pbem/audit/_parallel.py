@@ -55,9 +55,26 @@ class Signed(NamedTuple):
     key: str
     orders: Any  # the parsed body as the YAML loader gives it (replay.json_safe: as logged)
     entropy: Any
+    matches: bool = False  # a worker found it matches its entry (signed_matches); orders None
 
 
 Outcome = Signed | list[Problem]  # the problems: verify_orders refused it (Rejected)
+
+
+def signed_matches(body: Mapping[str, Any], v: Signed, game_id: str) -> bool:
+    """Whether an orders entry's body describes the order file it holds: the game, its power,
+    turn, seq, digest and key as signed, and its parsed orders those of the signed text (the
+    parsed body equal to the logged orders is equal as JSON data too: the log's keys are
+    strings, which an int key never equals; so json_safe only where they differ). The walk
+    names what differs where this is False (pbem.audit._walk.Walker.orders)."""
+    try:
+        described = (game_id, body["power"], body["turn"], body["seq"], body["sha256"],
+                     body["key"])
+        logged = body["orders"]
+    except KeyError:
+        return False
+    return (described == (v.game, v.power, v.turn, v.seq, v.sha256, v.key)
+            and (v.orders == logged or replay.json_safe(v.orders) == logged))
 
 
 def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey],
@@ -262,6 +279,8 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
         if entry.kind == replay.ORDERS and isinstance(body, dict) and "text" in body:
             try:
                 outcome = signed_outcome(str(body["text"]), game_id, keys, by_fp)
+                if not isinstance(outcome, list) and signed_matches(body, outcome, game_id):
+                    outcome = outcome._replace(orders=None, matches=True)  # not sent back
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
         out.append(Ahead(True, version, outcome, (entry.seq, entry.prev, entry.kind,

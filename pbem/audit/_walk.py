@@ -23,7 +23,7 @@ from pbem import canonical
 from pbem.audit._chain import Record, Withheld
 from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._lookup import LogLookup, Secrets
-from pbem.audit._parallel import Ahead, signed_outcome
+from pbem.audit._parallel import Ahead, Signed, signed_matches, signed_outcome
 from pbem.audit._press import press_problem
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
 from pbem.audit._votes import VoteBook
@@ -404,23 +404,8 @@ class Walker:
             v = signed_outcome(str(b["text"]), self.game_id, self.keys, self._by_fingerprint())
         if isinstance(v, list):
             raise self._rejected(entry, power, key, v)
-        expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],
-                                    "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
-        recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
-                 "sha256": v.sha256, "key": v.key}
-        for name in expected:
-            if expected[name] != recorded[name]:
-                raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
-                                f"{recorded[name]} in the signed order file",
-                                "the entry does not describe the order file it holds")
-        # The parsed body equal to the logged orders is equal as JSON data too (the log's keys
-        # are strings, which an int key never equals): json_safe only where they differ.
-        if v.orders != b["orders"] and (parsed := replay.json_safe(v.orders)) != b["orders"]:
-            path, want, got = _first_difference(parsed, b["orders"])
-            raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
-                            f"{_short(got)} (the entry's parsed orders)",
-                            "the parsed orders the referee logged are not what the player "
-                            "signed")
+        if not (v.matches or signed_matches(b, v, self.game_id)):
+            self._mismatched(entry, b, v)
         try:
             self.chance.orders(b, v.entropy, None if self.state is None
                                else self.plugin.window(self.state))
@@ -448,6 +433,23 @@ class Walker:
         ref = ref_of(entry)
         assert ref is not None
         self.since.append(ref)
+
+    def _mismatched(self, entry: Entry, b: dict[str, Any], v: Signed) -> None:
+        """Raise for the first field in which an orders entry does not describe its signed
+        order file (pbem.audit._parallel.signed_matches said it does not)."""
+        expected: dict[str, Any] = {"game": self.game_id, "power": b["power"], "turn": b["turn"],
+                                    "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
+        recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+                                    "sha256": v.sha256, "key": v.key}
+        for name in expected:
+            if expected[name] != recorded[name]:
+                raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
+                                f"{recorded[name]} in the signed order file",
+                                "the entry does not describe the order file it holds")
+        path, want, got = _first_difference(replay.json_safe(v.orders), b["orders"])
+        raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
+                        f"{_short(got)} (the entry's parsed orders)",
+                        "the parsed orders the referee logged are not what the player signed")
 
     def _standing_file(self, entry: Entry, b: dict[str, Any]) -> None:
         """A standing file (turn: standing): only the game's standing sections, no chance

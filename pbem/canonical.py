@@ -6,9 +6,14 @@ import hashlib
 import json
 from typing import Any
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                            check_circular=False)
 """Made once: ``json.dumps`` with these options builds a new encoder on every call (states are
-encoded on every resolution and replay step). It keeps only its options, so sharing it is safe."""
+encoded on every resolution and replay step). It keeps only its options, so sharing it is safe.
+No cycle check: what is encoded is JSON data (parsed, or made by the rules as plain data), and
+the check kept a table of every container encoded, a fifth of a state's encoding time (a
+4000 A.D. state at turn 1,000: 0.088 -> 0.068 ms); the bytes are the same, and a cycle would
+still fail, with RecursionError for ValueError."""
 
 
 def dumps(value: Any) -> str:

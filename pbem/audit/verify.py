@@ -275,7 +275,7 @@ def _audit(src: Source, checkpoints: Sequence[Checkpoint],
         try:
             for raw, found in stream:
                 record = chain.record(raw, found is not None and found.verified,
-                                      None if found is None else found.entry)
+                                      None if found is None else found.fields())
                 if record.seq in wanted:
                     hashes[record.seq] = record.hash
                 if failed is not None or walker is None:

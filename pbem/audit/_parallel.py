@@ -294,7 +294,7 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
                 outcome = None
         spaces = -1
         pad = body.get("pad") if type(body) is dict else None
-        if type(pad) is str and len(pad) >= PAD_SENT and pad.count(" ") == len(pad):
+        if type(pad) is str and len(pad) >= PAD_SENT and pad == " " * len(pad):  # memcmp
             spaces, body["pad"] = len(pad), ""
         out.append(Ahead(True, version, outcome, (entry.seq, entry.prev, entry.kind,
                                                    entry.time, body, entry.hash), spaces))

@@ -25,6 +25,8 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
+from pbem import canonical
+from pbem.audit._pad import pad_fault
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.orderdoc import verify_orders
@@ -108,6 +110,8 @@ class Ahead(NamedTuple):
     outcome: Outcome | None = None
     entry: tuple[int, str, str, str, Any, str] | None = None
     spaces: int = -1  # the body's pad was this many spaces, sent as "" (-1: sent as it is)
+    pad_ok: bool = False  # an orders entry's pad passed pbem.audit._pad.pad_fault
+    events: bytes | None = None  # a resolve entry's recorded events, canonically encoded
 
     def fields(self) -> tuple[int, str, str, str, Any, str] | None:
         """The entry's fields as the worker read them, its pad's spaces put back (an order
@@ -292,10 +296,30 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
                     outcome = outcome._replace(orders=None, matches=True)  # not sent back
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
+        pad_ok, events = _line_checks(entry, len(raw))
         spaces = -1
         pad = body.get("pad") if type(body) is dict else None
         if type(pad) is str and len(pad) >= PAD_SENT and pad == " " * len(pad):  # memcmp
             spaces, body["pad"] = len(pad), ""
         out.append(Ahead(True, version, outcome, (entry.seq, entry.prev, entry.kind,
-                                                   entry.time, body, entry.hash), spaces))
+                                                   entry.time, body, entry.hash), spaces,
+                         pad_ok, events))
     return out
+
+
+def _line_checks(entry: glog.Entry, line: int) -> tuple[bool, bytes | None]:
+    """The walk's work on a line that needs no state, done here: whether an orders entry's pad
+    is right (pbem.audit._pad) and a resolve entry's events as the canonical bytes the replay
+    compares with its own (pbem.store.replay.replay_resolution). Where this fails the walk
+    does it itself and meets the failure in order."""
+    body = entry.body
+    if type(body) is not dict:
+        return False, None
+    try:
+        if entry.kind == replay.ORDERS:
+            return pad_fault(entry, line) is None, None
+        if entry.kind == replay.RESOLVE and "events" in body:
+            return False, canonical.encode(body["events"])
+    except Exception:  # noqa: BLE001 - the walk meets the same failure itself
+        pass
+    return False, None

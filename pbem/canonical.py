@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                            check_circular=False)
 """Made once: ``json.dumps`` with these options builds a new encoder on every call (states are
-encoded on every resolution and replay step). It keeps only its options, so sharing it is safe."""
+encoded on every resolution and replay step). It keeps only its options, so sharing it is safe.
+No cycle check: what is encoded is JSON data (parsed, or made by the rules as plain data), and
+the check kept a table of every container encoded, a fifth of a state's encoding time (a
+4000 A.D. state at turn 1,000: 0.088 -> 0.068 ms); the bytes are the same, and a cycle would
+still fail, with RecursionError for ValueError."""
 
 
 def dumps(value: object) -> str:
@@ -22,3 +28,43 @@ def encode(value: object) -> bytes:
 def digest(value: object) -> str:
     """SHA-256 hex digest of the canonical encoding."""
     return hashlib.sha256(encode(value)).hexdigest()
+
+
+class Digests:
+    """``digest`` of a sequence of states (mappings) that share parts by identity, e.g. the
+    board data a game copies once and hands from state to state: a top-level value that is the
+    very object of the previous state is encoded once and its bytes kept while the states hold
+    it; the rest is encoded in runs of consecutive keys. The same digest as ``digest``: a
+    mapping's canonical encoding is its items in sorted key order, joined by commas in braces.
+    Relies on what the rules core promises (pbem.game.plugin: pure, inputs never mutated), as
+    every cache by identity does; it holds the previous state's top-level values only."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] = {}  # the previous state's top-level values
+        self._kept: dict[str, tuple[Any, bytes]] = {}  # key -> (value, its item's bytes)
+
+    def digest(self, value: Any) -> str:
+        if type(value) is not dict or not all(type(k) is str for k in value):
+            self._last, self._kept = {}, {}
+            return digest(value)
+        last, kept = self._last, self._kept
+        parts: list[bytes] = []
+        run: dict[str, Any] = {}
+        now: dict[str, tuple[Any, bytes]] = {}
+        for key in sorted(value):
+            item = value[key]
+            hit = kept.get(key)
+            if hit is None and key in last and last[key] is item:
+                hit = (item, encode({key: item})[1:-1])  # the same object again: keep it
+            if hit is None or hit[0] is not item:
+                run[key] = item
+                continue
+            if run:
+                parts.append(encode(run)[1:-1])
+                run = {}
+            parts.append(hit[1])
+            now[key] = hit
+        if run:
+            parts.append(encode(run)[1:-1])
+        self._last, self._kept = dict(value), now
+        return hashlib.sha256(b"{" + b",".join(parts) + b"}").hexdigest()

@@ -19,6 +19,7 @@ from pbem.store.replay import ORDERS
 
 if TYPE_CHECKING:
     from pbem.game.shapes import GameView
+    from pbem.store.records import LogBody
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -107,14 +108,18 @@ class ChainReader:
         self._duplicate = duplicate
         self._withheld: set[int] = set()
 
-    def record(self, raw: bytes, verified: bool = False) -> Record:
+    def record(self, raw: bytes, verified: bool = False,
+               parsed: tuple[int, str, str, str, LogBody, str] | None = None) -> Record:
         """The next line's record, verified and linked (LogError names the line and seq);
-        ``verified``: a worker has parsed and hashed this whole-entry line already."""
+        ``verified``: a worker has parsed and hashed this whole-entry line already, and
+        ``parsed`` holds the entry's fields as it read them (then the line is not read again)."""
         lineno = self.first_line + self.count
         record: Record
         if raw.startswith(b'{"body":'):
-            record = glog.verified_entry(raw) if verified else glog.parse_entry(
-                raw, lineno, self.source)
+            if not verified:
+                record = glog.parse_entry(raw, lineno, self.source)
+            else:
+                record = glog.verified_entry(raw) if parsed is None else Entry(*parsed)
         else:
             record = _parse_withheld(raw, lineno, self.source, self.header)
             self._withheld.add(record.seq)

@@ -25,6 +25,8 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
+from pbem import canonical
+from pbem.audit._pad import pad_fault
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.orderdoc import verify_orders
@@ -40,6 +42,7 @@ MOST_WORKERS = 4  # the walk uses what they find at about the rate four of them 
 MOST_KEPT = 0.9  # the largest share of the chunks the walk keeps (_Share)
 STEAL = True  # the walk shares the chunks with the workers (False: they check all, it waits)
 _BODY = b'{"body":'
+PAD_SENT = 256  # a pad of this many spaces or more is sent back as its length (Ahead.fields)
 
 
 class Signed(NamedTuple):
@@ -53,11 +56,28 @@ class Signed(NamedTuple):
     seq: Any
     sha256: str
     key: str
-    orders: Any  # the parsed body as JSON data (replay.json_safe)
+    orders: Any  # the parsed body as the YAML loader gives it (replay.json_safe: as logged)
     entropy: Any
+    matches: bool = False  # a worker found it matches its entry (signed_matches); orders None
 
 
 Outcome = Signed | list[Problem]  # the problems: verify_orders refused it (Rejected)
+
+
+def signed_matches(body: Mapping[str, Any], v: Signed, game_id: str) -> bool:
+    """Whether an orders entry's body describes the order file it holds: the game, its power,
+    turn, seq, digest and key as signed, and its parsed orders those of the signed text (the
+    parsed body equal to the logged orders is equal as JSON data too: the log's keys are
+    strings, which an int key never equals; so json_safe only where they differ). The walk
+    names what differs where this is False (pbem.audit._walk.Walker.orders)."""
+    try:
+        described = (game_id, body["power"], body["turn"], body["seq"], body["sha256"],
+                     body["key"])
+        logged = body["orders"]
+    except KeyError:
+        return False
+    return (described == (v.game, v.power, v.turn, v.seq, v.sha256, v.key)
+            and (v.orders == logged or replay.json_safe(v.orders) == logged))
 
 
 def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey],
@@ -75,17 +95,30 @@ def signed_outcome(text: str, game_id: str, keys: Mapping[str, PublicKey],
         v = verify_orders(text, keys_for, fingerprints=by_fp)
     except Rejected as exc:
         return list(exc.problems)
-    return Signed(v.game, v.power, v.turn, v.seq, v.sha256, v.key_fingerprint,
-                  replay.json_safe(v.body), v.entropy)
+    return Signed(v.game, v.power, v.turn, v.seq, v.sha256, v.key_fingerprint, v.body,
+                  v.entropy)
 
 
 class Ahead(NamedTuple):
-    """A worker's findings for one line: it parsed and hashed the whole entry (``verified``)
-    and, for an order file, its outcome against the keys of version ``keys``."""
+    """A worker's findings for one line: it parsed and hashed the whole entry (``verified``),
+    which it hands over as its fields (``entry``: seq, prev, kind, time, body, hash; the walk
+    does not parse the line again: unpickling them costs a third of ``json.loads``) and, for an
+    order file, its outcome against the keys of version ``keys``."""
 
     verified: bool
     keys: int = -1
     outcome: Outcome | None = None
+    entry: tuple[int, str, str, str, Any, str] | None = None
+    spaces: int = -1  # the body's pad was this many spaces, sent as "" (-1: sent as it is)
+    pad_ok: bool = False  # an orders entry's pad passed pbem.audit._pad.pad_fault
+    events: bytes | None = None  # a resolve entry's recorded events, canonically encoded
+
+    def fields(self) -> tuple[int, str, str, str, Any, str] | None:
+        """The entry's fields as the worker read them, its pad's spaces put back (an order
+        file's pad is most of its line: 6 KiB not pickled twice)."""
+        if self.entry is not None and self.spaces >= 0:
+            self.entry[4]["pad"] = " " * self.spaces
+        return self.entry
 
 
 KeysNow = Callable[[], tuple[int, dict[str, str]]]
@@ -259,7 +292,34 @@ def check_chunk(lines: list[bytes], first_line: int, source: str, game_id: str, 
         if entry.kind == replay.ORDERS and isinstance(body, dict) and "text" in body:
             try:
                 outcome = signed_outcome(str(body["text"]), game_id, keys, by_fp)
+                if not isinstance(outcome, list) and signed_matches(body, outcome, game_id):
+                    outcome = outcome._replace(orders=None, matches=True)  # not sent back
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
-        out.append(Ahead(True, version, outcome))
+        pad_ok, events = _line_checks(entry, len(raw))
+        spaces = -1
+        pad = body.get("pad") if type(body) is dict else None
+        if type(pad) is str and len(pad) >= PAD_SENT and pad == " " * len(pad):  # memcmp
+            spaces, body["pad"] = len(pad), ""
+        out.append(Ahead(True, version, outcome, (entry.seq, entry.prev, entry.kind,
+                                                   entry.time, body, entry.hash), spaces,
+                         pad_ok, events))
     return out
+
+
+def _line_checks(entry: glog.Entry, line: int) -> tuple[bool, bytes | None]:
+    """The walk's work on a line that needs no state, done here: whether an orders entry's pad
+    is right (pbem.audit._pad) and a resolve entry's events as the canonical bytes the replay
+    compares with its own (pbem.store.replay.replay_resolution). Where this fails the walk
+    does it itself and meets the failure in order."""
+    body = entry.body
+    if type(body) is not dict:
+        return False, None
+    try:
+        if entry.kind == replay.ORDERS:
+            return pad_fault(entry, line) is None, None
+        if entry.kind == replay.RESOLVE and "events" in body:
+            return False, canonical.encode(body["events"])
+    except Exception:  # noqa: BLE001 - the walk meets the same failure itself
+        pass
+    return False, None

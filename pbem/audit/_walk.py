@@ -24,7 +24,8 @@ from pbem.audit._chain import Record, Withheld
 from pbem.audit._chance import ChanceAudit, ChanceProblem
 from pbem.audit._lookup import LogLookup, Secrets
 from pbem.audit._mailed import mailed_problem, said
-from pbem.audit._parallel import Ahead, signed_outcome
+from pbem.audit._pad import pad_fault
+from pbem.audit._parallel import Ahead, Signed, signed_matches, signed_outcome
 from pbem.audit._press import press_problem
 from pbem.audit._seats import SeatBook
 from pbem.audit._used import OrderRef, latest, misuse, ref_of
@@ -40,7 +41,7 @@ from pbem.protocol.keys import BadSignature, KeyError_, PublicKey
 from pbem.protocol.orderdoc import replaces
 from pbem.store import replay
 from pbem.store.gamedir import GENESIS_FORMAT
-from pbem.store.log import DOMAIN, Entry
+from pbem.store.log import Entry
 
 if TYPE_CHECKING:
     from pbem.game.shapes import GameState
@@ -158,23 +159,27 @@ class _Memo:
     replay, replay.gather_orders), the window once per order file (the chance check) and
     again at the resolution. Results are handed out by reference; the rules core never
     mutates its inputs. The order checks read the game's ``order_view`` (pbem.game.views: its
-    ``view`` where it has none), as acceptance does."""
+    ``view`` where it has none), as acceptance does; the views are kept by the engine's one
+    view cache (pbem.game.views.ViewCache, which the renderer keeps too), for one state: the
+    walk's."""
 
     _NONE: Any = object()  # no window remembered yet (a game's window may be None)
 
     def __init__(self, plugin: GamePlugin) -> None:
         self._plugin = plugin
         self._state: Any = None
-        self._views: dict[str | None, Any] = {}
+        self._views = views.ViewCache(1)
         self._checked: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
         self._window: Any = self._NONE
+        if getattr(plugin, views.ORDER_VIEW, None) is not None:
+            self.order_view = self._order_view
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._plugin, name)
 
     def _at(self, state: GameState) -> None:
         if state is not self._state:
-            self._state, self._views, self._checked = state, {}, {}
+            self._state, self._checked = state, {}
             self._window = self._NONE
 
     def window(self, state: GameState) -> Any:
@@ -183,11 +188,11 @@ class _Memo:
             self._window = self._plugin.window(state)
         return self._window
 
-    def order_view(self, state: GameState, power: str) -> Any:
-        self._at(state)
-        if power not in self._views:
-            self._views[power] = views.order_view(self._plugin, state, power)
-        return self._views[power]
+    def view(self, state: GameState, power: str | None) -> Any:
+        return self._views.view(self._plugin, state, power)
+
+    def _order_view(self, state: GameState, power: str) -> Any:
+        return self._views.order_view(self._plugin, state, power)
 
     def normalize_orders(self, body: Any, view: Any) -> Any:
         key = (id(body), id(view))
@@ -262,6 +267,7 @@ class Walker:
         t.powers = list(info.powers)
         self.state = initial
         self.version = 0  # counts state changes, to reuse acceptance-time order checks
+        self.digests = canonical.Digests()  # the states' digests (their unchanged parts once)
         self.standing: dict[str, dict[str, Any]] = {}
         self.checked: dict[str, tuple[int, str]] = {}
         self.retired: dict[str, tuple[str, int]] = {}  # fingerprint -> (power, seq replaced)
@@ -336,7 +342,7 @@ class Walker:
         elif record.kind == replay.ORDERS:
             self.orders(record, ahead, size)
         elif record.kind == replay.RESOLVE:
-            self.resolve(record)
+            self.resolve(record, None if ahead is None else ahead.events)
         elif record.kind == replay.GM:
             self.gm(record)
         elif record.kind == replay.KEY:
@@ -398,7 +404,8 @@ class Walker:
         if not isinstance(b, dict) or (b.keys() - {"entropy"}) != PADDED_FIELDS:
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
             raise self.fail(entry, "body", f"the fields {sorted(PADDED_FIELDS)}", found)
-        self._check_pad(entry, size)
+        if ahead is None or not ahead.pad_ok:  # a worker found it right: a pure function
+            self._check_pad(entry, size)
         power = b["power"]
         if power not in self.keys:
             raise self.fail(entry, "power", f"one of {', '.join(self.keys)}", power)
@@ -408,22 +415,8 @@ class Walker:
             v = signed_outcome(str(b["text"]), self.game_id, self.keys, self._by_fingerprint())
         if isinstance(v, list):
             raise self._rejected(entry, power, key, v)
-        expected: dict[str, Any] = {"game": self.game_id, "power": power, "turn": b["turn"],
-                                    "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
-        recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
-                 "sha256": v.sha256, "key": v.key}
-        for name in expected:
-            if expected[name] != recorded[name]:
-                raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
-                                f"{recorded[name]} in the signed order file",
-                                "the entry does not describe the order file it holds")
-        parsed = v.orders
-        if parsed != b["orders"]:
-            path, want, got = _first_difference(parsed, b["orders"])
-            raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
-                            f"{_short(got)} (the entry's parsed orders)",
-                            "the parsed orders the referee logged are not what the player "
-                            "signed")
+        if not (v.matches or signed_matches(b, v, self.game_id)):
+            self._mismatched(entry, b, v)
         try:
             self.chance.orders(b, v.entropy, None if self.state is None
                                else self.plugin.window(self.state))
@@ -452,6 +445,23 @@ class Walker:
         ref = ref_of(entry)
         assert ref is not None
         self.since.append(ref)
+
+    def _mismatched(self, entry: Entry, b: dict[str, Any], v: Signed) -> None:
+        """Raise for the first field in which an orders entry does not describe its signed
+        order file (pbem.audit._parallel.signed_matches said it does not)."""
+        expected: dict[str, Any] = {"game": self.game_id, "power": b["power"], "turn": b["turn"],
+                                    "seq": b["seq"], "sha256": b["sha256"], "key": b["key"]}
+        recorded: dict[str, Any] = {"game": v.game, "power": v.power, "turn": v.turn, "seq": v.seq,
+                                    "sha256": v.sha256, "key": v.key}
+        for name in expected:
+            if expected[name] != recorded[name]:
+                raise self.fail(entry, name, f"{expected[name]} (as the entry records it)",
+                                f"{recorded[name]} in the signed order file",
+                                "the entry does not describe the order file it holds")
+        path, want, got = _first_difference(replay.json_safe(v.orders), b["orders"])
+        raise self.fail(entry, f"orders.{path}", f"{_short(want)} (the signed text)",
+                        f"{_short(got)} (the entry's parsed orders)",
+                        "the parsed orders the referee logged are not what the player signed")
 
     def _standing_file(self, entry: Entry, b: dict[str, Any]) -> None:
         """A standing file (turn: standing): only the game's standing sections, no chance
@@ -526,7 +536,8 @@ class Walker:
         if remember:
             self.checked[power] = (self.version, str(b["sha256"]))
 
-    def resolve(self, entry: Entry) -> None:
+    def resolve(self, entry: Entry, events: bytes | None = None) -> None:
+        """``events``: the entry's events canonically encoded, where a worker did it."""
         b = entry.body
         if not isinstance(b, dict) or not b.keys() >= RESOLVE_FIELDS:
             found = sorted(b) if isinstance(b, dict) else type(b).__name__
@@ -593,7 +604,9 @@ class Walker:
         try:
             result = replay.replay_resolution(plugin, state, self.standing, entry,
                                               game_id=self.game_id, step=self.step,
-                                              k=self.chance.k, standing_files=self.kept)
+                                              k=self.chance.k, standing_files=self.kept,
+                                              recorded_events=events,
+                                              state_digest=self.digests.digest)
         except replay.ReplayMismatch as exc:
             raise self._mismatch(entry, state, exc) from None
         except ChanceError as exc:
@@ -703,20 +716,13 @@ class Walker:
         self.tally.used_checked += 1
 
     def _check_pad(self, entry: Entry, line: int | None = None) -> None:
-        """The pad (pbem.store.replay.padded) holds only spaces and brings the entry to its size
-        class (replay.ORDERS_CLASS, or the next 1 KiB past it for a longer file): it carries
-        nothing, and a public export shows only the class of the entry's length, the same
-        with an escrow or without. ``line``: the length of the entry's verified (canonical)
-        line, from which the body's encoded length follows without encoding it again."""
-        pad = entry.body.get("pad")
-        if line is None:
-            body = len(canonical.encode(entry.body))
-        else:
-            body = line - len(b'{"body":') - len(_link_tail(entry))
-        size = len(DOMAIN) + len(b'{"body":') + body
-        bare = size - len(str(pad)) if isinstance(pad, str) else size
-        want = replay.padded_size(bare, replay.ORDERS_CLASS)
-        if not isinstance(pad, str) or pad != " " * len(pad) or size != want:
+        """The pad holds only spaces and brings the entry to its size class (pbem.audit._pad):
+        it carries nothing, and a public export shows only the class of the entry's length,
+        the same with an escrow or without."""
+        fault = pad_fault(entry, line)
+        if fault is not None:
+            want, size = fault
+            pad = entry.body.get("pad")
             raise self.fail(entry, "pad", f"spaces that bring the entry to {want} bytes (its "
                             f"size class: {replay.ORDERS_CLASS} bytes, or the next multiple of "
                             f"{replay.PAD_BUCKET} past it)", f"{len(str(pad))} characters, the "
@@ -804,7 +810,7 @@ class Walker:
             return
         result = replay.gm_resolution(self.plugin, self.state, b)
         assert result is not None
-        digest = canonical.digest(result.state)
+        digest = self.digests.digest(result.state)
         if digest != b.get("state"):
             raise self.fail(entry, "state", f"state digest {digest} (the rules core's {op})",
                             f"{b.get('state')} as recorded")
@@ -847,9 +853,3 @@ class Walker:
                             "must be signed by the referee key recorded in the genesis "
                             "entry") from None
 
-
-def _link_tail(entry: Entry) -> bytes:
-    """The bytes of an entry's canonical line after its body: hash, kind, prev, seq, time (kind
-    and time need no escaping: the log's parser holds them to a word and an ISO time)."""
-    return (f',"hash":"{entry.hash}","kind":"{entry.kind}","prev":"{entry.prev}",'
-            f'"seq":{entry.seq},"time":"{entry.time}"}}').encode()

@@ -274,7 +274,8 @@ def _audit(src: Source, checkpoints: Sequence[Checkpoint],
                        workers_for(src.size, workers) if walker is not None else 0)
         try:
             for raw, found in stream:
-                record = chain.record(raw, found is not None and found.verified)
+                record = chain.record(raw, found is not None and found.verified,
+                                      None if found is None else found.fields())
                 if record.seq in wanted:
                     hashes[record.seq] = record.hash
                 if failed is not None or walker is None:

@@ -160,7 +160,7 @@ def dearmor(block: str, begin: str = BEGIN, end: str = END) -> Armored:
         tail = lines[sig_at + 1 :]
     else:
         tail = lines[sig_at + 1 : -1]
-    body = normalize("\n".join(lines[1:sig_at]))
+    body = _normal_body(lines[1:sig_at])
     if not body:
         problems.append(Problem("empty", "", "the signed block holds no orders"))
     fields = _signature_fields(tail, problems)
@@ -186,6 +186,18 @@ def dearmor(block: str, begin: str = BEGIN, end: str = END) -> Armored:
     if problems:
         raise Rejected(problems)
     return Armored(body, key, signature)
+
+
+def _normal_body(lines: list[str]) -> str:
+    """``normalize`` of these lines joined, for lines already split at every line end and
+    right-stripped (as ``dearmor`` has them): only the empty lines at either end remain to go,
+    so they are not split and stripped a second time."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start]:
+        start += 1
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return "\n".join(lines[start:end]) + "\n" if end > start else ""
 
 
 def _signature_fields(tail: list[str], problems: list[Problem]) -> dict[str, str]:

@@ -52,7 +52,30 @@ def commit(game: str, power: str, slot: int, turn: int, value: str, nonce: bytes
 def opens(
     commitment: str, game: str, power: str, slot: int, turn: int, value: str, nonce_hex: str
 ) -> bool:
-    """Whether (value, nonce) opens ``commitment``; constant-time comparison."""
+    """Whether (value, nonce) opens ``commitment``; constant-time comparison. Remembered for
+    the last few openings asked (:data:`_OPENED`): a game checks a reveal when it accepts the
+    orders and again when it resolves them (4000 A.D.: the order check, then the move), and
+    the audit replays both."""
+    key = (commitment, game, power, slot, turn, value, nonce_hex)
+    try:
+        known = _OPENED.get(key)
+    except TypeError:  # an unhashable argument: asked without the memo
+        return _opens(*key)
+    if known is None:
+        if len(_OPENED) >= _MOST_OPENED:
+            _OPENED.clear()
+        known = _OPENED[key] = _opens(*key)
+    return known
+
+
+_OPENED: dict[tuple[object, ...], bool] = {}
+"""The answers of :func:`opens` (pure) for the arguments asked lately, at most
+:data:`_MOST_OPENED` (then cleared): what it holds was revealed already."""
+_MOST_OPENED = 256
+
+
+def _opens(commitment: str, game: str, power: str, slot: int, turn: int, value: str,
+           nonce_hex: str) -> bool:
     if not is_hex64(nonce_hex) or not is_hex64(commitment):
         return False
     expected = commit(game, power, slot, turn, value, bytes.fromhex(nonce_hex))

@@ -2,10 +2,11 @@
 resolution's reports, the game master's summary, the order check before them, an ingest
 round's receipts): the one cache of pbem.render.
 
-- ``views``: ``plugin.view(state, power)`` per state object and power. Keyed by the state's
-  identity (the entry holds the state, so the identity is not reused while it lives); views
-  are read, never changed. At most ``VIEW_STATES`` states are kept (a resolution's before
-  and after, with room for a catch-up).
+- ``views``: ``plugin.view(state, power)`` (and the order checks' ``order_view``) per state
+  object and power: pbem.game.views.ViewCache, the engine's one view cache, which the audit
+  uses too (the same key: the state's identity and the power). At most ``VIEW_STATES``
+  states are kept (a resolution's before and after, with room for a catch-up); the audit
+  keeps one, the state it walks.
 - ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
 - ``cells``: the drawing of each cell of a map grid (pbem.render.mails._map_cells).
 - ``encoded``: the canonical JSON of each object a view holds at its top level (a dict or a
@@ -15,8 +16,9 @@ round's receipts): the one cache of pbem.render.
   template name: the contexts and the text, latest last.
 
 ``plugin_viewing`` hands the plugin to code that takes one (the order check of
-pbem.store.replay.gather_orders) with its ``view`` answered from here, so the views the
-order check builds are the ones the reports show again.
+pbem.store.replay.gather_orders) with its ``view`` and ``order_view`` answered from here, so
+the views the order check builds are the ones the reports show again (a game without an
+``order_view``).
 
 Nothing here shares anything between powers: a view is cached per power, a drawing by the
 objects the presenter handed over; what a presenter shares between readers it must compute
@@ -33,17 +35,17 @@ from markupsafe import Markup
 
 from pbem import canonical
 from pbem.game.plugin import GamePlugin
+from pbem.game.views import ViewCache
 
 if TYPE_CHECKING:
-    from pbem.game.shapes import GameState, GameView, StateIn
+    from pbem.game.shapes import GameView, StateIn
 
 VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and after)
 
 
 @dataclass
 class RenderCache:
-    views: dict[int, tuple[StateIn, dict[str | None, GameView]]] = field(
-        default_factory=dict)
+    views: ViewCache = field(default_factory=lambda: ViewCache(VIEW_STATES))
     svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
     # (map grid, its cells)
     cells: list[tuple[object, list[Markup] | None]] = field(default_factory=list)
@@ -73,30 +75,10 @@ class RenderCache:
     def view(self, plugin: GamePlugin, state: StateIn,
              power: str | None) -> GameView:
         """``plugin.view(state, power)``, computed once per state object and power."""
-        entry = self.views.get(id(state))
-        if entry is None or entry[0] is not state:
-            if len(self.views) >= VIEW_STATES:
-                del self.views[next(iter(self.views))]  # the oldest state
-            entry = (state, {})
-            self.views[id(state)] = entry
-        views = entry[1]
-        if power not in views:
-            views[power] = plugin.view(dict(state), power)
-        return views[power]
+        made: GameView = self.views.view(plugin, state, power)
+        return made
 
     def plugin_viewing(self, plugin: GamePlugin) -> GamePlugin:
-        """``plugin`` with its ``view`` answered from this cache."""
-        return _Viewing(plugin, self)  # type: ignore[return-value]
-
-
-class _Viewing:
-    """A plugin whose ``view`` is the cache's; every other attribute is the plugin's."""
-
-    def __init__(self, plugin: GamePlugin, cache: RenderCache) -> None:
-        self._plugin, self._cache = plugin, cache
-
-    def view(self, state: GameState, power: str | None) -> GameView:
-        return self._cache.view(self._plugin, state, power)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._plugin, name)
+        """``plugin`` with its ``view`` (and ``order_view``) answered from this cache."""
+        viewing: GamePlugin = self.views.viewing(plugin)
+        return viewing

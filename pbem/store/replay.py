@@ -270,10 +270,15 @@ def replay_resolution(
     plugin: GamePlugin, state: State, standing: Mapping[str, BodyIn], entry: Entry,
     *, game_id: str = "", step: int = 0, k: bytes | None = None,
     standing_files: Mapping[str, BodyIn] | None = None,
+    recorded_events: bytes | None = None,
+    state_digest: Callable[[Any], str] = canonical.digest,
 ) -> Resolution:
     """The resolution a ``resolve`` entry records, recomputed and checked against every digest
     and choice the entry records (ReplayMismatch names the first that differs).
-    ``standing_files``: each power's latest standing file before the entry."""
+    ``standing_files``: each power's latest standing file before the entry.
+    ``recorded_events``: the entry's events canonically encoded, if the caller has them (the
+    audit's workers do); ``state_digest``: canonical.digest, or one that gives the same
+    digests faster (canonical.Digests)."""
     body = entry.body
     kept = standing_files or {}
     for power, sha in body["used"].items():
@@ -284,11 +289,12 @@ def replay_resolution(
                                  standing_files=kept)
     if used != body["used"]:
         raise ReplayMismatch(entry, "used", canonical.dumps(body["used"]), canonical.dumps(used))
-    digest = canonical.digest(result.state)
+    digest = state_digest(result.state)
     if digest != body["state"]:
         raise ReplayMismatch(entry, "state", body["state"], digest)
     events = canonical.encode(result.events)  # the bytes the digests would hash: no hashing
-    if events != canonical.encode(body["events"]):
+    if events != (canonical.encode(body["events"]) if recorded_events is None
+                  else recorded_events):
         raise ReplayMismatch(entry, "events", canonical.digest(body["events"]),
                              canonical.digest(result.events))
     return result

@@ -58,3 +58,14 @@ def test_nonce_must_be_32_bytes():
 def test_new_nonces_are_fresh():
     nonces = {commitment.new_nonce() for _ in range(100)}
     assert len(nonces) == 100 and all(len(n) == 32 for n in nonces)
+
+
+def test_answers_are_remembered_and_stay_right():
+    """opens remembers its last answers (a game asks twice per reveal): the same answer when
+    asked again, also once the memo is full and cleared, and for arguments it cannot hold."""
+    assert commitment.opens(V["commitment"], *GOOD)
+    assert commitment.opens(V["commitment"], *GOOD)
+    for turn in range(2 * commitment._MOST_OPENED):
+        assert not commitment.opens(V["commitment"], *GOOD[:3], turn + 100, *GOOD[4:])
+    assert commitment.opens(V["commitment"], *GOOD)
+    assert not commitment.opens(V["commitment"], *GOOD[:5], [GOOD[5]])  # a list: not held

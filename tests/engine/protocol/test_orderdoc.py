@@ -12,7 +12,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import Rejected
-from pbem.protocol.armor import END, SIGNATURE, find_signed_blocks, normalize
+from pbem.protocol.armor import BEGIN, END, SIGNATURE, dearmor, find_signed_blocks, normalize
 from pbem.protocol.keyring import Keyring
 from pbem.protocol.keys import PrivateKey
 from pbem.protocol.orderdoc import (
@@ -398,3 +398,19 @@ def test_other_game_is_refused(ring):
 def test_other_power_is_refused(ring):
     regulus = signed(BODY.replace("power: algol", "power: regulus"), key=REGULUS)
     assert codes(regulus, ring, power="algol") == [("wrong-power", "power")]
+
+
+@pytest.mark.parametrize("inner", [
+    "game: g\nturn: 1\n", "\r\n\r\ngame: g  \r\nturn: 1\t\r\n\r\n", "\n \n\t\norders:\r  a: 1 \r\r",
+    "a\n\n\nb", " \t ", "x\r\n\r\n\r\ny\n\n",
+])
+def test_dearmor_body_is_the_normalised_inner_text(inner):
+    """dearmor takes the block's lines split and stripped once: its body is normalize of the
+    text between the markers, whatever the line ends, trailing blanks and empty lines."""
+    sig = base64.b64encode(bytes(64)).decode("ascii")
+    block = f"{BEGIN}\r\n{inner}\n{SIGNATURE}\nkey: 0123456789abcdef\nsig: {sig}\n{END}\n"
+    if not normalize(inner):
+        with pytest.raises(Rejected):
+            dearmor(block)
+        return
+    assert dearmor(block).body == normalize(inner)

@@ -70,6 +70,11 @@ class ViewCache:
             self._entries[id(state)] = entry
         return entry[1]
 
+    def holds(self, state: Mapping[str, Any], power: str | None) -> bool:
+        """Whether ``power``'s view of this very state object has been made (and is kept)."""
+        entry = self._entries.get(id(state))
+        return entry is not None and entry[0] is state and (VIEW, power) in entry[1]
+
     def view(self, plugin: Any, state: Mapping[str, Any], power: str | None) -> Any:
         """``plugin.view(state, power)``, made once per state object and power (the plugin is
         handed a ``dict``, whatever mapping ``state`` is)."""

@@ -152,5 +152,4 @@ def test_the_view_before_is_made_only_for_a_presenter_that_reads_it():
         power = plugin.powers_due(before)[0]
         mails.turn_report(renderer, plugin, before, result.state, result.events, [power],
                           {"name": power}, game_facts)
-        made = renderer.cache.views.get(id(before))
-        assert (made is not None and power in made[1]) == read
+        assert renderer.cache.views.holds(before, power) == read

@@ -28,10 +28,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from pbem.errors import PbemError
 from pbem.game import datafile
+from pbem.protocol.pyyaml import yaml
 from pbem.resources import games_root, templates_root
 
 if TYPE_CHECKING:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.chance.contributions import drawn_without
 from pbem.game.base import Presenter
 from pbem.render.environment import format_when
 
@@ -114,6 +113,8 @@ def chance_notes(drawn: Mapping[str, Any] | None, powers: Sequence[str]) -> dict
     step = drawn["step"]
     missing = drawn.get("missing") or {}
     own = [p for p in powers if p in missing]
+    from pbem.chance.contributions import drawn_without  # a drawing step's notes only
+
     return {
         "step": step,
         "draws": [draw_words(d) for d in drawn.get("draws") or []],

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
+
+if TYPE_CHECKING:
+    from pbem.chance.contributions import Contributions
 
 ORDERS, RESOLVE, GM, KEY, PRESS = "orders", "resolve", "gm", "key", "press"
 STATELESS = frozenset({ORDERS, KEY, PRESS})
@@ -126,6 +128,8 @@ class Summary:
             self.turn_notices, self.notices = self.notices, []
             if "random" in body:
                 self.drew = True
+                from pbem.chance.contributions import Contributions
+
                 made = Contributions.from_data(self.contributions)
                 made.add(int(self.ledger.get("step", 0)), body["random"])
                 self.contributions = made.to_data()
@@ -187,6 +191,8 @@ class Summary:
 
     def chance_contributions(self) -> Contributions:
         """Who contributed to which drawing step so far (pbem.chance.contributions)."""
+        from pbem.chance.contributions import Contributions
+
         return Contributions.from_data(self.contributions)
 
     def noted(self, this_turn: bool = True) -> list[Noted]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
+from pbem.record import Record
 
 if TYPE_CHECKING:
     from pbem.chance.contributions import Contributions
@@ -50,23 +51,34 @@ class _Entry(Protocol):
     def hash(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(Record):
     """What the log says about time: the current deadline and whether the game is paused."""
 
+    __slots__ = ("deadline", "paused", "last_resolution")
     deadline: str | None
     paused: bool
     last_resolution: int  # log seq of the last resolve entry (0: none yet)
 
+    def __init__(self, deadline: str | None, paused: bool, last_resolution: int) -> None:
+        object.__setattr__(self, "deadline", deadline)
+        object.__setattr__(self, "paused", paused)
+        object.__setattr__(self, "last_resolution", last_resolution)
 
-@dataclass(frozen=True)
-class Noted:
+
+class Noted(Record):
     """A game-master or key entry kept in the summary (what its notice mail needs)."""
 
+    __slots__ = ("seq", "kind", "time", "body")
     seq: int
     kind: str
     time: str
     body: Any
+
+    def __init__(self, seq: int, kind: str, time: str, body: Any) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "time", time)
+        object.__setattr__(self, "body", body)
 
 
 @dataclass

@@ -99,7 +99,8 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
 #: only its instance id and ledger (pbem.store.chance imports them where a step draws).
 ORDER_HEAVY = ("pbem.chance.chain", "pbem.chance.player", "pbem.chance.referee",
                "pbem.chance.step", "pbem.chance.stream", "pbem.chance.contributions",
-               "cryptography.hazmat.primitives.kdf", "jinja2", "pbem.render.jinjaenv", "pbem.host.templatecache", "pbem.host.press",
+               "cryptography.hazmat.primitives.kdf", "jinja2", "pbem.render.jinjaenv",
+               "pbem.host.templatecache", "pbem.host.press",
                "pbem.protocol.pressdoc", "pbem.render.press", "ashes", "b5cgs",
                "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
                "cryptography.hazmat.primitives.serialization",

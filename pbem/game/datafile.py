@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
+from pbem.protocol.pyyaml import yaml
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pbem.errors import Problem
 from pbem.game.shapes import EventData, EventIn, GameState, GameView, OrderBody, OrdersIn
+from pbem.record import Record
 
 if TYPE_CHECKING:
     from pbem.game.chance import Chance
@@ -67,8 +68,7 @@ SealedOpener = Callable[[str, str, int], tuple[str, str] | None]
 opening of an escrow (pbem.protocol.escrow) for the power ``nmr_orders`` is asked about."""
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(Record):
     """The next step of play: what it is and who must send orders for it.
 
     ``kind`` is the game's own name for the step ("turn", "setup", "reaction", ...); ``label``
@@ -109,15 +109,32 @@ class Window:
       (today: an accepted order file marked ready), whatever the game's ``schedule.early``
       says; otherwise the schedule's ``early`` decides (docs/operations.md)."""
 
+    __slots__ = ("kind", "label", "due", "deadline", "listens", "draws", "silence", "notify",
+                 "closes_when_answered")
     kind: str
     label: str
     due: tuple[str, ...]
-    deadline: str = "main"
-    listens: tuple[str, ...] = ()
-    draws: bool = False
-    silence: str = "missed"
-    notify: str = "all"
-    closes_when_answered: bool = False
+    deadline: str
+    listens: tuple[str, ...]
+    draws: bool
+    silence: str
+    notify: str
+    closes_when_answered: bool
+
+    def __init__(self,
+                 kind: str, label: str, due: tuple[str, ...], deadline: str = "main",
+                 listens: tuple[str, ...] = (), draws: bool = False, silence: str = "missed",
+                 notify: str = "all", closes_when_answered: bool = False) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "due", due)
+        object.__setattr__(self, "deadline", deadline)
+        object.__setattr__(self, "listens", listens)
+        object.__setattr__(self, "draws", draws)
+        object.__setattr__(self, "silence", silence)
+        object.__setattr__(self, "notify", notify)
+        object.__setattr__(self, "closes_when_answered", closes_when_answered)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.silence not in SILENCE:
@@ -132,21 +149,32 @@ SILENCE = ("missed", "default")
 NOTIFY = ("all", "due", "touched")
 
 
-@dataclass(frozen=True, slots=True)
-class Variation:
+class Variation(Record):
     """A state that differs from another only in hidden data, and the powers allowed to see
     the difference (the owner and whoever shares the secret): ``variations``."""
 
+    __slots__ = ("state", "knowers")
     state: State
     knowers: tuple[str, ...]
 
+    def __init__(self, state: State, knowers: tuple[str, ...]) -> None:
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "knowers", knowers)
 
-@dataclass(frozen=True, slots=True)
-class VariantInfo:
+
+class VariantInfo(Record):
+    __slots__ = ("name", "title", "powers", "description")
     name: str
     title: str
     powers: tuple[str, ...]
-    description: str = ""
+    description: str
+
+    def __init__(self,
+                 name: str, title: str, powers: tuple[str, ...], description: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "powers", powers)
+        object.__setattr__(self, "description", description)
 
 
 class GamePlugin(Protocol):

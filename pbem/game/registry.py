@@ -28,11 +28,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-import yaml
-
 from pbem.errors import PbemError
 from pbem.game import datafile
 from pbem.game.shapes import Information, Manifest
+from pbem.protocol.pyyaml import yaml
 from pbem.resources import games_root, templates_root
 
 if TYPE_CHECKING:

@@ -18,7 +18,6 @@ import email
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.headerregistry import Address
@@ -27,6 +26,7 @@ from email.utils import format_datetime, getaddresses, make_msgid
 from typing import Literal, ParamSpec
 
 from pbem.mail.wire import attachment_part, header_line, header_values, multipart, text_part
+from pbem.record import Record
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
 P = ParamSpec("P")
@@ -36,14 +36,22 @@ _MSGID = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
 _LIST_TOKEN = re.compile(r"[^a-z0-9-]+")
 
 
-@dataclass(frozen=True, slots=True)
-class Attachment:
+class Attachment(Record):
     """A file attached to an outgoing message; ``filename`` is ours (never a player's)."""
 
+    __slots__ = ("filename", "content", "maintype", "subtype")
     filename: str
     content: bytes
-    maintype: str = "application"
-    subtype: str = "octet-stream"
+    maintype: str
+    subtype: str
+
+    def __init__(self,
+                 filename: str, content: bytes, maintype: str = "application",
+                 subtype: str = "octet-stream") -> None:
+        object.__setattr__(self, "filename", filename)
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "maintype", maintype)
+        object.__setattr__(self, "subtype", subtype)
 
 
 def header_safe(text: str, *, limit: int = 200) -> str:
@@ -125,15 +133,22 @@ def _headers(
 
 
 # -- the same message as wire bytes, without building an EmailMessage ----------------------------
-@dataclass(frozen=True, slots=True)
-class Wire:
+class Wire(Record):
     """A composed message as the exact bytes to send, with its envelope (what the outbox
     stores); :meth:`pbem.mail.outbox.Outbox.queue` takes it like an ``EmailMessage``."""
 
+    __slots__ = ("raw", "sender", "recipients", "message_id")
     raw: bytes
     sender: str
     recipients: tuple[str, ...]
     message_id: str
+
+    def __init__(self,
+                 raw: bytes, sender: str, recipients: tuple[str, ...], message_id: str) -> None:
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "sender", sender)
+        object.__setattr__(self, "recipients", recipients)
+        object.__setattr__(self, "message_id", message_id)
 
 
 _FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")

@@ -63,7 +63,6 @@ import os
 import re
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -71,6 +70,7 @@ from typing import Any
 
 from pbem import failpoints, staged, syncs
 from pbem.mail import _files
+from pbem.record import Record
 from pbem.schedule import ScheduleError, parse_iso
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
@@ -87,24 +87,36 @@ MAX_ATTEMPTS = 3
 WAITS = "waits"
 
 
-@dataclass(frozen=True, slots=True)
-class Stored:
+class Stored(Record):
     """A message that is safely on disk."""
 
+    __slots__ = ("sha256", "path", "message_id", "handled", "fresh", "day", "key")
     sha256: str
     path: Path
     message_id: str | None
     #: The outcome recorded earlier when this message (or a copy of it) was already handled;
     #: None means "handle it now" (a new message, or one stored by a run that crashed).
-    handled: dict[str, Any] | None = None
+    handled: dict[str, Any] | None
     #: True when these exact bytes were written by this call (False: they or a copy were on disk).
-    fresh: bool = True
+    fresh: bool
     #: The archive folder (arrival date, YYYY-MM-DD) its duplicate key names; None for a message
     #: whose key a crash lost before it was durable (then :meth:`Inbox.done` works it out).
-    day: str | None = None
+    day: str | None
     #: Its duplicate key (:func:`duplicate_key`), when :meth:`Inbox.store` computed it: lets
     #: :meth:`Inbox.pending` skip reading and parsing the message again.
-    key: str | None = None
+    key: str | None
+
+    def __init__(self,
+                 sha256: str, path: Path, message_id: str | None,
+                 handled: dict[str, Any] | None = None, fresh: bool = True,
+                 day: str | None = None, key: str | None = None) -> None:
+        object.__setattr__(self, "sha256", sha256)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "message_id", message_id)
+        object.__setattr__(self, "handled", handled)
+        object.__setattr__(self, "fresh", fresh)
+        object.__setattr__(self, "day", day)
+        object.__setattr__(self, "key", key)
 
     @property
     def duplicate(self) -> bool:

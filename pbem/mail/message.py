@@ -23,7 +23,6 @@ import email
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage, Message
 from email.policy import EmailPolicy
@@ -31,6 +30,7 @@ from typing import Literal
 
 from pbem.errors import Problem
 from pbem.mail.errors import MessageRefused, MessageTooBig
+from pbem.record import Record
 
 #: The first line of a signed order document (see pbem.protocol.orderdoc); finding it is all
 #: we do with it.
@@ -86,30 +86,46 @@ class _ParsePolicy(EmailPolicy):
 PARSE_POLICY = _ParsePolicy()
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(Record):
     """Size caps. A message over ``message_bytes`` or with more parts / deeper nesting than allowed
     is refused whole; a single part over its cap is skipped with a note."""
 
-    message_bytes: int = 10 * MiB
+    __slots__ = ("message_bytes", "part_bytes", "attachment_bytes", "parts", "depth",
+                 "header_bytes", "headers", "encoded_words", "comment_depth")
+    message_bytes: int
     #: Encoded size of one text/plain body part that is searched for orders.
-    part_bytes: int = 2 * MiB
+    part_bytes: int
     #: Encoded size of one attachment that is read as an order file.
-    attachment_bytes: int = 1 * MiB
+    attachment_bytes: int
     #: MIME parts in the whole message (containers included).
-    parts: int = 500
+    parts: int
     #: Nesting of multiparts and forwarded messages.
-    depth: int = 30
+    depth: int
     #: Bytes of the top-level header section (real mail with a long Received chain: ~20 KB).
-    header_bytes: int = 64 * 1024
+    header_bytes: int
     #: Header fields in the top-level header section.
-    headers: int = 300
+    headers: int
     #: RFC 2047 encoded words ("=?charset?q?…?=") in the whole message. The stdlib decodes a
     #: header of n encoded words in memory that grows with n² (280 KB of them took 2.7 GB).
-    encoded_words: int = 200
+    encoded_words: int
     #: Nesting of comments "(…)" in any header line; the stdlib address parsers recurse once per
     #: level (RecursionError at ~500).
-    comment_depth: int = 20
+    comment_depth: int
+
+    def __init__(self,
+                 message_bytes: int = 10 * MiB, part_bytes: int = 2 * MiB,
+                 attachment_bytes: int = 1 * MiB, parts: int = 500, depth: int = 30,
+                 header_bytes: int = 64 * 1024, headers: int = 300, encoded_words: int = 200,
+                 comment_depth: int = 20) -> None:
+        object.__setattr__(self, "message_bytes", message_bytes)
+        object.__setattr__(self, "part_bytes", part_bytes)
+        object.__setattr__(self, "attachment_bytes", attachment_bytes)
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "header_bytes", header_bytes)
+        object.__setattr__(self, "headers", headers)
+        object.__setattr__(self, "encoded_words", encoded_words)
+        object.__setattr__(self, "comment_depth", comment_depth)
 
 
 DEFAULT_LIMITS = Limits()
@@ -117,14 +133,14 @@ DEFAULT_LIMITS = Limits()
 Origin = Literal["body", "attachment"]
 
 
-@dataclass(frozen=True, slots=True)
-class TextPart:
+class TextPart(Record):
     """One decoded text that contains the BEGIN line of a signed order document.
 
     ``text`` has its line endings normalised to "\\n" and a leading byte-order mark removed.
     ``name`` is a sanitised display name ("" for a body part): never a path.
     """
 
+    __slots__ = ("origin", "name", "text", "content_type", "charset", "index", "forwarded")
     origin: Origin
     name: str
     text: str
@@ -133,7 +149,18 @@ class TextPart:
     #: Position of the part in a depth-first walk of the message (0 = the message itself).
     index: int
     #: True when the part sits inside a forwarded message (message/rfc822).
-    forwarded: bool = False
+    forwarded: bool
+
+    def __init__(self,
+                 origin: Origin, name: str, text: str, content_type: str, charset: str,
+                 index: int, forwarded: bool = False) -> None:
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "content_type", content_type)
+        object.__setattr__(self, "charset", charset)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "forwarded", forwarded)
 
     @property
     def label(self) -> str:
@@ -143,16 +170,24 @@ class TextPart:
         return f"{where} of a forwarded message" if self.forwarded else where
 
 
-@dataclass(frozen=True, slots=True)
-class PartScan:
+class PartScan(Record):
     """Everything :func:`scan_parts` learned about a message's parts."""
 
+    __slots__ = ("texts", "notes", "has_plain", "has_html")
     texts: tuple[TextPart, ...]
     #: Parts ignored or repaired: code, path = where ("attachment 'x.zip'", "part 3"), message;
     #: ``str(note)`` is the sentence "attachment 'x.zip': ignored (zip archive): …".
     notes: tuple[Problem, ...]
     has_plain: bool
     has_html: bool
+
+    def __init__(self,
+                 texts: tuple[TextPart, ...], notes: tuple[Problem, ...], has_plain: bool,
+                 has_html: bool) -> None:
+        object.__setattr__(self, "texts", texts)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "has_plain", has_plain)
+        object.__setattr__(self, "has_html", has_html)
 
     @property
     def html_only(self) -> bool:

@@ -17,20 +17,29 @@ from typing import Any
 
 from pbem.mail.compose import Wire
 from pbem.mail.outbox_batch import Batch
+from pbem.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Backoff:
+class Backoff(Record):
     """Exponential backoff: ``first`` × ``factor`` ^ (attempts − 1), at most ``maximum``.
 
     With the defaults a message is retried after 1, 2, 4 … minutes, then every 6 hours, and
     given up (moved to failed/) after 16 attempts, about two days.
     """
 
-    first: timedelta = timedelta(minutes=1)
-    factor: float = 2.0
-    maximum: timedelta = timedelta(hours=6)
-    max_attempts: int = 16
+    __slots__ = ("first", "factor", "maximum", "max_attempts")
+    first: timedelta
+    factor: float
+    maximum: timedelta
+    max_attempts: int
+
+    def __init__(self,
+                 first: timedelta = timedelta(minutes=1), factor: float = 2.0,
+                 maximum: timedelta = timedelta(hours=6), max_attempts: int = 16) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "factor", factor)
+        object.__setattr__(self, "maximum", maximum)
+        object.__setattr__(self, "max_attempts", max_attempts)
 
     def delay(self, attempts: int) -> timedelta:
         """Wait after the ``attempts``-th failed attempt (attempts ≥ 1)."""

@@ -24,24 +24,29 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, TransientMailError
+from pbem.record import Record
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Incoming:
+class Incoming(Record):
     """One message from a source: an id stable across runs, and its raw bytes."""
 
+    __slots__ = ("id", "raw", "truncated")
     id: str
     raw: bytes
     #: True when the message was longer than the source's ``max_bytes`` and was cut there.
-    truncated: bool = False
+    truncated: bool
+
+    def __init__(self, id: str, raw: bytes, truncated: bool = False) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "truncated", truncated)
 
 
 class Source(Protocol):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 
 from pbem.errors import Problem
@@ -18,28 +17,47 @@ from pbem.mail.errors import MessageRefused
 from pbem.mail.loops import header_text, no_reply_reason, reply_address
 from pbem.mail.message import DEFAULT_LIMITS, Limits, TextPart, parse_message, scan_parts
 from pbem.mail.plainheaders import ATOM, PLAIN_WORDS
+from pbem.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Triage:
+class Triage(Record):
     """What the transport layer knows about one incoming message."""
 
+    __slots__ = ("message", "too_big", "no_reply", "texts", "notes", "html_only", "sender",
+                 "message_id", "subject", "references")
     #: The parsed message, or None when it was refused as too big.
     message: EmailMessage | None
     #: Set when the message is refused whole — over a size or structure cap ("message-too-big",
     #: "too-many-parts", "message-too-deep") or unreadable ("unreadable"): quarantine it.
-    too_big: Problem | None = None
+    too_big: Problem | None
     #: Set when no automatic reply may be sent (RFC 3834, bounces, lists, our own mail…).
-    no_reply: Problem | None = None
-    texts: tuple[TextPart, ...] = ()
-    notes: tuple[Problem, ...] = ()
-    html_only: bool = False
+    no_reply: Problem | None
+    texts: tuple[TextPart, ...]
+    notes: tuple[Problem, ...]
+    html_only: bool
     #: The one From address when usable (only for "please send plain text" to an unknown sender
     #: the caller should still prefer a registered address; From proves nothing).
-    sender: str | None = None
-    message_id: str | None = None
-    subject: str = ""
-    references: tuple[str, ...] = field(default=())
+    sender: str | None
+    message_id: str | None
+    subject: str
+    references: tuple[str, ...]
+
+    def __init__(self,
+                 message: EmailMessage | None, too_big: Problem | None = None,
+                 no_reply: Problem | None = None, texts: tuple[TextPart, ...] = (),
+                 notes: tuple[Problem, ...] = (), html_only: bool = False,
+                 sender: str | None = None, message_id: str | None = None, subject: str = "",
+                 references: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "too_big", too_big)
+        object.__setattr__(self, "no_reply", no_reply)
+        object.__setattr__(self, "texts", texts)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "html_only", html_only)
+        object.__setattr__(self, "sender", sender)
+        object.__setattr__(self, "message_id", message_id)
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "references", references)
 
     @property
     def refused(self) -> Problem | None:

@@ -23,9 +23,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
 
 from pbem.errors import Problem, Rejected
+from pbem.record import Record
 
 BEGIN = "-----BEGIN PBEM SIGNED ORDERS-----"
 SIGNATURE = "-----BEGIN PBEM SIGNATURE-----"
@@ -112,13 +112,18 @@ def find_signed_blocks(text: str, begin: str = BEGIN, end: str = END) -> list[st
     return blocks
 
 
-@dataclass(frozen=True, slots=True)
-class Armored:
+class Armored(Record):
     """A block cut into its parts: the normalised body, the key fingerprint, the signature."""
 
+    __slots__ = ("body", "key", "signature")
     body: str
     key: str
     signature: bytes
+
+    def __init__(self, body: str, key: str, signature: bytes) -> None:
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "signature", signature)
 
 
 def armor(body: str, key_fingerprint: str, signature: bytes, begin: str = BEGIN,

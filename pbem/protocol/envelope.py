@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem import lazy
 from pbem.errors import Problem, Rejected
+from pbem.record import Record
 
 difflib = lazy.module("difflib")  # (a suggestion for a mistyped word only)
 
@@ -63,18 +63,30 @@ _HINTS = {
 _HEX = re.compile(r"[0-9a-f]{32,64}")
 
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
+class Envelope(Record):
     """A well-formed envelope (made only by ``check_envelope``); ``orders`` is the raw body."""
 
+    __slots__ = ("game", "power", "turn", "seq", "orders", "ready", "instance", "entropy")
     game: str
     power: str
     turn: int
     seq: int
     orders: dict[Any, Any]
-    ready: bool = True
-    instance: str = ""  # the game instance (required: check_envelope always sets it)
-    entropy: Any = None  # a 64-hex chain value, {"tip": 64 hex}, or None
+    ready: bool
+    instance: str  # the game instance (required: check_envelope always sets it)
+    entropy: Any  # a 64-hex chain value, {"tip": 64 hex}, or None
+
+    def __init__(self,
+                 game: str, power: str, turn: int, seq: int, orders: dict[Any, Any],
+                 ready: bool = True, instance: str = "", entropy: Any = None) -> None:
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "orders", orders)
+        object.__setattr__(self, "ready", ready)
+        object.__setattr__(self, "instance", instance)
+        object.__setattr__(self, "entropy", entropy)
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -27,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from pbem import atomic
 from pbem.errors import PbemError
 from pbem.framing import fields
+from pbem.record import Record
 
 PUB_TAG = "pbem-ed25519"
 PAE_TAG = b"PBEMSIG1"
@@ -52,9 +52,13 @@ def pae(domain: str, payload_type: str, body: bytes) -> bytes:
     return PAE_TAG + fields(domain.encode(), payload_type.encode(), body)
 
 
-@dataclass(frozen=True)
-class PublicKey:
+class PublicKey(Record):
+    __slots__ = ("raw",)
     raw: bytes
+
+
+    def __init__(self, raw: bytes) -> None:
+        object.__setattr__(self, "raw", raw)
 
     @classmethod
     def parse(cls, text: str) -> PublicKey:
@@ -102,9 +106,13 @@ class PublicKey:
             raise BadSignature(f"signature does not verify with key {self.fingerprint}") from None
 
 
-@dataclass(frozen=True)
-class PrivateKey:
+class PrivateKey(Record):
+    __slots__ = ("key",)
     key: Ed25519PrivateKey
+
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        object.__setattr__(self, "key", key)
 
     @classmethod
     def generate(cls) -> PrivateKey:

@@ -17,12 +17,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pbem import atomic
 from pbem.errors import PbemError
 from pbem.protocol.armor import find_signed_blocks
 from pbem.protocol.envelope import KEYS
+from pbem.protocol.pyyaml import yaml
 from pbem.protocol.safeyaml import load_order_yaml
 
 

@@ -29,9 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from pbem.errors import Problem, Rejected
+from pbem.protocol.pyyaml import yaml
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 32

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pbem.chance.contributions import drawn_without
 from pbem.game.base import Presenter
 from pbem.game.plugin import GamePlugin
 from pbem.render.environment import format_when
@@ -131,6 +130,8 @@ def chance_notes(drawn: ChanceFacts | None, powers: Sequence[str]) -> Context:
     step = drawn["step"]
     missing = drawn.get("missing") or {}
     own = [p for p in powers if p in missing]
+    from pbem.chance.contributions import drawn_without  # a drawing step's notes only
+
     return {
         "step": step,
         "draws": [draw_words(d) for d in drawn.get("draws") or []],

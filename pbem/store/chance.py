@@ -28,27 +28,46 @@ them from log entries.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pbem.chance.chain import N
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.chance.kinds import Contribution
-from pbem.chance.player import check_player_reveal, missing_sentence
-from pbem.chance.referee import RefereeChance, new_nonce
-from pbem.chance.step import StepChance
-from pbem.chance.stream import PUBLIC, Stream
 from pbem.protocol.keys import PrivateKey
 from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
 
+# The chance library's chains, streams and referee (cryptography's HKDF) are imported where a
+# step draws or a tip or value is checked, not by every process that reads a game: an order mail
+# to a game without dice reads only the instance id and the ledger (issue 30, "Fast start").
 if TYPE_CHECKING:
+    from pbem.chance.chain import N as N
+    from pbem.chance.player import check_player_reveal as check_player_reveal
+    from pbem.chance.player import missing_sentence as missing_sentence
+    from pbem.chance.referee import RefereeChance as RefereeChance
+    from pbem.chance.referee import new_nonce as new_nonce
+    from pbem.chance.step import StepChance as StepChance
+    from pbem.chance.stream import PUBLIC as PUBLIC
+    from pbem.chance.stream import Stream
     from pbem.game.shapes import EventData
     from pbem.store.records import BodyIn, Genesis, LogBody
+
+#: The chance library's names this module has always offered, each imported when first read.
+_LATER = {"N": "chain", "check_player_reveal": "player", "missing_sentence": "player",
+          "RefereeChance": "referee", "new_nonce": "referee", "StepChance": "step",
+          "PUBLIC": "stream"}
+
+
+def __getattr__(name: str) -> Any:
+    """One of :data:`_LATER`, imported from pbem.chance when first read."""
+    if name in _LATER:
+        return getattr(importlib.import_module(f"pbem.chance.{_LATER[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 RANDOM = "random"
 SECRET_OP = GmOp.CHANCE_SECRET  # the gm entry revealing K at the game's end
@@ -64,6 +83,8 @@ _REFEREES: dict[tuple[str, str, str], RefereeChance] = {}
 
 def genesis_random(referee: PrivateKey, game_id: str) -> dict[str, str]:
     """What genesis records: ``{nonce, referee_tip, secret_commit}`` (a fresh nonce)."""
+    from pbem.chance.referee import RefereeChance, new_nonce
+
     rc = RefereeChance(referee.raw(), game_id, new_nonce())
     _REFEREES[(game_id, rc.nonce.hex(), referee.public.text())] = rc
     return rc.commitments().to_json()
@@ -84,6 +105,8 @@ def instance(genesis: Genesis) -> str:
 def referee_chance(genesis: Genesis, referee: PrivateKey) -> RefereeChance:
     """The referee's chance of the game (every 1.0 genesis commits to it: one without is
     damaged). Refuses a key that does not make the commitments genesis recorded."""
+    from pbem.chance.referee import RefereeChance
+
     rnd = genesis.get(RANDOM)
     instance(genesis)  # raises for a genesis without its commitments
     assert isinstance(rnd, Mapping)
@@ -195,6 +218,8 @@ class Ledger:
                                  "next step (a value on a tip of the same step could be "
                                  "chosen after the others' values were known)")
         last, last_step = self.known[power]
+        from pbem.chance.player import check_player_reveal
+
         check_player_reveal(power, value, self.step + 1, last, last_step)
 
 
@@ -271,6 +296,8 @@ def missing(ledger: Ledger, kind: str | None, due: Sequence[str], draws: bool, p
     parsed = _quiet(entropy)
     if parsed is not None and (parsed[0] == need or need == Contribution.TIP):
         return None  # a wrong tip or value is refused by Ledger.check with its own sentence
+    from pbem.chance.player import missing_sentence
+
     return missing_sentence(power, need, ledger.step + 1)
 
 
@@ -296,6 +323,8 @@ def recorded(body: BodyIn, game_id: str, step: int,
         return None
     players = {str(p): (bytes.fromhex(v) if isinstance(v, str) else None)
                for p, v in (rnd.get("players") or {}).items()}
+    from pbem.chance.step import StepChance
+
     return StepChance(game_id, step, bytes.fromhex(str(rnd["referee"])), players, k)
 
 
@@ -321,6 +350,8 @@ class LazyChance:
 
 def public_event(chance: StepChance) -> EventData | None:
     """The event listing a step's public draws (labels and results), or None if none."""
+    from pbem.chance.stream import PUBLIC
+
     draws = chance.draws.to_json(PUBLIC)
     if not draws:
         return None

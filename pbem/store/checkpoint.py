@@ -19,12 +19,12 @@ import base64
 import binascii
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pbem import canonical
 from pbem.errors import PbemError
 from pbem.numbers import digits
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
+from pbem.record import Record
 from pbem.store.log import Entry
 
 DOMAIN = "pbem-checkpoint-v1"
@@ -38,12 +38,19 @@ class CheckpointError(PbemError):
     """A checkpoint is malformed, does not verify, or the log does not extend it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
+class Checkpoint(Record):
+    __slots__ = ("game", "length", "head", "signature")
     game: str
     length: int
     head: str
-    signature: bytes = b""
+    signature: bytes
+
+    def __init__(self, game: str, length: int, head: str, signature: bytes = b"") -> None:
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "length", length)
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "signature", signature)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if not _GAME.match(self.game):

@@ -50,10 +50,9 @@ from email.utils import parseaddr
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.protocol import safeyaml
+from pbem.protocol.pyyaml import yaml
 from pbem.schedule import (
     WEEKDAYS,
     Schedule,

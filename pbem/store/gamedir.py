@@ -42,7 +42,6 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +51,7 @@ from pbem.game import versions
 from pbem.game.plugin import GamePlugin
 from pbem.game.shapes import GameState
 from pbem.protocol.keys import PrivateKey, PublicKey
+from pbem.record import Record
 from pbem.schedule import to_iso
 from pbem.store import chance, trusted
 from pbem.store import log as glog
@@ -80,10 +80,14 @@ class ConfigMismatch(GameDirError):
     """config.yaml changed a field that is fixed once the game has started."""
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedState:
+class LoadedState(Record):
+    __slots__ = ("state", "rebuilt")
     state: State
     rebuilt: str | None  # why state.json was rebuilt from the log, or None if it was current
+
+    def __init__(self, state: State, rebuilt: str | None) -> None:
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "rebuilt", rebuilt)
 
 
 def setup_options(config: GameConfig) -> dict[str, Any]:

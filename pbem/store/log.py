@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from pbem import atomic, canonical
 from pbem.errors import PbemError
+from pbem.record import Record
 from pbem.schedule import is_iso, parse_iso, to_iso
 from pbem.store.kinds import EntryKind
 from pbem.store.summary import Summary, summarize
@@ -101,14 +102,22 @@ class Head(NamedTuple):
     hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Record):
+    __slots__ = ("seq", "prev", "kind", "time", "body", "hash")
     seq: int
     prev: str
     kind: str
     time: str
     body: LogBody
     hash: str
+
+    def __init__(self, seq: int, prev: str, kind: str, time: str, body: LogBody, hash: str) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "prev", prev)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "time", time)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "hash", hash)
 
     def unhashed(self) -> LogBody:
         return {

@@ -22,7 +22,6 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 from pbem import atomic, canonical, staged, syncs
 from pbem.errors import PbemError, Problem
 from pbem.numbers import digits
+from pbem.record import Record
 from pbem.schedule import require_aware, to_iso
 from pbem.store.kinds import Verdict
 
@@ -44,8 +44,9 @@ class SubmissionError(PbemError):
     """A submission cannot be recorded or its record is damaged."""
 
 
-@dataclass(frozen=True, slots=True)
-class Submission:
+class Submission(Record):
+    __slots__ = ("turn", "power", "name", "path", "received", "sha256", "message_id", "verdict",
+                 "problems", "seq")
     turn: int
     power: str
     name: str  # file stem: <received>-<sha12>
@@ -56,6 +57,21 @@ class Submission:
     verdict: str | None  # None: bytes stored, verdict not yet recorded (crash in between)
     problems: tuple[Problem, ...]
     seq: int | None
+
+    def __init__(self,
+                 turn: int, power: str, name: str, path: Path, received: str, sha256: str,
+                 message_id: str | None, verdict: str | None, problems: tuple[Problem, ...],
+                 seq: int | None) -> None:
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "received", received)
+        object.__setattr__(self, "sha256", sha256)
+        object.__setattr__(self, "message_id", message_id)
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "problems", problems)
+        object.__setattr__(self, "seq", seq)
 
     @property
     def accepted(self) -> bool:

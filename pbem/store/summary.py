@@ -26,10 +26,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem.chance.contributions import Contributions
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
+from pbem.record import Record
 from pbem.store.kinds import EntryKind, GmOp
+
+if TYPE_CHECKING:
+    from pbem.chance.contributions import Contributions
 
 if TYPE_CHECKING:
     from pbem.store.chance import Ledger
@@ -56,23 +59,34 @@ class _Entry(Protocol):
     def hash(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(Record):
     """What the log says about time: the current deadline and whether the game is paused."""
 
+    __slots__ = ("deadline", "paused", "last_resolution")
     deadline: str | None
     paused: bool
     last_resolution: int  # log seq of the last resolve entry (0: none yet)
 
+    def __init__(self, deadline: str | None, paused: bool, last_resolution: int) -> None:
+        object.__setattr__(self, "deadline", deadline)
+        object.__setattr__(self, "paused", paused)
+        object.__setattr__(self, "last_resolution", last_resolution)
 
-@dataclass(frozen=True)
-class Noted:
+
+class Noted(Record):
     """A game-master or key entry kept in the summary (what its notice mail needs)."""
 
+    __slots__ = ("seq", "kind", "time", "body")
     seq: int
     kind: str
     time: str
     body: LogBody
+
+    def __init__(self, seq: int, kind: str, time: str, body: Any) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "time", time)
+        object.__setattr__(self, "body", body)
 
 
 @dataclass
@@ -138,6 +152,8 @@ class Summary:
             self.turn_notices, self.notices = self.notices, []
             if "random" in body:
                 self.drew = True
+                from pbem.chance.contributions import Contributions
+
                 made = Contributions.from_data(self.contributions)
                 made.add(int(self.ledger.get("step", 0)), body["random"])
                 self.contributions = made.to_data()
@@ -191,6 +207,8 @@ class Summary:
 
     def chance_contributions(self) -> Contributions:
         """Who contributed to which drawing step so far (pbem.chance.contributions)."""
+        from pbem.chance.contributions import Contributions
+
         return Contributions.from_data(self.contributions)
 
     def noted(self, this_turn: bool = True) -> list[Noted]:

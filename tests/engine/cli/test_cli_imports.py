@@ -94,8 +94,13 @@ def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_pat
 #: serialization package (SSH, PKCS#12, every key type: the referee's key is read without it)
 #: and its ciphers (escrow's AEAD: only where a blob is sealed or opened). Nor the game's
 #: player's tool or archive hooks (pbem.lazy.attribute: imported when first used), nor the
-#: engine's tool framework or the vault the tool keeps secrets in.
-ORDER_HEAVY = ("jinja2", "pbem.render.jinjaenv", "pbem.host.templatecache", "pbem.host.press",
+#: engine's tool framework or the vault the tool keeps secrets in. Nor the fair-chance library's
+#: chains, streams, referee (cryptography's HKDF) and contributions: a game without dice reads
+#: only its instance id and ledger (pbem.store.chance imports them where a step draws).
+ORDER_HEAVY = ("pbem.chance.chain", "pbem.chance.player", "pbem.chance.referee",
+               "pbem.chance.step", "pbem.chance.stream", "pbem.chance.contributions",
+               "cryptography.hazmat.primitives.kdf", "jinja2", "pbem.render.jinjaenv",
+               "pbem.host.templatecache", "pbem.host.press",
                "pbem.protocol.pressdoc", "pbem.render.press", "ashes", "b5cgs",
                "pbem.host.turnjob", "pbem.cli.run", "multiprocessing",
                "cryptography.hazmat.primitives.serialization",

@@ -15,13 +15,19 @@ last mail and mailed through ``pbem ingest --stdin``, every step resolved by ``p
 
 from __future__ import annotations
 
+import copy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
 
+from pbem.audit import AuditFailure, audit_bytes
+from pbem.audit.export import lines_of
 from pbem.cli.main import main as pbem_main
 from pbem.protocol.envelope import STANDING_TURN
+from pbem.store import log as glog
+from pbem.store.log import Entry
+from pbem.store.referee import referee_key
 from tests.support.b5cgs_mail import Player, demo
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
@@ -192,3 +198,26 @@ def test_no_digest_shows_a_player_another_s_private_answer(b5) -> None:
             continue
         for msg in b5["mails"][power]:
             assert "contested-space requests was" not in _text(msg), (power, msg["Subject"])
+
+
+def test_a_referee_who_drops_a_listened_standing_file_is_named_by_the_audit(b5) -> None:
+    """The audit's used-orders rule holds a listened power's standing file as it holds a due
+    power's: a resolution that leaves it out (the referee ignoring the standing answer) fails,
+    in the full export and in the public one."""
+    host: Host = b5["host"]
+    who, _answer, after = b5["standing"]
+    entries = host.game().log.entries
+    seq = next(e.seq for e in host.entries("resolve")[after + 1:]
+               if e.body["used"].get(who) is not None and who not in e.body["due"])
+    chain: list[Entry] = []
+    for e in entries:
+        body = copy.deepcopy(e.body)
+        if e.seq == seq:
+            body["used"].pop(who)
+        chain.append(glog.make_entry(chain[-1] if chain else None, e.kind, e.time, body))
+    key, _ = referee_key(host.root)
+    for public in (False, True):
+        data = b"".join(lines_of(chain, host.plugin, GAME_ID, key, public))
+        with pytest.raises(AuditFailure) as info:
+            audit_bytes(data, "b5w.export")
+        assert f"used.{who}" in str(info.value), (public, str(info.value))

@@ -169,6 +169,8 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
     events: list[Event] = [{"type": "volley", "power": power, "volley": i, "target": target,
                             "target_type": tgt["type"], "target_owner": owner,
                             "with": list(shooters), "passed_over": tried}]
+    if owner and owner != power and owner in st["powers"]:  # he hears of it at once (notify)
+        events.append({"type": "under_fire", "power": owner, "by": power, "target": target})
     flags["targeted"].append(target)
     flags["fired"].extend(shooters)
     if owner and owner != power and owner in st["powers"]:          # B4.51

@@ -32,6 +32,10 @@ class B5CGS(Game):
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
     rules_versions_supported = setup.RULES_VERSIONS
+    # D3.42: the contested-space answer stands until changed; a standing file (turn: standing)
+    # holding it answers every later step that listens to its player (RULES.md, "Mail and
+    # standing answers")
+    standing_sections = ("contested",)
 
     def variants(self) -> Mapping[str, VariantInfo]:
         out = {}

@@ -152,6 +152,8 @@ def sentence(e: Mapping[str, Any], view: Mapping[str, Any], gm: bool = False) ->
                           + f" with {', '.join(map(str, e.get('with') or []))}"
                           + (f" (passed over {', '.join(map(str, e['passed_over']))})"
                              if e.get("passed_over") else "") + ".",
+        "under_fire": lambda: f"{who}'s {token(view, e.get('target'))} is under fire from "
+                              f"{power_title(view, e.get('by'))}: this report came at once.",
         "volley_total": lambda: f"Volley {int(e['volley']) + 1} at "
                                 f"{token(view, e.get('target'))}: "
                                 f"{e.get('total')} points, Defense Grid {e.get('dg')}, "

@@ -48,12 +48,15 @@ def window(state: Mapping[str, Any]) -> Window | None:
     p = state["current"]
     others = tuple(q for q in state["order"] if q != p and not state["powers"][q]["surrendered"])
     # D3.42: the others' standing contested-space answers, which they may change at any time;
-    # listened to, their values enter the turn's seed (a Defense Grid roll's target among them)
+    # listened to, their values enter the turn's seed (a Defense Grid roll's target among them).
+    # A full report goes to the powers the step touched (the mover, the next mover, whoever
+    # was fired on: fire.py's under_fire) and the others read it at their digest pace; silence
+    # on one's own turn stays a missed turn (RULES.md, "Mail and standing answers").
     if state["phase"] == "fleet":  # C4.3, rules version 3: one placement a step
         return Window("fleet", f"Starting fleets: {title(state, p)} places (C4.3)", (p,),
-                      listens=others, draws=True)
+                      listens=others, draws=True, notify="touched")
     return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,),
-                  listens=others, draws=True)
+                  listens=others, draws=True, notify="touched")
 
 
 def default_orders() -> dict[str, Any]:
@@ -157,8 +160,10 @@ def run_turn(st: dict[str, Any], power: str, orders: Mapping[str, Any], chance: 
 
 def set_answer(st: dict[str, Any], power: str, answer: Mapping[str, Any] | None
                ) -> list[dict[str, Any]]:
-    """``power``'s standing contested-space answer (D3.42, ruling R12), private to him."""
-    if answer is None:
+    """``power``'s standing contested-space answer (D3.42, ruling R12), private to him; an
+    answer he already had changes nothing and says nothing (a standing file repeats it at
+    every step, and an event addressed to him would mail him each step's report)."""
+    if answer is None or st["powers"][power].get("contested") == dict(answer):
         return []
     st["powers"][power]["contested"] = copy.deepcopy(dict(answer))
     return [private({"type": "contested_answer", "power": power,

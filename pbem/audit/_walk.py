@@ -589,7 +589,7 @@ class Walker:
             want = newest.get(power)
             if want is not None and not self._accepted_now(state, power):
                 want = None  # stale: the rules core no longer accepts it
-            if want is None and power in b["due"]:
+            if want is None:  # a due or listened power's standing file
                 want = self._kept_now(state, power)
             sha = used.get(power)
             named: OrderRef | str | None = None
@@ -688,7 +688,7 @@ class Walker:
             claimed, list) else sorted((set(used) | set(stale)) - set(due))
         for power in [*due, *listened]:
             want = newest.get(power)
-            kept = self.kept_refs.get(power) if power in due else None
+            kept = self.kept_refs.get(power)
             if power in stale:
                 if want is None and kept is None:
                     raise self.fail(record, f"withheld.public.stale.{power}", "stale only "

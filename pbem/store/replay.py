@@ -183,8 +183,9 @@ def gather_orders(
     latest ``turn: standing`` file) if that checks (a stale one's problems join ``stale``), or
     the game's standing orders (with escrowed reveals opened where the
     game allows); and for every listened power (``Window.listens``) its standing submission if
-    it sent one that checks (only then does ``used`` name the power: a listened power is never
-    given standing orders and never misses a turn).
+    it sent one that checks, else its standing file if that checks (only then does ``used``
+    name the power: a listened power is never given the game's standing orders and never
+    misses a turn).
 
     Returns (orders, used, sealed values opened, problems of submissions that no longer check)."""
     orders: dict[str, OrderBody] = {}
@@ -216,16 +217,17 @@ def gather_orders(
         if revealed:
             opened[power] = revealed
     for power in powers_listened(plugin, state):
-        sub = standing.get(power)
-        if sub is None:
-            continue
-        norm, problems = plugin.normalize_orders(sub["orders"],
-                                                 order_view(plugin, state, power))
-        if problems:
-            stale[power] = problems
-            continue
-        orders[power] = norm
-        used[power] = sub["sha256"]
+        for sub in (standing.get(power), (standing_files or {}).get(power)):
+            if sub is None:
+                continue
+            norm, problems = plugin.normalize_orders(sub["orders"],
+                                                     order_view(plugin, state, power))
+            if problems:
+                stale.setdefault(power, []).extend(problems)
+                continue
+            orders[power] = norm
+            used[power] = sub["sha256"]
+            break
     return orders, used, opened, stale
 
 

@@ -210,3 +210,22 @@ def test_fire_phase_through_the_turn_uses_the_turns_flags():
     assert new["flags"] == {"moved": [], "fired": [], "targeted": []}
     with pytest.raises(ScriptError):                 # an unscripted die is never invented
         fire.fire(st, BOB, [{"target": a, "with": [s1]}], ScriptedChance())
+
+
+def test_a_power_fired_on_is_touched_and_mailed_at_once():
+    """Each volley at another power's unit names him (``under_fire``), so a step whose window
+    says ``notify: "touched"`` mails him its report at once (pbem.game.events.notified), not
+    in a digest at his pace; a third power is not named."""
+    from pbem.game.events import notified
+
+    st = game()
+    a = put(st, "mf-flyer", SALLY, TARGET, facing=1)
+    s1 = put(st, "ea-olympus", BOB, "3,4", facing=1)
+    events = fire.fire(st, BOB, [{"target": a, "with": [s1]}],
+                       ScriptedChance(rolls={"fire0:dg": [[0]]}))
+    assert [(e["power"], e["by"], e["target"]) for e in of_type(events, "under_fire")] == [
+        (SALLY, BOB, a)]
+    assert notified("touched", events, []) == {BOB, SALLY}
+    assert JIM not in notified("touched", events, [])
+    window = PLUGIN.window(st)
+    assert st["phase"] == "play" and window is not None and window.notify == "touched"

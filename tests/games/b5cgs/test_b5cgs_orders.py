@@ -79,10 +79,11 @@ def test_D3_42_the_contested_answer_names_powers_of_the_game():
 
 def test_D3_42_the_standing_answer_is_kept_and_private():
     st = new_game("modular-3")
-    o, _ = check(st, EA, {"contested": {"default": "allow"}})
+    assert st["powers"][EA]["contested"]["default"] == "allow"  # rules version 3 (E4)
+    o, _ = check(st, EA, {"contested": {"default": "deny"}})
     r = PLUGIN.resolve(st, {EA: o}, ScriptedChance(lenient=True))
-    assert r.state["powers"][EA]["contested"]["default"] == "allow"
-    assert PLUGIN.view(r.state, EA)["you"]["contested"]["default"] == "allow"
+    assert r.state["powers"][EA]["contested"]["default"] == "deny"
+    assert PLUGIN.view(r.state, EA)["you"]["contested"]["default"] == "deny"
     mine = [e for e in PLUGIN.view_events(r.events, EA) if e["type"] == "contested_answer"]
     theirs = [e for e in PLUGIN.view_events(r.events, MF) if e["type"] == "contested_answer"]
     assert mine and not theirs
@@ -90,7 +91,13 @@ def test_D3_42_the_standing_answer_is_kept_and_private():
     nxt = r.state["current"]
     r2 = PLUGIN.resolve(r.state, {nxt: PLUGIN.default_orders(r.state, nxt)},
                         ScriptedChance(lenient=True))
-    assert r2.state["powers"][EA]["contested"]["default"] == "allow"
+    assert r2.state["powers"][EA]["contested"]["default"] == "deny"
+    # the same answer again (a standing file repeats it at every step) says nothing: an event
+    # addressed to him would mail him the step's report (Window notify "touched")
+    r3 = PLUGIN.resolve(r2.state, {r2.state["current"]: PLUGIN.default_orders(
+        r2.state, r2.state["current"]), EA: o}, ScriptedChance(lenient=True))
+    assert r3.state["powers"][EA]["contested"]["default"] == "deny"
+    assert not [e for e in r3.events if e["type"] == "contested_answer"]
 
 
 def test_the_econ_sections_go_to_their_checkers():

@@ -28,7 +28,7 @@ from pbem.game.checker import unknown_keys
 from . import board, damage
 from . import hexes as hx
 from .rulings import cite
-from .setup import rules_version
+from .setup import MAIL_BY_TOUCH, rules_version
 
 #: From this rules version a Long Range Support roll's reason names the weapon's points and the
 #: roll as the cap, and a volley's damage cause counts volleys from 1 (RULES.md W1); earlier
@@ -169,7 +169,8 @@ def _volley(st: dict[str, Any], power: str, i: int, target: str, shooters: list[
     events: list[Event] = [{"type": "volley", "power": power, "volley": i, "target": target,
                             "target_type": tgt["type"], "target_owner": owner,
                             "with": list(shooters), "passed_over": tried}]
-    if owner and owner != power and owner in st["powers"]:  # he hears of it at once (notify)
+    if (owner and owner != power and owner in st["powers"]
+            and rules_version(st) >= MAIL_BY_TOUCH):  # he hears of it at once (R23)
         events.append({"type": "under_fire", "power": owner, "by": power, "target": target})
     flags["targeted"].append(target)
     flags["fired"].extend(shooters)

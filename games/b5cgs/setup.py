@@ -29,21 +29,27 @@ from . import hexes as hx
 
 SCHEMA = 1
 GAME = "b5cgs"
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The rules version new games play (pbem.game.versions). Version 2 (RULES.md): a ship may be
 built into a hex of a face-down piece, exposing it (D4.31; RULES.md E3); a ship crippled earlier
 in its Move phase still moves and sweeps (D4.43; RULES.md R17). Version 3: every starting fleet
 is placed, in the order of play, before the first turn (C4.3, C4.4; RULES.md R7); contested
 space only in the modular variants, a hex contested only if a neighbour says so (A4, D3.42;
 RULES.md E4); a Long Range Support roll and a volley's damage named as players count them
-(RULES.md W1). Games recorded under versions 1 and 2 play on as they began; the version is kept
-in ``options.rules_version`` (absent: 1)."""
-RULES_VERSIONS = (1, 2, 3)
+(RULES.md W1). Version 4: mail by touch (RULES.md R23): a turn's full report goes to the powers
+it touched (an ``under_fire`` event names whoever was fired on), the others read it at their
+digest pace, and a contested-space answer repeated unchanged says nothing. Games recorded under
+earlier versions play on as they began; the version is kept in ``options.rules_version``
+(absent: 1)."""
+RULES_VERSIONS = (1, 2, 3, 4)
 #: From this rules version the starting fleets are placed before play (RULES.md R7).
 FLEETS_BEFORE_PLAY = 3
 #: From this rules version contested space is a modular rule, answered allow unless a player
 #: says deny (RULES.md E4).
 MODULAR_CONTESTED = 3
+#: From this rules version a step's full report goes to the powers it touched, a unit fired on
+#: names its owner (``under_fire``) and an unchanged contested answer is silent (RULES.md R23).
+MAIL_BY_TOUCH = 4
 #: The stand-in's empires are the seats, in this order (a custom pack's empires are matched
 #: by id, the rest in the pack's order: ``empire_of``).
 SEATS = ("earth-alliance", "minbari", "valdri", "korath")

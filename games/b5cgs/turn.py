@@ -52,11 +52,12 @@ def window(state: Mapping[str, Any]) -> Window | None:
     # A full report goes to the powers the step touched (the mover, the next mover, whoever
     # was fired on: fire.py's under_fire) and the others read it at their digest pace; silence
     # on one's own turn stays a missed turn (RULES.md, "Mail and standing answers").
+    notify = "touched" if setupmod.rules_version(state) >= setupmod.MAIL_BY_TOUCH else "all"
     if state["phase"] == "fleet":  # C4.3, rules version 3: one placement a step
         return Window("fleet", f"Starting fleets: {title(state, p)} places (C4.3)", (p,),
-                      listens=others, draws=True, notify="touched")
+                      listens=others, draws=True, notify=notify)
     return Window("turn", f"Round {state['round']}: {title(state, p)}'s turn", (p,),
-                  listens=others, draws=True, notify="touched")
+                  listens=others, draws=True, notify=notify)
 
 
 def default_orders() -> dict[str, Any]:
@@ -163,7 +164,8 @@ def set_answer(st: dict[str, Any], power: str, answer: Mapping[str, Any] | None
     """``power``'s standing contested-space answer (D3.42, ruling R12), private to him; an
     answer he already had changes nothing and says nothing (a standing file repeats it at
     every step, and an event addressed to him would mail him each step's report)."""
-    if answer is None or st["powers"][power].get("contested") == dict(answer):
+    if answer is None or (setupmod.rules_version(st) >= setupmod.MAIL_BY_TOUCH
+                          and st["powers"][power].get("contested") == dict(answer)):
         return []
     st["powers"][power]["contested"] = copy.deepcopy(dict(answer))
     return [private({"type": "contested_answer", "power": power,

@@ -31,20 +31,34 @@ EA = "earth-alliance"
 ORIGIN = "2,1"
 
 
-def test_rules_version_3_is_recorded_and_versions_1_and_2_play_on():
+def test_rules_version_4_is_recorded_and_versions_1_to_3_play_on():
     """A change that replays a recorded game differently bumps the rules version; the plugin
-    still plays versions 1 and 2, whose states are exactly what they were (version 1: no
-    ``rules_version`` option; neither has the ``contested`` option version 3 sets)."""
-    assert versions.rules_version(PLUGIN) == 3
-    assert versions.versions_supported(PLUGIN) == (1, 2, 3)
+    still plays versions 1 to 3, whose states are exactly what they were (version 1: no
+    ``rules_version`` option; neither 1 nor 2 has the ``contested`` option version 3 sets)."""
+    assert versions.rules_version(PLUGIN) == 4
+    assert versions.versions_supported(PLUGIN) == (1, 2, 3, 4)
     new = PLUGIN.setup("basic-2", {"game_id": "g"})
-    assert new["options"]["rules_version"] == 3 and new["options"]["contested"] is False
+    assert new["options"]["rules_version"] == 4 and new["options"]["contested"] is False
     assert PLUGIN.setup("modular-2", {"game_id": "g"})["options"]["contested"] is True
+    three = PLUGIN.setup("modular-2", {"game_id": "g", "rules_version": 3})
+    assert three["options"]["rules_version"] == 3 and three["options"]["contested"] is True
     two = PLUGIN.setup("basic-2", {"game_id": "g", "rules_version": 2})
     assert two["options"]["rules_version"] == 2 and "contested" not in two["options"]
     assert two["powers"]["minbari"]["contested"]["default"] == "deny"
     old = PLUGIN.setup("basic-2", {"game_id": "g", "rules_version": 1})
     assert "rules_version" not in old["options"] and "contested" not in old["options"]
+
+
+def test_mail_by_touch_is_rules_version_4():
+    """R23: from version 4 a turn's full report goes to the powers it touched; a game begun
+    under version 3 keeps mailing every step to everyone (its window says notify all)."""
+    for version, notify in ((3, "all"), (4, "touched")):
+        st = PLUGIN.setup("basic-2", {"game_id": "g", "rules_version": version})
+        st["phase"], st["order"] = "turn", sorted(st["powers"])
+        st["current"] = st["order"][0]
+        st.setdefault("round", 1)
+        window = PLUGIN.window(st)
+        assert window is not None and window.notify == notify
 
 
 def _edge(st):

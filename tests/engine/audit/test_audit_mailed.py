@@ -13,12 +13,10 @@ import pytest
 
 from pbem.audit import AuditFailure, audit_bytes
 from pbem.audit.export import export_game
-from pbem.cli.main import main as pbem_main
 from tests.support.lying import lying_referee
-from tests.support.pbem_host import Host, at
+from tests.support.pbem_host import Host
 from tests.support.played import Played, played
-
-PACES = {"red": "daily", "green": "when-due", "blue": "every-step"}
+from tests.support.relay_legs import six_legs
 
 
 @dataclass(frozen=True)
@@ -30,18 +28,7 @@ class Relay:
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory: pytest.TempPathFactory) -> Relay:
     tmp = tmp_path_factory.mktemp("relay")
-    host = Host(tmp, "round-12", game="relay", game_id="relay-m", extra=["--deadline", "48h"])
-    for power, pace in PACES.items():
-        assert pbem_main(["gm", "digest", str(host.path), power, pace]) == 0
-    hour = 0.1
-    host.run(at(hour))
-    for leg in range(1, 7):
-        if leg == 4:
-            hour += 25
-        [power] = host.plugin.powers_due(host.state())
-        host.submit(power, {"pace": 2}, at(hour))
-        hour += 0.5
-        host.run(at(hour))
+    host = six_legs(tmp, "relay-m")
     out = tmp / "relay.jsonl"
     export_game(host.path, out)
     return Relay(host, out.read_bytes())

@@ -6,31 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.cli.main import main as pbem_main
 from pbem.game.events import private
 from pbem.game.plugin import Window
 from pbem.host import mailpolicy
-from tests.support.pbem_host import Host, at
-
-PACES = {"red": "daily", "green": "when-due", "blue": "every-step"}
+from tests.support.pbem_host import Host
+from tests.support.relay_legs import six_legs
 
 
 def _played(tmp_path: Any) -> tuple[Host, list[dict[str, Any]]]:
     """Six baton legs, each runner sending his pace; a day passes before leg 4."""
-    host = Host(tmp_path, "round-12", game="relay", game_id="relay-2",
-                extra=["--deadline", "48h"])
-    for power, pace in PACES.items():
-        assert pbem_main(["gm", "digest", str(host.path), power, pace]) == 0
-    hour = 0.1
-    host.run(at(hour))
-    for leg in range(1, 7):
-        if leg == 4:
-            hour += 25
-        [power] = host.plugin.powers_due(host.state())
-        host.submit(power, {"pace": 2}, at(hour))
-        hour += 0.5
-        [run] = host.run(at(hour))
-        assert run.status == "resolved", run.line()
+    host = six_legs(tmp_path, "relay-2")
     return host, [e.body for e in host.entries("resolve")]
 
 

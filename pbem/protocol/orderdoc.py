@@ -181,6 +181,35 @@ def registration_problems(doc: Mapping[Any, Any], key: PublicKey,
     return []
 
 
+def open_document(block: str, keys_for: KeysFor,
+                  fingerprints: Mapping[str, PublicKey] | FingerprintLookup,
+                  begin: str, end: str, domain: str, payload_type: str, what: str, hint: str,
+                  check: Callable[[Any], tuple[T | None, list[Problem]]],
+                  ) -> tuple[T, Armored, PublicKey]:
+    """The one verifier of pbem's signed press and vote blocks: dearmored, its signature by a
+    registered key checked over the normalised body before anything is parsed, that body
+    loaded and ``check``-ed, the key held to the game and power it names; Rejected with every
+    problem otherwise. Returns (what ``check`` made of it, the armored block, the key)."""
+    armored = dearmor(block, begin, end)
+    key = find_key(armored, keys_for, fingerprints, None, None)
+    check_signature(key, armored, domain, payload_type, what, hint)
+    doc = load_order_yaml(armored.body)
+    checked, problems = check(doc)
+    problems += registration_problems(doc, key, keys_for)
+    if checked is None or problems:
+        raise Rejected(problems)
+    return checked, armored, key
+
+
+def refusing(check: Callable[[Any], tuple[object, list[Problem]]]) -> Callable[[Any], None]:
+    """``check`` as :func:`sign_document` takes it: raising Rejected with what it found."""
+    def checked(doc: Any) -> None:
+        _, found = check(doc)
+        if found:
+            raise Rejected(found)
+    return checked
+
+
 class SignedRejected(Rejected):
     """A block whose signature verified with a key registered for the game and power it names,
     refused for its envelope (no ``instance``, the wrong turn, ...): the power's own file, so

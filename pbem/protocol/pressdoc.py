@@ -34,25 +34,22 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.errors import Problem, Rejected
+from pbem.errors import Problem
 from pbem.protocol.armor import PRESS_BEGIN as BEGIN
 from pbem.protocol.armor import PRESS_END as END
 from pbem.protocol.armor import (
     SIGNATURE,
     armor,
-    dearmor,
 )
 from pbem.protocol.envelope import MAX_NAME, MAX_NUMBER, did_you_mean, header_problems
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (
     FingerprintLookup,
     KeysFor,
-    check_signature,
-    find_key,
-    registration_problems,
+    open_document,
+    refusing,
     sign_document,
 )
-from pbem.protocol.safeyaml import load_order_yaml
 
 DOMAIN = "pbem-press-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.press+yaml"
@@ -190,14 +187,8 @@ def _message(item: Any, path: str, bad: Any) -> Message | None:
 
 def sign_press(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
     """Normalise ``yaml_text``, sign it with ``key`` as press and return the armored block."""
-    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE, _checked if check else None,
-                         BEGIN, END)
-
-
-def _checked(doc: Any) -> None:
-    _, found = check_press(doc)
-    if found:
-        raise Rejected(found)
+    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE,
+                         refusing(check_press) if check else None, BEGIN, END)
 
 
 def verify_press(block: str, keys_for: KeysFor, *,
@@ -207,22 +198,16 @@ def verify_press(block: str, keys_for: KeysFor, *,
     The signature is checked over the normalised body first (domain ``pbem-press-v1``); only those
     bytes are parsed; the signing key must be registered for the game and power the file names.
     """
-    armored = dearmor(block, BEGIN, END)
-    key = find_key(armored, keys_for, fingerprints, None, None)
-    check_signature(key, armored, DOMAIN, PAYLOAD_TYPE, "press",
-                    " (sign press with pbem press sign)")
-    payload = armored.body.encode("utf-8")
-    doc = load_order_yaml(armored.body)
-    checked, problems = check_press(doc)
-    problems += registration_problems(doc, key, keys_for)
-    if checked is None or problems:
-        raise Rejected(problems)
+    checked, armored, key = open_document(block, keys_for, fingerprints, BEGIN, END, DOMAIN,
+                                          PAYLOAD_TYPE, "press",
+                                          " (sign press with pbem press sign)", check_press)
     token = _minting.set(True)
     try:
         return VerifiedPress(
             game=checked["game"], power=checked["power"], turn=checked["turn"],
             messages=checked["messages"], signed_text=armored.body,
-            sha256=hashlib.sha256(payload).hexdigest(), key_fingerprint=key.fingerprint,
+            sha256=hashlib.sha256(armored.body.encode("utf-8")).hexdigest(),
+            key_fingerprint=key.fingerprint,
             signature=armored.signature)
     finally:
         _minting.reset(token)

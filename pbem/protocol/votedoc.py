@@ -38,8 +38,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.errors import Problem, Rejected
-from pbem.protocol.armor import SIGNATURE, armor, dearmor
+from pbem.errors import Problem
+from pbem.protocol.armor import SIGNATURE, armor
 from pbem.protocol.armor import VOTE_BEGIN as BEGIN
 from pbem.protocol.armor import VOTE_END as END
 from pbem.protocol.envelope import MAX_NUMBER, did_you_mean, header_problems
@@ -47,12 +47,10 @@ from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import (
     FingerprintLookup,
     KeysFor,
-    check_signature,
-    find_key,
-    registration_problems,
+    open_document,
+    refusing,
     sign_document,
 )
-from pbem.protocol.safeyaml import load_order_yaml
 
 DOMAIN = "pbem-vote-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.vote+yaml"
@@ -137,14 +135,8 @@ def prefs_text(game: str, power: str, seq: int, prefs: Mapping[str, str | bool])
 
 def sign_vote(yaml_text: str, key: PrivateKey, *, check: bool = True) -> str:
     """Normalise ``yaml_text``, sign it with ``key`` as a vote and return the armored block."""
-    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE, _checked if check else None,
-                         BEGIN, END)
-
-
-def _checked(doc: Any) -> None:
-    _, found = check_vote(doc)
-    if found:
-        raise Rejected(found)
+    return sign_document(yaml_text, key, DOMAIN, PAYLOAD_TYPE,
+                         refusing(check_vote) if check else None, BEGIN, END)
 
 
 def verify_vote(block: str, keys_for: KeysFor, *,
@@ -154,14 +146,9 @@ def verify_vote(block: str, keys_for: KeysFor, *,
     The signature is checked over the normalised body first (domain ``pbem-vote-v1``); only those
     bytes are parsed; the signing key must be registered for the game and power the file names.
     """
-    armored = dearmor(block, BEGIN, END)
-    key = find_key(armored, keys_for, fingerprints, None, None)
-    check_signature(key, armored, DOMAIN, PAYLOAD_TYPE, "vote", " (sign votes with pbem vote)")
-    doc = load_order_yaml(armored.body)
-    checked, problems = check_vote(doc)
-    problems += registration_problems(doc, key, keys_for)
-    if checked is None or problems:
-        raise Rejected(problems)
+    checked, armored, key = open_document(block, keys_for, fingerprints, BEGIN, END, DOMAIN,
+                                          PAYLOAD_TYPE, "vote", " (sign votes with pbem vote)",
+                                          check_vote)
     token = _minting.set(True)
     try:
         return VerifiedVote(

@@ -192,32 +192,12 @@ def gather_orders(
     used: dict[str, str | None] = {}
     opened: LogBody = {}
     stale: dict[str, list[Problem]] = {}
-    for power in plugin.powers_due(state):
-        sub = standing.get(power)
-        if sub is not None:
-            norm, problems = plugin.normalize_orders(sub["orders"],
-                                                     order_view(plugin, state, power))
-            if not problems:
-                orders[power] = norm
-                used[power] = sub["sha256"]
-                continue
-            stale[power] = problems
-        kept = (standing_files or {}).get(power)
-        if kept is not None:
-            norm, problems = plugin.normalize_orders(kept["orders"],
-                                                     order_view(plugin, state, power))
-            if not problems:
-                orders[power] = norm
-                used[power] = kept["sha256"]
-                continue
-            stale.setdefault(power, []).extend(problems)  # stale too: not used
-        norm, revealed = plugin.nmr_orders(state, power, _bind(open_escrow, power))
-        orders[power] = norm
-        used[power] = None
-        if revealed:
-            opened[power] = revealed
-    for power in powers_listened(plugin, state):
-        for sub in (standing.get(power), (standing_files or {}).get(power)):
+    files = standing_files or {}
+
+    def first_that_checks(power: str) -> bool:
+        """Use ``power``'s standing submission, else its standing file, whichever checks
+        first; the problems of one that does not join ``stale``."""
+        for sub in (standing.get(power), files.get(power)):
             if sub is None:
                 continue
             norm, problems = plugin.normalize_orders(sub["orders"],
@@ -227,7 +207,19 @@ def gather_orders(
                 continue
             orders[power] = norm
             used[power] = sub["sha256"]
-            break
+            return True
+        return False
+
+    for power in plugin.powers_due(state):
+        if first_that_checks(power):
+            continue
+        norm, revealed = plugin.nmr_orders(state, power, _bind(open_escrow, power))
+        orders[power] = norm
+        used[power] = None
+        if revealed:
+            opened[power] = revealed
+    for power in powers_listened(plugin, state):
+        first_that_checks(power)
     return orders, used, opened, stale
 
 

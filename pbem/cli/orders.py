@@ -310,9 +310,5 @@ def run_sign(args: argparse.Namespace) -> int:
         vault.save()  # before anything is written: the value revealed is on record
     armored = sign_orders(text, PrivateKey.load(args.key))
     _note_signed(args, text)
-    if args.output is None:
-        sys.stdout.write(armored)
-    else:
-        orderfile.write(args.output, armored)
-        print(f"wrote {args.output}: mail it to the referee (attached or pasted)")
+    orderfile.hand_out(args.output, armored, "attached or pasted")
     return 0

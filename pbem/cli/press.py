@@ -57,11 +57,7 @@ def run_sign(args: argparse.Namespace) -> int:
     if find_press_blocks(text):
         raise PbemError(f"{args.file} is signed already; sign the plain press file")
     armored = sign_press(text, PrivateKey.load(args.key))
-    if args.output is None:
-        sys.stdout.write(armored)
-    else:
-        orderfile.write(args.output, armored)
-        print(f"wrote {args.output}: mail it to the referee (pasted into your mail)")
+    orderfile.hand_out(args.output, armored, "pasted into your mail")
     return 0
 
 

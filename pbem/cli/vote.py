@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -58,11 +57,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = vote_text(args.game, args.power, seq, args.kind, args.withdraw)
     armored = sign_vote(text, PrivateKey.load(args.key))
-    if args.output is None:
-        sys.stdout.write(armored)
-    else:
-        orderfile.write(args.output, armored)
-        print(f"wrote {args.output}: mail it to the referee (pasted into your mail)")
+    orderfile.hand_out(args.output, armored, "pasted into your mail")
     return 0
 
 

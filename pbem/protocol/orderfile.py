@@ -14,6 +14,7 @@ the comments a game adds after them (``footer``), are the game's (its tool, pbem
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,16 @@ def write(path: Path, text: str) -> None:
     """Replace ``path`` atomically (pbem.atomic: temp file, fsync, rename; mode 0600, the
     orders are private until they are resolved)."""
     atomic.write_text(path, text)
+
+
+def hand_out(output: Path | None, armored: str, how: str) -> None:
+    """A signed block for its player: on standard output, or written to ``output`` with a
+    line saying so and how to mail it (``how``: "attached or pasted", ...)."""
+    if output is None:
+        sys.stdout.write(armored)
+    else:
+        write(output, armored)
+        print(f"wrote {output}: mail it to the referee ({how})")
 
 
 # -- the view -------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
@@ -36,12 +36,6 @@ def standin() -> dict[str, Any]:
     data = datafile.load(STANDIN)
     assert isinstance(data, dict)
     return data
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 
 
 def check_components(data: object) -> list[Problem]:
@@ -76,7 +70,7 @@ def check_components(data: object) -> list[Problem]:
             out.append(Problem("card-duplicate", f"{path}.code", f"{code} appears twice"))
         else:
             codes[code] = i
-        if not _is_int(number) or not 1 <= number <= 99:
+        if not datafile.is_whole(number) or not 1 <= number <= 99:
             out.append(Problem("card-number", f"{path}.number",
                                f"a planet number is 1..99, not {_show(number)}"))
             continue
@@ -86,7 +80,7 @@ def check_components(data: object) -> list[Problem]:
         numbers[number] = str(code)
         for key in ("population", "morale"):
             value = card.get(key)
-            if not _is_int(value) or not 1 <= value <= 6:
+            if not datafile.is_whole(value) or not 1 <= value <= 6:
                 out.append(Problem(f"card-{key}", f"{path}.{key}",
                                    f"{key} is a whole number 1..6, not {_show(value)}"))
         lines = card.get("reach")
@@ -95,10 +89,10 @@ def check_components(data: object) -> list[Problem]:
             continue
         for key in REACH_KEYS:
             line = lines.get(key, [])
-            if not isinstance(line, list) or not all(_is_int(n) for n in line):
+            if not isinstance(line, list) or not all(datafile.is_whole(n) for n in line):
                 out.append(Problem("card-reach", f"{path}.reach.{key}",
                                    "a reach line is a list of planet numbers"))
-        reach[number] = {n for n in lines["D"] if _is_int(n) and 0 < n < 1000}
+        reach[number] = {n for n in lines["D"] if datafile.is_whole(n) and 0 < n < 1000}
     for number, line in sorted(reach.items()):
         for other in sorted(line):
             if other not in numbers:

@@ -10,11 +10,9 @@ with its path and never raises, so a bad pack is refused whole before a game sta
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from pbem.errors import Problem
 from pbem.errors import show_value as _show
@@ -38,20 +36,10 @@ GENERIC = "generic"
 MAX_NUMBER = 999
 
 
-@cache
-def _standin() -> dict[str, Any]:
-    data = datafile.load(STANDIN)
-    assert isinstance(data, dict)
-    return data
-
-
 def standin() -> dict[str, Any]:
     """The stand-in pack as loaded from data/standin.yaml (a fresh copy each call)."""
-    return copy.deepcopy(_standin())
+    return datafile.mapping(STANDIN)
 
-
-def _int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 
@@ -61,7 +49,7 @@ def printed_name(value: object) -> str | None:
     None if it is none."""
     if value == 0 or value == "0" or value == "c":
         return "c"
-    if _int(value) and 1 <= value <= 6:
+    if datafile.is_whole(value) and 1 <= value <= 6:
         return str(value)
     if isinstance(value, str) and value in PRINTED:
         return value
@@ -76,7 +64,7 @@ class _Check:
         self.problems.append(Problem(code, path, message))
 
     def number(self, value: object, path: str, low: int = 0, what: str = "a number") -> bool:
-        if not _int(value) or not low <= value <= MAX_NUMBER:
+        if not datafile.is_whole(value) or not low <= value <= MAX_NUMBER:
             self.bad("number", path, f"{what} is a whole number {low}..{MAX_NUMBER}, "
                      f"not {_show(value)}")
             return False
@@ -166,7 +154,7 @@ def _faces(c: _Check, faces: object, path: str) -> None:
         c.bad("dice-faces", path, "a die is a list of 2..20 faces (whole numbers)")
         return
     for i, f in enumerate(faces):
-        if not _int(f) or not 0 <= f <= 99:
+        if not datafile.is_whole(f) or not 0 <= f <= 99:
             c.bad("dice-faces", f"{path}[{i}]", f"a face is a whole number 0..99, not {_show(f)}")
 
 

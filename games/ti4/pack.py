@@ -15,11 +15,9 @@ between them; the loader is a few lines.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from pbem.errors import Problem
 from pbem.game import datafile
@@ -81,20 +79,10 @@ PREDICATES: dict[str, dict[str, str]] = {
 }
 
 
-@cache
-def _standin() -> dict[str, Any]:
-    data = datafile.load(STANDIN)
-    assert isinstance(data, dict)
-    return data
-
-
 def standin() -> dict[str, Any]:
     """The stand-in pack as loaded from data/standin.yaml (a fresh copy each call)."""
-    return copy.deepcopy(_standin())
+    return datafile.mapping(STANDIN)
 
-
-def _whole(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_components(data: object) -> list[Problem]:
@@ -185,7 +173,7 @@ class _Pack(Checker):
                 self.count(body[name], field("rules", name), low)
         tokens = self.fields(body.get("tokens"), "rules.tokens",
                              ("tactic", "fleet", "strategy", "total"))
-        if tokens is not None and all(_whole(tokens.get(k)) for k in
+        if tokens is not None and all(datafile.is_whole(tokens.get(k)) for k in
                                       ("tactic", "fleet", "strategy", "total")) \
                 and tokens["tactic"] + tokens["fleet"] + tokens["strategy"] > tokens["total"]:
             self.bad("tokens", "rules.tokens", "the starting tokens exceed the total")
@@ -487,7 +475,7 @@ class _Pack(Checker):
         secret = rules.get("secret_objectives") or {}
         for stage, need in ((1, public.get("stage1")), (2, public.get("stage2")),
                             ("secret", _times(secret.get("drawn"), max(PLAYER_COUNTS)))):
-            if _whole(need) and counts[stage] < need:
+            if datafile.is_whole(need) and counts[stage] < need:
                 self.bad("objectives-count", "objectives", f"at least {need} objectives of "
                          f"stage {stage}, not {counts[stage]}")
 
@@ -510,4 +498,4 @@ class _Pack(Checker):
 
 
 def _times(value: object, n: int) -> int | None:
-    return value * n if _whole(value) else None
+    return value * n if datafile.is_whole(value) else None

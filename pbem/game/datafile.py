@@ -6,8 +6,10 @@ took ~8 ms CPU of a one-mail ``pbem ingest`` (four small files), libyaml ~1 ms. 
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pbem.protocol.pyyaml import yaml
 
@@ -23,3 +25,22 @@ def load(path: Path) -> Any:
     """The data of a YAML file, read as UTF-8 (raises OSError, UnicodeDecodeError,
     yaml.YAMLError)."""
     return parse(Path(path).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _mapping(path: Path) -> dict[str, Any]:
+    data = load(path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a mapping was expected")
+    return data
+
+
+def mapping(path: Path) -> dict[str, Any]:
+    """The mapping a game ships at ``path`` (its stand-in component pack), read once per
+    process; a fresh copy each call, so a caller may change it."""
+    return copy.deepcopy(_mapping(Path(path)))
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether a loaded YAML value is a whole number (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)

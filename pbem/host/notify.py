@@ -25,7 +25,7 @@ from pbem import lazy
 from pbem.chance.kinds import Contribution
 from pbem.errors import PbemError, Problem
 from pbem.game.plugin import GamePlugin
-from pbem.host import mailpolicy
+from pbem.host import mailpolicy, seats
 from pbem.mail.compose import Attachment, Wire, compose, compose_wire
 from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
@@ -575,6 +575,14 @@ def gm_notice_mails(ctx: Context, state: GameState,
         mail = mails.gm_notice(ctx.renderer, notice, powers, player, info, views)
         out.append((f"gm-notice:{ctx.game.game_id}:{entry.seq}:{address}",
                     ctx.compose(player["email"], mail, kind="report")))
+    gm = ctx.game.config.gm
+    if notice["op"] == GmOp.AUTOPILOT and notice.get("auto") and gm:
+        # the cron job did it (pbem.host.seats): the game master is told in the same durable
+        # step as the players, so a crash between the entry and its mails loses neither
+        subject = f"[{ctx.game.game_id}] {notice['power'].capitalize()} is on autopilot"
+        mail = mails.RenderedMail(subject, seats.gm_line(entry, ctx.game.game_id), "", [])
+        out.append((f"gm-notice:{ctx.game.game_id}:{entry.seq}:gm",
+                    ctx.compose(gm, mail, kind="report")))
     return out
 
 

@@ -25,7 +25,7 @@ from pbem.schedule import to_iso
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from pbem.store.log import Entry
-from pbem.store.summary import AUTOPILOT
+from pbem.store.summary import AUTOPILOT, Noted
 
 
 class SeatError(PbemError):
@@ -87,7 +87,7 @@ def apply_abandoned(game: GameDir, key: Any, now: datetime) -> list[Entry]:
     return out
 
 
-def gm_line(entry: Entry, game_id: str) -> str:
+def gm_line(entry: Entry | Noted, game_id: str) -> str:
     """The game master's mail when the cron job put a seat on autopilot."""
     b = entry.body
     return (f"{str(b['power']).capitalize()} sent no orders for {b['missed']} due steps in a "

@@ -354,7 +354,7 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
     state = loaded.state
     run.queued += _catch_up_mail(ctx, outbox, state)
     if not plugin.is_over(state):
-        run.queued += _abandoned(ctx, outbox, state)
+        _abandoned(ctx, state)
     run.queued += notify.queue_gm_notices(ctx, state, outbox)
     summary = game.log.summary  # kept current through the appends below
     if not summary.last_resolution and _welcome_missing(ctx, outbox):
@@ -705,26 +705,12 @@ def _reminders(ctx: notify.Context, outbox: Outbox, state: GameState, due: list[
     return count
 
 
-def _abandoned(ctx: notify.Context, outbox: Outbox, state: dict[str, Any]) -> int:
+def _abandoned(ctx: notify.Context, state: dict[str, Any]) -> None:
     """Seats the config's ``abandoned`` rule puts on autopilot now (pbem.host.seats): each a
-    signed gm entry (its players' notices follow, as every gm entry's) and a mail to the game
-    master."""
-    entries = seats.apply_abandoned(ctx.game, ctx.referee, ctx.now)
-    if not entries:
-        return 0
-    ctx.game.save_state(state)  # unchanged: the cache moves to the new head
-    gm = ctx.game.config.gm
-    if not gm:
-        return 0
-    from pbem.render.environment import RenderedMail
-
-    for entry in entries:
-        text = seats.gm_line(entry, ctx.game.game_id)
-        mail = RenderedMail(f"[{ctx.game.game_id}] {str(entry.body['power']).capitalize()} "
-                            "is on autopilot", text, "", [])
-        outbox.queue(ctx.compose(gm, mail, kind="report"),
-                     key=f"autopilot:{ctx.game.game_id}:{entry.seq}")
-    return len(entries)
+    signed gm entry. Its notices, the players' and the game master's, follow as every gm
+    entry's do (``notify.queue_gm_notices``, which also catches them up after a crash)."""
+    if seats.apply_abandoned(ctx.game, ctx.referee, ctx.now):
+        ctx.game.save_state(state)  # unchanged: the cache moves to the new head
 
 
 def _remind_at(config: GameConfig, power: str, deadline: datetime, half_way: datetime,

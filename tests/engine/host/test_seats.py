@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.host import gmops
+from pbem.host import gmops, seats
 from pbem.schedule import to_iso
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
@@ -110,3 +110,24 @@ def test_the_audit_recounts_the_missed_steps_of_an_autopilot(tmp_path: Path) -> 
     game.save_state(host.state())
     out = pbem_ok("audit", host.path, ok=False)
     assert "field missed" in out and "0 (the due steps algol missed in a row" in out, out
+
+
+def test_a_crash_after_the_cron_jobs_autopilot_entry_loses_no_mail(tmp_path: Path) -> None:
+    """The cron job logs the autopilot and dies before any mail is queued (the log is durable,
+    the outbox untouched): the next visit queues the game master's mail and every player's
+    notice, once each, with the entry's other notices."""
+    host = _abandoned_game(tmp_path)
+    game = GameDir.open(host.path)
+    entries = seats.apply_abandoned(game, referee_key(game.root)[0], at(99))  # then the crash
+    assert [e.body["power"] for e in entries] == [SILENT]
+    assert not [m for m in host.sent("gm@example.org") if "is on autopilot" in str(m["Subject"])]
+
+    host.run(at(99.2))
+    host.run(at(99.4))  # nothing left to catch up: nothing sent twice
+    gm = [_text(m) for m in host.sent("gm@example.org") if "is on autopilot" in str(m["Subject"])]
+    assert len(gm) == 1 and f"log entry {entries[0].seq}" in gm[0], gm
+    for power in host.powers:
+        told = [m for m in host.sent(f"{power}@example.org")
+                if "Algol's seat on autopilot" in _text(m)]
+        assert len(told) == 1, (power, len(told))
+    pbem_ok("audit", host.path)

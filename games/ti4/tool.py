@@ -116,7 +116,8 @@ def check_warnings(view: Mapping[str, Any], orders: Mapping[str, Any],
         return []
     if orders.get(wants) is not None:
         return []
-    return [f"no {wants}: section for this {_window(view)} window (your default is used)"]
+    return [f"no {wants}: section for this {_window(view)} window (a file of the step without "
+            "one plays your default; a standing file needs none)"]
 
 
 ARGUMENTS = [

@@ -1,16 +1,29 @@
 """The player's tool for TI4 (games/ti4/tool.py, toolflags.py): each flag writes its section of
 the order file in the shape games/ti4/STATE.md agrees, every bad flag is refused with one
-sentence naming the flag, and the flags are the real ``pbem orders ti4`` parser's."""
+sentence naming the flag, and the flags are the real ``pbem orders ti4`` parser's; on a real
+game's view the tool checks exactly as the referee does (``normalize_orders`` on the view): the
+same problems in one line, and the file left as it was."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from games.ti4 import tool
+from pbem import canonical
+from pbem.cli.main import main as pbem_main
 from pbem.errors import UsageError
+from tests.support.conformance import real_chance
+from tests.support.ti4_play import PLUGIN
+
+State = dict[str, Any]
+INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"
+DRAFTS = {"red": ["command", "industry"], "blue": ["counsel", "research"],
+          "green": ["blockade", "dominion"], "yellow": ["commerce", "warfare"]}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -173,3 +186,125 @@ def test_help_explains_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
     for a in tool.ARGUMENTS:
         assert a.flags[0] in out and a.options["help"].split()[0] in out
     assert "exactly as the referee will" in out
+
+
+# -- against the real plugin: the tool's check is the referee's -----------------------------------
+
+def action_state() -> tuple[State, str]:
+    """A small-4 game in round 1's action phase, and the power whose turn it is."""
+    state = step(step(PLUGIN.setup("small-4", {"game_id": "tool-1"})))
+    state = step(state, {p: {"draft": d} for p, d in DRAFTS.items()})
+    assert state["phase"] == "action"
+    return state, state["table"]["turn"]
+
+
+def step(state: State, orders: dict[str, Any] | None = None) -> State:
+    window = PLUGIN.window(state)
+    assert window is not None
+    given = dict(orders or {})
+    for p in window.due:
+        given.setdefault(p, PLUGIN.default_orders(state, p))
+    return PLUGIN.resolve(state, given, real_chance(state["turn"], list(window.due),
+                                                    b"k" * 32)).state
+
+
+def view_file(tmp_path: Path, state: State, power: str) -> tuple[dict[str, Any], Path]:
+    """The player's view.json, as the referee attaches it (with the game's instance)."""
+    view = {**PLUGIN.view(state, power), "instance": INSTANCE}
+    path = tmp_path / f"{power}-view.json"
+    path.write_bytes(canonical.encode(view) + b"\n")
+    return view, path
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = pbem_main([str(a) for a in argv])
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+def new_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, view: Path) -> Path:
+    orders = tmp_path / "orders.yaml"
+    code, _, err = pbem(capsys, "orders", "new", "--view", view, "-o", orders, "--force")
+    assert code == 0, err
+    return orders
+
+
+def test_the_tool_writes_the_section_and_checks_it_on_the_view(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state, me = action_state()
+    view, path = view_file(tmp_path, state, me)
+    orders = new_file(capsys, tmp_path, path)
+    text = orders.read_text()
+    assert "# round 1, action: you are due (action: ...)" in text and "# your planets:" in text
+    code, _, err = pbem(capsys, "orders", "check", orders, "--view", path)
+    assert code == 0 and "no action: section for this action window" in err
+    card = sorted(view["table"]["players"][me]["cards"],
+                  key=lambda c: view["pack"]["strategy_cards"][c]["initiative"])[0]
+    code, out, err = pbem(capsys, "orders", "ti4", orders, "--strategic", card, "--choice", "-",
+                          "--hits", "wing,sustain", "--queue-pass", "--view", path)
+    assert code == 0, err
+    assert f"{orders}: orders written and checked" in out
+    doc = yaml.safe_load(orders.read_text())
+    assert doc["orders"] == {"action": {"strategic": card, "choices": [{}]},
+                             "standing": {"combat": {"hits": ["wing", "sustain"]},
+                                          "queued": ["pass"]}}
+    assert PLUGIN.normalize_orders(doc["orders"], view)[1] == []
+    code, out, _ = pbem(capsys, "orders", "check", orders, "--view", path)
+    assert code == 0 and "ok" in out
+
+
+def refusals(state: State, me: str, other: str) -> list[tuple[str, list[str]]]:
+    """(who, flags) the referee refuses in the action phase, one reason each."""
+    home = state["pack"]["factions"][state["table"]["factions"][me]]["home"]
+    return [
+        (me, ["--pass"]),                                        # before his strategic action
+        (me, ["--strategic", "nosuch"]),
+        (me, ["--activate", "S02", "--invade", "bellis:2"]),     # no troopers will be there
+        (me, ["--activate", home, "--produce", "frigate=9"]),    # past the dock's production
+        (me, ["--activate", "C0", "--move", f"frigate:{home}>C0"]),   # not adjacent
+        (me, ["--activate", "S99"]),
+        (me, ["--draft", "command"]),                            # not the strategy window
+        (me, ["--vote", "for:nowhere"]),
+        (me, ["--hits", "wing,dreadnought", "--retreat-to", "S99"]),
+        (other, ["--pass"]),                                     # not his turn
+        (other, ["--follow"]),                                   # no secondary open
+    ]
+
+
+def test_every_refusal_is_the_referees_own_in_one_line_and_the_file_is_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state, me = action_state()
+    other = next(p for p in state["table"]["seats"] if p != me)
+    for who, flags in refusals(state, me, other):
+        view, path = view_file(tmp_path, state, who)
+        orders = new_file(capsys, tmp_path, path)
+        before = orders.read_text()
+        args = parser().parse_args(["ti4", str(orders), *flags])
+        body = tool.body({}, args, view)
+        problems = PLUGIN.normalize_orders(body, view)[1]
+        assert problems, (who, flags, body)
+        code, out, err = pbem(capsys, "orders", "ti4", orders, *flags, "--view", path)
+        assert code != 0 and not out, (flags, out)
+        assert err.strip() == "pbem orders: " + "; ".join(map(str, problems)), (flags, err)
+        assert orders.read_text() == before, flags
+
+
+def test_without_a_view_the_file_is_written_and_pbem_orders_check_refuses_it_as_the_referee(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state, me = action_state()
+    view, path = view_file(tmp_path, state, me)
+    orders = new_file(capsys, tmp_path, path)
+    code, out, _ = pbem(capsys, "orders", "ti4", orders, "--pass")
+    assert code == 0 and "orders written" in out and "checked" not in out
+    problems = PLUGIN.normalize_orders({"action": {"pass": True}}, view)[1]
+    assert [p.code for p in problems] == ["pass-strategic"]
+    code, out, err = pbem(capsys, "orders", "check", orders, "--view", path)
+    assert code != 0 and str(problems[0]) in out + err
+
+
+def test_invade_n_means_the_packs_ground_force_with_a_view(tmp_path: Path) -> None:
+    state, me = action_state()
+    view = PLUGIN.view(state, me)
+    assert tool.ground_unit(view) == "trooper"
+    assert written("--activate", "S02", "--invade", "bellis:2", view=view)["action"][
+        "tactical"]["invade"] == {"bellis": {"trooper": 2}}

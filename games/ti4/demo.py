@@ -8,7 +8,9 @@ step and mails each player his report. The game is ``small-4`` (red, blue, green
 
 The script, from the views (the deal is fair, so the speaker and the objectives differ from
 game to game): with the set-up file every player sends his standing answers (hit order,
-retreats, which secondaries he always follows or declines; blue and green queue their passes);
+retreats, which secondaries he always follows or declines; blue and green queue their passes;
+yellow sends his secondaries' answers only with his round 2 draft, so round 1 has secondary
+windows and round 2 none);
 each strategy window ranks the cards (yellow wants commerce); on his turns a player plays his
 strategy cards in initiative order (yellow's commerce brings 3 trade goods), then yellow takes
 the Custodians with a tactical action (his home planet's influence and those trade goods: 6),
@@ -56,11 +58,14 @@ DRAFTS = {"red": ["command", "industry", "research", "warfare"],
           "yellow": ["commerce", "warfare", "command", "research"]}
 #: Each player's standing answers, sent with his first file.
 STANDING = {"red": ["--hits", "wing,sustain,frigate", "--retreat-at-most", "1",
-                    "--standing-follow", "counsel", "--standing-decline", "warfare"],
+                    "--standing-follow", "counsel", "--standing-default", "decline"],
             "blue": ["--hits", "wing,sustain", "--standing-default", "decline", "--queue-pass"],
             "green": ["--hits", "wing,picket", "--retreat-at-most", "1",
                       "--standing-default", "decline", "--queue-pass"],
             "yellow": ["--hits", "wing,frigate,tender"]}
+#: What yellow, asked for every secondary in round 1, sends with his round 2 draft: from then
+#: on no secondary window opens (every other player has a standing answer for every card).
+LATER = {"yellow": ["--standing-follow", "counsel", "--standing-default", "decline"]}
 #: The secondaries a player asked in a secondary window follows (with default choices).
 FOLLOWS = ("counsel", "commerce")
 
@@ -223,9 +228,11 @@ def status(view: Mapping[str, Any], power: str) -> list[str]:
 
 
 def agenda(view: Mapping[str, Any], power: str) -> list[str]:
-    """One planet's votes for the first outcome of each agenda (else abstain)."""
+    """One planet's votes for his choice of each agenda (For, himself, his home planet), else
+    abstain; the speaker's ties go the same way."""
     planets = _mine(view, power)
     out: list[str] = []
+    ties: list[str] = []
     for i, aid in enumerate(view.get("agendas") or []):
         kind = view["pack"]["agendas"][aid]["outcome"]
         outcome = ("for" if kind == "for_against" else power if kind == "elect_player"
@@ -233,8 +240,10 @@ def agenda(view: Mapping[str, Any], power: str) -> list[str]:
         voter = next((p for p in planets[i:] if int(view["pack"]["planets"][p]["influence"])),
                      None)
         out += ["--vote", f"{outcome}:{voter}" if voter and outcome else "abstain"]
+        ties.append(outcome or "for")
     if view["table"]["speaker"] == power:
-        out += ["--tie", "for"] * len(view.get("agendas") or [])
+        for outcome in ties:
+            out += ["--tie", outcome]
     return out
 
 
@@ -249,6 +258,8 @@ def flags(view: Mapping[str, Any], power: str, first: bool) -> list[str]:
     out = list(STANDING[power]) if first else []
     if kind == "strategy":
         out += ["--draft", ",".join(DRAFTS[power])]
+        if int(view["round"]) == 2:
+            out += LATER.get(power, [])
     elif kind == "action":
         out += action(view, power)
     elif kind == "secondary":

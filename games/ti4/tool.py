@@ -3,9 +3,11 @@
     pbem orders ti4 orders.yaml --view view.json --draft warfare,commerce,command
     pbem orders ti4 orders.yaml --view view.json --strategic command --choice - \\
         --choice "tokens=1 exhaust=drummond pools=fleet:1"
-    pbem orders ti4 orders.yaml --view view.json --activate S08 \\
-        --move "tender,frigate:H4>S08" --carry trooper=2 --invade gesk:2 --produce wing=2 \\
-        --pay drummond,tg=1 --custodians drummond,tg=3
+    pbem orders ti4 orders.yaml --view view.json --activate S10 \\
+        --move "tender,frigate:H4>S10" --carry wing=2 --lift drummond:trooper=2 \\
+        --invade iver:2 --custodians drummond,tg=3
+    pbem orders ti4 orders.yaml --view view.json --activate H4 --produce frigate,wing=2 \\
+        --pay drummond,tg=1
     pbem orders ti4 orders.yaml --view view.json --pass
     pbem orders ti4 orders.yaml --view view.json --follow --choice "pools=strategy:1"
     pbem orders ti4 orders.yaml --view view.json --score-public o1-coin \\

@@ -18,7 +18,7 @@ from pbem.errors import Problem
 
 from . import actions, agenda, combat, effects, strategy, tactical
 from .board import POOLS, Board
-from .setup import catalog
+from .setup import catalog, core
 from .view import table_of_view
 
 SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing")
@@ -89,7 +89,16 @@ def _action(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
                                f"{card} is not a readied strategy card of yours"))
             return out + _choices(value.get("choices"), "action.choices")
         primary = view["pack"]["strategy_cards"][card]["primary"]
-        return out + choice_problems(primary, value.get("choices"), view, "action.choices")
+        out += choice_problems(primary, value.get("choices"), view, "action.choices")
+        if out:
+            return out
+        # the primary tried on the table and board the view shows (what it cannot show, the
+        # decks' order, no choice reads): the rules' own verdict, with its paths
+        _, _, _, found = effects.apply(primary, table_of_view(view),
+                                       Board.from_data(view["board"]), core(view["pack"]),
+                                       catalog(view), me, list(value.get("choices") or []),
+                                       "action.choices")
+        return found
     return _tactical(value, view, me)
 
 

@@ -15,6 +15,7 @@ MODULES = ("bench_rules", "bench_orders", "bench_store", "bench_mail", "bench_in
            "bench_turnjob", "bench_audit", "bench_chance", "bench_scaling",
            "bench_ingest_scaling", "bench_idle", "bench_start")
 MODULES += ("bench_windows",)  # a six-player many-window round: mails and syncs per window
+MODULES += ("bench_ti4_mail",)  # a six-player TI4 round by mail: mails per player per round
 
 
 def chosen(args: list[str]) -> list[str]:

@@ -101,7 +101,16 @@ def _b5_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return random_orders(view, rng)
 
 
-# -- TI4 (stand-in): no tool yet (ti4tool writes it); random legal play written into the file
+# -- TI4 (stand-in): the demo's choices through the tool (pbem orders ti4) for a due power,
+# random legal play otherwise
+def _ti4_edits(view: View, vault: str) -> list[list[str]]:
+    me = view.get("viewer")
+    if not view.get("table") or me not in (view.get("due") or []):
+        return []
+    flags = _module("ti4", "demo").flags(view, me, False)
+    return [["ti4", *flags]] if flags else []
+
+
 def _ti4_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     from tests.support.ti4_play import random_orders
 
@@ -133,7 +142,7 @@ ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
-    "ti4": Adapter("small-4", lambda view, vault: [], _ti4_body, 8),
+    "ti4": Adapter("small-4", _ti4_edits, _ti4_body, 8),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
     "ttt": Adapter("x-first", lambda view, vault: [], _ttt_body, 6),

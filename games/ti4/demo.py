@@ -1,0 +1,372 @@
+"""``make demo GAME=ti4``: four players of Twilight Imperium (stand-in pack) by email.
+
+As the other demos (pbem.game.demo holds the kit): each player has an Ed25519 key and a vault
+(his fair-chance seed), writes every step's orders with the player's tool from the view.json of
+his last mail (``pbem orders new``, ``pbem orders ti4``, ``check``, ``sign``) and mails them
+into the referee's Maildir; the referee's cron job (``pbem ingest`` + ``pbem run``) resolves the
+step and mails each player his report. The game is ``small-4`` (red, blue, green, yellow).
+
+The script, from the views (the deal is fair, so the speaker and the objectives differ from
+game to game): with the set-up file every player sends his standing answers (hit order,
+retreats, which secondaries he always follows or declines; blue and green queue their passes;
+yellow sends his secondaries' answers only with his round 2 draft, so round 1 has secondary
+windows and round 2 none);
+each strategy window ranks the cards (yellow wants commerce); on his turns a player plays his
+strategy cards in initiative order (yellow's commerce brings 3 trade goods), then yellow takes
+the Custodians with a tactical action (his home planet's influence and those trade goods: 6),
+red sends a tender with two troopers to the nearest free planet and takes it (in round 2 his
+frigate attacks the nearest ships of another player: a space combat, every die from the
+committed chance), and everyone passes. A player asked for a secondary follows the cheap ones
+and declines the rest. In the status phase each scores a revealed spend objective he can pay
+and puts one more token in his fleet pool; from round 1 on (the Custodians are gone) the agenda
+phase follows: every player votes one planet for the first outcome of each agenda. After two
+full rounds, agenda phases included, the game master ends the game by agreement; the log is
+exported and audited (every die and shuffle replayed).
+"""
+
+from __future__ import annotations
+
+import email
+import email.utils
+import json
+import sys
+from collections.abc import Mapping
+from datetime import datetime
+from email import policy
+from pathlib import Path
+from typing import Any
+
+from pbem.game.demo import (
+    OUT,
+    check_sign_mail,
+    copy_report,
+    newest_report,
+    run,
+    start_game,
+    use_vault,
+    when,
+)
+
+from .galaxy import Situation, reach
+from .units import Catalog
+
+GAME = "ti4"
+VARIANT = "small-4"
+ROUNDS = 2
+#: A safety bound on the steps played (two rounds take about 40).
+MAX_STEPS = 120
+DRAFTS = {"red": ["command", "industry", "research", "warfare"],
+          "blue": ["counsel", "research", "dominion", "blockade"],
+          "green": ["blockade", "dominion", "industry", "counsel"],
+          "yellow": ["commerce", "warfare", "command", "research"]}
+#: Each player's standing answers, sent with his first file.
+STANDING = {"red": ["--hits", "wing,sustain,frigate", "--retreat-at-most", "1",
+                    "--standing-follow", "counsel", "--standing-default", "decline"],
+            "blue": ["--hits", "wing,sustain", "--standing-default", "decline", "--queue-pass"],
+            "green": ["--hits", "wing,picket", "--retreat-at-most", "1",
+                      "--standing-default", "decline", "--queue-pass"],
+            "yellow": ["--hits", "wing,frigate,tender"]}
+#: What yellow, asked for every secondary in round 1, sends with his round 2 draft: from then
+#: on no secondary window opens (every other player has a standing answer for every card).
+LATER = {"yellow": ["--standing-follow", "counsel", "--standing-default", "decline"]}
+#: The secondaries a player asked in a secondary window follows (with default choices).
+FOLLOWS = ("counsel", "commerce")
+
+
+class Inbox:
+    """The newest mail with a view.json of each player, as pbem.game.demo.latest_view finds it,
+    reading each sent mail once (latest_view reads them all at every call: four players over
+    forty steps made that the demo's main cost)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.read: set[str] = set()
+        self.newest: dict[str, tuple[datetime, bytes, bytes]] = {}
+
+    def view(self, power: str) -> Path:
+        """The player's newest view.json, saved with its mail beside it (report.eml)."""
+        for path in sorted((self.root / "sent-mail").glob("*.eml")):
+            if path.name in self.read:
+                continue
+            self.read.add(path.name)
+            raw = path.read_bytes()
+            msg = email.message_from_bytes(raw, policy=policy.default)
+            who = email.utils.parseaddr(str(msg["To"]))[1].split("@")[0]
+            for part in msg.iter_attachments():
+                if part.get_filename() == "view.json":
+                    found = (email.utils.parsedate_to_datetime(str(msg["Date"])),
+                             bytes(part.get_payload(decode=True)), raw)
+                    if who not in self.newest or found > self.newest[who]:
+                        self.newest[who] = found
+        if power not in self.newest:
+            raise SystemExit(f"demo: no mail with view.json for {power}")
+        _, view, raw = self.newest[power]
+        target = OUT / "players" / power / "view.json"
+        target.write_bytes(view)
+        (OUT / "players" / power / "report.eml").write_bytes(raw)
+        return target
+
+
+def _plugin() -> Any:
+    from pbem.game import registry
+
+    return registry.load(GAME)
+
+
+def catalog(view: Mapping[str, Any]) -> Catalog:
+    pack = view["pack"]
+    table = view["table"]
+    homes = [pack["factions"][table["factions"][p]]["home"] for p in table["seats"]]
+    return Catalog.from_pack(pack, view["variant"], homes)
+
+
+def home(view: Mapping[str, Any], power: str) -> str:
+    return str(view["pack"]["factions"][view["table"]["factions"][power]]["home"])
+
+
+def _mine(view: Mapping[str, Any], power: str, readied: bool = True) -> list[str]:
+    board = view["board"]
+    return sorted(p for p, o in board["owner"].items()
+                  if o == power and (not readied or p not in board["exhausted"]))
+
+
+def custodians_payment(view: Mapping[str, Any], power: str) -> list[str] | None:
+    """``--custodians`` items paying the Custodians' influence: readied planets, most
+    influence first, then trade goods; None if he cannot pay."""
+    pack = view["pack"]
+    need = int(pack["rules"]["custodians_cost"])
+    planets = sorted(_mine(view, power), key=lambda p: -int(pack["planets"][p]["influence"]))
+    paid: list[str] = []
+    got = 0
+    for p in planets:
+        if got >= need:
+            break
+        if int(pack["planets"][p]["influence"]) > 0:
+            paid.append(p)
+            got += int(pack["planets"][p]["influence"])
+    goods = int(view["table"]["players"][power]["trade_goods"])
+    if got + goods < need:
+        return None
+    return [*paid, f"tg={max(0, need - got)}"] if got < need else paid
+
+
+def free_planet(view: Mapping[str, Any], power: str) -> tuple[str, str] | None:
+    """The system next to his home with a planet nobody controls (and no ships): (system,
+    planet)."""
+    cat = catalog(view)
+    board = view["board"]
+    for sid in sorted(cat.galaxy.adjacent(home(view, power))):
+        if sid == "C0" or board["space"].get(sid) or cat.galaxy.anomaly(sid):
+            continue
+        for pid in cat.planets_in(sid):
+            if pid not in board["owner"]:
+                return sid, pid
+    return None
+
+
+def invasion(view: Mapping[str, Any], power: str) -> list[str] | None:
+    """A tender from home lifting two troopers to a free planet next door."""
+    target = free_planet(view, power)
+    h = home(view, power)
+    board = view["board"]
+    ships = (board["space"].get(h) or {}).get(power) or {}
+    if target is None or not ships.get("tender") or h in board["tokens"] \
+            and power in board["tokens"][h]:
+        return None
+    lift_from = next((p for p in catalog(view).planets_in(h)
+                      if ((board["planets"].get(p) or {}).get(power) or {}).get("trooper", 0)
+                      >= 2), None)
+    if lift_from is None:
+        return None
+    sid, pid = target
+    return ["--activate", sid, "--move", f"tender:{h}>{sid}", "--lift",
+            f"{lift_from}:trooper=2", "--invade", f"{pid}:2"]
+
+
+def attack(view: Mapping[str, Any], power: str) -> list[str] | None:
+    """His frigates from one system into the nearest system holding another player's ships
+    (a space combat: every die drawn from the committed chance)."""
+    cat = catalog(view)
+    board = view["board"]
+    tokens = {s for s, holders in board["tokens"].items() if power in holders}
+    enemy = {s for s, by in board["space"].items() if set(by) - {power}}
+    move = int(view["pack"]["units"]["frigate"]["move"])
+    for start, by in sorted(board["space"].items()):
+        frigates = (by.get(power) or {}).get("frigate", 0)
+        if not frigates:
+            continue
+        paths = reach(cat.galaxy, start, move, Situation.of(enemy, tokens))
+        targets = sorted((len(path), sid) for sid, path in paths.items() if sid in enemy)
+        if targets:
+            path = paths[targets[0][1]]
+            return ["--activate", path[-1], "--move", f"frigate={frigates}:{'>'.join(path)}"]
+    return None
+
+
+def action(view: Mapping[str, Any], power: str) -> list[str]:
+    seat = view["table"]["players"][power]
+    cards = view["pack"]["strategy_cards"]
+    unused = sorted((c for c in seat["cards"] if c not in seat["used"]),
+                    key=lambda c: int(cards[c]["initiative"]))
+    if unused:
+        return ["--strategic", unused[0]]
+    pools = (view["board"]["pools"].get(power) or {})
+    if int(pools.get("tactic", 0)) > 0:
+        if power == "yellow" and not view["table"]["custodians_taken"]:
+            pay = custodians_payment(view, power)
+            if pay:
+                near = sorted(catalog(view).galaxy.adjacent(home(view, power)))
+                free = [s for s in near if power not in view["board"]["tokens"].get(s, [])]
+                if free:
+                    return ["--activate", free[0], "--custodians", ",".join(pay)]
+        if power == "red":
+            moved = (attack(view, power) if int(view["round"]) > 1 else None) \
+                or invasion(view, power)
+            if moved:
+                return moved
+    return ["--pass"]
+
+
+def spend(view: Mapping[str, Any], power: str) -> list[str]:
+    """``--score-public`` and its payment: the first revealed spend objective he has not
+    scored that his readied planets (resources, influence) or trade goods pay."""
+    pack = view["pack"]
+    seat = view["table"]["players"][power]
+    for oid in view["table"]["publics"]:
+        test = pack["objectives"][oid]["test"]
+        if oid in seat["scored"] or test["test"] != "spend":
+            continue
+        if test.get("trade_goods"):
+            if int(seat["trade_goods"]) >= int(test["trade_goods"]):
+                return ["--score-public", oid]
+            continue
+        kind = "resources" if test.get("resources") else "influence"
+        need, paid, got = int(test[kind]), [], 0
+        for pid in sorted(_mine(view, power), key=lambda p: -int(pack["planets"][p][kind])):
+            if got < need and int(pack["planets"][pid][kind]):
+                paid.append(pid)
+                got += int(pack["planets"][pid][kind])
+        if got >= need:
+            return ["--score-public", oid, f"--{kind}", ",".join(paid)]
+    return []
+
+
+def status(view: Mapping[str, Any], power: str) -> list[str]:
+    """A spend objective if he can pay it; tokens back, +2, and one more in the fleet pool
+    than before."""
+    board = view["board"]
+    pools = dict(board["pools"].get(power) or {})
+    on_board = sum(1 for holders in board["tokens"].values() if power in holders)
+    total = min(int(view["pack"]["rules"]["tokens"]["total"]),
+                sum(int(v) for v in pools.values()) + on_board
+                + int(view["pack"]["rules"]["status_tokens"]))
+    fleet, strategy = int(pools.get("fleet", 0)) + 1, int(pools.get("strategy", 0))
+    return [*spend(view, power), "--pools", f"{total - fleet - strategy}/{fleet}/{strategy}"]
+
+
+def agenda(view: Mapping[str, Any], power: str) -> list[str]:
+    """One planet's votes for his choice of each agenda (For, himself, his home planet), else
+    abstain; the speaker's ties go the same way."""
+    planets = _mine(view, power)
+    out: list[str] = []
+    ties: list[str] = []
+    for i, aid in enumerate(view.get("agendas") or []):
+        kind = view["pack"]["agendas"][aid]["outcome"]
+        outcome = ("for" if kind == "for_against" else power if kind == "elect_player"
+                   else home_planet(view, power))
+        voter = next((p for p in planets[i:] if int(view["pack"]["planets"][p]["influence"])),
+                     None)
+        out += ["--vote", f"{outcome}:{voter}" if voter and outcome else "abstain"]
+        ties.append(outcome or "for")
+    if view["table"]["speaker"] == power:
+        for outcome in ties:
+            out += ["--tie", outcome]
+    return out
+
+
+def home_planet(view: Mapping[str, Any], power: str) -> str | None:
+    planets = catalog(view).planets_in(home(view, power))
+    return planets[0] if planets else None
+
+
+def flags(view: Mapping[str, Any], power: str, first: bool) -> list[str]:
+    """The ``pbem orders ti4`` options for this player's step."""
+    kind = view["phase"]
+    out = list(STANDING[power]) if first else []
+    if kind == "strategy":
+        out += ["--draft", ",".join(DRAFTS[power])]
+        if int(view["round"]) == 2:
+            out += LATER.get(power, [])
+    elif kind == "action":
+        out += action(view, power)
+    elif kind == "secondary":
+        card = (view.get("pending") or {}).get("card")
+        out += ["--follow"] if card in FOLLOWS else ["--decline"]
+    elif kind == "status":
+        out += status(view, power)
+    elif kind == "agenda":
+        out += agenda(view, power)
+    return out
+
+
+def _done(views: Mapping[str, Mapping[str, Any]]) -> bool:
+    any_view = next(iter(views.values()))
+    return any_view["phase"] == "over" or int(any_view["round"] or 0) > ROUNDS
+
+
+def main() -> int:
+    powers = list(_plugin().variants()[VARIANT].powers)
+    print("== keys for every player, and a new game of TI4 (stand-in pack, not TI4)")
+    root, game, maildir = start_game("ti4-1", GAME, VARIANT, powers, "TI4 referee")
+    n, hour = 0, 0.0
+    sent: set[str] = set()
+    inbox = Inbox(root)
+    for step in range(MAX_STEPS):
+        views = {p: json.loads(inbox.view(p).read_text()) for p in powers}
+        if _done(views):
+            break
+        due = [p for p in powers if p in (views[p].get("due") or [])]
+        if not due:
+            break
+        label = ((views[due[0]].get("window") or {}).get("label")) or views[due[0]]["phase"]
+        print(f"== step {step + 1}: {label}: {', '.join(due)}")
+        for power in due:
+            n += 1
+            _play(maildir, power, views[power], step, n, first=power not in sent)
+            sent.add(power)
+        hour += 2
+        run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
+        run("run", str(root), "--now", when(hour - 1))
+    print("== the game master ends the game by agreement")
+    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(hour + 1))
+    run("run", str(root), "--now", when(hour + 2))
+    print("== export the revealed log and audit it: every die and shuffle are replayed")
+    log = OUT / "ti4-1.export.jsonl"
+    run("export", str(game), "-o", str(log))
+    run("audit", str(log))
+    first = powers[0]
+    report, html = copy_report(newest_report(root, first, "report"), OUT)
+    print()
+    print(f"game: {game.resolve()}")
+    print(f"log: {log.resolve()}")
+    print(f"report: {report.resolve()} ({first}'s last report; open {html.name} beside it "
+          "in a browser)")
+    return 0
+
+
+def _play(maildir: Path, power: str, view: Mapping[str, Any], step: int, n: int,
+          first: bool) -> None:
+    home_dir = OUT / "players" / power
+    path = home_dir / "view.json"
+    vault = use_vault(power)
+    orders = home_dir / f"step-{step + 1}.yaml"
+    run("orders", "new", "--view", str(path), "-o", str(orders), "--force", "--vault", vault,
+        who=power)
+    options = flags(view, power, first) if view.get("table") or first else []
+    if options:
+        run("orders", "ti4", str(orders), *options, "--view", str(path), who=power)
+    check_sign_mail(maildir, power, orders, path, n, vault)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

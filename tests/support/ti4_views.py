@@ -1,0 +1,85 @@
+"""TI4 views for the presenter's tests, in the plugin's agreed shapes (games/ti4/STATE.md):
+a table and board at set-up (``table.set_up`` + ``board.start`` on the stand-in pack, practice
+chance), changed by a test where it needs a position, and each power's view built from them as
+the plugin's ``view`` builds it (decks replaced by counts, other players' secrets by a count,
+``you`` the reader's own)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from games.ti4 import pack as ti4pack
+from games.ti4.board import Board, start
+from games.ti4.table import Table, set_up
+from games.ti4.units import Catalog
+from pbem.game.practice import PracticeChance
+
+SEATS = ("red", "blue", "green", "yellow", "purple", "orange")
+
+
+def position(variant: str = "small-4") -> tuple[dict[str, Any], Table, Board]:
+    """The pack, table and board of a game at set-up on ``variant``."""
+    pack = ti4pack.standin()
+    n = int(pack["layouts"][variant]["players"])
+    seats = list(SEATS[:n])
+    factions = dict(zip(seats, sorted(pack["factions"])[:n], strict=True))
+    table = set_up(pack, seats, factions, seats[0], PracticeChance("ti4", "views", 1))
+    homes = [pack["factions"][factions[p]]["home"] for p in seats]
+    board = start(pack, Catalog.from_pack(pack, variant, homes), factions)
+    return pack, table, board
+
+
+WINDOW_DUE = {"action": "turn", "secondary": "others"}
+
+
+def state(variant: str, pack: Mapping[str, Any], table: Table, board: Board, *,
+          phase: str = "action", pending: Mapping[str, Any] | None = None,
+          standing: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A state as games/ti4/STATE.md writes it."""
+    return {"schema": 1, "game": "ti4", "game_id": "views", "variant": variant,
+            "options": {"players": len(table.seats), "rules_version": 1}, "pack": dict(pack),
+            "phase": phase, "turn": 5, "round": table.round, "table": table.to_data(),
+            "board": board.to_data(),
+            "standing": {p: dict((standing or {}).get(p) or {}) for p in table.seats},
+            "pending": dict(pending) if pending else None, "conceded": [], "salt": "s4lt",
+            "result": None}
+
+
+def _due(st: Mapping[str, Any]) -> list[str]:
+    seats = list(st["table"]["seats"])
+    if st["phase"] == "action":
+        return [st["table"]["turn"]] if st["table"]["turn"] else []
+    if st["phase"] == "secondary":
+        return [p for p in seats if p != st["pending"]["player"]]
+    return [] if st["phase"] == "over" else seats
+
+
+def view(st: Mapping[str, Any], power: str | None) -> dict[str, Any]:
+    """``power``'s view (None: the public view) of ``st``, in STATE.md's shape."""
+    table = copy.deepcopy(st["table"])
+    for deck in ("public_deck", "secret_deck", "agenda_deck"):
+        table[deck] = len(table[deck])
+    for p, seat in table["players"].items():
+        if p != power:
+            seat["secrets_held"] = len(seat.pop("secrets"))
+    due = _due(st)
+    agendas = []
+    if st["phase"] == "agenda":
+        agendas = list(st["table"]["agenda_deck"][:int(st["pack"]["rules"]["agendas_per_phase"])])
+    out = {"game": "ti4", "game_id": st["game_id"], "instance": "i-views",
+           "variant": st["variant"], "options": dict(st["options"]), "phase": st["phase"],
+           "round": st["round"], "turn": st["turn"], "viewer": power, "due": due,
+           "window": None if not due else {"kind": st["phase"], "label":
+                                           f"Round {st['round']} — {st['phase']}",
+                                           "due": due},
+           "powers": {p: {"faction": table["factions"][p], "vp": table["players"][p]["vp"],
+                          "conceded": False} for p in table["seats"]},
+           "pack": st["pack"], "board": copy.deepcopy(st["board"]), "table": table,
+           "agendas": agendas, "pending": copy.deepcopy(st["pending"]), "conceded": [],
+           "result": copy.deepcopy(st["result"]), "you": {}}
+    if power is not None:
+        out["you"] = {"standing": copy.deepcopy(st["standing"].get(power) or {}),
+                      "secrets": list(st["table"]["players"][power]["secrets"])}
+    return out

@@ -1,2 +1,11 @@
-"""TI4 by mail: the pure foundations (stand-in pack, galaxy, board and tactical action). Not
-yet a playable game: no game.yaml and no PLUGIN, so the registry does not list it (RULES.md)."""
+"""Twilight Imperium's core round by mail, on a stand-in component pack (not TI4), as a pbem
+game plugin: strategy, action, status and agenda phases over a hex galaxy. STATE.md documents
+the state, windows, order file, view and events; RULES.md the rules and rulings."""
+
+from __future__ import annotations
+
+from .plugin import TI4
+
+PLUGIN = TI4()
+
+__all__ = ["PLUGIN"]

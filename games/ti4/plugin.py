@@ -1,0 +1,102 @@
+"""The GamePlugin object for TI4: the engine's one handle on this game (the contract of
+pbem.game.plugin: rules, presenter, player's tool).
+
+``resolve`` draws the tactical actions' dice from ``chance.public`` and the deal's shuffles
+from ``chance.secret`` (setup.py, turn.py). The presenter and the player's tool are
+``present.PRESENTER`` and ``tool.TOOL`` once those modules exist; until then the engine's
+default presenter and no tool (``_part``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.errors import Problem
+from pbem.game.base import Game, Presenter, lazy_part
+from pbem.game.chance import Chance
+from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
+
+from . import orders, pack, sample, setup, turn, view
+
+
+def _part(module: str, name: str, default: Any) -> Any:
+    """``module.name`` imported when first used, if the module exists; else ``default``."""
+    found = importlib.util.find_spec(f"{__package__}.{module}")
+    return default if found is None else lazy_part(f"{__package__}.{module}", name)
+
+
+class TI4(Game):
+    id = "ti4"
+    title = "Twilight Imperium (stand-in)"
+    presenter = _part("present", "PRESENTER", Presenter())
+    tool = _part("tool", "TOOL", None)
+    counted = {"rounds": ("phase",), "actions": ("activate", "strategic", "pass"),
+               "votes": ("vote",)}
+    rules_version = setup.RULES_VERSION  # pbem.game.versions
+    rules_versions_supported = setup.RULES_VERSIONS
+    # standing answers (combat, secondaries, draft, a queued pass) stand until changed, and a
+    # standing file (turn: standing) holding them answers every later step (STATE.md)
+    standing_sections = ("standing",)
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        out = {}
+        for name, n in setup.variants(pack.standin()).items():
+            size = "19" if n <= 4 else "37"
+            out[name] = VariantInfo(name, f"Twilight Imperium (stand-in), {n} players",
+                                    setup.powers_of(n), f"a galaxy of {size} systems")
+        return out
+
+    def setup(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return setup.setup(variant, options)
+
+    def default_components(self) -> tuple[str, Any]:
+        """The project-authored stand-in pack (data/standin.yaml)."""
+        return pack.STANDIN.name, pack.standin()
+
+    def check_components(self, data: object) -> list[Problem]:
+        return pack.check_components(data)
+
+    def powers_of(self, state: dict[str, Any]) -> list[str]:
+        return list(setup.seats(state))
+
+    def window(self, state: dict[str, Any]) -> Window | None:
+        return turn.window(state)
+
+    def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
+                         ) -> tuple[dict[str, Any], list[Problem]]:
+        return orders.normalize_orders(body, view_)
+
+    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
+        return turn.default_orders(state, power)
+
+    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
+                chance: Chance) -> Resolution:
+        return Resolution(*turn.resolve(state, orders_, chance))
+
+    def concede(self, state: dict[str, Any], power: str) -> Resolution:
+        return Resolution(*turn.concede(state, power))
+
+    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
+        return Resolution(*turn.end_game(state, reason))
+
+    def winners(self, state: dict[str, Any]) -> list[str]:
+        return turn.winners(state)
+
+    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+        return view.view(state, power)
+
+    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
+        return view.secrets(state, power)
+
+    def hidden(self, state: dict[str, Any]) -> list[str]:
+        return view.hidden(state)
+
+    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
+        return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
+
+    def sample_orders(self, view_: Mapping[str, Any], rng: random.Random
+                      ) -> dict[str, Any] | None:
+        return sample.sample_orders(view_, rng)

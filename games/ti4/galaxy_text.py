@@ -27,7 +27,7 @@ def _wrap(text: str, first: str, more: str) -> list[str]:
                          break_on_hyphens=False, break_long_words=True) or [first.rstrip()]
 
 
-def _head(c: Cell) -> str:
+def _marks(c: Cell) -> list[str]:
     marks = []
     if c.centre:
         marks.append("the centre")
@@ -38,11 +38,26 @@ def _head(c: Cell) -> str:
     marks += [f"{w} wormhole" for w in c.wormholes]
     if c.locked_by:
         marks.append(f"locked by {c.locked_by}")
-    name = f"{c.system} ({c.at[0]},{c.at[1]})"
-    return f"  {name:<12}" + (" " + ", ".join(marks) if marks else "")
+    return marks
+
+
+def _head(c: Cell, more: str = "") -> str:
+    """``  S07 (0,-2)   alpha wormhole`` and ``more`` after a semicolon."""
+    text = "; ".join(x for x in (", ".join(_marks(c)), more) if x)
+    return f"  {c.system + ' (' + str(c.at[0]) + ',' + str(c.at[1]) + ')':<12}" \
+        + (" " + text if text else "")
+
+
+def _quiet(c: Cell) -> bool:
+    """Nobody is there: no ships, no tokens, no lock, no planet held or occupied."""
+    return not (c.ships or c.tokens or c.locked_by
+                or any(p.owner or p.ground for p in c.planets))
 
 
 def system_lines(c: Cell) -> list[str]:
+    if _quiet(c):  # one line: its planets, nobody's, after its marks
+        planets = ", ".join(f"{p.id} {p.resources}/{p.influence}" for p in c.planets)
+        return _wrap(_head(c, planets), "", INDENT)
     out = _wrap(_head(c), "", INDENT)
     for p in c.planets:
         text = (f"{p.id} {p.resources}/{p.influence}, "
@@ -62,7 +77,8 @@ def render(view: Mapping[str, Any]) -> list[str]:
     """The galaxy's lines."""
     all_cells = cells(view)
     out = [f"{len(all_cells)} systems, ring by ring from the centre, each ring clockwise from "
-           "north.", "(q,r): its hex (0,0 the centre). Planets: resources/influence, owner."]
+           "north.", "(q,r): its hex (0,0 the centre). Planets: resources/influence, owner;",
+           "a system nobody holds or occupies takes one line (its planets are nobody's)."]
     ring = -1
     for c in all_cells:
         if c.ring != ring:

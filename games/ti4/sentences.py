@@ -162,9 +162,9 @@ def sentence(event: Event) -> str:
             return make(event)
         except (KeyError, TypeError, ValueError, IndexError):
             pass  # a field missing or of another shape: the rules core's own words
-    text = event.get("text")
+    text = str(event.get("text") or "")
     if text:
-        return str(text)
+        return text[:1].upper() + text[1:]  # the rules core's words ("red passes.")
     return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in sorted(event.items()) if k != "type")
 
 

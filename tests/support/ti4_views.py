@@ -7,14 +7,18 @@ the plugin's ``view`` builds it (decks replaced by counts, other players' secret
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import random
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from games.ti4 import pack as ti4pack
 from games.ti4.board import Board, start
 from games.ti4.table import Table, set_up
 from games.ti4.units import Catalog
+from pbem.game import registry
 from pbem.game.practice import PracticeChance
+
+from .conformance import real_chance
 
 SEATS = ("red", "blue", "green", "yellow", "purple", "orange")
 
@@ -83,3 +87,24 @@ def view(st: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         out["you"] = {"standing": copy.deepcopy(st["standing"].get(power) or {}),
                       "secrets": list(st["table"]["players"][power]["secrets"])}
     return out
+
+
+def played(variant: str = "small-4", steps: int = 60, seed: int = 1
+           ) -> Iterator[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
+    """(state before, state after, events) for each step of a TI4 game played by the real
+    plugin with random legal orders (its ``sample_orders``) and the fair chance from fixed
+    inputs."""
+    plugin = registry.load("ti4")
+    rng = random.Random(seed)
+    st = plugin.setup(variant, {"game_id": "views"})
+    for step in range(1, steps + 1):
+        if plugin.is_over(st):
+            return
+        due = plugin.powers_due(st)
+        orders = {}
+        for p in due:
+            body = plugin.sample_orders(plugin.view(st, p), rng)
+            orders[p] = body if body is not None else plugin.default_orders(st, p)
+        result = plugin.resolve(st, orders, real_chance(step, due))
+        yield st, result.state, list(result.events)
+        st = result.state

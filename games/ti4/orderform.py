@@ -100,15 +100,15 @@ def strategy_lines(view: View) -> list[str]:
     standing = ((view.get("you") or {}).get("standing") or {}).get("draft")
     picks = pack["rules"]["picks"]
     n = picks.get(len(table["seats"]), picks.get(str(len(table["seats"]))))
-    out = [f"  # Rank the strategy cards, the one you want most first: you get {n} this round,",
-           "  # picked in speaker order; a card nobody takes gains a trade good. Cards "
-           "(initiative):"]
-    for c in ranked:
-        tg = int(goods.get(c, 0))
-        out.append(f"  #   {c} ({cards[c]['initiative']})" + (f", {tg} trade good(s) on it"
-                                                               if tg else ""))
+    out = ["  # Rank the strategy cards, the one you want most first (move the lines): you",
+           f"  # get {n} this round, picked in speaker order; a card nobody takes gains a "
+           "trade good.", "  draft:"]
     first = [c for c in (standing or []) if c in cards] or ranked
-    return [*out, f"  draft: {_flow(first)}"]
+    for c in first:
+        tg = int(goods.get(c, 0))
+        out.append(f"    - {c:<10} # initiative {cards[c]['initiative']}"
+                   + (f", {tg} trade good(s) on it" if tg else ""))
+    return out
 
 
 def activatable(view: View, board: Board, me: str) -> list[str]:

@@ -83,7 +83,43 @@ def _vp(e: Event) -> str:
             + f", {e['total']} in all.")
 
 
+def _said(e: Event) -> str:
+    """The rules core's own sentence, its first word capitalised: for an event whose only
+    field beyond its actor is the sentence (``trade-goods``, ``ready``, ``lock``, ...)."""
+    text = str(e["text"])
+    return text[:1].upper() + text[1:]
+
+
+def _phase(e: Event) -> str:
+    agendas = list(e.get("agendas") or [])
+    return (f"Round {e['round']}: the {e['phase']} phase begins"
+            + (f"; the agendas voted on are {', '.join(agendas)}" if agendas else "") + ".")
+
+
+def _deal(e: Event) -> str:
+    who_plays = ", ".join(f"{who(p)} plays {f}" for p, f in sorted(e["factions"].items()))
+    return f"The galaxy is set up: {who_plays}. {who(e['speaker'])} is the speaker."
+
+
+def _refused(e: Event) -> str:
+    problems = "; ".join(f"{p['path'] or 'the section'}: {p['message']}"
+                         for p in e.get("problems") or [])
+    text = str(e.get("text") or "")
+    instead = text[text.rfind("): ") + 3:] if "): " in text else "your default was used."
+    return f"Your {e['section']} was refused ({problems}): {instead}"
+
+
 SENTENCES: dict[str, Callable[[Event], str]] = {
+    # the plugin's own (games/ti4/turn.py, setup.py)
+    "deal": _deal,
+    "phase": _phase,
+    "refused": _refused,
+    "standing": lambda e: "Your standing answers are now in force.",
+    "queued-pass": lambda e: f"{who(e['player'])} passes, as he had queued.",
+    "conceded": _said,
+    "secondary-open": lambda e: (f"{who(e['player'])} plays {e['card']}: the others may "
+                                 "follow its secondary."),
+    "game_over": lambda e: f"The game is over: {e['reason']}",
     # strategy phase
     "pick": _pick,
     "card-goods": lambda e: (f"Nobody took the {e['card']} card: it now holds "
@@ -127,15 +163,27 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "control": _control,
     "production": lambda e: (f"{who(e['player'])} builds {units(e['units'])} in "
                              f"{e['system']}."),
-    "not-built": lambda e: str(e["text"]),
+    "not-built": _said,
     "spent": lambda e: f"You spent {e['spent']} resources on production.",
     # effects of cards, technologies and agendas
+    "secondary-skipped": _said,
+    "trade-goods": _said,
+    "commodities": _said,
+    "ready": _said,
+    "speaker": _said,
+    "lock": _said,
+    "recover": _said,
+    "research": _said,
+    "place": _said,
+    "secret-returned": _said,
+    "not-scored": _said,
+    "pools-kept": _said,
     "peek": lambda e: ("You look at the top of the agenda deck: "
                        + (", ".join(e["agendas"]) or "it is empty") + "."),
     "secret-drawn": lambda e: f"You draw the secret objective {e['objective']}.",
     # status phase
     "reveal": lambda e: f"The public objective {e['objective']} is revealed.",
-    "tokens": lambda e: f"{who(e['player'])} gains {e['count']} command token(s).",
+    "tokens": _said,  # the status phase's and the effects' (the latter say what was lost)
     "vp": _vp,
     "victory": lambda e: f"{who(e['player'])} reaches the victory points and wins at once.",
     "game-end": lambda e: (f"No public objective is left to reveal: the game ends, and "

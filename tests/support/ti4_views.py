@@ -1,12 +1,10 @@
-"""TI4 views for the presenter's tests, in the plugin's agreed shapes (games/ti4/STATE.md):
-a table and board at set-up (``table.set_up`` + ``board.start`` on the stand-in pack, practice
-chance), changed by a test where it needs a position, and each power's view built from them as
-the plugin's ``view`` builds it (decks replaced by counts, other players' secrets by a count,
-``you`` the reader's own)."""
+"""TI4 positions for the presenter's tests (games/ti4/STATE.md's state): a table and board at
+set-up (``table.set_up`` + ``board.start`` on the stand-in pack, practice chance), changed by a
+test where it needs a position, made into a state, and each power's view of it by the plugin's
+own ``view``; and whole games played by the plugin with random legal orders (``played``)."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -35,9 +33,6 @@ def position(variant: str = "small-4") -> tuple[dict[str, Any], Table, Board]:
     return pack, table, board
 
 
-WINDOW_DUE = {"action": "turn", "secondary": "others"}
-
-
 def state(variant: str, pack: Mapping[str, Any], table: Table, board: Board, *,
           phase: str = "action", pending: Mapping[str, Any] | None = None,
           standing: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -51,42 +46,10 @@ def state(variant: str, pack: Mapping[str, Any], table: Table, board: Board, *,
             "result": None}
 
 
-def _due(st: Mapping[str, Any]) -> list[str]:
-    seats = list(st["table"]["seats"])
-    if st["phase"] == "action":
-        return [st["table"]["turn"]] if st["table"]["turn"] else []
-    if st["phase"] == "secondary":
-        return [p for p in seats if p != st["pending"]["player"]]
-    return [] if st["phase"] == "over" else seats
-
-
 def view(st: Mapping[str, Any], power: str | None) -> dict[str, Any]:
-    """``power``'s view (None: the public view) of ``st``, in STATE.md's shape."""
-    table = copy.deepcopy(st["table"])
-    for deck in ("public_deck", "secret_deck", "agenda_deck"):
-        table[deck] = len(table[deck])
-    for p, seat in table["players"].items():
-        if p != power:
-            seat["secrets_held"] = len(seat.pop("secrets"))
-    due = _due(st)
-    agendas = []
-    if st["phase"] == "agenda":
-        agendas = list(st["table"]["agenda_deck"][:int(st["pack"]["rules"]["agendas_per_phase"])])
-    out = {"game": "ti4", "game_id": st["game_id"], "instance": "i-views",
-           "variant": st["variant"], "options": dict(st["options"]), "phase": st["phase"],
-           "round": st["round"], "turn": st["turn"], "viewer": power, "due": due,
-           "window": None if not due else {"kind": st["phase"], "label":
-                                           f"Round {st['round']} — {st['phase']}",
-                                           "due": due},
-           "powers": {p: {"faction": table["factions"][p], "vp": table["players"][p]["vp"],
-                          "conceded": False} for p in table["seats"]},
-           "pack": st["pack"], "board": copy.deepcopy(st["board"]), "table": table,
-           "agendas": agendas, "pending": copy.deepcopy(st["pending"]), "conceded": [],
-           "result": copy.deepcopy(st["result"]), "you": {}}
-    if power is not None:
-        out["you"] = {"standing": copy.deepcopy(st["standing"].get(power) or {}),
-                      "secrets": list(st["table"]["players"][power]["secrets"])}
-    return out
+    """``power``'s view (None: the public view) of ``st``, by the plugin's own ``view``, with
+    the game ``instance`` a mail's view carries (pbem.render.mails)."""
+    return {**registry.load("ti4").view(dict(st), power), "instance": "i-views"}
 
 
 def played(variant: str = "small-4", steps: int = 60, seed: int = 1

@@ -58,7 +58,7 @@ class TI4(Game):
         return pack.STANDIN.name, pack.standin()
 
     def check_components(self, data: object) -> list[Problem]:
-        return pack.check_components(data)
+        return setup.check_components(data)
 
     def powers_of(self, state: dict[str, Any]) -> list[str]:
         return list(setup.seats(state))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.errors import PbemError
+from pbem.errors import PbemError, Problem
 from pbem.game.chance import Chance
 
 from . import pack as packmod
@@ -54,9 +54,27 @@ def factions_of(pack: Mapping[str, Any], seats: tuple[str, ...]) -> dict[str, st
     return dict(zip(seats, names, strict=False))
 
 
+def check_components(data: object) -> list[Problem]:
+    """The pack's check, on a pack as loaded from YAML or as it came through JSON (the engine
+    passes ``--components`` so: ``rules.picks`` keyed by player counts written as text)."""
+    return packmod.check_components(_numbered(data))
+
+
+def _numbered(data: object) -> object:
+    """``data`` with ``rules.picks`` keyed by numbers where its keys are digits."""
+    try:
+        rules = data["rules"]  # type: ignore[index]
+        picks = rules["picks"]
+        keyed = {int(k) if isinstance(k, str) and k.isdigit() else k: v
+                 for k, v in picks.items()}
+    except (TypeError, KeyError, AttributeError):
+        return data
+    return {**data, "rules": {**rules, "picks": keyed}}  # type: ignore[dict-item]
+
+
 def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
     data = options.get("components") or packmod.standin()
-    problems = packmod.check_components(data)
+    problems = check_components(data)
     if problems:
         raise SetupError("the component pack is not usable: "
                          + "; ".join(map(str, problems[:5])))

@@ -98,9 +98,9 @@ def hidden(state: Mapping[str, Any]) -> list[str]:
 
 def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any],
                                                                    tuple[str, ...]]]:
-    """States that differ only in what is hidden: ``power``'s unscored secrets swapped for the
-    secret deck's top ones and his standing answers changed (only he may see it); every deck
-    reversed (nobody may see it)."""
+    """A state that differs only in ``power``'s hidden data: his unscored secrets swapped for
+    the secret deck's top ones and his standing answers changed (only he may see it). The
+    decks' order, which nobody sees, is held by ``hidden``."""
     if state["result"] is not None or not state["table"]:
         return []
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
@@ -116,13 +116,4 @@ def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any
         if answers.get("combat") is None else None
     mine["standing"][power] = answers
     out.append((mine, (power,)))
-    decks = copy.deepcopy(dict(state))
-    keep = int(state["pack"]["rules"]["agendas_per_phase"]) if state["phase"] == "agenda" else 0
-    table = decks["table"]
-    table["public_deck"] = list(reversed(table["public_deck"]))
-    table["secret_deck"] = list(reversed(table["secret_deck"]))
-    table["agenda_deck"] = table["agenda_deck"][:keep] + list(reversed(
-        table["agenda_deck"][keep:]))
-    if table != state["table"]:
-        out.append((decks, ()))
     return out

@@ -101,6 +101,13 @@ def _b5_body(view: View, rng: random.Random) -> dict[str, Any] | None:
     return random_orders(view, rng)
 
 
+# -- TI4 (stand-in): no tool yet (ti4tool writes it); random legal play written into the file
+def _ti4_body(view: View, rng: random.Random) -> dict[str, Any] | None:
+    from tests.support.ti4_play import random_orders
+
+    return random_orders(view, rng)
+
+
 # -- High Card (the toy game): the lowest card of the hand
 def _hc_edits(view: View, vault: str) -> list[list[str]]:
     hand = sorted(view.get("hand") or [], key=lambda c: int(c.rsplit("-", 1)[1]))
@@ -126,6 +133,7 @@ ADAPTERS: dict[str, Adapter] = {
     "4000ad": Adapter("wild-4", _ad_edits, _ad_body, 4),
     "ashes": Adapter("rounds-3", _ashes_edits, _ashes_body, 5),
     "b5cgs": Adapter("basic-3", _b5_edits, _b5_body, 6),
+    "ti4": Adapter("small-4", lambda view, vault: [], _ti4_body, 8),
     "highcard": Adapter("duel-2", _hc_edits, lambda view, rng: None, 6),
     "rps": Adapter("best-of-5", lambda view, vault: [], _rps_body, 6),
     "ttt": Adapter("x-first", lambda view, vault: [], _ttt_body, 6),
@@ -171,6 +179,12 @@ def _b5_invariants(state: State) -> None:
     check(state)
 
 
+def _ti4_invariants(state: State) -> None:
+    from tests.support.ti4_play import check
+
+    check(state)
+
+
 def _hc_invariants(state: State) -> None:
     """No card in two hands; scores whole and not negative."""
     held = [c for p in state["powers"].values() for c in p["hand"]]
@@ -192,12 +206,14 @@ INVARIANTS: dict[str, Callable[[State], None]] = {
     "4000ad": _ad_invariants,
     "ashes": _ashes_invariants,
     "b5cgs": _b5_invariants,
+    "ti4": _ti4_invariants,
     "highcard": _hc_invariants,
     "ttt": _ttt_invariants,
 }
 #: Steps of random play before the game master ends a game that has not ended by itself
 #: (sized so the whole file stays near a minute on one core; a game without a row: 8).
-RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8}
+RANDOM_PLAY_STEPS: dict[str, int] = {"4000ad": 10, "ashes": 6, "b5cgs": 10, "highcard": 8,
+                                     "ti4": 12}
 RANDOM_PLAY_STEPS["ttt"] = 9  # nine moves fill the board: every random game of ttt ends itself
 
 

@@ -24,6 +24,8 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "highcard": {"policy": "highest"},
     "relay": {"pace": 3},
     "b5cgs": {"contested": {"default": "allow", "allow": [], "deny": []}},
+    "ti4": {"standing": {"combat": {"hits": ["wing", "sustain"]},
+                         "secondaries": {"default": "decline"}}},
 }
 #: Games whose rules take no orders at the start (their set-up step): the file is refused
 #: as any orders would be then, with the rule's own words.

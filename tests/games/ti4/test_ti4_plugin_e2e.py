@@ -1,0 +1,98 @@
+"""TI4 end to end through the engine, with fair chance: ``pbem new --game ti4 --variant
+small-3``; every player writes his orders from the view.json of his last mail, signs them with
+his vault and mails them through ``pbem ingest --stdin``; ``pbem run`` takes every tip in the
+set-up step, deals in the next (the secret shuffles of objectives, secrets and agendas; the
+speaker in public), then runs the strategy phase, one action a step (a strategic action's
+secondaries in their own step, unless standing answers cover them), and the status phase. A
+standing file mailed once declines every secondary and queues a pass for its player. ``pbem
+export`` + ``pbem audit`` replay the whole game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import canonical
+from pbem.store import replay
+from pbem.store.gamedir import GameDir
+from tests.support.run import pbem
+from tests.support.ti4_mail import Played, play
+
+GAME_ID = "ti4-1"
+
+
+def _after_status(state: dict[str, Any]) -> bool:
+    """Round 1's status phase is over: round 2's strategy phase is open."""
+    return state["round"] >= 2 and state["phase"] == "strategy"
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
+    tmp = tmp_path_factory.mktemp("ti4")
+    played = play(tmp, "small-3", GAME_ID, _after_status)
+    out = tmp / f"{GAME_ID}.export"
+    done = pbem("export", str(played.host.path), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    return played, out
+
+
+def _events(played: Played, kind: str) -> list[dict[str, Any]]:
+    return [e for r in played.host.entries("resolve") for e in r.body["events"]
+            if e["type"] == kind]
+
+
+def test_a_game_by_mail_runs_from_set_up_through_a_status_phase(
+        game: tuple[Played, Path]) -> None:
+    played, _ = game
+    kinds = [s.kind for s in played.steps]
+    assert kinds[:4] == ["welcome", "setup", "deal", "strategy"], kinds
+    assert "action" in kinds and "status" in kinds
+    assert played.steps[-2].state["round"] == 2, "round 2 began after the status phase"
+    assert played.host.plugin.is_over(played.host.state())  # the game master ended it
+    setup, deal = played.host.entries("resolve")[:2]
+    assert "random" not in setup.body  # the set-up step draws nothing
+    assert None not in deal.body["random"]["players"].values()  # every player's chance
+    picks = _events(played, "pick")
+    assert len(picks) == 6, "3 players pick 2 cards each"
+    assert len(_events(played, "card-goods")) == 2, "a trade good on each card nobody took"
+    assert _events(played, "strategic") and _events(played, "pass")
+
+
+def test_a_standing_file_declines_secondaries_and_passes_without_a_window(
+        game: tuple[Played, Path]) -> None:
+    """blue's standing file (turn: standing): never asked about a secondary, never due for
+    his pass (it is taken for him as soon as he may pass)."""
+    played, _ = game
+    assert played.steps[-2].state["standing"]["blue"]["queued"] == ["pass"]
+    queued = _events(played, "queued-pass")
+    assert [e["player"] for e in queued] == ["blue"]
+    action_due = [e for e in played.host.entries("resolve")]
+    assert action_due
+    follows = {e["player"] for e in _events(played, "secondary")}
+    assert "blue" not in follows
+
+
+def test_every_player_gets_his_own_report_and_nobody_anothers_secret(
+        game: tuple[Played, Path]) -> None:
+    played, _ = game
+    for step in played.steps[1:-1]:
+        for raw in step.mails:
+            text = raw.decode("utf-8", "replace")
+            assert "Traceback" not in text
+
+
+def test_the_export_passes_the_audit(game: tuple[Played, Path]) -> None:
+    _, export = game
+    done = pbem("audit", str(export))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert b"audit passed:" in done.stdout
+
+
+def test_the_replayed_game_gives_byte_identical_state(game: tuple[Played, Path]) -> None:
+    played, _ = game
+    g = GameDir.open(played.host.path)
+    again = replay.replay(played.host.plugin, g.log.entries,
+                          g.initial_state(played.host.plugin), replay.chance_key(g))
+    assert canonical.encode(again) == canonical.encode(played.host.state())

@@ -1,0 +1,138 @@
+"""A TI4 game played by email for the end-to-end and leak tests: ``pbem new --game ti4`` with
+fair chance; every player writes his orders from the view.json of his last mail (``pbem orders
+new``, the body put in the file: ti4 has no player's tool yet, ``pbem orders sign`` with his
+vault) and mails them through ``pbem ingest --stdin``; the referee's ``pbem run`` after each
+round of mails.
+
+The players play a short, scripted game: ranked drafts, each strategic action with no choices,
+one tactical action a round when the sample finds one, a pass once the cards are played; blue
+mails a standing file (``turn: standing``) that declines every secondary and queues his pass, so
+his secondaries and passes take no window. ``play`` returns, for every step, the mails the
+players got and the referee-only strings of the state (``plugin.hidden``) and the others'
+secrets at that step, for the leak sweep."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.game import registry
+from tests.support.mail_player import MailPlayer
+from tests.support.pbem_host import Host, at, iso
+from tests.support.run import pbem
+from tests.support.votes import mail_block
+
+registry.load("ti4")  # imports the game's package under its directory name
+sample = importlib.import_module("ti4.sample")
+
+#: blue's standing answers, mailed once as a standing file
+STANDING = {"secondaries": {"default": "decline"}, "queued": ["pass"],
+            "combat": {"hits": ["wing", "sustain", "frigate"], "retreat": {"at_most": 0}}}
+
+
+@dataclass
+class Step:
+    kind: str                       # the window resolved by this step's run
+    hidden: list[str]               # plugin.hidden of the state the mails were sent from
+    secrets: dict[str, list[str]]   # each power's plugin.secrets then
+    mails: list[bytes]              # every mail to a player sent by this step's run
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Played:
+    host: Host
+    players: dict[str, MailPlayer]
+    steps: list[Step]
+    exports: list[tuple[list[str], bytes]] = field(default_factory=list)
+
+
+def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The scripted player's orders for the window open in ``view``."""
+    me, phase = view["viewer"], view["phase"]
+    if phase == "strategy":
+        cards = sorted(view["pack"]["strategy_cards"],
+                       key=lambda c: view["pack"]["strategy_cards"][c]["initiative"])
+        return {"draft": cards[::-1] if me == "red" else cards[1:]}
+    if phase == "action":
+        seat = view["table"]["players"][me]
+        unused = [c for c in seat["cards"] if c not in seat["used"]]
+        tactical = sample._tactical(view, me, rng) if me == "red" and rng.random() < 0.5 \
+            else None
+        if tactical is not None:
+            return {"action": tactical}
+        return {"action": {"strategic": unused[0], "choices": []} if unused else {"pass": True}}
+    if phase == "secondary":
+        return {"secondary": {"follow": me == "green", "choices": []}}
+    if phase == "status":
+        seat = view["table"]["players"][me]
+        return {"status": {"secret": seat["secrets"][0]} if seat.get("secrets") else {}}
+    return {}
+
+
+def _sent(host: Host) -> dict[str, bytes]:
+    folder = host.root / "sent-mail"
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.eml"))} if folder.exists() \
+        else {}
+
+
+def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
+         limit: int = 40, export_at: int | None = None, seed: int = 7) -> Played:
+    """From set-up until ``until(state)`` (or ``limit`` steps), then the game master ends the
+    game. With ``export_at``: after that many steps the running game is exported (in full and
+    with ``--public``), kept with the referee-only strings of that moment."""
+    host = Host(tmp, variant, game="ti4", game_id=game_id)
+    players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
+    rng = random.Random(seed)
+    seen: dict[str, bytes] = {}
+    played = Played(host, players, [])
+
+    def record(kind: str) -> None:
+        new = {k: v for k, v in _sent(host).items() if k not in seen}
+        seen.update(new)
+        state = host.state()
+        secrets = {p: host.plugin.secrets(state, p) for p in host.powers}
+        played.steps.append(Step(kind, host.plugin.hidden(state), secrets,
+                                 [v for v in new.values() if b"To: gm@" not in v], state))
+
+    host.run(at(0.1))
+    record("welcome")
+    hour = 1.0
+    for _ in range(limit):
+        state = host.state()
+        if host.plugin.is_over(state) or until(state):
+            break
+        window = host.plugin.window(state)
+        assert window is not None
+        if state["phase"] == "strategy" and not state["standing"]["blue"]:
+            standing_file(host, "blue", hour)
+        for power in window.due:
+            view = players[power].newest_view()
+            body = body_for(view, rng) if window.kind not in ("setup", "deal") else None
+            players[power].mail_orders(hour, body=body)
+        hour += 1
+        runs = host.run(at(hour))
+        assert runs[0].status in ("resolved", "over"), runs[0]
+        record(window.kind)
+        if export_at == len(played.steps) - 1:
+            for extra in ([], ["--public"]):
+                out = tmp / f"mid{len(extra)}.export"
+                done = pbem("export", str(host.path), "-o", str(out), *extra)
+                assert done.returncode == 0, done.stderr
+                played.exports.append((host.plugin.hidden(host.state()), out.read_bytes()))
+    done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
+                iso(at(hour + 1)))
+    assert done.returncode == 0, done.stderr
+    host.run(at(hour + 2))
+    record("end")
+    return played
+
+
+def standing_file(host: Host, power: str, hour: float) -> None:
+    """``power`` mails his standing answers once (a file that says ``turn: standing``)."""
+    mail_block(host, power, host.orders_text(power, {"standing": STANDING}, turn="standing"),
+               hours=hour)

@@ -109,7 +109,15 @@ def _refused(e: Event) -> str:
     return f"Your {e['section']} was refused ({problems}): {instead}"
 
 
+def _draws(e: Event) -> str:
+    """The engine's list of a step's public draws (pbem.store.chance.public_event)."""
+    return (f"Public draws of step {e.get('step')}: " + "; ".join(
+        f"{d.get('label')} {d.get('result')}" for d in e.get("draws") or []) + ".")
+
+
 SENTENCES: dict[str, Callable[[Event], str]] = {
+    # the engine's (every drawing step's public draws)
+    "chance": _draws,
     # the plugin's own (games/ti4/turn.py, setup.py)
     "deal": _deal,
     "phase": _phase,
@@ -213,7 +221,8 @@ def sentence(event: Event) -> str:
     text = str(event.get("text") or "")
     if text:
         return text[:1].upper() + text[1:]  # the rules core's words ("red passes.")
-    return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in sorted(event.items()) if k != "type")
+    return f"{kind}: " + ", ".join(f"{k} {v}" for k, v in sorted(event.items())
+                                   if k != "type" and not str(k).startswith("_")) + "."
 
 
 def roll_line(e: Event) -> str:

@@ -58,6 +58,9 @@ def test_a_sentence_falls_back_to_the_events_text() -> None:
     assert sentences.sentence({"type": "move", "text": "red moves."}) == "Red moves."
     assert sentences.sentence({"type": "unknown-kind", "text": "it happened."}) == \
         "It happened."
+    draws = {"type": "chance", "step": 9, "draws": [{"label": "combat:S01:r1:red:wing",
+                                                     "kind": "roll", "result": [4]}]}
+    assert sentences.sentence(draws) == "Public draws of step 9: combat:S01:r1:red:wing [4]."
     roll = {"type": "roll", "label": "combat:S01:r1:red:frigate", "die": "d10", "count": 2,
             "result": [7, 3], "why": "space combat round 1"}
     assert sentences.sentence(roll) == \

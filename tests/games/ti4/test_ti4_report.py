@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.ti4 import sentences
-from games.ti4.present import PRESENTER, describe
+from games.ti4 import orderform, present, sentences
 from pbem.game import registry
 from pbem.render import mails
 from tests.support.ti4_views import played
@@ -155,12 +154,37 @@ def test_the_game_masters_summary_welcome_and_last_mail() -> None:
 
 
 def test_the_presenter_words_objectives_and_the_title() -> None:
-    assert describe({"test": "control_planets", "count": 4, "trait": "lush"}) == \
+    assert present.describe({"test": "control_planets", "count": 4, "trait": "lush"}) == \
         "control 4 lush planets"
-    assert describe({"test": "spend", "resources": 8}) == "spend 8 resources"
-    assert describe({"test": "ships_in_systems", "count": 3, "adjacent_to": "C0"}) == \
+    assert present.describe({"test": "spend", "resources": 8}) == "spend 8 resources"
+    assert present.describe({"test": "ships_in_systems", "count": 3, "adjacent_to": "C0"}) == \
         "ships in 3 systems adjacent to C0"
     first = _game("small-3", 7, 1)[0][0]
     view = registry.load("ti4").view(first, "red")
-    assert PRESENTER.title(view) == \
+    assert present.PRESENTER.title(view) == \
         "3 players, small-3, ti4-standin (stand-in components, not TI4)"
+
+
+def test_the_shared_part_is_made_once_from_the_public_view_for_every_reader() -> None:
+    before, after, events = _game("small-4", 3, 40)[-1]
+    plugin = registry.load("ti4")
+    views = {p: {**plugin.view(after, p), "instance": "i"} for p in plugin.powers_of(after)}
+    public = [e for e in events if not e.get("_visible_to")]
+    made = {p: present.common(v, public) for p, v in views.items()}
+    assert len({id(m) for m in made.values()}) == 1
+    assert present.public_view(views["red"]) == present.public_view(views["blue"])
+    assert "you" not in present.public_view(views["red"])
+
+
+def test_receipts_say_the_orders_in_words() -> None:
+    view = registry.load("ti4").view(_game("small-3", 7, 1)[0][0], "red")
+    lines = orderform.receipt_lines({"draft": ["warfare", "command"]}, view)
+    assert lines == ["Strategy cards, most wanted first: warfare, command."]
+    assert orderform.receipt_lines({"action": {"pass": True}}, view) == ["Action: pass."]
+    assert orderform.receipt_lines(
+        {"action": {"tactical": {"activate": "S01"}}}, view) == \
+        ["Action: a tactical action, activating S01."]
+    assert orderform.receipt_lines({"secondary": {"follow": True}}, view) == \
+        ["Secondary: follow."]
+    assert orderform.receipt_lines({}, view) == \
+        ["No orders: your standing answers and the defaults."]

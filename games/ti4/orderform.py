@@ -12,7 +12,6 @@ form loads as it is: a choice the reader would rather not make stays commented.
 
 from __future__ import annotations
 
-import copy
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,9 +21,10 @@ from pbem.protocol.orderfile import form_envelope
 from . import objectives
 from .agenda import outcomes
 from .board import POOLS, Board
-from .galaxy_cells import homes
-from .table import Table
-from .units import Catalog
+from .galaxy import reach
+from .movement import situation
+from .setup import catalog
+from .view import table_of_view
 
 View = Mapping[str, Any]
 WIDTH = 79
@@ -45,22 +45,6 @@ CHOICES = {
     "produce_at_home": "{build: {UNIT: N}, exhaust: [planets], trade_goods: N}",
     "vp_if_control": "{planet: PLANET} (when the card names none)",
 }
-
-
-def table_of(view: View) -> Table:
-    """A ``Table`` from a view's table: the decks it cannot see empty but for the agendas voted
-    on now, the others' secrets empty."""
-    data = copy.deepcopy(dict(view["table"]))
-    data["public_deck"], data["secret_deck"] = [], []
-    data["agenda_deck"] = list(view.get("agendas") or [])
-    for seat in data["players"].values():
-        seat.setdefault("secrets", [])
-        seat.pop("secrets_held", None)
-    return Table.from_data(data)
-
-
-def catalog_of(view: View) -> Catalog:
-    return Catalog.from_pack(view["pack"], str(view["variant"]), homes(view))
 
 
 def kind(view: View) -> str:
@@ -117,17 +101,31 @@ def activatable(view: View, board: Board, me: str) -> list[str]:
     if board.pool(me, "tactic") <= 0:
         return []
     locked = view["table"].get("locked") or {}
-    tiles = catalog_of(view).galaxy.tiles
+    tiles = catalog(view).galaxy.tiles
     return sorted(s for s in tiles if not board.holds_token(s, me)
                   and locked.get(s, me) == me)
 
 
-def _fleets(board: Board, me: str) -> list[str]:
+def fleets(view: View, board: Board, me: str, systems: Sequence[str]) -> list[str]:
+    """Each of ``me``'s fleets, and the systems of ``systems`` each of its ships can move into
+    as the active system (galaxy.reach: move values, anomalies, wormholes, his tokens and
+    enemy ships on the way)."""
+    cat = catalog(view)
+    here = situation(board, cat, me)
+    allowed = set(systems)
     out = []
     for kind_, where in board.places():
-        if kind_ == "space" and board.stack((kind_, where), me):
-            stack = board.stack((kind_, where), me)
-            out.append(f"{where}: " + ", ".join(f"{n} {u}" for u, n in sorted(stack.items())))
+        stack = board.stack((kind_, where), me) if kind_ == "space" else {}
+        if not stack:
+            continue
+        line = f"{where}: " + ", ".join(f"{n} {u}" for u, n in sorted(stack.items()))
+        reaches = []
+        for uid in sorted(stack):
+            spec = cat.unit(uid, me)
+            dests = [d for d in reach(cat.galaxy, where, spec.move, here) if d in allowed]
+            if spec.ship and dests:
+                reaches.append(f"{uid} (move {spec.move}) to {', '.join(dests)}")
+        out.append(line + ("; " + "; ".join(reaches) if reaches else "; none can move"))
     return out
 
 
@@ -149,9 +147,12 @@ def action_lines(view: View) -> list[str]:
         out.append(f"  # TACTICAL: activate one of these systems (tactic pool "
                    f"{board.pool(me, 'tactic')}):")
         out.append("  #   " + ", ".join(systems))
-        out.append("  #   Your ships: " + ("; ".join(_fleets(board, me)) or "none"))
-        out += ["  #   action:", "  #     tactical: {activate: SYSTEM, move: [{path: [FROM, "
-                "SYSTEM], ships: {UNIT: N}}],", "  #                produce: {UNIT: N}}",
+        out.append("  #   Your fleets, and where their ships can go:")
+        out += [f"  #     {line}" for line in fleets(view, board, me, systems)] or [
+            "  #     none"]
+        out += ["  #   action:", "  #     tactical:", "  #       activate: SYSTEM",
+                "  #       move: [{path: [FROM, SYSTEM], ships: {UNIT: N}}]",
+                "  #       produce: {UNIT: N}",
                 "  #     pay: {exhaust: [PLANET], trade_goods: 0}"]
     else:
         out.append("  # TACTICAL: none: " + ("your tactic pool is empty."
@@ -195,9 +196,9 @@ def scorable(view: View) -> tuple[list[str], list[str], dict[str, str]]:
     one he could aim at cannot be (the rules' predicates, on his view)."""
     me = str(view["viewer"])
     pack = view["pack"]
-    table = table_of(view)
+    table = table_of_view(view)
     board = Board.from_data(view["board"])
-    catalog = catalog_of(view)
+    cat = catalog(view)
     seat = table.players[me]
     home = objectives.holds_home(board, pack, table.factions[me], me)
     publics, secrets, why = [], [], {}
@@ -206,7 +207,7 @@ def scorable(view: View) -> tuple[list[str], list[str], dict[str, str]]:
             continue
         reason = "" if home else "you do not control every planet of your home system"
         reason = reason or objectives.meets(pack["objectives"][oid]["test"], board, pack,
-                                            catalog, table, me)
+                                            cat, table, me)
         if reason:
             why[oid] = reason
         else:
@@ -216,7 +217,7 @@ def scorable(view: View) -> tuple[list[str], list[str], dict[str, str]]:
         if spec["phase"] != "status":
             why[oid] = f"scored in the {spec['phase']} phase, not now"
             continue
-        reason = objectives.meets(spec["test"], board, pack, catalog, table, me)
+        reason = objectives.meets(spec["test"], board, pack, cat, table, me)
         if reason:
             why[oid] = reason
         else:
@@ -262,7 +263,7 @@ def status_lines(view: View) -> list[str]:
 
 def agenda_lines(view: View) -> list[str]:
     me = str(view["viewer"])
-    table = table_of(view)
+    table = table_of_view(view)
     board = Board.from_data(view["board"])
     planets = view["pack"]["planets"]
     agendas = list(view.get("agendas") or [])

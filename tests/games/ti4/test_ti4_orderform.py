@@ -159,3 +159,17 @@ def test_not_due_no_form_and_before_the_deal_nothing_to_choose() -> None:
     text, body = _form(view(setup, "red"))
     assert body == {} and "Nothing to choose" in text
 
+
+
+def test_each_fleet_with_the_systems_its_ships_can_reach() -> None:
+    pack, table, board = _action_phase()
+    d = board.edit()
+    d.place_token("S01", "red")  # red may not activate S01 again
+    board = d.freeze()
+    v = view(state("small-4", pack, table, board), "red")
+    systems = orderform.activatable(v, board, "red")
+    (line,) = orderform.fleets(v, board, "red", systems)
+    assert line.startswith("H1: 1 frigate, 1 tender, 2 wing; frigate (move 2) to ")
+    frigate = line.split("frigate (move 2) to ")[1].split(";")[0].split(", ")
+    assert "S01" not in frigate and "S02" in frigate and "S05" not in frigate  # asteroids
+    assert "tender (move 1) to S02, S11" in line and "wing (" not in line

@@ -132,10 +132,37 @@ def _tactical(value: Mapping[str, Any], view: Mapping[str, Any], me: str) -> lis
         out.append(Problem("pay-goods", "action.pay.trade_goods",
                            f"you have {table['players'][me]['trade_goods']} trade goods"))
     taking = value.get("custodians") is not None and not table["custodians_taken"]
+    if taking:
+        out += _custodians(value["custodians"], view, me, board, cat,
+                           set(pay.get("exhaust") or ()))
     closed = frozenset() if table["custodians_taken"] or taking \
         else actions.centre_planets(cat)
     out += _at("action.tactical", tactical.order_problems(board, cat, me, order,
                                                           resources + tg, closed))
+    return out
+
+
+def _custodians(value: Mapping[str, Any], view: Mapping[str, Any], me: str, board: Board,
+                cat: Any, paying: set[str]) -> list[Problem]:
+    """The Custodians' price: readied planets of his (not paying the production too) and trade
+    goods worth the pack's ``custodians_cost`` in influence."""
+    out = []
+    influence = 0
+    for pid in value.get("exhaust") or ():
+        if board.owner.get(pid) != me or pid in board.exhausted:
+            out.append(Problem("pay-planet", "action.custodians.exhaust",
+                               f"{pid} is not a readied planet of yours"))
+        elif pid in paying:
+            out.append(Problem("pay-twice", "action.custodians.exhaust",
+                               f"{pid} pays the production already: a planet pays once"))
+        else:
+            influence += cat.planets[pid].influence
+    tg = int(value.get("trade_goods") or 0)
+    cost = int(view["pack"]["rules"]["custodians_cost"])
+    if not out and influence + tg < cost:
+        out.append(Problem("custodians-cost", "action.custodians", f"the Custodians cost "
+                           f"{cost} influence; the planets and trade goods named give "
+                           f"{influence + tg}"))
     return out
 
 
@@ -203,8 +230,8 @@ def _agenda(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
     if out:
         return out
     found = agenda.ballot_problems(table_of_view(view), Board.from_data(view["board"]),
-                                   view["pack"], {"ballots": ballots})
-    return _at("agenda", found)
+                                   view["pack"], {me: ballots})
+    return [Problem(p.code, "agenda.ballots" + p.path[len(me):], p.message) for p in found]
 
 
 def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:

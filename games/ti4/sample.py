@@ -77,9 +77,30 @@ def _tactical(view: View, me: str, rng: random.Random) -> dict[str, Any] | None:
     for active in targets[:4]:
         for _ in range(3):
             action = _plan(board, cat, me, active, sorted(mine), rng)
+            if not view["table"]["custodians_taken"] and rng.random() < 0.5:
+                _custodians(view, board, cat, me, action)
             if _ok({"action": action}, view):
                 return action
     return None
+
+
+def _custodians(view: View, board: Board, cat: Catalog, me: str,
+                action: dict[str, Any]) -> None:
+    """Pay the Custodians with this action (planets not paying its production), if he can."""
+    cost = int(view["pack"]["rules"]["custodians_cost"])
+    paying = set((action.get("pay") or {}).get("exhaust") or ())
+    ready = sorted((p for p, o in board.owner.items()
+                    if o == me and p not in board.exhausted and p not in paying),
+                   key=lambda p: -cat.planets[p].influence)
+    take, got = [], 0
+    for pid in ready:
+        if got >= cost:
+            break
+        take.append(pid)
+        got += cat.planets[pid].influence
+    goods = min(max(0, cost - got), int(view["table"]["players"][me]["trade_goods"]))
+    if got + goods >= cost:
+        action["custodians"] = {"exhaust": take, "trade_goods": goods}
 
 
 def _plan(board: Board, cat: Catalog, me: str, active: str, mine: list[str],

@@ -82,10 +82,12 @@ def table_of_view(view_: Mapping[str, Any]) -> Table:
 
 
 def secrets(state: Mapping[str, Any], power: str) -> list[str]:
-    """``power``'s standing answers as canonical JSON, when he has any: no other view may hold
-    them (his secret objectives are pack ids, public as ids: ``variations`` tests them)."""
+    """``power``'s standing answers as canonical JSON (sorted keys, no spaces), when he has any:
+    no other view may hold them. His secret objectives are pack ids, public as ids (the pack is
+    in every view): ``variations`` and the leak test's structural checks hold them."""
     mine = state["standing"].get(power) or {}
-    return [json.dumps(mine, sort_keys=True)] if mine else []
+    return [json.dumps(mine, sort_keys=True, separators=(",", ":"), ensure_ascii=False)] \
+        if mine else []
 
 
 def hidden(state: Mapping[str, Any]) -> list[str]:

@@ -202,8 +202,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
                        f"on {e['agenda']}."),
     "abstain": lambda e: f"{who(e['player'])} abstains on {e['agenda']}.",
     "tie": lambda e: f"A tie on {e['agenda']}: the speaker chooses {e['outcome']}.",
-    "resolved": lambda e: f"{e['agenda']} resolves: {e['outcome']}.",
-    "law": lambda e: f"{e['agenda']} is now a law.",
+    "resolved": lambda e: f"The agenda {e['agenda']} resolves: {e['outcome']}.",
+    "law": lambda e: f"The agenda {e['agenda']} is now a law.",
 }
 
 

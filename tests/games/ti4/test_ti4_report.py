@@ -48,7 +48,7 @@ def test_the_sentences_read_the_events_own_fields() -> None:
             make = sentences.SENTENCES.get(e["type"])
             if make is not None:
                 line = make(e)  # no fallback: every field it reads is there
-                assert line and line[0].isupper() or line[0].isdigit()
+                assert line and (line[0].isupper() or line[0].isdigit()), line
                 seen.add(e["type"])
     assert {"pick", "phase", "strategic", "pass", "deal"} <= seen
 

@@ -79,7 +79,7 @@ def _title(c: Cell, names: Mapping[str, str]) -> str:
                      + (", exhausted" if p.exhausted else "") + ")"
                      + "".join(f"; {names.get(s.power, s.power)}: {units_words(s)}"
                                for s in p.ground))
-    parts += [f"ships of {names.get(s.power, s.power)}: {units_words(s)}" for s in c.ships]
+    parts += [f"in space, {names.get(s.power, s.power)}: {units_words(s)}" for s in c.ships]
     if c.tokens:
         parts.append("command tokens: " + ", ".join(names.get(t, t) for t in c.tokens))
     if c.locked_by:

@@ -4,7 +4,7 @@ one entry per system (galaxy_cells decides what each shows, from the public part
     Ring 1
       S07 (1,-1)  alpha wormhole
           farro 2/0, red, exhausted; on it: red 2 trooper
-          ships: red 2 frigate, 1 tender; blue 1 wing
+          in space: red 2 frigate, 1 tender; blue 1 wing
           command tokens: red
 
 An empty system with no planet takes one line. Every line is at most 78 characters.
@@ -66,7 +66,7 @@ def system_lines(c: Cell) -> list[str]:
             text += "; on it: " + "; ".join(f"{s.power} {units_words(s)}" for s in p.ground)
         out += _wrap(text, INDENT + "  ", INDENT + "    ")
     if c.ships:
-        out += _wrap("ships: " + "; ".join(f"{s.power} {units_words(s)}" for s in c.ships),
+        out += _wrap("in space: " + "; ".join(f"{s.power} {units_words(s)}" for s in c.ships),
                      INDENT + "  ", INDENT + "    ")
     if c.tokens:
         out += _wrap("command tokens: " + ", ".join(c.tokens), INDENT + "  ", INDENT + "    ")

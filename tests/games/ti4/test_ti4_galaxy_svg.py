@@ -105,7 +105,7 @@ def test_a_contested_system_shows_both_fleets_damage_ground_forces_tokens_and_a_
     assert polygon is not None and polygon.get("stroke-dasharray")  # locked by blue
     assert polygon.get("stroke") == colours(v)["blue"]
     title = s01.findtext(f"{SVG}title", "")
-    assert "ships of blue (Brannock Reach): 1 frigate (1 damaged)" in title
+    assert "in space, blue (Brannock Reach): 1 frigate (1 damaged)" in title
 
 
 def test_wormholes_anomalies_the_centre_homes_and_the_legend() -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem.game.events import visible_to
+
 Event = Mapping[str, Any]
 
 
@@ -248,9 +250,10 @@ def told(events: Sequence[Event], *, gm: bool = False) -> list[str]:
         if e.get("type") in ("roll", "chance"):
             continue
         line = sentence(e)
-        if gm and e.get("to"):
-            line = f"[only {', '.join(who(p) for p in e['to'])}] {line}"
-        elif not gm and e.get("to"):
+        private = visible_to(e) or e.get("to")  # the engine's addressing, or the core's
+        if gm and private:
+            line = f"[only {', '.join(who(p) for p in private)}] {line}"
+        elif private:
             line = f"{line} (only you)"
         out.append(line)
     return out

@@ -146,6 +146,10 @@ def test_the_game_masters_summary_welcome_and_last_mail() -> None:
         for oid in after["table"]["players"][p]["secrets"]:
             assert oid in summary.text
     assert max(len(line) for line in summary.text.splitlines()) <= 80
+    private = next((b, a, e) for b, a, e in game if any(x.get("_visible_to") for x in e))
+    summary = mails.gm_summary(renderer, plugin, *private, GAME)
+    marked = [x for x in private[2] if x.get("_visible_to")]
+    assert sum("[only " in line for line in summary.text.splitlines()) >= len(marked)
     ended = plugin.end_game(after, "agreed")
     for p in plugin.powers_of(after):
         last = mails.game_end(renderer, plugin, ended.state, ended.events, [p], {}, GAME, [])

@@ -154,6 +154,11 @@ def action_lines(view: View) -> list[str]:
                 "  #       move: [{path: [FROM, SYSTEM], ships: {UNIT: N}}]",
                 "  #       produce: {UNIT: N}",
                 "  #     pay: {exhaust: [PLANET], trade_goods: 0}"]
+        if not view["table"].get("custodians_taken"):
+            rules = view["pack"]["rules"]
+            out.append(f"  #     custodians: {{exhaust: [PLANET], trade_goods: 0}} to take the "
+                       f"Custodians ({rules['custodians_cost']} influence, "
+                       f"{rules['custodians_vp']} VP; agenda phases follow)")
     else:
         out.append("  # TACTICAL: none: " + ("your tactic pool is empty."
                                               if board.pool(me, "tactic") <= 0

@@ -52,6 +52,8 @@ def test_no_pass_before_the_strategic_action_and_the_readied_cards_offered() -> 
     assert "pass" not in body["action"] and body["action"]["strategic"] == cards[0]
     assert "you can't pass until you've done your strategic action" in text
     assert f"play a readied card of yours: {', '.join(cards)}." in text
+    assert "to take the Custodians (6 influence, 1 VP" in " ".join(
+        line.strip("# ") for line in text.splitlines())
 
 
 def test_pass_once_every_card_is_used() -> None:

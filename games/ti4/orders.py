@@ -18,7 +18,7 @@ from pbem.errors import Problem
 
 from . import actions, agenda, combat, effects, strategy, tactical
 from .board import POOLS, Board
-from .setup import catalog
+from .setup import catalog, core
 from .view import table_of_view
 
 SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing")
@@ -87,8 +87,18 @@ def _action(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
         if card not in seat["cards"] or card in seat["used"]:
             out.append(Problem("strategic-card", "action.strategic",
                                f"{card} is not a readied strategy card of yours"))
-        out += _choices(value.get("choices"), "action.choices")
-        return out
+            return out + _choices(value.get("choices"), "action.choices")
+        primary = view["pack"]["strategy_cards"][card]["primary"]
+        out += choice_problems(primary, value.get("choices"), view, "action.choices")
+        if out:
+            return out
+        # the primary tried on the table and board the view shows (what it cannot show, the
+        # decks' order, no choice reads): the rules' own verdict, with its paths
+        _, _, _, found = effects.apply(primary, table_of_view(view),
+                                       Board.from_data(view["board"]), core(view["pack"]),
+                                       catalog(view), me, list(value.get("choices") or []),
+                                       "action.choices")
+        return found
     return _tactical(value, view, me)
 
 
@@ -99,6 +109,64 @@ def _choices(value: object, path: str) -> list[Problem]:
         return [Problem("choices", path, "choices: is a list with one mapping per ability "
                         "(an empty mapping: the default)")]
     return []
+
+
+#: What a choice may hold for each effect primitive (effects.py reads these keys).
+CHOICE_KEYS: dict[str, tuple[str, ...]] = {
+    "gain_tokens": ("pools",), "buy_tokens": ("tokens", "pools", "exhaust", "trade_goods"),
+    "research": ("tech", "exhaust", "trade_goods"), "place_structure": ("planet",),
+    "ready_planets": ("planets",), "choose_speaker": ("speaker",), "lock_system": ("system",),
+    "recover_token": ("system",), "vp_if_control": ("planet",),
+    "score_public_now": ("objective", "resources", "influence"),
+    "produce_at_home": ("build", "exhaust", "trade_goods"),
+}
+
+
+def choice_problems(primitives: list[Mapping[str, Any]], value: object,
+                    view: Mapping[str, Any], path: str) -> list[Problem]:
+    """The choices for a list of effect primitives: one mapping per primitive, each with the
+    keys its primitive reads, every id one the pack or the table knows, every count whole (no
+    free text reaches the state)."""
+    out = _choices(value, path)
+    if out or value is None:
+        return out
+    assert isinstance(value, list)
+    if len(value) > len(primitives):
+        out.append(Problem("choices", f"{path}[{len(primitives)}]", f"the ability has "
+                           f"{len(primitives)} part(s): one choice each"))
+    pk = view["pack"]
+    known = {"planet": pk["planets"], "system": pk["systems"], "tech": pk["technologies"],
+             "objective": pk["objectives"],
+             "speaker": (view.get("table") or {}).get("seats") or ()}
+    for i, (effect, choice) in enumerate(zip(primitives, value, strict=False)):
+        at = f"{path}[{i}]"
+        allowed = CHOICE_KEYS.get(str(effect["do"]), ())
+        for key in sorted(set(map(str, choice)) - set(allowed)):
+            out.append(Problem("choice-key", f"{at}.{key}", f"{effect['do']} takes "
+                               + (", ".join(allowed) or "no choice")))
+        for key, v in choice.items():
+            if key not in allowed:
+                continue
+            where = f"{at}.{key}"
+            if key in known and v not in known[key]:
+                out.append(Problem("choice-id", where, f"no {key} {v!r}"))
+            elif key in ("tokens", "trade_goods") and (not isinstance(v, int)
+                                                       or isinstance(v, bool) or v < 0):
+                out.append(Problem("choice-count", where, f"{key}: a whole number"))
+            elif key in ("exhaust", "planets") and (
+                    not isinstance(v, list) or any(x not in pk["planets"] for x in v)):
+                out.append(Problem("choice-id", where, f"{key}: a list of planet ids"))
+            elif key == "pools" and (not isinstance(v, Mapping) or set(v) - set(POOLS) or not
+                                     all(isinstance(n, int) and n >= 0 for n in v.values())):
+                out.append(Problem("choice-count", where, "pools: maps tactic, fleet, strategy "
+                                   "to whole numbers"))
+            elif key == "build" and (not isinstance(v, Mapping) or set(v) - set(pk["units"])
+                                     or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                and n > 0 for n in v.values())):
+                out.append(Problem("choice-count", where, "build: maps a unit to how many"))
+            elif key in ("resources", "influence"):
+                out += effects.payment_problems(v, where)
+    return out
 
 
 def _tactical(value: Mapping[str, Any], view: Mapping[str, Any], me: str) -> list[Problem]:
@@ -171,11 +239,14 @@ def _secondary(value: object, view: Mapping[str, Any], me: str) -> list[Problem]
     if pending.get("player") == me:
         return [Problem("secondary-own", "secondary", "you played the card: its secondary is "
                         "for the others")]
-    return answer_problems(value, "secondary")
+    card = pending.get("card")
+    return answer_problems(value, "secondary", view, card)
 
 
-def answer_problems(value: object, path: str) -> list[Problem]:
-    """A secondary's answer: ``{follow: true|false, choices: [...]}``."""
+def answer_problems(value: object, path: str, view: Mapping[str, Any],
+                    card: object) -> list[Problem]:
+    """A secondary's answer: ``{follow: true|false, choices: [...]}``, the choices those of
+    ``card``'s secondary."""
     if not isinstance(value, Mapping):
         return [Problem("secondary-shape", path, "a secondary answer is {follow: true|false, "
                         "choices: [...]}")]
@@ -183,7 +254,11 @@ def answer_problems(value: object, path: str) -> list[Problem]:
            for k in sorted(set(map(str, value)) - {"follow", "choices"})]
     if not isinstance(value.get("follow"), bool):
         out.append(Problem("secondary-follow", f"{path}.follow", "follow: true or false"))
-    return out + _choices(value.get("choices"), f"{path}.choices")
+    cards = view["pack"]["strategy_cards"]
+    if card not in cards:
+        return out + _choices(value.get("choices"), f"{path}.choices")
+    return out + choice_problems(cards[card]["secondary"], value.get("choices"), view,
+                                 f"{path}.choices")
 
 
 def _status(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
@@ -229,9 +304,26 @@ def _agenda(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
                            "agenda"))
     if out:
         return out
-    found = agenda.ballot_problems(table_of_view(view), Board.from_data(view["board"]),
-                                   view["pack"], {me: ballots})
-    return [Problem(p.code, "agenda.ballots" + p.path[len(me):], p.message) for p in found]
+    table, board = table_of_view(view), Board.from_data(view["board"])
+    agendas = list(view.get("agendas") or [])
+    for i, (aid, b) in enumerate(zip(agendas, ballots, strict=False)):
+        if (b.get("outcome") is not None or b.get("exhaust")) and b.get("outcome") not in \
+                agenda.outcomes(table, board, view["pack"], aid):
+            out.append(Problem("vote-outcome", f"agenda.ballots[{i}].outcome",
+                               f"{b.get('outcome')} is not an outcome of {aid}"))
+        for k in sorted(set(map(str, b)) - {"outcome", "exhaust", "trade_goods"}):
+            out.append(Problem("unknown-field", f"agenda.ballots[{i}].{k}",
+                               f"a ballot has no {k}:"))
+    for i, (aid, tie) in enumerate(zip(agendas, ties, strict=False)):
+        if tie not in agenda.outcomes(table, board, view["pack"], aid):
+            out.append(Problem("agenda-ties", f"agenda.ties[{i}]",
+                               f"{tie} is not an outcome of {aid}"))
+    if len(ties) > len(agendas):
+        out.append(Problem("agenda-ties", f"agenda.ties[{len(agendas)}]",
+                           "one tie choice per agenda"))
+    found = agenda.ballot_problems(table, board, view["pack"], {me: ballots})
+    return out + [Problem(p.code, "agenda.ballots" + p.path[len(me):], p.message)
+                  for p in found if p.code != "vote-outcome"]
 
 
 def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:
@@ -245,7 +337,7 @@ def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:
         found: list[Problem] = []
         st = combat.parse_standing(value["combat"], "standing.combat", found)
         out += found
-        if not found and view.get("board") is not None:
+        if not found:
             out += combat.standing_problems(st, catalog(view), "standing.combat")
     secs = value.get("secondaries")
     if secs is not None:
@@ -263,7 +355,7 @@ def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:
                 elif card not in view["pack"]["strategy_cards"]:
                     out.append(Problem("draft-card", path, f"no strategy card {card}"))
                 else:
-                    out += answer_problems(answer, path)
+                    out += answer_problems(answer, path, view, card)
     if value.get("draft") is not None:
         out += strategy.preference_problems(view["pack"], {"standing.draft": value["draft"]})
     queued = value.get("queued")

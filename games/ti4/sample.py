@@ -56,8 +56,43 @@ def _action(view: View, me: str, rng: random.Random) -> dict[str, Any]:
         if tactical is not None:
             return tactical
     if unused:
-        return {"strategic": rng.choice(unused), "choices": []}
+        card = rng.choice(unused)
+        primary = view["pack"]["strategy_cards"][card]["primary"]
+        action = {"strategic": card, "choices": [_choice(view, me, e, rng) for e in primary]}
+        return action if _ok({"action": action}, view) else {"strategic": card, "choices": []}
     return {"pass": True}
+
+
+def _choice(view: View, me: str, effect: Mapping[str, Any], rng: random.Random
+            ) -> dict[str, Any]:
+    """A random choice for one effect primitive (often none: its default); the rules may still
+    refuse it at resolution, and the player then plays his default."""
+    if rng.random() < 0.5:
+        return {}
+    board = view["board"]
+    mine = sorted(p for p, o in board["owner"].items() if o == me)
+    ready = [p for p in mine if p not in board["exhausted"]]
+    do = effect["do"]
+    if do == "choose_speaker":
+        return {"speaker": rng.choice(view["table"]["seats"])}
+    if do in ("lock_system", "recover_token"):
+        held = sorted(s for s, who in board["tokens"].items() if me in who)
+        pool = held if do == "recover_token" else sorted(catalog(view).galaxy.tiles)
+        return {"system": rng.choice(pool)} if pool else {}
+    if do == "gain_tokens":
+        return {"pools": {rng.choice(["tactic", "fleet", "strategy"]): int(effect["count"])}}
+    if do == "buy_tokens":
+        return {"tokens": 1, "exhaust": ready}
+    if do == "place_structure":
+        return {"planet": rng.choice(mine)} if mine else {}
+    if do == "ready_planets":
+        spent = [p for p in mine if p in board["exhausted"]]
+        return {"planets": spent[:int(effect["count"])]}
+    if do == "research":
+        techs = sorted(set(view["pack"]["technologies"])
+                       - set(view["table"]["players"][me]["techs"]))
+        return {"tech": rng.choice(techs), "exhaust": ready} if techs else {}
+    return {}
 
 
 def _tactical(view: View, me: str, rng: random.Random) -> dict[str, Any] | None:

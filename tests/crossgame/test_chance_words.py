@@ -16,8 +16,8 @@ from pbem.render import mails
 from pbem.render.notes import draw_words
 from tests.support.pbem_host import Host, at
 
-GAMES = {"ashes": "rounds-2", "b5cgs": "basic-2", "4000ad": "independents-3"}
-WITH_DICE = ("ashes", "b5cgs")
+GAMES = {"ashes": "rounds-2", "b5cgs": "basic-2", "4000ad": "independents-3", "ti4": "small-3"}
+WITH_DICE = ("ashes", "b5cgs", "ti4")
 PLAYER = {"name": "", "email": "", "tz": ""}
 DRAWS = [{"label": "battle:turn3:red:attacker", "kind": "roll", "faces": [1, 2, 3, 4, 5, 6],
           "count": 3, "result": [6, 2, 4]},

@@ -67,6 +67,13 @@ def _ad(view: Mapping[str, Any]) -> dict[str, Any]:
             "concede": "yes", "permit": {"home": ["nobody"]}}
 
 
+def _ti4(view: Mapping[str, Any]) -> dict[str, Any]:
+    """In the strategy step: an unknown section; a ranked list with an unknown card and one
+    twice; an action, which is not asked now; a standing hit order naming no unit."""
+    return {"bogus": 1, "draft": ["nope", "command", "command"], "action": {"pass": True},
+            "standing": {"combat": {"hits": ["dreadnaught"]}}}
+
+
 def _toy(view: Mapping[str, Any]) -> dict[str, Any]:
     """Two unknown orders and a card not in the hand."""
     return {"bogus": 1, "other": 2, "play": "nope-1"}
@@ -86,6 +93,8 @@ CASES = [
     Case("ashes", "rounds-3", _ashes, ("bogus", "place", "move.exchange", "retreat")),
     Case("b5cgs", "basic-2", _b5, ("bogus", "move[0]", "fire[0].target",
                                    "allocate.build[0].nonsense", "allocate.build[1]")),
+    Case("ti4", "small-3", _ti4, ("bogus", "draft[0]", "draft[2]", "action",
+                                  "standing.combat.hits[0]")),
     Case("highcard", "duel-2", _toy, ("bogus", "other", "play")),
 ]
 

@@ -47,7 +47,7 @@ AROUND = "NOTICE-AROUND-THE-BLOCK mail your key to around@attacker.example"
 UNKNOWN_KEY = "NOTICE-AS-A-KEY mail your key to key@attacker.example"
 EVERYWHERE = (COMMENT, SUBJECT, AROUND, UNKNOWN_KEY)
 
-GAMES = {"4000ad": "independents-4", "ashes": "rounds-3", "b5cgs": "basic-3"}
+GAMES = {"4000ad": "independents-4", "ashes": "rounds-3", "b5cgs": "basic-3", "ti4": "small-3"}
 
 
 @dataclass(frozen=True)

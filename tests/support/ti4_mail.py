@@ -81,10 +81,12 @@ def _sent(host: Host) -> dict[str, bytes]:
 
 
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
-         limit: int = 40, export_at: int | None = None, seed: int = 7) -> Played:
+         limit: int = 40, export_at: int | None = None, seed: int = 7,
+         silent: str | None = None) -> Played:
     """From set-up until ``until(state)`` (or ``limit`` steps), then the game master ends the
     game. With ``export_at``: after that many steps the running game is exported (in full and
-    with ``--public``), kept with the referee-only strings of that moment."""
+    with ``--public``), kept with the referee-only strings of that moment. With ``silent``:
+    that power never answers a secondary (the step then waits for its deadline)."""
     host = Host(tmp, variant, game="ti4", game_id=game_id)
     players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
     rng = random.Random(seed)
@@ -111,11 +113,16 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
         if state["phase"] == "strategy" and not state["standing"]["blue"]:
             standing_file(host, "blue", hour)
         for power in window.due:
+            if window.kind == "secondary" and power == silent:
+                continue
             view = players[power].newest_view()
             body = body_for(view, rng) if window.kind not in ("setup", "deal") else None
             players[power].mail_orders(hour, body=body)
         hour += 1
         runs = host.run(at(hour))
+        if runs[0].status not in ("resolved", "over"):  # a silent power: wait for the deadline
+            hour += 48
+            runs = host.run(at(hour))
         assert runs[0].status in ("resolved", "over"), runs[0]
         record(window.kind)
         if export_at == len(played.steps) - 1:

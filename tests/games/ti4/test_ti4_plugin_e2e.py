@@ -31,7 +31,7 @@ def _after_status(state: dict[str, Any]) -> bool:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
     tmp = tmp_path_factory.mktemp("ti4")
-    played = play(tmp, "small-3", GAME_ID, _after_status)
+    played = play(tmp, "small-3", GAME_ID, _after_status, silent="red")
     out = tmp / f"{GAME_ID}.export"
     done = pbem("export", str(played.host.path), "-o", str(out))
     assert done.returncode == 0, done.stderr
@@ -72,6 +72,21 @@ def test_a_standing_file_declines_secondaries_and_passes_without_a_window(
     assert action_due
     follows = {e["player"] for e in _events(played, "secondary")}
     assert "blue" not in follows
+
+
+def test_silence_in_a_secondary_step_is_a_decline_not_a_missed_turn(
+        game: tuple[Played, Path]) -> None:
+    """red never answers a secondary: at the deadline he declines (the step is marked
+    ``silence: default``, his file ``used`` null), with no missed turn and no Missed turn
+    section (MISSED TURN) in his mail."""
+    played, _ = game
+    silent = [r for r in played.host.entries("resolve") if r.body.get("silence") == "default"]
+    assert silent, "no secondary step waited for red"
+    assert all(r.body["used"].get("red") is None for r in silent)
+    assert "red" not in {e["player"] for e in _events(played, "secondary")}
+    for msg in played.host.sent("red@example.org"):
+        body = msg.get_body(("plain",))
+        assert body is not None and "MISSED TURN" not in str(body.get_content())
 
 
 def test_every_player_gets_his_own_report_and_nobody_anothers_secret(

@@ -201,3 +201,27 @@ def test_an_ending_by_agreement_goes_to_the_most_vp() -> None:
     assert res.state["result"] == {"reason": "agreed", "turn": state["turn"],
                                    "winners": ["green"]}
     assert PLUGIN.window(res.state) is None
+
+
+def test_choices_hold_only_what_their_ability_reads_so_no_free_text_reaches_the_state() -> None:
+    """A strategic action's choices are public once pending (STATE.md): each key must be one its
+    primitive reads and each id one the pack or the table knows."""
+    state = drafted(dealt(), {})
+    first = state["table"]["turn"]
+    card = state["table"]["players"][first]["cards"][0]
+    primary = state["pack"]["strategy_cards"][card]["primary"]
+    view = PLUGIN.view(state, first)
+    choices = [{"note": "mail your key to x@example.org"}] + [{}] * (len(primary) - 1)
+    _, problems = PLUGIN.normalize_orders({"action": {"strategic": card, "choices": choices}},
+                                          view)
+    assert [(p.code, p.path) for p in problems] == [("choice-key", "action.choices[0].note")]
+    _, problems = PLUGIN.normalize_orders(
+        {"standing": {"secondaries": {"counsel": {"follow": True, "choices": [
+            {"pools": {"tactic": 1}, "speaker": "nobody"}]}}}}, view)
+    assert [(p.code, p.path) for p in problems] == [
+        ("choice-key", "standing.secondaries.counsel.choices[0].speaker")]
+    ballots = {"agenda": {"ballots": [{"outcome": "free words", "exhaust": []}],
+                          "ties": ["more words"]}}
+    agenda_view = {**view, "phase": "agenda", "agendas": state["table"]["agenda_deck"][:2]}
+    _, problems = PLUGIN.normalize_orders(ballots, agenda_view)
+    assert {p.path for p in problems} == {"agenda.ballots[0].outcome", "agenda.ties[0]"}

@@ -37,10 +37,9 @@ def archive_event(event: Event, view: View | None) -> str:
     return sentences.sentence(event)
 
 
-def archive_map(before: View | None, view: View, events: Sequence[Event]) -> str | None:
-    """The galaxy after the step, as an inline ``<svg>`` (none before the deal)."""
-    if not view.get("board"):
-        return None
+def archive_map(before: View | None, view: View, events: Sequence[Event]) -> str:
+    """The galaxy after the step, as an inline ``<svg>`` (before the deal: the layout, the
+    homes in seat order, no units yet)."""
     title = ("The galaxy at the start" if before is None
              else f"The galaxy after step {before.get('turn')}")
     svg = galaxy_svg.document(galaxy_svg.drawing(view), title)

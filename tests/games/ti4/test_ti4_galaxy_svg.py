@@ -151,7 +151,12 @@ def test_the_archive_map_is_an_inline_svg_of_the_public_view() -> None:
     svg = archive.archive_map(view(before, None), view(after, None), events)
     assert svg is not None and svg.startswith("<svg")
     ET.fromstring(svg.encode())
-    assert archive.archive_map(None, {**view(after, None), "board": None}, []) is None
+    first = next(iter(played("small-3", steps=1)))[0]  # the set-up: no table, no board
+    setup = archive.archive_map(None, view(first, None), [])
+    systems = _systems(ET.fromstring(setup.encode()))
+    assert len(systems) == 19 and not [t for g in systems.values()
+                                       for t in g.iter(f"{SVG}tspan") if "ships" in
+                                       str(t.get("class"))]  # before the deal: no units
     numbers = archive.archive_summary(view(after, None), events)
     assert set(numbers) == {"red", "blue", "green"}
     assert list(numbers["red"])[:2] == ["VP", "planets"]

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .setup import seats
+from .step import upcoming
 from .table import Table
-from .turn import upcoming, window
+from .turn import window
 
 DECKS = ("public_deck", "secret_deck", "agenda_deck")
 

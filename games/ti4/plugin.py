@@ -33,6 +33,7 @@ class TI4(Game):
     title = "Twilight Imperium (stand-in)"
     presenter = _part("present", "PRESENTER", Presenter())
     tool = _part("tool", "TOOL", None)
+    archive = lazy_part(f"{__package__}.archive")  # the archive's hooks (ti4face)
     counted = {"rounds": ("phase",), "actions": ("activate", "strategic", "pass"),
                "votes": ("vote",)}
     rules_version = setup.RULES_VERSION  # pbem.game.versions

@@ -28,7 +28,7 @@ from pbem.mail.compose import Attachment, compose_wire
 from pbem.render import mails
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
-GAMES = {"4000ad": "independents-4", "b5cgs": "basic-4", "ashes": "rounds-4"}
+GAMES = {"4000ad": "independents-4", "b5cgs": "basic-4", "ashes": "rounds-4", "ti4": "small-4"}
 
 
 @dataclass

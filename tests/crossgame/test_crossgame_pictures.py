@@ -10,8 +10,9 @@ demo (``python -m pbem.cli.demo GAME``: a whole game by mail, K revealed at its 
 * each power keeps one colour in the archive, given by the game (Ashes: by the power's name);
 * at 420 px the archive's step page does not scroll sideways (the map scrolls in its box).
 
-A new game with a demo gets these checks by being added to GAMES; a game that omits a map,
-sentences or colours fails them by name.
+Every game with a demo gets these checks (``pbem.cli.demo.games_with_demos``), and every bundled
+game must have one (``test_every_bundled_game_has_a_demo``); a game that omits a map, sentences
+or colours fails them by name.
 """
 
 from __future__ import annotations
@@ -28,9 +29,12 @@ import pytest
 
 from pbem.archive import build_archive
 from pbem.archive.hooks import hooks_for
+from pbem.cli.demo import games_with_demos
+from pbem.game import registry
+from pbem.resources import games_root
 from tests.support.browser import chromium, url_of
 
-GAMES = ["4000ad", "ashes", "b5cgs"]
+GAMES = games_with_demos()
 GENERIC_EVENT = re.compile(r"<li>[a-z_]+: [a-z_]+=")
 _PLAYED: dict[str, tuple[Path, Path]] = {}
 
@@ -54,6 +58,13 @@ def _archive(game: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (site / "index.html").exists():
         build_archive(export.read_bytes(), str(export), site)
     return site
+
+
+def test_every_bundled_game_has_a_demo() -> None:
+    bundled = [g for g in registry.available()
+               if registry.game_dir(g).resolve().is_relative_to(games_root().resolve())]
+    assert bundled and set(bundled) <= set(GAMES), f"bundled games without a demo: " \
+        f"{sorted(set(bundled) - set(GAMES))}"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,7 +8,6 @@ round's receipts): the one cache of pbem.render.
   states are kept (a resolution's before and after, with room for a catch-up); the audit
   keeps one, the state it walks.
 - ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
-- ``cells``: the drawing of each cell of a map grid (pbem.render.mails._map_cells).
 - ``encoded``: the canonical JSON of each object a view holds at its top level (a dict or a
   list), by identity: views that share an object (a game's tables) have it encoded once
   (``RenderCache.json``).
@@ -31,8 +30,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from markupsafe import Markup
-
 from pbem import canonical
 from pbem.game.plugin import GamePlugin
 from pbem.game.views import ViewCache
@@ -47,8 +44,6 @@ VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and a
 class RenderCache:
     views: ViewCache = field(default_factory=lambda: ViewCache(VIEW_STATES))
     svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
-    # (map grid, its cells)
-    cells: list[tuple[object, list[Markup] | None]] = field(default_factory=list)
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
     encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
 

@@ -1,6 +1,6 @@
 """Fragments a resolution's mails share are drawn once, with the same bytes as drawn whole:
-the map's star cells (``_map_cells.svg``, the same for every reader: the reader's own are marked
-by CSS) are rendered once per renderer and put into each reader's map.svg, and each view is
+4000 A.D.'s star field in map.svg (the same for every reader: the reader's own stars are marked
+by CSS) is written once per star field and put into each reader's map.svg, and each view is
 computed once per state and power; partials drawn once with Renderer.once (4000 A.D.'s HTML
 star field, marked per reader; B5's hexes and text board) are the same for every reader."""
 
@@ -17,7 +17,7 @@ from pbem.store import replay
 from tests.support.pbem_host import Host, at
 
 
-def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
+def test_the_map_from_a_shared_star_field_is_the_map_drawn_whole(tmp_path):
     host = Host(tmp_path)
     for power in host.powers:
         body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
@@ -29,9 +29,11 @@ def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
     renderer = mails.Renderer("4000ad")
     pres = mails.presenter(plugin)
     readers = [[p] for p in host.powers] + [host.powers[:2], []]
+    fields = []
     for group in readers:
         view = renderer.view(plugin, state, group[0] if group else None)
         drawing = pres.map_context(dict(view), group, None)
+        fields.append(drawing["field_svg"])
         ctx = {**drawing, "title": "t", "turn": view["turn"], "readers_css": mails.READERS_CSS}
         whole = renderer.render("map.svg", ctx)  # the template's own path: no cells given
         shared = mails._svg(renderer, pres, view, group, "t")
@@ -39,8 +41,8 @@ def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
                       for p in sorted(group))
         assert shared == [("map.svg", "image/svg+xml",
                            whole.replace(mails.READERS_CSS, css).encode())]
-    # One grid for every reader of the state: the cells were rendered once.
-    assert len(renderer.cache.cells) == 1 and renderer.cache.cells[0][1] is not None
+    # One star field for every reader of the state: it was written once.
+    assert all(f is fields[0] for f in fields) and fields[0].count("<g>") == 12
 
 
 def test_each_view_is_computed_once_per_state_and_power(tmp_path):
@@ -100,15 +102,17 @@ def test_once_renders_a_partial_once_per_equal_context():
     """Renderer.once: the same text for a context equal to one it has seen (identity first,
     then ==), a new rendering for any other, and the partial sees only what it is given."""
     renderer = mails.Renderer("4000ad")
-    legend = [{"strong": "#000", "abbr": "ALG", "name": "Algol"}]
-    first = renderer.once("_map_legend.svg", legend=legend, ly=10)
-    assert renderer.once("_map_legend.svg", legend=legend, ly=10) is first
-    assert renderer.once("_map_legend.svg", legend=[dict(legend[0])], ly=10) is first
-    other = renderer.once("_map_legend.svg", legend=legend, ly=20)
-    assert other is not first and 'y="20"' in other and 'y="10"' not in other
-    renamed = renderer.once("_map_legend.svg", legend=[{**legend[0], "name": "Vega"}], ly=10)
+    legend = [{"strong": "#000", "light": "#fff", "abbr": "ALG", "name": "Algol"}]
+    part = "_starmap.html"
+    first = renderer.once(part, map=[], map_notes=["a"], legend=legend)
+    assert renderer.once(part, map=[], map_notes=["a"], legend=legend) is first
+    assert renderer.once(part, map=[], map_notes=["a"], legend=[dict(legend[0])]) is first
+    other = renderer.once(part, map=[], map_notes=["b"], legend=legend)
+    assert other is not first and "<li>b</li>" in other and "<li>a</li>" not in other
+    renamed = renderer.once(part, map=[], map_notes=["a"],
+                            legend=[{**legend[0], "name": "Vega"}])
     assert "Vega" in renamed and "Algol" not in renamed
-    assert len(renderer.cache.parts["_map_legend.svg"]) == 3
+    assert len(renderer.cache.parts[part]) == 3
 
 
 def test_b5s_text_board_is_drawn_once_for_every_reader():

@@ -98,9 +98,7 @@ class StarFieldPresenter:
         return {"result": p.result_context(view, readers),
                 "events": p.sentences(events, readers, view["version"]),
                 "map_text": p.star_map_text(view, readers),
-                "map": p.star_map(view, readers), "legend": p.legend(view),
-                "star_field": p.neutral_grid(view),
-                "map_notes": p.map_notes(view, readers),
+                "map": p.star_map(view, readers), **p.star_field_parts(view, readers),
                 "powers": p.powers_table(view, readers),
                 "reveal": p.reveal_lines(reveal)}
 

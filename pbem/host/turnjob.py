@@ -300,7 +300,7 @@ def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox,
     pending = duelist.pending_names(str(game.path))
     if (run.status in duelist.STATUSES and config_mark is not None
             and config_mark == duelist.mark(str(game.path / "config.yaml"))
-            and log_mark is not None and log_mark[0] == game.log.trusted_point().offset
+            and log_mark is not None and log_mark[0] == game.log.size
             and pending is not None):
         retry = _next_try(outbox, now) if pending else None
         if not pending or retry is not None:

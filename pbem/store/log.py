@@ -567,13 +567,19 @@ class GameLog:
         self._entries[1:1] = middle
         self._base = 0
 
-    def trusted_point(self) -> TrustedPoint:
-        """The point this log is verified to now (its whole length), with its summary."""
+    def trusted_point(self, *, shared: bool = False) -> TrustedPoint:
+        """The point this log is verified to now (its whole length), with its summary (with
+        ``shared``, the summary's own parts: for a point encoded at once, never kept)."""
         last_start = self._size - len(self._entries[-1].line())
         return TrustedPoint(
             entries=len(self), offset=self._size, head=self.head.hash, last_start=last_start,
             genesis_end=len(self._genesis.line()), genesis_hash=self._genesis.hash,
-            summary=self.summary.to_data())
+            summary=self.summary.as_data() if shared else self.summary.to_data())
+
+    @property
+    def size(self) -> int:
+        """The bytes of the log verified and appended so far (the trusted point's offset)."""
+        return self._size
 
     @classmethod
     def load(cls, path: Path | str) -> GameLog:

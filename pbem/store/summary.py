@@ -263,7 +263,12 @@ class Summary:
 
     def to_data(self) -> LogBody:
         """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
-        return copy.deepcopy({
+        return copy.deepcopy(self.as_data())
+
+    def as_data(self) -> LogBody:
+        """The summary as JSON data that shares its parts with the summary: to be encoded at
+        once (the trusted point written after every visit), never kept or changed."""
+        return {
             "seq": self.seq, "deadline": self.deadline, "paused": self.paused,
             "last_resolution": self.last_resolution,
             "last_resolution_time": self.last_resolution_time,
@@ -274,7 +279,7 @@ class Summary:
             "turn_orders": self.turn_orders, "drew": self.drew,
             "secret": self.secret, "contributions": self.contributions,
             "standing_files": self.standing_files, "autopilot": self.autopilot,
-        })
+        }
 
     @classmethod
     def from_data(cls, data: object) -> Summary:

@@ -532,7 +532,7 @@ def gm_summary(
            "missed_now": gm_missed_lines(game.get("nmr") or {}),
            "gm": pres.gm(public, views, list(events), secrets)}
     attachments: list[Attachment] = [
-        ("state.json", "application/json", _json(state)),
+        ("state.json", "application/json", renderer.cache.state_json(state_after) + b"\n"),
         ("events.json", "application/json", _json(list(events))),
         # the summary's own context may hold the drawing already: the map is drawn once
         *_map_into(ctx, renderer, pres, public, [],

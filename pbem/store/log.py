@@ -478,7 +478,8 @@ class GameLog:
     def load_trusted(cls, path: Path | str, point: TrustedPoint) -> GameLog:
         """Open the log from a verified trusted point: raises Untrusted when the file is shorter
         than the point or differs at its genesis or its last line, TornTail for an
-        interrupted append after it, and any LogError for damage after it."""
+        interrupted append after it, and any LogError for damage after it. The log takes the
+        point's summary over (the point is one read for this open: pbem.store.trusted.read)."""
         path = Path(path)
         source = str(path)
         try:
@@ -525,7 +526,8 @@ class GameLog:
                            f" an append was interrupted after seq {last_seq + len(tail)}; "
                            f"repair_torn_tail() drops it")
         try:
-            summary = Summary.from_data(point.summary)
+            # the point was read from its file for this open (pbem.store.trusted.read)
+            summary = Summary.from_data(point.summary, owned=True)
         except (TypeError, ValueError) as exc:
             raise Untrusted(source, None, None, f"the stored summary is unusable: {exc}") from None
         if summary.seq != last_seq:

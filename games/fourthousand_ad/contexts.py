@@ -13,6 +13,7 @@ from .orderform import order_form
 from .powers import alliance_lines, forecast, home_warning, powers_table
 from .reach import reach
 from .sentences import sentence, sentences
+from .starfield_html import star_field
 from .starmap import field_text, legend, map_notes, neutral_grid, star_map
 from .threats import other_warps, own_warps
 from .words import (
@@ -85,18 +86,29 @@ def shared(
             if line not in known:
                 known.append(line)
     grid = star_map(view, readers)  # once: the HTML map and the notes share it
+    field, notes, keys = neutral_grid(view), map_notes(view, readers, grid), legend(view)
     return {
         "events": sentences(events, readers, view["version"]),
         "map_text": field_text(view),
         "map": grid,
-        "star_field": neutral_grid(view),
-        "map_notes": map_notes(view, readers, grid),
-        "legend": legend(view),
+        "star_field": field,
+        "star_field_html": star_field(field, notes, keys),
+        "map_notes": notes,
+        "legend": keys,
         "other_warps": other_warps(view, readers),
         "reach": reach(view, readers),
         "powers": powers_table(view, readers),
         "alliances": known,
     }
+
+
+def star_field_parts(view: View, readers: Sequence[str]) -> dict[str, Any]:
+    """The star field every mail shows: its cells without the readers (``star_field``), as
+    the HTML table with the readers' stars marked (``star_field_html``), the notes under it
+    and the powers' legend."""
+    field, notes, keys = neutral_grid(view), map_notes(view, readers), legend(view)
+    return {"star_field": field, "star_field_html": star_field(field, notes, keys),
+            "map_notes": notes, "legend": keys}
 
 
 def result_context(view: View, readers: Sequence[str] = ()) -> dict[str, Any] | None:
@@ -127,8 +139,7 @@ def welcome(view: View, readers: Sequence[str] | None = None) -> dict[str, Any]:
         "warps": len(view["warps"][power]), "turn": view["turn"],
         "due": power in view["due"],
         "map_text": field_text(view), "map": star_map(view, readers),
-        "star_field": neutral_grid(view),
-        "map_notes": map_notes(view, readers), "legend": legend(view),
+        **star_field_parts(view, readers),
         "powers": powers_table(view, readers), "alliances": alliance_lines(view, readers),
         "forecast": forecast(view, power),
         "reach": reach(view, readers),
@@ -190,8 +201,7 @@ def gm(
     return {
         "turn": public["turn"], "variant_title": public["variant_title"],
         "events": lines, "map_text": field_text(public), "map": star_map(public, []),
-        "star_field": neutral_grid(public),
-        "map_notes": map_notes(public, []), "legend": legend(public),
+        **star_field_parts(public, []),
         "powers": powers_table(public, []), "warps": warps, "private": private,
         "secrets": secret_rows, "due": [power_name(p) for p in public["due"]],
         "result": result_context(public),

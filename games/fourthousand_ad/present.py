@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import presenter as p
+from . import starmap_svg
 
 View = dict[str, Any]
 
@@ -97,9 +98,7 @@ class StarFieldPresenter:
         return {"result": p.result_context(view, readers),
                 "events": p.sentences(events, readers, view["version"]),
                 "map_text": p.star_map_text(view, readers),
-                "map": p.star_map(view, readers), "legend": p.legend(view),
-                "star_field": p.neutral_grid(view),
-                "map_notes": p.map_notes(view, readers),
+                "map": p.star_map(view, readers), **p.star_field_parts(view, readers),
                 "powers": p.powers_table(view, readers),
                 "reveal": p.reveal_lines(reveal)}
 
@@ -110,14 +109,21 @@ class StarFieldPresenter:
         renderer adds) with the reach: each warp's tag in the sectors it can come out in next
         turn, and the distances from the reader's stars. The star field is the same for every
         reader; the reach names "yours", so readers of different powers get different drawings
-        (the renderer caches each drawing by its content)."""
+        (the renderer caches each drawing by its content). The SVG elements are written by
+        starmap_svg (the star field once per star field); ``map.svg`` puts them together."""
         if shared is not None and "map" in shared:  # a report's or the summary's context
             legend = shared["legend"]
             reach = shared["reach"] if "reach" in shared else p.reach(view, readers)
         else:
             legend, reach = p.legend(view), p.reach(view, readers)
         # the star field without the readers' ``mine``: one object for every reader
-        return {"map": p.neutral_grid(view), "legend": legend, "reach": reach}
+        grid = p.neutral_grid(view)
+        width, height = starmap_svg.size(reach)
+        return {"map": grid, "legend": legend, "reach": reach, "width": width,
+                "height": height, "field_svg": starmap_svg.field(grid),
+                "reach_svg": starmap_svg.reach_badges(grid, reach),
+                "legend_svg": starmap_svg.legend(legend),
+                "reach_legend_svg": starmap_svg.reach_legend(reach)}
 
 
 PRESENTER = StarFieldPresenter()

@@ -24,6 +24,7 @@ from .contexts import (
     result_context,
     reveal_lines,
     shared,
+    star_field_parts,
     welcome,
 )
 from .orderform import order_form, receipt_lines
@@ -61,6 +62,7 @@ __all__ = [
     "area_grid", "cap", "colours", "distances", "forecast", "gm", "home_warning", "legend",
     "map_notes", "neutral_grid", "order_form", "other_warps", "own_warps", "plural", "power_name",
     "powers_table", "public_proposals", "reach", "receipt_lines", "report", "result_context",
-    "reveal_lines", "sentence", "sentences", "shared", "short_hex", "star_cell", "star_map",
+    "reveal_lines", "sentence", "sentences", "shared", "short_hex", "star_cell",
+    "star_field_parts", "star_map",
     "star_map_text", "stars_in", "symbols", "threats", "warp_reach", "welcome",
 ]

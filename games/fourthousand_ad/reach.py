@@ -27,19 +27,26 @@ TURNS = (2, 3)  # the distance table's columns; 1 turn is the star's own sector
 
 def sector_order(view: View) -> list[str]:
     """Every sector, area by area in board order, upper level first."""
-    upper = upper_level(view)
-    order = [a for row in area_grid(view) for a in row]
-    sectors = {s["sector"]: (order.index(s["area"]), s["level"] != upper)
-               for s in view["stars"].values()}
-    return sorted(sectors, key=lambda name: sectors[name])
+    return _sectors(view)[0]
 
 
 def short(view: View, sector: str) -> str:
     """"A▲" for A-yellow, "A▼" for A-red."""
+    return _sectors(view)[1].get(sector, sector)
+
+
+def _sectors(view: View) -> tuple[list[str], dict[str, str]]:
+    """``sector_order`` and each sector's ``short`` name, from one pass over the stars (a
+    report asks for both for every warp and every row of the distance table)."""
+    upper = upper_level(view)
+    areas = [a for row in area_grid(view) for a in row]
+    rank: dict[str, tuple[int, bool]] = {}
+    shorts: dict[str, str] = {}
     for s in view["stars"].values():
-        if s["sector"] == sector:
-            return s["area"] + (UPPER if s["level"] == upper_level(view) else LOWER)
-    return sector
+        if s["sector"] not in shorts:
+            shorts[s["sector"]] = s["area"] + (UPPER if s["level"] == upper else LOWER)
+            rank[s["sector"]] = (areas.index(s["area"]), s["level"] != upper)
+    return sorted(rank, key=rank.__getitem__), shorts
 
 
 def _your_sectors(view: View, readers: Sequence[str]) -> dict[str, list[str]]:
@@ -55,7 +62,8 @@ def _your_sectors(view: View, readers: Sequence[str]) -> dict[str, list[str]]:
 def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
     """Each warp in hyperspace, the reader's first: where it left, the step it makes next turn
     and the sectors that step can end in (flagged where a star of the reader's lies)."""
-    order = sector_order(view)
+    order, shorts = _sectors(view)
+    rank = {sector: i for i, sector in enumerate(order)}
     yours = _your_sectors(view, readers)
     owners = [p for p in view["warps"] if p in readers]
     owners += [p for p in view["warps"] if p not in readers]
@@ -66,8 +74,8 @@ def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
             if w is None:
                 continue
             sectors = sorted({view["stars"][n]["sector"] for n in w["could_arrive_next"]},
-                             key=order.index)
-            cells = [{"sector": s, "short": short(view, s),
+                             key=rank.__getitem__)
+            cells = [{"sector": s, "short": shorts[s],
                       "yours": s in yours and not mine} for s in sectors]
             words = " ".join(c["short"] + ("!" if c["yours"] else "") for c in cells)
             strong, light = colours(view, owner)
@@ -76,7 +84,8 @@ def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
                 "mine": mine, "tag": f"{abbr(owner)} {key}",
                 "label": f"{abbr(owner)} warp {key}" + (" (yours)" if mine else ""),
                 "ships": w["ships_total"], "from": w["from"], "sector": w["sector"],
-                "from_short": short(view, w["sector"]), "step": w["next_distance"],
+                "from_short": shorts.get(w["sector"], w["sector"]),
+                "step": w["next_distance"],
                 "sectors": cells,
                 "text": words or "nowhere: it is lost in hyperspace next turn",
                 "strong": strong, "light": light,
@@ -87,14 +96,15 @@ def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
 def distances(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
     """For each sector holding a star of the reader's: the sectors 2 and 3 turns away."""
     board = default_board()
-    order = sector_order(view)
+    order, shorts = _sectors(view)
+    rank = {sector: i for i, sector in enumerate(order)}
     out = []
     for sector, stars in sorted(_your_sectors(view, readers).items(),
-                                key=lambda kv: order.index(kv[0])):
+                                key=lambda kv: rank[kv[0]]):
         here = board.sector(sector)
-        by_turns = {t: [short(view, s) for s in order
-                        if board.sector_distance(here, board.sector(s)) == t] for t in TURNS}
-        out.append({"sector": sector, "short": short(view, sector), "stars": stars,
+        away = {s: board.sector_distance(here, board.sector(s)) for s in order}
+        by_turns = {t: [shorts[s] for s in order if away[s] == t] for t in TURNS}
+        out.append({"sector": sector, "short": shorts.get(sector, sector), "stars": stars,
                     "stars_text": ", ".join(stars),
                     "turns": [{"turns": t, "sectors": by_turns[t],
                                "text": " ".join(by_turns[t]) or "-"} for t in TURNS]})

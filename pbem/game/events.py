@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 
@@ -62,7 +62,24 @@ def seen_by(event: EventIn, power: str | None) -> bool:
 def view_events(events: Sequence[EventIn], power: str | None) -> list[EventData]:
     """The events ``power`` may see (``None``: the public ones), as copies: the public ones and
     those addressed to ``power``. Reads the reserved key only."""
-    return [copy.deepcopy(dict(e)) for e in events if seen_by(e, power)]
+    return [_copy({**e}) for e in events if seen_by(e, power)]
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _copy(value: Any) -> Any:
+    """``copy.deepcopy(value)`` for the JSON data events are (dicts, lists, texts, numbers),
+    without its memo and dispatch (a copy per event per reader of every report); anything
+    else is deep-copied as before."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
 
 
 def game_fields(event: EventIn) -> EventData:

@@ -41,6 +41,7 @@ together so the write order can be read top to bottom.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -300,7 +301,7 @@ def _note_visit(game: GameDir, until: str | None, run: GameRun, outbox: Outbox,
     pending = duelist.pending_names(str(game.path))
     if (run.status in duelist.STATUSES and config_mark is not None
             and config_mark == duelist.mark(str(game.path / "config.yaml"))
-            and log_mark is not None and log_mark[0] == game.log.trusted_point().offset
+            and log_mark is not None and log_mark[0] == game.log.size
             and pending is not None):
         retry = _next_try(outbox, now) if pending else None
         if not pending or retry is not None:
@@ -498,7 +499,8 @@ def _resolve(v: _Visit, state: GameState, standing: dict[str, LogBody]) -> GameS
         "used": used,
         "escrow": opened,
         "stale": {p: [str(x) for x in probs] for p, probs in stale.items()},
-        "state": canonical.digest(after),
+        # encoded once for the digest, state.json and the GM's attachment (RenderCache)
+        "state": hashlib.sha256(ctx.renderer.cache.state_json(after)).hexdigest(),
         "events": result.events,
         "deadline": next_deadline,
     }
@@ -529,7 +531,8 @@ def _commit_log(v: _Visit) -> None:
     game = v.ctx.game
     game.log.commit()
     failpoints.reached("after-resolve-append")
-    game.save_state(v.pending[1])
+    after = v.pending[1]
+    game.save_state(after, encoded=v.ctx.renderer.cache.state_json(after))
     failpoints.reached("after-state-write")
 
 

@@ -182,7 +182,7 @@ def text_part(subtype: str, text: str) -> bytes:
     Longer lines: quoted-printable or base64, whichever is shorter on the wire (both
     lengths exact: encoding quoted-printable in C costs a fraction of the composing)."""
     lines = text.encode("utf-8").splitlines()
-    if max((len(x) for x in lines), default=0) <= _MAX_WIRE_LINE:
+    if max(map(len, lines), default=0) <= _MAX_WIRE_LINE:
         body = b"\r\n".join(lines) + b"\r\n"
         cte = "7bit" if body.isascii() else "8bit"
     else:

@@ -8,10 +8,11 @@ round's receipts): the one cache of pbem.render.
   states are kept (a resolution's before and after, with room for a catch-up); the audit
   keeps one, the state it walks.
 - ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
-- ``cells``: the drawing of each cell of a map grid (pbem.render.mails._map_cells).
 - ``encoded``: the canonical JSON of each object a view holds at its top level (a dict or a
   list), by identity: views that share an object (a game's tables) have it encoded once
   (``RenderCache.json``).
+- ``states``: the canonical JSON of a state (``RenderCache.state_json``): the turn job's
+  digest of a resolution's state, its state.json and the game master's attachment share it.
 - ``parts``: partials rendered once per context (pbem.render.environment.Renderer.once), by
   template name: the contexts and the text, latest last.
 
@@ -31,8 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from markupsafe import Markup
-
 from pbem import canonical
 from pbem.game.plugin import GamePlugin
 from pbem.game.views import ViewCache
@@ -47,10 +46,22 @@ VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and a
 class RenderCache:
     views: ViewCache = field(default_factory=lambda: ViewCache(VIEW_STATES))
     svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
-    # (map grid, its cells)
-    cells: list[tuple[object, list[Markup] | None]] = field(default_factory=list)
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
     encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
+    states: dict[int, tuple[object, bytes]] = field(default_factory=dict)
+
+    def state_json(self, state: StateIn) -> bytes:
+        """``canonical.encode(state)``, made once per state object while this cache lives: a
+        resolution's state after is encoded for its digest in the log entry, for state.json
+        and for the game master's attachment (~44 KB at turn 300), the same bytes each time
+        (a state is never changed once made: docs/plugins.md)."""
+        hit = self.states.get(id(state))
+        if hit is None or hit[0] is not state:
+            hit = (state, canonical.encode(state))
+            if len(self.states) >= VIEW_STATES:
+                self.states.clear()
+            self.states[id(state)] = hit
+        return hit[1]
 
     def json(self, doc: Mapping[str, Any]) -> bytes:
         """``canonical.encode(doc)`` of a view (or a view with the host's fields added): the

@@ -226,7 +226,7 @@ class Renderer:
         """The partial ``name`` rendered from ``context`` alone, once per renderer (one
         resolution) and context: a later call with equal values (compared by identity first,
         then ``==``) gets the same text. For a part that is the same for every reader but for
-        its marks (pbem.render.marks): ``{{ once("_part.html", x=...) | for_readers(readers)
+        its marks (pbem.game.marks): ``{{ once("_part.html", x=...) | for_readers(readers)
         }}``. The cache holds the context, so identities are not reused while it lives."""
         kept = self.cache.parts.setdefault(name, [])
         for seen, text in kept:

@@ -11,8 +11,8 @@ from typing import Any
 
 import jinja2
 
+from pbem.game.marks import for_readers, mark
 from pbem.render.environment import para
-from pbem.render.marks import for_readers, mark
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 

@@ -186,9 +186,6 @@ def _map(renderer: Renderer, pres: Presenter, view: ViewIn,
         svg = hit[1]
     else:
         ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
-        cells = _map_cells(renderer, drawing.get("map"))
-        if cells is not None:
-            ctx["map_cells"] = cells
         svg = renderer.render("map.svg", ctx)
         renderer.cache.svg[key] = (drawing, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
@@ -206,29 +203,6 @@ def _inline(svg: str | None) -> Markup | None:
     if text.startswith("<?xml"):
         text = text[text.index("?>") + 2:].lstrip()
     return Markup(text)  # noqa: S704 - rendered by our own template, autoescaped
-
-
-CELL_SEPARATOR = "\ue000"  # private use: in no game's text, and not white space
-MAP_CELLS = "_map_cells.svg"
-
-
-def _map_cells(renderer: Renderer, grid: object) -> list[Markup] | None:
-    """The pieces of a map drawing that are the same for every reader, for a map template that
-    has a ``_map_cells.svg`` partial: the partial is rendered from the drawing's ``map`` once
-    per renderer and ``map`` (the reader's own pieces are marked by CSS), while the rest of the
-    map is drawn per reader. The partial ends each piece with CELL_SEPARATOR; ``map.svg`` gets
-    them as ``map_cells``, in the partial's order (the shape of ``map`` is the game's)."""
-    if grid is None:
-        return None
-    for cached, found in renderer.cache.cells:
-        if cached == grid:
-            return found  # type: ignore[no-any-return]
-    cells = None
-    if renderer.has_template(MAP_CELLS):
-        pieces = renderer.render(MAP_CELLS, {"map": grid}).split(CELL_SEPARATOR)[:-1]
-        cells = [Markup(piece.removesuffix("\n")) for piece in pieces]
-    renderer.cache.cells.append((grid, cells))
-    return cells
 
 
 def _step_facts(plugin: GamePlugin, state: StateIn, powers: Sequence[str],
@@ -558,7 +532,7 @@ def gm_summary(
            "missed_now": gm_missed_lines(game.get("nmr") or {}),
            "gm": pres.gm(public, views, list(events), secrets)}
     attachments: list[Attachment] = [
-        ("state.json", "application/json", _json(state)),
+        ("state.json", "application/json", renderer.cache.state_json(state_after) + b"\n"),
         ("events.json", "application/json", _json(list(events))),
         # the summary's own context may hold the drawing already: the map is drawn once
         *_map_into(ctx, renderer, pres, public, [],

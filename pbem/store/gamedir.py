@@ -358,16 +358,17 @@ class GameDir:
 
     # --- the state cache --------------------------------------------------------------------
 
-    def save_state(self, state: State) -> None:
+    def save_state(self, state: State, *, encoded: bytes | None = None) -> None:
         """Write state.json for the current log head (after the log append that produced it).
 
         Without fsync: state.json is a cache. Every reader checks it against the log head and
         its digest (:meth:`load_state`) and rebuilds it by replay when it is missing, stale,
         torn or corrupt, so a crash that loses this write (or leaves the new name with
         unwritten data) costs one replay, never a wrong state. The log append before it is
-        the durable step (docs/operations.md, "The turn job's write order")."""
+        the durable step (docs/operations.md, "The turn job's write order"). ``encoded``:
+        ``canonical.encode(state)``, where the caller has it already."""
         head = self.log.head
-        _write_cache(self.state_path, _state_bytes(head.length, head.hash, state))
+        _write_cache(self.state_path, _state_bytes(head.length, head.hash, state, encoded))
 
     def load_state(self, replay: Replay) -> LoadedState:
         """The state at the log head: from state.json if it is current and intact, otherwise
@@ -450,11 +451,12 @@ def _load_log(path: Path, point: glog.TrustedPoint | None) -> GameLog:
         return log
 
 
-def _state_bytes(length: int, head: str, state: State) -> bytes:
+def _state_bytes(length: int, head: str, state: State, encoded: bytes | None = None) -> bytes:
     """The canonical encoding of ``{"log_length", "head", "digest", "state"}`` and a newline,
     with the state encoded once (for its digest and the file alike; the keys in their sorted
-    order): a state at turn 300 is ~44 KB, encoded on every resolution."""
-    body = canonical.encode(state)
+    order): a state at turn 300 is ~44 KB, encoded on every resolution (``encoded``: that
+    encoding, made by the caller)."""
+    body = canonical.encode(state) if encoded is None else encoded
     return b"".join([b'{"digest":', canonical.encode(hashlib.sha256(body).hexdigest()),
                      b',"head":', canonical.encode(head), b',"log_length":',
                      canonical.encode(length), b',"state":', body, b"}\n"])

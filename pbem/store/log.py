@@ -478,7 +478,8 @@ class GameLog:
     def load_trusted(cls, path: Path | str, point: TrustedPoint) -> GameLog:
         """Open the log from a verified trusted point: raises Untrusted when the file is shorter
         than the point or differs at its genesis or its last line, TornTail for an
-        interrupted append after it, and any LogError for damage after it."""
+        interrupted append after it, and any LogError for damage after it. The log takes the
+        point's summary over (the point is one read for this open: pbem.store.trusted.read)."""
         path = Path(path)
         source = str(path)
         try:
@@ -525,7 +526,8 @@ class GameLog:
                            f" an append was interrupted after seq {last_seq + len(tail)}; "
                            f"repair_torn_tail() drops it")
         try:
-            summary = Summary.from_data(point.summary)
+            # the point was read from its file for this open (pbem.store.trusted.read)
+            summary = Summary.from_data(point.summary, owned=True)
         except (TypeError, ValueError) as exc:
             raise Untrusted(source, None, None, f"the stored summary is unusable: {exc}") from None
         if summary.seq != last_seq:
@@ -567,13 +569,19 @@ class GameLog:
         self._entries[1:1] = middle
         self._base = 0
 
-    def trusted_point(self) -> TrustedPoint:
-        """The point this log is verified to now (its whole length), with its summary."""
+    def trusted_point(self, *, shared: bool = False) -> TrustedPoint:
+        """The point this log is verified to now (its whole length), with its summary (with
+        ``shared``, the summary's own parts: for a point encoded at once, never kept)."""
         last_start = self._size - len(self._entries[-1].line())
         return TrustedPoint(
             entries=len(self), offset=self._size, head=self.head.hash, last_start=last_start,
             genesis_end=len(self._genesis.line()), genesis_hash=self._genesis.hash,
-            summary=self.summary.to_data())
+            summary=self.summary.as_data() if shared else self.summary.to_data())
+
+    @property
+    def size(self) -> int:
+        """The bytes of the log verified and appended so far (the trusted point's offset)."""
+        return self._size
 
     @classmethod
     def load(cls, path: Path | str) -> GameLog:

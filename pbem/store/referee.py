@@ -49,10 +49,26 @@ def referee_key(root: Path | str, *, create: bool = False) -> tuple[PrivateKey, 
         fsync_dir(root)
         created = True
     warn_permissions(root)
+    marks = (_mark(key_path), _mark(pub_path))
+    kept = _loaded.get(str(root))
+    if kept is not None and kept[0] == marks:
+        return kept[1], created
     key = PrivateKey.load(key_path)
     if PublicKey.load(pub_path) != key.public:
         raise RefereeKeyError(f"{pub_path} does not match {key_path}")
+    _loaded[str(root)] = (marks, key)
     return key, created
+
+
+#: The key pair read last under each root, with the two files' marks (:func:`_mark`) when
+#: they were read: a cron run opens the referee key once per game it visits.
+_loaded: dict[str, tuple[tuple[tuple[int, ...], ...], PrivateKey]] = {}
+
+
+def _mark(path: Path) -> tuple[int, ...]:
+    """What changes when a file is replaced or written: device, inode, size, times (ns)."""
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def referee_public(root: Path | str) -> PublicKey:

@@ -263,7 +263,12 @@ class Summary:
 
     def to_data(self) -> LogBody:
         """The summary as JSON data, sharing nothing with it (folding on changes no copy)."""
-        return copy.deepcopy({
+        return copy.deepcopy(self.as_data())
+
+    def as_data(self) -> LogBody:
+        """The summary as JSON data that shares its parts with the summary: to be encoded at
+        once (the trusted point written after every visit), never kept or changed."""
+        return {
             "seq": self.seq, "deadline": self.deadline, "paused": self.paused,
             "last_resolution": self.last_resolution,
             "last_resolution_time": self.last_resolution_time,
@@ -274,14 +279,16 @@ class Summary:
             "turn_orders": self.turn_orders, "drew": self.drew,
             "secret": self.secret, "contributions": self.contributions,
             "standing_files": self.standing_files, "autopilot": self.autopilot,
-        })
+        }
 
     @classmethod
-    def from_data(cls, data: object) -> Summary:
-        """The summary stored by :meth:`to_data` (raises KeyError/TypeError/ValueError if not)."""
-        if not isinstance(data, dict) or set(data) != set(cls().to_data()):
+    def from_data(cls, data: object, *, owned: bool = False) -> Summary:
+        """The summary stored by :meth:`to_data` (raises KeyError/TypeError/ValueError if not).
+        ``owned``: ``data`` is the caller's to hand over (just parsed, never used again), so
+        the summary takes it without a copy."""
+        if not isinstance(data, dict) or data.keys() != _FIELDS:
             raise ValueError("not a log summary")
-        out = cls(**copy.deepcopy(data))
+        out = cls(**(data if owned else copy.deepcopy(data)))
         if not isinstance(out.seq, int) or not isinstance(out.standing, dict) or not isinstance(
                 out.missed, dict) or not isinstance(out.keys, dict):
             raise ValueError("not a log summary")
@@ -291,6 +298,9 @@ class Summary:
                 and isinstance(out.turn_orders, list)):
             raise ValueError("not a log summary")
         return out
+
+
+_FIELDS = frozenset(Summary().as_data())  # the keys to_data writes
 
 
 def silence_answers(body: BodyIn) -> bool:

@@ -414,3 +414,18 @@ def test_dearmor_body_is_the_normalised_inner_text(inner):
             dearmor(block)
         return
     assert dearmor(block).body == normalize(inner)
+
+
+@pytest.mark.parametrize(("extra", "ready"), [
+    ("", True), ("ready: false\n", False), ("ready: true\n", True),
+    ('"re\\x61dy": false\n', False),  # an escape spells the key: read by the parser
+    ("'ready': false\n", False), ("orders:\n  note: \"alre\\x61dy\"\n", True),
+])
+def test_ready_of_reads_the_flag_whether_or_not_it_parses_the_body(extra, ready):
+    """ready_of parses a body only where it holds the word or a backslash (an escape): the
+    same answer as the parser's for every way to write the key."""
+    from pbem.protocol.orderdoc import ready_of
+
+    base = "pbem: 1\ngame: g\npower: pavo\nturn: 1\nseq: 1\ninstance: '" + "0" * 32 + "'\n"
+    text = base + (extra if extra.startswith("orders") else "orders: {}\n" + extra)
+    assert ready_of(sign_orders(text, PrivateKey.generate())) is ready

@@ -1,8 +1,9 @@
 """Fragments a resolution's mails share are drawn once, with the same bytes as drawn whole:
-the map's star cells (``_map_cells.svg``, the same for every reader: the reader's own are marked
-by CSS) are rendered once per renderer and put into each reader's map.svg, and each view is
-computed once per state and power; partials drawn once with Renderer.once (4000 A.D.'s HTML
-star field, marked per reader; B5's hexes and text board) are the same for every reader."""
+4000 A.D.'s star field in map.svg (the same for every reader: the reader's own stars are marked
+by CSS) is written once per star field and put into each reader's map.svg, and each view is
+computed once per state and power; 4000 A.D.'s HTML star field is written once and marked per
+reader, and partials drawn once with Renderer.once (B5's text board) are the same for every
+reader."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import json
 
 from markupsafe import Markup
 
-from pbem.game import registry
+from pbem.game import marks, registry
 from pbem.game.practice import PracticeChance
-from pbem.render import mails, marks
+from pbem.render import mails
 from pbem.store import replay
 from tests.support.pbem_host import Host, at
 
 
-def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
+def test_the_map_from_a_shared_star_field_is_the_map_drawn_whole(tmp_path):
     host = Host(tmp_path)
     for power in host.powers:
         body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
@@ -29,9 +30,11 @@ def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
     renderer = mails.Renderer("4000ad")
     pres = mails.presenter(plugin)
     readers = [[p] for p in host.powers] + [host.powers[:2], []]
+    fields = []
     for group in readers:
         view = renderer.view(plugin, state, group[0] if group else None)
         drawing = pres.map_context(dict(view), group, None)
+        fields.append(drawing["field_svg"])
         ctx = {**drawing, "title": "t", "turn": view["turn"], "readers_css": mails.READERS_CSS}
         whole = renderer.render("map.svg", ctx)  # the template's own path: no cells given
         shared = mails._svg(renderer, pres, view, group, "t")
@@ -39,8 +42,8 @@ def test_the_map_from_shared_cells_is_the_map_drawn_whole(tmp_path):
                       for p in sorted(group))
         assert shared == [("map.svg", "image/svg+xml",
                            whole.replace(mails.READERS_CSS, css).encode())]
-    # One grid for every reader of the state: the cells were rendered once.
-    assert len(renderer.cache.cells) == 1 and renderer.cache.cells[0][1] is not None
+    # One star field for every reader of the state: it was written once.
+    assert all(f is fields[0] for f in fields) and fields[0].count("<g>") == 12
 
 
 def test_each_view_is_computed_once_per_state_and_power(tmp_path):
@@ -57,9 +60,10 @@ def test_each_view_is_computed_once_per_state_and_power(tmp_path):
 
 
 def test_the_html_star_field_is_drawn_once_and_marked_per_reader(tmp_path):
-    """The turn report's HTML star field (``_starmap.html``) is rendered once per renderer and
-    star field; each reader's report resolves its marks: bold on the reader's own stars, on no
-    other, and no mark character is left in any mail."""
+    """The turn report's HTML star field (games/fourthousand_ad/starfield_html.py) is written
+    once per star field for every reader and the summary; each reader's report resolves its
+    marks: bold on the reader's own stars, on no other, and no mark character is left in any
+    mail."""
     host = Host(tmp_path)
     for power in host.powers:
         body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
@@ -74,7 +78,10 @@ def test_the_html_star_field_is_drawn_once_and_marked_per_reader(tmp_path):
     made = {p: mails.turn_report(renderer, plugin, state, state, [], [p], {"name": p}, game)
             for p in host.powers}
     made["gm"] = mails.gm_summary(renderer, plugin, state, state, [], game)
-    assert len(renderer.cache.parts["_starmap.html"]) == 1  # every reader and the summary
+    tables = [plugin.presenter.shared([renderer.view(plugin, state, p)], [], [p])
+              ["star_field_html"] for p in host.powers]
+    assert all(t is tables[0] for t in tables)  # written once for every reader
+    assert marks.has_marks(tables[0])
     html_row = "font-size:12px;line-height:1.25;"  # the start of each star's row
     for who, mail in made.items():
         assert not marks.has_marks(mail.html) and not marks.has_marks(mail.text)
@@ -96,19 +103,22 @@ def test_marks_resolve_for_the_readers_only():
     assert isinstance(marks.for_readers(text, []), Markup)
 
 
-def test_once_renders_a_partial_once_per_equal_context():
+def test_once_renders_a_partial_once_per_equal_context(tmp_path):
     """Renderer.once: the same text for a context equal to one it has seen (identity first,
     then ==), a new rendering for any other, and the partial sees only what it is given."""
-    renderer = mails.Renderer("4000ad")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "_part.html").write_text(
+        "{% for l in legend %}{{ l.abbr }} {{ l.name }}{% endfor %} y={{ ly }}\n")
+    renderer = mails.Renderer("4000ad", tmp_path)
     legend = [{"strong": "#000", "abbr": "ALG", "name": "Algol"}]
-    first = renderer.once("_map_legend.svg", legend=legend, ly=10)
-    assert renderer.once("_map_legend.svg", legend=legend, ly=10) is first
-    assert renderer.once("_map_legend.svg", legend=[dict(legend[0])], ly=10) is first
-    other = renderer.once("_map_legend.svg", legend=legend, ly=20)
-    assert other is not first and 'y="20"' in other and 'y="10"' not in other
-    renamed = renderer.once("_map_legend.svg", legend=[{**legend[0], "name": "Vega"}], ly=10)
+    first = renderer.once("_part.html", legend=legend, ly=10)
+    assert renderer.once("_part.html", legend=legend, ly=10) is first
+    assert renderer.once("_part.html", legend=[dict(legend[0])], ly=10) is first
+    other = renderer.once("_part.html", legend=legend, ly=20)
+    assert other is not first and "y=20" in other and "y=10" not in other
+    renamed = renderer.once("_part.html", legend=[{**legend[0], "name": "Vega"}], ly=10)
     assert "Vega" in renamed and "Algol" not in renamed
-    assert len(renderer.cache.parts["_map_legend.svg"]) == 3
+    assert len(renderer.cache.parts["_part.html"]) == 3
 
 
 def test_b5s_text_board_is_drawn_once_for_every_reader():

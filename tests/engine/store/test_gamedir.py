@@ -255,3 +255,24 @@ def test_the_state_cache_is_the_canonical_encoding_of_its_fields() -> None:
         assert _state_bytes(n + 1, head, state) == canonical.encode(
             {"log_length": n + 1, "head": head, "digest": canonical.digest(state),
              "state": state}) + b"\n"
+
+
+def test_the_referee_key_is_read_again_when_its_files_change(tmp_path):
+    """referee_key keeps the pair it read per root while both files are unchanged; a pair
+    written anew (another key) is read again, and a .pub that no longer matches is refused."""
+    from pbem.protocol.keys import write_keypair
+    from pbem.store.referee import RefereeKeyError
+
+    first, created = referee_key(tmp_path, create=True)
+    assert created and referee_key(tmp_path)[0] is first
+    (tmp_path / "referee.key").unlink()
+    (tmp_path / "referee.pub").unlink()
+    write_keypair(tmp_path / "referee", "pbem referee")
+    second = referee_key(tmp_path)[0]
+    assert second.public != first.public
+    other = tmp_path / "other"
+    other.mkdir()
+    write_keypair(other / "referee", "pbem referee")
+    (tmp_path / "referee.pub").write_bytes((other / "referee.pub").read_bytes())
+    with pytest.raises(RefereeKeyError, match="does not match"):
+        referee_key(tmp_path)

@@ -246,9 +246,8 @@ def test_svg_map_is_well_formed_xml():
     t = Table().put("Hamal", "pavo", 3)
     view = t.view("algol")
     r = mails.Renderer("4000ad")
-    svg = r.render("map.svg", {"map": PRES.star_map(view, ["algol"]),
-                               "legend": PRES.legend(view), "title": "A & B <test>",
-                               "turn": 1, "readers_css": ""})
+    svg = r.render("map.svg", {**PRES.map_context(view, ["algol"], None),
+                               "title": "A & B <test>", "turn": 1, "readers_css": ""})
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     texts = [el.text for el in root.iter("{http://www.w3.org/2000/svg}text")]

@@ -56,3 +56,11 @@ def test_problem_is_a_record() -> None:
     assert repr(problem) == "Problem(code='code', path='orders.a', message='a sentence')"
     assert str(problem) == "orders.a: a sentence"
     assert {problem} == {Problem(*problem.__getstate__())}
+
+
+def test_replace_is_dataclasses_replace() -> None:
+    rec = Point(3, "a")
+    assert rec.replace(label="b") == Point(3, "b") and rec == Point(3, "a")
+    assert dataclasses.replace(DataPoint(3, "a"), label="b") == DataPoint(3, "b")
+    with pytest.raises(TypeError, match="no field 'y'"):
+        rec.replace(y=1)

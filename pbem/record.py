@@ -71,6 +71,25 @@ class Record:
             object.__setattr__(self, name, value)
 
 
+class Mutable:
+    """The base of a mutable record, for a class that was a plain ``@dataclass``: the subclass's
+    own ``__init__`` sets its fields, ``_fields`` names them in order; ``repr`` and equality are
+    the dataclass ones (same class, fields equal), and it is unhashable, as they are."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return self.__class__.__qualname__ + "(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in self._fields) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return all(getattr(self, name) == getattr(other, name) for name in self._fields)
+        return NotImplemented
+
+
 def _frozen(message: str) -> AttributeError:
     """The error a frozen dataclass raises, ``dataclasses.FrozenInstanceError``: imported here,
     when a record is assigned to (a bug), not by every process that imports a record."""

@@ -33,7 +33,6 @@ about a prefix of the log, since the log only grows.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,5 +79,7 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     key = mac_key(game_dir.parent)
     if key is None:
         return
-    payload = canonical.encode({"point": asdict(log.trusted_point()), "idle": idle})
+    point = log.trusted_point()
+    fields = {name: getattr(point, name) for name in point.__slots__}  # (asdict)
+    payload = canonical.encode({"point": fields, "idle": idle})
     hints.write(game_dir / NAME, key, game_dir.name, payload)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import PbemError, Problem
-from pbem.game import datafile
+from pbem.game import Record, datafile
 
 HERE = Path(__file__).resolve().parent
 
@@ -32,25 +31,38 @@ class UnknownStar(PbemError):
         super().__init__(f'no star named "{name}"{hint}')
 
 
-@dataclass(frozen=True, slots=True)
-class Sector:
+class Sector(Record):
+    __slots__ = ("area", "level", "row", "col", "depth")
     area: str
     level: str  # "yellow" (upper) or "red" (lower)
     row: int
     col: int
     depth: int  # 0 upper, 1 lower
 
+    def __init__(self, area: str, level: str, row: int, col: int, depth: int) -> None:
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "col", col)
+        object.__setattr__(self, "depth", depth)
+
     @property
     def name(self) -> str:
         return f"{self.area}-{self.level}"
 
 
-@dataclass(frozen=True, slots=True)
-class Star:
+class Star(Record):
+    __slots__ = ("name", "sector", "circle", "cross")
     name: str
     sector: Sector
     circle: bool
     cross: bool
+
+    def __init__(self, name: str, sector: Sector, circle: bool, cross: bool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "sector", sector)
+        object.__setattr__(self, "circle", circle)
+        object.__setattr__(self, "cross", cross)
 
     @property
     def symbols(self) -> str:

@@ -12,11 +12,11 @@ Every datetime in and out is tz-aware; stored and serialised as UTC ``YYYY-MM-DD
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
+from pbem.record import Record
 
 if TYPE_CHECKING:  # (zoneinfo is imported where a zone is used: most commands use none)
     from zoneinfo import ZoneInfo
@@ -135,28 +135,36 @@ def parse_weekday(name: object, what: str = "weekday") -> int:
 # --- schedules ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Schedule:
-    """When turns are due. ``period`` xor (``weekdays`` and ``hour``); ``tz`` always set."""
+class Schedule(Record):
+    """When turns are due. ``period`` xor (``weekdays`` and ``hour``); ``tz`` always set. (A
+    frozen record, pbem.record: every process that reads a time imports this module.)"""
 
-    period: timedelta | None = None
-    weekdays: tuple[int, ...] = ()
-    hour: time = time(0, 0)
-    tz: str = "UTC"
-    early: bool = True
-    grace: timedelta = timedelta(0)
-    reminder: timedelta = timedelta(hours=24)
+    __slots__ = ("period", "weekdays", "hour", "tz", "early", "grace", "reminder", "classes")
+    period: timedelta | None
+    weekdays: tuple[int, ...]
+    hour: time
+    tz: str
+    early: bool
+    grace: timedelta
+    reminder: timedelta
     #: Deadline classes a game's steps may name (pbem.game.plugin.Window.deadline), each with
     #: its own duration from the step's start (``schedule.classes`` in config.yaml); a class not
     #: listed here, and "main", get the schedule's ordinary deadline.
-    classes: tuple[tuple[str, timedelta], ...] = ()
+    classes: tuple[tuple[str, timedelta], ...]
 
-    def __post_init__(self) -> None:
-        if (self.period is None) == (not self.weekdays):
+    def __init__(self, period: timedelta | None = None, weekdays: tuple[int, ...] = (),
+                 hour: time = time(0, 0), tz: str = "UTC", early: bool = True,
+                 grace: timedelta = timedelta(0), reminder: timedelta = timedelta(hours=24),
+                 classes: tuple[tuple[str, timedelta], ...] = ()) -> None:
+        for name, value in (("period", period), ("weekdays", weekdays), ("hour", hour),
+                            ("tz", tz), ("early", early), ("grace", grace),
+                            ("reminder", reminder), ("classes", classes)):
+            object.__setattr__(self, name, value)
+        if (period is None) == (not weekdays):
             raise ScheduleError("a schedule needs either a period or weekdays, not both")
-        if self.period is not None and self.period <= timedelta(0):
+        if period is not None and period <= timedelta(0):
             raise ScheduleError("schedule period must be longer than zero")
-        parse_zone(self.tz)
+        parse_zone(tz)
 
     @property
     def zone(self) -> ZoneInfo:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from pbem.errors import PbemError, Problem
-from pbem.game import datafile
+from pbem.game import Record, datafile
 
 HERE = Path(__file__).resolve().parent
 
@@ -32,25 +31,38 @@ class UnknownStar(PbemError):
         super().__init__(f'no star named "{name}"{hint}')
 
 
-@dataclass(frozen=True, slots=True)
-class Sector:
+class Sector(Record):
+    __slots__ = ("area", "level", "row", "col", "depth")
     area: str
     level: str  # "yellow" (upper) or "red" (lower)
     row: int
     col: int
     depth: int  # 0 upper, 1 lower
 
+    def __init__(self, area: str, level: str, row: int, col: int, depth: int) -> None:
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "col", col)
+        object.__setattr__(self, "depth", depth)
+
     @property
     def name(self) -> str:
         return f"{self.area}-{self.level}"
 
 
-@dataclass(frozen=True, slots=True)
-class Star:
+class Star(Record):
+    __slots__ = ("name", "sector", "circle", "cross")
     name: str
     sector: Sector
     circle: bool
     cross: bool
+
+    def __init__(self, name: str, sector: Sector, circle: bool, cross: bool) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "sector", sector)
+        object.__setattr__(self, "circle", circle)
+        object.__setattr__(self, "cross", cross)
 
     @property
     def symbols(self) -> str:
@@ -100,17 +112,28 @@ class Board:
                 self.stars[star.name] = star
                 self.by_sector[sec_name].append(star)
         self._folded = {name.casefold(): name for name in self.stars}
-        # Distances never change: computed once, so replays and views only look them up.
-        self._furthest = {
-            name: max(self.sector_distance(sec, other) for other in self.sectors.values())
-            for name, sec in self.sectors.items()
-        }
-        self._at: dict[tuple[str, int], list[str]] = {}
+
+    # Distances never change: each table is computed once, when first asked for, so replays and
+    # views only look them up, and a process that only judges an order file (pbem ingest: star
+    # names and journey lengths) computes neither (~4 M instructions, callgrind).
+    @cached_property
+    def _furthest(self) -> dict[str, int]:
+        return {name: max(self.sector_distance(sec, other) for other in self.sectors.values())
+                for name, sec in self.sectors.items()}
+
+    @cached_property
+    def _at(self) -> dict[tuple[str, int], list[str]]:
+        at: dict[tuple[str, int], list[str]] = {}
         for name, origin in self.sectors.items():
             for star in self.stars.values():
                 key = (name, self.sector_distance(origin, star.sector))
-                self._at.setdefault(key, []).append(star.name)
-        self.max_distance = max(self._furthest.values())
+                at.setdefault(key, []).append(star.name)
+        return at
+
+    @cached_property
+    def max_distance(self) -> int:
+        """The longest journey on the board."""
+        return max(self._furthest.values())
 
     # -- names -------------------------------------------------------------------------------
     def lookup(self, name: str) -> Star:

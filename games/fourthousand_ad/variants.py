@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.game import datafile
+from pbem.game import Record, datafile
 
 HERE = Path(__file__).resolve().parent
 
@@ -20,8 +19,8 @@ class VariantError(PbemError):
     """An unknown variant or a bad option value."""
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(Record):
+    __slots__ = ("name", "title", "version", "players", "powers", "alliances", "homes", "colours")
     name: str
     title: str
     version: str  # alliances | independents | wild
@@ -30,6 +29,18 @@ class Variant:
     alliances: tuple[tuple[str, ...], ...]
     homes: Mapping[str, str]
     colours: Mapping[str, str]
+
+    def __init__(self, name: str, title: str, version: str, players: int, powers: tuple[str, ...],
+                 alliances: tuple[tuple[str, ...], ...], homes: Mapping[str, str],
+                 colours: Mapping[str, str]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "powers", powers)
+        object.__setattr__(self, "alliances", alliances)
+        object.__setattr__(self, "homes", homes)
+        object.__setattr__(self, "colours", colours)
 
     @property
     def slots(self) -> list[list[str]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 
 from pbem import atomic
@@ -130,8 +129,8 @@ def set_digest(path: Path, power: str, pace: str) -> str:
         if entry is None:
             raise UsageError(f"no power {power!r} in this game "
                              f"(powers: {', '.join(config.powers)})")
-        powers = {**config.powers, power: dataclasses.replace(entry, digest=pace)}
-        text = dataclasses.replace(config, powers=powers).to_yaml()
+        powers = {**config.powers, power: entry.replace(digest=pace)}
+        text = config.replace(powers=powers).to_yaml()
         GameConfig.from_yaml(text, str(path / CONFIG_NAME))  # raises: nothing written
         atomic.write_text(path / CONFIG_NAME, text)
     return f"{power} now hears of steps not mailed to him: {pace}"

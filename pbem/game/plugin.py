@@ -37,7 +37,6 @@ Rules, for every game:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from pbem.errors import Problem
@@ -55,12 +54,16 @@ Event = EventData
 View = GameView
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Record):
     """What one resolution step produced: the new state and what happened, in order."""
 
+    __slots__ = ("state", "events")
     state: State
-    events: list[Event] = field(default_factory=list)
+    events: list[Event]
+
+    def __init__(self, state: State, events: list[Event] | None = None) -> None:
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "events", [] if events is None else events)
 
 
 SealedOpener = Callable[[str, str, int], tuple[str, str] | None]

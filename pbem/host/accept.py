@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -44,6 +43,7 @@ from pbem.protocol.orderdoc import (
     verify_orders,
 )
 from pbem.protocol.safeyaml import scan
+from pbem.record import Mutable
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir, games_under
@@ -84,21 +84,34 @@ class Outcome(StrEnum):
     VOTE_DUPLICATE = "vote-duplicate"
 
 
-@dataclass
-class Verdict:
+class Verdict(Mutable):
+    _fields = ("verdict", "game", "power", "turn", "problems", "queued", "verified", "sha256")
     verdict: Outcome
-    game: str | None = None
-    power: str | None = None
-    turn: int | None = None
-    problems: list[Problem] = field(default_factory=list)
-    queued: list[str] = field(default_factory=list)  # outbox ids of the reply
+    game: str | None
+    power: str | None
+    turn: int | None
+    problems: list[Problem]
+    queued: list[str]  # outbox ids of the reply
     #: False when the signature failed, or the envelope of a file not signed with the key of
     #: the power it names: game and power are only claimed, and the problems may quote a
     #: stranger's text (never mailed to a player as they are). The envelope problems of the
     #: power's own signed file (orderdoc.SignedRejected) are his: told as they are.
-    verified: bool = True
+    verified: bool
     #: The sha256 of a verified file (the reply limits count its rejection apart).
-    sha256: str | None = None
+    sha256: str | None
+
+    def __init__(self, verdict: Outcome, game: str | None = None, power: str | None = None,
+                 turn: int | None = None, problems: list[Problem] | None = None,
+                 queued: list[str] | None = None, verified: bool = True,
+                 sha256: str | None = None) -> None:
+        self.verdict = verdict
+        self.game = game
+        self.power = power
+        self.turn = turn
+        self.problems = [] if problems is None else problems
+        self.queued = [] if queued is None else queued
+        self.verified = verified
+        self.sha256 = sha256
 
     def line(self) -> str:
         who = f"{self.game}/{self.power}" if self.game else "unknown game"

@@ -23,7 +23,6 @@ player at once (queued in the outbox under ``gm-notice:GAME:SEQ``, delivered by 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -285,8 +284,8 @@ def replace(path: Path, now: datetime, power: str, email: str, key: PublicKey) -
                       "or 'Name <addr@example.org>')")
     entry = game.config.powers[power]
     powers = dict(game.config.powers)
-    powers[power] = dataclasses.replace(entry, email=email)
-    config = dataclasses.replace(game.config, powers=powers)
+    powers[power] = entry.replace(email=email)
+    config = game.config.replace(powers=powers)
     text = config.to_yaml()
     GameConfig.from_yaml(text, str(path / CONFIG_NAME))  # raises ConfigError: nothing written
 

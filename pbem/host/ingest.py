@@ -31,7 +31,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,15 +65,18 @@ if TYPE_CHECKING:
 FROM_ONLY = frozenset({"no-from", "bad-from"})
 
 
-@dataclass
 class IngestReport:
-    messages: int = 0
-    duplicates: int = 0
-    pending: int = 0  # left for the next run (game busy)
-    quarantined: int = 0
-    swept: int = 0  # temporary files a killed process left, removed (pbem.host.leftovers)
-    verdicts: list[Verdict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    """What one ingest did, counted (its lines are what ``pbem ingest`` prints). A plain class,
+    not a dataclass: the spam path imports no ``dataclasses`` (issue 30, "Fast start")."""
+
+    def __init__(self) -> None:
+        self.messages = 0
+        self.duplicates = 0
+        self.pending = 0  # left for the next run (game busy)
+        self.quarantined = 0
+        self.swept = 0  # temporary files a killed process left, removed (pbem.host.leftovers)
+        self.verdicts: list[Verdict] = []
+        self.notes: list[str] = []
 
     def lines(self) -> list[str]:
         press = sum(1 for v in self.verdicts if v.verdict.startswith("press"))
@@ -88,19 +90,21 @@ class IngestReport:
         return [head, *(v.line() for v in self.verdicts), *self.notes, *swept]
 
 
-@dataclass
 class Directory:
     """What handling mail needs to know about every game under a root, read in one pass: the
     registered keys, the referee's own addresses (never answered: mail loops) and each
     registered player address with a game it plays in (the only addresses ever answered)."""
 
-    ring: Keyring = field(default_factory=Keyring)
-    ours: set[str] = field(default_factory=set)
-    registered: Mapping[str, Path] = field(default_factory=dict)
-    #: bare address (lowercased) -> the address as registered (replies go to it, not to From).
-    spelled: Mapping[str, str] = field(default_factory=dict)
-    #: game id -> its directory (only games directly under the root).
-    games: Mapping[str, Path] = field(default_factory=dict)
+    def __init__(self, ring: Keyring, ours: set[str], registered: Mapping[str, Path],
+                 spelled: Mapping[str, str], games: Mapping[str, Path]) -> None:
+        self.ring = ring
+        self.ours = ours
+        self.registered = registered
+        #: bare address (lowercased) -> the address as registered (replies go to it, not to
+        #: From).
+        self.spelled = spelled
+        #: game id -> its directory (only games directly under the root).
+        self.games = games
 
     @classmethod
     def indexed(cls, root: Path) -> Directory:

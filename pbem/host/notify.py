@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from email.message import EmailMessage
 from functools import cached_property
@@ -31,6 +31,7 @@ from pbem.mail.loops import address_of
 from pbem.protocol import orderdoc
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.keys import PrivateKey
+from pbem.record import Mutable
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, replay
 from pbem.store.gameconfig import CONFIG_NAME, GameConfig
@@ -69,15 +70,23 @@ def domain_of(sender: str) -> str:
     return address_of(sender).partition("@")[2] or "pbem.invalid"
 
 
-@dataclass
-class Context:
+class Context(Mutable):
+    _fields = ("game", "plugin", "referee", "now", "shared_renderer")
     game: GameDir
     plugin: GamePlugin
     referee: PrivateKey
     now: datetime
     #: A renderer the caller keeps across contexts (one game held for an ingest round): its
     #: views are computed once per state and power whatever the mail's date.
-    shared_renderer: mails.Renderer | None = None
+    shared_renderer: mails.Renderer | None
+
+    def __init__(self, game: GameDir, plugin: GamePlugin, referee: PrivateKey, now: datetime,
+                 shared_renderer: mails.Renderer | None = None) -> None:
+        self.game = game
+        self.plugin = plugin
+        self.referee = referee
+        self.now = now
+        self.shared_renderer = shared_renderer
 
     @property
     def sender(self) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -53,20 +52,21 @@ class Busy(Exception):
     """The game is locked by another process (accept turns it into GameBusy)."""
 
 
-@dataclass
 class OpenGame:
     """One game held for a batch: locked, opened and read once."""
 
-    path: Path
-    lock: GameLock
-    game: GameDir
-    plugin: Any
-    state: GameState
-    referee: PrivateKey
-    outbox: Outbox
-    #: replies to queue at commit: (key, message, the lists their id goes into)
-    replies: list[tuple[str, Wire, tuple[list[str], ...]]] = field(default_factory=list)
-    _contexts: dict[datetime, notify.Context] = field(default_factory=dict)
+    def __init__(self, path: Path, lock: GameLock, game: GameDir, plugin: Any, state: GameState,
+                 referee: PrivateKey, outbox: Outbox) -> None:
+        self.path = path
+        self.lock = lock
+        self.game = game
+        self.plugin = plugin
+        self.state = state
+        self.referee = referee
+        self.outbox = outbox
+        #: replies to queue at commit: (key, message, the lists their id goes into)
+        self.replies: list[tuple[str, Wire, tuple[list[str], ...]]] = []
+        self._contexts: dict[datetime, notify.Context] = {}
 
     @cached_property
     def renderer(self) -> Renderer:

@@ -47,7 +47,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -384,7 +384,7 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
         if _closes_when_answered(plugin, state):  # Window.closes_when_answered
             all_in = all_in or _answered(plugin, state, due, standing, summary.standing_files)
             if all_in:
-                schedule = replace(schedule, early=True)
+                schedule = schedule.replace(early=True)
         if deadline is None or not schedule.is_due(deadline, now, all_orders_in=all_in):
             if deadline is None:
                 return game, None

@@ -16,7 +16,6 @@ power withdraws it with a later file (``withdraw: true``).
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -179,9 +178,9 @@ def _prefs(path: Path, v: VerifiedVote, now: datetime, body: LogBody) -> Verdict
 
     def write(game: GameDir) -> None:
         old = game.config.prefs.get(v.power, Prefs())
-        merged = dataclasses.replace(old, **{k: getattr(got, k) for k in prefs.KEYS
-                                             if getattr(got, k) is not None})
-        config = dataclasses.replace(game.config, prefs={**game.config.prefs, v.power: merged})
+        merged = old.replace(**{k: getattr(got, k) for k in prefs.KEYS
+                                if getattr(got, k) is not None})
+        config = game.config.replace(prefs={**game.config.prefs, v.power: merged})
         text = config.to_yaml()
         GameConfig.from_yaml(text, str(game.path / CONFIG_NAME))  # refuses before writing
         atomic.write_text(game.path / CONFIG_NAME, text)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -17,7 +16,7 @@ from typing import Any
 
 from pbem.mail.compose import Wire
 from pbem.mail.outbox_batch import Batch
-from pbem.record import Record
+from pbem.record import Mutable, Record
 
 
 class Backoff(Record):
@@ -48,27 +47,46 @@ class Backoff(Record):
         return timedelta(seconds=min(seconds, self.maximum.total_seconds()))
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Record):
     """One message in the outbox, as recorded on disk."""
 
+    __slots__ = ("id", "state", "path", "sender", "recipients", "message_id", "attempts",
+                 "next_try", "last_error", "reply", "code", "record", "batch")
     id: str
     state: str  # "pending" | "sent" | "failed"
     path: Path
     sender: str
     recipients: tuple[str, ...]
     message_id: str | None
-    attempts: int = 0
-    next_try: datetime | None = None
+    attempts: int
+    next_try: datetime | None
     #: Pending: the last temporary failure.
-    last_error: str | None = None
+    last_error: str | None
     #: Sent: the server's acceptance; failed: why it will not be sent (the server's reply).
-    reply: str | None = None
+    reply: str | None
     #: Failed: the SMTP code when there was one.
-    code: int | None = None
-    record: dict[str, Any] = field(default_factory=dict)
+    code: int | None
+    record: dict[str, Any]
     #: A message queued by ``queue_many``: the batch file that holds its bytes.
-    batch: Path | None = None
+    batch: Path | None
+
+    def __init__(self, id: str, state: str, path: Path, sender: str, recipients: tuple[str, ...],
+                 message_id: str | None, attempts: int = 0, next_try: datetime | None = None,
+                 last_error: str | None = None, reply: str | None = None, code: int | None = None,
+                 record: dict[str, Any] | None = None, batch: Path | None = None) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "sender", sender)
+        object.__setattr__(self, "recipients", recipients)
+        object.__setattr__(self, "message_id", message_id)
+        object.__setattr__(self, "attempts", attempts)
+        object.__setattr__(self, "next_try", next_try)
+        object.__setattr__(self, "last_error", last_error)
+        object.__setattr__(self, "reply", reply)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "record", {} if record is None else record)
+        object.__setattr__(self, "batch", batch)
 
     def raw(self) -> bytes:
         """The exact bytes that are (or were) sent."""
@@ -77,17 +95,27 @@ class Entry:
         return Batch.read(self.batch).raw(self.id)
 
 
-@dataclass(slots=True)
-class DeliveryReport:
+class DeliveryReport(Mutable):
     """What one ``deliver`` run did, by message id."""
 
-    sent: list[str] = field(default_factory=list)
-    deferred: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
+    __slots__ = ("sent", "deferred", "failed", "waiting", "refused")
+    _fields = ("sent", "deferred", "failed", "waiting", "refused")
+    sent: list[str]
+    deferred: list[str]
+    failed: list[str]
     #: Pending but not due yet.
-    waiting: list[str] = field(default_factory=list)
+    waiting: list[str]
     #: Sent, but the server refused some recipients: id -> {address: "code reply"}.
-    refused: dict[str, dict[str, str]] = field(default_factory=dict)
+    refused: dict[str, dict[str, str]]
+
+    def __init__(self, sent: list[str] | None = None, deferred: list[str] | None = None,
+                 failed: list[str] | None = None, waiting: list[str] | None = None,
+                 refused: dict[str, dict[str, str]] | None = None) -> None:
+        self.sent = [] if sent is None else sent
+        self.deferred = [] if deferred is None else deferred
+        self.failed = [] if failed is None else failed
+        self.waiting = [] if waiting is None else waiting
+        self.refused = {} if refused is None else refused
 
 
 #: Called at each step of a delivery with (stage, id); raising from it simulates a crash there.

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,13 +49,14 @@ def _fmt(when: datetime) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass
 class ReplyLimits:
     """The reply counters of one root, loaded for one ingest run (save with :meth:`save`)."""
 
-    path: Path
-    now: datetime
-    events: list[dict[str, Any]] = field(default_factory=list)
+    def __init__(self, path: Path, now: datetime, events: list[dict[str, Any]] | None = None
+                 ) -> None:
+        self.path = path
+        self.now = now
+        self.events: list[dict[str, Any]] = [] if events is None else events
 
     @classmethod
     def load(cls, inbox_dir: Path, now: datetime) -> ReplyLimits:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -22,6 +21,7 @@ from pbem.atomic import StorageError
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
+from pbem.record import Record
 
 if TYPE_CHECKING:
     import smtplib
@@ -31,13 +31,17 @@ else:  # loaded when a mail is sent over SMTP: queueing one (ingest's receipt) n
     ssl = lazy.module("ssl")
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
+class Accepted(Record):
     """The server accepted the message for at least one recipient."""
 
+    __slots__ = ("reply", "refused")
     reply: str
     #: Recipients the server refused while accepting the others: address -> (code, reply).
-    refused: dict[str, tuple[int, str]] = field(default_factory=dict)
+    refused: dict[str, tuple[int, str]]
+
+    def __init__(self, reply: str, refused: dict[str, tuple[int, str]] | None = None) -> None:
+        object.__setattr__(self, "reply", reply)
+        object.__setattr__(self, "refused", {} if refused is None else refused)
 
 
 class SendError(MailError):

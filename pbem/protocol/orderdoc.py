@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from pbem.errors import Problem, Rejected
@@ -35,6 +34,7 @@ from pbem.protocol.armor import (
 from pbem.protocol.envelope import STANDING_TURN, check_envelope, parse_envelope
 from pbem.protocol.keys import BadSignature, PrivateKey, PublicKey
 from pbem.protocol.safeyaml import load_order_yaml
+from pbem.record import Record
 
 DOMAIN = "pbem-orders-v1"
 PAYLOAD_TYPE = "application/vnd.pbem.orders+yaml"
@@ -61,8 +61,7 @@ T = TypeVar("T")
 _minting: ContextVar[bool] = ContextVar("_minting", default=False)
 
 
-@dataclass(frozen=True, slots=True)
-class VerifiedOrders:
+class VerifiedOrders(Record):
     """An order document whose signature verified and whose envelope is well-formed.
 
     ``body`` is the ``orders:`` mapping as loaded (not yet checked by the game);
@@ -70,6 +69,8 @@ class VerifiedOrders:
     (hex), which names the submission; ``block`` the canonical armored form to store or re-verify.
     """
 
+    __slots__ = ("game", "power", "turn", "seq", "body", "signed_text", "sha256",
+                 "key_fingerprint", "signature", "ready", "instance", "entropy")
     game: str
     power: str
     turn: int
@@ -78,14 +79,33 @@ class VerifiedOrders:
     signed_text: str
     sha256: str
     key_fingerprint: str
-    signature: bytes = field(repr=False)
-    ready: bool = True  # the envelope's ``ready`` (absent: true)
-    instance: str = ""  # the envelope's game instance (required)
-    entropy: Any = None  # the envelope's fair-chance value or tip (absent: None)
+    signature: bytes  # (not in the repr)
+    ready: bool  # the envelope's ``ready`` (absent: true)
+    instance: str  # the envelope's game instance (required)
+    entropy: Any  # the envelope's fair-chance value or tip (absent: None)
 
-    def __post_init__(self) -> None:
+    def __init__(self, game: str, power: str, turn: int, seq: int, body: dict[Any, Any],
+                 signed_text: str, sha256: str, key_fingerprint: str, signature: bytes,
+                 ready: bool = True, instance: str = "", entropy: Any = None) -> None:
         if not _minting.get():
             raise TypeError("VerifiedOrders is made only by pbem.protocol.orderdoc.verify_orders")
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "signed_text", signed_text)
+        object.__setattr__(self, "sha256", sha256)
+        object.__setattr__(self, "key_fingerprint", key_fingerprint)
+        object.__setattr__(self, "signature", signature)
+        object.__setattr__(self, "ready", ready)
+        object.__setattr__(self, "instance", instance)
+        object.__setattr__(self, "entropy", entropy)
+
+    def __repr__(self) -> str:  # (the signature left out, as the dataclass's field(repr=False))
+        return "VerifiedOrders(" + ", ".join(f"{name}={getattr(self, name)!r}"
+                                             for name in self.__slots__
+                                             if name != "signature") + ")"
 
     @property
     def standing(self) -> bool:

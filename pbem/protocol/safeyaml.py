@@ -26,11 +26,11 @@ validators do that on the loaded data.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Problem, Rejected
 from pbem.protocol.pyyaml import yaml
+from pbem.record import Mutable
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 32
@@ -76,17 +76,29 @@ class _BadKey:
 _BAD_KEY = _BadKey()
 
 
-@dataclass(slots=True)
-class _Frame:
+class _Frame(Mutable):
     """One open mapping or sequence while the event stream is walked."""
 
+    __slots__ = ("path", "value", "line", "key", "have_key", "key_line", "is_list")
+    _fields = ("path", "value", "line", "key", "have_key", "key_line", "is_list")
     path: str
     value: dict[Any, Any] | list[Any]
     line: int
-    key: Any = None
-    have_key: bool = False
-    key_line: dict[Any, int] = field(default_factory=dict)
-    is_list: bool = False  # value is a list (set once: asked for every node in the frame)
+    key: Any
+    have_key: bool
+    key_line: dict[Any, int]
+    is_list: bool  # value is a list (set once: asked for every node in the frame)
+
+    def __init__(self, path: str, value: dict[Any, Any] | list[Any], line: int, key: Any = None,
+                 have_key: bool = False, key_line: dict[Any, int] | None = None,
+                 is_list: bool = False) -> None:
+        self.path = path
+        self.value = value
+        self.line = line
+        self.key = key
+        self.have_key = have_key
+        self.key_line = {} if key_line is None else key_line
+        self.is_list = is_list
 
     def at_key(self) -> bool:
         """Whether the next node in this frame is a mapping key."""

@@ -31,13 +31,13 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.chance.errors import ChanceError, ChanceMismatch
 from pbem.chance.kinds import Contribution
 from pbem.protocol.keys import PrivateKey
+from pbem.record import Mutable
 from pbem.store.kinds import EntryKind, GmOp
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
@@ -136,16 +136,27 @@ def parse_entropy(value: object) -> tuple[Contribution, bytes] | None:
                       "sign` fills it in")
 
 
-@dataclass
-class Ledger:
+class Ledger(Mutable):
     """Each power's committed tip and last known chain value, from the log."""
 
-    step: int = 0  # resolutions so far
-    tips: dict[str, bytes] = field(default_factory=dict)
-    known: dict[str, tuple[bytes, int]] = field(default_factory=dict)
-    tip_steps: dict[str, int] = field(default_factory=dict)  # the step each tip's file was for
-    drawn: int = 0  # resolutions that drew
-    replaced: set[str] = field(default_factory=set)  # chains a key entry forgot
+    _fields = ("step", "tips", "known", "tip_steps", "drawn", "replaced")
+    step: int  # resolutions so far
+    tips: dict[str, bytes]
+    known: dict[str, tuple[bytes, int]]
+    tip_steps: dict[str, int]  # the step each tip's file was for
+    drawn: int  # resolutions that drew
+    replaced: set[str]  # chains a key entry forgot
+
+    def __init__(self, step: int = 0, tips: dict[str, bytes] | None = None,
+                 known: dict[str, tuple[bytes, int]] | None = None,
+                 tip_steps: dict[str, int] | None = None, drawn: int = 0,
+                 replaced: set[str] | None = None) -> None:
+        self.step = step
+        self.tips = {} if tips is None else tips
+        self.known = {} if known is None else known
+        self.tip_steps = {} if tip_steps is None else tip_steps
+        self.drawn = drawn
+        self.replaced = set() if replaced is None else replaced
 
     def add(self, entry: Entry) -> None:
         body = entry.body

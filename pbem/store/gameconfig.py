@@ -44,7 +44,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path, PurePosixPath
@@ -53,6 +52,7 @@ from typing import Any
 from pbem.errors import PbemError, Problem, Rejected
 from pbem.protocol import safeyaml
 from pbem.protocol.pyyaml import yaml
+from pbem.record import Record
 from pbem.schedule import (
     WEEKDAYS,
     Schedule,
@@ -142,13 +142,21 @@ def _checked_email(text: str) -> str | None:
     return addr if _ADDR.match(addr) and (addr == text.strip() or "<" in text) else None
 
 
-@dataclass(frozen=True, slots=True)
-class PowerEntry:
+class PowerEntry(Record):
+    __slots__ = ("name", "email", "key", "tz", "digest")
     name: str
     email: str
     key: str  # path of the .pub file, relative to the game directory
-    tz: str | None = None
-    digest: str = "every-step"  # DIGESTS
+    tz: str | None
+    digest: str  # DIGESTS
+
+    def __init__(self, name: str, email: str, key: str, tz: str | None = None,
+                 digest: str = "every-step") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "email", email)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "tz", tz)
+        object.__setattr__(self, "digest", digest)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"email": self.email, "key": self.key}
@@ -159,25 +167,53 @@ class PowerEntry:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class GameConfig:
+class GameConfig(Record):
+    __slots__ = ("game_id", "game", "variant", "powers", "schedule", "mode", "options", "gm",
+                 "sender", "nmr_alert", "abandoned", "paused", "late_orders", "press", "roster",
+                 "votes", "prefs")
     game_id: str
     game: str
     variant: str
     powers: Mapping[str, PowerEntry]
     schedule: Schedule
-    mode: str = "simultaneous"
-    options: Mapping[str, Any] = field(default_factory=dict)
-    gm: str | None = None
-    sender: str | None = None  # the "from" address
-    nmr_alert: int = 2
-    abandoned: tuple[int, str] | None = None  # (after, action): ``abandoned:`` in config.yaml
-    paused: bool = False
-    late_orders: str = "refuse"  # or "until-run" (LATE_ORDERS)
-    press: str = "white"
-    roster: str = "powers"
-    votes: Mapping[str, str] = field(default_factory=dict)  # kind -> rule, when not unanimous
-    prefs: Mapping[str, Prefs] = field(default_factory=dict)  # players.<power>.prefs
+    mode: str
+    options: Mapping[str, Any]
+    gm: str | None
+    sender: str | None  # the "from" address
+    nmr_alert: int
+    abandoned: tuple[int, str] | None  # (after, action): ``abandoned:`` in config.yaml
+    paused: bool
+    late_orders: str  # or "until-run" (LATE_ORDERS)
+    press: str
+    roster: str
+    votes: Mapping[str, str]  # kind -> rule, when not unanimous
+    prefs: Mapping[str, Prefs]  # players.<power>.prefs
+
+    def __init__(self, game_id: str, game: str, variant: str, powers: Mapping[str, PowerEntry],
+                 schedule: Schedule, mode: str = "simultaneous",
+                 options: Mapping[str, Any] | None = None, gm: str | None = None,
+                 sender: str | None = None, nmr_alert: int = 2,
+                 abandoned: tuple[int, str] | None = None, paused: bool = False,
+                 late_orders: str = "refuse", press: str = "white", roster: str = "powers",
+                 votes: Mapping[str, str] | None = None,
+                 prefs: Mapping[str, Prefs] | None = None) -> None:
+        object.__setattr__(self, "game_id", game_id)
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "powers", powers)
+        object.__setattr__(self, "schedule", schedule)
+        object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "options", {} if options is None else options)
+        object.__setattr__(self, "gm", gm)
+        object.__setattr__(self, "sender", sender)
+        object.__setattr__(self, "nmr_alert", nmr_alert)
+        object.__setattr__(self, "abandoned", abandoned)
+        object.__setattr__(self, "paused", paused)
+        object.__setattr__(self, "late_orders", late_orders)
+        object.__setattr__(self, "press", press)
+        object.__setattr__(self, "roster", roster)
+        object.__setattr__(self, "votes", {} if votes is None else votes)
+        object.__setattr__(self, "prefs", {} if prefs is None else prefs)
 
     def digest_pace(self, power: str) -> str:
         """How often ``power``'s player hears of steps he is not mailed (pbem.host.mailpolicy):

@@ -27,7 +27,6 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
@@ -422,11 +421,12 @@ class Untrusted(LogError):
     or below it): the caller verifies the whole log instead."""
 
 
-@dataclass(frozen=True, slots=True)
-class TrustedPoint:
+class TrustedPoint(Record):
     """A verified prefix of the log: its entry count, byte length, head hash, where its last
     line starts, where the genesis line ends and the genesis hash, and the running summary."""
 
+    __slots__ = ("entries", "offset", "head", "last_start", "genesis_end", "genesis_hash",
+                 "summary")
     entries: int
     offset: int
     head: str
@@ -434,6 +434,16 @@ class TrustedPoint:
     genesis_end: int
     genesis_hash: str
     summary: LogBody
+
+    def __init__(self, entries: int, offset: int, head: str, last_start: int, genesis_end: int,
+                 genesis_hash: str, summary: LogBody) -> None:
+        object.__setattr__(self, "entries", entries)
+        object.__setattr__(self, "offset", offset)
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "last_start", last_start)
+        object.__setattr__(self, "genesis_end", genesis_end)
+        object.__setattr__(self, "genesis_hash", genesis_hash)
+        object.__setattr__(self, "summary", summary)
 
 
 def _unverified(raw: bytes) -> Entry:

@@ -17,24 +17,33 @@ start if the deadline would pass first (:func:`reminder_time`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from pbem.errors import Problem
+from pbem.record import Record
 from pbem.schedule import ScheduleError, format_duration, parse_duration, parse_hour, parse_zone
 
 KEYS = ("reminder", "quiet", "tz", "digest", "tell_when_due")
 DIGESTS = ("every-step", "daily", "when-due")
 
 
-@dataclass(frozen=True, slots=True)
-class Prefs:
-    reminder: timedelta | None = None
-    quiet: tuple[time, time] | None = None
-    tz: str | None = None
-    digest: str | None = None
-    tell_when_due: bool | None = None
+class Prefs(Record):
+    __slots__ = ("reminder", "quiet", "tz", "digest", "tell_when_due")
+    reminder: timedelta | None
+    quiet: tuple[time, time] | None
+    tz: str | None
+    digest: str | None
+    tell_when_due: bool | None
+
+    def __init__(self, reminder: timedelta | None = None, quiet: tuple[time, time] | None = None,
+                 tz: str | None = None, digest: str | None = None,
+                 tell_when_due: bool | None = None) -> None:
+        object.__setattr__(self, "reminder", reminder)
+        object.__setattr__(self, "quiet", quiet)
+        object.__setattr__(self, "tz", tz)
+        object.__setattr__(self, "digest", digest)
+        object.__setattr__(self, "tell_when_due", tell_when_due)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

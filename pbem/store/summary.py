@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.protocol.envelope import STANDING_TURN
 from pbem.protocol.orderdoc import replaces
-from pbem.record import Record
+from pbem.record import Mutable, Record
 from pbem.store.kinds import EntryKind, GmOp
 
 if TYPE_CHECKING:
@@ -89,35 +88,75 @@ class Noted(Record):
         object.__setattr__(self, "body", body)
 
 
-@dataclass
-class Summary:
-    """What the log says so far, as of the entry ``seq`` (``-1``: nothing folded yet)."""
+class Summary(Mutable):
+    """What the log says so far, as of the entry ``seq`` (``-1``: nothing folded yet). (A plain
+    class with a dataclass's repr and equality, pbem.record.Mutable: a dataclass cost every
+    process that opens a game ~6 M instructions to make.)"""
 
-    seq: int = -1
-    deadline: str | None = None
-    paused: bool = False
-    last_resolution: int = 0  # seq of the last resolve entry (0: none yet)
-    last_resolution_time: str = ""  # time of that entry (the genesis time when none)
-    standing: dict[str, LogBody] = field(default_factory=dict)
-    missed: dict[str, dict[str, int]] = field(default_factory=dict)
-    keys: dict[str, str] = field(default_factory=dict)  # power -> key text
-    last_state_change: int = 0  # seq of the last resolve or state-changing gm entry (0: none)
-    state_head: list[int | str] = field(default_factory=list)  # [length, hash] after the last entry
-    #                                                      not in STATELESS
-    last_seq: dict[str, int] = field(default_factory=dict)  # power -> highest accepted seq
-    ledger: LogBody = field(default_factory=dict)  # pbem.store.chance.Ledger as data
-    notices: list[LogBody] = field(default_factory=list)  # gm/key entries this turn
-    turn_notices: list[LogBody] = field(default_factory=list)  # … of the turn resolved
-    press: list[Any] = field(default_factory=list)  # [turn, {power: messages}] latest turn
-    turn_orders: list[Any] = field(default_factory=list)  # [turn, [[seq, power, sha256,
-    #                                       bytes], …]]: every orders entry of the latest turn
-    drew: bool = False  # a resolution drew (fair chance)
-    secret: bool = False  # the chance secret was revealed
-    contributions: LogBody = field(default_factory=dict)  # pbem.chance.contributions
-    standing_files: dict[str, LogBody] = field(default_factory=dict)  # power -> the
-    #     body of its latest standing file (never cleared by a resolution)
-    autopilot: dict[str, int] = field(default_factory=dict)  # power -> seq of the gm entry
-    #     that put its seat on autopilot (cleared by its accepted orders, a replace, a concede)
+    _fields = ("seq", "deadline", "paused", "last_resolution", "last_resolution_time", "standing",
+               "missed", "keys", "last_state_change", "state_head", "last_seq", "ledger",
+               "notices", "turn_notices", "press", "turn_orders", "drew", "secret",
+               "contributions", "standing_files", "autopilot")
+    seq: int
+    deadline: str | None
+    paused: bool
+    last_resolution: int  # seq of the last resolve entry (0: none yet)
+    last_resolution_time: str  # time of that entry (the genesis time when none)
+    standing: dict[str, LogBody]
+    missed: dict[str, dict[str, int]]
+    keys: dict[str, str]  # power -> key text
+    last_state_change: int  # seq of the last resolve or state-changing gm entry (0: none)
+    #: [length, hash] after the last entry not in STATELESS
+    state_head: list[int | str]
+    last_seq: dict[str, int]  # power -> highest accepted seq
+    ledger: LogBody  # pbem.store.chance.Ledger as data
+    notices: list[LogBody]  # gm/key entries this turn
+    turn_notices: list[LogBody]  # … of the turn resolved
+    press: list[Any]  # [turn, {power: messages}] latest turn
+    #: [turn, [[seq, power, sha256, bytes], …]]: every orders entry of the latest turn
+    turn_orders: list[Any]
+    drew: bool  # a resolution drew (fair chance)
+    secret: bool  # the chance secret was revealed
+    contributions: LogBody  # pbem.chance.contributions
+    #: power -> the body of its latest standing file (never cleared by a resolution)
+    standing_files: dict[str, LogBody]
+    #: power -> seq of the gm entry that put its seat on autopilot (cleared by its accepted
+    #: orders, a replace, a concede)
+    autopilot: dict[str, int]
+
+    def __init__(self, seq: int = -1, deadline: str | None = None, paused: bool = False,
+                 last_resolution: int = 0, last_resolution_time: str = "",
+                 standing: dict[str, LogBody] | None = None,
+                 missed: dict[str, dict[str, int]] | None = None,
+                 keys: dict[str, str] | None = None, last_state_change: int = 0,
+                 state_head: list[int | str] | None = None, last_seq: dict[str, int] | None = None,
+                 ledger: LogBody | None = None, notices: list[LogBody] | None = None,
+                 turn_notices: list[LogBody] | None = None, press: list[Any] | None = None,
+                 turn_orders: list[Any] | None = None, drew: bool = False, secret: bool = False,
+                 contributions: LogBody | None = None,
+                 standing_files: dict[str, LogBody] | None = None,
+                 autopilot: dict[str, int] | None = None) -> None:
+        self.seq = seq
+        self.deadline = deadline
+        self.paused = paused
+        self.last_resolution = last_resolution
+        self.last_resolution_time = last_resolution_time
+        self.standing = {} if standing is None else standing
+        self.missed = {} if missed is None else missed
+        self.keys = {} if keys is None else keys
+        self.last_state_change = last_state_change
+        self.state_head = [] if state_head is None else state_head
+        self.last_seq = {} if last_seq is None else last_seq
+        self.ledger = {} if ledger is None else ledger
+        self.notices = [] if notices is None else notices
+        self.turn_notices = [] if turn_notices is None else turn_notices
+        self.press = [] if press is None else press
+        self.turn_orders = [] if turn_orders is None else turn_orders
+        self.drew = drew
+        self.secret = secret
+        self.contributions = {} if contributions is None else contributions
+        self.standing_files = {} if standing_files is None else standing_files
+        self.autopilot = {} if autopilot is None else autopilot
 
     def fold(self, entry: _Entry) -> None:
         """Take one more entry (the one after ``seq``) into the summary."""

@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from pbem.errors import Problem
-from pbem.record import Record
+from pbem.record import Mutable, Record
 
 
 class Point(Record):
@@ -56,3 +56,37 @@ def test_problem_is_a_record() -> None:
     assert repr(problem) == "Problem(code='code', path='orders.a', message='a sentence')"
     assert str(problem) == "orders.a: a sentence"
     assert {problem} == {Problem(*problem.__getstate__())}
+
+
+def test_replace_is_dataclasses_replace() -> None:
+    rec = Point(3, "a")
+    assert rec.replace(label="b") == Point(3, "b") and rec == Point(3, "a")
+    assert dataclasses.replace(DataPoint(3, "a"), label="b") == DataPoint(3, "b")
+    with pytest.raises(TypeError, match="no field 'y'"):
+        rec.replace(y=1)
+
+
+class Counter(Mutable):
+    _fields = ("n", "seen")
+
+    def __init__(self, n: int = 0, seen: list[str] | None = None) -> None:
+        self.n = n
+        self.seen = [] if seen is None else seen
+
+
+@dataclasses.dataclass
+class DataCounter:
+    n: int = 0
+    seen: list[str] = dataclasses.field(default_factory=list)
+
+
+def test_a_mutable_record_is_its_plain_dataclass_in_repr_equality_and_hash() -> None:
+    rec, data = Counter(2, ["a"]), DataCounter(2, ["a"])
+    assert repr(rec) == repr(data).replace("DataCounter", "Counter")
+    assert rec == Counter(2, ["a"]) and rec != Counter(3, ["a"])
+    assert rec.__eq__(data) is NotImplemented
+    rec.n += 1
+    assert rec.n == 3
+    for target in (rec, data):
+        with pytest.raises(TypeError):
+            hash(target)

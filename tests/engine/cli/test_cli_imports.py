@@ -48,7 +48,8 @@ print(code, sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[2:]
 #: (a top-level name stands for its whole package; a dotted one for that module and those under
 #: it). Nor the standard library's shutil (argparse asked it for the terminal's width on every
 #: argument added: pbem.cli.commands.Formatter asks only when help is written) or _strptime
-#: (an arrival time is read with pbem.schedule.parse_iso).
+#: (an arrival time is read with pbem.schedule.parse_iso). Nor dataclasses (with inspect, ast, dis
+#: and tokenize: ~42 M instructions): a record (pbem.record) imports it only when assigned to.
 NO_REPLY_HEAVY = ("jinja2", "markupsafe", "cryptography", "yaml", "fourthousand_ad", "ashes",
                   "b5cgs", "pbem.game", "pbem.chance", "pbem.render", "pbem.host.turnjob",
                   "pbem.host.accept", "pbem.host.notify", "pbem.host.press", "pbem.store.gamedir",
@@ -57,7 +58,8 @@ NO_REPLY_HEAVY = ("jinja2", "markupsafe", "cryptography", "yaml", "fourthousand_
                   "imaplib", "concurrent", "multiprocessing", "pbem.store.chance",
                   "pbem.store.replay", "pbem.store.summary", "pbem.host.templatecache",
                   "pbem.protocol.escrow", "pbem.protocol.pressdoc", "pbem.mail.outbox",
-                  "pbem.mail.compose", "shutil", "bz2", "lzma", "_strptime")
+                  "pbem.mail.compose", "shutil", "bz2", "lzma", "_strptime", "dataclasses",
+                  "inspect")
 
 
 def test_ingest_of_a_mail_that_needs_no_reply_imports_no_template_engine(tmp_path) -> None:
@@ -124,6 +126,33 @@ def test_an_order_mail_imports_only_what_judging_and_its_receipt_use(tmp_path) -
         lines = done.stdout.decode().strip().splitlines()
         assert any("accepted: g1/algol" in line for line in lines), lines
         assert lines[-1] == "0 []", done.stdout.decode() + done.stderr.decode()
+
+
+DATACLASS_PROBE = """
+import dataclasses, sys
+from pbem.cli.main import main
+code = main(["ingest", sys.argv[1], "--stdin", "--now", "2026-12-01T05:00:00Z"])
+made = sorted({f"{m.__name__}.{k}" for m in list(sys.modules.values()) for k, v in vars(m).items()
+               if isinstance(v, type) and v.__module__ == m.__name__
+               and dataclasses.is_dataclass(v) and not m.__name__.startswith("pbem.render")})
+print(code, made)
+"""
+
+
+def test_an_order_mail_makes_no_dataclass_outside_the_renderer(tmp_path) -> None:
+    """A dataclass writes its methods as source and compiles each as the class is made (~3-6 M
+    instructions a class, callgrind): the classes an order mail's ingest loads, pbem's and its
+    game's, are records (pbem.record) or plain classes. pbem.render keeps its own."""
+    from tests.support.ingest_helpers import REPO, order_mail
+    from tests.support.pbem_host import Host
+
+    host = Host(tmp_path)
+    mail = order_mail(host.orders_text("algol", {}), msgid="<o.dc@players.example>")
+    done = subprocess.run([sys.executable, "-c", DATACLASS_PROBE, str(host.root)], input=mail,
+                          capture_output=True, cwd=REPO, check=True, timeout=120)
+    lines = done.stdout.decode().strip().splitlines()
+    assert any("accepted: g1/algol" in line for line in lines), lines
+    assert lines[-1] == "0 []", done.stdout.decode() + done.stderr.decode()
 
 
 HELP_PROBE = """

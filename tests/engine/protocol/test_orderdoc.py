@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import dataclasses
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -91,7 +90,7 @@ def test_only_verification_makes_verified_orders(ring):
     with pytest.raises(TypeError):
         VerifiedOrders(GAME, "algol", 7, 3, {}, BODY, v.sha256, v.key_fingerprint, v.signature)
     with pytest.raises(TypeError):
-        dataclasses.replace(v, seq=99)
+        v.replace(seq=99)
 
 
 def test_signing_normalises_first(ring):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import time, timedelta
 
 import pytest
@@ -123,11 +122,11 @@ def test_a_powers_digest_pace_is_read_checked_and_written_back():
     cfg = load(GOOD.replace("paused: no", "paused: false"))
     assert {p.digest for p in cfg.powers.values()} == {"every-step"}
     assert "digest" not in cfg.to_yaml()
-    powers = {**cfg.powers, "pavo": dataclasses.replace(cfg.powers["pavo"], digest="daily")}
-    again = load(dataclasses.replace(cfg, powers=powers).to_yaml())
+    powers = {**cfg.powers, "pavo": cfg.powers["pavo"].replace(digest="daily")}
+    again = load(cfg.replace(powers=powers).to_yaml())
     assert again.powers["pavo"].digest == "daily" and again.powers["algol"].digest == "every-step"
-    bad = dataclasses.replace(cfg, powers={**cfg.powers, "pavo": dataclasses.replace(
-        cfg.powers["pavo"], digest="hourly")}).to_yaml()
+    hourly = cfg.powers["pavo"].replace(digest="hourly")
+    bad = cfg.replace(powers={**cfg.powers, "pavo": hourly}).to_yaml()
     assert "powers.pavo.digest" in problems(bad) and "when-due" in problems(bad)
 
 
@@ -135,9 +134,9 @@ def test_the_digest_pace_is_the_players_own_choice_else_the_game_masters():
     """``GameConfig.digest_pace``, the one reader of the pace: a player's signed prefs
     (``players.<power>.prefs.digest``) win over ``powers.<power>.digest``; neither: every step."""
     cfg = load(GOOD.replace("paused: no", "paused: false"))
-    powers = {**cfg.powers, "pavo": dataclasses.replace(cfg.powers["pavo"], digest="daily"),
-              "algol": dataclasses.replace(cfg.powers["algol"], digest="daily")}
-    text = dataclasses.replace(cfg, powers=powers).to_yaml()
+    powers = {**cfg.powers, "pavo": cfg.powers["pavo"].replace(digest="daily"),
+              "algol": cfg.powers["algol"].replace(digest="daily")}
+    text = cfg.replace(powers=powers).to_yaml()
     text += "players:\n  algol: {prefs: {digest: when-due}}\n"
     again = load(text)
     assert again.digest_pace("algol") == "when-due"  # his own choice

@@ -94,28 +94,35 @@ def event_problems(events: Sequence[object], powers: Sequence[str] | None = None
     out: list[str] = []
     known = set(powers) if powers is not None else None
     for i, event in enumerate(events):
-        if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
+        if (type(event) is not dict and not isinstance(event, Mapping)
+                or not isinstance(event.get("type"), str)):
             out.append(f"event {i} is not a dict with a type")
             continue
-        label = f"event {i} ({event['type']})"
         for key in event:
+            if isinstance(key, str) and (key == VISIBLE_TO or not key.startswith(RESERVED)):
+                continue  # a game's own key (every key, but for a game's bug)
             if not isinstance(key, str):
-                out.append(f"{label}: key {key!r} is not a string")
-            elif key.startswith(RESERVED) and key != VISIBLE_TO:
-                out.append(f"{label}: {key!r} starts with {RESERVED!r}, which is reserved for "
-                           f"the engine (only {VISIBLE_TO!r}, written by pbem.game.events."
-                           "private)")
+                out.append(f"{_label(i, event)}: key {key!r} is not a string")
+            else:
+                out.append(f"{_label(i, event)}: {key!r} starts with {RESERVED!r}, which is "
+                           f"reserved for the engine (only {VISIBLE_TO!r}, written by "
+                           "pbem.game.events.private)")
         if VISIBLE_TO not in event:
             continue
         who = event[VISIBLE_TO]
         if (not isinstance(who, list) or not all(isinstance(p, str) and p for p in who)
                 or who != sorted(set(who))):
-            out.append(f"{label}: {VISIBLE_TO} must be a sorted list of distinct power names "
-                       f"(pbem.game.events.private makes it), not {who!r}")
+            out.append(f"{_label(i, event)}: {VISIBLE_TO} must be a sorted list of distinct "
+                       f"power names (pbem.game.events.private makes it), not {who!r}")
         elif known is not None and not set(who) <= known:
-            out.append(f"{label}: {VISIBLE_TO} names {sorted(set(who) - known)}, which are "
-                       "not powers of the game")
+            out.append(f"{_label(i, event)}: {VISIBLE_TO} names {sorted(set(who) - known)}, "
+                       "which are not powers of the game")
     return out
+
+
+def _label(i: int, event: EventIn) -> str:
+    """How a problem names the event (made only for an event with a problem)."""
+    return f"event {i} ({event['type']})"
 
 
 def check_events(events: Sequence[object], game: str = "the game") -> None:

@@ -76,7 +76,7 @@ def auto_choice(effect: Effect, table: Table, board: Board, pack: Mapping[str, A
                 player: str) -> dict[str, Any]:
     """The choice a one-shot takes when it acts with nobody asked (T74): ``ready_planets``
     readies the player's exhausted planets with the most resources first (then by id);
-    ``research`` takes the first technology in the pack's order he may research, paying
+    ``research`` takes the technology first by id that he may research, paying
     nothing else; tokens go to the tactic pool; the rest need no choice."""
     do = effect["do"]
     if do == "ready_planets":
@@ -86,8 +86,9 @@ def auto_choice(effect: Effect, table: Table, board: Board, pack: Mapping[str, A
         return {"planets": mine[:int(effect["count"])]}
     if do == "research":
         have = table.players[player].techs
-        for tid, tech in pack["technologies"].items():
-            if tid not in have and all(r in have for r in tech["requires"]):
+        techs = pack["technologies"]
+        for tid in sorted(techs):     # by id: a state's pack may come with its keys sorted
+            if tid not in have and all(r in have for r in techs[tid]["requires"]):
                 return {"tech": tid}
         return {}
     return {}

@@ -61,8 +61,11 @@ def unit_fields(pack: Mapping[str, Any], faction: str, techs: Sequence[str]) \
 def commodity_value(pack: Mapping[str, Any], table: Table, player: str) -> int:
     """The most commodities ``player`` holds once refilled: his faction's value plus every
     ``extra_commodities`` of his traits and technologies (T73)."""
-    faction = table.factions[player]
-    extra = sum(int(e["count"]) for e in held(pack, faction, table.players[player].techs)
+    return commodity_value_of(pack, table.factions[player], table.players[player].techs)
+
+
+def commodity_value_of(pack: Mapping[str, Any], faction: str, techs: Iterable[str]) -> int:
+    extra = sum(int(e["count"]) for e in held(pack, faction, techs)
                 if e["do"] == "extra_commodities")
     return int(pack["factions"][faction]["commodities"]) + extra
 
@@ -125,3 +128,26 @@ def when(effect: Effect, *, trait: bool) -> str:
     if effect["do"] not in ONE_SHOT:
         return "never (not a trait's or a technology's effect)"
     return "each status phase" if trait else "once, when researched"
+
+
+def trait_lines(pack: Mapping[str, Any], faction: str) -> list[str]:
+    """A faction's traits, each with what it does and when, for the reports."""
+    return [f"{describe(e)} ({when(e, trait=True)})"
+            for e in pack["factions"][faction].get("traits") or ()]
+
+
+def tech_line(pack: Mapping[str, Any], tid: str) -> str:
+    tech = pack["technologies"][tid]
+    effect = tech["effect"]
+    return f"{tid} ({tech['name']}: {describe(effect)}, {when(effect, trait=False)})"
+
+
+def law_line(pack: Mapping[str, Any], aid: str, won: str) -> str:
+    """A law in play: its outcome, what it does and for whom at each status phase (T76)."""
+    spec = pack["agendas"][aid]
+    kind = spec["outcome"]
+    effs = spec["effects"].get("elected" if kind != "for_against" else won) or []
+    whom = {"elect_player": won, "elect_planet": f"whoever controls {won}"}.get(
+        kind, "every player")
+    does = "; ".join(describe(e) for e in effs) or "nothing"
+    return f"{aid} ({won}): {does}, at each status phase for {whom}"

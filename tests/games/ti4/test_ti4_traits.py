@@ -16,7 +16,10 @@ from games.ti4.status import status
 from games.ti4.strategy import draft
 from games.ti4.table import Table
 from games.ti4.units import Catalog, cost_of
+from pbem.game import registry
+from pbem.render import mails
 from tests.support.ti4_table import Dice, table_game
+from tests.support.ti4_views import played
 
 PREFS = {"red": ["commerce", "blockade"], "blue": ["command", "research"],
          "green": ["warfare", "industry"], "yellow": ["counsel", "dominion"]}
@@ -166,3 +169,26 @@ def test_planet_law_acts_for_whoever_controls_the_planet() -> None:
     del d.owner["aurel"]
     r = status(t, d.freeze(), data, cat, {})
     assert all(s.vp == 0 for s in r.table.players.values())
+
+
+def test_reports_show_traits_technologies_and_laws_with_what_they_do() -> None:
+    """A player's report lists his traits and technologies with what they do and when, his
+    commodity value with its extras, every player's traits, and each law in play with its
+    effect and for whom it acts."""
+    plugin = registry.load("ti4")
+    renderer = mails.Renderer("ti4")
+    before, after, events = next((b, a, e) for b, a, e in played("small-4", steps=4, seed=1)
+                                 if a.get("table"))
+    after = {**after, "table": {**after["table"], "laws": {"a-charter": "blue"}}}
+    game = {"game_id": "views", "title": "Views", "deadline": None, "checkpoint": None,
+            "missed": {}, "instance": "i-views"}
+    mail = mails.turn_report(renderer, plugin, before, after, events, ["red"], {}, game)
+    text = " ".join(mail.text.split())
+    assert "commodities 0 of 5" in text
+    assert "Traits: 1 more commodity when refilled (always); frigate cost 1 (always)." in text
+    assert "tgreen1 (Seed Vaults: 1 more commodity when refilled, always)" in text
+    assert "blue: traits bastion combat rolls +1 (always), +1 trade good(s) (each status " \
+           "phase)" in text
+    assert "a-charter (blue): +2 command token(s), at each status phase for blue" in text
+    assert max(len(line) for line in mail.text.splitlines()) <= 80
+    assert "Seed Vaults" in mail.html and "a-charter (blue)" in mail.html

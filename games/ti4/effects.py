@@ -1,5 +1,6 @@
 """Effect primitives interpreted (RULES.md T36-T38): the strategy cards' primary and secondary
-abilities and the agendas' outcomes are lists of ``{do: NAME, ...}`` from ``pack.PRIMITIVES``;
+abilities, the agendas' outcomes, and the one-shot traits, technologies (``researched``, T75)
+and laws in play (``standing``, T74, T76) are lists of ``{do: NAME, ...}`` from ``pack.PRIMITIVES``;
 ``apply`` runs one list on (table, board) for one player with his choices, one choice mapping per
 primitive (missing: ``{}``, the default). Pure: no I/O, no clock, no randomness (draws come from
 the decks' order on the table).

@@ -1,5 +1,6 @@
 """Effect primitives interpreted (RULES.md T36-T38): the strategy cards' primary and secondary
-abilities and the agendas' outcomes are lists of ``{do: NAME, ...}`` from ``pack.PRIMITIVES``;
+abilities, the agendas' outcomes, and the one-shot traits, technologies (``researched``, T75)
+and laws in play (``standing``, T74, T76) are lists of ``{do: NAME, ...}`` from ``pack.PRIMITIVES``;
 ``apply`` runs one list on (table, board) for one player with his choices, one choice mapping per
 primitive (missing: ``{}``, the default). Pure: no I/O, no clock, no randomness (draws come from
 the decks' order on the table).
@@ -17,6 +18,7 @@ from typing import Any
 
 from pbem.errors import Problem
 
+from . import traits
 from .board import POOLS, Board, Draft, planet
 from .objectives import holds_home, meets
 from .production import produce, produce_problems
@@ -138,7 +140,7 @@ def _one(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
         c.table = t.with_seat(p, trade_goods=seat.trade_goods + int(e["count"]))
         c.say("trade-goods", f"{p} gains {e['count']} trade good(s).")
     elif do == "refresh_commodities":
-        top = int(c.pack["factions"][t.factions[p]]["commodities"])
+        top = traits.commodity_value(c.pack, t, p)
         c.table = t.with_seat(p, commodities=top)
         c.say("commodities", f"{p}'s commodities are refilled to {top}.")
     elif do == "extra_commodities":
@@ -219,6 +221,18 @@ def _research(c: Ctx, e: Mapping[str, Any], ch: Mapping[str, Any]) -> None:
     if c.pay(ch, "resources", int(e["cost"])):
         c.table = c.table.with_seat(c.player, techs=(*have, str(tid)))
         c.say("research", f"{c.player} researches {tid}.")
+        researched(c, str(tid))
+
+
+def researched(c: Ctx, tid: str) -> None:
+    """A technology just researched: its one-shot effect acts now, once, with the automatic
+    choice (T75); a passive one acts from now on through the catalog and the commodity value."""
+    effect = c.pack["technologies"][tid]["effect"]
+    if effect["do"] in traits.ONE_SHOT:
+        path = c.path
+        c.path = f"{path}.{tid}"
+        _one(c, effect, traits.auto_choice(effect, c.table, c.d.freeze(), c.pack, c.player))
+        c.path = path
 
 
 def _place(c: Ctx, unit: str, pid: object) -> None:

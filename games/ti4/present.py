@@ -25,7 +25,7 @@ from typing import Any
 from pbem.game.base import Presenter
 from pbem.game.events import visible_to
 
-from . import galaxy_svg, galaxy_text, orderform, sentences
+from . import galaxy_svg, galaxy_text, orderform, sentences, traits
 from .galaxy_cells import colours, factions, names, seats
 
 View = Mapping[str, Any]
@@ -121,6 +121,7 @@ def _scores(view: View) -> list[dict[str, Any]]:
                     "speaker": p == table["speaker"], "cards": list(seat["cards"]),
                     "passed": bool(seat["passed"]), "trade_goods": seat["trade_goods"],
                     "commodities": seat["commodities"], "techs": list(seat["techs"]),
+                    "traits": traits.trait_lines(view["pack"], table["factions"][p]),
                     "secrets_held": int(seat.get("secrets_held", len(seat.get("secrets", [])))),
                     "scored": list(seat["scored"]),
                     "pools": f"{pools.get('tactic', 0)}/{pools.get('fleet', 0)}/"
@@ -141,7 +142,8 @@ def _table(view: View) -> dict[str, Any]:
     return {"cards": _cards(view), "scores": _scores(view),
             "publics": [{**_objective(pack, o), "scored_by": scored_by[o]}
                         for o in table["publics"]],
-            "laws": [f"{law}: {outcome}" for law, outcome in sorted(table["laws"].items())],
+            "laws": [traits.law_line(pack, law, outcome)
+                     for law, outcome in sorted(table["laws"].items())],
             "speaker": table["speaker"], "custodians_taken": bool(table["custodians_taken"]),
             "decks": {"public objectives left": table["public_deck"],
                       "secret objectives": table["secret_deck"],
@@ -222,10 +224,11 @@ def mine(view: View, seq: int, events: Sequence[Event] = ()) -> dict[str, Any]:
         "tokens_on_board": sorted(s for s, h in (board.get("tokens") or {}).items() if me in h),
         "seat": {"vp": seat["vp"], "trade_goods": seat["trade_goods"],
                  "commodities": seat["commodities"],
-                 "commodity_limit": pack["factions"][factions(view)[me]]["commodities"],
+                 "commodity_limit": traits.commodity_value_of(pack, factions(view)[me],
+                                                              seat["techs"]),
                  "cards": list(seat["cards"]), "used": list(seat["used"]),
-                 "techs": [f"{t} ({pack['technologies'][t]['name']})"
-                           for t in seat["techs"]]},
+                 "techs": [traits.tech_line(pack, t) for t in seat["techs"]],
+                 "traits": traits.trait_lines(pack, factions(view)[me])},
         "secrets": [_objective(pack, o) for o in (view.get("you") or {}).get("secrets") or []],
     })
     return out

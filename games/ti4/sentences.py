@@ -174,6 +174,7 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "production": lambda e: (f"{who(e['player'])} builds {units(e['units'])} in "
                              f"{e['system']}."),
     "not-built": _said,
+    "not-applied": _said,
     "spent": lambda e: f"You spent {e['spent']} resources on production.",
     # effects of cards, technologies and agendas
     "secondary-skipped": _said,

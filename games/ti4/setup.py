@@ -18,6 +18,7 @@ from pbem.errors import PbemError, Problem
 from pbem.game.chance import Chance
 
 from . import pack as packmod
+from . import traits
 from .board import Board, start
 from .table import Table, set_up
 from .units import Catalog
@@ -119,38 +120,38 @@ def seats(state: Mapping[str, Any]) -> tuple[str, ...]:
 
 def catalog(state: Mapping[str, Any]) -> Catalog:
     """The fixed facts of this game's galaxy (a state or a view: both carry the pack, the
-    variant and, from the deal on, the table), with each player's unit upgrades: the
-    ``unit_override`` technologies he holds (RULES.md T1)."""
+    variant and, from the deal on, the table), with each player's units as he fields them: the
+    ``unit_override`` technologies he holds (RULES.md T1, T71) and the unit modifiers of his
+    faction's traits and his technologies (T73)."""
     pk = state["pack"]
     table = state.get("table") or {}
     factions = table.get("factions") or factions_of(pk, seats(state))
-    homes = tuple(pk["factions"][factions[p]]["home"] for p in seats(state))
-    ups = tuple(sorted((p, t) for p, seat in (table.get("players") or {}).items()
-                       for t in seat["techs"]
-                       if (pk["technologies"].get(t) or {}).get("effect", {}).get("do")
-                       == "unit_override"))
-    return _catalog(pk, state["variant"], homes, ups)
+    order = seats(state)
+    homes = tuple(pk["factions"][factions[p]]["home"] for p in order)
+    ups = tuple((p, t) for p, seat in sorted((table.get("players") or {}).items())
+                for t in seat["techs"]
+                if (pk["technologies"].get(t) or {}).get("effect", {}).get("do") in UNIT_EFFECTS)
+    return _catalog(pk, state["variant"], homes, tuple(factions[p] for p in order), ups)
 
 
-_CATALOGS: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]],
+#: Technology effects that change a unit (the catalog is built again when one is researched).
+UNIT_EFFECTS = ("unit_override", "unit_cost", "unit_move", "unit_combat")
+_CATALOGS: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[tuple[str, str], ...]],
                 tuple[Mapping[str, Any], Catalog]] = {}
 
 
 def _catalog(pk: Mapping[str, Any], layout: str, homes: tuple[str, ...],
-             ups: tuple[tuple[str, str], ...]) -> Catalog:
+             factions: tuple[str, ...], ups: tuple[tuple[str, str], ...]) -> Catalog:
     """One catalog per pack, layout, homes and upgrades (a catalog is frozen facts, and
     building it is most of a small step's work): kept with the pack it was built from and used
     again for an equal pack (the same object, or a copy of it: every step's state has one)."""
-    key = (layout, homes, ups)
+    key = (layout, homes, factions, ups)
     kept = _CATALOGS.get(key)
     if kept is None or (kept[0] is not pk and kept[0] != pk):
         if len(_CATALOGS) > 64:
             _CATALOGS.clear()
-        upgrades: dict[str, dict[str, dict[str, Any]]] = {}
-        for player, tech in ups:
-            effect = pk["technologies"][tech]["effect"]
-            fields = {k: v for k, v in effect.items() if k not in ("do", "unit")}
-            upgrades.setdefault(player, {})[effect["unit"]] = fields
+        upgrades = {p: traits.unit_fields(pk, f, [t for q, t in ups if q == p])
+                     for p, f in zip(powers_of(len(factions)), factions, strict=True)}
         kept = (pk, Catalog.from_pack(pk, layout, list(homes), upgrades))
         _CATALOGS[key] = kept
     return kept[1]

@@ -1,4 +1,5 @@
-"""The status phase (RULES.md T48-T53), as the seed orders it: score objectives in initiative
+"""The status phase (RULES.md T48-T53), as the seed orders it, and at its end the one-shot
+faction traits and the laws in play (``standing``, T74, T76): score objectives in initiative
 order (up to 1 public and 1 status-phase secret each); the speaker reveals the next public
 objective (the game ends when none is left); command tokens back; +2 tokens and
 redistribution; ready planets; repair; strategy cards returned. Victory at the pack's VP target
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from . import effects
+from . import effects, standing
 from .actions import Result
 from .board import POOLS, Board
 from .table import Table, initiative
@@ -61,7 +62,12 @@ def status(table: Table, board: Board, pack: Mapping[str, Any], catalog: Catalog
     events.append({"type": "ready", "text": "Planets are readied and units repaired; the "
                    "strategy cards are returned."})
     players = {p: replace(s, cards=(), used=(), passed=False) for p, s in t.players.items()}
-    t = replace(t, players=players, locked={}, turn=None,
+    t, b, more = standing.at_status(replace(t, players=players), b, pack, catalog,
+                                    initiative(table, pack["strategy_cards"]))
+    events += more
+    if t.ended:
+        return Result(t, b, events)
+    t = replace(t, locked={}, turn=None,
                 round=t.round if t.custodians_taken else t.round + 1)
     return Result(t, b, events)
 

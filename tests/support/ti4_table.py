@@ -93,7 +93,9 @@ LAYOUT_OF = {3: "small-3", 4: "small-4", 5: "large-5", 6: "large-6"}
 def table_game(players: int = 4, chance: Any = None) -> tuple[dict[str, Any], Catalog, Board,
                                                                 Any]:
     """A real stand-in game at set-up: (pack, catalog, board, table); the red player speaks.
+    The catalog counts each faction's traits and starting technologies (RULES.md T73).
     The decks are in pack order unless ``chance`` shuffles them."""
+    from games.ti4 import traits
     from games.ti4.board import start
     from games.ti4.table import set_up
 
@@ -101,6 +103,8 @@ def table_game(players: int = 4, chance: Any = None) -> tuple[dict[str, Any], Ca
     seats = SEATS[:players]
     factions = {p: FACTION_OF[p] for p in seats}
     homes = [data["factions"][factions[p]]["home"] for p in seats]
-    cat = Catalog.from_pack(data, LAYOUT_OF[players], homes)
+    fields = {p: traits.unit_fields(data, factions[p], data["factions"][factions[p]]["techs"])
+              for p in seats}
+    cat = Catalog.from_pack(data, LAYOUT_OF[players], homes, fields)
     return data, cat, start(data, cat, factions), set_up(data, seats, factions, "red",
                                                          chance or Dice())

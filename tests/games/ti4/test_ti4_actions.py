@@ -59,7 +59,8 @@ def test_secondary_costs_a_strategy_token() -> None:
     r = act(t, board, data, cat, "red", {"strategic": "commerce"},
             secondaries={"blue": {"follow": True}, "yellow": {"follow": True}})
     assert not r.problems
-    assert r.table.players["red"].trade_goods == 3 and r.table.players["red"].commodities == 3
+    # red's 3 commodities, +1 by his trait and +1 by Seed Vaults; blue has no extra (T73)
+    assert r.table.players["red"].trade_goods == 3 and r.table.players["red"].commodities == 5
     assert r.table.players["blue"].commodities == 2 and r.board.pool("blue", "strategy") == 1
     assert r.table.players["green"].commodities == 0 and r.board.pool("green", "strategy") == 2
     assert r.table.players["yellow"].commodities == 0

@@ -2,7 +2,9 @@
 random secondaries, status with random scoring and splits, agendas once the Custodians are
 taken): every action the generator writes with its default choices is accepted, and after
 every step each player has 16 command tokens or fewer, no VP is ever lost, no player scores an
-objective twice, and the same seed plays the same game (RULES.md T30-T60)."""
+objective twice, no commodities above his commodity value (traits and technologies counted) and
+no technology twice (free ones from traits, technologies and laws included), and the same seed
+plays the same game (RULES.md T30-T60, T73-T76)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ti4 import actions
+from games.ti4 import actions, pack, traits
 from games.ti4.agenda import agenda_phase
 from games.ti4.board import POOLS, Board
 from games.ti4.status import status
@@ -23,9 +25,13 @@ from games.ti4.table import Table
 from pbem.game.practice import PracticeChance
 from tests.support.ti4_table import table_game
 
+STANDIN = pack.standin()
+
 
 def check(table: Table, board: Board, before: dict[str, int]) -> dict[str, int]:
     for p, seat in table.players.items():
+        assert seat.commodities <= traits.commodity_value(STANDIN, table, p)
+        assert len(seat.techs) == len(set(seat.techs))
         assert board.tokens_of(p) <= 16, (p, board.pools[p])
         assert all(v >= 0 for v in board.pools[p].values())
         assert seat.vp >= before.get(p, 0)
@@ -147,3 +153,37 @@ def test_a_long_game_reaches_its_end() -> None:
     table, _, log = play(7, rounds=40)
     assert table.ended and table.winner in table.seats
     assert any("wins" in line for line in log)
+
+
+UNIT_EFFECT = st.one_of(
+    st.builds(lambda u, b: {"do": "unit_combat", "unit": u, "bonus": b},
+              st.sampled_from(sorted(STANDIN["units"])), st.integers(0, 12)),
+    st.builds(lambda u, b: {"do": "unit_move", "unit": u, "bonus": b},
+              st.sampled_from(sorted(STANDIN["units"])), st.integers(0, 3)),
+    st.builds(lambda u, c: {"do": "unit_cost", "unit": u, "cost": c},
+              st.sampled_from(sorted(STANDIN["units"])), st.sampled_from([0.5, 1, 2, 5])))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(UNIT_EFFECT, max_size=6), st.lists(st.sampled_from(sorted(
+    STANDIN["technologies"])), max_size=5, unique=True))
+def test_random_traits_keep_every_unit_within_its_bounds(effects: list[dict[str, Any]],
+                                                         techs: list[str]) -> None:
+    """Any unit traits (which the pack's check accepts) with any technologies give units whose
+    combat values stay 1-10, whose move is never below the pack's (or its upgrade's), and whose
+    cost is the last one named (T71, T73)."""
+    data = {**STANDIN, "factions": {**STANDIN["factions"], "aurel": {
+        **STANDIN["factions"]["aurel"], "traits": effects}}}
+    fields = traits.unit_fields(data, "aurel", techs)
+    ups = {u: f for t in techs for u, f in [(data["technologies"][t]["effect"].get("unit"),
+                                             data["technologies"][t]["effect"])]
+           if f["do"] == "unit_override"}
+    for uid, base in data["units"].items():
+        mine = {**base, **fields.get(uid, {})}
+        if mine.get("combat"):
+            assert 1 <= mine["combat"]["value"] <= 10
+        assert mine["move"] >= int(ups.get(uid, {}).get("move", base["move"]))
+        costs = [e["cost"] for e in effects if e["do"] == "unit_cost" and e["unit"] == uid]
+        if costs:
+            assert mine["cost"] == costs[-1]
+    assert not pack.check_components(data)

@@ -21,10 +21,11 @@ from typing import Any
 from pbem.game.demo import (
     OUT,
     check_sign_mail,
-    copy_report,
+    end_by_agreement,
+    export_and_audit,
     latest_view,
-    newest_report,
     run,
+    show,
     start_game,
     use_vault,
     when,
@@ -92,19 +93,10 @@ def main() -> int:
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(step * 2 + 0.5))
         run("run", str(root), "--now", when(step * 2 + 1))
     print("== the game master ends the game: the highest population total wins")
-    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(ROUNDS * 2 + 5))
-    run("run", str(root), "--now", when(ROUNDS * 2 + 6))
+    end_by_agreement(root, game, ROUNDS * 2 + 5)
     print("== export the revealed log and audit it: every die and the shuffle are replayed")
-    log = OUT / "ashes-1.export.jsonl"
-    run("export", str(game), "-o", str(log))
-    run("audit", str(log))
-    report, html = copy_report(newest_report(root, "red", "resolved"), OUT)
-    print()
-    print(f"game: {game.resolve()}")
-    print(f"log: {log.resolve()}")
-    print(f"report: {report.resolve()} (Red's last report; open {html.name} beside it in a "
-          "browser)")
-    return 0
+    log = export_and_audit(game, "ashes-1")
+    return show(root, game, log, "red", "resolved")
 
 
 if __name__ == "__main__":

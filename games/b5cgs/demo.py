@@ -28,10 +28,11 @@ from typing import Any
 from pbem.game.demo import (
     OUT,
     check_sign_mail,
-    copy_report,
+    end_by_agreement,
+    export_and_audit,
     latest_view,
-    newest_report,
     run,
+    show,
     start_game,
     use_vault,
     when,
@@ -230,20 +231,10 @@ def main() -> int:
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
         run("run", str(root), "--now", when(hour - 1))
     print("== the game master ends the game by agreement")
-    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(hour + 1))
-    run("run", str(root), "--now", when(hour + 2))
+    end_by_agreement(root, game, hour + 1)
     print("== export the revealed log and audit it: every die and the deal are replayed")
-    log = OUT / "b5-1.export.jsonl"
-    run("export", str(game), "-o", str(log))
-    run("audit", str(log))
-    first = powers[0]
-    report, html = copy_report(newest_report(root, first, "resolved"), OUT)
-    print()
-    print(f"game: {game.resolve()}")
-    print(f"log: {log.resolve()}")
-    print(f"report: {report.resolve()} ({first}'s last report; open {html.name} beside it "
-          "in a browser)")
-    return 0
+    log = export_and_audit(game, "b5-1")
+    return show(root, game, log, powers[0], "resolved")
 
 
 if __name__ == "__main__":

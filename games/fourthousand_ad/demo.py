@@ -24,11 +24,12 @@ from __future__ import annotations
 from pbem.game.demo import (
     OUT,
     check_sign_mail,
-    copy_report,
+    end_by_agreement,
+    export_and_audit,
     kept_checkpoint,
     latest_view,
-    newest_report,
     run,
+    show,
     start_game,
     use_vault,
     when,
@@ -77,20 +78,10 @@ def main() -> int:
         hours = turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49
         run("run", str(root), "--now", when(hours))
     print("== the game master ends the game by agreement")
-    run("gm", "end", str(game), "--reason", "the players agreed to end the demo",
-        "--now", when(LAST_TURN * 2 + 60))
-    run("run", str(root), "--now", when(LAST_TURN * 2 + 61))
+    end_by_agreement(root, game, LAST_TURN * 2 + 60, "the players agreed to end the demo")
     print("== export the revealed log and audit it")
-    log = OUT / "andromeda-7.export.jsonl"
-    run("export", str(game), "-o", str(log))
-    kept = kept_checkpoint(root, "algol")
-    run("audit", str(log), "--checkpoint", str(kept))
-    report, html = copy_report(newest_report(root, "algol"), OUT)
+    log = export_and_audit(game, "andromeda-7", "--checkpoint",
+                           str(kept_checkpoint(root, "algol")))
     run("archive", str(log), "-o", str(OUT / "archive"))
-    print(f"archive: {(OUT / 'archive' / 'index.html').resolve()}")
-    print()
-    print(f"game: {game.resolve()}")
-    print(f"log: {log.resolve()}")
-    print(f"report: {report.resolve()} (Algol's last report; open {html.name} beside it in a "
-          "browser)")
-    return 0
+    return show(root, game, log, "algol",
+                before=[f"archive: {(OUT / 'archive' / 'index.html').resolve()}"])

@@ -26,22 +26,20 @@ exported and audited (every die and shuffle replayed).
 
 from __future__ import annotations
 
-import email
-import email.utils
 import json
 import sys
 from collections.abc import Mapping
-from datetime import datetime
-from email import policy
 from pathlib import Path
 from typing import Any
 
 from pbem.game.demo import (
     OUT,
     check_sign_mail,
-    copy_report,
-    newest_report,
+    end_by_agreement,
+    export_and_audit,
+    latest_view,
     run,
+    show,
     start_game,
     use_vault,
     when,
@@ -71,40 +69,6 @@ STANDING = {"red": ["--hits", "wing,sustain,frigate", "--retreat-at-most", "1",
 LATER = {"yellow": ["--standing-follow", "counsel", "--standing-default", "decline"]}
 #: The secondaries a player asked in a secondary window follows (with default choices).
 FOLLOWS = ("counsel", "commerce")
-
-
-class Inbox:
-    """The newest mail with a view.json of each player, as pbem.game.demo.latest_view finds it,
-    reading each sent mail once (latest_view reads them all at every call: four players over
-    forty steps made that the demo's main cost)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.read: set[str] = set()
-        self.newest: dict[str, tuple[datetime, bytes, bytes]] = {}
-
-    def view(self, power: str) -> Path:
-        """The player's newest view.json, saved with its mail beside it (report.eml)."""
-        for path in sorted((self.root / "sent-mail").glob("*.eml")):
-            if path.name in self.read:
-                continue
-            self.read.add(path.name)
-            raw = path.read_bytes()
-            msg = email.message_from_bytes(raw, policy=policy.default)
-            who = email.utils.parseaddr(str(msg["To"]))[1].split("@")[0]
-            for part in msg.iter_attachments():
-                if part.get_filename() == "view.json":
-                    found = (email.utils.parsedate_to_datetime(str(msg["Date"])),
-                             bytes(part.get_payload(decode=True)), raw)
-                    if who not in self.newest or found > self.newest[who]:
-                        self.newest[who] = found
-        if power not in self.newest:
-            raise SystemExit(f"demo: no mail with view.json for {power}")
-        _, view, raw = self.newest[power]
-        target = OUT / "players" / power / "view.json"
-        target.write_bytes(view)
-        (OUT / "players" / power / "report.eml").write_bytes(raw)
-        return target
 
 
 def _plugin() -> Any:
@@ -320,9 +284,8 @@ def main() -> int:
     root, game, maildir = start_game("ti4-1", GAME, VARIANT, powers, "TI4 referee")
     n, hour = 0, 0.0
     sent: set[str] = set()
-    inbox = Inbox(root)
     for step in range(MAX_STEPS):
-        views = {p: json.loads(inbox.view(p).read_text()) for p in powers}
+        views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
         if _done(views):
             break
         due = [p for p in powers if p in (views[p].get("due") or [])]
@@ -338,20 +301,10 @@ def main() -> int:
         run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
         run("run", str(root), "--now", when(hour - 1))
     print("== the game master ends the game by agreement")
-    run("gm", "end", str(game), "--reason", "the demo is over", "--now", when(hour + 1))
-    run("run", str(root), "--now", when(hour + 2))
+    end_by_agreement(root, game, hour + 1)
     print("== export the revealed log and audit it: every die and shuffle are replayed")
-    log = OUT / "ti4-1.export.jsonl"
-    run("export", str(game), "-o", str(log))
-    run("audit", str(log))
-    first = powers[0]
-    report, html = copy_report(newest_report(root, first, "report"), OUT)
-    print()
-    print(f"game: {game.resolve()}")
-    print(f"log: {log.resolve()}")
-    print(f"report: {report.resolve()} ({first}'s last report; open {html.name} beside it "
-          "in a browser)")
-    return 0
+    log = export_and_audit(game, "ti4-1")
+    return show(root, game, log, powers[0])
 
 
 def _play(maildir: Path, power: str, view: Mapping[str, Any], step: int, n: int,

@@ -62,24 +62,35 @@ def run(*args: str, who: str = "referee") -> None:
         raise SystemExit(f"demo: pbem {' '.join(args)} failed with exit code {code}")
 
 
+#: Per games root: the sent mails read so far (by file name) and each player's newest mail
+#: with a view.json (date, view, raw mail). A sent mail is written once and never changed, so
+#: :func:`latest_view` reads each one once however often it is called.
+_SEEN: dict[Path, tuple[set[str], dict[str, tuple[datetime, bytes, bytes]]]] = {}
+
+
 def latest_view(root: Path, power: str) -> Path:
     """The view.json attached to the newest mail the player got (welcome or turn report);
     the mail itself is saved beside it as ``report.eml`` (:func:`latest_mail`), which is what
     a player passes to ``pbem orders sign --view``: its signed checkpoint lets the tool reveal
     his chance value for a step past the next one."""
-    found: list[tuple[datetime, bytes, bytes]] = []
-    for path in (root / "sent-mail").glob("*.eml"):
+    read, newest = _SEEN.setdefault(root, (set(), {}))
+    for path in sorted((root / "sent-mail").glob("*.eml")):
+        if path.name in read:
+            continue
+        read.add(path.name)
         raw = path.read_bytes()
         msg = email.message_from_bytes(raw, policy=policy.default)
-        if f"{power}@" not in str(msg["To"]):
-            continue
         for part in msg.iter_attachments():
             if part.get_filename() == "view.json":
-                date = email.utils.parsedate_to_datetime(str(msg["Date"]))
-                found.append((date, bytes(part.get_payload(decode=True)), raw))
-    if not found:
+                found = (email.utils.parsedate_to_datetime(str(msg["Date"])),
+                         bytes(part.get_payload(decode=True)), raw)
+                for _, address in email.utils.getaddresses([str(msg["To"])]):
+                    who = address.split("@")[0]
+                    if who not in newest or found > newest[who]:
+                        newest[who] = found
+    if power not in newest:
         raise SystemExit(f"demo: no mail with view.json for {power}")
-    _, view, raw = max(found)
+    _, view, raw = newest[power]
     target = OUT / "players" / power / "view.json"
     target.write_bytes(view)
     (OUT / "players" / power / "report.eml").write_bytes(raw)
@@ -113,6 +124,7 @@ def start_game(name: str, game: str, variant: str, powers: Sequence[str],
     if OUT.exists():
         shutil.rmtree(OUT)
     root = OUT / "games"
+    _SEEN.pop(root, None)  # a new game's mails: none read yet
     game_dir = root / name
     maildir = OUT / "referee-maildir"
     for sub in ("new", "cur", "tmp"):
@@ -204,3 +216,35 @@ def copy_report(mail: Path, out: Path) -> tuple[Path, Path]:
         if part.get_filename() == "map.svg":
             (out / "map.svg").write_bytes(bytes(part.get_payload(decode=True)))
     return eml, html
+
+
+def end_by_agreement(root: Path, game: Path, at: float,
+                     reason: str = "the demo is over") -> None:
+    """The game master ends the game (``pbem gm end``) at hour ``at``; the cron job mails the
+    ending an hour later."""
+    run("gm", "end", str(game), "--reason", reason, "--now", when(at))
+    run("run", str(root), "--now", when(at + 1))
+
+
+def export_and_audit(game: Path, name: str, *audit_options: str) -> Path:
+    """The revealed log exported to ``OUT/NAME.export.jsonl`` and audited (``audit_options``:
+    more of ``pbem audit``'s, e.g. a player's checkpoint)."""
+    log = OUT / f"{name}.export.jsonl"
+    run("export", str(game), "-o", str(log))
+    run("audit", str(log), *audit_options)
+    return log
+
+
+def show(root: Path, game: Path, log: Path, power: str, word: str = "report",
+         before: Sequence[str] = ()) -> int:
+    """The demo's last lines: ``before``, then ``game:``, ``log:`` and ``report:`` (the newest
+    report of ``power``, copied to OUT so it opens in a browser); 0, the demo's exit code."""
+    report, html = copy_report(newest_report(root, power, word), OUT)
+    for line in before:
+        print(line)
+    print()
+    print(f"game: {game.resolve()}")
+    print(f"log: {log.resolve()}")
+    print(f"report: {report.resolve()} ({power}'s last report; open {html.name} "
+          "beside it in a browser)")
+    return 0

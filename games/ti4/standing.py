@@ -29,8 +29,9 @@ def at_status(table: Table, board: Board, pack: Mapping[str, Any], catalog: Cata
             t, b = _act(t, b, pack, catalog, p, effs, {}, f"trait.{p}", events)
     for aid, won in sorted(table.laws.items()):
         for p, effs, choice in law_acts(t, b, pack, aid, won):
-            if not t.ended:
-                t, b = _act(t, b, pack, catalog, p, effs, choice, f"law.{aid}", events)
+            again = [e for e in effs if e.get("do") not in traits.ONCE]
+            if again and not t.ended:
+                t, b = _act(t, b, pack, catalog, p, again, choice, f"law.{aid}", events)
     return t, b, events
 
 

@@ -14,6 +14,10 @@ from typing import Any
 from .board import Board
 from .table import Table
 
+#: A law's effects that act only as it passes, never again at a status phase (RULES.md T76):
+#: victory points are scored once.
+ONCE = frozenset({"vp_if_control"})
+
 Effect = Mapping[str, Any]
 #: Passive modifiers: they act as long as their holder has them (T73).
 PASSIVE = ("unit_cost", "unit_move", "unit_combat", "extra_commodities")
@@ -149,5 +153,8 @@ def law_line(pack: Mapping[str, Any], aid: str, won: str) -> str:
     effs = spec["effects"].get("elected" if kind != "for_against" else won) or []
     whom = {"elect_player": won, "elect_planet": f"whoever controls {won}"}.get(
         kind, "every player")
-    does = "; ".join(describe(e) for e in effs) or "nothing"
+    again = [e for e in effs if e.get("do") not in ONCE]
+    does = "; ".join(describe(e) for e in again)
+    if not does:
+        return f"{aid} ({won}): in play (its effect acted once, as it passed)"
     return f"{aid} ({won}): {does}, at each status phase for {whom}"

@@ -5,6 +5,7 @@ good each status phase), green Cassiel (+2 commodities, tender move +1), yellow 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from games.ti4 import setup, traits
@@ -158,17 +159,39 @@ def test_law_acts_while_in_play() -> None:
 
 
 def test_planet_law_acts_for_whoever_controls_the_planet() -> None:
-    """The Seat elects a planet: its controller at each status phase scores 1 VP; when the
-    planet changes hands, the new controller does; with no controller, nobody."""
+    """An elect-planet law (here one giving a trade good): its controller at each status phase
+    gains it; when the planet changes hands, the new controller does; with no controller,
+    nobody (each against the same status phase without the law: traits act too)."""
     data, cat, board, t = drafted(laws={"a-seat": "aurel"})
-    assert status(t, board, data, cat, {}).table.players["red"].vp == 1
+    data["agendas"]["a-seat"]["effects"]["elected"] = [{"do": "gain_trade_goods", "count": 1}]
+    lawless = replace(t, laws={})
+
+    def gained(b: Board) -> dict[str, int]:
+        with_law = status(t, b, data, cat, {}).table.players
+        without = status(lawless, b, data, cat, {}).table.players
+        return {p: with_law[p].trade_goods - without[p].trade_goods for p in t.players
+                if with_law[p].trade_goods != without[p].trade_goods}
+
+    assert gained(board) == {"red": 1}
     d = board.edit()
     d.owner["aurel"] = "blue"
-    r = status(t, d.freeze(), data, cat, {})
-    assert r.table.players["red"].vp == 0 and r.table.players["blue"].vp == 1
+    assert gained(d.freeze()) == {"blue": 1}
     del d.owner["aurel"]
-    r = status(t, d.freeze(), data, cat, {})
-    assert all(s.vp == 0 for s in r.table.players.values())
+    assert gained(d.freeze()) == {}
+
+
+def test_a_laws_victory_points_are_scored_once() -> None:
+    """The Seat (1 VP to the elected planet's controller) scores as it passes, and never again
+    at a status phase."""
+    data, cat, board, t = drafted(custodians_taken=True, agenda_deck=["a-seat"])
+    r = agenda_phase(t, board, data, cat, {"red": [{"outcome": "aurel", "exhaust": ["aurel"]}]})
+    assert r.table.laws == {"a-seat": "aurel"}
+    vp = r.table.players["red"].vp
+    assert vp == t.players["red"].vp + 1
+    t2, _ = draft(r.table, data, PREFS)
+    s = status(t2, r.board, data, cat, {})
+    assert s.table.players["red"].vp == vp
+    assert not [e for e in s.events if e["type"] == "vp"]
 
 
 def test_reports_show_traits_technologies_and_laws_with_what_they_do() -> None:

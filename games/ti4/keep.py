@@ -102,7 +102,7 @@ def settle_due(s: Step, orders: Mapping[str, Any], due: Sequence[str]) -> None:
     drawn = dict(s.st.get("drawn") or {})
     if not drawn or s.table is None:
         return
-    for p in list(drawn):
+    for p in [q for q in s.t.seats if q in drawn]:  # seat order, whatever the dict's order
         if p not in due and p not in s.st["conceded"]:
             continue
         wanted = choice((orders.get(p) or {}).get("keep")) if p not in s.st["conceded"] \

@@ -7,10 +7,15 @@ objectives and keeps 1"."""
 
 from __future__ import annotations
 
+import argparse
 import copy
 from typing import Any
 
-from games.ti4 import deals, setup
+import pytest
+import yaml
+
+from games.ti4 import deals, orderform, sentences, setup, tool
+from pbem.errors import UsageError
 from tests.support.conformance import real_chance
 from tests.support.ti4_play import PLUGIN
 
@@ -236,3 +241,46 @@ def test_which_secret_was_kept_changes_no_other_view() -> None:
     for p in ("blue", "green", None):
         assert PLUGIN.view(one, p) == PLUGIN.view(two, p)
     assert PLUGIN.view(one, "red") != PLUGIN.view(two, "red")
+
+
+def test_the_tool_writes_halves_accepts_and_the_secret_kept() -> None:
+    """``pbem orders ti4 --with --give --get [--accept]`` and ``--keep``, through the real
+    parser; a half replaces the one with the same power."""
+    p = argparse.ArgumentParser(prog="pbem orders")
+    tool.TOOL.register_orders(p.add_subparsers())
+
+    def written(*flags: str, orders: dict[str, Any] | None = None) -> dict[str, Any]:
+        return tool.body(orders or {}, p.parse_args(["ti4", "o.yaml", *flags]))
+
+    half = written("--with", "blue", "--give", "tg=2", "--get", "commodities=1")
+    assert half == {"transactions": [{"with": "blue", "give": {"trade_goods": 2},
+                                      "get": {"commodities": 1}}]}
+    again = written("--with", "blue", "--give", "c=1", orders=half)
+    assert again == {"transactions": [{"with": "blue", "give": {"commodities": 1}}]}
+    assert written("--with", "red", "--get", "tg=2", "--accept") == {
+        "standing": {"accept": [{"with": "red", "get": {"trade_goods": 2}}]}}
+    assert written("--keep", "s-tech") == {"keep": ["s-tech"]}
+    for flags, words in ((["--give", "tg=1"], "go with --with"),
+                         (["--with", "blue", "--give", "cards=1"], "is not tg=N")):
+        with pytest.raises(UsageError) as refused:
+            written(*flags)
+        assert words in str(refused.value)
+
+
+def test_the_order_form_offers_the_keep_and_the_neighbours() -> None:
+    state = dealt()
+    form = orderform.order_form({**PLUGIN.view(state, "red"), "instance": "i"}, 0)
+    assert f"keep: [{state['drawn']['red'][0]}]" in form
+    body = yaml.safe_load(form)["orders"]
+    assert PLUGIN.normalize_orders(body, PLUGIN.view(state, "red"))[1] == []
+    state, me, near, _ = in_action()
+    form = orderform.order_form({**PLUGIN.view(state, me), "instance": "i"}, 0)
+    assert f"your neighbours: {near}" in " ".join(form.replace("#", "").split())
+
+
+def test_a_transaction_in_words() -> None:
+    e = {"type": "transaction", "player": "red", "with": "blue", "kind": "agenda",
+         "give": {"trade_goods": 2, "commodities": 0}, "get": {"commodities": 1}}
+    assert sentences.sentence(e) == ("Red and Blue make a transaction in the agenda phase: Red "
+                                     "gives 2 trade goods and gets 1 commodity (commodities "
+                                     "received become trade goods).")

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.errors import Problem
 
-from . import actions, agenda, combat, deals, effects, strategy, tactical
+from . import actions, agenda, combat, deals, effects, strategy, tactical, trades
 from .board import POOLS, Board
 from .keep import choice as keep_choice
 from .keep import keep_problems
@@ -59,7 +59,7 @@ def normalize_orders(body: Mapping[str, Any], view: Mapping[str, Any]
     if "standing" in body:
         out += standing_problems(body["standing"], view)
     if "transactions" in body:
-        out += _transactions(body["transactions"], view, me)
+        out += trades.order_problems(body["transactions"], view, me)
     if "keep" in body:
         out += keep_problems(body["keep"], list((view.get("you") or {}).get("drawn") or []),
                              keep_rules(view["pack"])[1])
@@ -67,28 +67,6 @@ def normalize_orders(body: Mapping[str, Any], view: Mapping[str, Any]
     if "keep" in orders:
         orders["keep"] = keep_choice(orders["keep"])
     return orders, out
-
-
-def _transactions(value: object, view: Mapping[str, Any], me: object) -> list[Problem]:
-    """``transactions:`` (T73-T76): in an action step the active player's, each with a
-    neighbour; in the agenda step anyone's; each half whole and within what he has."""
-    phase, table = view.get("phase"), view.get("table") or {}
-    if phase not in ("action", "agenda") or not isinstance(me, str):
-        return [Problem("section-not-now", "transactions", "transactions: are made in your "
-                        "action step or in the agenda step")]
-    if phase == "action" and table.get("turn") != me:
-        return [Problem("not-your-turn", "transactions", "transactions: are made in your own "
-                        "action step (the other half is a standing accept:)")]
-    seat = table["players"][me]
-    out = deals.entry_problems(value, "transactions", me, list(table["seats"]),
-                               {k: int(seat[k]) for k in deals.GOODS})
-    if phase == "action" and not out and isinstance(value, list):
-        near = deals.neighbours(Board.from_data(view["board"]), catalog(view), me)
-        out += [Problem("transaction-neighbour", f"transactions[{i}].with",
-                        f"{e['with']} is not your neighbour (a unit or planet in or next to "
-                        "a system with one of yours)")
-                for i, e in enumerate(value) if e["with"] not in near]
-    return out
 
 
 def _draft(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:

@@ -253,12 +253,30 @@ def home_planet(view: Mapping[str, Any], power: str) -> str | None:
     return planets[0] if planets else None
 
 
+def gift(view: Mapping[str, Any], power: str) -> list[str]:
+    """An agenda step's transaction, both halves: the first player in seat order who has a
+    trade good gives one to the next player (any pair may trade in the agenda step; both read
+    the goods on the public table, so both write the same deal)."""
+    table = view["table"]
+    seats = list(table["seats"])
+    rich = [p for p in seats if int(table["players"][p]["trade_goods"]) >= 1]
+    if not rich:
+        return []
+    giver = rich[0]
+    taker = seats[(seats.index(giver) + 1) % len(seats)]
+    return {giver: ["--with", taker, "--give", "tg=1"],
+            taker: ["--with", giver, "--get", "tg=1"]}.get(power, [])
+
+
 def flags(view: Mapping[str, Any], power: str, first: bool) -> list[str]:
     """The ``pbem orders ti4`` options for this player's step."""
     kind = view["phase"]
     out = list(STANDING[power]) if first else []
     if kind == "strategy":
         out += ["--draft", ",".join(DRAFTS[power])]
+        drawn = (view.get("you") or {}).get("drawn")
+        if drawn and power == "red":  # the secret kept: red keeps the second he drew
+            out += ["--keep", drawn[-1]]
         if int(view["round"]) == 2:
             out += LATER.get(power, [])
     elif kind == "action":
@@ -269,7 +287,7 @@ def flags(view: Mapping[str, Any], power: str, first: bool) -> list[str]:
     elif kind == "status":
         out += status(view, power)
     elif kind == "agenda":
-        out += agenda(view, power)
+        out += agenda(view, power) + gift(view, power)
     return out
 
 

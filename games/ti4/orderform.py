@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.protocol.orderfile import form_envelope
 
-from . import objectives
+from . import formdeals, objectives
 from .agenda import outcomes
 from .board import POOLS, Board
 from .galaxy import reach
@@ -303,7 +303,8 @@ def orders_lines(view: View) -> list[str]:
             "agenda": agenda_lines}.get(k)
     if body is None or not view.get("table"):
         return ["# Nothing to choose in this step: send the file as it is.", "orders: {}"]
-    return ["orders:", *_fit(body(view))]
+    extra = formdeals.keep_lines(view) + formdeals.transaction_lines(view)
+    return ["orders:", *_fit(body(view) + extra)]
 
 
 def _fit(lines: Sequence[str]) -> list[str]:
@@ -354,6 +355,12 @@ def receipt_lines(orders: Mapping[str, Any], view: View) -> list[str]:
                 for b in value.get("ballots") or []) + ".")
         elif key == "standing":
             out.append("Your standing answers, replaced whole.")
+        elif key == "keep":
+            out.append("Secret objective(s) kept: " + ", ".join(map(str, value)) + ".")
+        elif key == "transactions" and isinstance(value, list):
+            out += [f"Transaction with {h.get('with')}: give {h.get('give') or 'nothing'}, "
+                    f"get {h.get('get') or 'nothing'}." for h in value
+                    if isinstance(h, Mapping)]
         elif value not in (None, {}, []):
             out.append(f"{key}: {value}")
     return out or ["No orders: your standing answers and the defaults."]

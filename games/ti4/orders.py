@@ -16,17 +16,21 @@ from typing import Any
 
 from pbem.errors import Problem
 
-from . import actions, agenda, combat, effects, strategy, tactical
+from . import actions, agenda, combat, deals, effects, strategy, tactical, trades
 from .board import POOLS, Board
+from .keep import choice as keep_choice
+from .keep import keep_problems
+from .keep import rules as keep_rules
 from .setup import catalog, core
 from .view import table_of_view
 
-SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing")
+SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing", "transactions",
+            "keep")
 #: The section each window asks for.
 ASKED = {"strategy": "draft", "action": "action", "secondary": "secondary",
          "status": "status", "agenda": "agenda"}
 STATUS_KEYS = ("public", "secret", "resources", "influence", "pools")
-STANDING_KEYS = ("combat", "secondaries", "draft", "queued")
+STANDING_KEYS = ("combat", "secondaries", "draft", "queued", "accept")
 
 
 def _at(prefix: str, problems: list[Problem]) -> list[Problem]:
@@ -42,7 +46,7 @@ def normalize_orders(body: Mapping[str, Any], view: Mapping[str, Any]
         out.append(Problem("unknown-section", key, f"no section {key}: (the sections are "
                            f"{', '.join(SECTIONS)})"))
     asked = ASKED.get(str(view.get("phase")))
-    for key in SECTIONS[:-1]:
+    for key in ASKED.values():
         if key in body and key != asked:
             out.append(Problem("section-not-now", key, f"{key}: is not asked for now "
                                + (f"(this step takes {asked}:)" if asked
@@ -54,7 +58,14 @@ def normalize_orders(body: Mapping[str, Any], view: Mapping[str, Any]
         out += check(body[asked], view, me)
     if "standing" in body:
         out += standing_problems(body["standing"], view)
+    if "transactions" in body:
+        out += trades.order_problems(body["transactions"], view, me)
+    if "keep" in body:
+        out += keep_problems(body["keep"], list((view.get("you") or {}).get("drawn") or []),
+                             keep_rules(view["pack"])[1])
     orders = {k: copy.deepcopy(body[k]) for k in SECTIONS if k in body}
+    if "keep" in orders:
+        orders["keep"] = keep_choice(orders["keep"])
     return orders, out
 
 
@@ -327,10 +338,10 @@ def _agenda(value: object, view: Mapping[str, Any], me: str) -> list[Problem]:
 
 
 def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:
-    """A standing section: ``{combat, secondaries, draft, queued}``, each optional."""
+    """A standing section: ``{combat, secondaries, draft, queued, accept}``, each optional."""
     if not isinstance(value, Mapping):
         return [Problem("standing-shape", "standing", "standing: maps combat, secondaries, "
-                        "draft and queued")]
+                        "draft, queued and accept")]
     out = [Problem("unknown-field", f"standing.{k}", f"standing: has no {k}:")
            for k in sorted(set(map(str, value)) - set(STANDING_KEYS))]
     if value.get("combat") is not None:
@@ -358,6 +369,10 @@ def standing_problems(value: object, view: Mapping[str, Any]) -> list[Problem]:
                     out += answer_problems(answer, path, view, card)
     if value.get("draft") is not None:
         out += strategy.preference_problems(view["pack"], {"standing.draft": value["draft"]})
+    if value.get("accept") is not None:
+        me = view.get("viewer")
+        out += deals.entry_problems(value["accept"], "standing.accept", str(me),
+                                    list(view.get("powers") or ()), None)
     queued = value.get("queued")
     if queued is not None and (not isinstance(queued, list) or set(queued) - {"pass"}):
         out.append(Problem("standing-queued", "standing.queued", "queued: is [pass] or []"))

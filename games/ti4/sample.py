@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from . import agenda, orders
+from . import agenda, deals, orders
 from .board import Board, planet, space
 from .setup import catalog
 from .units import Catalog
@@ -43,6 +43,7 @@ def sample_orders(view: View, rng: random.Random) -> dict[str, Any] | None:
         body["status"] = _status(view, me, rng)
     elif phase == "agenda":
         body["agenda"] = _agenda(view, me, rng)
+    body.update(_deals(view, me, rng))
     if rng.random() < 0.15 and phase != "setup":
         body["standing"] = _standing(view, rng)
     return body if _ok(body, view) else {k: v for k, v in body.items() if k != "standing"}
@@ -226,4 +227,30 @@ def _standing(view: View, rng: random.Random) -> dict[str, Any]:
                               "default": "decline"}
     if rng.random() < 0.3:
         out["queued"] = ["pass"]
+    seats = list((view.get("table") or {}).get("seats") or [])
+    others = [p for p in seats if p != view.get("viewer")]
+    if others and rng.random() < 0.3:  # a standing accept of a gift of one trade good
+        out["accept"] = [{"with": rng.choice(others), "get": {"trade_goods": 1}}]
+    return out
+
+
+def _deals(view: View, me: str, rng: random.Random) -> dict[str, Any]:
+    """The secret kept after the deal (now and then not the first), and now and then a
+    transaction: a trade good given to a neighbour in an action step or to anyone in the
+    agenda step (RULES.md T77-T82)."""
+    out: dict[str, Any] = {}
+    drawn = (view.get("you") or {}).get("drawn")
+    if drawn and rng.random() < 0.5:
+        out["keep"] = [rng.choice(drawn)]
+    table = view.get("table") or {}
+    if view["phase"] not in ("action", "agenda") or not table or rng.random() >= 0.3:
+        return out
+    if int(table["players"][me]["trade_goods"]) < 1:
+        return out
+    if view["phase"] == "action":
+        others = deals.neighbours(Board.from_data(view["board"]), catalog(view), me)
+    else:
+        others = [p for p in table["seats"] if p != me]
+    if others:
+        out["transactions"] = [{"with": rng.choice(others), "give": {"trade_goods": 1}}]
     return out

@@ -92,6 +92,24 @@ def _said(e: Event) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _goods(g: object) -> str:
+    """``{"trade_goods": 2, "commodities": 1}`` -> ``2 trade goods and 1 commodity``."""
+    parts = []
+    for k, one, many in (("trade_goods", "trade good", "trade goods"),
+                         ("commodities", "commodity", "commodities")):
+        n = int((g or {}).get(k) or 0) if isinstance(g, Mapping) else 0
+        if n:
+            parts.append(f"{n} {one if n == 1 else many}")
+    return " and ".join(parts) or "nothing"
+
+
+def _transaction(e: Event) -> str:
+    a, b = who(e["player"]), who(e["with"])
+    when = " in the agenda phase" if e.get("kind") == "agenda" else ""
+    return (f"{a} and {b} make a transaction{when}: {a} gives {_goods(e['give'])} and gets "
+            f"{_goods(e['get'])} (commodities received become trade goods).")
+
+
 def _phase(e: Event) -> str:
     agendas = list(e.get("agendas") or [])
     return (f"Round {e['round']}: the {e['phase']} phase begins"
@@ -130,6 +148,13 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "secondary-open": lambda e: (f"{who(e['player'])} plays {e['card']}: the others may "
                                  "follow its secondary."),
     "game_over": lambda e: f"The game is over: {e['reason']}",
+    # the secret kept at set-up (games/ti4/keep.py), transactions (deals.py)
+    "secrets-drawn": lambda e: (f"You draw the secret objectives {', '.join(e['drawn'])}: "
+                                f"keep {e['kept']} of them (keep: in your next orders; "
+                                "silence keeps the first)."),
+    "secret-kept": _said,
+    "transaction": _transaction,
+    "transaction-failed": _said,
     # strategy phase
     "pick": _pick,
     "card-goods": lambda e: (f"Nobody took the {e['card']} card: it now holds "

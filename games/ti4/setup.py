@@ -97,7 +97,7 @@ def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
             "options": {"players": players, "rules_version": version},
             "pack": json.loads(json.dumps(data)),
             "phase": "setup", "turn": 1, "round": 0, "table": None, "board": None,
-            "standing": {p: {} for p in seats}, "pending": None, "conceded": [],
+            "standing": {p: {} for p in seats}, "pending": None, "conceded": [], "drawn": {},
             "salt": None, "result": None}
 
 

@@ -13,6 +13,10 @@
     pbem orders ti4 orders.yaml --view view.json --score-public o1-coin \\
         --resources drummond,gesk --pools 4/3/3
     pbem orders ti4 orders.yaml --view view.json --vote for:drummond --vote red:gesk --tie for
+    pbem orders ti4 orders.yaml --view view.json --with blue --give tg=2 --get commodities=1
+    pbem orders ti4 orders.yaml --view view.json --with red --give commodities=1 --get tg=2 \\
+        --accept
+    pbem orders ti4 orders.yaml --view view.json --keep s-tech
     pbem orders ti4 orders.yaml --view view.json --hits wing,sustain,frigate \\
         --retreat-at-most 1 --retreat-to S08 --standing-follow command --standing-default \\
         decline --standing-draft warfare,command --queue-pass
@@ -35,10 +39,11 @@ from typing import Any
 from pbem.errors import Problem
 from pbem.game.tool import Edit, OrderCommand, OrderInput, Orders, Start, Tool, arg
 
-from . import toolflags
+from . import tooldeals, toolflags
 from .toolflags import InOrder
 
-SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing")
+SECTIONS = ("draft", "action", "secondary", "status", "agenda", "standing", "transactions",
+            "keep")
 #: The section each window asks for (STATE.md, "The windows").
 WINDOW_SECTION = {"strategy": "draft", "action": "action", "secondary": "secondary",
                   "status": "status", "agenda": "agenda"}
@@ -48,6 +53,8 @@ HINT = ("# To write your orders: pbem orders ti4 FILE --view view.json and, for 
         "#   secondary: --follow [--choice ...] | --decline     status: --score-public OID\n"
         "#   --score-secret OID --pools T/F/S     agenda: --vote OUTCOME:PLANET,... --tie OUTCOME\n"
         "#   at any time: --hits ... --retreat-at-most N --standing-follow CARD --queue-pass\n"
+        "#   transactions: --with POWER --give tg=N --get commodities=N [--accept]\n"
+        "#   after the deal: --keep OBJECTIVE\n"
         "#   (pbem orders ti4 --help explains each)\n")
 
 
@@ -66,7 +73,7 @@ def body(orders: Mapping[str, Any], args: argparse.Namespace,
         mine = (view.get("you") or {}).get("standing")
         if mine:
             start["standing"] = dict(mine)
-    written = toolflags.sections(start, args, ground_unit(view))
+    written = tooldeals.sections(toolflags.sections(start, args, ground_unit(view)), args)
     if "standing" not in orders and written.get("standing") == start.get("standing"):
         written.pop("standing", None)   # not named by a flag: the file stays as it was
     return written
@@ -183,6 +190,7 @@ ARGUMENTS = [
     arg("--queue-pass", action="store_true",
           help="standing: pass for me whenever my turn comes and I may pass"),
     arg("--no-queue", action="store_true", help="standing: drop the queued pass"),
+    *tooldeals.ARGUMENTS,
 ]
 
 TI4 = OrderCommand(

@@ -18,7 +18,7 @@ from typing import Any
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Window
 
-from . import actions, agenda, setup, status, strategy
+from . import actions, agenda, keep, setup, status, strategy, trades
 from .step import Step
 from .table import Table, initiative
 
@@ -126,17 +126,21 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
         if isinstance(body.get("standing"), Mapping):
             set_standing(s, p, body["standing"])
     phase = state["phase"]
+    opened = window(state)
+    keep.settle_due(s, orders, opened.due if opened is not None else ())
     if phase == "setup":
         s.st["phase"] = "deal"
     elif phase == "deal":
         s.events += setup.deal(s.st, s.chance)
         s.table, s.board = setup.table_of(s.st), setup.board_of(s.st)
+        keep.dealt(s)
         s.phase("strategy")
     elif phase == "strategy":
         draft(s, orders)
     elif phase == "action":
         player = s.t.turn
         assert player is not None
+        trades.action(s, player, orders)
         action = (orders.get(player) or {}).get("action")
         take_action(s, player, action if isinstance(action, Mapping) else None)
     elif phase == "secondary":
@@ -144,6 +148,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, Any],
     elif phase == "status":
         status_phase(s, orders)
     elif phase == "agenda":
+        trades.agenda(s, orders)
         agenda_step(s, orders)
     return s.done()
 

@@ -4,7 +4,8 @@ view").
 Public: the pack, the whole board (no fog of war in v1), the table's seats, factions, speaker,
 VP, trade goods, commodities, strategy cards, technologies, objectives revealed and scored, laws,
 the pending strategic action, and, in the agenda phase, the two agendas voted on. Private to
-its owner: his unscored secret objectives and his standing answers. Nobody but the referee: the
+its owner: his unscored secret objectives, the secrets he drew at the deal until he keeps
+some (``you.drawn``) and his standing answers. Nobody but the referee: the
 order of the three decks (the unrevealed public objectives, the secrets, the agendas) and the
 salt.
 """
@@ -67,6 +68,9 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
         mine = (table or {}).get("players", {}).get(power, {})
         out["you"] = {"standing": copy.deepcopy(state["standing"].get(power) or {}),
                       "secrets": list(mine.get("secrets", []))}
+        drawn = (state.get("drawn") or {}).get(power)
+        if drawn:  # the secrets he drew at the deal, until he keeps some (keep.py)
+            out["you"]["drawn"] = list(drawn)
     return out
 
 
@@ -118,5 +122,7 @@ def variations(state: Mapping[str, Any], power: str) -> list[tuple[dict[str, Any
     answers["combat"] = {"hits": ["sustain"], "retreat": {"at_most": 7}} \
         if answers.get("combat") is None else None
     mine["standing"][power] = answers
+    if (mine.get("drawn") or {}).get(power):  # the hand he drew, in another order
+        mine["drawn"] = {**mine["drawn"], power: list(reversed(mine["drawn"][power]))}
     out.append((mine, (power,)))
     return out

@@ -4,7 +4,8 @@ new``, the body put in the file: ti4 has no player's tool yet, ``pbem orders sig
 vault) and mails them through ``pbem ingest --stdin``; the referee's ``pbem run`` after each
 round of mails.
 
-The players play a short, scripted game: ranked drafts, each strategic action with no choices,
+The players play a short, scripted game: ranked drafts (red keeping the second secret objective
+he drew, the others silent, so keeping the first), each strategic action with no choices,
 one tactical action a round when the sample finds one, a pass once the cards are played; blue
 mails a standing file (``turn: standing``) that declines every secondary and queues his pass, so
 his secondaries and passes take no window. ``play`` returns, for every step, the mails the
@@ -57,7 +58,11 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if phase == "strategy":
         cards = sorted(view["pack"]["strategy_cards"],
                        key=lambda c: view["pack"]["strategy_cards"][c]["initiative"])
-        return {"draft": cards[::-1] if me == "red" else cards[1:]}
+        body: dict[str, Any] = {"draft": cards[::-1] if me == "red" else cards[1:]}
+        drawn = (view.get("you") or {}).get("drawn")
+        if drawn and me == "red":  # red keeps the second secret he drew; the others are silent
+            body["keep"] = [drawn[-1]]
+        return body
     if phase == "action":
         seat = view["table"]["players"][me]
         unused = [c for c in seat["cards"] if c not in seat["used"]]

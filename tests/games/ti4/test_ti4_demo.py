@@ -29,7 +29,15 @@ def test_the_ti4_demo_plays_two_rounds_with_agendas_by_email_and_the_audit_passe
     events = [e for x in entries if x["kind"] == "resolve" for e in x["body"]["events"]]
     kinds = {e["type"] for e in events}
     assert {"pick", "strategic", "secondary", "move", "control", "custodians", "space-combat",
-            "roll", "vote", "agenda", "resolved"} <= kinds, kinds
+            "roll", "vote", "agenda", "resolved", "secret-kept", "transaction"} <= kinds, kinds
+    # by signed mail: red kept the second secret he drew (told to him alone), and an agenda
+    # step's transaction was made from both players' halves, in public
+    kept = {e["player"]: e for e in events if e["type"] == "secret-kept"}
+    assert kept["red"]["_visible_to"] == ["red"]
+    drew = next(e for e in events if e["type"] == "secrets-drawn" and e["player"] == "red")
+    assert kept["red"]["kept"] == drew["drawn"][-1:]
+    assert not [e for e in events if e["type"] == "transaction-failed"]
+    assert all("_visible_to" not in e for e in events if e["type"] == "transaction")
     phases = [(e["round"], e["phase"]) for e in events if e["type"] == "phase"]
     for r in (1, 2):
         assert (r, "status") in phases and (r, "agenda") in phases, phases

@@ -72,6 +72,21 @@ def test_a_standing_file_declines_secondaries_and_passes_without_a_window(
     assert "blue" not in follows
 
 
+def test_secret_kept_by_choice_by_mail(game: tuple[Played, Path]) -> None:
+    """After the deal each player's view.json shows the two secrets he drew; red's signed
+    keep: chose the second, the silent players keep their first; each is told alone."""
+    played, _ = game
+    dealt = next(s.state for s in played.steps if s.kind == "deal")
+    drawn = dealt["drawn"]
+    assert all(len(h) == 2 for h in drawn.values())
+    after = next(s.state for s in played.steps if s.kind == "strategy")
+    assert after["drawn"] == {}
+    held = {p: seat["secrets"] for p, seat in after["table"]["players"].items()}
+    assert held["red"][0] == drawn["red"][1] and held["blue"][0] == drawn["blue"][0]
+    kept = _events(played, "secret-kept")
+    assert sorted(e["_visible_to"][0] for e in kept) == ["blue", "green", "red"]
+
+
 def test_silence_in_a_secondary_step_is_a_decline_not_a_missed_turn(
         game: tuple[Played, Path]) -> None:
     """red never answers a secondary: at the deadline he declines (the step is marked

@@ -56,9 +56,10 @@ def _reader(raw: bytes) -> str:
 
 
 def unscored(state: dict[str, Any], power: str) -> list[str]:
-    """The secret objectives ``power`` holds unscored (none before the deal)."""
+    """The secret objectives ``power`` holds unscored (none before the deal), and those he
+    drew at the deal until he has kept some (which one he keeps is his alone)."""
     return list(((state.get("table") or {}).get("players") or {}).get(power, {})
-                .get("secrets", []))
+                .get("secrets", [])) + list((state.get("drawn") or {}).get(power) or [])
 
 
 def shown_to(view: dict[str, Any], power: str | None) -> list[str]:
@@ -105,7 +106,8 @@ def test_no_view_or_visible_event_shows_another_power_s_secrets(game: Played) ->
         for power in game.host.powers:
             view = plugin.view(state, power)
             assert shown_to(view, power) == []
-            assert view["you"]["secrets"] == unscored(state, power)
+            assert view["you"]["secrets"] + view["you"].get("drawn", []) \
+                == unscored(state, power)
             seen = plugin.view_events(events, power)
             others = [s for q in game.host.powers if q != power
                       for s in plugin.secrets(state, q)]

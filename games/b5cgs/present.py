@@ -15,14 +15,12 @@ threats, sentences, orderform.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 import textwrap
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.game.base import Presenter
+from pbem.game.shared import SharedParts
 
 from . import hexmap_svg, hexmap_text, mapmodel, orderform, sentences, threats
 from .setup import FLEETS_BEFORE_PLAY, rules_version
@@ -143,22 +141,10 @@ def public_part(view: Mapping[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in view.items() if k != "you"}, "viewer": None}
 
 
-#: The shared part of recent reports, by the digest of what it was made from (the public
-#: view and the events): one resolution's readers see the same map and events, so the map is
-#: drawn once per resolution, not once per reader and twice more for the game master.
-_MADE: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
-_KEEP = 8
-#: The public view, the events and the digest of the last call: the readers of one resolution
-#: come one after another, and comparing (their views share the board and the pack: view.py)
-#: costs a fraction of the digest. Equal data built in another order would share an entry
-#: here where the digest would not; the views of one state are built in one order.
-_LAST_KEY: list[Any] = []
-
-
-def _digest(*parts: Any) -> bytes:
-    """The digest of plain data: equal digests, equal data (pickle's bytes say every key,
-    value and type in order; data equal but built in another order only misses the cache)."""
-    return hashlib.sha256(pickle.dumps(parts, pickle.HIGHEST_PROTOCOL)).digest()
+#: The shared part of recent reports (pbem.game.shared): one resolution's readers see the same
+#: map and events, so the map is drawn once per resolution, not once per reader and twice more
+#: for the game master.
+_SHARED: SharedParts[dict[str, Any]] = SharedParts()
 
 
 def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -169,16 +155,10 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
     the events they may see are the same."""
     public = public_part(view)
     events = list(events)
-    last = _LAST_KEY
-    if last and last[0] == public and last[1] == events:
-        key = last[2]  # the same public view and events as the last reader's: no digest
-    else:
-        key = _digest(public, events)
-        _LAST_KEY[:] = [public, events, key]
-    made = _MADE.get(key)
-    if made is None:
+
+    def make() -> dict[str, Any]:
         drawn = board(public, events)
-        made = {"events": [sentences.sentence(e, public) for e in events
+        return {"events": [sentences.sentence(e, public) for e in events
                            if e.get("type") not in ("roll", "chance")],
                 "rolls": rolls(events, public), "map": drawn["text"],
                 # the text map as one block: the same for every reader, joined once
@@ -190,12 +170,7 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
                 # every power's banks as the public view has them (no row is "you"): what
                 # _board.txt shows, drawn once for every reader (``common``)
                 "banks": banks(public)}
-        _MADE[key] = made
-        while len(_MADE) > _KEEP:
-            _MADE.popitem(last=False)
-    else:
-        _MADE.move_to_end(key)
-    return made
+    return _SHARED.get((public, events), make)
 
 
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

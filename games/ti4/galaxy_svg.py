@@ -18,14 +18,13 @@ own pieces: classes ``dot p-POWER`` and ``name p-POWER``).
 
 from __future__ import annotations
 
-import hashlib
 import math
-import pickle
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup, escape
+
+from pbem.game.shared import SharedParts
 
 from .galaxy_cells import (
     ANOMALY_WORDS,
@@ -217,10 +216,9 @@ def build(view: Mapping[str, Any]) -> dict[str, Any]:
             "systems": len(all_cells)}
 
 
-#: Recent drawings by the digest of what they were made from: one resolution's readers (and
-#: the game master) share one, so the map is drawn once per resolution.
-_MADE: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
-_KEEP = 8
+#: Recent drawings (pbem.game.shared): one resolution's readers (and the game master) share
+#: one, so the map is drawn once per resolution.
+_DRAWN: SharedParts[dict[str, Any]] = SharedParts()
 
 
 def public_parts(view: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -232,15 +230,7 @@ def public_parts(view: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def drawing(view: Mapping[str, Any]) -> dict[str, Any]:
     """``build``'s drawing, the same object for every view with equal public parts."""
-    key = hashlib.sha256(pickle.dumps(public_parts(view), pickle.HIGHEST_PROTOCOL)).digest()
-    made = _MADE.get(key)
-    if made is None:
-        made = _MADE[key] = build(view)
-        while len(_MADE) > _KEEP:
-            _MADE.popitem(last=False)
-    else:
-        _MADE.move_to_end(key)
-    return made
+    return _DRAWN.get(public_parts(view), lambda: build(view))
 
 
 def document(drawing_: Mapping[str, Any], title: str, css: str = "") -> str:

@@ -16,14 +16,12 @@ sentences (events and dice), orderform (the form and receipts).
 
 from __future__ import annotations
 
-import hashlib
-import pickle
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.game.base import Presenter
 from pbem.game.events import visible_to
+from pbem.game.shared import SharedParts
 
 from . import galaxy_svg, galaxy_text, orderform, sentences, traits
 from .galaxy_cells import colours, factions, names, seats
@@ -153,10 +151,8 @@ def _table(view: View) -> dict[str, Any]:
                         for a in view.get("agendas") or []]}
 
 
-#: The common part of recent reports by the digest of what it was made from (the public
-#: view and the public events): one resolution's readers share one.
-_MADE: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
-_KEEP = 8
+#: The common part of recent reports (pbem.game.shared): one resolution's readers share one.
+_SHARED: SharedParts[dict[str, Any]] = SharedParts()
 
 
 def _public_events(events: Sequence[Event]) -> list[Event]:
@@ -168,23 +164,17 @@ def common(view: View, events: Sequence[Event]) -> dict[str, Any]:
     the public events only, once for equal inputs."""
     public = public_view(view)
     seen = _public_events(events)
-    key = hashlib.sha256(pickle.dumps((public, seen), pickle.HIGHEST_PROTOCOL)).digest()
-    made = _MADE.get(key)
-    if made is None:
+
+    def make() -> dict[str, Any]:
         text = galaxy_text.render(public)
         window = public.get("window") or None
-        made = {"events": sentences.told(seen), "rolls": sentences.rolls(seen),
+        return {"events": sentences.told(seen), "rolls": sentences.rolls(seen),
                 "map": text, "map_block": "\n".join(text),
                 "table": _table(public), "round": public.get("round"),
                 "phase": public.get("phase"), "window": window,
                 "pending": public.get("pending"), "result": public.get("result"),
                 "colours": colours(public), "names": names(public)}
-        _MADE[key] = made
-        while len(_MADE) > _KEEP:
-            _MADE.popitem(last=False)
-    else:
-        _MADE.move_to_end(key)
-    return made
+    return _SHARED.get((public, seen), make)
 
 
 def told_to(me: str, events: Sequence[Event]) -> list[str]:

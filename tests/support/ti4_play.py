@@ -17,6 +17,21 @@ PLUGIN = registry.load("ti4")
 State = dict[str, Any]
 
 
+def resolve_step(state: State, orders: Mapping[str, Any] | None = None, key: bytes = b"t" * 32,
+                 *, defaults: bool = True) -> Any:
+    """The plugin's resolution of ``state``'s open step (a copy: the state is untouched) with
+    ``orders`` and, with ``defaults``, the game's default orders for every other due power;
+    the chance is step k's for the due powers and ``key``."""
+    window = PLUGIN.window(state)
+    assert window is not None
+    given = dict(orders or {})
+    if defaults:
+        for p in window.due:
+            given.setdefault(p, PLUGIN.default_orders(state, p))
+    return PLUGIN.resolve(json.loads(json.dumps(state)), given,
+                          real_chance(int(state["turn"]), list(window.due), key))
+
+
 def random_orders(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """A random legal order body for the viewer ({} when he is not due)."""
     return PLUGIN.sample_orders(view, rng) or {}

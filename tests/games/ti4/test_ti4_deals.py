@@ -8,7 +8,6 @@ objectives and keeps 1"."""
 from __future__ import annotations
 
 import argparse
-import copy
 from typing import Any
 
 import pytest
@@ -16,8 +15,7 @@ import yaml
 
 from games.ti4 import deals, orderform, sentences, setup, tool
 from pbem.errors import UsageError
-from tests.support.conformance import real_chance
-from tests.support.ti4_play import PLUGIN
+from tests.support.ti4_play import PLUGIN, resolve_step
 
 State = dict[str, Any]
 KEY = b"d" * 32
@@ -25,13 +23,7 @@ KEY = b"d" * 32
 
 def resolve(state: State, orders: dict[str, Any] | None = None
             ) -> tuple[State, list[dict[str, Any]]]:
-    window = PLUGIN.window(state)
-    assert window is not None
-    given = dict(orders or {})
-    for p in window.due:
-        given.setdefault(p, PLUGIN.default_orders(state, p))
-    r = PLUGIN.resolve(copy.deepcopy(state), given,
-                       real_chance(state["turn"], list(window.due), KEY))
+    r = resolve_step(state, orders, KEY)
     return r.state, r.events
 
 

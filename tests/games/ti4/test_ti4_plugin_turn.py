@@ -10,27 +10,18 @@ from typing import Any
 
 import pytest
 
-from tests.support.conformance import real_chance
-from tests.support.ti4_play import PLUGIN
+from tests.support.ti4_play import PLUGIN, resolve_step
 
 State = dict[str, Any]
 KEY = b"t" * 32
 
 
 def step(state: State, orders: dict[str, Any] | None = None) -> State:
-    window = PLUGIN.window(state)
-    assert window is not None
-    given = dict(orders or {})
-    for p in window.due:
-        given.setdefault(p, PLUGIN.default_orders(state, p))
-    return PLUGIN.resolve(state, given, real_chance(state["turn"], list(window.due), KEY)).state
+    return resolve_step(state, orders, KEY).state
 
 
 def events(state: State, orders: dict[str, Any]) -> list[dict[str, Any]]:
-    window = PLUGIN.window(state)
-    assert window is not None
-    return PLUGIN.resolve(state, orders, real_chance(state["turn"], list(window.due),
-                                                     KEY)).events
+    return resolve_step(state, orders, KEY, defaults=False).events
 
 
 def dealt(variant: str = "small-3") -> State:

@@ -17,8 +17,7 @@ from games.ti4 import tool
 from pbem import canonical
 from pbem.cli.main import main as pbem_main
 from pbem.errors import UsageError
-from tests.support.conformance import real_chance
-from tests.support.ti4_play import PLUGIN
+from tests.support.ti4_play import PLUGIN, resolve_step
 
 State = dict[str, Any]
 INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"
@@ -199,13 +198,7 @@ def action_state() -> tuple[State, str]:
 
 
 def step(state: State, orders: dict[str, Any] | None = None) -> State:
-    window = PLUGIN.window(state)
-    assert window is not None
-    given = dict(orders or {})
-    for p in window.due:
-        given.setdefault(p, PLUGIN.default_orders(state, p))
-    return PLUGIN.resolve(state, given, real_chance(state["turn"], list(window.due),
-                                                    b"k" * 32)).state
+    return resolve_step(state, orders, b"k" * 32).state
 
 
 def view_file(tmp_path: Path, state: State, power: str) -> tuple[dict[str, Any], Path]:

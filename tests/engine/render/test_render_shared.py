@@ -8,6 +8,8 @@ reader."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -18,7 +20,9 @@ from pbem.store import replay
 from tests.support.pbem_host import Host, at
 
 
-def test_the_map_from_a_shared_star_field_is_the_map_drawn_whole(tmp_path):
+def _departed(tmp_path: Path) -> tuple[Host, Any, dict[str, Any]]:
+    """A 4000 A.D. game whose first turn every power played with a departure: the host, the
+    plugin and the state after it."""
     host = Host(tmp_path)
     for power in host.powers:
         body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
@@ -26,7 +30,11 @@ def test_the_map_from_a_shared_star_field_is_the_map_drawn_whole(tmp_path):
         assert host.submit(power, body, at(1)).verdict == "accepted"
     assert host.run(at(2))[0].status == "resolved"
     plugin = registry.load("4000ad")
-    state = replay.load_state(plugin, host.game()).state
+    return host, plugin, replay.load_state(plugin, host.game()).state
+
+
+def test_the_map_from_a_shared_star_field_is_the_map_drawn_whole(tmp_path):
+    host, plugin, state = _departed(tmp_path)
     renderer = mails.Renderer("4000ad")
     pres = mails.presenter(plugin)
     readers = [[p] for p in host.powers] + [host.powers[:2], []]
@@ -64,14 +72,7 @@ def test_the_html_star_field_is_drawn_once_and_marked_per_reader(tmp_path):
     once per star field for every reader and the summary; each reader's report resolves its
     marks: bold on the reader's own stars, on no other, and no mark character is left in any
     mail."""
-    host = Host(tmp_path)
-    for power in host.powers:
-        body = {"depart": host.depart(power, host.state()["powers"][power]["home"], 3,
-                                      "Hamal" if power == "algol" else "Vega")}
-        assert host.submit(power, body, at(1)).verdict == "accepted"
-    assert host.run(at(2))[0].status == "resolved"
-    plugin = registry.load("4000ad")
-    state = replay.load_state(plugin, host.game()).state
+    host, plugin, state = _departed(tmp_path)
     renderer = mails.Renderer("4000ad")
     game = {"game_id": "g", "title": "G", "deadline": None, "checkpoint": None, "missed": {},
             "instance": "0" * 32}

@@ -49,12 +49,6 @@ class Played:
     exports: list[tuple[list[str], bytes]] = field(default_factory=list)
 
 
-def _sent(host: Host) -> dict[str, bytes]:
-    folder = host.root / "sent-mail"
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.eml"))} if folder.exists() \
-        else {}
-
-
 def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | None = None
          ) -> Played:
     """The set-up step and ``turns`` player turns, then the game master ends the game. With
@@ -67,7 +61,7 @@ def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | Non
     played = Played(host, players, steps, tmp)
 
     def record() -> None:
-        new = {k: v for k, v in _sent(host).items() if k not in seen}
+        new = {k: v for k, v in host.sent_files().items() if k not in seen}
         seen.update(new)
         state = host.state()
         players_only = [v for v in new.values() if b"To: gm@" not in v]

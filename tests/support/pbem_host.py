@@ -96,11 +96,16 @@ class Host:
     def entries(self, kind: str | None = None) -> list[Any]:
         return [e for e in self.game().log.entries if kind is None or e.kind == kind]
 
+    def sent_files(self) -> dict[str, bytes]:
+        """Every mail the file transport has delivered so far, by file name, in name order."""
+        folder = self.root / "sent-mail"
+        return {p.name: p.read_bytes() for p in sorted(folder.glob("*.eml"))} \
+            if folder.exists() else {}
+
     def sent(self, to: str | None = None) -> list[email.message.EmailMessage]:
         out = []
-        folder = self.root / "sent-mail"
-        for path in sorted(folder.glob("*.eml")) if folder.exists() else []:
-            msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        for raw in self.sent_files().values():
+            msg = email.message_from_bytes(raw, policy=policy.default)
             if to is None or to in str(msg["To"]):
                 out.append(msg)
         return out

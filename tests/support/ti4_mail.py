@@ -79,12 +79,6 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {}
 
 
-def _sent(host: Host) -> dict[str, bytes]:
-    folder = host.root / "sent-mail"
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.eml"))} if folder.exists() \
-        else {}
-
-
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
          limit: int = 40, export_at: int | None = None, seed: int = 7,
          silent: str | None = None) -> Played:
@@ -99,7 +93,7 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
     played = Played(host, players, [])
 
     def record(kind: str) -> None:
-        new = {k: v for k, v in _sent(host).items() if k not in seen}
+        new = {k: v for k, v in host.sent_files().items() if k not in seen}
         seen.update(new)
         state = host.state()
         secrets = {p: host.plugin.secrets(state, p) for p in host.powers}

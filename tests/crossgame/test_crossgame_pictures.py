@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import email
 import re
-import subprocess
-import sys
 from email import policy
 from html import unescape
 from pathlib import Path
@@ -32,6 +30,7 @@ from pbem.archive.hooks import hooks_for
 from pbem.cli.demo import games_with_demos
 from pbem.game import registry
 from tests.support.browser import chromium, url_of
+from tests.support.demos import run_demo
 
 GAMES = games_with_demos()
 GENERIC_EVENT = re.compile(r"<li>[a-z_]+: [a-z_]+=")
@@ -41,13 +40,8 @@ _PLAYED: dict[str, tuple[Path, Path]] = {}
 def played(game: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the export of the demo's finished game, the last report mail), one demo per game."""
     if game not in _PLAYED:
-        where = tmp_path_factory.mktemp(f"demo-{game}")
-        done = subprocess.run([sys.executable, "-m", "pbem.cli.demo", game], cwd=where,
-                              capture_output=True, text=True, timeout=600, check=False)
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-        _game, log_line, report = done.stdout.strip().splitlines()[-3:]
-        log = log_line.removeprefix("log: ")
-        _PLAYED[game] = (Path(log), Path(report[8:].split(" (")[0]))
+        done = run_demo(game, tmp_path_factory.mktemp(f"demo-{game}"))
+        _PLAYED[game] = (done.log, done.report)
     return _PLAYED[game]
 
 

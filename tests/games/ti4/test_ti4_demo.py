@@ -9,24 +9,15 @@ GAME=ti4`` runs) loads the game and calls it."""
 
 from __future__ import annotations
 
-import email
-import json
-import subprocess
-import sys
-from email import policy
 from pathlib import Path
+
+from tests.support.demos import run_demo
 
 
 def test_the_ti4_demo_plays_two_rounds_with_agendas_by_email_and_the_audit_passes(
         tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "pbem.cli.demo", "ti4"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=900, check=False)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "audit passed" in done.stdout
-    game, log, report = done.stdout.strip().splitlines()[-3:]
-    assert game.startswith("game: ") and log.startswith("log: ") and report.startswith("report: ")
-    entries = [json.loads(x) for x in (Path(game[6:]) / "log.jsonl").read_text().splitlines()]
-    events = [e for x in entries if x["kind"] == "resolve" for e in x["body"]["events"]]
+    done = run_demo("ti4", tmp_path, timeout=900)
+    events = done.events()
     kinds = {e["type"] for e in events}
     assert {"pick", "strategic", "secondary", "move", "control", "custodians", "space-combat",
             "roll", "vote", "agenda", "resolved", "secret-kept", "transaction"} <= kinds, kinds
@@ -42,13 +33,12 @@ def test_the_ti4_demo_plays_two_rounds_with_agendas_by_email_and_the_audit_passe
     for r in (1, 2):
         assert (r, "status") in phases and (r, "agenda") in phases, phases
     assert not [e for e in events if e["type"] == "refused"], "a scripted order was refused"
-    assert Path(log[5:]).stat().st_size > 0
-    mail = Path(report.removeprefix("report: ").split(" (")[0])
-    msg = email.message_from_bytes(mail.read_bytes(), policy=policy.default)
+    assert done.log.stat().st_size > 0
+    msg = done.report_mail()
     assert "report" in str(msg["Subject"]).lower()
     body = msg.get_body(("plain",))
     assert body is not None and body.get_content().strip()
-    lines = done.stdout.splitlines()
+    lines = done.lines
     for power in ("red", "blue", "green", "yellow"):
         assert any(ln.startswith(f"{power}$ pbem orders sign ") for ln in lines)
         assert any(ln.startswith(f"{power}$ pbem orders ti4 ") for ln in lines)

@@ -2,38 +2,32 @@
 pbem.game.plugin: rules, presenter, player's tool).
 
 ``resolve`` draws the tactical actions' dice from ``chance.public`` and the deal's shuffles
-from ``chance.secret`` (setup.py, turn.py). The presenter and the player's tool are
-``present.PRESENTER`` and ``tool.TOOL`` once those modules exist; until then the engine's
-default presenter and no tool (``_part``).
+from ``chance.secret`` (setup.py, turn.py). The presenter is ``present.PRESENTER`` (the galaxy
+map, the position, the order form), the player's tool ``tool.TOOL`` (``pbem orders ti4``).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.base import Game, Presenter, lazy_part
+from pbem.game.base import Game, lazy_part
 from pbem.game.chance import Chance
 from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 
 from . import orders, pack, sample, setup, turn, view
 
 
-def _part(module: str, name: str, default: Any) -> Any:
-    """``module.name`` imported when first used, if the module exists; else ``default``."""
-    found = importlib.util.find_spec(f"{__package__}.{module}")
-    return default if found is None else lazy_part(f"{__package__}.{module}", name)
-
-
 class TI4(Game):
     id = "ti4"
     title = "Twilight Imperium (stand-in)"
-    presenter = _part("present", "PRESENTER", Presenter())
-    tool = _part("tool", "TOOL", None)
-    archive = lazy_part(f"{__package__}.archive")  # the archive's hooks (ti4face)
+    # The presenter, the player's tool and the archive hooks, imported when first used: judging
+    # an order mail needs none of them (pbem.game.base.lazy_part).
+    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
+    tool = lazy_part(f"{__package__}.tool", "TOOL")
+    archive = lazy_part(f"{__package__}.archive")
     counted = {"rounds": ("phase",), "actions": ("activate", "strategic", "pass"),
                "votes": ("vote",)}
     rules_version = setup.RULES_VERSION  # pbem.game.versions

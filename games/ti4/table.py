@@ -9,7 +9,7 @@ the laws in play; whether the Custodians are taken; and the winner. Command-toke
 the board (``board.POOLS``), not here.
 
 Hidden here and nowhere in a view: the decks' order and each player's unscored secrets (the
-per-player view is the plugin's, not built yet).
+per-player view, ``view.py``, shows decks as counts and another's secrets as a count).
 """
 
 from __future__ import annotations

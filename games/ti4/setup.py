@@ -147,7 +147,9 @@ def _catalog(pk: Mapping[str, Any], layout: str, homes: tuple[str, ...],
     again for an equal pack (the same object, or a copy of it: every step's state has one)."""
     key = (layout, homes, factions, ups)
     kept = _CATALOGS.get(key)
-    if kept is None or (kept[0] is not pk and kept[0] != pk):
+    if kept is not None and kept[0] is not pk and kept[0] == pk:
+        kept = _CATALOGS[key] = (pk, kept[1])  # this copy of the pack from now on: no compare
+    if kept is None or kept[0] is not pk:
         if len(_CATALOGS) > 64:
             _CATALOGS.clear()
         upgrades = {p: traits.unit_fields(pk, f, [t for q, t in ups if q == p])

@@ -64,6 +64,7 @@ from pbem.host.duelist import RunStatus
 from pbem.mail.compose import Wire
 from pbem.mail.inbox import Inbox
 from pbem.mail.outbox import Outbox
+from pbem.mail.outbox_batch import PreparedBatch
 from pbem.mail.transports import Transport
 from pbem.protocol import orderdoc
 from pbem.protocol.keys import PrivateKey
@@ -178,6 +179,10 @@ class _Visit:
     #: (state before, state after, its log entry)
     pending: tuple[GameState, GameState, Entry] | None = None
     mails: list[tuple[str, Wire]] = field(default_factory=list)  # the pending one's, rendered
+    #: the pending one's mail batch, written and not queued (None: its key is queued already)
+    batch: PreparedBatch | None = None
+    #: what went wrong rendering or writing the pending mail: reported after the log commit
+    unqueued: Exception | None = None
     failed: bool = False
 
 
@@ -185,21 +190,25 @@ def run_games(paths: Sequence[Path], now: datetime, transport: Transport | None
               ) -> list[GameRun]:
     """Visit these games together, one durable barrier per phase across them
     (docs/operations.md, "One barrier per phase"): each game is locked, read and its due turn
-    resolved with the resolve entry staged in memory; then every game's log is written and
-    fsynced at once (the commit point of each resolution) and its state cache written; then
-    every game's mail is rendered, and queued in its outbox at once; then each game's outbox
-    is delivered; then the locks are released. A game whose phase fails is reported with its
+    resolved with the resolve entry staged in memory, its mail rendered and written to a
+    temporary batch file; then every game's log is written and fsynced (the commit point of
+    each resolution) and every batch file fsynced, all at once, and each state cache written;
+    then every game's batch is queued in its outbox at once; then each game's outbox is
+    delivered; then the locks are released. A game whose phase fails is reported with its
     error and takes no later phase (what it made durable stays; the next run goes on)."""
     visits = [_open(path, now) for path in paths]
     live = [v for v in visits if isinstance(v, _Visit)]
     try:
         for v in live:
             _phase(v, lambda v: _visit_locked(v, now))
-        syncs.each(lambda v: _phase(v, _commit_log), [v for v in live if v.pending])
-        for v in live:
-            if v.pending:
-                _phase(v, _render_pending)
-        syncs.each(lambda v: _phase(v, _queue_pending), [v for v in live if v.mails])
+        staged = [v for v in live if v.pending and not v.failed]
+        for v in staged:
+            _prepare_pending(v)
+        _barrier(staged)
+        for v in staged:
+            if v.unqueued is not None:
+                _phase(v, _unqueued)
+        syncs.each(lambda v: _phase(v, _queue_pending), [v for v in staged if v.pending])
         if transport is not None:
             for v in live:
                 _phase(v, lambda v: _deliver(v, transport, now))
@@ -207,6 +216,8 @@ def run_games(paths: Sequence[Path], now: datetime, transport: Transport | None
             _phase(v, lambda v: _noted(v, now))
     finally:
         for v in live:
+            if v.batch is not None:  # a game that failed before queueing it: nothing queued
+                v.batch.discard()
             v.lock.release()
     return [v.run if isinstance(v, _Visit) else v for v in visits]
 
@@ -411,9 +422,7 @@ def _run_locked(v: _Visit, now: datetime) -> tuple[GameDir, str | None] | None:
                                                      waiting))
             return game, None
         if v.pending is not None:  # the visit's previous resolution: committed and mailed first
-            _commit_log(v)
-            _render_pending(v)
-            _queue_pending(v)
+            _flush_pending(v)
         state = _resolve(v, state, standing)
         run.status = RunStatus.RESOLVED
     return game, to_iso(now)
@@ -524,6 +533,63 @@ def _resolve(v: _Visit, state: GameState, standing: dict[str, LogBody]) -> GameS
     return after
 
 
+def _prepare_pending(v: _Visit) -> None:
+    """The pending resolution's mail rendered (from the staged state: nothing of it is read
+    from disk) and written to its outbox batch's temporary file, not fsynced and not queued.
+    A failure is kept in ``v.unqueued``, not raised: the log commit goes on without the batch
+    (the next run's catch-up queues the mail), as when the queueing itself fails."""
+    assert v.ctx is not None and v.pending is not None and v.outbox is not None
+    entry = v.pending[2]
+    try:
+        v.mails = notify.resolution_mails(v.ctx, *v.pending)
+        key = resolution_key(v.ctx.game.game_id, entry.seq)
+        if v.outbox.queued_under(key) is None:
+            # The key need not be durable on its own: the only caller that queues this key
+            # again is _catch_up_mail, which asks find_queued first (docs/operations.md, "One
+            # barrier per phase").
+            v.batch = v.outbox.prepare_many(v.mails, key=key, durable_key=False)
+    except Exception as exc:
+        v.mails, v.unqueued = [], exc
+        return
+    failpoints.reached("resolution-batch-written")
+
+
+def _unqueued(v: _Visit) -> None:
+    """Report the failure ``_prepare_pending`` kept (after the log commit)."""
+    assert v.unqueued is not None
+    raise v.unqueued
+
+
+def _barrier(visits: Sequence[_Visit]) -> None:
+    """The log barrier of a group: every game's log commit and every game's batch fsync,
+    waited for at once. A game whose log or batch failed queues nothing (its batch file is
+    removed); its log commit, if it returned, stands (the catch-up mails it)."""
+    steps: list[tuple[_Visit, Callable[[_Visit], object]]] = [(v, _commit_log) for v in visits]
+    steps += [(v, _sync_batch) for v in visits if v.batch is not None]
+    syncs.each(lambda step: _phase(*step), steps)
+    for v in visits:
+        if v.failed and v.batch is not None:
+            v.batch.discard()
+            v.batch = None
+
+
+def _flush_pending(v: _Visit) -> None:
+    """The pending resolution committed and its mail queued, within one game's visit (the
+    same steps and order as ``run_games``' phases; an error is raised)."""
+    _prepare_pending(v)
+    try:
+        syncs.each(lambda step: step(v),
+                   [_commit_log, *([_sync_batch] if v.batch is not None else [])])
+    except BaseException:
+        if v.batch is not None:
+            v.batch.discard()
+            v.batch = None
+        raise
+    if v.unqueued is not None:
+        _unqueued(v)
+    _queue_pending(v)
+
+
 def _commit_log(v: _Visit) -> None:
     """The pending resolution's entry written and fsynced (its commit point: from here the
     next run only finishes its mail), then the state cache for it."""
@@ -536,18 +602,23 @@ def _commit_log(v: _Visit) -> None:
     failpoints.reached("after-state-write")
 
 
-def _render_pending(v: _Visit) -> None:
-    """The mail of the pending resolution, rendered (committed: its entry is in the log)."""
-    assert v.ctx is not None and v.pending is not None
-    before, after, entry = v.pending
-    v.mails = notify.resolution_mails(v.ctx, before, after, entry)
+def _sync_batch(v: _Visit) -> None:
+    """The pending mail's batch file fsynced (with the log's fsync: neither waits for the
+    other; the batch is queued only once both returned)."""
+    assert v.batch is not None
+    v.batch.sync()
 
 
 def _queue_pending(v: _Visit) -> None:
-    """The pending resolution's mail queued in one durable batch, then the mailed hint."""
-    assert v.ctx is not None and v.pending is not None and v.outbox is not None
+    """The pending resolution's mail queued (its batch, durable with the log entry, renamed
+    into ``pending/`` and that directory fsynced), then the mailed hint."""
+    assert v.ctx is not None and v.pending is not None
     entry = v.pending[2]
-    v.run.queued += _queue_resolution(v.ctx, v.outbox, entry, v.mails)
+    failpoints.reached("resolution-batch-synced")
+    if v.batch is not None:
+        v.batch.place()
+        v.batch = None
+    v.run.queued += _queued(v.ctx, entry, v.mails)
     v.pending, v.mails = None, []
 
 
@@ -632,6 +703,11 @@ def _queue_resolution(ctx: notify.Context, outbox: Outbox, entry: Entry,
     # phase").
     outbox.queue_many(mails, key=resolution_key(ctx.game.game_id, entry.seq),
                       durable_key=False)
+    return _queued(ctx, entry, mails)
+
+
+def _queued(ctx: notify.Context, entry: Entry, mails: list[tuple[str, Wire]]) -> int:
+    """After a resolution's batch is queued: the mailed hint."""
     failpoints.reached("after-first-queue")  # the whole batch: it is queued all or none
     _note_mailed(ctx.game.path, entry.seq)
     failpoints.reached("after-mailed-mark")

@@ -61,9 +61,10 @@ def replace_symlink(path: Path, target: str) -> None:
     atomic.rename_into_place(tmp, path)
 
 
-def append_record(path: Path, data: bytes) -> None:
+def append_record(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Append ``data`` (one line, newline included) to the existing file ``path`` with a single
-    ``write`` and ``fdatasync``.
+    ``write`` and ``fdatasync`` (none with ``sync`` false: a record whose loss the caller
+    tolerates, see pbem.mail.outbox_batch).
 
     ``fdatasync`` is enough: it writes the data and the metadata needed to read it back (the
     new size), not the timestamps. The file exists already (its directory entry is durable), so
@@ -79,7 +80,8 @@ def append_record(path: Path, data: bytes) -> None:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fdatasync(fd)
+        if sync:
+            os.fdatasync(fd)
     finally:
         os.close(fd)
 

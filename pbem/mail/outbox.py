@@ -46,7 +46,15 @@ from pbem.mail import _files
 from pbem.mail._files import append_record
 from pbem.mail.compose import Wire
 from pbem.mail.errors import MailConfigError
-from pbem.mail.outbox_batch import Batch, BatchDamaged, record_line, record_sent, store_batch
+from pbem.mail.outbox_batch import (
+    Batch,
+    BatchDamaged,
+    PreparedBatch,
+    prepare_batch,
+    record_line,
+    record_sent,
+    store_batch,
+)
 from pbem.mail.outbox_entry import (
     Backoff,
     DeliveryReport,
@@ -129,10 +137,34 @@ class Outbox(Spool):
         first asks :meth:`find_queued`, which finds such a batch by its header (the turn
         job's resolution mail: docs/operations.md, "One barrier per phase").
         """
-        hook = on_stage or (lambda stage, ident: None)
         existing = self.queued_under(key)
         if existing is not None:
             return existing
+        batch = self.prepare_many(items, key=key, index_items=index_items,
+                                  durable_key=durable_key)
+        hook = on_stage or (lambda stage, ident: None)
+        try:
+            batch.sync()
+            hook("batch-written", batch.target.name[: -len(".batch")])
+        except BaseException:
+            batch.discard()
+            raise
+        batch.place(hook)
+        return batch.ids
+
+    def prepare_many(
+        self,
+        items: Sequence[tuple[str | None, EmailMessage | Wire | bytes]],
+        *,
+        key: str,
+        index_items: bool = False,
+        durable_key: bool = True,
+    ) -> PreparedBatch:
+        """The first half of :meth:`queue_many`: the batch written to its temporary file, not
+        fsynced and not queued (pbem.mail.outbox_batch.PreparedBatch: ``sync``, then ``place``;
+        or ``discard``). For a caller that waits for the file's fsync together with a durable
+        write of its own that must come first (the turn job's log entry). The caller asks
+        :meth:`queued_under` (or :meth:`find_queued`) for ``key`` before; nothing here does."""
         key_path = self._key_path(key)
         members: list[dict[str, Any]] = []
         chunks: list[bytes] = []
@@ -147,10 +179,8 @@ class Outbox(Spool):
         bid = f"{start:020d}-{suffix}"
         item_paths = [self._key_path(m["key"]) for m in members
                       if index_items and m["key"] is not None]
-        store_batch(self.pending_dir, key_path, bid, key, members, chunks, hook, item_paths,
-                    sync_keys=durable_key)
-        return [m["id"] for m in members]
-
+        return prepare_batch(self.pending_dir, key_path, bid, key, members, chunks, item_paths,
+                             sync_keys=durable_key)
 
     # -- delivering ----------------------------------------------------------------------------
 
@@ -228,11 +258,11 @@ class Outbox(Spool):
     def _record_staged(self, stager: StagingTransport, staged: list[tuple[Entry, dict[str, Any]]],
                        report: DeliveryReport, hook: StageHook) -> None:
         """Make the staged messages durable at the transport (one commit), then record them
-        sent: all the lines of one batch file in one append and one fdatasync. Recorded
-        implies delivered: the records are written only after the commit returned. A crash
-        before the records sends the staged messages again, byte-identical (the file transport
-        writes the same file again); a failed commit records nothing and leaves them pending,
-        for the next run."""
+        sent: all the lines of one batch file in one append, without a sync. Recorded implies
+        delivered: the records are written only after the commit returned. A crash before the
+        records are durable sends the staged messages again, byte-identical (the file
+        transport writes the same file again: ``StagingTransport`` is idempotent); a failed
+        commit records nothing and leaves them pending, for the next run."""
         hook("before-commit", staged[-1][0].id)
         try:
             stager.commit()
@@ -249,7 +279,9 @@ class Outbox(Spool):
             assert entry.batch is not None
             lines.setdefault(entry.batch, []).append(record_line(line))
         for path, records in lines.items():
-            append_record(path, b"".join(records))
+            # No fdatasync: a record a power cut loses only sends its messages to this
+            # transport again, byte-identical under the same name (pbem.mail.outbox_batch).
+            append_record(path, b"".join(records), sync=False)
         for entry, _line in staged:
             hook("recorded", entry.id)
             self._drop_retry_state(entry.id)

@@ -15,6 +15,9 @@ a rename is durable once its directory is fsynced, file data once the file is �
 committing earlier renames along with a later fsync (overlayfs passes fsync to the upper file
 system, so the same holds there). A plain copy of the outbox (``cp -r``, ``shutil.copytree``) stores
 each batch once more under each of its keys (``cp -a``, ``rsync -H`` and ``tar`` keep the links).
+``Outbox.prepare_many`` splits the same steps (:class:`PreparedBatch`: the file written, then
+``sync``, then ``place``) for a caller that waits for the file's fsync together with a durable
+write that must precede the queueing (the turn job's log entry).
 
 ``deliver`` records a batched message as sent by appending its line to the batch file with one
 ``fdatasync`` (the file and its directory entry are durable already): one durable step per message,
@@ -23,8 +26,13 @@ record. A torn append (a crash inside the write) is an unterminated last line: r
 the message counts as not recorded, and it goes out again byte-identical.
 To a transport that stages (pbem.mail.transports.StagingTransport: the file transport) the
 messages are handed over first, made durable there together (one commit: one directory fsync),
-and then their lines are appended in one write and one fdatasync: recorded still implies
-delivered, and a crash before the records writes the same files again.
+and then their lines are appended in one write, **without a sync**: recorded still implies
+delivered (no line is written before the commit returned), and a staging transport is
+idempotent, so a record that a crash or a power cut loses (the line, or the whole append) only
+hands the same bytes over again — the file transport writes the same file under the same name.
+If a power cut keeps the batch's unsynced move to ``sent/`` but loses its lines, its messages
+are delivered and simply unrecorded: nothing sends them again (only ``pending/`` is delivered),
+``Outbox.state`` calls them pending and retention keeps their bytes; no mail is lost or doubled.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.mail import _files
 from pbem.mail.errors import MailError
 
@@ -165,6 +174,80 @@ def batch_suffix(ident: str) -> str:
     return ident.rsplit("-", 1)[1]
 
 
+class PreparedBatch:
+    """A batch written to its temporary file beside ``pending/<b>.batch`` and not queued yet:
+    :meth:`sync` makes its bytes durable, :meth:`place` queues it (its key links, the rename
+    into ``pending/``, the fsync of ``pending/``), :meth:`discard` drops it. Until placed no
+    name shows it (a crash leaves a temporary file that the next holder of the lock sweeps).
+    Split so that a caller can wait for the file's fsync together with another durable write
+    it must make first anyway (the turn job: the log entry the mail reports;
+    docs/operations.md, "One barrier per phase"), and place it only once both returned."""
+
+    __slots__ = ("tmp", "target", "links", "sync_keys", "ids", "synced")
+
+    def __init__(self, tmp: Path, target: Path, links: list[Path], sync_keys: bool,
+                 ids: list[str]) -> None:
+        self.tmp = tmp
+        self.target = target
+        self.links = links
+        self.sync_keys = sync_keys
+        self.ids = ids  # the messages' ids, in queueing order
+        self.synced = False
+
+    def sync(self) -> None:
+        """fsync the temporary file (its bytes durable; still not queued)."""
+        fd = os.open(self.tmp, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.synced = True
+
+    def place(self, hook: Callable[[str, str], None] = lambda stage, ident: None) -> None:
+        """Queue the synced batch: each key a hard link to the file (``keys/`` fsynced unless
+        ``sync_keys`` is false), then the rename into ``pending/`` and its fsync — the batch
+        is queued from that fsync on."""
+        assert self.synced, "a batch is placed only once its bytes are durable"
+        bid = self.target.name[: -len(".batch")]
+        try:
+            # The key is a second name (a hard link) of the batch file itself: no more data to
+            # write or fsync, and the key says which batch it stands for.
+            for path in self.links:
+                link = path.with_name(f".{path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
+                os.link(self.tmp, link)
+                os.replace(link, path)
+            if self.links and self.sync_keys:
+                _files.fsync_dir(self.links[0].parent)
+            hook("batch-keyed", bid)
+            os.replace(self.tmp, self.target)
+        except BaseException:
+            self.discard()
+            raise
+        _files.fsync_dir(self.target.parent)
+
+    def discard(self) -> None:
+        """Remove the temporary file (nothing was queued)."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+
+def prepare_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,
+                  members: list[dict[str, Any]], chunks: list[bytes],
+                  item_paths: Sequence[Path] = (), sync_keys: bool = True) -> PreparedBatch:
+    """Write a batch to its temporary file, without fsync (:class:`PreparedBatch`). Each of
+    ``item_paths`` (the keys of its messages) will be a hard link to the batch too, with the
+    batch key, made durable by the same fsync of ``keys/`` (so ``sync_keys`` false applies
+    only without them: ``Outbox.queue_many``'s ``durable_key``)."""
+    header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
+                        separators=(",", ":")).encode("ascii")
+    target = pending_dir / f"{bid}.batch"
+    tmp = atomic.write_temp(target, b"".join([BATCH_MAGIC, header, b"\n", *chunks]),
+                            fsync=False)
+    links = [*([key_path] if key_path is not None else []), *item_paths]
+    return PreparedBatch(tmp, target, links, sync_keys or bool(item_paths),
+                         [m["id"] for m in members])
+
+
 def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,
                 members: list[dict[str, Any]], chunks: list[bytes],
                 hook: Callable[[str, str], None], item_paths: Sequence[Path] = (),
@@ -175,28 +258,15 @@ def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | N
     None: a message queued with no idempotency key) there is no link and no fsync of
     ``keys/``: two fsyncs; so too with ``sync_keys`` false (``Outbox.queue_many``'s
     ``durable_key``), where the key is linked but not made durable here."""
-    header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
-                        separators=(",", ":")).encode("ascii")
-    target = pending_dir / f"{bid}.batch"
-    tmp = _files.write_temp(target, b"".join([BATCH_MAGIC, header, b"\n", *chunks]))
+    batch = prepare_batch(pending_dir, key_path, bid, key, members, chunks, item_paths,
+                          sync_keys)
     try:
+        batch.sync()
         hook("batch-written", bid)
-        # The key is a second name (a hard link) of the batch file itself: no more data to
-        # write or fsync, and the key says which batch it stands for.
-        links = [*([key_path] if key_path is not None else []), *item_paths]
-        for path in links:
-            link = path.with_name(f".{path.name}.tmp-{os.getpid()}-{batch_suffix(bid)}")
-            os.link(tmp, link)
-            os.replace(link, path)
-        if links and (sync_keys or item_paths):
-            _files.fsync_dir(links[0].parent)
-        hook("batch-keyed", bid)
-        os.replace(tmp, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        batch.discard()
         raise
-    _files.fsync_dir(pending_dir)
+    batch.place(hook)
 
 
 def record_line(record: dict[str, Any]) -> bytes:

@@ -74,7 +74,12 @@ class StagingTransport(Transport, Protocol):
     """A transport that can accept several messages and make them durable together:
     ``stage`` hands one over (it may not survive a power failure yet), ``commit`` makes every
     staged message durable at once. The outbox records staged messages as sent only after
-    ``commit`` returned, so "recorded" still implies "delivered"."""
+    ``commit`` returned, so "recorded" still implies "delivered".
+
+    A staging transport must be idempotent: the same bytes staged and committed again leave
+    one copy (the file transport: the same file under the same name). The outbox relies on it
+    to write its sent records without a sync of their own (pbem.mail.outbox_batch): a record a
+    power cut loses sends the message to the transport once more, which changes nothing."""
 
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted: ...
 

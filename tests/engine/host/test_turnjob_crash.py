@@ -19,8 +19,10 @@ from tests.support.pbem_host import Host, at, iso
 
 CRASH_POINTS = [
     "before-resolve-append",
+    "resolution-batch-written",  # the mail's batch written, neither it nor the log synced
     "after-resolve-append",
     "after-state-write",
+    "resolution-batch-synced",  # the log and the batch durable, the batch not in pending/
     "after-first-queue",
     "after-mailed-mark",
     "outbox-before-send",
@@ -69,6 +71,7 @@ def test_kill_at_each_step_then_rerun_resolves_once_and_mails_once(tmp_path, poi
     reports = [m for m in parsed(server) if "report" in str(m["Subject"]).lower()]
     assert len(reports) == 4, "every player's report, once"
     assert not list((host.path / "outbox" / "pending").glob("*.eml"))
+    assert not list(host.path.rglob(".*.tmp-*")), "the batch a kill left unplaced is swept"
 
 
 def test_the_one_unavoidable_window_resends_the_identical_message(tmp_path,

@@ -1,8 +1,9 @@
 """``pbem run`` over several games at once, one durable barrier per phase across them
-(docs/operations.md, "One barrier per phase"): every game's resolution is staged, then every
-log is committed at once, then every game's mail is queued at once, then delivered. Killed
-(SIGKILL, a real process) in any phase at any game of the group and run again, each game is
-resolved exactly once and each player gets his report once."""
+(docs/operations.md, "One barrier per phase"): every game's resolution is staged and its mail
+written, then every log and every mail batch is fsynced at once, then every game's mail is
+queued at once, then delivered. Killed (SIGKILL, a real process) in any phase at any game of
+the group and run again, each game is resolved exactly once and each player gets his report
+once."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ GAMES = ("g1", "g2", "g3")
 
 # Each point at the first, a middle and the last game of the group to reach it (the log and
 # queue phases run the games at once, so which game is the n-th is the file system's order).
-POINTS = ["before-resolve-append#2", "after-resolve-append#1", "after-resolve-append#3",
-          "after-state-write#2", "after-first-queue#1", "after-first-queue#3",
+POINTS = ["before-resolve-append#2", "resolution-batch-written#2", "after-resolve-append#1",
+          "after-resolve-append#3", "after-state-write#2", "resolution-batch-synced#1",
+          "resolution-batch-synced#3", "after-first-queue#1", "after-first-queue#3",
           "after-mailed-mark#2", "outbox-before-send#7", "outbox-recorded#2"]
 
 
@@ -39,6 +41,7 @@ def check(hosts: list[Host]) -> None:
         assert len(resolves) == 1, f"{host.game_id}: resolved exactly once"
         assert all(resolves[0].body["used"].values()), "no accepted order lost"
         assert not list((host.path / "outbox" / "pending").iterdir()), "nothing left to send"
+        assert not list(host.path.rglob(".*.tmp-*")), "no temporary file left"
     reports = Counter((str(m["To"]), str(m["Subject"]).split("]")[0])
                       for m in hosts[0].sent() if "report" in str(m["Subject"]).lower())
     assert set(reports.values()) == {1}, f"a report went out twice: {reports}"

@@ -97,3 +97,28 @@ def test_disk_full_in_the_inbox_pass_is_one_line_loses_nothing_and_visits_the_ga
     used = [e for e in entries if e.kind == "resolve"][0].body["used"]["algol"]
     assert used == [e for e in entries if e.kind == "orders" and e.body["seq"] == 5][0] \
         .body["sha256"]
+
+
+def test_a_mail_batch_that_cannot_be_written_still_commits_the_resolution(small_fs):
+    """The resolution's mail is written to its batch file before the log commit (the two are
+    fsynced together): when the outbox cannot take it (here ``outbox/pending/`` read-only),
+    the resolution is committed all the same and the game reports the error; the next run's
+    catch-up queues the mail, and every report goes out once."""
+    host = ready(small_fs)
+    pending = host.path / "outbox" / "pending"
+    pending.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "--bind", str(pending), str(pending)], check=True)
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(pending)], check=True)
+        runs = host.run(at(2))
+    finally:
+        subprocess.run(["umount", str(pending)], check=True)
+    assert runs[0].status == "error" and "read-only" in " ".join(runs[0].notes).lower(), \
+        runs[0].line()
+    assert resolves(host) == 1, "the resolution is committed"
+    assert not list(host.path.rglob(".*.tmp-*"))
+    runs = host.run(at(2))
+    assert runs[0].queued == 5, runs[0].line()
+    assert resolves(host) == 1
+    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
+    assert len(reports) == 4 and len({str(m["To"]) for m in reports}) == 4

@@ -3,10 +3,12 @@
 - state.json is written without fsync, as a cache: whatever a crash leaves of it (nothing, the
   old file, the new name with its data lost or torn, garbage) is found by the next visit and
   rebuilt from the log, and the game goes on with the right state;
-- the file transport's deliveries are written and fsynced one by one, their directory synced
-  once, then the batch's sent records appended at once: killed (SIGKILL, a real process) at
-  each of those steps and run again, every mail ends up delivered, recorded exactly once, and
-  nothing stays pending.
+- the resolution's mail batch is written before the log commit and fsynced with it, and queued
+  after it; the file transport's deliveries are written and fsynced together, their directory
+  synced once, then the batch's sent records appended at once, without a sync: killed
+  (SIGKILL, a real process) at each of those steps and run again, every mail ends up
+  delivered, recorded exactly once, and nothing stays pending;
+- sent records a power cut loses (the file transport's are not synced) send nothing twice.
 """
 
 from __future__ import annotations
@@ -99,6 +101,8 @@ def test_a_torn_or_lost_state_cache_is_rebuilt_from_the_log(tmp_path, tear):
 
 # -- the file transport: written, one directory sync, records appended at once -------------
 FILE_POINTS = [
+    "resolution-batch-written",  # the mail's batch file written, nothing synced
+    "resolution-batch-synced",  # the log entry and the batch file synced, not queued
     "outbox-accepted",        # the first message written, nothing synced or recorded
     "outbox-before-commit",   # every due message written, the directory not synced
     "outbox-committed",       # the directory synced, no record yet
@@ -140,8 +144,66 @@ def test_kill_during_file_delivery_then_rerun_delivers_and_records_every_mail_on
     assert records and all(n == 1 for n in records), f"recorded exactly once: {records}"
     outbox = host.path / "outbox" / "pending"
     assert not list(outbox.glob("*.eml")) and not list(outbox.glob("*.batch"))
+    assert not list(host.path.rglob(".*.tmp-*")), "no temporary file left"
     reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
     assert len({str(m["To"]) for m in reports}) == 4, "every player's report"
+    assert len(reports) == 4, "each once"
+
+
+# -- the file transport's sent records: appended without a sync ---------------------------
+def _without_records(path: Path, keep: float) -> bytes:
+    """The batch file at ``path`` as a power cut may leave it: its messages whole, and of its
+    sent records only the first ``keep`` share of their bytes (0: none; else a torn line)."""
+    data = path.read_bytes()
+    batch = Batch.read(path)
+    end = data.index(b"\n", len(b"pbem-outbox-batch 1\n")) + 1
+    end += sum(m["length"] for m in batch.members)
+    return data[: end + int((len(data) - end) * keep)]
+
+
+def _record(line: bytes) -> dict | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+@pytest.mark.parametrize(("keep", "moved"), [(0, False), (0.5, False), (0, True)])
+def test_sent_records_lost_in_a_power_cut_send_no_mail_twice(tmp_path, keep, moved):
+    """The file transport's records are written after its commit returned, without a sync: a
+    power cut may lose them (whole or torn), with the batch's unsynced move to sent/ (the
+    messages are pending again) or not (the batch is in sent/, unrecorded). Either way the
+    next run leaves every mail delivered once: a message sent again is the same file under
+    the same name, and a batch in sent/ is never sent again."""
+    host = ready(tmp_path)
+    assert host.run_cli(at(2)).returncode == 0
+    before = {p.name: p.read_bytes() for p in (host.root / "sent-mail").glob("*.eml")}
+    sent_dir = host.path / "outbox" / "sent"
+    batches = sorted(sent_dir.glob("*.batch"))
+    assert batches and before
+    for path in batches:
+        data = _without_records(path, keep)
+        target = path if moved else host.path / "outbox" / "pending" / path.name
+        path.unlink()
+        target.write_bytes(data)
+    done = host.run_cli(at(2))
+    assert done.returncode == 0, done.stderr
+    after = {p.name: p.read_bytes() for p in (host.root / "sent-mail").glob("*.eml")}
+    assert after == before, "no mail written anew under another name, none lost"
+    queued, _ = outbox_messages(host)
+    assert set(queued) == set(before.values()), "every queued mail delivered"
+    for path in sorted(sent_dir.glob("*.batch")):  # whole record lines (a torn one is skipped)
+        batch, data = Batch.read(path), path.read_bytes()
+        lines = data[len(_without_records(path, 0)):].split(b"\n")
+        ids = [record["id"] for record in map(_record, lines) if record is not None]
+        if moved:
+            assert ids == [], "a batch in sent/ is never sent again"
+        else:
+            assert sorted(ids) == sorted(batch.ids()), "each message recorded exactly once"
+    assert not list((host.path / "outbox" / "pending").glob("*.batch"))
+    reports = [m for m in host.sent() if "report" in str(m["Subject"]).lower()]
+    assert len(reports) == 4 and len({str(m["To"]) for m in reports}) == 4
 
 
 # -- the resolution batch's key: linked, not fsynced ------------------------------------------

@@ -71,6 +71,26 @@ def test_queue_many_stores_every_message_and_delivers_each_once(tmp_path: Path) 
     assert outbox.deliver(FileTransport(tmp_path / "mail"), NOW).sent == []
 
 
+def test_a_prepared_batch_is_queued_only_once_placed(tmp_path: Path) -> None:
+    """``prepare_many`` writes the batch to a temporary file and queues nothing: no key, no
+    pending message; ``sync`` then ``place`` queue it as ``queue_many`` would; ``discard``
+    leaves no file behind (turn job: the batch is fsynced with the log entry)."""
+    outbox = Outbox(tmp_path / "outbox")
+    batch = outbox.prepare_many(items(), key="resolution:g:5", durable_key=False)
+    assert outbox.queued_under("resolution:g:5") is None and outbox.pending() == []
+    assert outbox.find_queued("resolution:g:5") is None
+    batch.sync()
+    assert outbox.pending() == [], "synced is not queued"
+    batch.place()
+    assert outbox.queued_under("resolution:g:5") == batch.ids and len(batch.ids) == 3
+    assert [e.id for e in outbox.pending()] == batch.ids
+    dropped = outbox.prepare_many(items(), key="resolution:g:6")
+    dropped.discard()
+    assert outbox.queued_under("resolution:g:6") is None
+    assert sorted(p.name for p in (tmp_path / "outbox" / "pending").iterdir()) == [
+        f"{batch.ids[0]}.batch"], "no temporary file left"
+
+
 def test_queue_many_is_idempotent_by_its_key(tmp_path: Path) -> None:
     outbox = Outbox(tmp_path / "outbox")
     first = outbox.queue_many(items(), key="resolution:g:5")

@@ -17,10 +17,11 @@ Per game, under the game's lock (a busy game is skipped, never waited for):
    and the end of the grace period) send them a last call naming when the grace ends.
 
 Then, for the games of a group at once (``run_games``; docs/operations.md, "One barrier per
-phase"): **commit each log (the commit point)** and write its state cache; render each
-resolution's mail and queue it in the outbox in one durable step under the key
-``resolution:GAME:SEQ`` (``Outbox.queue_many``: all or none), note the resolution mailed in
-``mailed.json``; deliver each outbox.
+phase"): render each resolution's mail and write it to its outbox batch's temporary file
+(``Outbox.prepare_many``); **commit each log (the commit point)** while each batch file is
+fsynced alongside, and write its state cache; queue each batch under the key
+``resolution:GAME:SEQ`` (``PreparedBatch.place``: all or none, only once its log entry is
+durable), note the resolution mailed in ``mailed.json``; deliver each outbox.
 
 A crash anywhere leaves the log either without the resolve entry (the next run resolves the
 turn) or with it (the next run only finishes the mail); mail is queued under keys that make a

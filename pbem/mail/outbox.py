@@ -236,7 +236,8 @@ class Outbox(Spool):
                     continue
                 hook("accepted", entry.id)
                 refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
-                # One line appended to the batch file, one fdatasync: the record.
+                # One line appended to the batch file: the record (one fdatasync; for a staging
+                # transport after its commit, without one: _record_staged).
                 line = sent_record(entry, now, accepted.reply, refused)
                 if stager is not None:
                     staged.append((entry, line))  # recorded after the commit, below

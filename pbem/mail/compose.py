@@ -25,7 +25,14 @@ from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, make_msgid
 from typing import Literal, ParamSpec
 
-from pbem.mail.wire import attachment_part, header_line, header_values, multipart, text_part
+from pbem.mail.wire import (
+    attachment_part,
+    header_line,
+    header_values,
+    multipart,
+    multipart_pieces,
+    text_part,
+)
 from pbem.record import Record
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
@@ -188,23 +195,25 @@ def compose_wire(
         if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
                 and _MIME_TOKEN.match(item.subtype)):
             raise ValueError(f"attachment {item.filename!r}: a plain file name and MIME type")
-    head = [header_line(name, str(value)) for name, value in _headers(
-        sender, to, subject, date, domain, auto_submitted, in_reply_to, references, game,
-        extra_headers)]
+    headers = _headers(sender, to, subject, date, domain, auto_submitted, in_reply_to,
+                       references, game, extra_headers)
+    head = [header_line(name, str(value)) for name, value in headers]
     head.append(b"MIME-Version: 1.0\r\n")
     parts = [text_part("plain", text)]
     if html is not None:
         parts = [multipart("alternative", [parts[0], text_part("html", html)])]
     if attachments:
         parts += [attachment_part(item) for item in attachments]
-        body = multipart("mixed", parts)
+        head += multipart_pieces("mixed", parts)
     else:
-        body = parts[0]
-    raw = b"".join(head) + body
+        head.append(parts[0])
+    raw = b"".join(head)
     envelope = _address_pairs((str(sender),))
     rcpts = [a for _, a in _address_pairs(tuple(str(r) for r in (
         [to] if isinstance(to, str | Address) else to))) if a]
-    message_id = next(v for n, v in header_values(head) if n == "message-id")
+    # the Message-ID as its line reads (ours comes before any extra header of that name)
+    ours = next(i for i, (name, _) in enumerate(headers) if name == "Message-ID")
+    message_id = header_values([head[ours]])[0][1]
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
 

@@ -281,7 +281,9 @@ def test_bare_addresses_are_what_getaddresses_reads() -> None:
     assert _address_pairs(("vega@players.example",)) == (("", "vega@players.example"),)
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161,
+                                  # whole runs of lines (256, 32, 4, 1) and beside them
+                                  14_535, 14_592, 14_593, 16_701, 16_702, 31_065, 300_001])
 def test_base64_parts_are_what_encodebytes_writes(size: int) -> None:
     """Attachments and long HTML are encoded in one call and cut into lines: the same bytes as
     the email package's encoder (base64.encodebytes, 76-character lines) with CRLF ends."""

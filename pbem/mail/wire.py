@@ -184,7 +184,12 @@ def text_part(subtype: str, text: str) -> bytes:
     (long lines of markup and its inline map) grew by a third in base64 for nothing.
     Longer lines: quoted-printable or base64, whichever is shorter on the wire (both
     lengths exact: encoding quoted-printable in C costs a fraction of the composing)."""
-    lines = text.encode("utf-8").splitlines()
+    data = text.encode("utf-8")
+    if b"\r" not in data and _lines_fit(data):
+        # the lines as splitlines cuts them, each ended by CRLF (the last one too)
+        body = data.replace(b"\n", b"\r\n") + (b"" if data.endswith(b"\n") else b"\r\n")
+        return _text_head(subtype, "7bit" if body.isascii() else "8bit") + body
+    lines = data.splitlines()
     if max(map(len, lines), default=0) <= _MAX_WIRE_LINE:
         body = b"\r\n".join(lines) + b"\r\n"
         cte = "7bit" if body.isascii() else "8bit"
@@ -202,8 +207,25 @@ def text_part(subtype: str, text: str) -> bytes:
             cte, body = "base64", _base64_lines(data)
         else:
             cte, body = "quoted-printable", qp.replace(b"\n", b"\r\n")
+    return _text_head(subtype, cte) + body
+
+
+def _text_head(subtype: str, cte: str) -> bytes:
     return (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
-            f"Content-Transfer-Encoding: {cte}\r\n\r\n").encode("ascii") + body
+            f"Content-Transfer-Encoding: {cte}\r\n\r\n").encode("ascii")
+
+
+def _lines_fit(data: bytes) -> bool:
+    """Whether every line of ``data`` (cut at LF) has at most 998 bytes, without cutting it
+    into lines (a report's ~330 lines a part): from a line's start, the last LF within the
+    next 999 bytes ends every line that starts before it, so the next look starts after it."""
+    start, end = 0, len(data)
+    while end - start > _MAX_WIRE_LINE:
+        last = data.rfind(b"\n", start, start + _MAX_WIRE_LINE + 1)
+        if last < 0:
+            return False
+        start = last + 1
+    return True
 
 
 #: The bytes quoted-printable writes as themselves (all but "=", controls and non-ASCII).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
@@ -16,9 +17,18 @@ the check kept a table of every container encoded, a fifth of a state's encoding
 still fail, with RecursionError for ValueError."""
 
 
+_C_ENCODER = (None if c_make_encoder is None else c_make_encoder(
+    None, _ENCODER.default, encode_basestring, None, ":", ",", True, False, True))
+"""The C encoder ``_ENCODER.encode`` makes on every call (with these options: no markers, sorted
+keys, NaN allowed), made once: 0.5 us a call of the ~40 a 4000 A.D. game-turn makes, most of
+them of small values. The same chunks; None where the C accelerator is missing."""
+
+
 def dumps(value: object) -> str:
     """Sorted keys, no insignificant whitespace, UTF-8 kept as is."""
-    return _ENCODER.encode(value)
+    if _C_ENCODER is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 def encode(value: object) -> bytes:

@@ -257,11 +257,13 @@ class GameDir:
         rest of it verifies: it was truncated or rewritten after pbem verified it.
         """
         path = Path(path)
-        atomic.refuse_links(path.parent, [path])
+        # the directory first (a link is named as such), then what pbem reads and writes in
+        # it (nothing there when it is not a directory: the next line says so)
+        atomic.refuse_links(path.parent, [path, *(path / name for name in OWN_NAMES)])
         if not path.is_dir():
             raise GameDirError(f"{path}: no such game directory")
-        atomic.refuse_links(path.parent, [path / name for name in OWN_NAMES])
-        config = GameConfig.load(path / CONFIG_NAME)
+        data = GameConfig.read(path / CONFIG_NAME)
+        config = GameConfig.from_data(data, str(path / CONFIG_NAME))
         point = None if full else trusted.read(path)[0]
         repaired = b""
         try:
@@ -272,10 +274,12 @@ class GameDir:
             repaired = glog.repair_torn_tail(path / LOG_NAME)
             log = _load_log(path / LOG_NAME, point)
         game = cls(path, config, log, repaired)
-        game._check_config()
+        game._check_config(data)
         return game
 
-    def _check_config(self) -> None:
+    def _check_config(self, data: object = None) -> None:
+        """config.yaml against the genesis entry; ``data``: what config.yaml was parsed from
+        (the same as the genesis entry's, its fixed fields are the same without a parse)."""
         if self.config.game_id != self.path.name:
             raise ConfigMismatch(
                 f"{self.path / CONFIG_NAME}: game_id is {self.config.game_id!r} "
@@ -286,6 +290,8 @@ class GameDir:
             raise LogError(
                 str(self.log_path), 1, 0, f"the genesis entry is not a {GENESIS_FORMAT} game start"
             )
+        if data is not None and _same_data(data, body.get("config")):
+            return  # config.yaml as the game started: its fixed fields are the genesis's
         started = GameConfig.from_data(body["config"], f"{self.log_path} genesis config")
         now_fixed, then_fixed = self.config.fixed_fields(), started.fixed_fields()
         for key, value in now_fixed.items():
@@ -430,6 +436,15 @@ lead out of the root), so a planted link cannot make pbem read or overwrite a fi
 
 STATELESS_KINDS = STATELESS
 """Log entries that never change the state: a cache made before them is still current."""
+
+
+def _same_data(one: object, other: object) -> bool:
+    """Whether two parsed documents are the same data, value and type (canonically encoded
+    alike: 1, 1.0 and true differ): a config parsed from either is then the same."""
+    try:
+        return canonical.encode(one) == canonical.encode(other)
+    except (TypeError, ValueError):
+        return False
 
 
 def _load_log(path: Path, point: glog.TrustedPoint | None) -> GameLog:

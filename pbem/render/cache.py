@@ -13,6 +13,7 @@ round's receipts): the one cache of pbem.render.
   encoded once (``RenderCache.json``); one seen once is kept with None.
 - ``states``: the canonical JSON of a state (``RenderCache.state_json``): the turn job's
   digest of a resolution's state, its state.json and the game master's attachment share it.
+- ``steps``: the step due in a state (turn, step label, over), by identity (``RenderCache.step``).
 - ``parts``: partials rendered once per context (pbem.render.environment.Renderer.once), by
   template name: the contexts and the text, latest last.
 
@@ -49,6 +50,7 @@ class RenderCache:
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
     encoded: dict[int, tuple[object, str | None]] = field(default_factory=dict)
     states: dict[int, tuple[object, bytes]] = field(default_factory=dict)
+    steps: dict[int, tuple[object, tuple[int, str, bool]]] = field(default_factory=dict)
 
     def state_json(self, state: StateIn) -> bytes:
         """``canonical.encode(state)``, made once per state object while this cache lives: a
@@ -96,6 +98,21 @@ class RenderCache:
         if run:
             parts.append(canonical.dumps(run)[1:-1])
         return ("{" + ",".join(parts) + "}").encode("utf-8")
+
+    def step(self, plugin: GamePlugin, state: StateIn) -> tuple[int, str, bool]:
+        """The step now due in ``state``, as every mail of it states it (pbem.render.mails
+        _step_facts): the turn its orders carry, the step in the game's words ("" once
+        over), whether the game is over; asked of the rules once per state object (each of a
+        resolution's mails asked again: ~8 us a mail)."""
+        hit = self.steps.get(id(state))
+        if hit is None or hit[0] is not state:
+            window = plugin.window(dict(state))
+            hit = (state, (plugin.orders_turn(dict(state)), window.label if window else "",
+                           plugin.is_over(dict(state))))
+            if len(self.steps) >= VIEW_STATES:
+                self.steps.clear()
+            self.steps[id(state)] = hit
+        return hit[1]
 
     def view(self, plugin: GamePlugin, state: StateIn,
              power: str | None) -> GameView:

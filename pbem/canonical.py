@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
@@ -29,6 +30,29 @@ def dumps(value: object) -> str:
     if _C_ENCODER is None:
         return _ENCODER.encode(value)
     return "".join(_C_ENCODER(value, 0))
+
+
+def dumps_with(value: Mapping[str, Any], done: Mapping[str, str]) -> str:
+    """``dumps(value)`` of a mapping with string keys, where ``done`` gives the encoding of
+    the values at its keys (made once, or faster, by the caller): the rest is encoded in runs
+    of consecutive keys, one encoder call a run. A mapping's canonical encoding is its items in
+    sorted key order, joined by commas in braces. Not string keys: ``dumps(value)``."""
+    if not all(type(k) is str for k in value):
+        return dumps(value)
+    parts: list[str] = []
+    run: dict[str, Any] = {}
+    for key in sorted(value):
+        text = done.get(key)
+        if text is None:
+            run[key] = value[key]
+            continue
+        if run:
+            parts.append(dumps(run)[1:-1])
+            run = {}
+        parts.append(f"{dumps(key)}:{text}")
+    if run:
+        parts.append(dumps(run)[1:-1])
+    return "{" + ",".join(parts) + "}"
 
 
 def encode(value: object) -> bytes:

@@ -73,31 +73,20 @@ class RenderCache:
         views of a resolution share, e.g. the board) encoded on its own once and its bytes
         reused (views and what they hold are never changed: docs/plugins.md). A mapping's
         canonical encoding is its items in sorted key order, joined by commas in braces."""
-        if not all(type(k) is str for k in doc):
-            return canonical.encode(doc)
         encoded = self.encoded
-        parts: list[str] = []
-        run: dict[str, Any] = {}
-        for key in sorted(doc):
-            value = doc[key]
+        done: dict[str, str] = {}
+        for key, value in doc.items():
             if type(value) is dict or type(value) is list:
                 hit = encoded.get(id(value))
                 if hit is None or hit[0] is not value:
                     encoded[id(value)] = (value, None)  # seen once: encoded in its run
-                else:
-                    text = hit[1]
-                    if text is None:
-                        text = canonical.dumps(value)
-                        encoded[id(value)] = (value, text)
-                    if run:
-                        parts.append(canonical.dumps(run)[1:-1])
-                        run = {}
-                    parts.append(f"{canonical.dumps(key)}:{text}")
                     continue
-            run[key] = value
-        if run:
-            parts.append(canonical.dumps(run)[1:-1])
-        return ("{" + ",".join(parts) + "}").encode("utf-8")
+                text = hit[1]
+                if text is None:
+                    text = canonical.dumps(value)
+                    encoded[id(value)] = (value, text)
+                done[key] = text
+        return canonical.dumps_with(doc, done).encode("utf-8")
 
     def step(self, plugin: GamePlugin, state: StateIn) -> tuple[int, str, bool]:
         """The step now due in ``state``, as every mail of it states it (pbem.render.mails

@@ -49,3 +49,15 @@ def test_what_is_not_json_data_is_refused() -> None:
         canonical.dumps({"a": object()})
     with pytest.raises(TypeError):
         canonical.dumps({1: "a", "b": 2})  # keys that do not sort
+
+
+def test_a_mapping_with_some_values_encoded_already() -> None:
+    """dumps_with: the encoding of a mapping whose values at some keys are given encoded (in
+    runs of the other keys around them) is dumps of the mapping."""
+    rng = random.Random(5)
+    for _ in range(500):
+        value = {f"k{rng.randrange(30)}": _random_value(rng) for _ in range(rng.randrange(8))}
+        done = {k: canonical.dumps(v) for k, v in value.items() if rng.random() < 0.4}
+        assert canonical.dumps_with(value, done) == _reference(value)
+    assert canonical.dumps_with({}, {}) == "{}"
+    assert canonical.dumps_with({2: "b", 1: "a"}, {}) == '{"1":"a","2":"b"}'  # type: ignore[dict-item]

@@ -198,8 +198,7 @@ def compose_wire(
     with the same decoded contents; only the text parts' transfer encodings differ, where
     these are shorter (tests/engine/mail/test_mail_compose_wire.py checks it)."""
     for item in attachments:
-        if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
-                and _MIME_TOKEN.match(item.subtype)):
+        if not _plain_names(item.filename, item.maintype, item.subtype):
             raise ValueError(f"attachment {item.filename!r}: a plain file name and MIME type")
     headers = _headers(sender, to, subject, date, domain, auto_submitted, in_reply_to,
                        references, game, extra_headers)
@@ -222,6 +221,14 @@ def compose_wire(
     message_id = header_values([head[ours]])[0][1]
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_names(filename: str, maintype: str, subtype: str) -> bool:
+    """Whether an attachment's file name and MIME type are plain (a game's few names, checked
+    once: view.json and map.svg on every mail)."""
+    return bool(_FILENAME.match(filename) and _MIME_TOKEN.match(maintype)
+                and _MIME_TOKEN.match(subtype))
 
 
 def as_message(wire: Wire) -> EmailMessage:

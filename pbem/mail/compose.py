@@ -83,11 +83,13 @@ def valid_message_id(value: str | None) -> str | None:
     return value if len(value) <= 250 and _MSGID.match(value) else None
 
 
+@functools.lru_cache(maxsize=256)
 def thread_root(game: str, domain: str) -> str:
     """The fixed Message-ID every message of ``game`` refers to, so clients thread them together."""
     return f"<game.{_token(game)}@{domain}>"
 
 
+@functools.lru_cache(maxsize=256)
 def list_id(game: str, domain: str) -> str:
     """``List-Id`` value for ``game``: "game <game.domain>" (RFC 2919)."""
     return f"{header_safe(game, limit=60)} <{_token(game)}.{domain}>"

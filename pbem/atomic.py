@@ -351,7 +351,8 @@ def refuse_links(root: Path | str, paths: Iterable[Path]) -> None:
     """Raise :class:`SymlinkRefused` for the first of ``paths`` (existing or not) that is a
     symbolic link or resolves to somewhere outside ``root``."""
     top = _real_root(str(root)) if Path(root).is_absolute() else Path(root).resolve()
-    parents: dict[Path, Path] = {}  # each parent resolved once per call
+    parents: dict[Path, tuple[Path, bool]] = {}  # each parent resolved once per call, and
+    # whether it lies inside top (then so does every name in it: no second look)
     for path in paths:
         try:
             st = os.lstat(path)
@@ -365,9 +366,12 @@ def refuse_links(root: Path | str, paths: Iterable[Path]) -> None:
             resolved = path.resolve()
         else:
             # Not a link itself: it resolves to where its parent resolves, plus its name.
-            parent = parents.get(path.parent)
-            if parent is None:
-                parent = parents[path.parent] = path.parent.resolve()
-            resolved = parent / path.name
+            known = parents.get(path.parent)
+            if known is None:
+                real = path.parent.resolve()
+                known = parents[path.parent] = (real, real.is_relative_to(top))
+            if known[1]:
+                continue
+            resolved = known[0] / path.name
         if not resolved.is_relative_to(top):
             raise SymlinkRefused(path, f"resolves to {resolved}, outside {top}")

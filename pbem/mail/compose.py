@@ -25,7 +25,14 @@ from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, make_msgid
 from typing import Literal, ParamSpec
 
-from pbem.mail.wire import attachment_part, header_line, header_values, multipart, text_part
+from pbem.mail.wire import (
+    attachment_part,
+    header_line,
+    header_values,
+    multipart,
+    multipart_pieces,
+    text_part,
+)
 from pbem.record import Record
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
@@ -76,11 +83,13 @@ def valid_message_id(value: str | None) -> str | None:
     return value if len(value) <= 250 and _MSGID.match(value) else None
 
 
+@functools.lru_cache(maxsize=256)
 def thread_root(game: str, domain: str) -> str:
     """The fixed Message-ID every message of ``game`` refers to, so clients thread them together."""
     return f"<game.{_token(game)}@{domain}>"
 
 
+@functools.lru_cache(maxsize=256)
 def list_id(game: str, domain: str) -> str:
     """``List-Id`` value for ``game``: "game <game.domain>" (RFC 2919)."""
     return f"{header_safe(game, limit=60)} <{_token(game)}.{domain}>"
@@ -109,7 +118,7 @@ def _headers(
     recipients = [to] if isinstance(to, str | Address) else list(to)
     out.append(("To", ", ".join(str(r) for r in recipients)))
     out.append(("Subject", header_safe(subject, limit=250)))
-    out.append(("Date", format_datetime(date)))
+    out.append(("Date", _date_value(date)))
     out.append(("Message-ID", make_msgid(domain=domain)))
     refs = [r for r in (valid_message_id(x) for x in references) if r]
     if game is not None:
@@ -130,6 +139,12 @@ def _headers(
     for name, value in extra_headers:
         out.append((header_safe(name, limit=60).replace(" ", "-"), header_safe(value, limit=900)))
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _date_value(date: datetime) -> str:
+    """``format_datetime(date)``: the mails of one visit share their date (3 us a mail)."""
+    return format_datetime(date)
 
 
 # -- the same message as wire bytes, without building an EmailMessage ----------------------------
@@ -185,28 +200,37 @@ def compose_wire(
     with the same decoded contents; only the text parts' transfer encodings differ, where
     these are shorter (tests/engine/mail/test_mail_compose_wire.py checks it)."""
     for item in attachments:
-        if not (_FILENAME.match(item.filename) and _MIME_TOKEN.match(item.maintype)
-                and _MIME_TOKEN.match(item.subtype)):
+        if not _plain_names(item.filename, item.maintype, item.subtype):
             raise ValueError(f"attachment {item.filename!r}: a plain file name and MIME type")
-    head = [header_line(name, str(value)) for name, value in _headers(
-        sender, to, subject, date, domain, auto_submitted, in_reply_to, references, game,
-        extra_headers)]
+    headers = _headers(sender, to, subject, date, domain, auto_submitted, in_reply_to,
+                       references, game, extra_headers)
+    head = [header_line(name, str(value)) for name, value in headers]
     head.append(b"MIME-Version: 1.0\r\n")
     parts = [text_part("plain", text)]
     if html is not None:
         parts = [multipart("alternative", [parts[0], text_part("html", html)])]
     if attachments:
         parts += [attachment_part(item) for item in attachments]
-        body = multipart("mixed", parts)
+        head += multipart_pieces("mixed", parts)
     else:
-        body = parts[0]
-    raw = b"".join(head) + body
+        head.append(parts[0])
+    raw = b"".join(head)
     envelope = _address_pairs((str(sender),))
     rcpts = [a for _, a in _address_pairs(tuple(str(r) for r in (
         [to] if isinstance(to, str | Address) else to))) if a]
-    message_id = next(v for n, v in header_values(head) if n == "message-id")
+    # the Message-ID as its line reads (ours comes before any extra header of that name)
+    ours = next(i for i, (name, _) in enumerate(headers) if name == "Message-ID")
+    message_id = header_values([head[ours]])[0][1]
     return Wire(raw, envelope[0][1] if envelope else "", tuple(dict.fromkeys(rcpts)),
                 message_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_names(filename: str, maintype: str, subtype: str) -> bool:
+    """Whether an attachment's file name and MIME type are plain (a game's few names, checked
+    once: view.json and map.svg on every mail)."""
+    return bool(_FILENAME.match(filename) and _MIME_TOKEN.match(maintype)
+                and _MIME_TOKEN.match(subtype))
 
 
 def as_message(wire: Wire) -> EmailMessage:

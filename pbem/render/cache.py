@@ -8,11 +8,12 @@ round's receipts): the one cache of pbem.render.
   states are kept (a resolution's before and after, with room for a catch-up); the audit
   keeps one, the state it walks.
 - ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
-- ``encoded``: the canonical JSON of each object a view holds at its top level (a dict or a
-  list), by identity: views that share an object (a game's tables) have it encoded once
-  (``RenderCache.json``).
+- ``encoded``: the canonical JSON of each object (a dict or a list) that views hold at their
+  top level and share, by identity: an object seen a second time (a game's tables) is
+  encoded once (``RenderCache.json``); one seen once is kept with None.
 - ``states``: the canonical JSON of a state (``RenderCache.state_json``): the turn job's
   digest of a resolution's state, its state.json and the game master's attachment share it.
+- ``steps``: the step due in a state (turn, step label, over), by identity (``RenderCache.step``).
 - ``parts``: partials rendered once per context (pbem.render.environment.Renderer.once), by
   template name: the contexts and the text, latest last.
 
@@ -47,8 +48,9 @@ class RenderCache:
     views: ViewCache = field(default_factory=lambda: ViewCache(VIEW_STATES))
     svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
-    encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
+    encoded: dict[int, tuple[object, str | None]] = field(default_factory=dict)
     states: dict[int, tuple[object, bytes]] = field(default_factory=dict)
+    steps: dict[int, tuple[object, tuple[int, str, bool]]] = field(default_factory=dict)
 
     def state_json(self, state: StateIn) -> bytes:
         """``canonical.encode(state)``, made once per state object while this cache lives: a
@@ -65,23 +67,41 @@ class RenderCache:
 
     def json(self, doc: Mapping[str, Any]) -> bytes:
         """``canonical.encode(doc)`` of a view (or a view with the host's fields added): the
-        same bytes, with each dict or list value at its top level encoded once per object
-        while this cache lives, so the objects the views of a resolution share are encoded
-        once (views and what they hold are never changed: docs/plugins.md)."""
-        if not all(type(k) is str for k in doc):
-            return canonical.encode(doc)
-        parts = []
-        for key in sorted(doc):
-            value = doc[key]
+        same bytes, made with few encoder calls (each costs its set-up: a 4000 A.D. view of
+        25 keys took ~48 calls): the keys and values in runs of consecutive keys, one call a
+        run, and each dict or list value seen again while this cache lives (an object the
+        views of a resolution share, e.g. the board) encoded on its own once and its bytes
+        reused (views and what they hold are never changed: docs/plugins.md). A mapping's
+        canonical encoding is its items in sorted key order, joined by commas in braces."""
+        encoded = self.encoded
+        done: dict[str, str] = {}
+        for key, value in doc.items():
             if type(value) is dict or type(value) is list:
-                hit = self.encoded.get(id(value))
+                hit = encoded.get(id(value))
                 if hit is None or hit[0] is not value:
-                    hit = (value, canonical.dumps(value))
-                    self.encoded[id(value)] = hit
-                parts.append(f"{canonical.dumps(key)}:{hit[1]}")
-            else:
-                parts.append(f"{canonical.dumps(key)}:{canonical.dumps(value)}")
-        return ("{" + ",".join(parts) + "}").encode("utf-8")
+                    encoded[id(value)] = (value, None)  # seen once: encoded in its run
+                    continue
+                text = hit[1]
+                if text is None:
+                    text = canonical.dumps(value)
+                    encoded[id(value)] = (value, text)
+                done[key] = text
+        return canonical.dumps_with(doc, done).encode("utf-8")
+
+    def step(self, plugin: GamePlugin, state: StateIn) -> tuple[int, str, bool]:
+        """The step now due in ``state``, as every mail of it states it (pbem.render.mails
+        _step_facts): the turn its orders carry, the step in the game's words ("" once
+        over), whether the game is over; asked of the rules once per state object (each of a
+        resolution's mails asked again: ~8 us a mail)."""
+        hit = self.steps.get(id(state))
+        if hit is None or hit[0] is not state:
+            window = plugin.window(dict(state))
+            hit = (state, (plugin.orders_turn(dict(state)), window.label if window else "",
+                           plugin.is_over(dict(state))))
+            if len(self.steps) >= VIEW_STATES:
+                self.steps.clear()
+            self.steps[id(state)] = hit
+        return hit[1]
 
     def view(self, plugin: GamePlugin, state: StateIn,
              power: str | None) -> GameView:

@@ -20,6 +20,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         EventIn,
         GameHeader,
         GmNotice,
+        Keepsake,
         MailFacts,
         PlayerHeader,
         PlayerInfo,
@@ -79,10 +81,26 @@ def _game(game: MailFacts, player: PlayerInfo | None,
         "title": game.get("title") or game["game_id"],
         "game_title": plugin.title if plugin is not None else game.get("game_title", ""),
         "deadline": format_when(game.get("deadline"), tz),
-        "checkpoint": keepsake(game.get("checkpoint"), "checkpoint.txt"),
+        "checkpoint": _checkpoint(game.get("checkpoint")),
         "referee": game.get("referee", ""),
         "schedule": game.get("schedule", ""),
     }
+
+
+def _checkpoint(text: str | None) -> Keepsake | None:
+    """``keepsake(text, "checkpoint.txt")``: each mail of a resolution shows the same signed
+    checkpoint, parsed once (~12 us a mail); each mail gets its own copy."""
+    made = _checkpoint_once(text)
+    if made is None:
+        return None
+    out = made.copy()
+    out["lines"] = list(made["lines"])
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _checkpoint_once(text: str | None) -> Keepsake | None:
+    return keepsake(text, "checkpoint.txt")
 
 
 def _player(player: PlayerInfo | None) -> PlayerHeader:
@@ -205,15 +223,14 @@ def _inline(svg: str | None) -> Markup | None:
     return Markup(text)  # noqa: S704 - rendered by our own template, autoescaped
 
 
-def _step_facts(plugin: GamePlugin, state: StateIn, powers: Sequence[str],
+def _step_facts(renderer: Renderer, plugin: GamePlugin, state: StateIn, powers: Sequence[str],
                 views: Mapping[str, ViewIn]) -> StepFacts:
     """The engine's facts of the step now due, in every game mail's context whatever the
     presenter returns (docs/plugins.md, "Template contexts"): ``turn`` (the turn the next order
     file carries), ``step`` (the next step in the game's words, "" once over), ``over``, and
     ``names`` (the reader's powers, as the mail names them)."""
-    step = plugin.window(dict(state))
-    return {"turn": plugin.orders_turn(dict(state)), "step": step.label if step else "",
-            "over": plugin.is_over(dict(state)),
+    turn, step, over = renderer.cache.step(plugin, state)
+    return {"turn": turn, "step": step, "over": over,
             "names": [power_name(p, views.get(p)) for p in powers]}
 
 
@@ -283,7 +300,7 @@ def turn_report(
             before, _form_view(views[p], game), readers=list(powers), missed=missed, seq=seq),
             resolved_turn=resolved, missed=missed))
     ctx: Context = {
-           **_step_facts(plugin, state_after, powers, views),
+           **_step_facts(renderer, plugin, state_after, powers, views),
            "game": _game(game, player, plugin), "player": _player(player), "reports": reports,
            "first": reports[0], "resolved_turn": resolved, "readers": list(powers),
            "shared": pres.shared(list(views.values()), union, list(powers)),
@@ -313,7 +330,7 @@ def welcome(
     pres = presenter(plugin)
     views = {p: plugin.view(dict(state), p) for p in powers}
     ctx: Context = {
-           **_step_facts(plugin, state, powers, views),
+           **_step_facts(renderer, plugin, state, powers, views),
            "game": _game(game, player, plugin), "player": _player(player),
            "readers": list(powers),
            "powers": [_power_facts(p, v, 0, pres.welcome(_form_view(v, game),
@@ -524,7 +541,7 @@ def gm_summary(
     views = {p: renderer.view(plugin, state_after, p) for p in powers}
     secrets = {p: plugin.secrets(state, p) for p in powers}
     ctx: Context = {
-           **_step_facts(plugin, state_after, powers, views),
+           **_step_facts(renderer, plugin, state_after, powers, views),
            "game": _game(game, None, plugin), "player": _player(None), "readers": [],
            "resolved_turn": plugin.orders_turn(dict(state_before)),
            "missed": {power_name(p, public): n for p, n in (game.get("missed") or {}).items()},
@@ -558,7 +575,7 @@ def game_end(
     first = views[powers[0]]
     seen = {p: plugin.view_events(list(events), p) for p in powers}
     visible = [e for e in events if any(e in seen[p] for p in powers)]
-    ctx: Context = {**_step_facts(plugin, state, powers, views),
+    ctx: Context = {**_step_facts(renderer, plugin, state, powers, views),
                            "game": _game(game, player, plugin), "player": _player(player),
                            "readers": list(powers),
                            **pres.game_end(first, visible, list(powers), reveal)}

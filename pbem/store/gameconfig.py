@@ -245,6 +245,12 @@ class GameConfig(Record):
 
     @classmethod
     def load(cls, path: Path | str) -> GameConfig:
+        return cls.from_data(cls.read(path), str(path))
+
+    @staticmethod
+    def read(path: Path | str) -> object:
+        """The data of the config file ``path``, read by the strict YAML loader (``load`` is
+        :meth:`from_data` of it)."""
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -252,7 +258,10 @@ class GameConfig(Record):
             raise PbemError(f"{path}: no game configuration here") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise PbemError(f"{path}: cannot read: {exc}") from None
-        return cls.from_yaml(text, str(path))
+        data, problems = safeyaml.scan(text)
+        if problems:
+            raise ConfigError(str(path), problems)
+        return data
 
     # --- writing ----------------------------------------------------------------------------
 

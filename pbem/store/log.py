@@ -251,7 +251,7 @@ def _unpadded(raw: bytes) -> tuple[bytes, int, int] | None:
     start = at + len(_PAD_KEY)
     end = raw.find(b'"', start)
     n = end - start
-    if n < _PAD_MIN or raw.count(b" ", start, end) != n:
+    if n < _PAD_MIN or raw[start:end] != b" " * n:  # (a compare: 10 times count's speed)
         return None
     return raw[:start] + raw[end:], start, n
 
@@ -475,6 +475,9 @@ class GameLog:
         self._prefix: tuple[int, int, Entry] | None = None
         self._summary = summary
         self._staged: list[bytes] = []  # lines of staged entries (stage / commit)
+        # bytes of the lines read or written, newline included, by seq (what a trusted point
+        # measures; an entry not here is encoded again to measure it)
+        self._line_len: dict[int, int] = {}
 
     @property
     def summary(self) -> Summary:
@@ -546,6 +549,9 @@ class GameLog:
             summary.fold(entry)
         kept = [genesis] + ([last] if point.entries > 1 else []) + tail
         log = cls(path, kept, size, summary=summary)
+        log._line_len = {0: point.genesis_end, last_seq: cut}
+        for entry, raw in zip(tail, lines, strict=True):
+            log._line_len[entry.seq] = len(raw) + 1
         if point.entries > 2:
             log._base = point.entries - 1
             log._prefix = (point.genesis_end, point.last_start, last)
@@ -582,11 +588,17 @@ class GameLog:
     def trusted_point(self, *, shared: bool = False) -> TrustedPoint:
         """The point this log is verified to now (its whole length), with its summary (with
         ``shared``, the summary's own parts: for a point encoded at once, never kept)."""
-        last_start = self._size - len(self._entries[-1].line())
+        last_start = self._size - self._line_bytes(self._entries[-1])
         return TrustedPoint(
             entries=len(self), offset=self._size, head=self.head.hash, last_start=last_start,
-            genesis_end=len(self._genesis.line()), genesis_hash=self._genesis.hash,
+            genesis_end=self._line_bytes(self._genesis), genesis_hash=self._genesis.hash,
             summary=self.summary.as_data() if shared else self.summary.to_data())
+
+    def _line_bytes(self, entry: Entry) -> int:
+        """len(entry.line()), from its line as read or written where this log has it (the
+        genesis and the last entry of a game-turn: 12 and 19 us to encode again)."""
+        known = self._line_len.get(entry.seq)
+        return known if known is not None else len(entry.line())
 
     @property
     def size(self) -> int:
@@ -657,6 +669,7 @@ class GameLog:
                 f"cannot append this {kind} entry: {why} (was --now given a time earlier than "
                 f"a previous run's?)")
         line = entry.line()
+        self._line_len[entry.seq] = len(line)
         try:
             self._size = atomic.append_bytes(self.path, line, expect_size=self._size)
         except atomic.FileChanged:
@@ -684,6 +697,7 @@ class GameLog:
             raise TimeGoesBackwards(str(self.path), None, entry.seq,
                                     f"cannot append this {kind} entry: {why}")
         self._staged.append(entry.line())
+        self._line_len[entry.seq] = len(self._staged[-1])
         self._entries.append(entry)
         if self._summary is not None:
             self._summary.fold(entry)

@@ -281,7 +281,9 @@ def test_bare_addresses_are_what_getaddresses_reads() -> None:
     assert _address_pairs(("vega@players.example",)) == (("", "vega@players.example"),)
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 56, 57, 58, 75, 76, 77, 114, 1000, 24_161,
+                                  # whole runs of lines (256, 32, 4, 1) and beside them
+                                  14_535, 14_592, 14_593, 16_701, 16_702, 31_065, 300_001])
 def test_base64_parts_are_what_encodebytes_writes(size: int) -> None:
     """Attachments and long HTML are encoded in one call and cut into lines: the same bytes as
     the email package's encoder (base64.encodebytes, 76-character lines) with CRLF ends."""
@@ -392,3 +394,22 @@ def test_text_with_long_lines_takes_the_shorter_encoding() -> None:
         assert parsed.get_content().replace("\r\n", "\n") == text, i
         chosen.add(cte)
     assert chosen == {"quoted-printable", "base64"}
+
+
+def test_text_parts_that_fit_are_their_lines_with_crlf() -> None:
+    """A text part whose lines all fit in 998 bytes is its lines as bytes.splitlines cuts them
+    (LF, CR or CRLF), each ended by CRLF: found without cutting it where it has no CR, the
+    same bytes; a line of 999 bytes or more (at the start, the end or between) is encoded."""
+    rng = random.Random(7)
+    pieces = ["a", "é", "\n", "\n", "\r", "\r\n", "x" * 300, "y" * 998, "z" * 999, "✓" * 333]
+    texts = ["", "\n", "a", "a\n", "a\n\n", "x" * 998, "x" * 999, "\n" + "x" * 999, "é" * 499]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(12))) for _ in range(2000)]
+    for text in texts:
+        lines = text.encode().splitlines()
+        head, _, body = text_part("plain", text).partition(b"\r\n\r\n")
+        if max(map(len, lines), default=0) <= 998:
+            assert body == b"\r\n".join(lines) + b"\r\n", repr(text[:40])
+            cte = "7bit" if text.isascii() else "8bit"
+            assert head.endswith(f"Content-Transfer-Encoding: {cte}".encode()), repr(text[:40])
+        else:
+            assert b"7bit" not in head and b"8bit" not in head, repr(text[:40])

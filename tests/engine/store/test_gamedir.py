@@ -185,6 +185,26 @@ def test_state_cache_current_stale_corrupt_truncated(tmp_path, plugin, player_ke
     assert replay.calls == [4, 4, 5, 5]
 
 
+def test_the_state_cache_digest_holds_in_any_json_form(tmp_path, plugin, player_keys):
+    """The state read from state.json is checked against its digest whether the file is as
+    pbem writes it (its bytes hashed as they stand) or in another JSON form of the same values
+    (the state encoded again); a change to the state is found either way."""
+    game = create(tmp_path, plugin, player_keys)
+    replay = replay_with(plugin)
+    state = play_turn(game, plugin, game.load_state(replay).state, NOW + timedelta(days=2))
+    good = game.state_path.read_bytes()
+    assert b'"turn":' in good
+    for form in (good, json.dumps(json.loads(good), indent=1).encode()):
+        game.state_path.write_bytes(form)
+        loaded = game.load_state(replay)
+        assert loaded.rebuilt is None and loaded.state == state and replay.calls == []
+    for changed in (good.replace(b'"turn":', b'"turn":1', 1),
+                    json.dumps(json.loads(good.replace(b'"turn":', b'"turn":1', 1))).encode()):
+        game.state_path.write_bytes(changed)
+        assert "does not match its digest" in game.load_state(replay).rebuilt
+    assert game.state_path.read_bytes() == good
+
+
 def test_corrupted_log_stops_the_game(tmp_path, plugin, player_keys):
     game = create(tmp_path, plugin, player_keys)
     play_turn(game, plugin, game.initial_state(plugin), NOW + timedelta(days=2))

@@ -79,6 +79,12 @@ def test_a_run_leaves_a_trusted_point_and_opening_from_it_gives_the_same_log(
     assert fast.log.summary == whole.log.summary
     assert fast.registered_keys() == whole.registered_keys()
     assert list(fast.log.entries) == list(whole.log.entries)
+    # the point measures the lines as read (fast) or as encoded again (whole): the same
+    assert fast.log.trusted_point() == whole.log.trusted_point()
+    fast.log.stage("note", at(49 * 5), {"n": "é" * 3})
+    fast.log.commit()
+    fast.log.append("note", at(49 * 5), {"n": 2})
+    assert fast.log.trusted_point() == GameDir.open(host.path, full=True).log.trusted_point()
 
 
 def test_a_point_that_fails_its_mac_falls_back_and_catches_an_earlier_corrupted_entry(

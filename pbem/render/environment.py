@@ -151,8 +151,9 @@ class Renderer:
     then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined.
 
     The environment (``env``, pbem.render.jinjaenv) is made when a template is first rendered
-    from it: a template pbem.render.plain writes without Jinja (the receipt) renders without it
-    while its sources are the ones that module was written from. ``on_env`` (set by the caller)
+    from it: a template pbem.render.plain writes without Jinja (the receipt), or the game's
+    presenter does (its ``writers``: 4000 A.D.'s turn report), renders without it while its
+    sources are the ones the writer was written from. ``on_env`` (set by the caller)
     is called with the environment when it is made (pbem.host.opengames gives it the root's
     cache of compiled templates)."""
 
@@ -164,12 +165,15 @@ class Renderer:
         except registry.UnknownGame:
             own = [root / game_id]
         paths = [*own, root / "common"]
+        self._bundled = True  # only the templates installed with pbem and the games
         if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
+            self._bundled = False
         self.search_path = paths
         self.cache = RenderCache()  # the one cache of this renderer's life (pbem.render.cache)
         self.on_env: Callable[[jinja2.Environment], None] | None = None
         self._plain: dict[str, bool] = {}
+        self._writers: Mapping[str, Any] | None = None
 
     @cached_property
     def env(self) -> jinja2.Environment:
@@ -197,13 +201,27 @@ class Renderer:
         return self.cache.view(plugin, state, power)
 
     def _plain_fits(self, name: str) -> bool:
-        """Whether pbem.render.plain writes ``name`` exactly as its templates here would."""
+        """Whether pbem.render.plain, or a writer of the game's presenter, writes ``name``
+        exactly as its templates here would."""
         from pbem.render import plain  # (it writes with this module's filters)
 
         fits = self._plain.get(name)
         if fits is None:
-            fits = self._plain[name] = plain.fits(name, self.search_path)
+            writers = None if name in plain.TEMPLATES else self.game_writers()
+            fits = self._plain[name] = plain.fits(name, self.search_path, writers,
+                                                  bundled=self._bundled)
         return fits
+
+    def game_writers(self) -> Mapping[str, Any]:
+        """The game's presenter's ``writers`` (pbem.render.plain.Writer by template name; none
+        for a game that declares none or an unknown game), asked once per renderer."""
+        if self._writers is None:
+            try:
+                pres = getattr(registry.load(self.game_id), "presenter", None)
+            except registry.UnknownGame:
+                pres = None
+            self._writers = dict(getattr(pres, "writers", None) or {})
+        return self._writers
 
     def render(self, name: str, context: Mapping[str, object]) -> str:
         """The template ``name`` rendered with ``context``; templates may call ``once``
@@ -211,7 +229,7 @@ class Renderer:
         if self._plain_fits(name):
             from pbem.render import plain
 
-            return plain.render(name, context)
+            return plain.render(name, context, self._writers)
         import jinja2
 
         try:

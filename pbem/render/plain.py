@@ -13,10 +13,17 @@ included) with the digest of the sources these functions were written from, and 
 uses Jinja for any other source. A template edited without this module is still rendered
 right, through Jinja; tests/engine/render/test_render_plain.py then fails until the functions
 and :data:`DIGESTS` follow (it compares both renderings, every branch, for every game).
+
+A game may do the same for its own mails: its presenter's ``writers`` maps a template name to
+(the function writing it, the template sources it was written from, their digest); the function
+is called with the context and the filters the templates have (:data:`FILTERS`), and used only
+where :func:`fits` (docs/plugins.md, "Writers"; 4000 A.D.'s turn report:
+games/fourthousand_ad/writers.py).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -24,7 +31,16 @@ from typing import Any
 
 from markupsafe import escape
 
+from pbem.game.marks import for_readers
 from pbem.render.environment import para
+
+#: A game's writer: (the function writing a template from its context and :data:`FILTERS`,
+#: the template sources it is written from, the SHA-256 of those sources when it was written).
+Writer = tuple[Callable[[Mapping[str, Any], Mapping[str, Callable[..., Any]]], str],
+               tuple[str, ...], str]
+
+#: The filters a game's writer is handed: the templates' own (pbem.render.jinjaenv).
+FILTERS: Mapping[str, Callable[..., Any]] = {"para": para, "for_readers": for_readers}
 
 
 def _e(value: Any) -> str:
@@ -227,12 +243,37 @@ def sources_digest(names: Sequence[str], search_path: Sequence[Path]) -> str | N
     return digest.hexdigest()
 
 
-def fits(name: str, search_path: Sequence[Path]) -> bool:
-    """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would."""
+@functools.lru_cache(maxsize=256)
+def _bundled_digest(names: tuple[str, ...], search_path: tuple[Path, ...]) -> str | None:
+    """:func:`sources_digest` once per process: for a search path of templates installed with
+    pbem and the games, which a process reads once as its Jinja environment does (auto_reload
+    off: pbem.render.jinjaenv)."""
+    return sources_digest(names, search_path)
+
+
+def fits(name: str, search_path: Sequence[Path],
+         writers: Mapping[str, Writer] | None = None, *, bundled: bool = False) -> bool:
+    """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would
+    (``writers``: the game's, for a name this module does not write). ``bundled``: the path
+    holds no game directory's templates, only those installed with pbem and the games, so
+    their digest is taken once per process (a game directory's are read each time)."""
     found = TEMPLATES.get(name)
-    return found is not None and sources_digest(found[1], search_path) == DIGESTS[name]
+    if found is not None:
+        sources, digest = found[1], DIGESTS[name]
+    else:
+        own = (writers or {}).get(name)
+        if own is None:
+            return False
+        sources, digest = own[1], own[2]
+    if bundled:
+        return _bundled_digest(tuple(sources), tuple(Path(p) for p in search_path)) == digest
+    return sources_digest(sources, search_path) == digest
 
 
-def render(name: str, context: Mapping[str, Any]) -> str:
+def render(name: str, context: Mapping[str, Any],
+           writers: Mapping[str, Writer] | None = None) -> str:
     """Template ``name`` rendered with ``context`` (only where :func:`fits`)."""
-    return TEMPLATES[name][0](context)
+    found = TEMPLATES.get(name)
+    if found is not None:
+        return found[0](context)
+    return (writers or {})[name][0](context, FILTERS)

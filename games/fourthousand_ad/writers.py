@@ -1,0 +1,538 @@
+"""4000 A.D.'s turn report written without Jinja, exactly as its templates write it (issue 30,
+"a game-turn near its floor"): the presenter's ``writers`` (docs/plugins.md, "Writers").
+
+Why: a game-turn renders four reports, and Jinja's rendering of ``turn_report.html`` and
+``turn_report.txt`` (a few hundred escaped values, partials and macros a report) was the
+largest part of their cost. Each of the report's three templates is a function here giving
+the same text (trim_blocks, lstrip_blocks, autoescape for .html: pbem.render.jinjaenv):
+
+* ``turn_report.subject.txt``;
+* ``turn_report.txt`` with ``_keepsakes.txt``, ``_turn_notes.txt``, ``_starmap.txt``,
+  ``_power.txt``, ``_reach.txt`` and ``footer.txt``;
+* ``turn_report.html`` with ``layout.html``, ``macros.html``, ``_turn_notes.html``,
+  ``_power.html`` and ``_reach.html``.
+
+The templates stay the one definition: the renderer uses a function only while the SHA-256
+of the sources it would load for that template (a game directory's override included) is the
+digest in :data:`WRITERS` (pbem.render.plain.fits), and Jinja otherwise. A template edited
+without this module is still rendered right, through Jinja;
+tests/games/4000ad/test_report_writers.py then fails until the functions and the digests
+follow (it compares both renderings over played games and every branch)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from markupsafe import escape
+
+from pbem.game.marks import for_readers
+
+Context = Mapping[str, Any]
+Filters = Mapping[str, Callable[..., str]]
+Para = Callable[..., str]
+
+
+def _e(value: Any) -> str:
+    return str(escape(value))
+
+
+def _s(flag: Any) -> str:
+    return "s" if flag else ""
+
+
+# -- the subject ----------------------------------------------------------------------------------
+def subject(c: Context, filters: Filters) -> str:
+    game, first = c["game"], c["first"]
+    out = (f"[{game['id']}] Turn {first['resolved_turn']} report for "
+           + " and ".join(str(r["name"]) for r in c["reports"]))
+    if first["result"]:
+        out += " — the game is over"
+    elif game["deadline"] and first["due"]:
+        out += f" — orders due {game['deadline']['utc']}"
+    return out
+
+
+# -- the text part --------------------------------------------------------------------------------
+def _keepsake_text(item: Any, what: str) -> str:
+    if not item:
+        return ""
+    out = [what, f": {item['summary']}" if item["summary"] else "", ".\n"]
+    if item["attached"]:
+        out.append(f"  Keep this mail: the signed text is attached as {item['filename']}.\n")
+    else:
+        out.append("  Keep this mail: the signed text below proves it.\n")
+        out.extend(f"{line}\n" for line in item["lines"])
+    return "".join(out)
+
+
+def _notes_text(para: Para, notes: Context) -> list[str]:
+    out: list[str] = []
+    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
+    if gm or missed or order:
+        out.append("\n")
+        if gm:
+            out.append("GAME MASTER NOTICES\n")
+            out.extend(para(line, 4, "  - ") + "\n" for line in gm)
+        if missed:
+            if gm:
+                out.append("\n")
+            out.append("MISSED TURN\n")
+            out.extend(para(line, 4, "  - ") + "\n" for line in missed)
+        if order:
+            if gm or missed:
+                out.append("\n")
+            out.append("ORDER OF PLAY THIS ROUND\n")
+            out.append(para("The powers were resolved one after the other, in this order: "
+                            + ", ".join(str(p) for p in order) + ".", 2, "  ") + "\n")
+    if notes.get("earlier"):
+        out.append("\nSINCE YOUR LAST MAIL\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in notes["earlier"])
+    if notes.get("standing"):
+        out.append("\nSTANDING ANSWERS\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in notes["standing"])
+    chance = notes.get("chance")
+    if chance:
+        out.append(f"\nFAIR CHANCE, STEP {chance['step']}\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in chance["draws"])
+        out.extend(para(line, 4, "  ! ") + "\n" for line in chance["missing"])
+        out.append(para(chance["verify"], 2, "  ") + "\n")
+    return out
+
+
+def _starmap_text(para: Para, s: Context) -> list[str]:
+    out = ["THE STAR FIELD  ▲ upper level (yellow)  ▼ lower level (red)  * home star\n"
+           "  ○ circle, + cross (resources); holder and ships; - nobody; lower case:\n"
+           "  ships of an eliminated power waiting to surrender; & other ships there too\n"]
+    out.extend(f"{line}\n" for line in s["map_text"])
+    if s["map_notes"]:
+        out.append("  Stars with more than one power's ships, or ships waiting to surrender:\n")
+        out.extend(para(note, 6, "    ") + "\n" for note in s["map_notes"])
+    out.append("  Holders: " + ", ".join(f"{x['abbr']} {x['name']}" for x in s["legend"])
+               + "\n")
+    return out
+
+
+def _power_text(para: Para, r: Context, many: bool) -> list[str]:
+    who = f"{str(r['name']).upper()}: " if many else ""
+    out = [f"\n{who}YOUR WARPS\n"]
+    for w in r["own_warps"]:
+        if w["free"]:
+            out.append(f"  warp {w['key']}  free\n")
+        else:
+            out.append(para(w["line"], 10, "  ") + "\n")
+            if w["note"]:
+                out.append(para(w["note"], 10) + "\n")
+    forecast = r["forecast"]
+    out.append(f"\n{who}YOUR ECONOMY\n")
+    out.append(para(f"held: {forecast['held_text']}", 8, "  ") + "\n")
+    out.append(para(forecast["line"], 4, "  ") + "\n")
+    out.append(f"  missed turns: {r['missed']}\n")
+    return out
+
+
+def _reach_text(reach: Context) -> list[str]:
+    out = ["\nREACH NEXT TURN — the sectors where each warp in hyperspace can come out\n"
+           "  (▲ upper level, ▼ lower level; ! a sector with a star of yours in it)\n"]
+    out.extend(f"{line}\n" for line in reach["warps_text"])
+    out.append("\nDISTANCES FROM YOUR STARS — the sectors 2 and 3 turns away (the same\n"
+               "  sector is 1 turn; `pbem distance FROM TO` counts any other journey)\n")
+    out.extend(f"{line}\n" for line in reach["distances_text"])
+    return out
+
+
+def text(c: Context, filters: Filters) -> str:
+    para = filters["para"]
+    game, first, reports, s, player = c["game"], c["first"], c["reports"], c["shared"], c["player"]
+    many = len(reports) > 1
+    out = [f"{game['game_title']} · {game['title']} · {first['variant_title']}\n",
+           f"Report on turn {first['resolved_turn']}",
+           " (a production turn)" if first["resolved_production"] else "",
+           f", for {player['name']}" if player["name"] else "", ".\n"]
+    for r in reports:
+        out.append(f"You are {str(r['name']).upper()} ({r['colour']}), home star {r['home']}.\n")
+        if r["home_warning"]:
+            out.append(para(f"WARNING: {r['home_warning']}", 2) + "\n")
+        elif not r["alive"] and many:
+            out.append(f"{r['name']} has been eliminated.\n")
+    deadline = game["deadline"]
+    if first["result"]:
+        out.append(para(first["result"]["line"], 0) + "\n")
+    elif not first["alive"]:
+        out.append("You have been eliminated: no more orders are taken from you.\n")
+    elif first["due"] and deadline:
+        local = f" ({deadline['local']} your time)" if deadline["local"] else ""
+        out.append(para(f"Orders for turn {first['next_turn']} are due {deadline['utc']}{local}.",
+                        0) + "\n")
+    elif not first["due"]:
+        out.append(para("No orders are due from you now (waiting for "
+                        + ", ".join(str(x) for x in first["waiting_for"]) + ").", 0) + "\n")
+    out += _notes_text(para, c["notes"])
+    out.append(f"\nWHAT HAPPENED ON TURN {first['resolved_turn']}"
+               + (" (production turn)" if first["resolved_production"] else "") + "\n")
+    if s["events"]:
+        # Jinja's format filter is %: kept as it is, so every value prints as it does there
+        out.extend(para(e, 6, "%4d. " % i) + "\n"  # noqa: UP031
+                   for i, e in enumerate(s["events"], 1))
+    else:
+        out.append("  Nothing you could see happened.\n")
+    out.append("\n")
+    out += _starmap_text(para, s)
+    for r in reports:
+        out += _power_text(para, r, many)
+    out.append("\nOTHER POWERS' WARPS — where they could come out next turn\n")
+    for w in s["other_warps"]:
+        out.append(para(w["head"], 4, "  ") + "\n")
+        if w["where"]:
+            out.append(para(w["where"], 4) + "\n")
+        if w["note"]:
+            out.append(para(w["note"], 4) + "\n")
+    if not s["other_warps"]:
+        out.append("  None in hyperspace.\n")
+    out += _reach_text(s["reach"])
+    out.append("\nPOWERS\n  power     home       ships  stars  warps  status\n")
+    for p in s["powers"]:
+        out.append("  %-9s %-10s %5d  %5d  %5d  %s" % (  # noqa: UP031 - Jinja's format
+            p["name"], p["home"], p["ships"], p["stars"], p["warps"], p["status"])
+            + ("  <- you" if p["mine"] else "") + "\n")
+    if s["alliances"]:
+        out.append("\nALLIANCES YOU KNOW OF\n")
+        out.extend(para(a, 4, "  ") + "\n" for a in s["alliances"])
+    checkpoint = game["checkpoint"]
+    if checkpoint:
+        out.append("\n" + _keepsake_text(checkpoint, "CHECKPOINT signed by the referee"))
+    for r in reports:
+        if not r["order_form"]:
+            continue
+        name = r["name"]
+        out.append(f"\nORDERS FOR TURN {r['next_turn']}"
+                   + (f" ({str(name).upper()})" if many else "") + "\n"
+                   "Save the lines between the scissors as a file, edit, check and sign with\n"
+                   "`pbem orders`, then reply to this mail with the signed block.\n"
+                   f"----- 8< ----- order file: {name}, turn {r['next_turn']} ----- 8< -----\n"
+                   f"{r['order_form']}\n----- 8< ----- end of order file ----- 8< -----\n")
+    out.append("\nAttached: " + ("view-POWER.json (each power's view, for `--view`)" if many
+                                 else "view.json (your view: `pbem orders ... --view view.json`)")
+               + ",\nmap.svg (the star field)"
+               + (", checkpoint.txt (the signed checkpoint)"
+                  if checkpoint and checkpoint["attached"] else "") + ".\n")
+    out.append(f"\n-- \nSent by the referee of {game['id']}. Reply with your signed orders as "
+               "plain\ntext (the block `pbem orders sign` prints); HTML-only mail is not read.\n")
+    return "".join(out)
+
+
+# -- the HTML part --------------------------------------------------------------------------------
+def _h2(title: str) -> str:
+    return ('<h2 style="margin:20px 0 8px 0;font-size:16px;letter-spacing:0.04em;'
+            'text-transform:uppercase;color:#374151;border-bottom:2px solid #e5e7eb;'
+            f'padding-bottom:3px;">{_e(title)}</h2>')
+
+
+_UL = '<ul style="margin:0;padding-left:20px;">\n'
+_LI = '<li style="margin:0 0 4px 0;">'
+
+
+def _notes_html(notes: Context) -> list[str]:
+    out: list[str] = []
+    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
+    if gm or missed or order:
+        if gm:
+            out += [_h2("Game master notices"), "\n", _UL]
+            out.extend(f"{_LI}{_e(line)}</li>\n" for line in gm)
+            out.append("</ul>\n")
+        if missed:
+            out += [_h2("Missed turn"), "\n", _UL]
+            out.extend(f"{_LI}{_e(line)}</li>\n" for line in missed)
+            out.append("</ul>\n")
+        if order:
+            out += [_h2("Order of play this round"), "\n",
+                    '<p style="margin:0;">The powers were resolved one after the other, in this '
+                    f"order: {_e(', '.join(str(p) for p in order))}.</p>\n"]
+    for key, title in (("earlier", "Since your last mail"), ("standing", "Standing answers")):
+        if notes.get(key):
+            out += [_h2(title), "\n", _UL]
+            out.extend(f"{_LI}{_e(line)}</li>\n" for line in notes[key])
+            out.append("</ul>\n")
+    chance = notes.get("chance")
+    if chance:
+        out += [_h2(f"Fair chance, step {chance['step']}"), "\n", _UL]
+        out.extend(f"{_LI}{_e(line)}</li>\n" for line in chance["draws"])
+        out.extend(f"{_LI}<strong>{_e(line)}</strong></li>\n" for line in chance["missing"])
+        out.append(f'</ul>\n<p style="margin:0;">{_e(chance["verify"])}</p>\n')
+    return out
+
+
+def _power_html(r: Context, many: bool) -> list[str]:
+    who = f"{r['name']}: " if many else ""
+    out = [_h2(f"{who}Your warps"), "\n", _UL]
+    for w in r["own_warps"]:
+        if w["free"]:
+            out.append(f'<li style="margin:0 0 5px 0;">Warp {_e(w["key"])}: free</li>\n')
+            continue
+        note = (f'<br /><span style="font-size:13px;color:#4b5563;">{_e(w["note"])}</span>'
+                if w["note"] else "")
+        out.append(f'<li style="margin:0 0 5px 0;"><strong>Warp {_e(w["key"])}</strong>: '
+                   f'{_e(w["ships"])} ship{_s(w["ships"] != 1)} from {_e(w["from"])} (sector '
+                   f'{_e(w["sector"])}), left on turn {_e(w["departed"])}, travelled '
+                   f'{_e(w["travelled"])} sector{_s(w["travelled"] != 1)}; commitment <code '
+                   'style="font-family:Menlo,Consolas,monospace;font-size:13px;">'
+                   f'{_e(w["commitment"])}</code>.{note}</li>\n')
+    forecast = r["forecast"]
+    out += ["</ul>\n", _h2(f"{who}Your economy"), "\n",
+            f'<p style="margin:0 0 4px 0;">Held: {_e(forecast["held_text"])}</p>\n'
+            f'<p style="margin:0 0 4px 0;"><strong>{_e(forecast["line"])}</strong></p>\n'
+            f'<p style="margin:0;">Missed turns: {_e(r["missed"])}</p>\n']
+    return out
+
+
+_TABLE = ('<table cellpadding="0" cellspacing="0" style="width:100%;border-collapse:collapse;'
+          'font-size:13px;">\n')
+_TH = '<th style="padding:2px 4px;">'
+_THR = '<th style="padding:2px 4px;text-align:right;">'
+_TD = '<td style="padding:2px 4px;">'
+_TDR = '<td style="padding:2px 4px;text-align:right;">'
+_ROW = '<tr style="border-top:1px solid #e5e7eb;vertical-align:top;">'
+
+
+def _reach_html(reach: Context) -> list[str]:
+    out = [_h2("Reach next turn"), "\n",
+           '<p style="margin:0 0 4px 0;font-size:13px;color:#4b5563;">The sectors where each '
+           "warp in hyperspace can come out next turn (the step it makes then). ▲ upper level "
+           "(yellow), ▼ lower level (red); <strong>!</strong> a sector with a star of yours in "
+           "it.</p>\n"]
+    if reach["warps"]:
+        out += [_TABLE, f'<tr style="text-align:left;color:#6b7280;">{_TH}warp</th>{_THR}ships'
+                f"</th>{_TH}left</th>{_THR}step</th>{_TH}can come out in</th></tr>\n"]
+        for w in reach["warps"]:
+            strong = _e(w["strong"])
+            bold = "font-weight:bold;" if w["mine"] else ""
+            cells = []
+            for c in w["sectors"]:
+                yours = c["yours"]
+                cells.append(
+                    '<span style="display:inline-block;margin:0 3px 2px 0;padding:0 3px;'
+                    f"border:1px solid {strong};background-color:"
+                    f"{'#fecaca' if yours else _e(w['light'])};"
+                    f"{'font-weight:bold;' if yours else ''}\" title=\"{_e(c['sector'])}\">"
+                    f"{_e(c['short'])}{'!' if yours else ''}</span>")
+            if not w["sectors"]:
+                cells.append(_e(w["text"]))
+            out.append(f'{_ROW}<td style="padding:2px 4px;border-left:4px solid {strong};{bold}">'
+                       f'{_e(w["label"])}</td>{_TDR}{_e(w["ships"])}</td>{_TD}{_e(w["from"])} '
+                       f'({_e(w["from_short"])})</td>{_TDR}{_e(w["step"])}</td>{_TD}'
+                       f'{"".join(cells)}</td></tr>\n')
+        out.append("</table>\n")
+    else:
+        out.append('<p style="margin:0;">No warp is in hyperspace.</p>\n')
+    out += [_h2("Distances from your stars"), "\n",
+            '<p style="margin:0 0 4px 0;font-size:13px;color:#4b5563;">The sectors 2 and 3 turns '
+            "away from each sector holding a star of yours (a star of the same sector is 1 turn "
+            "away; <code>pbem distance FROM TO</code> counts any other journey).</p>\n"]
+    if reach["distances"]:
+        out += [_TABLE, f'<tr style="text-align:left;color:#6b7280;">{_TH}your stars</th>{_TH}'
+                f"sector</th>{_TH}2 turns</th>{_TH}3 turns</th></tr>\n"]
+        for r in reach["distances"]:
+            turns = "".join(f"{_TD}{_e(t['text'])}</td>" for t in r["turns"])
+            out.append(f"{_ROW}{_TD}{_e(r['stars_text'])}</td>{_TD}{_e(r['short'])}</td>"
+                       f"{turns}</tr>\n")
+        out.append("</table>\n")
+    else:
+        out.append('<p style="margin:0;">You hold no star.</p>\n')
+    return out
+
+
+_DANGER = {"win": "background-color:#fecaca;color:#7f1d1d;",
+           "equal": "background-color:#fde68a;color:#78350f;",
+           "hold": "background-color:#d1fae5;color:#065f46;",
+           "ally": "background-color:#dbeafe;color:#1e3a8a;"}
+
+
+def _other_warps_html(s: Context) -> list[str]:
+    out = [_h2("Other powers' warps"), "\n"]
+    for w in s["other_warps"]:
+        out.append(f'<div style="margin:0 0 8px 0;padding:6px 8px;border-left:4px solid '
+                   f'{_e(w["strong"])};background-color:{"#fef2f2" if w["alarm"] else "#f9fafb"};'
+                   f'">\n<p style="margin:0;"><strong>{_e(w["owner_name"])} warp {_e(w["key"])}'
+                   f'</strong>: {_e(w["ships"])} ship{_s(w["ships"] != 1)}, left {_e(w["from"])} '
+                   f'(sector {_e(w["sector"])}) on turn {_e(w["departed"])}, travelled '
+                   f'{_e(w["travelled"])}.</p>\n')
+        threats = w["threats"]
+        if threats:
+            out.append(f'<p style="margin:4px 0 0 0;font-size:14px;">Next turn it could come out '
+                       f"at any of these {len(threats)} stars, {_e(w['next_distance'])} sectors "
+                       f"from {_e(w['sector'])}:</p>\n"
+                       '<p style="margin:2px 0 0 0;font-size:14px;">\n')
+            for t in threats:
+                if t["mine"]:
+                    out.append('<span style="display:inline-block;margin:1px 2px;padding:0 4px;'
+                               f'font-weight:bold;{_e(_DANGER[t["danger"]])}">{_e(t["star"])} — '
+                               f'yours: {_e(t["verdict"])}</span>')
+                else:
+                    holder = (f" ({_e(str(t['holder']).capitalize())})" if t["holder"] else "")
+                    out.append('<span style="display:inline-block;margin:1px 2px;padding:0 4px;'
+                               'background-color:#ffffff;border:1px solid #e5e7eb;">'
+                               f'{_e(t["star"])}{holder}</span>')
+            out.append("</p>\n")
+            if not w["threatened"]:
+                out.append('<p style="margin:2px 0 0 0;font-size:13px;color:#4b5563;">None of '
+                           "them is yours.</p>")
+        if w["note"]:
+            out.append('<p style="margin:4px 0 0 0;font-size:13px;color:#92400e;">'
+                       f'{_e(w["note"])}</p>')
+        out.append("</div>\n")
+    if not s["other_warps"]:
+        out.append('<p style="margin:0;">None in hyperspace.</p>\n')
+    return out
+
+
+def _keepsake_html(item: Any, what: str) -> str:
+    if not item:
+        return ""
+    summary = f": {_e(item['summary'])}" if item["summary"] else ""
+    return ('<div style="margin:14px 0 0 0;padding:8px 10px;background-color:#f9fafb;'
+            'border:1px solid #e5e7eb;">\n'
+            f'<p style="margin:0 0 4px 0;font-size:13px;"><strong>{_e(what)}</strong>{summary}.'
+            " Keep this mail: the signed text below proves it.</p>\n"
+            '<pre style="margin:0;font-family:Menlo,Consolas,monospace;font-size:11px;'
+            'white-space:pre-wrap;word-break:break-all;overflow-x:auto;max-width:100%">'
+            f"{_e(item['text'])}</pre>\n</div>\n")
+
+
+def _body(c: Context) -> list[str]:
+    game, first, reports, s, player = c["game"], c["first"], c["reports"], c["shared"], c["player"]
+    many = len(reports) > 1
+    turn = _e(first["resolved_turn"])
+    production = first["resolved_production"]
+    out = [f'<h1 style="margin:0 0 4px 0;font-size:21px;">Turn {turn} report',
+           ' <span style="font-size:14px;font-weight:normal;color:#6b7280;">(production turn)'
+           "</span>" if production else "", "</h1>\n",
+           f'<p style="margin:0 0 6px 0;color:#4b5563;font-size:14px;">'
+           f"{_e(first['variant_title'])}",
+           f" · for {_e(player['name'])}" if player["name"] else "", "</p>\n"]
+    for r in reports:
+        out.append(f'<div style="margin:6px 0 0 0;padding:6px 10px;background-color:'
+                   f'{_e(r["light"])};border-left:6px solid {_e(r["strong"])};">\n'
+                   f'<p style="margin:0;font-size:17px;">You are <strong>{_e(r["name"])}</strong> '
+                   f'({_e(r["colour"])}), home star {_e(r["home"])}.</p>\n')
+        if r["home_warning"]:
+            out.append('<p style="margin:4px 0 0 0;padding:4px 6px;background-color:#fee2e2;'
+                       f'color:#7f1d1d;"><strong>Warning:</strong> {_e(r["home_warning"])}</p>\n')
+        elif not r["alive"]:
+            out.append(f'<p style="margin:4px 0 0 0;"><strong>{_e(r["name"])} has been '
+                       "eliminated.</strong></p>\n")
+        out.append("</div>\n")
+    deadline = game["deadline"]
+    if first["result"]:
+        out.append('<p style="margin:6px 0;padding:6px 8px;background-color:#fef3c7;"><strong>'
+                   f'{_e(first["result"]["line"])}</strong></p>\n')
+    elif not first["alive"]:
+        out.append('<p style="margin:6px 0;">You have been eliminated: no more orders are taken '
+                   "from you.</p>\n")
+    elif first["due"] and deadline:
+        local = f" ({_e(deadline['local'])} your time)" if deadline["local"] else ""
+        out.append('<p style="margin:6px 0;padding:6px 8px;background-color:#eff6ff;">Orders for '
+                   f"turn {_e(first['next_turn'])} are due <strong>{_e(deadline['utc'])}</strong>"
+                   f"{local}.</p>\n")
+    elif not first["due"]:
+        out.append('<p style="margin:6px 0;">No orders are due from you now (waiting for '
+                   f'{_e(", ".join(str(x) for x in first["waiting_for"]))}).</p>\n')
+    out += _notes_html(c["notes"])
+    out += ["\n", _h2(f"What happened on turn {first['resolved_turn']}"
+                      + (" (production turn)" if production else "")), "\n"]
+    if s["events"]:
+        out.append('<ol style="margin:0;padding-left:24px;">\n')
+        out.extend(f'<li style="margin:0 0 5px 0;">{_e(e)}</li>\n' for e in s["events"])
+        out.append("</ol>\n")
+    else:
+        out.append('<p style="margin:0;">Nothing you could see happened.</p>\n')
+    out += ["\n", _h2("The star field"), "\n",
+            _e(for_readers(s["star_field_html"], c["readers"])), "\n"]
+    for r in reports:
+        out += _power_html(r, many)
+    out.append("\n")
+    out += _other_warps_html(s)
+    out += _reach_html(s["reach"])
+    out += ["\n", _h2("Powers"), "\n", _TABLE,
+            f'<tr style="text-align:left;color:#6b7280;">{_TH}power</th>{_TH}home</th>{_THR}'
+            f"ships</th>{_THR}stars</th>{_THR}warps</th>{_TH}status</th></tr>\n"]
+    for p in s["powers"]:
+        out.append(f'<tr style="border-top:1px solid #e5e7eb;'
+                   f'{"font-weight:bold;" if p["mine"] else ""}"><td style="padding:2px 4px;'
+                   f'border-left:4px solid {_e(p["strong"])};">{_e(p["name"])}</td>{_TD}'
+                   f'{_e(p["home"])}</td>{_TDR}{_e(p["ships"])}</td>{_TDR}{_e(p["stars"])}</td>'
+                   f'{_TDR}{_e(p["warps"])}</td>{_TD}{_e(p["status"])}</td></tr>\n')
+    out.append("</table>\n")
+    if s["alliances"]:
+        out += [_h2("Alliances you know of"), "\n", _UL]
+        out.extend(f"<li>{_e(a)}</li>" for a in s["alliances"])
+        out.append("</ul>\n")
+    out += [_keepsake_html(game["checkpoint"], "Checkpoint signed by the referee"), "\n"]
+    for r in reports:
+        if not r["order_form"]:
+            continue
+        out += [_h2(f"Orders for turn {r['next_turn']}" + (f" ({r['name']})" if many else "")),
+                "\n<p style=\"margin:0 0 6px 0;font-size:14px;\">Save this as a file, edit it, "
+                "check and sign it with <code>pbem orders</code>, then reply to this mail with "
+                "the signed block.</p>\n"
+                '<pre style="margin:0;padding:8px;background-color:#f3f4f6;border:1px solid '
+                "#e5e7eb;font-family:Menlo,Consolas,monospace;font-size:12px;line-height:1.35;"
+                'white-space:pre;overflow-x:auto;overflow-x:auto;max-width:100%">'
+                f"{_e(r['order_form'])}</pre>\n"]
+    return out
+
+
+def html(c: Context, filters: Filters) -> str:
+    game, reports = c["game"], c["reports"]
+    title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
+    if game["title"] != game["id"]:
+        title += f" ({_e(game['id'])})"
+    checkpoint = game["checkpoint"]
+    footer = ("Attached: " + ("view.json (your view, for <code>pbem orders --view</code>)"
+                              if len(reports) == 1 else "view-POWER.json (each power's view)")
+              + ", map.svg (the star field)"
+              + (", checkpoint.txt" if checkpoint and checkpoint["attached"] else "")
+              + ". Reply with your signed orders as plain text.")
+    return "".join([
+        '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n<head>\n'
+        '<meta charset="utf-8" />\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
+        f"<title>{_e(c['subject'])}</title>\n</head>\n"
+        '<body style="margin:0;padding:0;background-color:#eef0f3;">\n'
+        '<div style="max-width:640px;margin:0 auto;padding:14px 12px;background-color:#ffffff;'
+        "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
+        'font-size:15px;line-height:1.45;">\n'
+        f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
+        *_body(c),
+        '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
+        f'font-size:12px;color:#6b7280;">{footer}</p>\n</div>\n</body>\n</html>\n'])
+
+
+# -- the map ---------------------------------------------------------------------------------------
+def map_svg(c: Context, filters: Filters) -> str:
+    """``map.svg``: the pieces starmap_svg wrote (present.map_context) put together."""
+    width, height, title = _e(c["width"]), _e(c["height"]), _e(c["title"])
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+            'style="max-width:100%;height:auto" font-family="Helvetica, Arial, sans-serif">\n'
+            f"<title>{title}</title>\n<style>{_e(c['readers_css'])}</style>\n"
+            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>\n'
+            f'<text x="10" y="22" font-size="15" font-weight="bold" fill="#1f2933">{title}'
+            f"</text>\n{_e(c['field_svg'])}{_e(c['reach_svg'])}{_e(c['legend_svg'])}"
+            f"{_e(c['reach_legend_svg'])}</svg>\n")
+
+
+#: template name -> (the function writing it, the template sources it is written from, the
+#: SHA-256 of those sources when it was written: pbem.render.plain.sources_digest).
+WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str]] = {
+    "turn_report.subject.txt": (
+        subject, ("turn_report.subject.txt",),
+        "5d9c0bfc1cdf1f8666c161902959612b46c1b4bc16460d5f5c55c0a9b59d5fa7"),
+    "turn_report.txt": (text, ("turn_report.txt", "_keepsakes.txt", "_turn_notes.txt",
+                               "_starmap.txt", "_power.txt", "_reach.txt", "footer.txt"),
+                        "f237db29759345743bf1bb84fc77ca69e91d2bc38a979b3364b06d1d55a70db3"),
+    "turn_report.html": (html, ("turn_report.html", "layout.html", "macros.html",
+                                "_turn_notes.html", "_power.html", "_reach.html"),
+                         "a02ed0647a9da9cbad174f07d06fbe7f0c37bbcfcfefb0bd68c01a68a5c49e80"),
+    "map.svg": (map_svg, ("map.svg",),
+                "966770323b9f13899df41f506af023a6175f90f8717b073f4b77d1b1e43224ca"),
+}

@@ -34,6 +34,16 @@ Para = Callable[..., str]
 
 
 def _e(value: Any) -> str:
+    """``value`` as Jinja's autoescape prints it (markupsafe's ``escape``): a plain string with
+    its five characters replaced as markupsafe replaces them, a number as it is (neither needs
+    markupsafe's objects: most of a report's values), anything else through ``escape``
+    (markup passes)."""
+    kind = type(value)
+    if kind is str:
+        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+                .replace("'", "&#39;").replace('"', "&#34;"))
+    if kind is int:
+        return str(value)
     return str(escape(value))
 
 

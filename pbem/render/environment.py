@@ -7,6 +7,7 @@ on top of it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -113,6 +114,13 @@ def format_when(iso: str | None, tz: str | None = None) -> When | None:
     """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
     if not iso:
         return None
+    return _when(iso, tz).copy()  # each caller its own (it goes into a mail's context)
+
+
+@functools.lru_cache(maxsize=64)
+def _when(iso: str, tz: str | None) -> When:
+    """``format_when``, once per deadline and zone while they are recent: every report of a
+    resolution gives the same deadline, each in its reader's zone."""
     when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
     out: When = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
     if tz:
@@ -134,15 +142,21 @@ def keepsake(text: str | None, filename: str) -> Keepsake | None:
         return None
     lines = text.rstrip("\n").splitlines()
     fits = all(len(line) <= TEXT_WIDTH - 2 for line in lines)
-    summary = ""
-    if "pbem-checkpoint" in text:
-        try:
-            cp = Checkpoint.parse(text)
-            summary = f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
-        except CheckpointError:
-            summary = ""
     return {"text": text.rstrip("\n"), "lines": lines if fits else [], "attached": not fits,
-            "filename": filename, "summary": summary}
+            "filename": filename, "summary": _summary(text)}
+
+
+@functools.lru_cache(maxsize=16)
+def _summary(text: str) -> str:
+    """A checkpoint's length and head in words ("" for other text), once per text while it is
+    recent: every mail of a resolution carries the same checkpoint."""
+    if "pbem-checkpoint" not in text:
+        return ""
+    try:
+        cp = Checkpoint.parse(text)
+    except CheckpointError:
+        return ""
+    return f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
 
 
 # -- the renderer ---------------------------------------------------------------------------------

@@ -160,6 +160,13 @@ def _summary(text: str) -> str:
 
 
 # -- the renderer ---------------------------------------------------------------------------------
+#: (template name, game, the search path) -> whether pbem.render.plain writes it, for search
+#: paths of the templates installed with pbem and the games only: a process reads those once,
+#: as its Jinja environment does (auto_reload off: pbem.render.jinjaenv), so their digests are
+#: taken once per process, not once per renderer (~250 us a game-turn).
+_BUNDLED_FITS: dict[tuple[str, tuple[str, ...]], bool] = {}
+
+
 class Renderer:
     """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
     then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined.
@@ -179,10 +186,12 @@ class Renderer:
         except registry.UnknownGame:
             own = [root / game_id]
         paths = [*own, root / "common"]
-        self._bundled = True  # only the templates installed with pbem and the games
+        # Only the templates installed with pbem and the games (no game directory's own):
+        # whether plain writes a template is then known once per process (_BUNDLED_FITS).
+        self._bundled: tuple[str, ...] | None = (game_id, *map(str, paths))
         if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
-            self._bundled = False
+            self._bundled = None
         self.search_path = paths
         self.cache = RenderCache()  # the one cache of this renderer's life (pbem.render.cache)
         self.on_env: Callable[[jinja2.Environment], None] | None = None
@@ -222,8 +231,13 @@ class Renderer:
         fits = self._plain.get(name)
         if fits is None:
             writers = None if name in plain.TEMPLATES else self.game_writers()
-            fits = self._plain[name] = plain.fits(name, self.search_path, writers,
-                                                  bundled=self._bundled)
+            known = None if self._bundled is None else (name, self._bundled)
+            fits = None if known is None else _BUNDLED_FITS.get(known)
+            if fits is None:
+                fits = plain.fits(name, self.search_path, writers)
+                if known is not None:
+                    _BUNDLED_FITS[known] = fits
+            self._plain[name] = fits
         return fits
 
     def game_writers(self) -> Mapping[str, Any]:

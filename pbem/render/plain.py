@@ -23,7 +23,6 @@ games/fourthousand_ad/writers.py).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -243,31 +242,15 @@ def sources_digest(names: Sequence[str], search_path: Sequence[Path]) -> str | N
     return digest.hexdigest()
 
 
-@functools.lru_cache(maxsize=256)
-def _bundled_digest(names: tuple[str, ...], search_path: tuple[Path, ...]) -> str | None:
-    """:func:`sources_digest` once per process: for a search path of templates installed with
-    pbem and the games, which a process reads once as its Jinja environment does (auto_reload
-    off: pbem.render.jinjaenv)."""
-    return sources_digest(names, search_path)
-
-
 def fits(name: str, search_path: Sequence[Path],
-         writers: Mapping[str, Writer] | None = None, *, bundled: bool = False) -> bool:
+         writers: Mapping[str, Writer] | None = None) -> bool:
     """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would
-    (``writers``: the game's, for a name this module does not write). ``bundled``: the path
-    holds no game directory's templates, only those installed with pbem and the games, so
-    their digest is taken once per process (a game directory's are read each time)."""
+    (``writers``: the game's, for a name this module does not write)."""
     found = TEMPLATES.get(name)
     if found is not None:
-        sources, digest = found[1], DIGESTS[name]
-    else:
-        own = (writers or {}).get(name)
-        if own is None:
-            return False
-        sources, digest = own[1], own[2]
-    if bundled:
-        return _bundled_digest(tuple(sources), tuple(Path(p) for p in search_path)) == digest
-    return sources_digest(sources, search_path) == digest
+        return sources_digest(found[1], search_path) == DIGESTS[name]
+    own = (writers or {}).get(name)
+    return own is not None and sources_digest(own[1], search_path) == own[2]
 
 
 def render(name: str, context: Mapping[str, Any],

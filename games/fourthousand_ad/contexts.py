@@ -15,7 +15,7 @@ from .production import is_production_turn
 from .reach import reach
 from .sentences import sentence, sentences
 from .starfield_html import star_field
-from .starmap import field_text, legend, map_notes, neutral_grid, star_map
+from .starmap import field_notes, field_text, legend, neutral_grid, star_map
 from .threats import other_warps, own_warps
 from .words import (
     INVALID_DESTINATION,
@@ -98,8 +98,8 @@ def shared(
         for line in alliance_lines(v, readers):
             if line not in known:
                 known.append(line)
-    grid = star_map(view, readers)  # once: the HTML map and the notes share it
-    field, notes, keys = neutral_grid(view), map_notes(view, readers, grid), legend(view)
+    grid = star_map(view, readers)  # the cells with the readers' own stars marked ("map")
+    field, notes, keys = neutral_grid(view), field_notes(view), legend(view)
     return {
         "events": sentences(events, readers, view["version"]),
         "map_text": field_text(view),
@@ -119,7 +119,7 @@ def star_field_parts(view: View, readers: Sequence[str]) -> dict[str, Any]:
     """The star field every mail shows: its cells without the readers (``star_field``), as
     the HTML table with the readers' stars marked (``star_field_html``), the notes under it
     and the powers' legend."""
-    field, notes, keys = neutral_grid(view), map_notes(view, readers), legend(view)
+    field, notes, keys = neutral_grid(view), field_notes(view), legend(view)
     return {"star_field": field, "star_field_html": star_field(field, notes, keys),
             "map_notes": notes, "legend": keys}
 

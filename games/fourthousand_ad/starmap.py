@@ -181,6 +181,19 @@ def map_notes(view: View, readers: Sequence[str],
     return notes
 
 
+_LAST_NOTES: list[Any] = [None, None]  # the neutral grid of neutral_grid, its notes
+
+
+def field_notes(view: View) -> list[str]:
+    """``map_notes`` for any readers: the notes read no reader's marks, so they are written
+    once per star field (``neutral_grid``, the same object while the stars and colours are
+    equal) and each caller gets a copy of them."""
+    grid = neutral_grid(view)
+    if _LAST_NOTES[0] is not grid:
+        _LAST_NOTES[:] = [grid, map_notes(view, (), grid)]
+    return list(_LAST_NOTES[1])
+
+
 def legend(view: View) -> list[dict[str, str]]:
     return [
         {"power": p, "name": power_name(p), "abbr": abbr(p), "colour": info["colour"],

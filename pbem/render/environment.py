@@ -257,7 +257,8 @@ class Renderer:
         if self._plain_fits(name):
             from pbem.render import plain
 
-            return plain.render(name, context, self._writers)
+            return plain.render(name, context,
+                                None if name in plain.TEMPLATES else self.game_writers())
         import jinja2
 
         try:

@@ -59,8 +59,13 @@ def para(text: str, indent: int | str = 0, first: str | None = None,
     """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
     the first by ``first`` (default: the same). Long unbreakable words are broken."""
     pad = " " * indent if isinstance(indent, int) else indent
-    text = str(text)
-    first = pad if first is None else first
+    return _wrapped(str(text), width, pad if first is None else first, pad)
+
+
+@functools.lru_cache(maxsize=512)
+def _wrapped(text: str, width: int, first: str, pad: str) -> str:
+    """``para``'s lines, once per text and layout while they are recent: the reports of one
+    resolution wrap many of the same sentences (the events, the deadline, the threats)."""
     lines = _fill_plain(text, width, first, pad)
     if lines is not None:
         return lines

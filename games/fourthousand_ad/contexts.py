@@ -11,10 +11,11 @@ from pbem.game.events import visible_to
 
 from .orderform import order_form
 from .powers import alliance_lines, forecast, home_warning, powers_table
+from .production import is_production_turn
 from .reach import reach
 from .sentences import sentence, sentences
 from .starfield_html import star_field
-from .starmap import field_text, legend, map_notes, neutral_grid, star_map
+from .starmap import field_notes, field_text, legend, neutral_grid, star_map
 from .threats import other_warps, own_warps
 from .words import (
     INVALID_DESTINATION,
@@ -61,7 +62,7 @@ def report(
         "home_warning": home_warning(view_after, power),
         "version": view_after["version"],
         "variant_title": view_after["variant_title"],
-        "resolved_production": view_before["production_turn"],
+        "resolved_production": resolved_production(view_before, view_after),
         "next_turn": view_after["turn"],
         "due": due,
         "waiting_for": [power_name(p) for p in view_after["due"]],
@@ -70,6 +71,18 @@ def report(
         "result": result_context(view_after, readers),
         "order_form": order_form(view_after, power, seq) if due else "",
     }
+
+
+def resolved_production(view_before: View, view_after: View) -> bool:
+    """Whether the turn a resolution resolved was a production turn: the view before's
+    ``production_turn``. In simultaneous play a resolution that does not end the game
+    resolves the whole round of the turn before the one the view after shows (resolve.py:
+    every slot, then the next round), so the view after says it alone; ``view_before`` is
+    read only otherwise (sequential play, the game's end): the engine makes that view when
+    it is first read (docs/plugins.md), a whole view per reader for this one value."""
+    if view_after["options"]["mode"] == "simultaneous" and view_after["result"] is None:
+        return is_production_turn(view_after["options"], view_after["turn"] - 1)
+    return bool(view_before["production_turn"])
 
 
 def shared(
@@ -85,8 +98,8 @@ def shared(
         for line in alliance_lines(v, readers):
             if line not in known:
                 known.append(line)
-    grid = star_map(view, readers)  # once: the HTML map and the notes share it
-    field, notes, keys = neutral_grid(view), map_notes(view, readers, grid), legend(view)
+    grid = star_map(view, readers)  # the cells with the readers' own stars marked ("map")
+    field, notes, keys = neutral_grid(view), field_notes(view), legend(view)
     return {
         "events": sentences(events, readers, view["version"]),
         "map_text": field_text(view),
@@ -106,7 +119,7 @@ def star_field_parts(view: View, readers: Sequence[str]) -> dict[str, Any]:
     """The star field every mail shows: its cells without the readers (``star_field``), as
     the HTML table with the readers' stars marked (``star_field_html``), the notes under it
     and the powers' legend."""
-    field, notes, keys = neutral_grid(view), map_notes(view, readers), legend(view)
+    field, notes, keys = neutral_grid(view), field_notes(view), legend(view)
     return {"star_field": field, "star_field_html": star_field(field, notes, keys),
             "map_notes": notes, "legend": keys}
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import presenter as p
 from . import starmap_svg
+from . import writers as report_writers
 
 View = dict[str, Any]
 
@@ -86,6 +87,9 @@ class StarFieldPresenter:
     welcome = staticmethod(p.welcome)
     gm = staticmethod(p.gm)
     reveal = staticmethod(reveal_rows)
+    # the turn report written without Jinja while its templates are the ones it was written
+    # from (pbem.render.plain; games/fourthousand_ad/writers.py)
+    writers = report_writers.WRITERS
 
     @staticmethod
     def title(view: Mapping[str, Any]) -> str:

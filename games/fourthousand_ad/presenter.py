@@ -10,6 +10,9 @@ they hold; present.py wires them to the contract's mails:
 * powers.py: production forecast, the powers table, alliances, the home-star warning
 * orderform.py: the pre-filled order form and the receipt's restated orders
 * contexts.py: whole mail contexts (report, shared part, welcome, GM summary, result)
+* writers.py: the turn report's templates and map.svg written without Jinja while the
+  templates are the ones they were written from (the presenter's ``writers``; the text in
+  report_text.py, the HTML in report_html.py)
 
 Every function takes a view (``plugin.view(state, power)``) and the events that power may see
 (``plugin.view_events``); none reads a state, the clock or a file.

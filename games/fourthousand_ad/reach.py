@@ -27,7 +27,7 @@ TURNS = (2, 3)  # the distance table's columns; 1 turn is the star's own sector
 
 def sector_order(view: View) -> list[str]:
     """Every sector, area by area in board order, upper level first."""
-    return _sectors(view)[0]
+    return list(_sectors(view)[0])
 
 
 def short(view: View, sector: str) -> str:
@@ -35,9 +35,40 @@ def short(view: View, sector: str) -> str:
     return _sectors(view)[1].get(sector, sector)
 
 
+#: The stars' sectors, areas and levels of the last view read, what ``_sectors`` made of them,
+#: and the distance table's sectors by turns away per sector (``_away``).
+_LAST: list[Any] = [None, None, None]
+
+
 def _sectors(view: View) -> tuple[list[str], dict[str, str]]:
     """``sector_order`` and each sector's ``short`` name, from one pass over the stars (a
-    report asks for both for every warp and every row of the distance table)."""
+    report asks for both for every warp and every row of the distance table). Only the
+    stars' sectors, areas and levels count, which are the board's and the same in every view
+    of a game: made once while they are equal to the last view's. Callers never change
+    what they get."""
+    key = [(s["sector"], s["area"], s["level"]) for s in view["stars"].values()]
+    if _LAST[0] == key:
+        return _LAST[1]  # type: ignore[no-any-return]
+    made = _sectors_of(view)
+    _LAST[:] = [key, made, {}]
+    return made
+
+
+def _away(view: View, sector: str) -> dict[int, list[str]]:
+    """The short names of the sectors ``TURNS`` turns away from ``sector``, in sector order
+    (board geometry: once per sector for the views that share their stars)."""
+    order, shorts = _sectors(view)
+    known: dict[str, dict[int, list[str]]] = _LAST[2]
+    hit = known.get(sector)
+    if hit is None:
+        board = default_board()
+        here = board.sector(sector)
+        away = {s: board.sector_distance(here, board.sector(s)) for s in order}
+        hit = known[sector] = {t: [shorts[s] for s in order if away[s] == t] for t in TURNS}
+    return hit
+
+
+def _sectors_of(view: View) -> tuple[list[str], dict[str, str]]:
     upper = upper_level(view)
     areas = [a for row in area_grid(view) for a in row]
     rank: dict[str, tuple[int, bool]] = {}
@@ -95,15 +126,12 @@ def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
 
 def distances(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
     """For each sector holding a star of the reader's: the sectors 2 and 3 turns away."""
-    board = default_board()
     order, shorts = _sectors(view)
     rank = {sector: i for i, sector in enumerate(order)}
     out = []
     for sector, stars in sorted(_your_sectors(view, readers).items(),
                                 key=lambda kv: rank[kv[0]]):
-        here = board.sector(sector)
-        away = {s: board.sector_distance(here, board.sector(s)) for s in order}
-        by_turns = {t: [shorts[s] for s in order if away[s] == t] for t in TURNS}
+        by_turns = {t: list(sectors) for t, sectors in _away(view, sector).items()}
         out.append({"sector": sector, "short": shorts.get(sector, sector), "stars": stars,
                     "stars_text": ", ".join(stars),
                     "turns": [{"turns": t, "sectors": by_turns[t],

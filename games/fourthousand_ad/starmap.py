@@ -87,17 +87,24 @@ def star_map(view: View, readers: Sequence[str]) -> list[list[dict[str, Any]]]:
 
 
 _LAST_GRID: list[Any] = [None, None, None]  # stars, colours, cells (with no reader)
+_LAST_SOURCE: list[Any] = [None, None]  # the stars and powers of the view _LAST_GRID last fitted
 
 
 def _grid(view: View) -> list[list[dict[str, Any]]]:
+    if _LAST_SOURCE[0] is view["stars"] and _LAST_SOURCE[1] is view["powers"]:
+        # the very view last found equal (a report asks for the grid several times per
+        # reader; views are never changed once made: docs/plugins.md)
+        return _LAST_GRID[2]  # type: ignore[no-any-return]
     colours_now = {p: info.get("colour") for p, info in view["powers"].items()}
     stars, colours_then, grid = _LAST_GRID
     if grid is not None and stars == view["stars"] and colours_then == colours_now:
+        _LAST_SOURCE[:] = [view["stars"], view["powers"]]
         return grid  # type: ignore[no-any-return]
     grid = [[{"area": area, "stars": [star_cell(view, n, ()) for n, _ in stars_in(view, area)]}
              for area in row] for row in area_grid(view)]
     kept = {n: {**star, "ships": dict(star["ships"])} for n, star in view["stars"].items()}
     _LAST_GRID[:] = [kept, colours_now, grid]
+    _LAST_SOURCE[:] = [view["stars"], view["powers"]]
     return grid
 
 
@@ -172,6 +179,19 @@ def map_notes(view: View, readers: Sequence[str],
                         else "held by nobody")
                 notes.append(f"{c['name']}: {who} ({held})")
     return notes
+
+
+_LAST_NOTES: list[Any] = [None, None]  # the neutral grid of neutral_grid, its notes
+
+
+def field_notes(view: View) -> list[str]:
+    """``map_notes`` for any readers: the notes read no reader's marks, so they are written
+    once per star field (``neutral_grid``, the same object while the stars and colours are
+    equal) and each caller gets a copy of them."""
+    grid = neutral_grid(view)
+    if _LAST_NOTES[0] is not grid:
+        _LAST_NOTES[:] = [grid, map_notes(view, (), grid)]
+    return list(_LAST_NOTES[1])
 
 
 def legend(view: View) -> list[dict[str, str]]:

@@ -7,6 +7,7 @@ on top of it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,8 +59,13 @@ def para(text: str, indent: int | str = 0, first: str | None = None,
     """Wrap ``text`` to ``width`` columns; later lines indented by ``indent`` (spaces or text),
     the first by ``first`` (default: the same). Long unbreakable words are broken."""
     pad = " " * indent if isinstance(indent, int) else indent
-    text = str(text)
-    first = pad if first is None else first
+    return _wrapped(str(text), width, pad if first is None else first, pad)
+
+
+@functools.lru_cache(maxsize=512)
+def _wrapped(text: str, width: int, first: str, pad: str) -> str:
+    """``para``'s lines, once per text and layout while they are recent: the reports of one
+    resolution wrap many of the same sentences (the events, the deadline, the threats)."""
     lines = _fill_plain(text, width, first, pad)
     if lines is not None:
         return lines
@@ -113,6 +119,13 @@ def format_when(iso: str | None, tz: str | None = None) -> When | None:
     """A UTC ISO deadline as "Wed 2 Dec 2026 18:00 UTC" and, if ``tz`` is set, in that zone."""
     if not iso:
         return None
+    return _when(iso, tz).copy()  # each caller its own (it goes into a mail's context)
+
+
+@functools.lru_cache(maxsize=64)
+def _when(iso: str, tz: str | None) -> When:
+    """``format_when``, once per deadline and zone while they are recent: every report of a
+    resolution gives the same deadline, each in its reader's zone."""
     when = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)
     out: When = {"iso": iso, "utc": when.strftime("%a %-d %b %Y %H:%M UTC"), "local": "", "tz": ""}
     if tz:
@@ -134,25 +147,39 @@ def keepsake(text: str | None, filename: str) -> Keepsake | None:
         return None
     lines = text.rstrip("\n").splitlines()
     fits = all(len(line) <= TEXT_WIDTH - 2 for line in lines)
-    summary = ""
-    if "pbem-checkpoint" in text:
-        try:
-            cp = Checkpoint.parse(text)
-            summary = f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
-        except CheckpointError:
-            summary = ""
     return {"text": text.rstrip("\n"), "lines": lines if fits else [], "attached": not fits,
-            "filename": filename, "summary": summary}
+            "filename": filename, "summary": _summary(text)}
+
+
+@functools.lru_cache(maxsize=16)
+def _summary(text: str) -> str:
+    """A checkpoint's length and head in words ("" for other text), once per text while it is
+    recent: every mail of a resolution carries the same checkpoint."""
+    if "pbem-checkpoint" not in text:
+        return ""
+    try:
+        cp = Checkpoint.parse(text)
+    except CheckpointError:
+        return ""
+    return f"log {cp.length} entries, head {cp.head[:4]}…{cp.head[-2:]}"
 
 
 # -- the renderer ---------------------------------------------------------------------------------
+#: (template name, game, the search path) -> whether pbem.render.plain writes it, for search
+#: paths of the templates installed with pbem and the games only: a process reads those once,
+#: as its Jinja environment does (auto_reload off: pbem.render.jinjaenv), so their digests are
+#: taken once per process, not once per renderer (~250 us a game-turn).
+_BUNDLED_FITS: dict[tuple[str, tuple[str, ...]], bool] = {}
+
+
 class Renderer:
     """A Jinja environment for one game: per-game-directory overrides, then the game's templates,
     then the common ones. Autoescape for .html/.xml/.svg only; StrictUndefined.
 
     The environment (``env``, pbem.render.jinjaenv) is made when a template is first rendered
-    from it: a template pbem.render.plain writes without Jinja (the receipt) renders without it
-    while its sources are the ones that module was written from. ``on_env`` (set by the caller)
+    from it: a template pbem.render.plain writes without Jinja (the receipt), or the game's
+    presenter does (its ``writers``: 4000 A.D.'s turn report), renders without it while its
+    sources are the ones the writer was written from. ``on_env`` (set by the caller)
     is called with the environment when it is made (pbem.host.opengames gives it the root's
     cache of compiled templates)."""
 
@@ -164,12 +191,17 @@ class Renderer:
         except registry.UnknownGame:
             own = [root / game_id]
         paths = [*own, root / "common"]
+        # Only the templates installed with pbem and the games (no game directory's own):
+        # whether plain writes a template is then known once per process (_BUNDLED_FITS).
+        self._bundled: tuple[str, ...] | None = (game_id, *map(str, paths))
         if game_dir is not None and (Path(game_dir) / "templates").is_dir():
             paths.insert(0, Path(game_dir) / "templates")
+            self._bundled = None
         self.search_path = paths
         self.cache = RenderCache()  # the one cache of this renderer's life (pbem.render.cache)
         self.on_env: Callable[[jinja2.Environment], None] | None = None
         self._plain: dict[str, bool] = {}
+        self._writers: Mapping[str, Any] | None = None
 
     @cached_property
     def env(self) -> jinja2.Environment:
@@ -197,13 +229,32 @@ class Renderer:
         return self.cache.view(plugin, state, power)
 
     def _plain_fits(self, name: str) -> bool:
-        """Whether pbem.render.plain writes ``name`` exactly as its templates here would."""
+        """Whether pbem.render.plain, or a writer of the game's presenter, writes ``name``
+        exactly as its templates here would."""
         from pbem.render import plain  # (it writes with this module's filters)
 
         fits = self._plain.get(name)
         if fits is None:
-            fits = self._plain[name] = plain.fits(name, self.search_path)
+            writers = None if name in plain.TEMPLATES else self.game_writers()
+            known = None if self._bundled is None else (name, self._bundled)
+            fits = None if known is None else _BUNDLED_FITS.get(known)
+            if fits is None:
+                fits = plain.fits(name, self.search_path, writers)
+                if known is not None:
+                    _BUNDLED_FITS[known] = fits
+            self._plain[name] = fits
         return fits
+
+    def game_writers(self) -> Mapping[str, Any]:
+        """The game's presenter's ``writers`` (pbem.render.plain.Writer by template name; none
+        for a game that declares none or an unknown game), asked once per renderer."""
+        if self._writers is None:
+            try:
+                pres = getattr(registry.load(self.game_id), "presenter", None)
+            except registry.UnknownGame:
+                pres = None
+            self._writers = dict(getattr(pres, "writers", None) or {})
+        return self._writers
 
     def render(self, name: str, context: Mapping[str, object]) -> str:
         """The template ``name`` rendered with ``context``; templates may call ``once``
@@ -211,7 +262,8 @@ class Renderer:
         if self._plain_fits(name):
             from pbem.render import plain
 
-            return plain.render(name, context)
+            return plain.render(name, context,
+                                None if name in plain.TEMPLATES else self.game_writers())
         import jinja2
 
         try:

@@ -13,6 +13,12 @@ included) with the digest of the sources these functions were written from, and 
 uses Jinja for any other source. A template edited without this module is still rendered
 right, through Jinja; tests/engine/render/test_render_plain.py then fails until the functions
 and :data:`DIGESTS` follow (it compares both renderings, every branch, for every game).
+
+A game may do the same for its own mails: its presenter's ``writers`` maps a template name to
+(the function writing it, the template sources it was written from, their digest); the function
+is called with the context and the filters the templates have (:data:`FILTERS`), and used only
+where :func:`fits` (docs/plugins.md, "Writers"; 4000 A.D.'s turn report:
+games/fourthousand_ad/writers.py).
 """
 
 from __future__ import annotations
@@ -24,7 +30,16 @@ from typing import Any
 
 from markupsafe import escape
 
+from pbem.game.marks import for_readers
 from pbem.render.environment import para
+
+#: A game's writer: (the function writing a template from its context and :data:`FILTERS`,
+#: the template sources it is written from, the SHA-256 of those sources when it was written).
+Writer = tuple[Callable[[Mapping[str, Any], Mapping[str, Callable[..., Any]]], str],
+               tuple[str, ...], str]
+
+#: The filters a game's writer is handed: the templates' own (pbem.render.jinjaenv).
+FILTERS: Mapping[str, Callable[..., Any]] = {"para": para, "for_readers": for_readers}
 
 
 def _e(value: Any) -> str:
@@ -227,12 +242,21 @@ def sources_digest(names: Sequence[str], search_path: Sequence[Path]) -> str | N
     return digest.hexdigest()
 
 
-def fits(name: str, search_path: Sequence[Path]) -> bool:
-    """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would."""
+def fits(name: str, search_path: Sequence[Path],
+         writers: Mapping[str, Writer] | None = None) -> bool:
+    """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would
+    (``writers``: the game's, for a name this module does not write)."""
     found = TEMPLATES.get(name)
-    return found is not None and sources_digest(found[1], search_path) == DIGESTS[name]
+    if found is not None:
+        return sources_digest(found[1], search_path) == DIGESTS[name]
+    own = (writers or {}).get(name)
+    return own is not None and sources_digest(own[1], search_path) == own[2]
 
 
-def render(name: str, context: Mapping[str, Any]) -> str:
+def render(name: str, context: Mapping[str, Any],
+           writers: Mapping[str, Writer] | None = None) -> str:
     """Template ``name`` rendered with ``context`` (only where :func:`fits`)."""
-    return TEMPLATES[name][0](context)
+    found = TEMPLATES.get(name)
+    if found is not None:
+        return found[0](context)
+    return (writers or {})[name][0](context, FILTERS)

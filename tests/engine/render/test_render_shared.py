@@ -149,11 +149,13 @@ def test_b5s_text_board_is_drawn_once_for_every_reader():
 def test_the_view_before_is_made_only_for_a_presenter_that_reads_it():
     """turn_report hands report() the view before the resolution made on first read: B5's
     presenter never reads it, so no view of the state before is made; 4000 A.D.'s reads one
-    field of it, which is the view's."""
-    for game, read in (("b5cgs", False), ("4000ad", True)):
+    field of it, which is the view's, only where the view after does not say it (sequential
+    play: contexts.resolved_production)."""
+    for game, read, options in (("b5cgs", False, {}), ("4000ad", False, {}),
+                                ("4000ad", True, {"mode": "sequential"})):
         plugin = registry.load(game)
         variant = {"b5cgs": "basic-4", "4000ad": "independents-4"}[game]
-        before = plugin.setup(variant, {"game_id": "later"})
+        before = plugin.setup(variant, {"game_id": "later", **options})
         orders = {p: plugin.default_orders(before, p) for p in plugin.powers_due(before)}
         result = plugin.resolve(json.loads(json.dumps(before)), orders,
                                 PracticeChance(game, "later", 0))

@@ -3,6 +3,7 @@ text star map, the order form."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -11,7 +12,7 @@ import yaml
 from pbem.protocol import safeyaml
 from pbem.protocol.envelope import check_envelope
 from pbem.render import mails
-from tests.support.ad_driver import AD, Table
+from tests.support.ad_driver import AD, Table, ad_module, random_body
 
 PRES = mails.presenter(AD)
 BOARD = AD.board
@@ -254,3 +255,27 @@ def test_svg_map_is_well_formed_xml():
     assert "A & B <test>" in texts, "titles are escaped in SVG"
     assert sum(1 for el in root.iter("{http://www.w3.org/2000/svg}circle")
                if el.get("r") == "8") == 48
+
+
+@pytest.mark.parametrize("options", [{}, {"mode": "sequential"}, {"production_turns": "odd"},
+                                     {"mode": "sequential", "production_turns": "odd"}])
+def test_the_resolved_production_turn_is_the_view_befores(options: dict) -> None:
+    """The report's ``resolved_production`` is the view before's ``production_turn`` for every
+    resolution of random games to their end; in simultaneous play before the end it is read
+    from the view after alone (the view before, made when first read, is not read)."""
+    contexts = ad_module("contexts")
+    for seed in range(3):
+        rng, t = random.Random(seed), Table("wild-4", **options)
+        for _ in range(40):
+            if AD.is_over(t.state):
+                break
+            before = t.state
+            t.play(**{p: random_body(t, p, rng) for p in AD.powers_due(before)})
+            for power in t.state["powers"]:
+                view_before = AD.view(before, power)
+                view_after = AD.view(t.state, power)
+                assert (contexts.resolved_production(view_before, view_after)
+                        is view_before["production_turn"])
+                if options.get("mode") != "sequential" and t.state["result"] is None:
+                    assert contexts.resolved_production({}, view_after) \
+                        is view_before["production_turn"]

@@ -1,0 +1,190 @@
+"""4000 A.D.'s turn report as plain text and its subject, written as ``turn_report.txt`` and
+``turn_report.subject.txt`` (with the partials they include) write them: the writers of
+games/fourthousand_ad/writers.py, which says when they are used."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Context = Mapping[str, Any]
+Filters = Mapping[str, Callable[..., str]]
+Para = Callable[..., str]
+
+
+def subject(c: Context, filters: Filters) -> str:
+    game, first = c["game"], c["first"]
+    out = (f"[{game['id']}] Turn {first['resolved_turn']} report for "
+           + " and ".join(str(r["name"]) for r in c["reports"]))
+    if first["result"]:
+        out += " — the game is over"
+    elif game["deadline"] and first["due"]:
+        out += f" — orders due {game['deadline']['utc']}"
+    return out
+
+
+def _keepsake_text(item: Any, what: str) -> str:
+    if not item:
+        return ""
+    out = [what, f": {item['summary']}" if item["summary"] else "", ".\n"]
+    if item["attached"]:
+        out.append(f"  Keep this mail: the signed text is attached as {item['filename']}.\n")
+    else:
+        out.append("  Keep this mail: the signed text below proves it.\n")
+        out.extend(f"{line}\n" for line in item["lines"])
+    return "".join(out)
+
+
+def _notes_text(para: Para, notes: Context) -> list[str]:
+    out: list[str] = []
+    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
+    if gm or missed or order:
+        out.append("\n")
+        if gm:
+            out.append("GAME MASTER NOTICES\n")
+            out.extend(para(line, 4, "  - ") + "\n" for line in gm)
+        if missed:
+            if gm:
+                out.append("\n")
+            out.append("MISSED TURN\n")
+            out.extend(para(line, 4, "  - ") + "\n" for line in missed)
+        if order:
+            if gm or missed:
+                out.append("\n")
+            out.append("ORDER OF PLAY THIS ROUND\n")
+            out.append(para("The powers were resolved one after the other, in this order: "
+                            + ", ".join(str(p) for p in order) + ".", 2, "  ") + "\n")
+    if notes.get("earlier"):
+        out.append("\nSINCE YOUR LAST MAIL\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in notes["earlier"])
+    if notes.get("standing"):
+        out.append("\nSTANDING ANSWERS\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in notes["standing"])
+    chance = notes.get("chance")
+    if chance:
+        out.append(f"\nFAIR CHANCE, STEP {chance['step']}\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in chance["draws"])
+        out.extend(para(line, 4, "  ! ") + "\n" for line in chance["missing"])
+        out.append(para(chance["verify"], 2, "  ") + "\n")
+    return out
+
+
+def _starmap_text(para: Para, s: Context) -> list[str]:
+    out = ["THE STAR FIELD  ▲ upper level (yellow)  ▼ lower level (red)  * home star\n"
+           "  ○ circle, + cross (resources); holder and ships; - nobody; lower case:\n"
+           "  ships of an eliminated power waiting to surrender; & other ships there too\n"]
+    out.extend(f"{line}\n" for line in s["map_text"])
+    if s["map_notes"]:
+        out.append("  Stars with more than one power's ships, or ships waiting to surrender:\n")
+        out.extend(para(note, 6, "    ") + "\n" for note in s["map_notes"])
+    out.append("  Holders: " + ", ".join(f"{x['abbr']} {x['name']}" for x in s["legend"])
+               + "\n")
+    return out
+
+
+def _power_text(para: Para, r: Context, many: bool) -> list[str]:
+    who = f"{str(r['name']).upper()}: " if many else ""
+    out = [f"\n{who}YOUR WARPS\n"]
+    for w in r["own_warps"]:
+        if w["free"]:
+            out.append(f"  warp {w['key']}  free\n")
+        else:
+            out.append(para(w["line"], 10, "  ") + "\n")
+            if w["note"]:
+                out.append(para(w["note"], 10) + "\n")
+    forecast = r["forecast"]
+    out.append(f"\n{who}YOUR ECONOMY\n")
+    out.append(para(f"held: {forecast['held_text']}", 8, "  ") + "\n")
+    out.append(para(forecast["line"], 4, "  ") + "\n")
+    out.append(f"  missed turns: {r['missed']}\n")
+    return out
+
+
+def _reach_text(reach: Context) -> list[str]:
+    out = ["\nREACH NEXT TURN — the sectors where each warp in hyperspace can come out\n"
+           "  (▲ upper level, ▼ lower level; ! a sector with a star of yours in it)\n"]
+    out.extend(f"{line}\n" for line in reach["warps_text"])
+    out.append("\nDISTANCES FROM YOUR STARS — the sectors 2 and 3 turns away (the same\n"
+               "  sector is 1 turn; `pbem distance FROM TO` counts any other journey)\n")
+    out.extend(f"{line}\n" for line in reach["distances_text"])
+    return out
+
+
+def text(c: Context, filters: Filters) -> str:
+    para = filters["para"]
+    game, first, reports, s, player = c["game"], c["first"], c["reports"], c["shared"], c["player"]
+    many = len(reports) > 1
+    out = [f"{game['game_title']} · {game['title']} · {first['variant_title']}\n",
+           f"Report on turn {first['resolved_turn']}",
+           " (a production turn)" if first["resolved_production"] else "",
+           f", for {player['name']}" if player["name"] else "", ".\n"]
+    for r in reports:
+        out.append(f"You are {str(r['name']).upper()} ({r['colour']}), home star {r['home']}.\n")
+        if r["home_warning"]:
+            out.append(para(f"WARNING: {r['home_warning']}", 2) + "\n")
+        elif not r["alive"] and many:
+            out.append(f"{r['name']} has been eliminated.\n")
+    deadline = game["deadline"]
+    if first["result"]:
+        out.append(para(first["result"]["line"], 0) + "\n")
+    elif not first["alive"]:
+        out.append("You have been eliminated: no more orders are taken from you.\n")
+    elif first["due"] and deadline:
+        local = f" ({deadline['local']} your time)" if deadline["local"] else ""
+        out.append(para(f"Orders for turn {first['next_turn']} are due {deadline['utc']}{local}.",
+                        0) + "\n")
+    elif not first["due"]:
+        out.append(para("No orders are due from you now (waiting for "
+                        + ", ".join(str(x) for x in first["waiting_for"]) + ").", 0) + "\n")
+    out += _notes_text(para, c["notes"])
+    out.append(f"\nWHAT HAPPENED ON TURN {first['resolved_turn']}"
+               + (" (production turn)" if first["resolved_production"] else "") + "\n")
+    if s["events"]:
+        # Jinja's format filter is %: kept as it is, so every value prints as it does there
+        out.extend(para(e, 6, "%4d. " % i) + "\n"  # noqa: UP031
+                   for i, e in enumerate(s["events"], 1))
+    else:
+        out.append("  Nothing you could see happened.\n")
+    out.append("\n")
+    out += _starmap_text(para, s)
+    for r in reports:
+        out += _power_text(para, r, many)
+    out.append("\nOTHER POWERS' WARPS — where they could come out next turn\n")
+    for w in s["other_warps"]:
+        out.append(para(w["head"], 4, "  ") + "\n")
+        if w["where"]:
+            out.append(para(w["where"], 4) + "\n")
+        if w["note"]:
+            out.append(para(w["note"], 4) + "\n")
+    if not s["other_warps"]:
+        out.append("  None in hyperspace.\n")
+    out += _reach_text(s["reach"])
+    out.append("\nPOWERS\n  power     home       ships  stars  warps  status\n")
+    for p in s["powers"]:
+        out.append("  %-9s %-10s %5d  %5d  %5d  %s" % (  # noqa: UP031 - Jinja's format
+            p["name"], p["home"], p["ships"], p["stars"], p["warps"], p["status"])
+            + ("  <- you" if p["mine"] else "") + "\n")
+    if s["alliances"]:
+        out.append("\nALLIANCES YOU KNOW OF\n")
+        out.extend(para(a, 4, "  ") + "\n" for a in s["alliances"])
+    checkpoint = game["checkpoint"]
+    if checkpoint:
+        out.append("\n" + _keepsake_text(checkpoint, "CHECKPOINT signed by the referee"))
+    for r in reports:
+        if not r["order_form"]:
+            continue
+        name = r["name"]
+        out.append(f"\nORDERS FOR TURN {r['next_turn']}"
+                   + (f" ({str(name).upper()})" if many else "") + "\n"
+                   "Save the lines between the scissors as a file, edit, check and sign with\n"
+                   "`pbem orders`, then reply to this mail with the signed block.\n"
+                   f"----- 8< ----- order file: {name}, turn {r['next_turn']} ----- 8< -----\n"
+                   f"{r['order_form']}\n----- 8< ----- end of order file ----- 8< -----\n")
+    out.append("\nAttached: " + ("view-POWER.json (each power's view, for `--view`)" if many
+                                 else "view.json (your view: `pbem orders ... --view view.json`)")
+               + ",\nmap.svg (the star field)"
+               + (", checkpoint.txt (the signed checkpoint)"
+                  if checkpoint and checkpoint["attached"] else "") + ".\n")
+    out.append(f"\n-- \nSent by the referee of {game['id']}. Reply with your signed orders as "
+               "plain\ntext (the block `pbem orders sign` prints); HTML-only mail is not read.\n")
+    return "".join(out)

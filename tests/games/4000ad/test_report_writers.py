@@ -1,0 +1,204 @@
+"""4000 A.D.'s turn report and map written without Jinja (games/fourthousand_ad/writers.py, the
+presenter's ``writers``) are what its templates write: whole mails of played games rendered
+both ways, byte for byte; every branch of the templates over contexts of those games; and a
+game directory's override of one of the sources is rendered by Jinja."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markupsafe import Markup
+
+from pbem.render import mails, plain
+from pbem.render.environment import RenderedMail, Renderer, format_when, keepsake
+from tests.support.ad_driver import AD, Table, random_body
+from tests.support.report_scenario import (
+    CHECKPOINT,
+    GAME,
+    PLAYERS,
+    alliances_game,
+    golden_game,
+    wild_game,
+)
+
+WRITERS = AD.presenter.writers
+LONG_CHECKPOINT = CHECKPOINT.replace("Q" * 86, "Q" * 120)
+
+
+def _jinja_renderer() -> Renderer:
+    renderer = Renderer("4000ad")
+    renderer._plain = dict.fromkeys(WRITERS, False)  # every template through Jinja
+    return renderer
+
+
+def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
+    """The scripted games' resolutions and random games of every version, to their ends."""
+    out = []
+    for play in (golden_game, wild_game, alliances_game):
+        out += [(r.before, r.after, r.events) for r in play()[1]]
+    for seed, (variant, options) in enumerate([
+            ("independents-4", {}), ("wild-4", {"mode": "sequential"}), ("alliances-2", {}),
+            ("independents-3", {"destinations": "free"})]):
+        rng, table = random.Random(seed), Table(variant, **options)
+        for _ in range(14):
+            if AD.is_over(table.state):
+                break
+            before = table.state
+            events = table.play(**{p: random_body(table, p, rng)
+                                   for p in AD.powers_due(before)})
+            out.append((before, table.state, events))
+    return out
+
+
+def _game(index: int) -> dict[str, Any]:
+    return [GAME, {**GAME, "checkpoint": None, "deadline": None, "seq": 3},
+            {**GAME, "checkpoint": LONG_CHECKPOINT, "missed": {}, "title": "test-game"}][index % 3]
+
+
+def _player(power: str) -> dict[str, Any]:
+    return PLAYERS.get(power, {"name": "", "email": f"{power}@example.org", "tz": None})
+
+
+def test_the_writers_fit_the_bundled_templates() -> None:
+    renderer = Renderer("4000ad")
+    for name, (_, sources, digest) in WRITERS.items():
+        assert plain.sources_digest(sources, renderer.search_path) == digest, (
+            f"{name} or a template it uses changed: make games/fourthousand_ad/writers.py "
+            "write it as the templates do, then put the new sources_digest in WRITERS")
+        assert plain.fits(name, renderer.search_path, WRITERS)
+
+
+def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
+    """Every reader's report and the game master's summary (its map.svg), one power and
+    several, three sets of game facts: the whole mail, byte for byte."""
+    count = 0
+    for index, (before, after, events) in enumerate(_resolutions()):
+        powers = list(after["powers"])
+        made: list[list[RenderedMail]] = []
+        for renderer in (Renderer("4000ad"), _jinja_renderer()):
+            game = _game(index)
+            mails_ = [mails.turn_report(renderer, AD, before, after, events, readers,
+                                        _player(readers[0]), game)
+                      for readers in [[p] for p in powers] + [powers[:2], powers[::-1]]]
+            mails_.append(mails.gm_summary(renderer, AD, before, after, events, game))
+            made.append(mails_)
+        assert made[0] == made[1]
+        count += len(made[0])
+    assert count > 300
+
+
+class _Keeping(Renderer):
+    """A renderer that keeps the context of each turn report it renders (for the branches)."""
+
+    kept: list[dict[str, Any]]
+
+    def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
+        if name == "turn_report":
+            self.kept.append(dict(context))
+        return super().mail(name, context, attachments)
+
+
+def _contexts() -> list[dict[str, Any]]:
+    renderer = _Keeping("4000ad")
+    renderer.kept = []
+    for index, (before, after, events) in enumerate(_resolutions()[::3]):
+        powers = list(after["powers"])
+        for readers in ([powers[0]], powers[:2]):
+            mails.turn_report(renderer, AD, before, after, events, readers,
+                              _player(readers[0]), _game(index))
+    return renderer.kept
+
+
+NOTES = {
+    "gm": ["The deadline moved to <Friday> & later."],
+    "missed": ["Pavo missed turn 3: its standing orders were played."],
+    "order": ["Pavo", "Antares"],
+    "earlier": ["On turn 2 Algol's fleet <arrived>."],
+    "standing": ["Algol sent no orders: the standing file (seq 2) was used."],
+    "chance": {"step": 4, "draws": ["A die for <battle> at Hamal: 5."],
+               "missing": ["Your value was not in the file"], "verify": "Run pbem dice verify."},
+}
+
+
+def _varied(ctx: dict[str, Any], i: int) -> dict[str, Any]:
+    """``ctx`` with one combination of the notes, deadline, checkpoint and reader name."""
+    keys = [k for bit, k in enumerate(NOTES) if i >> bit & 1]
+    notes = {"gm": [], "missed": [], "order": [], "chance": {}, "earlier": [], "standing": [],
+             **{k: NOTES[k] for k in keys}}
+    deadline = [None, format_when("2026-12-02T18:00:00Z", "Asia/Tokyo"),
+                format_when("2026-12-02T18:00:00Z")][i % 3]
+    checkpoint = [None, keepsake(CHECKPOINT, "checkpoint.txt"),
+                  keepsake(LONG_CHECKPOINT, "checkpoint.txt")][i // 3 % 3]
+    game = {**ctx["game"], "deadline": deadline, "checkpoint": checkpoint,
+            "game_title": ["4000 A.D.", ""][i % 2],
+            "title": ["Tom & Jerry's <war>", ctx["game"]["id"]][i // 2 % 2]}
+    player = {**ctx["player"], "name": ["", "Ann <the first>"][i // 5 % 2]}
+    return {**ctx, "notes": notes, "game": game, "player": player}
+
+
+def test_every_branch_is_written_as_the_templates_write_it() -> None:
+    """The contexts of played games' reports (results, eliminations, production turns,
+    alliances, warps in flight, one reader and two), each with combinations of what the
+    templates branch on besides (notes, deadline, checkpoint, titles, the reader's name)."""
+    renderer = _jinja_renderer()
+    contexts = _contexts()
+    assert len(contexts) > 20
+    assert any(c["first"]["result"] for c in contexts)
+    assert any(not r["alive"] for c in contexts for r in c["reports"])
+    assert any(c["shared"]["alliances"] for c in contexts)
+    assert any(c["shared"]["other_warps"] for c in contexts)
+    checked = 0
+    for n, ctx in enumerate(contexts):
+        for i in itertools.chain(range(0, 64, 7), [63, 5 + n % 59]):
+            varied = _varied(ctx, i)
+            subject = plain.render("turn_report.subject.txt", varied, WRITERS)
+            assert subject == renderer.render("turn_report.subject.txt", varied)
+            varied["subject"] = " ".join(subject.split())
+            for name in ("turn_report.txt", "turn_report.html"):
+                assert plain.render(name, varied, WRITERS) == renderer.render(name, varied), (
+                    name, i)
+                checked += 1
+    assert checked > 400
+
+
+def test_values_are_escaped_as_jinja_escapes_them() -> None:
+    """Markup passes through, text with <, &, quotes is escaped, in every value the HTML
+    writes."""
+    renderer = _jinja_renderer()
+    ctx = _varied(_contexts()[0], 63)
+    ctx["shared"] = {**ctx["shared"],
+                     "events": ["Algol's <fleet> & \"friends\" arrived.", Markup("<b>kept</b>")],
+                     "alliances": ["Pavo + <Antares>", "Algol & Regulus"]}
+    ctx["subject"] = "[g] Turn <3> & 'more'"
+    for name in ("turn_report.txt", "turn_report.html"):
+        assert plain.render(name, ctx, WRITERS) == renderer.render(name, ctx)
+
+
+@pytest.mark.parametrize("source", ["_power.html", "turn_report.txt", "map.svg"])
+def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
+                                                                source: str) -> None:
+    """A game directory's own copy of a source the writers were written from (changed) is
+    no source they fit: the renderer loads the templates, and the mail says what the
+    override says; the other templates are still written without Jinja."""
+    bundled = Renderer("4000ad")
+    original = next(Path(p) / source for p in bundled.search_path if (Path(p) / source).is_file())
+    (tmp_path / "templates").mkdir()
+    shutil.copy(original, tmp_path / "templates" / source)
+    with (tmp_path / "templates" / source).open("a", encoding="utf-8") as f:
+        f.write("Our own words.\n")
+    renderer = Renderer("4000ad", tmp_path)
+    changed = [n for n, (_, sources, _d) in WRITERS.items() if source in sources]
+    for name in WRITERS:
+        assert plain.fits(name, renderer.search_path, WRITERS) is (name not in changed)
+    r = golden_game()[1][0]
+    mail = mails.turn_report(renderer, AD, r.before, r.after, r.events, ["algol"],
+                             PLAYERS["algol"], GAME)
+    part = {"_power.html": mail.html, "turn_report.txt": mail.text,
+            "map.svg": next(a[2].decode() for a in mail.attachments if a[0] == "map.svg")}
+    assert "Our own words." in part[source]
+    assert "env" in vars(renderer)  # Jinja rendered the override

@@ -156,11 +156,13 @@ def test_a_ready_planets_trait_readies_a_planet_before_the_scoring() -> None:
 
 
 def test_a_ready_planets_law_readies_before_the_scoring_for_whom_it_acts() -> None:
-    """An owner's pack whose a-census is a law (For: "ready 2 planets" for every player, T76)
-    readies, at the start of each status phase, every player's two richest exhausted planets."""
+    """An owner's pack whose a-census is a law readying 2 planets (For: for every player,
+    T76) readies, at the start of each status phase, every player's two richest exhausted
+    planets."""
     data, cat, board, t = drafted()
     data = {**data, "agendas": {**data["agendas"], "a-census": {
-        **data["agendas"]["a-census"], "kind": "law"}}}
+        "kind": "law", "outcome": "for_against",
+        "effects": {"for": [{"do": "ready_planets", "count": 2}], "against": []}}}}
     t = replace(t, laws={"a-census": "for"})
     d = board.edit()
     d.exhausted = {"aurel", "aurel-minor", "brannock"}

@@ -159,7 +159,7 @@ def _public_events(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if visible_to(e) is None and not e.get("to")]
 
 
-def step_round(view: View, events: Sequence[Event]) -> Any:
+def step_round(view: View, events: Sequence[Event]) -> int | None:
     """The round the step these events tell was played in, for the report's heading: the
     view's round, unless the step opened a new round's strategy phase (its status or agenda
     phase, or the deal, moved the round on), then the round before that one (0: the deal,
@@ -167,7 +167,8 @@ def step_round(view: View, events: Sequence[Event]) -> Any:
     for e in events:
         if e.get("type") == "phase" and e.get("phase") == "strategy":
             return int(e["round"]) - 1
-    return view.get("round")
+    now = view.get("round")
+    return None if now is None else int(now)
 
 
 def common(view: View, events: Sequence[Event]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ SCHEMA = 1
 GAME = "ti4"
 #: 2: a step's events carry the round it was played in (not the next one, where its status or
 #: agenda phase moved the round on), and a ``ready_planets`` trait or law acts at the start of
-#: the status phase, before the scoring (RULES.md T74, T83). Games recorded under 1 play on as
+#: the status phase, before the scoring (RULES.md T84, T83). Games recorded under 1 play on as
 #: they began.
 RULES_VERSION = 2
 RULES_VERSIONS = (1, 2)

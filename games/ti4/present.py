@@ -159,6 +159,18 @@ def _public_events(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if visible_to(e) is None and not e.get("to")]
 
 
+def step_round(view: View, events: Sequence[Event]) -> int | None:
+    """The round the step these events tell was played in, for the report's heading: the
+    view's round, unless the step opened a new round's strategy phase (its status or agenda
+    phase, or the deal, moved the round on), then the round before that one (0: the deal,
+    before round 1)."""
+    for e in events:
+        if e.get("type") == "phase" and e.get("phase") == "strategy":
+            return int(e["round"]) - 1
+    now = view.get("round")
+    return None if now is None else int(now)
+
+
 def common(view: View, events: Sequence[Event]) -> dict[str, Any]:
     """What every reader of these events shares, made from the public part of ``view`` and
     the public events only, once for equal inputs."""
@@ -171,6 +183,7 @@ def common(view: View, events: Sequence[Event]) -> dict[str, Any]:
         return {"events": sentences.told(seen), "rolls": sentences.rolls(seen),
                 "map": text, "map_block": "\n".join(text),
                 "table": _table(public), "round": public.get("round"),
+                "step_round": step_round(public, seen),
                 "phase": public.get("phase"), "window": window,
                 "pending": public.get("pending"), "result": public.get("result"),
                 "colours": colours(public), "names": names(public)}

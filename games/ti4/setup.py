@@ -25,8 +25,12 @@ from .units import Catalog
 
 SCHEMA = 1
 GAME = "ti4"
-RULES_VERSION = 1
-RULES_VERSIONS = (1,)
+#: 2: a step's events carry the round it was played in (not the next one, where its status or
+#: agenda phase moved the round on), and a ``ready_planets`` trait or law acts at the start of
+#: the status phase, before the scoring (RULES.md T84, T83). Games recorded under 1 play on as
+#: they began.
+RULES_VERSION = 2
+RULES_VERSIONS = (1, 2)
 #: The powers, in seat order (clockwise); a game seats the first ``players`` of them.
 POWERS = ("red", "blue", "green", "yellow", "purple", "orange")
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
@@ -112,6 +116,11 @@ def core(pk: Mapping[str, Any]) -> Mapping[str, Any]:
         _CORE[:] = [pk, {**pk, "rules": {**rules, "picks": {int(k): v for k, v in
                                                               rules["picks"].items()}}}]
     return _CORE[1]  # type: ignore[no-any-return]
+
+
+def rules_version(state: Mapping[str, Any]) -> int:
+    """The rules version the game plays (recorded at genesis, in its options)."""
+    return int(state["options"].get("rules_version", 1))
 
 
 def seats(state: Mapping[str, Any]) -> tuple[str, ...]:

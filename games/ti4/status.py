@@ -1,5 +1,6 @@
 """The status phase (RULES.md T48-T53), as the seed orders it, and at its end the one-shot
-faction traits and the laws in play (``standing``, T74, T76): score objectives in initiative
+faction traits and the laws in play (``standing``, T74, T76; a ``ready_planets`` one acts at
+its start instead, before the scoring: T83): score objectives in initiative
 order (up to 1 public and 1 status-phase secret each); the speaker reveals the next public
 objective (the game ends when none is left); command tokens back; +2 tokens and
 redistribution; ready planets; repair; strategy cards returned. Victory at the pack's VP target
@@ -32,9 +33,14 @@ def ranking(table: Table, pack: Mapping[str, Any]) -> list[str]:
 
 
 def status(table: Table, board: Board, pack: Mapping[str, Any], catalog: Catalog,
-           choices: Mapping[str, Mapping[str, Any]]) -> Result:
+           choices: Mapping[str, Mapping[str, Any]], *, ready_first: bool = True) -> Result:
+    """``ready_first``: a ``ready_planets`` trait or law acts at the start, before the
+    scoring (T83, rules version 2); false: at the end with the other one-shots (version 1)."""
     events: list[Event] = []
     t, b = table, board
+    if ready_first:
+        t, b, events = standing.before_scoring(t, b, pack, catalog,
+                                               initiative(table, pack["strategy_cards"]))
     for p in initiative(table, pack["strategy_cards"]):
         ch = choices.get(p) or {}
         for key, public in (("public", True), ("secret", False)):
@@ -63,7 +69,8 @@ def status(table: Table, board: Board, pack: Mapping[str, Any], catalog: Catalog
                    "strategy cards are returned."})
     players = {p: replace(s, cards=(), used=(), passed=False) for p, s in t.players.items()}
     t, b, more = standing.at_status(replace(t, players=players), b, pack, catalog,
-                                    initiative(table, pack["strategy_cards"]))
+                                    initiative(table, pack["strategy_cards"]),
+                                    early=ready_first)
     events += more
     if t.ended:
         return Result(t, b, events)

@@ -1,7 +1,7 @@
 """One resolution's working copies (turn.py's ``Step``): the state's changing parts, the table
 and board as objects, the events so far, and how they are handed back: the events addressed
-(a core event's ``to`` made the engine's ``private``), stamped with the round and step, and
-the result written once the table says the game has ended."""
+(a core event's ``to`` made the engine's ``private``), stamped with the round the step is
+played in and the step, and the result written once the table says the game has ended."""
 
 from __future__ import annotations
 
@@ -38,6 +38,10 @@ class Step:
         self.pk: Mapping[str, Any] = setup.core(state["pack"])
         self.chance = chance
         self.events: list[Event] = []
+        #: the round the step is played in, which its events carry (rules version 2; under
+        #: 1 they carried the round the step ended in: the next one after a status or agenda
+        #: phase that moved it on)
+        self.round = int(state["round"]) if setup.rules_version(state) >= 2 else None
         self.table: Table | None = setup.table_of(state) if state["table"] else None
         self.board: Board | None = setup.board_of(state) if state["board"] else None
 
@@ -88,7 +92,7 @@ class Step:
         for e in self.events:
             e = dict(e)
             e.setdefault("turn", self.st["turn"])
-            e.setdefault("round", self.st["round"])
+            e.setdefault("round", self.st["round"] if self.round is None else self.round)
             if isinstance(e.get("player"), str):
                 e.setdefault("power", e["player"])
             to = e.pop("to", None)

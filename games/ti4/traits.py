@@ -24,6 +24,9 @@ PASSIVE = ("unit_cost", "unit_move", "unit_combat", "extra_commodities")
 #: One-shot primitives a trait, a non-unit technology or a law may carry (T74-T76).
 ONE_SHOT = ("gain_trade_goods", "gain_tokens", "ready_planets", "draw_secret", "peek_agendas",
             "research")
+#: The one-shots of traits and laws that act at the start of the status phase, before the
+#: scoring, not at its end, where every planet has just been readied (T83, rules version 2).
+BEFORE_SCORING = frozenset({"ready_planets"})
 
 
 def held(pack: Mapping[str, Any], faction: str, techs: Iterable[str]) -> list[Effect]:

@@ -283,7 +283,8 @@ def auto(s: Step) -> None:
 def status_phase(s: Step, orders: Mapping[str, Any]) -> None:
     choices = {p: dict((orders.get(p) or {}).get("status") or {})
                for p in setup.seats(s.st) if p not in s.st["conceded"]}
-    r = status.status(s.t, s.b, s.pk, s.catalog(), choices)
+    r = status.status(s.t, s.b, s.pk, s.catalog(), choices,
+                      ready_first=setup.rules_version(s.st) >= 2)
     s.table, s.board = r.table, r.board
     s.events += r.events
     if s.t.ended:

@@ -1,31 +1,33 @@
-"""A TI4 game played by email for the end-to-end and leak tests: ``pbem new --game ti4`` with
-fair chance; every player writes his orders from the view.json of his last mail (``pbem orders
-new``, the body put in the file: ti4 has no player's tool yet, ``pbem orders sign`` with his
-vault) and mails them through ``pbem ingest --stdin``; the referee's ``pbem run`` after each
-round of mails.
+"""A TI4 game played by email for the end-to-end, leak and transaction tests: ``pbem new --game
+ti4`` with fair chance; every player writes his orders from the view.json of his last mail
+(``pbem orders new``, the body put in the file, ``pbem orders sign`` with his vault) and mails
+them through ``pbem ingest --stdin``; the referee's ``pbem run`` after each round of mails. A
+standing file (``turn: standing``) is written and signed the same way.
 
-The players play a short, scripted game: ranked drafts (red keeping the second secret objective
-he drew, the others silent, so keeping the first), each strategic action with no choices,
-one tactical action a round when the sample finds one, a pass once the cards are played; blue
-mails a standing file (``turn: standing``) that declines every secondary and queues his pass, so
-his secondaries and passes take no window. ``play`` returns, for every step, the mails the
-players got and the referee-only strings of the state (``plugin.hidden``) and the others'
-secrets at that step, for the leak sweep."""
+By default the players play a short, scripted game (``body_for``): ranked drafts (red keeping
+the second secret objective he drew, the others silent, so keeping the first), each strategic
+action with no choices, one tactical action a round when the sample finds one, a pass once the
+cards are played; blue mails a standing file that declines every secondary and queues his pass,
+so his secondaries and passes take no window. A test may give its own ``orders`` and
+``standing``. ``play`` returns, for every step, the mails the players got and the referee-only
+strings of the state (``plugin.hidden``) and the others' secrets at that step, for the leak
+sweep."""
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from pbem.game import registry
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem
-from tests.support.votes import mail_block
 
 registry.load("ti4")  # imports the game's package under its directory name
 sample = importlib.import_module("ti4.sample")
@@ -33,6 +35,7 @@ sample = importlib.import_module("ti4.sample")
 #: blue's standing answers, mailed once as a standing file
 STANDING = {"secondaries": {"default": "decline"}, "queued": ["pass"],
             "combat": {"hits": ["wing", "sustain", "frigate"], "retreat": {"at_most": 0}}}
+STANDINGS = {"blue": STANDING}
 
 
 @dataclass
@@ -79,13 +82,20 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {}
 
 
+Orders = Callable[[dict[str, Any], random.Random], dict[str, Any]]
+
+
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
          limit: int = 40, export_at: int | None = None, seed: int = 7,
-         silent: str | None = None) -> Played:
+         silent: str | None = None, orders: Orders = body_for,
+         standing: Mapping[str, Mapping[str, Any]] | None = None) -> Played:
     """From set-up until ``until(state)`` (or ``limit`` steps), then the game master ends the
     game. With ``export_at``: after that many steps the running game is exported (in full and
     with ``--public``), kept with the referee-only strings of that moment. With ``silent``:
-    that power never answers a secondary (the step then waits for its deadline)."""
+    that power never answers a secondary (the step then waits for its deadline). ``orders``
+    writes each due player's body from his view (default: ``body_for``); ``standing``: the
+    standing answers each power mails once, as a standing file, when the first strategy step
+    is open (default: blue's ``STANDING``)."""
     host = Host(tmp, variant, game="ti4", game_id=game_id)
     players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
     rng = random.Random(seed)
@@ -109,13 +119,14 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
             break
         window = host.plugin.window(state)
         assert window is not None
-        if state["phase"] == "strategy" and not state["standing"]["blue"]:
-            standing_file(host, "blue", hour)
+        for power, answers in (STANDINGS if standing is None else standing).items():
+            if state["phase"] == "strategy" and not state["standing"][power]:
+                standing_file(players[power], answers, hour)
         for power in window.due:
             if window.kind == "secondary" and power == silent:
                 continue
             view = players[power].newest_view()
-            body = body_for(view, rng) if window.kind not in ("setup", "deal") else None
+            body = orders(view, rng) if window.kind not in ("setup", "deal") else None
             players[power].mail_orders(hour, body=body)
         hour += 1
         runs = host.run(at(hour))
@@ -138,7 +149,20 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
     return played
 
 
-def standing_file(host: Host, power: str, hour: float) -> None:
-    """``power`` mails his standing answers once (a file that says ``turn: standing``)."""
-    mail_block(host, power, host.orders_text(power, {"standing": STANDING}, turn="standing"),
-               hours=hour)
+def standing_file(player: MailPlayer, answers: Mapping[str, Any], hour: float) -> None:
+    """``player`` mails his standing answers (a file that says ``turn: standing``), written
+    with ``pbem orders new`` from his newest view, signed with ``pbem orders sign``."""
+    view = player.newest_view()
+    work = player.work / f"standing-{player.seq}.yaml"
+    done = player.pbem("orders", "new", "--view", str(player.work / "view.json"), "--seq",
+                       str(player.seq), "-o", str(work), "--force", "--vault",
+                       str(player.vault))
+    assert done.returncode == 0, done.stderr
+    doc = yaml.safe_load(work.read_text())
+    doc.update(turn="standing", orders={"standing": dict(answers)})
+    work.write_text(yaml.safe_dump(doc, sort_keys=False))
+    signed = player.pbem("orders", "sign", str(work), "--key", str(player.key), "--view",
+                         str(player.work / "view.json"), "--vault", str(player.vault))
+    assert signed.returncode == 0, signed.stderr
+    assert view["viewer"] == player.power
+    player.deliver(signed.stdout.decode(), hour)

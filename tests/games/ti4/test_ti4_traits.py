@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from games.ti4 import setup, traits
 from games.ti4.agenda import agenda_phase
 from games.ti4.board import Board, space
@@ -19,6 +21,7 @@ from games.ti4.table import Table
 from games.ti4.units import Catalog, cost_of
 from pbem.game import registry
 from pbem.render import mails
+from tests.support.ti4_play import PLUGIN, resolve_step
 from tests.support.ti4_table import Dice, table_game
 from tests.support.ti4_views import played
 
@@ -117,6 +120,71 @@ def test_fallow_trait_tokens_land_after_the_split() -> None:
     r = status(t, board, data, cat, {})
     assert r.board.pools["black"]["tactic"] == 3 + 2 + 1
     assert r.board.tokens_of("black") == 8 + 2 + 1
+
+
+def _fallow_spends(ready_first: bool) -> Any:
+    """Black (Fallow: "ready 1 planet(s)", each status phase) exhausted his home planet fallow
+    (5 resources) in the action phase and pays o1-coin (spend 8 resources) with it and 3 trade
+    goods in the status phase."""
+    data, cat, board, t = table_game(6)
+    t, _ = draft(t, data, {p: [c] for p, c in zip(t.seats, data["strategy_cards"],
+                                                    strict=False)})
+    t = replace(t, publics=("o1-coin",)).with_seat("black", trade_goods=3)
+    d = board.edit()
+    d.exhausted = {"fallow"}
+    pay = {"black": {"public": "o1-coin", "resources": {"exhaust": ["fallow"],
+                                                        "trade_goods": 3}}}
+    return status(t, d.freeze(), data, cat, pay, ready_first=ready_first)
+
+
+def test_a_ready_planets_trait_readies_a_planet_before_the_scoring() -> None:
+    """RULES.md T83: a ``ready_planets`` trait acts at the start of the status phase, before
+    the scoring (at its end every planet has just been readied: it would do nothing), on the
+    player's exhausted planets with the most resources first: fallow is readied and pays
+    o1-coin. Rules version 1 (``ready_first`` false) acted at the end: the score falls short."""
+    r = _fallow_spends(ready_first=True)
+    kinds = [(e["type"], e.get("player")) for e in r.events]
+    assert kinds.index(("ready", "black")) < kinds.index(("vp", "black"))
+    assert [e["text"] for e in r.events if e["type"] == "ready" and e.get("player")] == \
+        ["black readies fallow."]
+    black = r.table.players["black"]
+    assert (black.scored, black.vp, black.trade_goods) == (("o1-coin",), 1, 0)
+    old = _fallow_spends(ready_first=False)
+    assert old.table.players["black"].vp == 0
+    assert [e["player"] for e in old.events if e["type"] == "not-scored"] == ["black"]
+    assert not [e for e in old.events if e["type"] == "ready" and e.get("player")]
+
+
+def test_a_ready_planets_law_readies_before_the_scoring_for_whom_it_acts() -> None:
+    """An owner's pack whose a-census is a law readying 2 planets (For: for every player,
+    T76) readies, at the start of each status phase, every player's two richest exhausted
+    planets."""
+    data, cat, board, t = drafted()
+    data = {**data, "agendas": {**data["agendas"], "a-census": {
+        "kind": "law", "outcome": "for_against",
+        "effects": {"for": [{"do": "ready_planets", "count": 2}], "against": []}}}}
+    t = replace(t, laws={"a-census": "for"})
+    d = board.edit()
+    d.exhausted = {"aurel", "aurel-minor", "brannock"}
+    r = status(t, d.freeze(), data, cat, {})
+    said = [e["text"] for e in r.events if e["type"] == "ready" and e.get("player")]
+    assert said == ["red readies aurel, aurel-minor.", "blue readies brannock."]
+    assert r.events.index(next(e for e in r.events if e["type"] == "ready")) == 0
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_plugin_readies_first_from_rules_version_2(version: int) -> None:
+    """A game plays the status phase of the rules version it recorded: orange (Fallow) has his
+    exhausted home planet readied before the scoring under version 2, not under 1."""
+    state = PLUGIN.setup("large-6", {"game_id": "v", "rules_version": version})
+    for _ in range(80):
+        if state["phase"] == "status":
+            break
+        state = resolve_step(state).state
+    state["board"]["exhausted"] = ["fallow"]
+    events = resolve_step(state).events
+    ready = [e["text"] for e in events if e["type"] == "ready" and e.get("player")]
+    assert ready == (["orange readies fallow."] if version == 2 else [])
 
 
 def test_technology_effect_once_when_researched() -> None:

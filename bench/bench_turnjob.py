@@ -12,13 +12,14 @@ Every floor is measured in this same run (bench/floors.py, whose docstring defin
   100-line template + one durable 50 KB write (the notes' 4 ms floor in today's units; it does
   not count delivery, so the total is also shown without it);
 - resolve+commit — everything that is not render, queue or deliver: lock, open and verify the
-  log, load the state, gather and check the orders, resolve, append the resolve entry, write the
-  state. Floor: one durable write + 4 signature checks (the orders were parsed when they came
+  log, load the state, gather and check the orders, resolve, write the mails' batch file,
+  append the resolve entry (the log and the batch file fsynced together), write the state. Floor: one durable write + 4 signature checks (the orders were parsed when they came
   in: pbem run reads them as JSON from the log);
 - render — the five mails (four reports, the game master's summary): templates, SVG map, view
   JSON, and composing each into wire bytes. Floor: 5 renders of the 100-line template;
-- queue — the five mails stored durably in the outbox (one batch). Floor: one durable write.
-  The games of a group queue at once (docs/operations.md, "One barrier per phase"): this is
+- queue — the five mails' batch, written and fsynced with the log entry, put in place in the
+  outbox (renamed, the directory fsynced). Floor: one durable write. The games of a group
+  queue at once (docs/operations.md, "One barrier per phase"): this is
   the wall time of that phase, per game;
 - deliver, per message — to the file transport: the transport's durable copy and our durable
   record that it was accepted. Floor: two durable writes;
@@ -189,7 +190,7 @@ def run() -> None:
              rest / n * 1e3, "ms", p["write"] + 4 * p["verify"])
         line("run part: render + compose, 5 mails", parts["render"] / n * 1e3, "ms",
              5 * p["render"])
-        line("run part: queue, 5 mails in one durable batch (the games of a group at once)",
+        line("run part: queue, the 5 mails' batch put in place (the games of a group at once)",
              parts["queue"] / n * 1e3, "ms",
              p["write"])
         line("run part: deliver to the file transport, per message",

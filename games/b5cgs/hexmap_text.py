@@ -52,27 +52,30 @@ def render(cells: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _band(cells: Sequence[Mapping[str, Any]]) -> list[str]:
-    qs = [int(c["hex"][0]) for c in cells]
-    halves = [2 * int(c["hex"][1]) + int(c["hex"][0]) for c in cells]
-    qmin, hmin = min(qs), min(halves)
-    width = _cell_width(max(qs) - qmin + 1)
+    places = [(int(c["hex"][0]), 2 * int(c["hex"][1]) + int(c["hex"][0])) for c in cells]
+    qmin = min(q for q, _ in places)
+    hmin = min(h for _, h in places)
+    columns = max(q for q, _ in places) - qmin + 1
+    width = _cell_width(columns)
     inner = width - 1
-    rows = 2 * (max(halves) - hmin) + 4
-    grid = [[" "] * (width * (max(qs) - qmin + 1)) for _ in range(rows)]
-
-    def put(line: int, col: int, text: str) -> None:
-        # the centred text's characters over the cell's ``inner`` places (one slice: C speed)
-        grid[line][col:col + inner] = text[:inner].center(inner)
-
-    for c, q, h in zip(cells, qs, halves, strict=True):
-        top, col = 2 * (h - hmin), width * (q - qmin)
-        marks = " ".join(c["marks"]) if c["exposed"] else FACEDOWN
-        put(top, col, str(c["name"]))
-        put(top + 1, col, marks if marks else ".")
-        put(top + 2, col, str(c["unit"] or ""))
-        put(top + 3, col, str(c.get("owner") or ""))
-    lines = [("".join(line)).rstrip() for line in grid]
+    rows = 2 * (max(h for _, h in places) - hmin) + 4
+    # Column by column: each hex column is ``width`` characters (its text centred over the
+    # first ``inner``, a space after: a blank when there is no text), and a column's hexes
+    # are four lines apart, so no two cells share a place; a line is its columns' pieces
+    # joined, blanks where no cell is.
+    blank = " " * width
+    grid = [[blank] * columns for _ in range(rows)]
+    for c, (q, h) in zip(cells, places, strict=True):
+        top, col = 2 * (h - hmin), q - qmin
+        marks = (" ".join(c["marks"]) or ".") if c["exposed"] else FACEDOWN
+        grid[top][col] = str(c["name"])[:inner].center(inner) + " "
+        grid[top + 1][col] = marks[:inner].center(inner) + " "
+        unit, owner = c["unit"], c.get("owner")
+        if unit:
+            grid[top + 2][col] = str(unit)[:inner].center(inner) + " "
+        if owner:
+            grid[top + 3][col] = str(owner)[:inner].center(inner) + " "
+    lines = ["".join(line).rstrip() for line in grid]
     while lines and not lines[-1]:
         lines.pop()
     return lines
-

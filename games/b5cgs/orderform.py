@@ -9,7 +9,8 @@ units with their ids. It is built from the view only, like everything a player r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.protocol.orderfile import form_envelope
@@ -95,6 +96,8 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     empire = str(view["powers"][me]["empire"])
     sheet = pack["empires"].get(empire) or {}
     first = fleet_due(view)
+    discount = discounts_in_play(view)
+    counts = Counter(t.get("type") for t in view["tokens"].values())
     rows = []
     for ttype, spec in sorted(pack["tokens"].items(),
                               key=lambda kv: (KINDS.index(kv[1]["kind"])
@@ -104,15 +107,14 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
         if first and spec["kind"] not in ("ship", "base"):
             continue  # the starting fleet is ships and bases (C4.3)
         cost = (start_cost(pack, empire, ttype) if first
-                else build_cost(view, ttype, empire, discounts_in_play(view)))
+                else build_cost(view, ttype, empire, discount))
         moves = "-"
         if spec["kind"] == "ship":
             chart = [m for m in sheet.get("movement", [])
                      if not (m == "sideslip" and ttype in sheet.get("no_sideslip", []))]
             moves = " ".join(chart)
         dr = spec.get("dr") or []
-        left = int(spec.get("count") or 0) - sum(
-            1 for t in view["tokens"].values() if t.get("type") == ttype)
+        left = int(spec.get("count") or 0) - counts[ttype]
         rows.append({"type": ttype, "title": str(spec.get("title") or ttype),
                      "kind": spec["kind"], "cost": cost, "upkeep": int(spec.get("upkeep") or 0),
                      "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
@@ -121,9 +123,11 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
-    """The purchase table as text, within 80 columns: two or three lines per type."""
-    rows = purchases(view)
+def purchase_lines(view: Mapping[str, Any], prefix: str = "",
+                   rows: Sequence[Mapping[str, Any]] | None = None) -> list[str]:
+    """The purchase table as text, within 80 columns: two or three lines per type (``rows``:
+    ``purchases(view)``, if the caller has it already)."""
+    rows = purchases(view) if rows is None else rows
     if not rows:
         return []
     first = fleet_due(view)
@@ -140,7 +144,10 @@ def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
     return out
 
 
-def comments(view: Mapping[str, Any]) -> list[str]:
+def comments(view: Mapping[str, Any],
+             rows: Sequence[Mapping[str, Any]] | None = None) -> list[str]:
+    """The comment lines under the form's orders (``rows``: ``purchases(view)``, if the
+    caller has it already)."""
     if in_setup(view):
         return ["# the set-up step: send this file as it is (your tool adds your chance)."]
     answer = (view.get("you") or {}).get("contested") or {}
@@ -157,7 +164,7 @@ def comments(view: Mapping[str, Any]) -> list[str]:
                 if contested else [])
     return [*hints, *standing,
             "# your units:" if units else "# you have no unit on the map.", *units,
-            *purchase_lines(view, "# "),
+            *purchase_lines(view, "# ", rows),
             f"# purchases get ids in the order bought, from t{view.get('next_token')} (the "
             "tool prints them)."]
 
@@ -166,14 +173,16 @@ def _yaml_value(value: Any) -> str:
     return "[]" if isinstance(value, list) else "{}"
 
 
-def order_form(view: Mapping[str, Any], seq: int) -> str:
-    """The whole order file as text (every line within 80 columns)."""
+def order_form(view: Mapping[str, Any], seq: int,
+               rows: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The whole order file as text (every line within 80 columns; ``rows``:
+    ``purchases(view)``, if the caller has it already)."""
     head = form_envelope(view, seq)
     body = skeleton(view)
     if not body:
-        return "\n".join([*head, "orders: {}", *comments(view)])
+        return "\n".join([*head, "orders: {}", *comments(view, rows)])
     return "\n".join([*head, "orders:", *(f"  {k}: {_yaml_value(v)}" for k, v in body.items()),
-                      *comments(view)])
+                      *comments(view, rows)])
 
 
 def _unit(view: Mapping[str, Any], tid: Any) -> str:

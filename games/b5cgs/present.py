@@ -15,6 +15,7 @@ threats, sentences, orderform.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,8 +34,15 @@ def _title(view: Mapping[str, Any], p: str) -> str:
 
 
 def _wrap(text: str, indent: str = "  ", more: str = "      ") -> list[str]:
-    return textwrap.wrap(text, 78, initial_indent=indent, subsequent_indent=more,
-                         break_on_hyphens=False) or [indent]
+    return list(_wrapped(text, indent, more))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(text: str, indent: str, more: str) -> tuple[str, ...]:
+    """``text`` wrapped (textwrap's own rules, kept per text: a unit's legend line and a roll's
+    stay the same from step to step while nothing happens to them)."""
+    return tuple(textwrap.wrap(text, 78, initial_indent=indent, subsequent_indent=more,
+                               break_on_hyphens=False) or [indent])
 
 
 def _weapons(info: Mapping[str, Any], crippled: bool) -> str:
@@ -121,13 +129,14 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     me = str(view["viewer"])
     due = _due(view)
     mine = next(b for b in banks(view) if b["power"] == me)
+    rows = orderform.purchases(view) if due else []
     return {
         "power": me, "name": _title(view, me), "turn": view["turn"], "due": due,
         "letter": mapmodel.letters(view)[me], "banks": mine,
         "threats": threats.threats(view, me) if view.get("phase") == "play" else [],
-        "order_form": orderform.order_form(view, seq) if due else "",
-        "purchases": orderform.purchases(view) if due else [],
-        "purchase_lines": orderform.purchase_lines(view, "  ") if due else [],
+        "order_form": orderform.order_form(view, seq, rows) if due else "",
+        "purchases": rows,
+        "purchase_lines": orderform.purchase_lines(view, "  ", rows) if due else [],
         "setup": orderform.in_setup(view),
         "fleets_before_play": rules_version(view) >= FLEETS_BEFORE_PLAY,
         "contested": (view.get("you") or {}).get("contested") or {},

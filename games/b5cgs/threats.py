@@ -32,21 +32,35 @@ def output(info: Mapping[str, Any], weapon: str, crippled: bool) -> int:
 
 def reaches(view: Mapping[str, Any], shooter: str, target_hex: str) -> list[dict[str, Any]]:
     """The weapons of token ``shooter`` that reach ``target_hex``: [{weapon, points, range}]."""
+    gun = _gun(view, shooter)
+    goal = hexes.parse(target_hex)
+    return [] if gun is None or goal is None else _reaching(gun, goal)
+
+
+#: A unit that may fire: where it is, its facing, and each weapon it has on its present side
+#: with its output, reach and arcs.
+_Gun = tuple[hexes.Hex, int, tuple[tuple[str, int, int, tuple[str, ...]], ...]]
+
+
+def _gun(view: Mapping[str, Any], shooter: str) -> _Gun | None:
     t = view["tokens"][shooter]
-    origin, goal = hexes.parse(t["hex"]), hexes.parse(target_hex)
-    if origin is None or goal is None:
-        return []
+    origin = hexes.parse(t["hex"])
+    if origin is None:
+        return None
     info = mapmodel.token_type(view, t)
+    crippled = bool(t.get("crippled"))
+    weapons = tuple((weapon, output(info, weapon, crippled), reach,
+                     arcs((info.get("arcs") or {}).get(weapon)))
+                    for weapon, reach in RANGES.items())
+    return origin, int(t.get("facing") or 1), tuple(w for w in weapons if w[1] > 0)
+
+
+def _reaching(gun: _Gun, goal: hexes.Hex) -> list[dict[str, Any]]:
+    origin, facing, weapons = gun
     distance = hexes.distance(origin, goal)
-    facing = int(t.get("facing") or 1)
-    out = []
-    for weapon, reach in RANGES.items():
-        points = output(info, weapon, bool(t.get("crippled")))
-        sides = arcs((info.get("arcs") or {}).get(weapon))
-        if points > 0 and 0 < distance <= reach and hexes.in_firing_arc(origin, facing, sides,
-                                                                          goal):
-            out.append({"weapon": weapon, "points": points, "range": distance})
-    return out
+    return [{"weapon": weapon, "points": points, "range": distance}
+            for weapon, points, reach, sides in weapons
+            if 0 < distance <= reach and hexes.in_firing_arc(origin, facing, sides, goal)]
 
 
 def units(view: Mapping[str, Any], power: str) -> list[str]:
@@ -59,12 +73,14 @@ def units(view: Mapping[str, Any], power: str) -> list[str]:
 def threats(view: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
     """For each of ``power``'s units on the map: who can fire at it next, and with what."""
     enemies = [tid for p in view["seats"] if p != power for tid in units(view, p)]
+    guns = [(e, gun) for e in enemies if (gun := _gun(view, e)) is not None]
     out = []
     for tid in units(view, power):
         here = str(view["tokens"][tid]["hex"])
+        goal = hexes.parse(here)
         rows = []
-        for e in enemies:
-            weapons = reaches(view, e, here)
+        for e, gun in guns:
+            weapons = _reaching(gun, goal) if goal is not None else []
             if weapons:
                 info = mapmodel.token_type(view, view["tokens"][e])
                 rows.append({

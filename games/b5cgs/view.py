@@ -70,21 +70,29 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     return out
 
 
-#: The pack's tables (all but its pieces) as the state had them, and the copy views share.
-_PACK: list[Any] = [None, None]
+#: The pack's tables (all but its pieces) as the last state had them (its own objects), a copy
+#: of them, and the copy views share.
+_PACK: list[Any] = [None, None, None]
 
 
 def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     """The pack's tables but ``pieces`` (the token types, empires, dice: 11 KB of a 18 KB
     view, the same in every view of a game), copied once and shared by the views made from
-    equal tables: views are never changed (docs/plugins.md, "The rules"). Found by equality
-    with a copy of the tables it was made from, so a state whose pack differs (another
-    pack, a test's change in place) gets its own copy; comparing costs a fraction of the copy
-    every view made."""
+    equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
+    as last time are taken for the same tables (states are never changed either, and a
+    resolution's new state shares its pack with the old: turn.working_copy), so every view
+    of a step costs an identity check; other objects are compared with a copy of the tables
+    the shared copy was made from, so a state whose pack differs (another pack, or another
+    copy of it changed) gets its own copy."""
     tables = {k: v for k, v in pack.items() if k != "pieces"}
-    if _PACK[0] != tables:
-        _PACK[:] = [plain_copy(tables), plain_copy(tables)]
-    return _PACK[1]  # type: ignore[no-any-return]
+    seen = _PACK[0]
+    if seen is not None and seen.keys() == tables.keys() and all(
+            seen[k] is v for k, v in tables.items()):
+        return _PACK[2]  # type: ignore[no-any-return]
+    if _PACK[1] != tables:
+        _PACK[1:] = [plain_copy(tables), plain_copy(tables)]
+    _PACK[0] = tables  # (holding its objects: their ids are not reused while kept)
+    return _PACK[2]  # type: ignore[no-any-return]
 
 
 #: The board's parts (map, hexes, tokens) as the last state had them, and the copies views

@@ -92,12 +92,27 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     me = view.get("viewer")
     if not isinstance(me, str) or me not in view.get("powers", {}):
         return []
-    pack = view["pack"]
-    empire = str(view["powers"][me]["empire"])
-    sheet = pack["empires"].get(empire) or {}
-    first = fleet_due(view)
-    discount = discounts_in_play(view)
     counts = Counter(t.get("type") for t in view["tokens"].values())
+    return [{**row, "left": int(count) - counts[row["type"]]}
+            for row, count in _offer(view, str(view["powers"][me]["empire"]))]
+
+
+#: What ``_offer`` made, by the identity of the pack's tables it read (a view's tables are
+#: shared by the views of a game and never changed: view._pack_tables), with those tables.
+_OFFERS: dict[tuple[int, int, str, bool, bool], tuple[Any, Any, list[Any]]] = {}
+
+
+def _offer(view: Mapping[str, Any], empire: str) -> list[tuple[dict[str, Any], int]]:
+    """The purchase rows but ``left``, each with the pack's count of its type: what the
+    pack's tables, the empire, the starting fleet and the discounts decide. Made once per
+    tables (the same every step of every game with this pack)."""
+    pack = view["pack"]
+    first, discount = fleet_due(view), discounts_in_play(view)
+    key = (id(pack["tokens"]), id(pack["empires"]), empire, first, discount)
+    kept = _OFFERS.get(key)
+    if kept is not None and kept[0] is pack["tokens"] and kept[1] is pack["empires"]:
+        return kept[2]
+    sheet = pack["empires"].get(empire) or {}
     rows = []
     for ttype, spec in sorted(pack["tokens"].items(),
                               key=lambda kv: (KINDS.index(kv[1]["kind"])
@@ -114,12 +129,16 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
                      if not (m == "sideslip" and ttype in sheet.get("no_sideslip", []))]
             moves = " ".join(chart)
         dr = spec.get("dr") or []
-        left = int(spec.get("count") or 0) - counts[ttype]
-        rows.append({"type": ttype, "title": str(spec.get("title") or ttype),
-                     "kind": spec["kind"], "cost": cost, "upkeep": int(spec.get("upkeep") or 0),
-                     "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
-                     "dr": f"{dr[0]}/{dr[1]}" if len(dr) == 2 else "-",
-                     "economy": spec.get("economy") or "", "moves": moves, "left": left})
+        rows.append(({"type": ttype, "title": str(spec.get("title") or ttype),
+                      "kind": spec["kind"], "cost": cost,
+                      "upkeep": int(spec.get("upkeep") or 0),
+                      "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
+                      "dr": f"{dr[0]}/{dr[1]}" if len(dr) == 2 else "-",
+                      "economy": spec.get("economy") or "", "moves": moves},
+                     int(spec.get("count") or 0)))
+    if len(_OFFERS) >= 16:
+        _OFFERS.clear()
+    _OFFERS[key] = (pack["tokens"], pack["empires"], rows)
     return rows
 
 

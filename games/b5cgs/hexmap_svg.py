@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -154,8 +154,9 @@ _NONE = object()
 
 @dataclass(frozen=True)
 class _Spot:
-    """One hex of a layout, placed: its centre, polygon, where its name and marks go, and the
-    heads of its SVG elements (the numbers written, as the template wrote them)."""
+    """One hex of a layout, placed: its centre, polygon, where its name and marks go, the
+    heads of its SVG elements (the numbers written, as the template wrote them), and the
+    hex as drawn (``_drawn``) for each content it was drawn with."""
 
     x: float
     y: float
@@ -166,6 +167,12 @@ class _Spot:
     polygon: str
     name: str
     marks: str
+    drawn: dict[tuple[str, str, bool, bool, bool], _Drawn] = field(default_factory=dict)
+
+
+#: A hex as drawn: its entry in the drawing's ``hexes`` (never changed: every drawing of that
+#: hex with that content shares it), its polygon, and its name and marks as SVG.
+_Drawn = tuple[dict[str, Any], str, str]
 
 
 @dataclass(frozen=True)
@@ -208,25 +215,39 @@ def _layout(places: tuple[tuple[int, int, Any], ...]) -> _Layout:
                    TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN, tuple(spots), borders, path)
 
 
-def _hexes_svg(hexes: Sequence[Mapping[str, Any]], spots: Sequence[_Spot]) -> Markup:
+def _drawn(spot: _Spot, name: str, marks: str, exposed: bool, b5: bool, gate: bool
+           ) -> _Drawn:
+    """The hex at ``spot`` with this name and these marks, drawn: kept per content (the
+    face-down hexes, most of a map, are the same every step of every game on a map of this
+    shape; an exposed one stays the same from step to step)."""
+    made = spot.drawn.get((name, marks, exposed, b5, gate))
+    if made is None:
+        if len(spot.drawn) >= 64:
+            spot.drawn.clear()
+        fill = "#fde68a" if b5 else ("#f8fafc" if exposed else "#9ca3af")
+        shape = "hex" if exposed else "hex facedown"
+        colour = "#4b5563" if exposed else "#f9fafb"
+        made = ({"points": spot.points, "exposed": exposed, "name": name,
+                 "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
+                 "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
+                f'{spot.polygon}{fill}" class="{shape}"/>\n',
+                f'{spot.name}{colour}">{escape(name)}</text>\n'
+                + (f'{spot.marks}{escape(marks)}</text>' if marks else ""))
+        spot.drawn[(name, marks, exposed, b5, gate)] = made
+    return made
+
+
+def _hexes_svg(drawn: Sequence[_Drawn]) -> Markup:
     """The hexes and their names and marks as SVG (two groups), for ``map.svg``: the one part
     of the drawing written here rather than in the template, because it is most of the map
     (every hex twice) and a Jinja loop with an escape per value cost three times this; the
-    text is what the template's loop wrote (tests/games/b5cgs compare the two). The numbers
-    are the layout's, written once per layout; the names and marks are escaped here."""
-    out = ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n']
-    for h, spot in zip(hexes, spots, strict=True):
-        fill = "#fde68a" if h["b5"] else ("#f8fafc" if h["exposed"] else "#9ca3af")
-        shape = "hex" if h["exposed"] else "hex facedown"
-        out.append(f'{spot.polygon}{fill}" class="{shape}"/>\n')
-    out.append('</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n')
-    for h, spot in zip(hexes, spots, strict=True):
-        colour = "#4b5563" if h["exposed"] else "#f9fafb"
-        out.append(f'{spot.name}{colour}">{escape(h["name"])}</text>\n')
-        if h["marks"]:
-            out.append(f'{spot.marks}{escape(h["marks"])}</text>')
-    out.append("</g>\n")
-    return Markup("".join(out))  # noqa: S704 - every value escaped above
+    text is what the template's loop wrote (tests/games/b5cgs compare the two). Each hex's
+    elements are written once per content (``_drawn``), names and marks escaped."""
+    return Markup("".join(  # noqa: S704 - every value escaped (_drawn)
+        ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n',
+         *(d[1] for d in drawn),
+         '</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n',
+         *(d[2] for d in drawn), "</g>\n"]))
 
 
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
@@ -236,7 +257,7 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     ``units``, ``lines`` (``step_lines`` placed) and ``legend``. ``colours``: power ->
     {strong, light, letter, name}."""
     if not cells:
-        return {"width": 200, "height": 80, "hexes": [], "hexes_svg": _hexes_svg([], []),
+        return {"width": 200, "height": 80, "hexes": [], "hexes_svg": _hexes_svg([]),
                 "borders": [], "border_path": "",
                 "units": [],
                 "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
@@ -244,19 +265,12 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     ordered = sorted(raw.items())
     layout = _layout(tuple((q, r, c["piece"]) for (q, r), c in ordered))
     dx, dy = layout.dx, layout.dy
-    hexes, units = [], []
+    drawn, units = [], []
     for (_, c), spot in zip(ordered, layout.spots, strict=True):
         exposed = bool(c["exposed"])
         shown = c["marks"]
-        hexes.append({
-            "points": spot.points,
-            "exposed": exposed, "name": str(c["name"]),
-            "name_x": spot.name_x, "name_y": spot.name_y,
-            "marks": " ".join(shown) if exposed else "",
-            "marks_x": spot.name_x, "marks_y": spot.marks_y,
-            "gate": "G" in shown and exposed,
-            "b5": "B5" in shown,
-        })
+        drawn.append(_drawn(spot, str(c["name"]), " ".join(shown) if exposed else "",
+                            exposed, "B5" in shown, "G" in shown and exposed))
         unit = c.get("token")
         if unit:
             x, y = spot.x, spot.y
@@ -294,7 +308,7 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
     return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
             "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "hexes_svg": _hexes_svg(hexes, layout.spots),
+            "hexes": [d[0] for d in drawn], "hexes_svg": _hexes_svg(drawn),
             "borders": list(layout.borders), "border_path": layout.path,
             "units": units, "lines": placed,
             "legend": legend, "map_top": TOP}

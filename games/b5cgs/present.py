@@ -79,21 +79,23 @@ def legend(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def banks(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every power's scoring banks (public on the table, B3.1) and Scrap Yard."""
-    rows = []
-    for p in view["seats"]:
-        info = view["powers"][p]
-        b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
-                                  "reserve": info.get("reserve")}
-        scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
-                 for tid, t in sorted(view["tokens"].items())
-                 if t.get("owner") == p and t.get("scrap")]
-        rows.append({"power": p, "name": _title(view, p), "gross": b.get("gross"),
-                     "upkeep": b.get("upkeep"), "net": b.get("net"),
-                     "reserve": b.get("reserve"), "scrap": scrap,
-                     "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
-                     "surrendered": bool(info.get("surrendered")),
-                     "declared": info.get("declared"), "you": p == view.get("viewer")})
-    return rows
+    return [_bank(view, p) for p in view["seats"]]
+
+
+def _bank(view: Mapping[str, Any], p: str) -> dict[str, Any]:
+    """One power's row of ``banks``."""
+    info = view["powers"][p]
+    b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
+                              "reserve": info.get("reserve")}
+    scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
+             for tid, t in sorted(view["tokens"].items())
+             if t.get("owner") == p and t.get("scrap")]
+    return {"power": p, "name": _title(view, p), "gross": b.get("gross"),
+            "upkeep": b.get("upkeep"), "net": b.get("net"),
+            "reserve": b.get("reserve"), "scrap": scrap,
+            "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
+            "surrendered": bool(info.get("surrendered")),
+            "declared": info.get("declared"), "you": p == view.get("viewer")}
 
 
 def rolls(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None
@@ -128,7 +130,7 @@ def _due(view: Mapping[str, Any]) -> bool:
 def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     me = str(view["viewer"])
     due = _due(view)
-    mine = next(b for b in banks(view) if b["power"] == me)
+    mine = _bank(view, me)
     rows = orderform.purchases(view) if due else []
     return {
         "power": me, "name": _title(view, me), "turn": view["turn"], "due": due,
@@ -184,11 +186,14 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
 
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The common part (``_common``, shared between readers) and the reader's own: the banks
-    table marks his row. A new dict each time, over the common values, which nobody
-    changes; ``common`` is the common part itself (the same object for every reader who
-    shares it: the templates draw ``_board.txt`` from it once)."""
+    table marks his row (the rows are the common part's, every field of which is public:
+    ``banks`` of his view but for ``you``). A new dict each time, over the common values,
+    which nobody changes; ``common`` is the common part itself (the same object for every
+    reader who shares it: the templates draw the board's shared parts from it once)."""
     common = _common(view, events)
-    return {**common, "banks": banks(view), "common": common}
+    viewer = view.get("viewer")
+    return {**common, "banks": [{**b, "you": b["power"] == viewer} for b in common["banks"]],
+            "common": common}
 
 
 class B5Presenter(Presenter):

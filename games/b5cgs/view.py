@@ -36,15 +36,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     over = state["result"] is not None
     step = window(state)
     pieces = _exposed_pieces(state, over)
-    powers = {}
-    for p in state["seats"]:
-        me = state["powers"][p]
-        emp = me["empire"]
-        powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
-                     "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
-                     "surrendered": me["surrendered"], "declared": me["declared"],
-                     "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
-        powers[p]["banks"] = dict(economy.banks(state, p))
     out: dict[str, Any] = {
         "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
         "variant": state["variant"], "options": dict(state["options"]),
@@ -54,7 +45,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
                                              "due": list(step.due)},
         "map": None, "hexes": None, "tokens": None,  # (below: the copies views share)
         "next_token": state["next_token"],
-        "powers": powers, "result": state["result"],
+        "powers": None, "result": state["result"],  # (below: the part views share)
     }
     if power is not None:
         me = state["powers"][power]
@@ -66,8 +57,39 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     out = plain_copy({**out, "pieces": pieces})  # from the state's own objects: copied here
     for key in ("map", "hexes", "tokens"):  # the board: one copy for the views of a state
         out[key] = _board_copy(key, state[key])
-    out["pack"] = _pack_view(_pack_tables(state["pack"]), out.pop("pieces"))
+    tables = _pack_tables(state["pack"])
+    out["powers"] = _powers(state, out["tokens"], tables)
+    out["pack"] = _pack_view(tables, out.pop("pieces"))
     return out
+
+
+#: The views' ``powers`` as last made: the tokens and pack tables they were made with (the
+#: objects views share), the seats and a copy of the state's powers, and the part itself.
+_POWERS: list[Any] = [None, None, None, None, None]
+
+
+def _powers(state: Mapping[str, Any], tokens: Any, tables: Any) -> dict[str, Any]:
+    """Every power's public part (the same in every view of a state: empire, Reserve, banks,
+    War Tokens, ...), made once for the views of a state and shared by them, as the board
+    is: found while the tokens and pack tables are the objects views share for equal ones
+    (``_board_copy``, ``_pack_tables``) and the seats and powers equal a copy of what it was
+    made from."""
+    kept = _POWERS
+    if (kept[0] is tokens and kept[1] is tables and kept[2] == state["seats"]
+            and kept[3] == state["powers"]):
+        return kept[4]  # type: ignore[no-any-return]
+    powers = {}
+    for p in state["seats"]:
+        me = state["powers"][p]
+        emp = me["empire"]
+        powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
+                     "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
+                     "surrendered": me["surrendered"], "declared": me["declared"],
+                     "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
+        powers[p]["banks"] = dict(economy.banks(state, p))
+    copied = plain_copy({"seats": state["seats"], "powers": state["powers"], "part": powers})
+    kept[:] = [tokens, tables, copied["seats"], copied["powers"], copied["part"]]
+    return copied["part"]  # type: ignore[no-any-return]
 
 
 #: The pack's tables (all but its pieces) as the last state had them (its own objects), a copy

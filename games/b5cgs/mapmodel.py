@@ -18,6 +18,7 @@ Earth Alliance's ``t7`` ``E7``, a second name orders did not take: issue 28.)
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -106,9 +107,12 @@ def marks(element: Mapping[str, Any]) -> list[str]:
 
 
 def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every board hex with what the viewer may see of it, ordered by (q, r)."""
+    """Every board hex with what the viewer may see of it, ordered by (q, r). The cells are
+    never changed: those of an empty face-down piece are shared by every call
+    (``_facedown``)."""
     units: dict[str, dict[str, Any]] = {}
     extra: dict[str, list[str]] = {}
+    owners: dict[str, str] | None = None
     for tid, t in view["tokens"].items():
         if t.get("hex") is None:
             continue
@@ -118,7 +122,8 @@ def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             crippled = bool(t.get("crippled"))
             facing = t.get("facing")
             shown = tid + (f":{facing}" if facing and k == "ship" else "")
-            owner = letters(view).get(str(t["owner"]), "?") + ("*" if crippled else "")
+            owners = letters(view) if owners is None else owners
+            owner = owners.get(str(t["owner"]), "?") + ("*" if crippled else "")
             units[str(t["hex"])] = {"id": tid, "power": str(t["owner"]), "label": shown,
                                     "owner": owner, "kind": k, "crippled": crippled,
                                     "facing": facing if k == "ship" else None}
@@ -128,10 +133,13 @@ def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             extra.setdefault(str(t["hex"]), []).append("G")
     b5 = view["map"].get("b5_hex")
     hexes = view["hexes"]
-    out = []
+    out: list[dict[str, Any]] = []
     for slot in view["map"]["slots"]:
         exposed = bool(slot["exposed"])
         piece = int(slot["slot"])
+        if not exposed and not any(name in units for name in slot["hexes"]):
+            out += _facedown(tuple(slot["hexes"]), piece, b5)
+            continue
         for name in slot["hexes"]:
             shown = marks(hexes.get(name, {})) if exposed else []
             if name == b5 and "B5" not in shown:
@@ -144,12 +152,21 @@ def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
                         "exposed": exposed, "marks": shown, "token": token,
                         "unit": token["label"] if token else None,
                         "owner": token["owner"] if token else None})
-    out.sort(key=_by_hex)
+    out.sort(key=_BY_HEX)
     return out
 
 
-def _by_hex(cell: Mapping[str, Any]) -> tuple[int, int]:
-    return cell["hex"]  # type: ignore[no-any-return]
+@functools.lru_cache(maxsize=1024)
+def _facedown(names: tuple[str, ...], piece: int, b5: Any) -> tuple[dict[str, Any], ...]:
+    """The cells of a face-down piece with no unit on it: the names of its hexes and nothing
+    else (but Babylon 5's hex, public), the same every step of every game on a map of this
+    shape."""
+    return tuple({"hex": _place(name), "name": name, "piece": piece, "exposed": False,
+                  "marks": ["B5"] if name == b5 else [], "token": None, "unit": None,
+                  "owner": None} for name in names)
+
+
+_BY_HEX = operator.itemgetter("hex")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -70,12 +70,33 @@ def units(view: Mapping[str, Any], power: str) -> list[str]:
                   key=lambda tid: (len(tid), tid))
 
 
+#: The units and guns of the last board ``threats`` read: its tokens and the pack's token
+#: types (the objects views of a state share, never changed: view._board_copy), and what
+#: ``_board`` made of them.
+_BOARD: list[Any] = [None, None, None]
+
+
+def _board(view: Mapping[str, Any]
+           ) -> tuple[dict[str, list[str]], dict[str, _Gun | None]]:
+    """Every power's units on the map (``units``) and each unit's gun (``_gun``): the same
+    for every reader of a step, made once for the tokens and token types views share."""
+    tokens, types = view["tokens"], view["pack"]["tokens"]
+    if _BOARD[0] is tokens and _BOARD[1] is types:
+        return _BOARD[2]  # type: ignore[no-any-return]
+    owners = {str(t.get("owner")) for t in tokens.values()}
+    by_owner = {p: units(view, p) for p in owners}
+    guns = {tid: _gun(view, tid) for mine in by_owner.values() for tid in mine}
+    _BOARD[:] = [tokens, types, (by_owner, guns)]
+    return by_owner, guns
+
+
 def threats(view: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
     """For each of ``power``'s units on the map: who can fire at it next, and with what."""
-    enemies = [tid for p in view["seats"] if p != power for tid in units(view, p)]
-    guns = [(e, gun) for e in enemies if (gun := _gun(view, e)) is not None]
+    by_owner, all_guns = _board(view)
+    enemies = [tid for p in view["seats"] if p != power for tid in by_owner.get(p, ())]
+    guns = [(e, gun) for e in enemies if (gun := all_guns[e]) is not None]
     out = []
-    for tid in units(view, power):
+    for tid in by_owner.get(power, ()):
         here = str(view["tokens"][tid]["hex"])
         goal = hexes.parse(here)
         rows = []

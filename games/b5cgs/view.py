@@ -54,12 +54,12 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     if over:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
-    out = plain_copy({**out, "pieces": pieces})  # from the state's own objects: copied here
+    out = plain_copy(out)  # from the state's own objects: copied here
     for key in ("map", "hexes", "tokens"):  # the board: one copy for the views of a state
         out[key] = _board_copy(key, state[key])
     tables = _pack_tables(state["pack"])
     out["powers"] = _powers(state, out["tokens"], tables)
-    out["pack"] = _pack_view(tables, out.pop("pieces"))
+    out["pack"] = _pack_view(tables, pieces)
     return out
 
 
@@ -135,16 +135,18 @@ def _board_copy(key: str, value: Any) -> Any:
 
 
 #: The pack as the last views showed it: its tables (the object of ``_PACK``), its exposed
-#: pieces, and the pack dict made of them.
+#: pieces (a copy), and the pack dict made of them.
 _PACK_VIEW: list[Any] = [None, None, None]
 
 
-def _pack_view(tables: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """The view's ``pack``: the shared tables with the exposed ``pieces``, one object for
-    every view whose pieces are equal (every power's view of one state: the exposed pieces
-    are public), so the renderer encodes it once per resolution (pbem.render.cache)."""
+def _pack_view(tables: dict[str, Any], pieces: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's ``pack``: the shared tables with the exposed ``pieces`` (the state's own
+    objects: copied here, once), one object for every view whose pieces are equal (every
+    power's view of one state: the exposed pieces are public), so the renderer encodes it
+    once per resolution (pbem.render.cache)."""
     if _PACK_VIEW[0] is not tables or _PACK_VIEW[1] != pieces:
-        _PACK_VIEW[:] = [tables, pieces, {**tables, "pieces": pieces}]
+        copied = plain_copy(pieces)
+        _PACK_VIEW[:] = [tables, copied, {**tables, "pieces": copied}]
     return _PACK_VIEW[2]  # type: ignore[no-any-return]
 
 

@@ -16,6 +16,8 @@ threats, sentences, orderform.
 from __future__ import annotations
 
 import functools
+import hashlib
+import pickle
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -163,7 +165,8 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
     part of ``view`` only, so a reader who gets it from the cache gets exactly what his own
     view and events would have made, and nothing computed from another reader's: the cache
     key is the digest of both, and two readers share an entry only when the public view and
-    the events they may see are the same."""
+    the events they may see are the same. (In the key the pack's tables, the same in every
+    view of a game, are their digest: ``_tables_digest``.)"""
     public = public_part(view)
     events = list(events)
 
@@ -181,7 +184,28 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
                 # every power's banks as the public view has them (no row is "you"): what
                 # _board.txt shows, drawn once for every reader (``common``)
                 "banks": banks(public)}
-    return _SHARED.get((public, events), make)
+    pack = public["pack"]
+    key = {**public, "pack": {"tables": _tables_digest(pack), "pieces": pack.get("pieces")}}
+    return _SHARED.get((key, events), make)
+
+
+#: The pack's tables (all its values but the pieces: the objects views share, never changed)
+#: whose digest ``_tables_digest`` made last, and that digest.
+_TABLES: list[Any] = [None, b""]
+
+
+def _tables_digest(pack: Mapping[str, Any]) -> bytes:
+    """The SHA-256 of a view's pack tables (all but ``pieces``), made once for the objects
+    the views of every game with that pack share (b5cgs.view._pack_tables): the tables are
+    11 KB of a view, and digesting them for each resolution's shared part was most of its
+    key."""
+    tables = {k: v for k, v in pack.items() if k != "pieces"}
+    seen = _TABLES[0]
+    if seen is None or seen.keys() != tables.keys() or any(
+            seen[k] is not v for k, v in tables.items()):
+        digest = hashlib.sha256(pickle.dumps(tables, pickle.HIGHEST_PROTOCOL)).digest()
+        _TABLES[:] = [tables, digest]  # (holding the objects: their ids stay theirs)
+    return _TABLES[1]  # type: ignore[no-any-return]
 
 
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

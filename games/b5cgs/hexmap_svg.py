@@ -5,7 +5,9 @@ then clockwise): a hex's centre is at ``(1.5 q, sqrt3 (r + q/2))`` hex radii. Th
 the cells of ``mapmodel`` into numbers (polygons, piece borders, unit discs, facing pointers)
 and the template only draws them, so the drawing is checked here, in Python, and the template
 stays free of arithmetic. The hexes themselves (two elements each, most of the map) are written
-here as SVG (``hexes_svg``), once per board: a template loop cost three times as much.
+here as SVG (``_hexes_svg``): a template loop cost three times as much. Their numbers depend on
+the layout alone (the places of the hexes and their pieces: every step of a game, and every game
+on a map of that shape), so they are computed and written once per layout (``_layout``).
 Face-down pieces are grey hexes with their names only: a cell carries nothing else about them
 (mapmodel decides that from the view).
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -148,71 +151,129 @@ def _borders(pieces: tuple[tuple[int, int, Any], ...], dx: float, dy: float
 
 _NONE = object()
 
-#: The hexes and the SVG ``hexes_svg`` made of them last (the readers' drawing and the game
-#: master's of one step draw equal hexes).
-_LAST_HEXES: list[Any] = [None, None]
+
+@dataclass(frozen=True)
+class _Spot:
+    """One hex of a layout, placed: its centre, polygon, where its name and marks go, the
+    heads of its SVG elements (the numbers written, as the template wrote them), and the
+    hex as drawn (``_drawn``) for each content it was drawn with."""
+
+    x: float
+    y: float
+    points: str
+    name_x: float
+    name_y: float
+    marks_y: float
+    polygon: str
+    name: str
+    marks: str
+    drawn: dict[tuple[str, str, bool, bool, bool], _Drawn] = field(default_factory=dict)
 
 
-def hexes_svg(hexes: Sequence[Mapping[str, Any]]) -> Markup:
+#: A hex as drawn: its entry in the drawing's ``hexes`` (never changed: every drawing of that
+#: hex with that content shares it), its polygon, and its name and marks as SVG.
+_Drawn = tuple[dict[str, Any], str, str]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The geometry of a board, the same for every drawing of hexes at these places with
+    these pieces (every step of a game, and every game on a map of the same shape): the
+    shift that puts the map in the picture, its size, each hex placed (in (q, r) order) and
+    the map-piece edges."""
+
+    dx: float
+    dy: float
+    width: float
+    height: float
+    spots: tuple[_Spot, ...]
+    borders: tuple[dict[str, float], ...]
+    path: str
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(places: tuple[tuple[int, int, Any], ...]) -> _Layout:
+    """The layout of hexes ``(q, r, piece)``, in (q, r) order."""
+    xs = [centre(q, r)[0] for q, r, _ in places]
+    ys = [centre(q, r)[1] for q, r, _ in places]
+    dx = MARGIN + SIZE - min(xs)
+    dy = TOP + SIZE - min(ys)
+    spots = []
+    for q, r, _ in places:
+        x, y = centre(q, r)
+        x, y = x + dx, y + dy
+        points = _hex_shape(x, y)[0]
+        name_x, name_y = round(x, 1), round(y - SIZE * 0.55, 1)
+        marks_y = round(y + SIZE * 0.78, 1)
+        spots.append(_Spot(x, y, points, name_x, name_y, marks_y,
+                           f'<polygon points="{escape(points)}" fill="',
+                           f'<text x="{name_x}" y="{name_y}" fill="',
+                           f'<text x="{name_x}" y="{marks_y}" font-weight="bold" '
+                           'fill="#1e40af" class="marks">'))
+    borders, path = _borders(places, dx, dy)
+    return _Layout(dx, dy, max(xs) - min(xs) + 2 * (MARGIN + SIZE),
+                   TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN, tuple(spots), borders, path)
+
+
+def _drawn(spot: _Spot, name: str, marks: str, exposed: bool, b5: bool, gate: bool
+           ) -> _Drawn:
+    """The hex at ``spot`` with this name and these marks, drawn: kept per content (the
+    face-down hexes, most of a map, are the same every step of every game on a map of this
+    shape; an exposed one stays the same from step to step)."""
+    made = spot.drawn.get((name, marks, exposed, b5, gate))
+    if made is None:
+        if len(spot.drawn) >= 64:
+            spot.drawn.clear()
+        fill = "#fde68a" if b5 else ("#f8fafc" if exposed else "#9ca3af")
+        shape = "hex" if exposed else "hex facedown"
+        colour = "#4b5563" if exposed else "#f9fafb"
+        made = ({"points": spot.points, "exposed": exposed, "name": name,
+                 "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
+                 "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
+                f'{spot.polygon}{fill}" class="{shape}"/>\n',
+                f'{spot.name}{colour}">{escape(name)}</text>\n'
+                + (f'{spot.marks}{escape(marks)}</text>' if marks else ""))
+        spot.drawn[(name, marks, exposed, b5, gate)] = made
+    return made
+
+
+def _hexes_svg(drawn: Sequence[_Drawn]) -> Markup:
     """The hexes and their names and marks as SVG (two groups), for ``map.svg``: the one part
     of the drawing written here rather than in the template, because it is most of the map
     (every hex twice) and a Jinja loop with an escape per value cost three times this; the
-    text is what the template's loop wrote (tests/games/b5cgs compare the two). Made once
-    for equal hexes."""
-    if _LAST_HEXES[0] == hexes:
-        return _LAST_HEXES[1]  # type: ignore[no-any-return]
-    out = ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n']
-    for h in hexes:
-        fill = "#fde68a" if h["b5"] else ("#f8fafc" if h["exposed"] else "#9ca3af")
-        shape = "hex" if h["exposed"] else "hex facedown"
-        out.append(f'<polygon points="{escape(h["points"])}" fill="{fill}" class="{shape}"/>\n')
-    out.append('</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n')
-    for h in hexes:
-        colour = "#4b5563" if h["exposed"] else "#f9fafb"
-        out.append(f'<text x="{escape(h["name_x"])}" y="{escape(h["name_y"])}" '
-                   f'fill="{colour}">{escape(h["name"])}</text>\n')
-        if h["marks"]:
-            out.append(f'<text x="{escape(h["marks_x"])}" y="{escape(h["marks_y"])}" '
-                       f'font-weight="bold" fill="#1e40af" class="marks">'
-                       f'{escape(h["marks"])}</text>')
-    out.append("</g>\n")
-    svg = Markup("".join(out))  # noqa: S704 - every value escaped above
-    _LAST_HEXES[:] = [list(hexes), svg]
-    return svg
+    text is what the template's loop wrote (tests/games/b5cgs compare the two). Each hex's
+    elements are written once per content (``_drawn``), names and marks escaped."""
+    return Markup("".join(  # noqa: S704 - every value escaped (_drawn)
+        ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n',
+         *(d[1] for d in drawn),
+         '</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n',
+         *(d[2] for d in drawn), "</g>\n"]))
 
 
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
             lines: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
-    """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``borders`` (map-piece edges;
-    ``border_path`` draws them as one SVG path), ``units``, ``lines`` (``step_lines`` placed)
-    and ``legend``. ``colours``: power -> {strong, light, letter, name}."""
+    """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``hexes_svg`` (the hexes
+    written), ``borders`` (map-piece edges; ``border_path`` draws them as one SVG path),
+    ``units``, ``lines`` (``step_lines`` placed) and ``legend``. ``colours``: power ->
+    {strong, light, letter, name}."""
     if not cells:
-        return {"width": 200, "height": 80, "hexes": [], "hexes_svg": hexes_svg([]),
+        return {"width": 200, "height": 80, "hexes": [], "hexes_svg": _hexes_svg([]),
                 "borders": [], "border_path": "",
                 "units": [],
                 "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
     raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
-    xs = [centre(*h)[0] for h in raw]
-    ys = [centre(*h)[1] for h in raw]
-    dx = MARGIN + SIZE - min(xs)
-    dy = TOP + SIZE - min(ys)
-    hexes, units = [], []
-    borders, path = _borders(tuple((q, r, raw[q, r]["piece"]) for q, r in sorted(raw)), dx, dy)
-    for (q, r), c in sorted(raw.items()):
-        x, y = centre(q, r)
-        x, y = x + dx, y + dy
-        points, corners = _hex_shape(x, y)
-        hexes.append({
-            "points": points,
-            "exposed": bool(c["exposed"]), "name": str(c["name"]),
-            "name_x": round(x, 1), "name_y": round(y - SIZE * 0.55, 1),
-            "marks": " ".join(c["marks"]) if c["exposed"] else "",
-            "marks_x": round(x, 1), "marks_y": round(y + SIZE * 0.78, 1),
-            "gate": "G" in c["marks"] and bool(c["exposed"]),
-            "b5": "B5" in c["marks"],
-        })
+    ordered = sorted(raw.items())
+    layout = _layout(tuple((q, r, c["piece"]) for (q, r), c in ordered))
+    dx, dy = layout.dx, layout.dy
+    drawn, units = [], []
+    for (_, c), spot in zip(ordered, layout.spots, strict=True):
+        exposed = bool(c["exposed"])
+        shown = c["marks"]
+        drawn.append(_drawn(spot, str(c["name"]), " ".join(shown) if exposed else "",
+                            exposed, "B5" in shown, "G" in shown and exposed))
         unit = c.get("token")
         if unit:
+            x, y = spot.x, spot.y
             col = colours.get(str(unit["power"]), {"strong": "#374151", "light": "#e5e7eb"})
             facing = unit.get("facing")
             tip = pointer(x, y, int(facing), 0.8) if facing else None
@@ -225,7 +286,8 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
                 "tip_y": round(tip[1], 1) if tip else None,
             })
     placed = []
-    where = {str(c["name"]): centre(int(c["hex"][0]), int(c["hex"][1])) for c in cells}
+    where = ({str(c["name"]): centre(int(c["hex"][0]), int(c["hex"][1])) for c in cells}
+             if lines else {})
     for line in lines:
         if line["from"] not in where or line["to"] not in where:
             continue
@@ -242,12 +304,11 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
                                 + {"move": "moved", "jump": "jumped",
                                    "fire": "fired"}[line["kind"]]
                                 + f" from {line['from']} to {line['to']}"})
-    width = max(xs) - min(xs) + 2 * (MARGIN + SIZE)
-    height = TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN
+    width, height = layout.width, layout.height
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
     return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
             "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": hexes, "hexes_svg": hexes_svg(hexes),
-            "borders": list(borders), "border_path": path,
+            "hexes": [d[0] for d in drawn], "hexes_svg": _hexes_svg(drawn),
+            "borders": list(layout.borders), "border_path": layout.path,
             "units": units, "lines": placed,
             "legend": legend, "map_top": TOP}

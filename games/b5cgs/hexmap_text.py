@@ -19,8 +19,9 @@ mapmodel, so this module cannot show anything the view does not hold.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 WIDTH = 80
 FACEDOWN = ":::::"
@@ -41,38 +42,120 @@ def render(cells: Sequence[Mapping[str, Any]]) -> list[str]:
     west and east, sharing their middle column, so every hex keeps a readable cell."""
     if not cells:
         return []
-    qs = sorted({int(c["hex"][0]) for c in cells})
+    try:
+        frame = _frame(tuple(c["hex"] for c in cells), tuple(str(c["name"]) for c in cells))
+    except TypeError:  # a hex given as a list: not a key, so no frame to keep
+        frame = _frame.__wrapped__(tuple(tuple(c["hex"]) for c in cells),
+                                   tuple(str(c["name"]) for c in cells))
+    out: list[str] = []
+    for head, band in frame:
+        out += head
+        out += _overlay(band, cells) if band.blank else _band([cells[i] for i in band.cells])
+    return out
+
+
+class _Band(NamedTuple):
+    """One band of a map's frame: which cells it draws (indices), where each goes (its first
+    line and its column), the cell width, and the band drawn as if every hex were face down
+    and empty (each line's column pieces, and the lines), or () where two cells share a
+    place (the band is then drawn whole, in order)."""
+
+    cells: tuple[int, ...]
+    places: tuple[tuple[int, int], ...]
+    inner: int
+    blank: tuple[tuple[str, ...], ...]
+    lines: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _frame(hexes: tuple[Any, ...], names: tuple[str, ...]
+           ) -> tuple[tuple[tuple[str, ...], _Band], ...]:
+    """The bands of a map with these hexes and names (the same every step of a game, and in
+    every game on a map of that shape), each with the lines above it."""
+    qs = sorted({int(h[0]) for h in hexes})
+    everyone = range(len(hexes))
     if len(qs) * 6 <= WIDTH - 2:
-        return _band(cells)
+        return (((), _band_frame(hexes, names, tuple(everyone))),)
     mid = qs[len(qs) // 2]
-    west = [c for c in cells if int(c["hex"][0]) <= mid]
-    east = [c for c in cells if int(c["hex"][0]) >= mid]
-    return [f"  west (columns q <= {mid}):", *_band(west), "",
-            f"  east (columns q >= {mid}):", *_band(east)]
+    west = tuple(i for i in everyone if int(hexes[i][0]) <= mid)
+    east = tuple(i for i in everyone if int(hexes[i][0]) >= mid)
+    return (((f"  west (columns q <= {mid}):",), _band_frame(hexes, names, west)),
+            (("", f"  east (columns q >= {mid}):"), _band_frame(hexes, names, east)))
 
 
-def _band(cells: Sequence[Mapping[str, Any]]) -> list[str]:
-    qs = [int(c["hex"][0]) for c in cells]
-    halves = [2 * int(c["hex"][1]) + int(c["hex"][0]) for c in cells]
-    qmin, hmin = min(qs), min(halves)
-    width = _cell_width(max(qs) - qmin + 1)
-    inner = width - 1
-    rows = 2 * (max(halves) - hmin) + 4
-    grid = [[" "] * (width * (max(qs) - qmin + 1)) for _ in range(rows)]
+def _band_frame(hexes: tuple[Any, ...], names: tuple[str, ...], cells: tuple[int, ...]
+                ) -> _Band:
+    facedown = [{"hex": hexes[i], "name": names[i], "exposed": False, "marks": [],
+                 "unit": None, "owner": None} for i in cells]
+    places, inner, grid = _grid(facedown)
+    if len(set(places)) < len(places):
+        return _Band(cells, (), inner, (), ())
+    return _Band(cells, tuple(places), inner, tuple(tuple(line) for line in grid),
+                 tuple("".join(line).rstrip() for line in grid))
 
-    def put(line: int, col: int, text: str) -> None:
-        # the centred text's characters over the cell's ``inner`` places (one slice: C speed)
-        grid[line][col:col + inner] = text[:inner].center(inner)
 
-    for c, q, h in zip(cells, qs, halves, strict=True):
-        top, col = 2 * (h - hmin), width * (q - qmin)
-        marks = " ".join(c["marks"]) if c["exposed"] else FACEDOWN
-        put(top, col, str(c["name"]))
-        put(top + 1, col, marks if marks else ".")
-        put(top + 2, col, str(c["unit"] or ""))
-        put(top + 3, col, str(c.get("owner") or ""))
-    lines = [("".join(line)).rstrip() for line in grid]
+def _overlay(band: _Band, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The band's lines: its blank drawing, with what differs from it drawn over it (an
+    exposed hex's marks, a unit and its owner: each as ``_pieces`` draws it; the names are
+    the blank's)."""
+    lines = list(band.lines)
+    changed: dict[int, list[str]] = {}
+    inner = band.inner
+    for i, (top, col) in zip(band.cells, band.places, strict=True):
+        c = cells[i]
+        exposed, unit, owner = c["exposed"], c["unit"], c.get("owner")
+        if not (exposed or unit or owner):
+            continue  # as drawn in the blank
+        for line, text in ((top + 1, (" ".join(c["marks"]) or ".") if exposed else None),
+                           (top + 2, unit), (top + 3, owner)):
+            if text:
+                row = changed.get(line)
+                if row is None:
+                    row = changed[line] = list(band.blank[line])
+                row[col] = str(text)[:inner].center(inner) + " "
+    for line, row in changed.items():
+        lines[line] = "".join(row).rstrip()
     while lines and not lines[-1]:
         lines.pop()
     return lines
 
+
+def _pieces(c: Mapping[str, Any], inner: int) -> tuple[str, str, str, str]:
+    """A cell's four lines within its column (``inner`` characters and a space): its name,
+    its marks (or a face-down piece's), its unit and its unit's owner (blanks if none)."""
+    marks = (" ".join(c["marks"]) or ".") if c["exposed"] else FACEDOWN
+    unit, owner = c["unit"], c.get("owner")
+    blank = " " * (inner + 1)
+    return (str(c["name"])[:inner].center(inner) + " ", marks[:inner].center(inner) + " ",
+            str(unit)[:inner].center(inner) + " " if unit else blank,
+            str(owner)[:inner].center(inner) + " " if owner else blank)
+
+
+def _grid(cells: Sequence[Mapping[str, Any]]
+          ) -> tuple[list[tuple[int, int]], int, list[list[str]]]:
+    """Each cell's place (first line, column), the cell width less its space, and the band's
+    lines as column pieces. Each hex column is ``inner`` characters and a space (a cell's
+    text centred over the ``inner``), and a column's hexes are four lines apart, so no two
+    cells of a map share a place; a line is its columns' pieces joined, blanks where no cell
+    is."""
+    qs = [int(c["hex"][0]) for c in cells]
+    halves = [2 * int(c["hex"][1]) + int(c["hex"][0]) for c in cells]
+    qmin, hmin = min(qs), min(halves)
+    columns = max(qs) - qmin + 1
+    width = _cell_width(columns)
+    inner = width - 1
+    rows = 2 * (max(halves) - hmin) + 4
+    grid = [[" " * width] * columns for _ in range(rows)]
+    places = [(2 * (h - hmin), q - qmin) for q, h in zip(qs, halves, strict=True)]
+    for c, (top, col) in zip(cells, places, strict=True):
+        for line, piece in enumerate(_pieces(c, inner), top):
+            grid[line][col] = piece
+    return places, inner, grid
+
+
+def _band(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A band drawn whole: every cell in order."""
+    lines = ["".join(line).rstrip() for line in _grid(cells)[2]]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines

@@ -18,8 +18,10 @@ Earth Alliance's ``t7`` ``E7``, a second name orders did not take: issue 28.)
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 UNITS = ("ship", "base")
@@ -27,8 +29,13 @@ PALETTE = (("#1d4ed8", "#dbeafe"), ("#b91c1c", "#fee2e2"), ("#047857", "#d1fae5"
            ("#7c3aed", "#ede9fe"), ("#b45309", "#fef3c7"), ("#0e7490", "#cffafe"))
 
 
-def token_type(view: Mapping[str, Any], token: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(view["pack"]["tokens"].get(str(token["type"]), {}))
+_NO_TYPE: Mapping[str, Any] = MappingProxyType({})
+
+
+def token_type(view: Mapping[str, Any], token: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The pack's entry for the token's type (the view's own: read it, never change it), or
+    an empty mapping."""
+    return view["pack"]["tokens"].get(str(token["type"])) or _NO_TYPE
 
 
 def kind(view: Mapping[str, Any], token: Mapping[str, Any]) -> str:
@@ -100,45 +107,73 @@ def marks(element: Mapping[str, Any]) -> list[str]:
 
 
 def cells(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every board hex with what the viewer may see of it, ordered by (q, r)."""
-    units: dict[str, str] = {}
+    """Every board hex with what the viewer may see of it, ordered by (q, r). The cells are
+    never changed: those of an empty face-down piece are shared by every call
+    (``_facedown``)."""
+    units: dict[str, dict[str, Any]] = {}
     extra: dict[str, list[str]] = {}
+    owners: dict[str, str] | None = None
     for tid, t in view["tokens"].items():
         if t.get("hex") is None:
             continue
-        k = kind(view, t)
+        info = token_type(view, t)
+        k = str(info.get("kind", "ship"))
         if k in UNITS:
-            units[str(t["hex"])] = tid
+            crippled = bool(t.get("crippled"))
+            facing = t.get("facing")
+            shown = tid + (f":{facing}" if facing and k == "ship" else "")
+            owners = letters(view) if owners is None else owners
+            owner = owners.get(str(t["owner"]), "?") + ("*" if crippled else "")
+            units[str(t["hex"])] = {"id": tid, "power": str(t["owner"]), "label": shown,
+                                    "owner": owner, "kind": k, "crippled": crippled,
+                                    "facing": facing if k == "ship" else None}
         elif k == "mine":
-            extra.setdefault(str(t["hex"]), []).append(
-                f"m{token_type(view, t).get('damage', '')}")
+            extra.setdefault(str(t["hex"]), []).append(f"m{info.get('damage', '')}")
         elif k == "jumpgate":
             extra.setdefault(str(t["hex"]), []).append("G")
     b5 = view["map"].get("b5_hex")
-    out = []
+    hexes = view["hexes"]
+    out: list[dict[str, Any]] = []
     for slot in view["map"]["slots"]:
+        exposed = bool(slot["exposed"])
+        piece = int(slot["slot"])
+        if not exposed and not any(name in units for name in slot["hexes"]):
+            out += _facedown(tuple(slot["hexes"]), piece, b5)
+            continue
         for name in slot["hexes"]:
-            q, r = (int(v) for v in str(name).split(","))
-            exposed = bool(slot["exposed"])
-            shown = marks(view["hexes"].get(name, {})) if exposed else []
+            shown = marks(hexes.get(name, {})) if exposed else []
             if name == b5 and "B5" not in shown:
                 shown.insert(0, "B5")  # public: the Babylon 5 hex is never entered (B1.16)
-            for m in extra.get(name, []) if exposed else []:
+            for m in extra.get(name, ()) if exposed else ():
                 if m not in shown:
                     shown.append(m)
-            tid = units.get(name)
-            token = None
-            if tid is not None:
-                t = view["tokens"][tid]
-                token = {"id": tid, "power": str(t["owner"]), "label": label(view, tid),
-                         "owner": owner_mark(view, tid),
-                         "kind": kind(view, t), "crippled": bool(t.get("crippled")),
-                         "facing": t.get("facing") if kind(view, t) == "ship" else None}
-            out.append({"hex": (q, r), "name": name, "piece": int(slot["slot"]),
+            token = units.get(name)
+            out.append({"hex": _place(name), "name": name, "piece": piece,
                         "exposed": exposed, "marks": shown, "token": token,
                         "unit": token["label"] if token else None,
                         "owner": token["owner"] if token else None})
-    return sorted(out, key=lambda c: c["hex"])
+    out.sort(key=_BY_HEX)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _facedown(names: tuple[str, ...], piece: int, b5: Any) -> tuple[dict[str, Any], ...]:
+    """The cells of a face-down piece with no unit on it: the names of its hexes and nothing
+    else (but Babylon 5's hex, public), the same every step of every game on a map of this
+    shape."""
+    return tuple({"hex": _place(name), "name": name, "piece": piece, "exposed": False,
+                  "marks": ["B5"] if name == b5 else [], "token": None, "unit": None,
+                  "owner": None} for name in names)
+
+
+_BY_HEX = operator.itemgetter("hex")
+
+
+@functools.lru_cache(maxsize=4096)
+def _place(name: str) -> tuple[int, int]:
+    """A hex name's ``(q, r)`` (the board's names, parsed once)."""
+    q, r = (int(v) for v in str(name).split(","))
+    return q, r
 
 
 def pieces(view: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ units with their ids. It is built from the view only, like everything a player r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.protocol.orderfile import form_envelope
@@ -91,10 +92,27 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     me = view.get("viewer")
     if not isinstance(me, str) or me not in view.get("powers", {}):
         return []
+    counts = Counter(t.get("type") for t in view["tokens"].values())
+    return [{**row, "left": int(count) - counts[row["type"]]}
+            for row, count in _offer(view, str(view["powers"][me]["empire"]))]
+
+
+#: What ``_offer`` made, by the identity of the pack's tables it read (a view's tables are
+#: shared by the views of a game and never changed: view._pack_tables), with those tables.
+_OFFERS: dict[tuple[int, int, str, bool, bool], tuple[Any, Any, list[Any]]] = {}
+
+
+def _offer(view: Mapping[str, Any], empire: str) -> list[tuple[dict[str, Any], int]]:
+    """The purchase rows but ``left``, each with the pack's count of its type: what the
+    pack's tables, the empire, the starting fleet and the discounts decide. Made once per
+    tables (the same every step of every game with this pack)."""
     pack = view["pack"]
-    empire = str(view["powers"][me]["empire"])
+    first, discount = fleet_due(view), discounts_in_play(view)
+    key = (id(pack["tokens"]), id(pack["empires"]), empire, first, discount)
+    kept = _OFFERS.get(key)
+    if kept is not None and kept[0] is pack["tokens"] and kept[1] is pack["empires"]:
+        return kept[2]
     sheet = pack["empires"].get(empire) or {}
-    first = fleet_due(view)
     rows = []
     for ttype, spec in sorted(pack["tokens"].items(),
                               key=lambda kv: (KINDS.index(kv[1]["kind"])
@@ -104,26 +122,31 @@ def purchases(view: Mapping[str, Any]) -> list[dict[str, Any]]:
         if first and spec["kind"] not in ("ship", "base"):
             continue  # the starting fleet is ships and bases (C4.3)
         cost = (start_cost(pack, empire, ttype) if first
-                else build_cost(view, ttype, empire, discounts_in_play(view)))
+                else build_cost(view, ttype, empire, discount))
         moves = "-"
         if spec["kind"] == "ship":
             chart = [m for m in sheet.get("movement", [])
                      if not (m == "sideslip" and ttype in sheet.get("no_sideslip", []))]
             moves = " ".join(chart)
         dr = spec.get("dr") or []
-        left = int(spec.get("count") or 0) - sum(
-            1 for t in view["tokens"].values() if t.get("type") == ttype)
-        rows.append({"type": ttype, "title": str(spec.get("title") or ttype),
-                     "kind": spec["kind"], "cost": cost, "upkeep": int(spec.get("upkeep") or 0),
-                     "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
-                     "dr": f"{dr[0]}/{dr[1]}" if len(dr) == 2 else "-",
-                     "economy": spec.get("economy") or "", "moves": moves, "left": left})
+        rows.append(({"type": ttype, "title": str(spec.get("title") or ttype),
+                      "kind": spec["kind"], "cost": cost,
+                      "upkeep": int(spec.get("upkeep") or 0),
+                      "heavy": _weapon(spec, "heavy"), "laser": _weapon(spec, "laser"),
+                      "dr": f"{dr[0]}/{dr[1]}" if len(dr) == 2 else "-",
+                      "economy": spec.get("economy") or "", "moves": moves},
+                     int(spec.get("count") or 0)))
+    if len(_OFFERS) >= 16:
+        _OFFERS.clear()
+    _OFFERS[key] = (pack["tokens"], pack["empires"], rows)
     return rows
 
 
-def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
-    """The purchase table as text, within 80 columns: two or three lines per type."""
-    rows = purchases(view)
+def purchase_lines(view: Mapping[str, Any], prefix: str = "",
+                   rows: Sequence[Mapping[str, Any]] | None = None) -> list[str]:
+    """The purchase table as text, within 80 columns: two or three lines per type (``rows``:
+    ``purchases(view)``, if the caller has it already)."""
+    rows = purchases(view) if rows is None else rows
     if not rows:
         return []
     first = fleet_due(view)
@@ -140,7 +163,10 @@ def purchase_lines(view: Mapping[str, Any], prefix: str = "") -> list[str]:
     return out
 
 
-def comments(view: Mapping[str, Any]) -> list[str]:
+def comments(view: Mapping[str, Any],
+             rows: Sequence[Mapping[str, Any]] | None = None) -> list[str]:
+    """The comment lines under the form's orders (``rows``: ``purchases(view)``, if the
+    caller has it already)."""
     if in_setup(view):
         return ["# the set-up step: send this file as it is (your tool adds your chance)."]
     answer = (view.get("you") or {}).get("contested") or {}
@@ -157,7 +183,7 @@ def comments(view: Mapping[str, Any]) -> list[str]:
                 if contested else [])
     return [*hints, *standing,
             "# your units:" if units else "# you have no unit on the map.", *units,
-            *purchase_lines(view, "# "),
+            *purchase_lines(view, "# ", rows),
             f"# purchases get ids in the order bought, from t{view.get('next_token')} (the "
             "tool prints them)."]
 
@@ -166,14 +192,16 @@ def _yaml_value(value: Any) -> str:
     return "[]" if isinstance(value, list) else "{}"
 
 
-def order_form(view: Mapping[str, Any], seq: int) -> str:
-    """The whole order file as text (every line within 80 columns)."""
+def order_form(view: Mapping[str, Any], seq: int,
+               rows: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The whole order file as text (every line within 80 columns; ``rows``:
+    ``purchases(view)``, if the caller has it already)."""
     head = form_envelope(view, seq)
     body = skeleton(view)
     if not body:
-        return "\n".join([*head, "orders: {}", *comments(view)])
+        return "\n".join([*head, "orders: {}", *comments(view, rows)])
     return "\n".join([*head, "orders:", *(f"  {k}: {_yaml_value(v)}" for k, v in body.items()),
-                      *comments(view)])
+                      *comments(view, rows)])
 
 
 def _unit(view: Mapping[str, Any], tid: Any) -> str:

@@ -15,6 +15,9 @@ threats, sentences, orderform.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import pickle
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,8 +36,15 @@ def _title(view: Mapping[str, Any], p: str) -> str:
 
 
 def _wrap(text: str, indent: str = "  ", more: str = "      ") -> list[str]:
-    return textwrap.wrap(text, 78, initial_indent=indent, subsequent_indent=more,
-                         break_on_hyphens=False) or [indent]
+    return list(_wrapped(text, indent, more))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(text: str, indent: str, more: str) -> tuple[str, ...]:
+    """``text`` wrapped (textwrap's own rules, kept per text: a unit's legend line and a roll's
+    stay the same from step to step while nothing happens to them)."""
+    return tuple(textwrap.wrap(text, 78, initial_indent=indent, subsequent_indent=more,
+                               break_on_hyphens=False) or [indent])
 
 
 def _weapons(info: Mapping[str, Any], crippled: bool) -> str:
@@ -71,21 +81,23 @@ def legend(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def banks(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every power's scoring banks (public on the table, B3.1) and Scrap Yard."""
-    rows = []
-    for p in view["seats"]:
-        info = view["powers"][p]
-        b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
-                                  "reserve": info.get("reserve")}
-        scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
-                 for tid, t in sorted(view["tokens"].items())
-                 if t.get("owner") == p and t.get("scrap")]
-        rows.append({"power": p, "name": _title(view, p), "gross": b.get("gross"),
-                     "upkeep": b.get("upkeep"), "net": b.get("net"),
-                     "reserve": b.get("reserve"), "scrap": scrap,
-                     "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
-                     "surrendered": bool(info.get("surrendered")),
-                     "declared": info.get("declared"), "you": p == view.get("viewer")})
-    return rows
+    return [_bank(view, p) for p in view["seats"]]
+
+
+def _bank(view: Mapping[str, Any], p: str) -> dict[str, Any]:
+    """One power's row of ``banks``."""
+    info = view["powers"][p]
+    b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
+                              "reserve": info.get("reserve")}
+    scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
+             for tid, t in sorted(view["tokens"].items())
+             if t.get("owner") == p and t.get("scrap")]
+    return {"power": p, "name": _title(view, p), "gross": b.get("gross"),
+            "upkeep": b.get("upkeep"), "net": b.get("net"),
+            "reserve": b.get("reserve"), "scrap": scrap,
+            "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
+            "surrendered": bool(info.get("surrendered")),
+            "declared": info.get("declared"), "you": p == view.get("viewer")}
 
 
 def rolls(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None
@@ -120,14 +132,15 @@ def _due(view: Mapping[str, Any]) -> bool:
 def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     me = str(view["viewer"])
     due = _due(view)
-    mine = next(b for b in banks(view) if b["power"] == me)
+    mine = _bank(view, me)
+    rows = orderform.purchases(view) if due else []
     return {
         "power": me, "name": _title(view, me), "turn": view["turn"], "due": due,
         "letter": mapmodel.letters(view)[me], "banks": mine,
         "threats": threats.threats(view, me) if view.get("phase") == "play" else [],
-        "order_form": orderform.order_form(view, seq) if due else "",
-        "purchases": orderform.purchases(view) if due else [],
-        "purchase_lines": orderform.purchase_lines(view, "  ") if due else [],
+        "order_form": orderform.order_form(view, seq, rows) if due else "",
+        "purchases": rows,
+        "purchase_lines": orderform.purchase_lines(view, "  ", rows) if due else [],
         "setup": orderform.in_setup(view),
         "fleets_before_play": rules_version(view) >= FLEETS_BEFORE_PLAY,
         "contested": (view.get("you") or {}).get("contested") or {},
@@ -152,7 +165,8 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
     part of ``view`` only, so a reader who gets it from the cache gets exactly what his own
     view and events would have made, and nothing computed from another reader's: the cache
     key is the digest of both, and two readers share an entry only when the public view and
-    the events they may see are the same."""
+    the events they may see are the same. (In the key the pack's tables, the same in every
+    view of a game, are their digest: ``_tables_digest``.)"""
     public = public_part(view)
     events = list(events)
 
@@ -170,16 +184,40 @@ def _common(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dic
                 # every power's banks as the public view has them (no row is "you"): what
                 # _board.txt shows, drawn once for every reader (``common``)
                 "banks": banks(public)}
-    return _SHARED.get((public, events), make)
+    pack = public["pack"]
+    key = {**public, "pack": {"tables": _tables_digest(pack), "pieces": pack.get("pieces")}}
+    return _SHARED.get((key, events), make)
+
+
+#: The pack's tables (all its values but the pieces: the objects views share, never changed)
+#: whose digest ``_tables_digest`` made last, and that digest.
+_TABLES: list[Any] = [None, b""]
+
+
+def _tables_digest(pack: Mapping[str, Any]) -> bytes:
+    """The SHA-256 of a view's pack tables (all but ``pieces``), made once for the objects
+    the views of every game with that pack share (b5cgs.view._pack_tables): the tables are
+    11 KB of a view, and digesting them for each resolution's shared part was most of its
+    key."""
+    tables = {k: v for k, v in pack.items() if k != "pieces"}
+    seen = _TABLES[0]
+    if seen is None or seen.keys() != tables.keys() or any(
+            seen[k] is not v for k, v in tables.items()):
+        digest = hashlib.sha256(pickle.dumps(tables, pickle.HIGHEST_PROTOCOL)).digest()
+        _TABLES[:] = [tables, digest]  # (holding the objects: their ids stay theirs)
+    return _TABLES[1]  # type: ignore[no-any-return]
 
 
 def _shared(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The common part (``_common``, shared between readers) and the reader's own: the banks
-    table marks his row. A new dict each time, over the common values, which nobody
-    changes; ``common`` is the common part itself (the same object for every reader who
-    shares it: the templates draw ``_board.txt`` from it once)."""
+    table marks his row (the rows are the common part's, every field of which is public:
+    ``banks`` of his view but for ``you``). A new dict each time, over the common values,
+    which nobody changes; ``common`` is the common part itself (the same object for every
+    reader who shares it: the templates draw the board's shared parts from it once)."""
     common = _common(view, events)
-    return {**common, "banks": banks(view), "common": common}
+    viewer = view.get("viewer")
+    return {**common, "banks": [{**b, "you": b["power"] == viewer} for b in common["banks"]],
+            "common": common}
 
 
 class B5Presenter(Presenter):

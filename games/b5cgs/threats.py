@@ -32,21 +32,35 @@ def output(info: Mapping[str, Any], weapon: str, crippled: bool) -> int:
 
 def reaches(view: Mapping[str, Any], shooter: str, target_hex: str) -> list[dict[str, Any]]:
     """The weapons of token ``shooter`` that reach ``target_hex``: [{weapon, points, range}]."""
+    gun = _gun(view, shooter)
+    goal = hexes.parse(target_hex)
+    return [] if gun is None or goal is None else _reaching(gun, goal)
+
+
+#: A unit that may fire: where it is, its facing, and each weapon it has on its present side
+#: with its output, reach and arcs.
+_Gun = tuple[hexes.Hex, int, tuple[tuple[str, int, int, tuple[str, ...]], ...]]
+
+
+def _gun(view: Mapping[str, Any], shooter: str) -> _Gun | None:
     t = view["tokens"][shooter]
-    origin, goal = hexes.parse(t["hex"]), hexes.parse(target_hex)
-    if origin is None or goal is None:
-        return []
+    origin = hexes.parse(t["hex"])
+    if origin is None:
+        return None
     info = mapmodel.token_type(view, t)
+    crippled = bool(t.get("crippled"))
+    weapons = tuple((weapon, output(info, weapon, crippled), reach,
+                     arcs((info.get("arcs") or {}).get(weapon)))
+                    for weapon, reach in RANGES.items())
+    return origin, int(t.get("facing") or 1), tuple(w for w in weapons if w[1] > 0)
+
+
+def _reaching(gun: _Gun, goal: hexes.Hex) -> list[dict[str, Any]]:
+    origin, facing, weapons = gun
     distance = hexes.distance(origin, goal)
-    facing = int(t.get("facing") or 1)
-    out = []
-    for weapon, reach in RANGES.items():
-        points = output(info, weapon, bool(t.get("crippled")))
-        sides = arcs((info.get("arcs") or {}).get(weapon))
-        if points > 0 and 0 < distance <= reach and hexes.in_firing_arc(origin, facing, sides,
-                                                                          goal):
-            out.append({"weapon": weapon, "points": points, "range": distance})
-    return out
+    return [{"weapon": weapon, "points": points, "range": distance}
+            for weapon, points, reach, sides in weapons
+            if 0 < distance <= reach and hexes.in_firing_arc(origin, facing, sides, goal)]
 
 
 def units(view: Mapping[str, Any], power: str) -> list[str]:
@@ -56,15 +70,38 @@ def units(view: Mapping[str, Any], power: str) -> list[str]:
                   key=lambda tid: (len(tid), tid))
 
 
+#: The units and guns of the last board ``threats`` read: its tokens and the pack's token
+#: types (the objects views of a state share, never changed: view._board_copy), and what
+#: ``_board`` made of them.
+_BOARD: list[Any] = [None, None, None]
+
+
+def _board(view: Mapping[str, Any]
+           ) -> tuple[dict[str, list[str]], dict[str, _Gun | None]]:
+    """Every power's units on the map (``units``) and each unit's gun (``_gun``): the same
+    for every reader of a step, made once for the tokens and token types views share."""
+    tokens, types = view["tokens"], view["pack"]["tokens"]
+    if _BOARD[0] is tokens and _BOARD[1] is types:
+        return _BOARD[2]  # type: ignore[no-any-return]
+    owners = {str(t.get("owner")) for t in tokens.values()}
+    by_owner = {p: units(view, p) for p in owners}
+    guns = {tid: _gun(view, tid) for mine in by_owner.values() for tid in mine}
+    _BOARD[:] = [tokens, types, (by_owner, guns)]
+    return by_owner, guns
+
+
 def threats(view: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
     """For each of ``power``'s units on the map: who can fire at it next, and with what."""
-    enemies = [tid for p in view["seats"] if p != power for tid in units(view, p)]
+    by_owner, all_guns = _board(view)
+    enemies = [tid for p in view["seats"] if p != power for tid in by_owner.get(p, ())]
+    guns = [(e, gun) for e in enemies if (gun := all_guns[e]) is not None]
     out = []
-    for tid in units(view, power):
+    for tid in by_owner.get(power, ()):
         here = str(view["tokens"][tid]["hex"])
+        goal = hexes.parse(here)
         rows = []
-        for e in enemies:
-            weapons = reaches(view, e, here)
+        for e, gun in guns:
+            weapons = _reaching(gun, goal) if goal is not None else []
             if weapons:
                 info = mapmodel.token_type(view, view["tokens"][e])
                 rows.append({

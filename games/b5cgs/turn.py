@@ -80,9 +80,18 @@ def plain_copy(data: Mapping[str, Any]) -> dict[str, Any]:
     return pickle.loads(pickle.dumps(dict(data), pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
 
 
+def working_copy(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The state a step changes: a copy of every part but the component pack, which the new
+    state shares with the old (``pack``: the dice, Empire Control Sheets, tokens and map
+    pieces, three fifths of a state, which no rule changes: states are never changed once
+    made, docs/plugins.md "The rules")."""
+    copied = plain_copy({k: v for k, v in state.items() if k != "pack"})
+    return {k: state[k] if k == "pack" else copied[k] for k in state}
+
+
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance | None
             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    st: dict[str, Any] = plain_copy(state)
+    st: dict[str, Any] = working_copy(state)
     chance = chance if chance is not None else NO_CHANCE
     if st["result"] is not None:
         return st, []

@@ -36,15 +36,6 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     over = state["result"] is not None
     step = window(state)
     pieces = _exposed_pieces(state, over)
-    powers = {}
-    for p in state["seats"]:
-        me = state["powers"][p]
-        emp = me["empire"]
-        powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
-                     "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
-                     "surrendered": me["surrendered"], "declared": me["declared"],
-                     "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
-        powers[p]["banks"] = dict(economy.banks(state, p))
     out: dict[str, Any] = {
         "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
         "variant": state["variant"], "options": dict(state["options"]),
@@ -54,7 +45,7 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
                                              "due": list(step.due)},
         "map": None, "hexes": None, "tokens": None,  # (below: the copies views share)
         "next_token": state["next_token"],
-        "powers": powers, "result": state["result"],
+        "powers": None, "result": state["result"],  # (below: the part views share)
     }
     if power is not None:
         me = state["powers"][power]
@@ -63,28 +54,67 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     if over:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
-    out = plain_copy({**out, "pieces": pieces})  # from the state's own objects: copied here
+    out = plain_copy(out)  # from the state's own objects: copied here
     for key in ("map", "hexes", "tokens"):  # the board: one copy for the views of a state
         out[key] = _board_copy(key, state[key])
-    out["pack"] = _pack_view(_pack_tables(state["pack"]), out.pop("pieces"))
+    tables = _pack_tables(state["pack"])
+    out["powers"] = _powers(state, out["tokens"], tables)
+    out["pack"] = _pack_view(tables, pieces)
     return out
 
 
-#: The pack's tables (all but its pieces) as the state had them, and the copy views share.
-_PACK: list[Any] = [None, None]
+#: The views' ``powers`` as last made: the tokens and pack tables they were made with (the
+#: objects views share), the seats and a copy of the state's powers, and the part itself.
+_POWERS: list[Any] = [None, None, None, None, None]
+
+
+def _powers(state: Mapping[str, Any], tokens: Any, tables: Any) -> dict[str, Any]:
+    """Every power's public part (the same in every view of a state: empire, Reserve, banks,
+    War Tokens, ...), made once for the views of a state and shared by them, as the board
+    is: found while the tokens and pack tables are the objects views share for equal ones
+    (``_board_copy``, ``_pack_tables``) and the seats and powers equal a copy of what it was
+    made from."""
+    kept = _POWERS
+    if (kept[0] is tokens and kept[1] is tables and kept[2] == state["seats"]
+            and kept[3] == state["powers"]):
+        return kept[4]  # type: ignore[no-any-return]
+    powers = {}
+    for p in state["seats"]:
+        me = state["powers"][p]
+        emp = me["empire"]
+        powers[p] = {"empire": emp, "title": state["pack"]["empires"][emp]["title"],
+                     "reserve": me["reserve"], "war_tokens": list(me["war_tokens"]),
+                     "surrendered": me["surrendered"], "declared": me["declared"],
+                     "turns": me["turns"], "homeworld_slot": me["homeworld_slot"]}
+        powers[p]["banks"] = dict(economy.banks(state, p))
+    copied = plain_copy({"seats": state["seats"], "powers": state["powers"], "part": powers})
+    kept[:] = [tokens, tables, copied["seats"], copied["powers"], copied["part"]]
+    return copied["part"]  # type: ignore[no-any-return]
+
+
+#: The pack's tables (all but its pieces) as the last state had them (its own objects), a copy
+#: of them, and the copy views share.
+_PACK: list[Any] = [None, None, None]
 
 
 def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     """The pack's tables but ``pieces`` (the token types, empires, dice: 11 KB of a 18 KB
     view, the same in every view of a game), copied once and shared by the views made from
-    equal tables: views are never changed (docs/plugins.md, "The rules"). Found by equality
-    with a copy of the tables it was made from, so a state whose pack differs (another
-    pack, a test's change in place) gets its own copy; comparing costs a fraction of the copy
-    every view made."""
+    equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
+    as last time are taken for the same tables (states are never changed either, and a
+    resolution's new state shares its pack with the old: turn.working_copy), so every view
+    of a step costs an identity check; other objects are compared with a copy of the tables
+    the shared copy was made from, so a state whose pack differs (another pack, or another
+    copy of it changed) gets its own copy."""
     tables = {k: v for k, v in pack.items() if k != "pieces"}
-    if _PACK[0] != tables:
-        _PACK[:] = [plain_copy(tables), plain_copy(tables)]
-    return _PACK[1]  # type: ignore[no-any-return]
+    seen = _PACK[0]
+    if seen is not None and seen.keys() == tables.keys() and all(
+            seen[k] is v for k, v in tables.items()):
+        return _PACK[2]  # type: ignore[no-any-return]
+    if _PACK[1] != tables:
+        _PACK[1:] = [plain_copy(tables), plain_copy(tables)]
+    _PACK[0] = tables  # (holding its objects: their ids are not reused while kept)
+    return _PACK[2]  # type: ignore[no-any-return]
 
 
 #: The board's parts (map, hexes, tokens) as the last state had them, and the copies views
@@ -105,16 +135,18 @@ def _board_copy(key: str, value: Any) -> Any:
 
 
 #: The pack as the last views showed it: its tables (the object of ``_PACK``), its exposed
-#: pieces, and the pack dict made of them.
+#: pieces (a copy), and the pack dict made of them.
 _PACK_VIEW: list[Any] = [None, None, None]
 
 
-def _pack_view(tables: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """The view's ``pack``: the shared tables with the exposed ``pieces``, one object for
-    every view whose pieces are equal (every power's view of one state: the exposed pieces
-    are public), so the renderer encodes it once per resolution (pbem.render.cache)."""
+def _pack_view(tables: dict[str, Any], pieces: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's ``pack``: the shared tables with the exposed ``pieces`` (the state's own
+    objects: copied here, once), one object for every view whose pieces are equal (every
+    power's view of one state: the exposed pieces are public), so the renderer encodes it
+    once per resolution (pbem.render.cache)."""
     if _PACK_VIEW[0] is not tables or _PACK_VIEW[1] != pieces:
-        _PACK_VIEW[:] = [tables, pieces, {**tables, "pieces": pieces}]
+        copied = plain_copy(pieces)
+        _PACK_VIEW[:] = [tables, copied, {**tables, "pieces": copied}]
     return _PACK_VIEW[2]  # type: ignore[no-any-return]
 
 

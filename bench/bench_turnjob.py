@@ -13,8 +13,9 @@ Every floor is measured in this same run (bench/floors.py, whose docstring defin
   not count delivery, so the total is also shown without it);
 - resolve+commit — everything that is not render, queue or deliver: lock, open and verify the
   log, load the state, gather and check the orders, resolve, write the mails' batch file,
-  append the resolve entry (the log and the batch file fsynced together), write the state. Floor: one durable write + 4 signature checks (the orders were parsed when they came
-  in: pbem run reads them as JSON from the log);
+  append the resolve entry (the log and the batch file fsynced together), write the state.
+  Floor: one durable write + 4 signature checks (the orders were parsed when they came in:
+  pbem run reads them as JSON from the log);
 - render — the five mails (four reports, the game master's summary): templates, SVG map, view
   JSON, and composing each into wire bytes. Floor: 5 renders of the 100-line template;
 - queue — the five mails' batch, written and fsynced with the log entry, put in place in the

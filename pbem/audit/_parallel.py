@@ -349,7 +349,10 @@ def findings(lines: list[bytes], first_line: int, source: str, game_id: str, ver
             try:
                 outcome = signed_outcome(str(body["text"]), game_id, keys, by_fp)
                 if not isinstance(outcome, list) and signed_matches(body, outcome, game_id):
-                    outcome = outcome._replace(orders=None, matches=True)  # not sent back
+                    # Sent back as the entry's own values (equal, as signed_matches found; the
+                    # pickle refers to them instead of copying them), without the orders.
+                    outcome = Signed(game_id, body["power"], body["turn"], body["seq"],
+                                     body["sha256"], body["key"], None, outcome.entropy, True)
             except Exception:  # noqa: BLE001 - the walk meets the same failure itself
                 outcome = None
         pad_ok, events = _line_checks(entry, len(raw))

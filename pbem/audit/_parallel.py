@@ -310,15 +310,8 @@ def check_range(path: str, offset: int, lengths: list[int], first_line: int, sou
             data = fh.read(size)
     except OSError:
         data = b""
-    lines: list[bytes] = []
-    at = 0
-    if len(data) == size and data.count(b"\n") == len(lengths):
-        for n in lengths:
-            if data[at + n:at + n + 1] != b"\n":
-                break
-            lines.append(data[at:at + n])
-            at += n + 1
-    if len(lines) != len(lengths):
+    lines = data.split(b"\n")
+    if lines.pop() != b"" or [len(raw) for raw in lines] != lengths:
         return pickle.dumps([None] * len(lengths), protocol=pickle.HIGHEST_PROTOCOL)
     return check_chunk(lines, first_line, source, game_id, version, key_texts)
 

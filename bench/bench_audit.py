@@ -22,7 +22,9 @@ Lines:
   audit per turn in one process, and with one worker (the walk's and, in the label, the
   worker's), beside the same floor: figures a busy machine does not change much, where the
   wall-clock line above is only evidence on a quiet one. Each is taken in a fresh process
-  (``cpu_ms``), where the workers' time comes back as its children's.
+  (``cpu_ms``), where the workers' time comes back as its children's; the label of the second
+  also names the share of the walk's process time that is the pool's threads (its process time
+  less its main thread's).
 - ``audit's ceiling``: the same log replayed by the rules core alone (``bare_replay_seconds``),
   beside the same floor. The audit replays turn after turn, each from the state the one before
   gave, in one process whatever the cores; the workers take the rest (signatures, parses,
@@ -185,12 +187,13 @@ from pbem.audit._parallel import workers_for
 path, asked = sys.argv[1], sys.argv[2]
 workers = workers_for(os.path.getsize(path), None) if asked == "auto" else int(asked)
 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-start, cpu = time.perf_counter(), time.process_time()
+start, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
 report = audit_path(path, workers=workers)
 seconds, walk = time.perf_counter() - start, time.process_time() - cpu
+main = time.thread_time() - main  # the walk's own thread (the rest: the pool's threads)
 after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, once joined
 t = report.tally
-print(json.dumps({"seconds": seconds, "walk": walk, "workers": workers,
+print(json.dumps({"seconds": seconds, "walk": walk, "main": main, "workers": workers,
                   "lines": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
                   "resolutions": t.resolutions, "orders": t.orders, "counts": t.counts_text()}))
 """
@@ -214,11 +217,12 @@ def audited(path: Path, workers: int | None) -> dict[str, Any]:
     return found
 
 
-def cpu_ms(path: Path, workers: int) -> tuple[float, float]:
-    """CPU milliseconds (the walk's process, its workers') of auditing ``path`` with
-    ``workers`` worker processes: process time, which the machine's load does not count."""
+def cpu_ms(path: Path, workers: int) -> tuple[float, float, float]:
+    """CPU milliseconds (the walk's process, its workers', the walk's own thread: the rest of
+    its process's is the pool's threads) of auditing ``path`` with ``workers`` worker processes:
+    process time, which the machine's load does not count."""
     found = audited(path, workers)
-    return found["walk"] * 1000, found["lines"] * 1000
+    return found["walk"] * 1000, found["lines"] * 1000, found["main"] * 1000
 
 
 _PEAK = """
@@ -266,12 +270,13 @@ def run() -> None:
              f"{full.stat().st_size / MIB:.1f} MiB log; {found['workers']} worker processes, "
              f"load {load:.2f} -> {os.getloadavg()[0]:.2f})", turns / found["seconds"],
              "turns/s", 1000 / floor_ms, rate=True)
-        walk, lines = cpu_ms(full, 0)
+        walk, lines, _ = cpu_ms(full, 0)
         line("audit CPU, one process: ms per turn (process time: the same on a busy machine, "
              "where the wall-clock line is not)", walk / turns, "ms", floor_ms)
-        walk, lines = cpu_ms(full, 1)
-        line(f"audit CPU with one worker: ms per turn, the walk's (its worker's: "
-             f"{lines / turns:.2f} ms)", walk / turns, "ms", floor_ms)
+        walk, lines, main = cpu_ms(full, 1)
+        line(f"audit CPU with one worker: ms per turn, the walk's (of it the pool's threads: "
+             f"{(walk - main) / turns:.2f} ms; its worker's: {lines / turns:.2f} ms)",
+             walk / turns, "ms", floor_ms)
         line("audit's ceiling: the rules core's replay of the same log alone (order checks "
              "against the views, resolutions, state digests; no signature, parse or chain "
              "check)", turns / replayed, "turns/s", 1000 / floor_ms, rate=True)

@@ -33,6 +33,10 @@ class Source:
         """The last ``n`` bytes."""
         raise NotImplementedError
 
+    def path(self) -> str | None:
+        """The file another process may read these bytes from (None: in memory only)."""
+        return None
+
     def lines(self) -> Iterator[bytes]:
         """Every line without its newline (a last line without one is given as it is)."""
         rest = b""
@@ -72,7 +76,7 @@ class BytesSource(Source):
 
 class FileSource(Source):
     def __init__(self, path: Path) -> None:
-        self.path = path
+        self.file = path
         self.name = str(path)
         try:
             self.size = os.stat(path).st_size
@@ -81,29 +85,32 @@ class FileSource(Source):
 
     def chunks(self) -> Iterator[bytes]:
         try:
-            fh = open(self.path, "rb")  # noqa: SIM115 - the generator closes it
+            fh = open(self.file, "rb")  # noqa: SIM115 - the generator closes it
         except OSError as exc:
-            raise PbemError(f"{self.path}: cannot read ({exc.strerror})") from None
+            raise PbemError(f"{self.file}: cannot read ({exc.strerror})") from None
         with fh:
             left = self.size
             while left > 0:
                 try:
                     chunk = fh.read(min(CHUNK, left))
                 except OSError as exc:
-                    raise PbemError(f"{self.path}: cannot read ({exc.strerror})") from None
+                    raise PbemError(f"{self.file}: cannot read ({exc.strerror})") from None
                 if not chunk:
-                    raise PbemError(f"{self.path}: the file became shorter while it was "
+                    raise PbemError(f"{self.file}: the file became shorter while it was "
                                     "audited")
                 left -= len(chunk)
                 yield chunk
 
     def tail(self, n: int) -> bytes:
         try:
-            with open(self.path, "rb") as fh:
+            with open(self.file, "rb") as fh:
                 fh.seek(max(self.size - n, 0))
                 return fh.read(min(n, self.size))
         except OSError as exc:
-            raise PbemError(f"{self.path}: cannot read ({exc.strerror})") from None
+            raise PbemError(f"{self.file}: cannot read ({exc.strerror})") from None
+
+    def path(self) -> str | None:
+        return str(self.file)
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,7 @@ class Opened:
     source: Source
     header: Header | None  # None: a bare log.jsonl
     first_line: int  # the file line number of the first entry line
+    first_offset: int = 0  # the byte offset of the first entry line
 
     def entry_lines(self) -> Iterator[bytes]:
         """The entry lines, in order, without their newlines."""
@@ -146,5 +154,5 @@ def open_source(source: Source) -> Opened:
                           newlines + 1)
     first = next(source.lines())
     if not first.startswith(b'{"body":') or FORMAT.encode() in first:
-        return Opened(source, parse_header(first), 2)
+        return Opened(source, parse_header(first), 2, len(first) + 1)
     return Opened(source, None, 1)

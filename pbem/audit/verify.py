@@ -256,7 +256,8 @@ def _audit(src: Source, checkpoints: Sequence[Checkpoint],
     failed: Exception | None = None  # the walk's first failure, raised after the chain
     walker: Walker | None = None
     with _chain_failures():
-        chain, genesis = _start(opened, next(lines, None), lookup.duplicate)
+        first = next(lines, None)
+        chain, genesis = _start(opened, first, lookup.duplicate)
         if 0 in wanted:
             hashes[0] = genesis.hash
         secrets = Secrets()
@@ -271,7 +272,8 @@ def _audit(src: Source, checkpoints: Sequence[Checkpoint],
         game_id = walker.game_id if walker is not None else ""
         keys_now = walker.keys_now if walker is not None else (lambda: (0, {}))
         stream = ahead(lines, opened.first_line + 1, source, game_id, keys_now,
-                       workers_for(src.size, workers) if walker is not None else 0)
+                       workers_for(src.size, workers) if walker is not None else 0,
+                       src.path(), opened.first_offset + len(first or b"") + 1)
         try:
             for raw, found in stream:
                 record = chain.record(raw, found is not None and found.verified,

@@ -52,6 +52,22 @@ def pae(domain: str, payload_type: str, body: bytes) -> bytes:
     return PAE_TAG + fields(domain.encode(), payload_type.encode(), body)
 
 
+_VERIFIERS: dict[bytes, Ed25519PublicKey] = {}
+"""The loaded public keys by their raw bytes: loading one is 4 us of a 90 us verify, and an
+audit verifies every order file of a game with the same few keys. A process meeting more keys
+than MOST_VERIFIERS starts again."""
+MOST_VERIFIERS = 256
+
+
+def _verifier(raw: bytes) -> Ed25519PublicKey:
+    key = _VERIFIERS.get(raw)
+    if key is None:
+        if len(_VERIFIERS) >= MOST_VERIFIERS:
+            _VERIFIERS.clear()
+        key = _VERIFIERS[raw] = Ed25519PublicKey.from_public_bytes(raw)
+    return key
+
+
 class PublicKey(Record):
     __slots__ = ("raw",)
     raw: bytes
@@ -99,9 +115,7 @@ class PublicKey(Record):
     def verify(self, domain: str, payload_type: str, body: bytes, signature: bytes) -> None:
         """Raise BadSignature unless ``signature`` signs (domain, payload_type, body)."""
         try:
-            Ed25519PublicKey.from_public_bytes(self.raw).verify(
-                signature, pae(domain, payload_type, body)
-            )
+            _verifier(self.raw).verify(signature, pae(domain, payload_type, body))
         except InvalidSignature:
             raise BadSignature(f"signature does not verify with key {self.fingerprint}") from None
 

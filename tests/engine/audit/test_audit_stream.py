@@ -16,6 +16,7 @@ changes a verdict.
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 from collections.abc import Callable
@@ -128,6 +129,43 @@ def test_workers_give_the_same_failure_on_every_tampered_export(game, small_chun
         serial = outcome(data, 0)
         assert serial[0] == "failed", name
         assert outcome(data, 1) == serial, name
+
+
+def test_workers_reading_the_file_give_the_same_verdicts(game, small_chunks, tmp_path):
+    """audit_path hands the workers the place of each chunk in the file, not its lines: each
+    export, valid or tampered, gets the same report or failure as in one process."""
+    path = tmp_path / "game.export"
+    for name, data in {"valid": game.export, **tampered(game)}.items():
+        path.write_bytes(data)
+        found = []
+        for workers in (0, 1, 2):
+            try:
+                found.append(("passed", *audit_path(path, workers=workers).lines()))
+            except AuditFailure as exc:
+                found.append(("failed", str(exc), exc.seq, exc.line, exc.field))
+        assert found[0] == found[1] == found[2], name
+        assert found[0][0] == ("passed" if name == "valid" else "failed"), name
+
+
+def test_a_worker_finds_nothing_where_the_file_no_longer_holds_the_lines(game, tmp_path):
+    """A chunk read from the file (check_range) is checked as check_chunk checks its lines;
+    where the file does not hold lines of the lengths the walk read (it changed), the worker
+    finds nothing and the walk checks those lines itself."""
+    path = tmp_path / "game.export"
+    path.write_bytes(game.export)
+    lines = lines_of(game.export)
+    start = len(lines[0]) + 1  # the header line
+    entries = lines[1:6]
+    lengths = [len(raw) for raw in entries]
+    args = ("game.export", "g1", 0, {})
+    read = pickle.loads(_parallel.check_range(str(path), start, lengths, 2, *args))
+    given = pickle.loads(_parallel.check_chunk(entries, 2, *args))
+    assert read == given and all(a is not None and a.verified for a in read)
+    for wrong in ([*lengths[:-1], lengths[-1] + 1], [lengths[0] - 1, *lengths[1:]]):
+        found = pickle.loads(_parallel.check_range(str(path), start, wrong, 2, *args))
+        assert found == [None] * len(wrong)
+    assert pickle.loads(_parallel.check_range(str(tmp_path / "gone"), start, lengths, 2,
+                                              *args)) == [None] * len(lengths)
 
 
 def test_a_file_is_audited_as_its_bytes_are(game, tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519, x25519
 
+from pbem.protocol import keys
 from pbem.protocol.keys import KeyError_, PrivateKey, write_keypair
 
 
@@ -66,3 +67,21 @@ def test_loading_and_using_a_key_imports_no_serialization_package(tmp_path: Path
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True, timeout=120)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_public_key_verifies_the_same_with_its_loaded_key_kept(monkeypatch) -> None:
+    """PublicKey.verify keeps each loaded key (keys._VERIFIERS, bounded): every key checks its
+    own signatures and refuses another's, also after the cache was emptied for a new key."""
+    monkeypatch.setattr(keys, "MOST_VERIFIERS", 2)
+    monkeypatch.setattr(keys, "_VERIFIERS", {})
+    signers = [PrivateKey.generate() for _ in range(5)]
+    for _ in range(2):
+        for n, signer in enumerate(signers):
+            sig = signer.sign("pbem-test", "text/plain", b"body")
+            signer.public.verify("pbem-test", "text/plain", b"body", sig)
+            other = signers[(n + 1) % len(signers)].public
+            with pytest.raises(keys.BadSignature):
+                other.verify("pbem-test", "text/plain", b"body", sig)
+            with pytest.raises(keys.BadSignature):
+                signer.public.verify("pbem-test", "text/plain", b"bodY", sig)
+            assert len(keys._VERIFIERS) <= 2

@@ -17,6 +17,7 @@ from pbem.game.events import visible_to
 from pbem.protocol.orderfile import form_envelope
 
 from . import cardtable
+from . import writers as report_writers
 
 MAP_KIND = "cards"
 PREFIX = "planet:"
@@ -214,6 +215,9 @@ class AshesPresenter(Presenter):
     the last resolution itself) is pbem.game.base.Presenter's."""
 
     map_kind = MAP_KIND
+    # The turn report and map.svg written without Jinja while the templates are the ones they
+    # were written from (pbem.render.plain; games/ashes/writers.py)
+    writers = report_writers.WRITERS
 
     @staticmethod
     def title(view: Mapping[str, Any]) -> str:

@@ -5,6 +5,10 @@ the view does not hold. A report has: the events in sentences (every battle with
 their chance labels, so a player can recheck them from the published chance block), the neutral
 galaxy, each empire's colonies and ships (homeplanets as counts), the reader's hand with its
 reach lines, the targets each of his planets reaches, and a pre-filled order form.
+
+The turn report's templates and ``map.svg`` are written from these contexts without Jinja
+while the templates are the ones they were written from (the presenter's ``writers``:
+writers.py, the HTML in report_html.py).
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ the view does not hold. A report has: the events in sentences (every battle with
 their chance labels, so a player can recheck them from the published chance block), the neutral
 galaxy, each empire's colonies and ships (homeplanets as counts), the reader's hand with its
 reach lines, the targets each of his planets reaches, and a pre-filled order form.
+
+The turn report's templates and ``map.svg`` are written from these contexts without Jinja
+while the templates are the ones they were written from (the presenter's ``writers``:
+writers.py, the HTML in report_html.py).
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from typing import Any
 
 from pbem.game.base import Presenter
 from pbem.game.events import visible_to
+from pbem.game.shared import SharedParts
 from pbem.protocol.orderfile import form_envelope
 
 from . import cardtable
+from . import writers as report_writers
 
 MAP_KIND = "cards"
 PREFIX = "planet:"
@@ -141,25 +147,32 @@ def third_person(text: str, power: str) -> str:
     return text
 
 
-def _card(view: Mapping[str, Any], code: str) -> dict[str, Any]:
-    cards = view["cards"]
-    card = cards[code]
-    by_number = {int(c["number"]): k for k, c in cards.items()}
+def _numbers(view: Mapping[str, Any]) -> dict[int, str]:
+    """The catalogue's cards by number (a card's reach lines name numbers)."""
+    return {int(c["number"]): k for k, c in view["cards"].items()}
+
+
+def _card(view: Mapping[str, Any], code: str,
+          by_number: Mapping[int, str] | None = None) -> dict[str, Any]:
+    card = view["cards"][code]
+    numbers = _numbers(view) if by_number is None else by_number
     return {"code": code, "number": card["number"], "population": card["population"],
             "limit": 2 * int(card["population"]),
-            "reach": [by_number[n] for n in card["reach"]["D"] if n in by_number]}
+            "reach": [numbers[n] for n in card["reach"]["D"] if n in numbers]}
 
 
 def galaxy(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{**_card(view, bare(c)), "ships": n} for c, n in view["galaxy"].items()]
+    numbers = _numbers(view)
+    return [{**_card(view, bare(c), numbers), "ships": n} for c, n in view["galaxy"].items()]
 
 
 def empires(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
+    numbers = _numbers(view)
     for p, info in view["powers"].items():
         rows.append({
             "name": name(p), "power": p, "conceded": info["conceded"],
-            "colonies": [{**_card(view, bare(c)), "ships": n}
+            "colonies": [{**_card(view, bare(c), numbers), "ships": n}
                          for c, n in info["colonies"].items()],
             "homeplanets": info["homeplanets"], "home_ships": info["home_ships"],
             "ships": info["ships_in_play"], "colony_population": info["colony_population"]})
@@ -175,8 +188,9 @@ def targets(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     own = [bare(c) for c in view["powers"][me]["colonies"]] + [bare(c) for c in
                                                                 view["you"]["hand"]]
     out = []
+    numbers = _numbers(view)
     for code in own:
-        reach = [t for t in _card(view, code)["reach"] if t in open_]
+        reach = [t for t in _card(view, code, numbers)["reach"] if t in open_]
         out.append({"from": code, "targets": [
             f"{t} ({name(enemy[t])})" if t in enemy else t for t in reach]})
     return out
@@ -197,9 +211,10 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     me = view["viewer"]
     due = view["window"] is not None and me in view["window"]["due"]
     you = view["you"]
+    numbers = _numbers(view)
     return {
         "power": me, "name": name(me), "turn": view["turn"], "due": due,
-        "hand": [{**_card(view, bare(c)), "ships": n} for c, n in you["hand"].items()],
+        "hand": [{**_card(view, bare(c), numbers), "ships": n} for c, n in you["hand"].items()],
         "reinforcements": you["reinforcements"], "stock": you["stock"],
         "population": you["population"],
         "retreat": [bare(c) for c in you["retreat"]],
@@ -209,11 +224,35 @@ def _power(view: Mapping[str, Any], seq: int) -> dict[str, Any]:
     }
 
 
+def public_part(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The public view within a power's view: the view without its reader (``viewer`` None,
+    no ``you``), which is ``view(state, None)`` (games/ashes/view.py: nothing else in a view
+    depends on its power)."""
+    return {**{k: v for k, v in view.items() if k != "you"}, "viewer": None}
+
+
+#: The parts of recent reports every reader of one resolution shares (pbem.game.shared): the
+#: galaxy and empires tables, made from the public view (and for the game master's summary
+#: from the same), and the events in words, made from the events a reader may see; each made
+#: once for equal inputs, not once per reader. The card table shows the reader's own hand, so
+#: it is drawn for each reader.
+_TABLES: SharedParts[dict[str, Any]] = SharedParts()
+_SENTENCES: SharedParts[list[str]] = SharedParts()
+
+
+def _tables(public: Mapping[str, Any]) -> dict[str, Any]:
+    """The galaxy and empires rows of the public view ``public``, made once for equal views."""
+    return _TABLES.get(public, lambda: {"galaxy": galaxy(public), "empires": empires(public)})
+
+
 class AshesPresenter(Presenter):
     """Ashes' contexts for its templates; the reveal (nothing is sealed: hands are revealed by
     the last resolution itself) is pbem.game.base.Presenter's."""
 
     map_kind = MAP_KIND
+    # The turn report and map.svg written without Jinja while the templates are the ones they
+    # were written from (pbem.render.plain; games/ashes/writers.py)
+    writers = report_writers.WRITERS
 
     @staticmethod
     def title(view: Mapping[str, Any]) -> str:
@@ -234,10 +273,14 @@ class AshesPresenter(Presenter):
     def shared(views: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]],
                readers: Sequence[str]) -> dict[str, Any]:
         view = views[0]
+        events = list(events)
         # The step's draws are listed in words under FAIR CHANCE (templates/common/_turn_notes.txt).
-        return {"events": [sentence(e) for e in events if e.get("type") != "chance"],
-                "galaxy": galaxy(view), "table": cardtable.svg(view, events),
-                "empires": empires(view), "deck_count": view["deck"]["count"],
+        return {"events": _SENTENCES.get(events, lambda: [
+                    sentence(e) for e in events if e.get("type") != "chance"]),
+                **_tables(public_part(view)),
+                # the reader's own hand is on the card table: drawn for each reader
+                "table": cardtable.svg(view, events),
+                "deck_count": view["deck"]["count"],
                 "window": view["window"], "result": view["result"],
                 "battles": [e for e in events if e["type"] == "battle"]}
 
@@ -264,8 +307,7 @@ class AshesPresenter(Presenter):
                 "hands": {name(p): ", ".join(f"{bare(c)} ({n})" for c, n in
                                              v["you"]["hand"].items())
                           for p, v in views.items()},
-                "empires": empires(public), "galaxy": galaxy(public),
-                "deck_count": public["deck"]["count"]}
+                **_tables(public), "deck_count": public["deck"]["count"]}
 
     @staticmethod
     def game_end(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],

@@ -11,6 +11,7 @@ import yaml
 
 from pbem.render import mails
 from tests.support.ashes_driver import PLUGIN, ScriptedChance, arranged, step, view
+from tests.support.ashes_play import play
 
 present = importlib.import_module("ashes.present")
 GAME = {"game_id": "ashes-test", "title": "Ashes test", "deadline": None, "checkpoint": None,
@@ -107,3 +108,20 @@ def test_welcome_game_end_and_gm_summary_render():
     start = PLUGIN.setup("sequential-3", {"game_id": "ashes-test"})
     hello = mails.welcome(renderer, PLUGIN, start, ["green"], PLAYER, GAME)
     assert "You play Green." in hello.text and "the deal" in hello.text
+
+
+def test_the_shared_parts_are_made_from_the_public_view_alone():
+    """The presenter makes the galaxy, the empires and the events' sentences once per
+    resolution for every reader (present._tables, present._SENTENCES): what it hands from
+    them is made from ``view(state, None)``, so it is what each reader's own view makes."""
+    for _, _, after, events in play("rounds-3", 5, limit=12, to_the_end=False):
+        public = PLUGIN.view(after, None)
+        for p in after["powers"]:
+            own = PLUGIN.view(after, p)
+            assert present.public_part(own) == public
+            shared = PLUGIN.presenter.shared([own], PLUGIN.view_events(events, p), [p])
+            assert shared["galaxy"] == present.galaxy(own)
+            assert shared["empires"] == present.empires(own)
+            assert shared["events"] == [present.sentence(e)
+                                        for e in PLUGIN.view_events(events, p)
+                                        if e.get("type") != "chance"]

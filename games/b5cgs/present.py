@@ -12,7 +12,7 @@ weapons, arcs, movement: orderform.purchases) and a pre-filled order form (order
 Modules: mapmodel (what the map shows), hexmap_text and hexmap_svg (the two drawings),
 threats, sentences, orderform; writers (the turn report's templates written without Jinja
 while they are the ones they were written from: the presenter's ``writers``; the HTML in
-report_html).
+report_html, the text and subject in report_text).
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ Why: a step renders a report per reader, and Jinja's rendering of ``turn_report.
 function giving the same text (trim_blocks, lstrip_blocks, autoescape for .html and .svg:
 pbem.render.jinjaenv):
 
+* ``turn_report.subject.txt``, and ``turn_report.txt`` with ``_turn_notes.txt``,
+  ``_board.txt``, ``_power.txt`` and ``footer.txt`` (report_text.py);
 * ``turn_report.html`` with ``layout.html``, ``macros.html``, ``_turn_notes.html``,
   ``_board_rolls.html``, ``_board_map.html``, ``_map.html``, ``_board_units.html`` and
   ``_power.html`` (report_html.py).
@@ -24,6 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .report_html import html
+from .report_text import subject, text
 
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
@@ -31,6 +34,11 @@ Filters = Mapping[str, Callable[..., str]]
 #: template name -> (the function writing it, the template sources it is written from, the
 #: SHA-256 of those sources when it was written: pbem.render.plain.sources_digest).
 WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str]] = {
+    "turn_report.subject.txt": (subject, ("turn_report.subject.txt",),
+        "c9cbb1472bbd2fb1d4807304a9eaf3cf22f9c8ef2b910e344dae5aabfd32c126"),
+    "turn_report.txt": (text, ("turn_report.txt", "_turn_notes.txt", "_board.txt",
+                               "_power.txt", "footer.txt"),
+                        "9ab1c9245d3499e41178743fa2ef14ceb9e0a953994ac0570b26acdc1bdb9f2a"),
     "turn_report.html": (html, ("turn_report.html", "layout.html", "macros.html",
                                 "_turn_notes.html", "_board_rolls.html", "_board_map.html",
                                 "_map.html", "_board_units.html", "_power.html"),

@@ -164,7 +164,7 @@ def test_values_are_escaped_as_jinja_escapes_them() -> None:
             assert plain.render(name, ctx, WRITERS) == renderer.render(name, ctx)
 
 
-@pytest.mark.parametrize("source", ["_power.html"])
+@pytest.mark.parametrize("source", ["_power.html", "_board.txt", "turn_report.subject.txt"])
 def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
                                                                 source: str) -> None:
     """A game directory's own copy of a source the writers were written from (changed) is
@@ -185,7 +185,8 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
     power = list(after["powers"])[0]
     mail = mails.turn_report(renderer, PLUGIN, before, after, events, [power], PLAYERS[0],
                              GAMES[0])
-    part = {"_power.html": mail.html, "turn_report.txt": mail.text,
+    part = {"_power.html": mail.html, "_board.txt": mail.text, "turn_report.subject.txt":
+            mail.subject,
             "map.svg": next(a[2].decode() for a in mail.attachments if a[0] == "map.svg")}
     assert "Our own words." in part[source]
     assert "env" in vars(renderer)  # Jinja rendered the override

@@ -73,9 +73,16 @@ def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
 
 
 class _Keeping(Renderer):
-    """A renderer that keeps the context of each turn report it renders (for the branches)."""
+    """A renderer that keeps the context of each turn report and map it renders (for the
+    branches)."""
 
     kept: list[dict[str, Any]]
+    maps: list[dict[str, Any]]
+
+    def render(self, name: str, context: Any) -> str:
+        if name == "map.svg":
+            self.maps.append(dict(context))
+        return super().render(name, context)
 
     def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
         if name == "turn_report":
@@ -83,15 +90,19 @@ class _Keeping(Renderer):
         return super().mail(name, context, attachments)
 
 
-def _contexts() -> list[dict[str, Any]]:
+def _kept() -> _Keeping:
     renderer = _Keeping("b5cgs")
-    renderer.kept = []
+    renderer.kept, renderer.maps = [], []
     for index, (before, after, events) in enumerate(_resolutions()[::3]):
         powers = list(after["powers"])
         for readers in ([powers[0]], powers[:2]):
             mails.turn_report(renderer, PLUGIN, before, after, events, readers,
                               PLAYERS[0], GAMES[index % 2])
-    return renderer.kept
+    return renderer
+
+
+def _contexts() -> list[dict[str, Any]]:
+    return _kept().kept
 
 
 NOTES = {
@@ -150,6 +161,25 @@ def test_every_branch_is_written_as_the_templates_write_it() -> None:
     assert checked > 200
 
 
+def test_every_branch_of_the_map_is_drawn_as_the_template_draws_it() -> None:
+    """The maps of played games (ships and bases, facing lines, moves, jumps and fire), and
+    each again with every unit's crippling turned over, the lines' kinds taking turns (fire
+    too) and its title, labels and the lines' titles holding what is escaped."""
+    renderer = _jinja_renderer()
+    maps = _kept().maps
+    units = [u for m in maps for u in m["units"]]
+    assert {(u["base"], u["tip_x"] is None) for u in units} >= {(True, True), (False, False)}
+    assert {x["kind"] for m in maps for x in m["lines"]} >= {"jump", "move"}
+    for m in maps:
+        assert plain.render("map.svg", m, WRITERS) == renderer.render("map.svg", m)
+        odd = {**m, "title": "Tom & Jerry's <war>", "readers_css": "a>b",
+               "units": [{**u, "label": "<t1>", "crippled": not u["crippled"]}
+                         for u in m["units"]],
+               "lines": [{**x, "title": "a \"b\" & <c>", "kind": ["fire", "jump", "move"][i % 3]}
+                         for i, x in enumerate(m["lines"])]}
+        assert plain.render("map.svg", odd, WRITERS) == renderer.render("map.svg", odd)
+
+
 def test_values_are_escaped_as_jinja_escapes_them() -> None:
     """Markup passes through, text with <, &, quotes is escaped, in every value the HTML
     writes."""
@@ -164,7 +194,8 @@ def test_values_are_escaped_as_jinja_escapes_them() -> None:
             assert plain.render(name, ctx, WRITERS) == renderer.render(name, ctx)
 
 
-@pytest.mark.parametrize("source", ["_power.html", "_board.txt", "turn_report.subject.txt"])
+@pytest.mark.parametrize("source", ["_power.html", "_board.txt", "turn_report.subject.txt",
+                                    "map.svg"])
 def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
                                                                 source: str) -> None:
     """A game directory's own copy of a source the writers were written from (changed) is

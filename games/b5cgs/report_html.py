@@ -1,8 +1,9 @@
 """Babylon 5 CGS's turn report as HTML, written as ``turn_report.html`` (with ``layout.html``,
 ``macros.html``, ``_turn_notes.html``, ``_board_rolls.html``, ``_board_map.html``,
-``_map.html``, ``_board_units.html`` and ``_power.html``) writes it, every value escaped as
-Jinja's autoescape escapes it: the writer of games/b5cgs/writers.py, which says when it is
-used."""
+``_map.html``, ``_board_units.html`` and ``_power.html``) writes it, and the game master's
+summary as ``gm_summary.html`` (with ``_gm_missed.html`` and the same board partials), every
+value escaped as Jinja's autoescape escapes it: the writers of games/b5cgs/writers.py, which
+says when they are used."""
 
 from __future__ import annotations
 
@@ -102,15 +103,14 @@ def rolls_html(shared: Context) -> str:
     return "".join(out)
 
 
-def map_html(c: Context) -> str:
+def map_html(map_svg: Any, shared: Context) -> str:
     """``_board_map.html`` (with ``_map.html``)."""
     out = f"{_B5H2}The map</h2>\n"
-    if c["map_svg"]:
+    if map_svg:
         return (f'{out}<div style="margin:8px 0;max-width:100%;overflow-x:auto;">'
-                f"{_e(c['map_svg'])}</div>\n"
+                f"{_e(map_svg)}</div>\n"
                 '<p style="margin:2px 0 8px 0;font-size:12px;color:#4b5563;">The same picture is '
                 "attached as map.svg, for mail programs that do not show it here.</p>\n")
-    shared = c["shared"]
     lines = "".join(f"{_e(line)}\n" for line in shared["map"])
     letters = ", ".join(f"{_e(x['letter'])} {_e(x['name'])}" for x in shared["letters"])
     return (f'{out}<p style="margin:4px 0;">The map as text:</p>\n'
@@ -217,15 +217,37 @@ def _body(c: Context) -> list[str]:
     if s["window"]:
         out.append(f'<p style="margin:8px 0;">Next: {_e(s["window"]["label"])}.</p>')
     out += notes_html(c["notes"])
-    out += [rolls, map_html(c), units]
+    out += [rolls, map_html(c["map_svg"], s), units]
     out.extend(power_html(r) for r in c["reports"])
     if game["deadline"]:
         out.append(f'<p style="margin:8px 0;">Orders are due {_e(game["deadline"]["utc"])}.</p>')
     return out
 
 
+def gm_html(c: Context, filters: Filters) -> str:
+    """``gm_summary.html`` (with ``_gm_missed.html``) in ``layout.html``."""
+    gm, game = c["gm"], c["game"]
+    rolls, units = _board_parts(gm["common"])
+    out = [f'<h1 style="margin:0 0 8px 0;font-size:20px;">Referee summary, step '
+           f'{_e(c["resolved_turn"])}</h1>\n<ul style="margin:0;padding-left:22px;">\n']
+    out.extend(f"<li>{_e(line)}</li>\n" for line in gm["events"])
+    out += ["</ul>\n", rolls, map_html(c["map_svg"], gm), units]
+    if c["missed_now"]:
+        out.append(f'{_B5H2}Missed this turn</h2>\n<ul style="margin:0;padding-left:22px;">\n')
+        out.extend(f"<li>{_e(line)}</li>\n" for line in c["missed_now"])
+        out.append("</ul>\n")
+    return _layout(c, out, f"Sent to the game master of {_e(game['id'])}: the whole state and "
+                   "every event, private ones marked. Do not forward it to a player.")
+
+
 def html(c: Context, filters: Filters) -> str:
     """``turn_report.html`` in ``layout.html``."""
+    return _layout(c, _body(c), f"Sent by the referee of {_e(c['game']['id'])}. Reply to this "
+                   "mail with your signed orders as plain text.")
+
+
+def _layout(c: Context, body: list[str], footer: str) -> str:
+    """``layout.html`` around ``body``, with ``footer`` in its footer block."""
     game = c["game"]
     title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
     if game["title"] != game["id"]:
@@ -240,7 +262,6 @@ def html(c: Context, filters: Filters) -> str:
         "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
         'font-size:15px;line-height:1.45;">\n'
         f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
-        *_body(c),
+        *body,
         '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
-        f'font-size:12px;color:#6b7280;">Sent by the referee of {_e(game["id"])}. Reply to '
-        "this mail with your signed orders as plain text.</p>\n</div>\n</body>\n</html>\n"])
+        f'font-size:12px;color:#6b7280;">{footer}</p>\n</div>\n</body>\n</html>\n'])

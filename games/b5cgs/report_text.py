@@ -1,7 +1,8 @@
 """Babylon 5 CGS's turn report as plain text and its subject, written as ``turn_report.txt``
 (with ``_turn_notes.txt``, ``_board.txt``, ``_power.txt`` and ``footer.txt``) and
-``turn_report.subject.txt`` write them: the writers of games/b5cgs/writers.py, which says when
-they are used."""
+``turn_report.subject.txt`` write them, and the game master's summary as ``gm_summary.txt``
+(with ``_board.txt``, ``_gm_missed.txt`` and ``footer_gm.txt``) and its subject: the writers of
+games/b5cgs/writers.py, which says when they are used."""
 
 from __future__ import annotations
 
@@ -131,6 +132,29 @@ def _board(para: Para, common: Context) -> str:
     if _ONCE[0] is not common or _ONCE[1] is not para:
         _ONCE[:] = [common, para, board_text(para, common)]
     return str(_ONCE[2])
+
+
+def gm_subject(c: Context, filters: Filters) -> str:
+    """``gm_summary.subject.txt``."""
+    game = c["game"]
+    return (f"[{game['id']}] {game['game_title']}: referee summary, step "
+            f"{c['resolved_turn']}\n")
+
+
+def gm_text(c: Context, filters: Filters) -> str:
+    """``gm_summary.txt`` (with ``_gm_missed.txt`` and ``footer_gm.txt``)."""
+    para = filters["para"]
+    game, gm = c["game"], c["gm"]
+    out = [f"{game['game_title']} · {game['title']}: step {c['resolved_turn']}\n\n"
+           "EVENTS (everything, private ones marked)\n"]
+    out.extend(para(line, 4, "  ") + "\n" for line in gm["events"])
+    out += ["\n", _board(para, gm["common"])]
+    if c["missed_now"]:
+        out.append("\nMISSED THIS TURN\n")
+        out.extend(para(line, 4, "  - ") + "\n" for line in c["missed_now"])
+    out.append(f"\n-- \nSent to the game master of {game['id']}: the whole state and every "
+               "event,\nprivate ones marked. Do not forward it to a player.\n")
+    return "".join(out)
 
 
 def text(c: Context, filters: Filters) -> str:

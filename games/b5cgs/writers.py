@@ -12,7 +12,11 @@ pbem.render.jinjaenv):
 * ``turn_report.html`` with ``layout.html``, ``macros.html``, ``_turn_notes.html``,
   ``_board_rolls.html``, ``_board_map.html``, ``_map.html``, ``_board_units.html`` and
   ``_power.html`` (report_html.py);
-* ``map.svg``, putting together what hexmap_svg.py drew (here).
+* ``map.svg``, putting together what hexmap_svg.py drew (here);
+* the game master's summary, ``gm_summary.subject.txt``, ``gm_summary.txt`` (report_text.py)
+  and ``gm_summary.html`` (report_html.py): since the reports' board parts are written here,
+  not drawn with the renderer's ``once``, the summary's would otherwise be drawn by Jinja
+  again each step.
 
 The templates stay the one definition: the renderer uses a function only while the SHA-256
 of the sources it would load for that template (a game directory's override included) is the
@@ -26,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .report_html import escaped, html
-from .report_text import subject, text
+from .report_html import escaped, gm_html, html
+from .report_text import gm_subject, gm_text, subject, text
 
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
@@ -111,6 +115,15 @@ WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str
                                 "_turn_notes.html", "_board_rolls.html", "_board_map.html",
                                 "_map.html", "_board_units.html", "_power.html"),
                          "b7ad1ddcfa4ee7878e654c3cf91579f8a799af394057f3b2e197bc5381ced231"),
+    "gm_summary.subject.txt": (gm_subject, ("gm_summary.subject.txt",),
+        "889b16e4041dc737c597532b4b63b9ce0e1db5f52cc67b84798a68f387d49ae4"),
+    "gm_summary.txt": (gm_text, ("gm_summary.txt", "_board.txt", "_gm_missed.txt",
+                                 "footer_gm.txt"),
+                       "b44415ece48d39d06653ab2cd317d0db83716ea31985e044a6b9e4698c8ea794"),
+    "gm_summary.html": (gm_html, ("gm_summary.html", "layout.html", "_board_rolls.html",
+                                  "_board_map.html", "_map.html", "_board_units.html",
+                                  "_gm_missed.html"),
+                        "be4ff69f973d9c7a66a554344bf7b0318a45dd9e907719395fb48b835732b485"),
     "map.svg": (map_svg, ("map.svg",),
                 "b21f7f01265b3e5bc1bad3ea2a90c9e8f14530f45d6d5369976f701cc2d041da"),
 }

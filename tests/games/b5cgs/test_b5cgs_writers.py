@@ -78,6 +78,7 @@ class _Keeping(Renderer):
 
     kept: list[dict[str, Any]]
     maps: list[dict[str, Any]]
+    gms: list[dict[str, Any]]
 
     def render(self, name: str, context: Any) -> str:
         if name == "map.svg":
@@ -87,17 +88,20 @@ class _Keeping(Renderer):
     def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
         if name == "turn_report":
             self.kept.append(dict(context))
+        if name == "gm_summary":
+            self.gms.append(dict(context))
         return super().mail(name, context, attachments)
 
 
 def _kept() -> _Keeping:
     renderer = _Keeping("b5cgs")
-    renderer.kept, renderer.maps = [], []
+    renderer.kept, renderer.maps, renderer.gms = [], [], []
     for index, (before, after, events) in enumerate(_resolutions()[::3]):
         powers = list(after["powers"])
         for readers in ([powers[0]], powers[:2]):
             mails.turn_report(renderer, PLUGIN, before, after, events, readers,
                               PLAYERS[0], GAMES[index % 2])
+        mails.gm_summary(renderer, PLUGIN, before, after, events, GAMES[index % 2])
     return renderer
 
 
@@ -161,6 +165,26 @@ def test_every_branch_is_written_as_the_templates_write_it() -> None:
     assert checked > 200
 
 
+def test_every_branch_of_the_summary_is_written_as_the_templates_write_it() -> None:
+    """The game master's summaries of played games, each with and without missed turns, the
+    inline map, and titles holding what is escaped."""
+    renderer = _jinja_renderer()
+    gms = _kept().gms
+    assert len(gms) > 10
+    for ctx in gms:
+        for i in range(8):
+            game = {**ctx["game"], "game_title": ["Babylon 5 CGS", ""][i % 2],
+                    "title": ["Tom & Jerry's <war>", ctx["game"]["id"]][i // 2 % 2]}
+            varied = {**ctx, "game": game, "map_svg": ctx["map_svg"] if i // 4 else None,
+                      "missed_now": [[], ["Minbari <missed> step 3 & more."]][i % 2]}
+            subject = renderer.render("gm_summary.subject.txt", varied)
+            assert plain.render("gm_summary.subject.txt", varied, WRITERS) == subject
+            varied["subject"] = " ".join(subject.split())
+            for name in ("gm_summary.txt", "gm_summary.html"):
+                assert plain.render(name, varied, WRITERS) == renderer.render(name, varied), (
+                    name, i)
+
+
 def test_every_branch_of_the_map_is_drawn_as_the_template_draws_it() -> None:
     """The maps of played games (ships and bases, facing lines, moves, jumps and fire), and
     each again with every unit's crippling turned over, the lines' kinds taking turns (fire
@@ -195,7 +219,7 @@ def test_values_are_escaped_as_jinja_escapes_them() -> None:
 
 
 @pytest.mark.parametrize("source", ["_power.html", "_board.txt", "turn_report.subject.txt",
-                                    "map.svg"])
+                                    "map.svg", "_gm_missed.html"])
 def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
                                                                 source: str) -> None:
     """A game directory's own copy of a source the writers were written from (changed) is
@@ -216,8 +240,9 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
     power = list(after["powers"])[0]
     mail = mails.turn_report(renderer, PLUGIN, before, after, events, [power], PLAYERS[0],
                              GAMES[0])
+    summary = mails.gm_summary(renderer, PLUGIN, before, after, events, GAMES[0])
     part = {"_power.html": mail.html, "_board.txt": mail.text, "turn_report.subject.txt":
-            mail.subject,
+            mail.subject, "_gm_missed.html": summary.html,
             "map.svg": next(a[2].decode() for a in mail.attachments if a[0] == "map.svg")}
     assert "Our own words." in part[source]
     assert "env" in vars(renderer)  # Jinja rendered the override

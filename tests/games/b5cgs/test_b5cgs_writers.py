@@ -5,6 +5,7 @@ game directory's override of one of the sources is rendered by Jinja."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import shutil
 from pathlib import Path
@@ -183,6 +184,23 @@ def test_every_branch_of_the_summary_is_written_as_the_templates_write_it() -> N
             for name in ("gm_summary.txt", "gm_summary.html"):
                 assert plain.render(name, varied, WRITERS) == renderer.render(name, varied), (
                     name, i)
+
+
+def test_the_board_is_written_once_for_every_reader() -> None:
+    """A step's reports and the game master's summary whose readers see the same board share
+    one common part, and the writers write its board (text, dice, units and banks) once for
+    all of them: the text every mail carries is the one the first reader's mail was given."""
+    report_text = importlib.import_module("b5cgs.report_text")
+    before, after, events = _resolutions()[3]
+    renderer = Renderer("b5cgs")
+    made = [mails.turn_report(renderer, PLUGIN, before, after, events, [p], PLAYERS[0],
+                              GAMES[0]) for p in after["powers"]]
+    kept = report_text._ONCE[2]
+    assert kept and "THE MAP" in kept
+    made.append(mails.gm_summary(renderer, PLUGIN, before, after, events, GAMES[0]))
+    assert report_text._ONCE[2] is kept
+    assert all(kept.rstrip() in "\n".join(x.rstrip() for x in m.text.splitlines())
+               for m in made)
 
 
 def test_every_branch_of_the_map_is_drawn_as_the_template_draws_it() -> None:

@@ -192,15 +192,17 @@ def power_html(r: Context) -> str:
 
 
 #: The parts every reader of a resolution shares (``once`` in the template), for the last
-#: common part written: (that object, its dice, its units and banks). The writer holds the
-#: object, so its id is not reused while it is kept; nobody changes a common part.
-_ONCE: list[Any] = [None, "", ""]
+#: common part written: (that object, its dice, its units and banks), one tuple replaced
+#: whole. The writer holds the object, so its id is not reused while it is kept; nobody
+#: changes a common part.
+_ONCE: list[tuple[Any, str, str]] = [(None, "", "")]
 
 
 def _board_parts(common: Context) -> tuple[str, str]:
-    if _ONCE[0] is not common:
-        _ONCE[:] = [common, rolls_html(common), units_html(common)]
-    return _ONCE[1], _ONCE[2]
+    kept = _ONCE[0]
+    if kept[0] is not common:
+        kept = _ONCE[0] = (common, rolls_html(common), units_html(common))
+    return kept[1], kept[2]
 
 
 def _body(c: Context) -> list[str]:

@@ -123,15 +123,17 @@ def power_text(para: Para, r: Context) -> str:
 
 
 #: The board every reader of a resolution shares (``once`` in the template), for the last
-#: common part written: (that object, the ``para`` it was wrapped with, its text). The writer
-#: holds the object, so its id is not reused while it is kept; nobody changes a common part.
-_ONCE: list[Any] = [None, None, ""]
+#: common part written: (that object, the ``para`` it was wrapped with, its text), one tuple
+#: replaced whole. The writer holds the object, so its id is not reused while it is kept;
+#: nobody changes a common part.
+_ONCE: list[tuple[Any, Any, str]] = [(None, None, "")]
 
 
 def _board(para: Para, common: Context) -> str:
-    if _ONCE[0] is not common or _ONCE[1] is not para:
-        _ONCE[:] = [common, para, board_text(para, common)]
-    return str(_ONCE[2])
+    kept = _ONCE[0]
+    if kept[0] is not common or kept[1] is not para:
+        kept = _ONCE[0] = (common, para, board_text(para, common))
+    return kept[2]
 
 
 def gm_subject(c: Context, filters: Filters) -> str:

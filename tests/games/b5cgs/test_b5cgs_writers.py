@@ -195,10 +195,10 @@ def test_the_board_is_written_once_for_every_reader() -> None:
     renderer = Renderer("b5cgs")
     made = [mails.turn_report(renderer, PLUGIN, before, after, events, [p], PLAYERS[0],
                               GAMES[0]) for p in after["powers"]]
-    kept = report_text._ONCE[2]
+    kept = report_text._ONCE[0][2]
     assert kept and "THE MAP" in kept
     made.append(mails.gm_summary(renderer, PLUGIN, before, after, events, GAMES[0]))
-    assert report_text._ONCE[2] is kept
+    assert report_text._ONCE[0][2] is kept
     assert all(kept.rstrip() in "\n".join(x.rstrip() for x in m.text.splitlines())
                for m in made)
 

@@ -10,7 +10,9 @@ in range of each of the reader's units (threats); what the reader can buy (types
 weapons, arcs, movement: orderform.purchases) and a pre-filled order form (orderform).
 
 Modules: mapmodel (what the map shows), hexmap_text and hexmap_svg (the two drawings),
-threats, sentences, orderform.
+threats, sentences, orderform; writers (the turn report's templates written without Jinja
+while they are the ones they were written from: the presenter's ``writers``; the HTML in
+report_html, the text and subject in report_text).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pbem.game.base import Presenter
 from pbem.game.shared import SharedParts
 
 from . import hexmap_svg, hexmap_text, mapmodel, orderform, sentences, threats
+from . import writers as report_writers
 from .setup import FLEETS_BEFORE_PLAY, rules_version
 
 MAP_KIND = "hex"
@@ -225,6 +228,9 @@ class B5Presenter(Presenter):
     are revealed by the view once it is over) is pbem.game.base.Presenter's."""
 
     map_kind = MAP_KIND
+    # the turn report written without Jinja while its templates are the ones it was written
+    # from (pbem.render.plain; games/b5cgs/writers.py)
+    writers = report_writers.WRITERS
 
     @staticmethod
     def title(view: Mapping[str, Any]) -> str:

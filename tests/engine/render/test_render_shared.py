@@ -124,7 +124,9 @@ def test_once_renders_a_partial_once_per_equal_context(tmp_path):
 
 def test_b5s_text_board_is_drawn_once_for_every_reader():
     """A B5 step: every power's report and the GM summary share one text board (_board.txt)
-    when the readers see the same events."""
+    when the readers see the same events, through the renderer's ``once`` where the
+    templates are rendered by Jinja (B5's writers, used while its templates are the bundled
+    ones, draw it once by their own: tests/games/b5cgs/test_b5cgs_writers.py)."""
     plugin = registry.load("b5cgs")
     state = plugin.setup("basic-4", {"game_id": "once"})
     for step in range(3):
@@ -134,6 +136,7 @@ def test_b5s_text_board_is_drawn_once_for_every_reader():
                                 PracticeChance("b5cgs", "once", step))
         state = result.state
     renderer = mails.Renderer("b5cgs")
+    renderer._plain = dict.fromkeys(plugin.presenter.writers, False)  # the templates' once
     game = {"game_id": "once", "title": "G", "deadline": None, "checkpoint": None,
             "missed": {}, "instance": "0" * 32}
     powers = list(plugin.view(dict(state), None)["powers"])

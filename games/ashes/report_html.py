@@ -8,23 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from markupsafe import escape
+from pbem.game.partials import escaped, layout
+from pbem.game.partials import notes_html as _notes_html
 
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
-
-
-def escaped(value: Any) -> str:
-    """``value`` as Jinja's autoescape prints it (markupsafe's ``escape``): a plain string with
-    its five characters replaced as markupsafe replaces them, an int as it is, anything else
-    through ``escape`` (markup passes)."""
-    kind = type(value)
-    if kind is str:
-        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-                .replace("'", "&#39;").replace('"', "&#34;"))
-    if kind is int:
-        return str(value)
-    return str(escape(value))
 
 
 _e = escaped  # (short: the writer escapes every value it prints)
@@ -33,44 +21,6 @@ _e = escaped  # (short: the writer escapes every value it prints)
 def _joined(items: Any, sep: str) -> str:
     """Jinja's ``join`` filter under autoescape: each item escaped (markup passes)."""
     return sep.join(_e(i if hasattr(i, "__html__") else str(i)) for i in items)
-
-
-def _h2(title: str) -> str:
-    return ('<h2 style="margin:20px 0 8px 0;font-size:16px;letter-spacing:0.04em;'
-            'text-transform:uppercase;color:#374151;border-bottom:2px solid #e5e7eb;'
-            f'padding-bottom:3px;">{_e(title)}</h2>')
-
-
-_UL = '<ul style="margin:0;padding-left:20px;">\n'
-_LI = '<li style="margin:0 0 4px 0;">'
-
-
-def _notes_html(notes: Context) -> list[str]:
-    """``_turn_notes.html``."""
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        for lines, title in ((gm, "Game master notices"), (missed, "Missed turn")):
-            if lines:
-                out += [_h2(title), "\n", _UL]
-                out.extend(f"{_LI}{_e(line)}</li>\n" for line in lines)
-                out.append("</ul>\n")
-        if order:
-            out += [_h2("Order of play this round"), "\n",
-                    '<p style="margin:0;">The powers were resolved one after the other, in this '
-                    f"order: {_joined(order, ', ')}.</p>\n"]
-    for key, title in (("earlier", "Since your last mail"), ("standing", "Standing answers")):
-        if notes.get(key):
-            out += [_h2(title), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in notes[key])
-            out.append("</ul>\n")
-    chance = notes.get("chance")
-    if chance:
-        out += [_h2(f"Fair chance, step {chance['step']}"), "\n", _UL]
-        out.extend(f"{_LI}{_e(line)}</li>\n" for line in chance["draws"])
-        out.extend(f"{_LI}<strong>{_e(line)}</strong></li>\n" for line in chance["missing"])
-        out.append(f'</ul>\n<p style="margin:0;">{_e(chance["verify"])}</p>\n')
-    return out
 
 
 _H2 = '<h2 style="margin:12px 0 4px 0;font-size:16px;">'
@@ -151,20 +101,5 @@ def _body(c: Context) -> list[str]:
 def html(c: Context, filters: Filters) -> str:
     """``turn_report.html`` in ``layout.html``."""
     game = c["game"]
-    title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
-    if game["title"] != game["id"]:
-        title += f" ({_e(game['id'])})"
-    return "".join([
-        '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n<head>\n'
-        '<meta charset="utf-8" />\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
-        f"<title>{_e(c['subject'])}</title>\n</head>\n"
-        '<body style="margin:0;padding:0;background-color:#eef0f3;">\n'
-        '<div style="max-width:640px;margin:0 auto;padding:14px 12px;background-color:#ffffff;'
-        "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
-        'font-size:15px;line-height:1.45;">\n'
-        f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
-        *_body(c),
-        '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
-        f'font-size:12px;color:#6b7280;">Sent by the referee of {_e(game["id"])}. Reply to this '
-        "mail with your signed orders as plain text.</p>\n</div>\n</body>\n</html>\n"])
+    return layout(c, _body(c), f"Sent by the referee of {_e(game['id'])}. Reply to this mail "
+                  "with your signed orders as plain text.")

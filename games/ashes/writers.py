@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.game.partials import notes_text as _notes_text
+
 from .report_html import html
 
 Context = Mapping[str, Any]
@@ -41,39 +43,6 @@ def subject(c: Context, filters: Filters) -> str:
 def map_svg(c: Context, filters: Filters) -> str:
     """``map.svg``: the card table cardtable.py drew (and escaped), placed as it is."""
     return f"{c['svg']}\n"
-
-
-def _notes_text(para: Para, notes: Context) -> list[str]:
-    """``_turn_notes.txt``."""
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        out.append("\n")
-        if gm:
-            out.append("GAME MASTER NOTICES\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in gm)
-        if missed:
-            if gm:
-                out.append("\n")
-            out.append("MISSED TURN\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in missed)
-        if order:
-            if gm or missed:
-                out.append("\n")
-            out.append("ORDER OF PLAY THIS ROUND\n")
-            out.append(para("The powers were resolved one after the other, in this order: "
-                            + ", ".join(str(p) for p in order) + ".", 2, "  ") + "\n")
-    for key, title in (("earlier", "SINCE YOUR LAST MAIL"), ("standing", "STANDING ANSWERS")):
-        if notes.get(key):
-            out.append(f"\n{title}\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in notes[key])
-    chance = notes.get("chance")
-    if chance:
-        out.append(f"\nFAIR CHANCE, STEP {chance['step']}\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in chance["draws"])
-        out.extend(para(line, 4, "  ! ") + "\n" for line in chance["missing"])
-        out.append(para(chance["verify"], 2, "  ") + "\n")
-    return out
 
 
 def _reach(card: Context) -> str:

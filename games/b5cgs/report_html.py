@@ -10,23 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from markupsafe import escape
+from pbem.game.partials import escaped, notes_html
+from pbem.game.partials import layout as _layout
 
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
-
-
-def escaped(value: Any) -> str:
-    """``value`` as Jinja's autoescape prints it (markupsafe's ``escape``): a plain string with
-    its five characters replaced as markupsafe replaces them, a number as ``str`` prints it,
-    anything else through ``escape`` (markup passes)."""
-    kind = type(value)
-    if kind is str:
-        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-                .replace("'", "&#39;").replace('"', "&#34;"))
-    if kind is int or kind is float:
-        return str(value)
-    return str(escape(value))
 
 
 _e = escaped  # (short: the writer escapes every value it prints)
@@ -35,47 +23,6 @@ _e = escaped  # (short: the writer escapes every value it prints)
 def _dash(value: Any) -> str:
     """``{{ x if x is not none else "-" }}``."""
     return "-" if value is None else _e(value)
-
-
-def _h2(title: str) -> str:
-    return ('<h2 style="margin:20px 0 8px 0;font-size:16px;letter-spacing:0.04em;'
-            'text-transform:uppercase;color:#374151;border-bottom:2px solid #e5e7eb;'
-            f'padding-bottom:3px;">{_e(title)}</h2>')
-
-
-_UL = '<ul style="margin:0;padding-left:20px;">\n'
-_LI = '<li style="margin:0 0 4px 0;">'
-
-
-def notes_html(notes: Context) -> list[str]:
-    """``_turn_notes.html`` (pbem's common partial)."""
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        if gm:
-            out += [_h2("Game master notices"), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in gm)
-            out.append("</ul>\n")
-        if missed:
-            out += [_h2("Missed turn"), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in missed)
-            out.append("</ul>\n")
-        if order:
-            out += [_h2("Order of play this round"), "\n",
-                    '<p style="margin:0;">The powers were resolved one after the other, in this '
-                    f"order: {_e(', '.join(str(p) for p in order))}.</p>\n"]
-    for key, title in (("earlier", "Since your last mail"), ("standing", "Standing answers")):
-        if notes.get(key):
-            out += [_h2(title), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in notes[key])
-            out.append("</ul>\n")
-    chance = notes.get("chance")
-    if chance:
-        out += [_h2(f"Fair chance, step {chance['step']}"), "\n", _UL]
-        out.extend(f"{_LI}{_e(line)}</li>\n" for line in chance["draws"])
-        out.extend(f"{_LI}<strong>{_e(line)}</strong></li>\n" for line in chance["missing"])
-        out.append(f'</ul>\n<p style="margin:0;">{_e(chance["verify"])}</p>\n')
-    return out
 
 
 _B5H2 = '<h2 style="margin:12px 0 4px 0;font-size:16px;">'
@@ -248,22 +195,3 @@ def html(c: Context, filters: Filters) -> str:
                    "mail with your signed orders as plain text.")
 
 
-def _layout(c: Context, body: list[str], footer: str) -> str:
-    """``layout.html`` around ``body``, with ``footer`` in its footer block."""
-    game = c["game"]
-    title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
-    if game["title"] != game["id"]:
-        title += f" ({_e(game['id'])})"
-    return "".join([
-        '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n<head>\n'
-        '<meta charset="utf-8" />\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
-        f"<title>{_e(c['subject'])}</title>\n</head>\n"
-        '<body style="margin:0;padding:0;background-color:#eef0f3;">\n'
-        '<div style="max-width:640px;margin:0 auto;padding:14px 12px;background-color:#ffffff;'
-        "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
-        'font-size:15px;line-height:1.45;">\n'
-        f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
-        *body,
-        '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
-        f'font-size:12px;color:#6b7280;">{footer}</p>\n</div>\n</body>\n</html>\n'])

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.game.partials import notes_text
+
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
 Para = Callable[..., str]
@@ -19,41 +21,6 @@ def subject(c: Context, filters: Filters) -> str:
     game = c["game"]
     return (f"[{game['id']}] {game['game_title']}: step {c['first']['resolved_turn']} resolved"
             + (" (game over)" if c["shared"]["result"] else ""))
-
-
-def notes_text(para: Para, notes: Context) -> list[str]:
-    """``_turn_notes.txt`` (pbem's common partial)."""
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        out.append("\n")
-        if gm:
-            out.append("GAME MASTER NOTICES\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in gm)
-        if missed:
-            if gm:
-                out.append("\n")
-            out.append("MISSED TURN\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in missed)
-        if order:
-            if gm or missed:
-                out.append("\n")
-            out.append("ORDER OF PLAY THIS ROUND\n")
-            out.append(para("The powers were resolved one after the other, in this order: "
-                            + ", ".join(str(p) for p in order) + ".", 2, "  ") + "\n")
-    if notes.get("earlier"):
-        out.append("\nSINCE YOUR LAST MAIL\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in notes["earlier"])
-    if notes.get("standing"):
-        out.append("\nSTANDING ANSWERS\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in notes["standing"])
-    chance = notes.get("chance")
-    if chance:
-        out.append(f"\nFAIR CHANCE, STEP {chance['step']}\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in chance["draws"])
-        out.extend(para(line, 4, "  ! ") + "\n" for line in chance["missing"])
-        out.append(para(chance["verify"], 2, "  ") + "\n")
-    return out
 
 
 def _dash(value: Any) -> Any:

@@ -8,26 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from markupsafe import escape
-
 from pbem.game.marks import for_readers
+from pbem.game.partials import UL as _UL
+from pbem.game.partials import escaped, layout
+from pbem.game.partials import h2 as _h2
+from pbem.game.partials import keepsake_html as _keepsake_html
+from pbem.game.partials import notes_html as _notes_html
 
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
-
-
-def escaped(value: Any) -> str:
-    """``value`` as Jinja's autoescape prints it (markupsafe's ``escape``): a plain string with
-    its five characters replaced as markupsafe replaces them, a number as it is (neither needs
-    markupsafe's objects: most of a report's values), anything else through ``escape``
-    (markup passes)."""
-    kind = type(value)
-    if kind is str:
-        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-                .replace("'", "&#39;").replace('"', "&#34;"))
-    if kind is int:
-        return str(value)
-    return str(escape(value))
 
 
 _e = escaped  # (short: the writer escapes every value it prints)
@@ -35,46 +24,6 @@ _e = escaped  # (short: the writer escapes every value it prints)
 
 def _s(flag: Any) -> str:
     return "s" if flag else ""
-
-
-def _h2(title: str) -> str:
-    return ('<h2 style="margin:20px 0 8px 0;font-size:16px;letter-spacing:0.04em;'
-            'text-transform:uppercase;color:#374151;border-bottom:2px solid #e5e7eb;'
-            f'padding-bottom:3px;">{_e(title)}</h2>')
-
-
-_UL = '<ul style="margin:0;padding-left:20px;">\n'
-_LI = '<li style="margin:0 0 4px 0;">'
-
-
-def _notes_html(notes: Context) -> list[str]:
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        if gm:
-            out += [_h2("Game master notices"), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in gm)
-            out.append("</ul>\n")
-        if missed:
-            out += [_h2("Missed turn"), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in missed)
-            out.append("</ul>\n")
-        if order:
-            out += [_h2("Order of play this round"), "\n",
-                    '<p style="margin:0;">The powers were resolved one after the other, in this '
-                    f"order: {_e(', '.join(str(p) for p in order))}.</p>\n"]
-    for key, title in (("earlier", "Since your last mail"), ("standing", "Standing answers")):
-        if notes.get(key):
-            out += [_h2(title), "\n", _UL]
-            out.extend(f"{_LI}{_e(line)}</li>\n" for line in notes[key])
-            out.append("</ul>\n")
-    chance = notes.get("chance")
-    if chance:
-        out += [_h2(f"Fair chance, step {chance['step']}"), "\n", _UL]
-        out.extend(f"{_LI}{_e(line)}</li>\n" for line in chance["draws"])
-        out.extend(f"{_LI}<strong>{_e(line)}</strong></li>\n" for line in chance["missing"])
-        out.append(f'</ul>\n<p style="margin:0;">{_e(chance["verify"])}</p>\n')
-    return out
 
 
 def _power_html(r: Context, many: bool) -> list[str]:
@@ -200,19 +149,6 @@ def _other_warps_html(s: Context) -> list[str]:
     return out
 
 
-def _keepsake_html(item: Any, what: str) -> str:
-    if not item:
-        return ""
-    summary = f": {_e(item['summary'])}" if item["summary"] else ""
-    return ('<div style="margin:14px 0 0 0;padding:8px 10px;background-color:#f9fafb;'
-            'border:1px solid #e5e7eb;">\n'
-            f'<p style="margin:0 0 4px 0;font-size:13px;"><strong>{_e(what)}</strong>{summary}.'
-            " Keep this mail: the signed text below proves it.</p>\n"
-            '<pre style="margin:0;font-family:Menlo,Consolas,monospace;font-size:11px;'
-            'white-space:pre-wrap;word-break:break-all;overflow-x:auto;max-width:100%">'
-            f"{_e(item['text'])}</pre>\n</div>\n")
-
-
 def _body(c: Context) -> list[str]:
     game, first, reports, s, player = c["game"], c["first"], c["reports"], c["shared"], c["player"]
     many = len(reports) > 1
@@ -298,25 +234,10 @@ def _body(c: Context) -> list[str]:
 
 def html(c: Context, filters: Filters) -> str:
     game, reports = c["game"], c["reports"]
-    title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
-    if game["title"] != game["id"]:
-        title += f" ({_e(game['id'])})"
     checkpoint = game["checkpoint"]
     footer = ("Attached: " + ("view.json (your view, for <code>pbem orders --view</code>)"
                               if len(reports) == 1 else "view-POWER.json (each power's view)")
               + ", map.svg (the star field)"
               + (", checkpoint.txt" if checkpoint and checkpoint["attached"] else "")
               + ". Reply with your signed orders as plain text.")
-    return "".join([
-        '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n<head>\n'
-        '<meta charset="utf-8" />\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
-        f"<title>{_e(c['subject'])}</title>\n</head>\n"
-        '<body style="margin:0;padding:0;background-color:#eef0f3;">\n'
-        '<div style="max-width:640px;margin:0 auto;padding:14px 12px;background-color:#ffffff;'
-        "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
-        'font-size:15px;line-height:1.45;">\n'
-        f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
-        *_body(c),
-        '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
-        f'font-size:12px;color:#6b7280;">{footer}</p>\n</div>\n</body>\n</html>\n'])
+    return layout(c, _body(c), footer)

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.game.partials import keepsake_text as _keepsake_text
+from pbem.game.partials import notes_text as _notes_text
+
 Context = Mapping[str, Any]
 Filters = Mapping[str, Callable[..., str]]
 Para = Callable[..., str]
@@ -20,52 +23,6 @@ def subject(c: Context, filters: Filters) -> str:
         out += " — the game is over"
     elif game["deadline"] and first["due"]:
         out += f" — orders due {game['deadline']['utc']}"
-    return out
-
-
-def _keepsake_text(item: Any, what: str) -> str:
-    if not item:
-        return ""
-    out = [what, f": {item['summary']}" if item["summary"] else "", ".\n"]
-    if item["attached"]:
-        out.append(f"  Keep this mail: the signed text is attached as {item['filename']}.\n")
-    else:
-        out.append("  Keep this mail: the signed text below proves it.\n")
-        out.extend(f"{line}\n" for line in item["lines"])
-    return "".join(out)
-
-
-def _notes_text(para: Para, notes: Context) -> list[str]:
-    out: list[str] = []
-    gm, missed, order = notes["gm"], notes["missed"], notes["order"]
-    if gm or missed or order:
-        out.append("\n")
-        if gm:
-            out.append("GAME MASTER NOTICES\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in gm)
-        if missed:
-            if gm:
-                out.append("\n")
-            out.append("MISSED TURN\n")
-            out.extend(para(line, 4, "  - ") + "\n" for line in missed)
-        if order:
-            if gm or missed:
-                out.append("\n")
-            out.append("ORDER OF PLAY THIS ROUND\n")
-            out.append(para("The powers were resolved one after the other, in this order: "
-                            + ", ".join(str(p) for p in order) + ".", 2, "  ") + "\n")
-    if notes.get("earlier"):
-        out.append("\nSINCE YOUR LAST MAIL\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in notes["earlier"])
-    if notes.get("standing"):
-        out.append("\nSTANDING ANSWERS\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in notes["standing"])
-    chance = notes.get("chance")
-    if chance:
-        out.append(f"\nFAIR CHANCE, STEP {chance['step']}\n")
-        out.extend(para(line, 4, "  - ") + "\n" for line in chance["draws"])
-        out.extend(para(line, 4, "  ! ") + "\n" for line in chance["missing"])
-        out.append(para(chance["verify"], 2, "  ") + "\n")
     return out
 
 

@@ -31,6 +31,9 @@ from typing import Any
 from markupsafe import escape
 
 from pbem.game.marks import for_readers
+from pbem.game.partials import keepsake_html as _keepsake_html
+from pbem.game.partials import keepsake_text as _keepsake_text
+from pbem.game.partials import layout
 from pbem.render.environment import para
 
 #: A game's writer: (the function writing a template from its context and :data:`FILTERS`,
@@ -51,18 +54,6 @@ def _subject(c: Mapping[str, Any]) -> str:
     if c["standing"]:
         return f"[{game['id']}] Standing file received: {c['name']} (seq {c['seq']})"
     return f"[{game['id']}] Orders received: {c['name']}, turn {c['turn']} (seq {c['seq']})"
-
-
-def _keepsake_text(item: Mapping[str, Any] | None, what: str) -> str:
-    if not item:
-        return ""
-    out = [what, f": {item['summary']}" if item["summary"] else "", ".\n"]
-    if item["attached"]:
-        out.append(f"  Keep this mail: the signed text is attached as {item['filename']}.\n")
-    else:
-        out.append("  Keep this mail: the signed text below proves it.\n")
-        out.extend(f"{line}\n" for line in item["lines"])
-    return "".join(out)
 
 
 def _text(c: Mapping[str, Any]) -> str:
@@ -123,19 +114,6 @@ _NOTE = '<p style="margin:0 0 8px 0;padding:6px 8px;background-color:#fef3c7;">'
 _H1 = '<h1 style="margin:0 0 8px 0;font-size:20px;">'
 
 
-def _keepsake_html(item: Mapping[str, Any] | None, what: str) -> str:
-    if not item:
-        return ""
-    summary = f": {_e(item['summary'])}" if item["summary"] else ""
-    return ('<div style="margin:14px 0 0 0;padding:8px 10px;background-color:#f9fafb;'
-            'border:1px solid #e5e7eb;">\n'
-            f'<p style="margin:0 0 4px 0;font-size:13px;"><strong>{_e(what)}</strong>{summary}.'
-            " Keep this mail: the signed text below proves it.</p>\n"
-            '<pre style="margin:0;font-family:Menlo,Consolas,monospace;font-size:11px;'
-            'white-space:pre-wrap;word-break:break-all;overflow-x:auto;max-width:100%">'
-            f"{_e(item['text'])}</pre>\n</div>\n")
-
-
 def _body(c: Mapping[str, Any]) -> list[str]:
     game, name, turn, next_seq = c["game"], _e(c["name"]), _e(c["turn"]), _e(c["next_seq"])
     late, standing, seq = c["late"], c["standing"], _e(c["seq"])
@@ -189,24 +167,8 @@ def _body(c: Mapping[str, Any]) -> list[str]:
 
 
 def _html(c: Mapping[str, Any]) -> str:
-    game = c["game"]
-    title = _e(game["game_title"]) + (" · " if game["game_title"] else "") + _e(game["title"])
-    if game["title"] != game["id"]:
-        title += f" ({_e(game['id'])})"
-    return "".join([
-        '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n<head>\n'
-        '<meta charset="utf-8" />\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
-        f"<title>{_e(c['subject'])}</title>\n</head>\n"
-        '<body style="margin:0;padding:0;background-color:#eef0f3;">\n'
-        '<div style="max-width:640px;margin:0 auto;padding:14px 12px;background-color:#ffffff;'
-        "color:#1f2933;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
-        'font-size:15px;line-height:1.45;">\n'
-        f'<p style="margin:0 0 6px 0;font-size:12px;color:#6b7280;">{title}</p>\n',
-        *_body(c),
-        '<p style="margin:18px 0 0 0;padding-top:8px;border-top:1px solid #e5e7eb;'
-        f'font-size:12px;color:#6b7280;">Sent by the referee of {_e(game["id"])}. Reply to this '
-        "mail with your signed orders as plain text.</p>\n</div>\n</body>\n</html>\n"])
+    return layout(c, _body(c), f"Sent by the referee of {_e(c['game']['id'])}. Reply to this "
+                  "mail with your signed orders as plain text.")
 
 
 #: template name -> (the function writing it, the template sources it is written from).

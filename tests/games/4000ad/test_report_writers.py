@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from markupsafe import Markup
 
 from pbem.render import mails, plain
-from pbem.render.environment import RenderedMail, Renderer, format_when, keepsake
+from pbem.render.environment import Renderer, keepsake
 from tests.support.ad_driver import AD, Table, random_body
 from tests.support.report_scenario import (
     CHECKPOINT,
@@ -25,15 +24,23 @@ from tests.support.report_scenario import (
     golden_game,
     wild_game,
 )
+from tests.support.writers import (
+    Keeping,
+    assert_writers_fit,
+    jinja_renderer,
+    overridden,
+    same_both_ways,
+    same_branches,
+    varied_deadline,
+    varied_notes,
+)
 
 WRITERS = AD.presenter.writers
 LONG_CHECKPOINT = CHECKPOINT.replace("Q" * 86, "Q" * 120)
 
 
 def _jinja_renderer() -> Renderer:
-    renderer = Renderer("4000ad")
-    renderer._plain = dict.fromkeys(WRITERS, False)  # every template through Jinja
-    return renderer
+    return jinja_renderer("4000ad", WRITERS)
 
 
 def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
@@ -65,47 +72,18 @@ def _player(power: str) -> dict[str, Any]:
 
 
 def test_the_writers_fit_the_bundled_templates() -> None:
-    renderer = Renderer("4000ad")
-    for name, (_, sources, digest) in WRITERS.items():
-        assert plain.sources_digest(sources, renderer.search_path) == digest, (
-            f"{name} or a template it uses changed: make games/fourthousand_ad/writers.py "
-            "write it as the templates do, then put the new sources_digest in WRITERS")
-        assert plain.fits(name, renderer.search_path, WRITERS)
+    assert_writers_fit("4000ad", WRITERS, "games/fourthousand_ad/writers.py")
 
 
 def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
     """Every reader's report and the game master's summary (its map.svg), one power and
     several, three sets of game facts: the whole mail, byte for byte."""
-    count = 0
-    for index, (before, after, events) in enumerate(_resolutions()):
-        powers = list(after["powers"])
-        made: list[list[RenderedMail]] = []
-        for renderer in (Renderer("4000ad"), _jinja_renderer()):
-            game = _game(index)
-            mails_ = [mails.turn_report(renderer, AD, before, after, events, readers,
-                                        _player(readers[0]), game)
-                      for readers in [[p] for p in powers] + [powers[:2], powers[::-1]]]
-            mails_.append(mails.gm_summary(renderer, AD, before, after, events, game))
-            made.append(mails_)
-        assert made[0] == made[1]
-        count += len(made[0])
+    count = same_both_ways(AD, _resolutions(), lambda i, power: (_game(i), _player(power)))
     assert count > 300
 
 
-class _Keeping(Renderer):
-    """A renderer that keeps the context of each turn report it renders (for the branches)."""
-
-    kept: list[dict[str, Any]]
-
-    def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
-        if name == "turn_report":
-            self.kept.append(dict(context))
-        return super().mail(name, context, attachments)
-
-
 def _contexts() -> list[dict[str, Any]]:
-    renderer = _Keeping("4000ad")
-    renderer.kept = []
+    renderer = Keeping("4000ad")
     for index, (before, after, events) in enumerate(_resolutions()[::3]):
         powers = list(after["powers"])
         for readers in ([powers[0]], powers[:2]):
@@ -127,11 +105,7 @@ NOTES = {
 
 def _varied(ctx: dict[str, Any], i: int) -> dict[str, Any]:
     """``ctx`` with one combination of the notes, deadline, checkpoint and reader name."""
-    keys = [k for bit, k in enumerate(NOTES) if i >> bit & 1]
-    notes = {"gm": [], "missed": [], "order": [], "chance": {}, "earlier": [], "standing": [],
-             **{k: NOTES[k] for k in keys}}
-    deadline = [None, format_when("2026-12-02T18:00:00Z", "Asia/Tokyo"),
-                format_when("2026-12-02T18:00:00Z")][i % 3]
+    notes, deadline = varied_notes(NOTES, i), varied_deadline(i)
     checkpoint = [None, keepsake(CHECKPOINT, "checkpoint.txt"),
                   keepsake(LONG_CHECKPOINT, "checkpoint.txt")][i // 3 % 3]
     game = {**ctx["game"], "deadline": deadline, "checkpoint": checkpoint,
@@ -152,17 +126,8 @@ def test_every_branch_is_written_as_the_templates_write_it() -> None:
     assert any(not r["alive"] for c in contexts for r in c["reports"])
     assert any(c["shared"]["alliances"] for c in contexts)
     assert any(c["shared"]["other_warps"] for c in contexts)
-    checked = 0
-    for n, ctx in enumerate(contexts):
-        for i in itertools.chain(range(0, 64, 7), [63, 5 + n % 59]):
-            varied = _varied(ctx, i)
-            subject = plain.render("turn_report.subject.txt", varied, WRITERS)
-            assert subject == renderer.render("turn_report.subject.txt", varied)
-            varied["subject"] = " ".join(subject.split())
-            for name in ("turn_report.txt", "turn_report.html"):
-                assert plain.render(name, varied, WRITERS) == renderer.render(name, varied), (
-                    name, i)
-                checked += 1
+    checked = same_branches(WRITERS, renderer, contexts, _varied,
+                            lambda n: itertools.chain(range(0, 64, 7), [63, 5 + n % 59]))
     assert checked > 400
 
 
@@ -185,16 +150,7 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
     """A game directory's own copy of a source the writers were written from (changed) is
     no source they fit: the renderer loads the templates, and the mail says what the
     override says; the other templates are still written without Jinja."""
-    bundled = Renderer("4000ad")
-    original = next(Path(p) / source for p in bundled.search_path if (Path(p) / source).is_file())
-    (tmp_path / "templates").mkdir()
-    shutil.copy(original, tmp_path / "templates" / source)
-    with (tmp_path / "templates" / source).open("a", encoding="utf-8") as f:
-        f.write("Our own words.\n")
-    renderer = Renderer("4000ad", tmp_path)
-    changed = [n for n, (_, sources, _d) in WRITERS.items() if source in sources]
-    for name in WRITERS:
-        assert plain.fits(name, renderer.search_path, WRITERS) is (name not in changed)
+    renderer = overridden("4000ad", WRITERS, tmp_path, source)
     r = golden_game()[1][0]
     mail = mails.turn_report(renderer, AD, r.before, r.after, r.events, ["algol"],
                              PLAYERS["algol"], GAME)

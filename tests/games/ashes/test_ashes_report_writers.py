@@ -6,7 +6,6 @@ and a game directory's override of one of the sources is rendered by Jinja."""
 from __future__ import annotations
 
 import itertools
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,19 @@ import pytest
 from markupsafe import Markup
 
 from pbem.render import mails, plain
-from pbem.render.environment import RenderedMail, Renderer, format_when, keepsake
+from pbem.render.environment import Renderer, keepsake
 from tests.support.ashes_driver import PLUGIN
 from tests.support.ashes_play import play
+from tests.support.writers import (
+    Keeping,
+    assert_writers_fit,
+    jinja_renderer,
+    overridden,
+    same_both_ways,
+    same_branches,
+    varied_deadline,
+    varied_notes,
+)
 
 WRITERS = PLUGIN.presenter.writers
 CHECKPOINT = ("pbem-checkpoint game=ashes-test length=53 "
@@ -30,9 +39,7 @@ PLAYER = {"name": "Ann Example", "email": "ann@example.org", "tz": "Europe/Paris
 
 
 def _jinja_renderer() -> Renderer:
-    renderer = Renderer("ashes")
-    renderer._plain = dict.fromkeys(WRITERS, False)  # every template through Jinja
-    return renderer
+    return jinja_renderer("ashes", WRITERS)
 
 
 def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
@@ -52,47 +59,18 @@ def _game(index: int) -> dict[str, Any]:
 
 
 def test_the_writers_fit_the_bundled_templates() -> None:
-    renderer = Renderer("ashes")
-    for name, (_, sources, digest) in WRITERS.items():
-        assert plain.sources_digest(sources, renderer.search_path) == digest, (
-            f"{name} or a template it uses changed: make games/ashes/writers.py write it as "
-            "the templates do, then put the new sources_digest in WRITERS")
-        assert plain.fits(name, renderer.search_path, WRITERS)
+    assert_writers_fit("ashes", WRITERS, "games/ashes/writers.py")
 
 
 def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
     """Every reader's report and the game master's summary (its map.svg), one power and
     several, three sets of game facts: the whole mail, byte for byte."""
-    count = 0
-    for index, (before, after, events) in enumerate(_resolutions()):
-        powers = list(after["powers"])
-        made: list[list[RenderedMail]] = []
-        for renderer in (Renderer("ashes"), _jinja_renderer()):
-            game = _game(index)
-            mails_ = [mails.turn_report(renderer, PLUGIN, before, after, events, readers,
-                                        PLAYER, game)
-                      for readers in [[p] for p in powers] + [powers[:2], powers[::-1]]]
-            mails_.append(mails.gm_summary(renderer, PLUGIN, before, after, events, game))
-            made.append(mails_)
-        assert made[0] == made[1]
-        count += len(made[0])
+    count = same_both_ways(PLUGIN, _resolutions(), lambda i, _power: (_game(i), PLAYER))
     assert count > 300
 
 
-class _Keeping(Renderer):
-    """A renderer that keeps the context of each turn report it renders (for the branches)."""
-
-    kept: list[dict[str, Any]]
-
-    def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
-        if name == "turn_report":
-            self.kept.append(dict(context))
-        return super().mail(name, context, attachments)
-
-
 def _contexts() -> list[dict[str, Any]]:
-    renderer = _Keeping("ashes")
-    renderer.kept = []
+    renderer = Keeping("ashes")
     resolutions = _resolutions()
     ends = [r for r in resolutions if PLUGIN.is_over(r[1])]
     for index, (before, after, events) in enumerate(resolutions[::2] + ends):
@@ -117,11 +95,7 @@ NOTES = {
 def _varied(ctx: dict[str, Any], i: int) -> dict[str, Any]:
     """``ctx`` with one combination of the notes, deadline, checkpoint, titles, map and a
     conceded empire."""
-    keys = [k for bit, k in enumerate(NOTES) if i >> bit & 1]
-    notes = {"gm": [], "missed": [], "order": [], "chance": {}, "earlier": [], "standing": [],
-             **{k: NOTES[k] for k in keys}}
-    deadline = [None, format_when("2026-12-02T18:00:00Z", "Asia/Tokyo"),
-                format_when("2026-12-02T18:00:00Z")][i % 3]
+    notes, deadline = varied_notes(NOTES, i), varied_deadline(i)
     checkpoint = [None, keepsake(CHECKPOINT, "checkpoint.txt"),
                   keepsake(LONG_CHECKPOINT, "checkpoint.txt")][i // 3 % 3]
     game = {**ctx["game"], "deadline": deadline, "checkpoint": checkpoint,
@@ -153,17 +127,8 @@ def test_every_branch_is_written_as_the_templates_write_it() -> None:
     assert any(r["targets"] for r in reports) and any(not r["targets"] for r in reports)
     assert any(not t["targets"] for r in reports for t in r["targets"])
     assert any(r["order_form"] for r in reports) and any(not r["order_form"] for r in reports)
-    checked = 0
-    for n, ctx in enumerate(contexts):
-        for i in itertools.chain(range(0, 64, 5), [63, 5 + n % 59]):
-            varied = _varied(ctx, i)
-            subject = plain.render("turn_report.subject.txt", varied, WRITERS)
-            assert subject == renderer.render("turn_report.subject.txt", varied)
-            varied["subject"] = " ".join(subject.split())
-            for name in ("turn_report.txt", "turn_report.html"):
-                assert plain.render(name, varied, WRITERS) == renderer.render(name, varied), (
-                    name, i)
-                checked += 1
+    checked = same_branches(WRITERS, renderer, contexts, _varied,
+                            lambda n: itertools.chain(range(0, 64, 5), [63, 5 + n % 59]))
     assert checked > 400
 
 
@@ -194,16 +159,7 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
     """A game directory's own copy of a source the writers were written from (changed) is
     no source they fit: the renderer loads the templates, and the mail says what the
     override says; the other templates are still written without Jinja."""
-    bundled = Renderer("ashes")
-    original = next(Path(p) / source for p in bundled.search_path if (Path(p) / source).is_file())
-    (tmp_path / "templates").mkdir()
-    shutil.copy(original, tmp_path / "templates" / source)
-    with (tmp_path / "templates" / source).open("a", encoding="utf-8") as f:
-        f.write("Our own words.\n")
-    renderer = Renderer("ashes", tmp_path)
-    changed = [n for n, (_, sources, _d) in WRITERS.items() if source in sources]
-    for name in WRITERS:
-        assert plain.fits(name, renderer.search_path, WRITERS) is (name not in changed)
+    renderer = overridden("ashes", WRITERS, tmp_path, source)
     before, after, events = _resolutions()[0]
     power = next(iter(after["powers"]))
     mail = mails.turn_report(renderer, PLUGIN, before, after, events, [power], PLAYER, GAME)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +14,19 @@ import pytest
 from markupsafe import Markup
 
 from pbem.render import mails, plain
-from pbem.render.environment import RenderedMail, Renderer, format_when
+from pbem.render.environment import Renderer
 from tests.support.b5cgs_driver import PLUGIN
 from tests.support.b5cgs_play import play
+from tests.support.writers import (
+    Keeping,
+    assert_writers_fit,
+    jinja_renderer,
+    overridden,
+    same_both_ways,
+    same_branches,
+    varied_deadline,
+    varied_notes,
+)
 
 WRITERS = PLUGIN.presenter.writers
 INSTANCE = "5f0c2b7e91d4a3c86e1f0b9a7d2c4e61"
@@ -32,9 +41,7 @@ PLAYERS = [{"name": "", "email": "", "tz": ""},
 
 
 def _jinja_renderer() -> Renderer:
-    renderer = Renderer("b5cgs")
-    renderer._plain = dict.fromkeys(WRITERS, False)  # every template through Jinja
-    return renderer
+    return jinja_renderer("b5cgs", WRITERS)
 
 
 def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
@@ -46,57 +53,19 @@ def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, 
 
 
 def test_the_writers_fit_the_bundled_templates() -> None:
-    renderer = Renderer("b5cgs")
-    for name, (_, sources, digest) in WRITERS.items():
-        assert plain.sources_digest(sources, renderer.search_path) == digest, (
-            f"{name} or a template it uses changed: make games/b5cgs/writers.py write it as "
-            "the templates do, then put the new sources_digest in WRITERS")
-        assert plain.fits(name, renderer.search_path, WRITERS)
+    assert_writers_fit("b5cgs", WRITERS, "games/b5cgs/writers.py")
 
 
 def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
     """Every reader's report and the game master's summary (its map.svg), one power and
     several, two sets of game facts: the whole mail, byte for byte."""
-    count = 0
-    for index, (before, after, events) in enumerate(_resolutions()):
-        powers = list(after["powers"])
-        made: list[list[RenderedMail]] = []
-        for renderer in (Renderer("b5cgs"), _jinja_renderer()):
-            game, player = GAMES[index % 2], PLAYERS[index // 2 % 2]
-            mails_ = [mails.turn_report(renderer, PLUGIN, before, after, events, readers,
-                                        player, game)
-                      for readers in [[p] for p in powers] + [powers[:2], powers[::-1]]]
-            mails_.append(mails.gm_summary(renderer, PLUGIN, before, after, events, game))
-            made.append(mails_)
-        assert made[0] == made[1]
-        count += len(made[0])
+    count = same_both_ways(PLUGIN, _resolutions(),
+                           lambda i, _power: (GAMES[i % 2], PLAYERS[i // 2 % 2]))
     assert count > 200
 
 
-class _Keeping(Renderer):
-    """A renderer that keeps the context of each turn report and map it renders (for the
-    branches)."""
-
-    kept: list[dict[str, Any]]
-    maps: list[dict[str, Any]]
-    gms: list[dict[str, Any]]
-
-    def render(self, name: str, context: Any) -> str:
-        if name == "map.svg":
-            self.maps.append(dict(context))
-        return super().render(name, context)
-
-    def mail(self, name: str, context: Any, attachments: Any = ()) -> RenderedMail:
-        if name == "turn_report":
-            self.kept.append(dict(context))
-        if name == "gm_summary":
-            self.gms.append(dict(context))
-        return super().mail(name, context, attachments)
-
-
-def _kept() -> _Keeping:
-    renderer = _Keeping("b5cgs")
-    renderer.kept, renderer.maps, renderer.gms = [], [], []
+def _kept() -> Keeping:
+    renderer = Keeping("b5cgs")
     for index, (before, after, events) in enumerate(_resolutions()[::3]):
         powers = list(after["powers"])
         for readers in ([powers[0]], powers[:2]):
@@ -123,11 +92,7 @@ NOTES = {
 
 def _varied(ctx: dict[str, Any], i: int) -> dict[str, Any]:
     """``ctx`` with one combination of the notes, deadline, titles and the map's presence."""
-    keys = [k for bit, k in enumerate(NOTES) if i >> bit & 1]
-    notes = {"gm": [], "missed": [], "order": [], "chance": {}, "earlier": [], "standing": [],
-             **{k: NOTES[k] for k in keys}}
-    deadline = [None, format_when("2026-12-02T18:00:00Z", "Asia/Tokyo"),
-                format_when("2026-12-02T18:00:00Z")][i % 3]
+    notes, deadline = varied_notes(NOTES, i), varied_deadline(i)
     game = {**ctx["game"], "deadline": deadline,
             "game_title": ["Babylon 5 CGS", ""][i % 2],
             "title": ["Tom & Jerry's <war>", ctx["game"]["id"]][i // 2 % 2]}
@@ -150,19 +115,8 @@ def test_every_branch_is_written_as_the_templates_write_it() -> None:
     assert any(r["threats"] for c in contexts for r in c["reports"])
     assert any(r["purchases"] for c in contexts for r in c["reports"])
     assert any(r["order_form"] for c in contexts for r in c["reports"])
-    checked = 0
-    for n, ctx in enumerate(contexts):
-        for i in itertools.chain(range(0, 64, 7), [63, 5 + n % 59]):
-            varied = _varied(ctx, i)
-            subject = renderer.render("turn_report.subject.txt", varied)
-            if "turn_report.subject.txt" in WRITERS:
-                assert plain.render("turn_report.subject.txt", varied, WRITERS) == subject
-            varied["subject"] = " ".join(subject.split())
-            for name in ("turn_report.txt", "turn_report.html"):
-                if name in WRITERS:
-                    assert plain.render(name, varied, WRITERS) == renderer.render(
-                        name, varied), (name, i)
-                    checked += 1
+    checked = same_branches(WRITERS, renderer, contexts, _varied,
+                            lambda n: itertools.chain(range(0, 64, 7), [63, 5 + n % 59]))
     assert checked > 200
 
 
@@ -243,17 +197,7 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
     """A game directory's own copy of a source the writers were written from (changed) is
     no source they fit: the renderer loads the templates, and the mail says what the
     override says; the other templates are still written without Jinja."""
-    bundled = Renderer("b5cgs")
-    original = next(Path(p) / source for p in bundled.search_path if (Path(p) / source).is_file())
-    (tmp_path / "templates").mkdir()
-    shutil.copy(original, tmp_path / "templates" / source)
-    with (tmp_path / "templates" / source).open("a", encoding="utf-8") as f:
-        f.write("Our own words.\n")
-    renderer = Renderer("b5cgs", tmp_path)
-    changed = [n for n, (_, sources, _d) in WRITERS.items() if source in sources]
-    assert changed
-    for name in WRITERS:
-        assert plain.fits(name, renderer.search_path, WRITERS) is (name not in changed)
+    renderer = overridden("b5cgs", WRITERS, tmp_path, source)
     before, after, events = _resolutions()[2]
     power = list(after["powers"])[0]
     mail = mails.turn_report(renderer, PLUGIN, before, after, events, [power], PLAYERS[0],

@@ -7,7 +7,9 @@ Lines, each beside a floor measured in this same run (bench/floors.py says how):
   (``floors.small_file_us``); what a visit costs
   when the hint does not hold (new orders came in).
 - one game-turn (four orders in, the deadline passed: open, resolve, append, state, render,
-  queue, deliver to the file transport) at turn 5 and at turn 300. Floor: the note's game-turn
+  queue, deliver to the file transport) at turn 5 and at turn 300. Each runs on a fresh copy
+  of the game, synced to disk first (as a game's files are long before its run), after an
+  ``os.sync`` of what the benchmarks before it wrote. Floor: the note's game-turn
   floor priced now (``floors.game_turn_ms``).
 
 Idle ``pbem run`` over many games, and visits without a hint, are bench_idle's (it builds its
@@ -146,6 +148,8 @@ def measure_games(work: Path, games: dict[str, tuple[Path, datetime]],
         for name, (snapshot, last) in games.items():
             target = work / f"turn-{name}-{i}"
             shutil.copytree(snapshot, target, symlinks=True)
+            os.sync()  # the copy on disk, as a game's files are long before its run: the
+            # game-turn's fsyncs would write the copied log and state back otherwise
             start = time.perf_counter()
             run = turnjob.run_game(target / "long", last + PERIOD + timedelta(minutes=5),
                                    transport)
@@ -158,6 +162,10 @@ def measure_games(work: Path, games: dict[str, tuple[Path, datetime]],
 
 
 def run() -> None:
+    # The benchmarks before this one in `make bench` leave tens of MB of written files for the
+    # kernel to write back; a game-turn's fsyncs would wait on them too (an ext4 journal commit
+    # writes the data of every file in it), which is their cost, not a game-turn's.
+    os.sync()
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-scaling-"))
     try:
         small_ms = floors.small_file_us() / 1e3

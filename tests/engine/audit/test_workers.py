@@ -16,8 +16,8 @@ BIG = _parallel.MIN_BYTES
 
 
 @pytest.mark.parametrize(("cores", "others", "workers"), [
-    (2, 0.0, 1), (2, 0.4, 1),  # a quiet 2-core machine: a worker on the other core
-    (2, 0.6, 0), (2, 3.0, 0), (2, 8.0, 0),  # the other core is mostly taken: the walk alone
+    (2, 0.0, 1), (2, 0.4, 1), (2, 0.95, 1),  # some of the other core free: a worker on it
+    (2, 1.1, 0), (2, 3.0, 0), (2, 8.0, 0),  # the other core taken whole: the walk alone
     (1, 0.0, 0),  # one core (a container's affinity): no worker
     (4, 0.0, 3), (4, 1.2, 2), (16, 0.0, _parallel.MOST_WORKERS),
 ])

@@ -235,7 +235,7 @@ class Renderer:
 
         fits = self._plain.get(name)
         if fits is None:
-            writers = None if name in plain.TEMPLATES else self.game_writers()
+            writers = self._writers_of(name)
             known = None if self._bundled is None else (name, self._bundled)
             fits = None if known is None else _BUNDLED_FITS.get(known)
             if fits is None:
@@ -244,6 +244,13 @@ class Renderer:
                     _BUNDLED_FITS[known] = fits
             self._plain[name] = fits
         return fits
+
+    def _writers_of(self, name: str) -> Mapping[str, Any]:
+        """The writers that may write ``name``: pbem's own (the receipt's), else the game's
+        (whose presenter is loaded only for a name pbem does not write)."""
+        from pbem.render import plain
+
+        return plain.WRITERS if name in plain.WRITERS else self.game_writers()
 
     def game_writers(self) -> Mapping[str, Any]:
         """The game's presenter's ``writers`` (pbem.render.plain.Writer by template name; none
@@ -262,8 +269,7 @@ class Renderer:
         if self._plain_fits(name):
             from pbem.render import plain
 
-            return plain.render(name, context,
-                                None if name in plain.TEMPLATES else self.game_writers())
+            return plain.render(name, context, self._writers_of(name))
         import jinja2
 
         try:

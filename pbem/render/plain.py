@@ -12,13 +12,14 @@ renderer would load (the first of each name along its search path: a game's own 
 included) with the digest of the sources these functions were written from, and the renderer
 uses Jinja for any other source. A template edited without this module is still rendered
 right, through Jinja; tests/engine/render/test_render_plain.py then fails until the functions
-and :data:`DIGESTS` follow (it compares both renderings, every branch, for every game).
+and the digests in :data:`WRITERS` follow (it compares both renderings, every branch, for
+every game).
 
-A game may do the same for its own mails: its presenter's ``writers`` maps a template name to
-(the function writing it, the template sources it was written from, their digest); the function
-is called with the context and the filters the templates have (:data:`FILTERS`), and used only
-where :func:`fits` (docs/plugins.md, "Writers"; 4000 A.D.'s turn report:
-games/fourthousand_ad/writers.py).
+A game does the same for its own mails in the same form: its presenter's ``writers`` maps a
+template name to (the function writing it, the template sources it was written from, their
+digest), as :data:`WRITERS` does; each function is called with the context and the filters the
+templates have (:data:`FILTERS`), and used only where :func:`fits` (docs/plugins.md,
+"Writers"; 4000 A.D.'s turn report: games/fourthousand_ad/writers.py).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from pbem.render.environment import para
 
 #: A game's writer: (the function writing a template from its context and :data:`FILTERS`,
 #: the template sources it is written from, the SHA-256 of those sources when it was written).
-Writer = tuple[Callable[[Mapping[str, Any], Mapping[str, Callable[..., Any]]], str],
-               tuple[str, ...], str]
+Filters = Mapping[str, Callable[..., Any]]
+Writer = tuple[Callable[[Mapping[str, Any], Filters], str], tuple[str, ...], str]
 
 #: The filters a game's writer is handed: the templates' own (pbem.render.jinjaenv).
 FILTERS: Mapping[str, Callable[..., Any]] = {"para": para, "for_readers": for_readers}
@@ -49,14 +50,14 @@ def _e(value: Any) -> str:
     return str(escape(value))
 
 
-def _subject(c: Mapping[str, Any]) -> str:
+def _subject(c: Mapping[str, Any], filters: Filters | None = None) -> str:
     game = c["game"]
     if c["standing"]:
         return f"[{game['id']}] Standing file received: {c['name']} (seq {c['seq']})"
     return f"[{game['id']}] Orders received: {c['name']}, turn {c['turn']} (seq {c['seq']})"
 
 
-def _text(c: Mapping[str, Any]) -> str:
+def _text(c: Mapping[str, Any], filters: Filters | None = None) -> str:
     game, name, turn, seq, next_seq = c["game"], c["name"], c["turn"], c["seq"], c["next_seq"]
     late, standing = c["late"], c["standing"]
     out = [f"{game['game_title']} · {game['title']}\n", "\n"]
@@ -166,24 +167,24 @@ def _body(c: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _html(c: Mapping[str, Any]) -> str:
+def _html(c: Mapping[str, Any], filters: Filters | None = None) -> str:
     return layout(c, _body(c), f"Sent by the referee of {_e(c['game']['id'])}. Reply to this "
                   "mail with your signed orders as plain text.")
 
 
-#: template name -> (the function writing it, the template sources it is written from).
-TEMPLATES: dict[str, tuple[Callable[[Mapping[str, Any]], str], tuple[str, ...]]] = {
-    "receipt.subject.txt": (_subject, ("receipt.subject.txt",)),
-    "receipt.txt": (_text, ("receipt.txt", "_keepsakes.txt", "footer.txt")),
-    "receipt.html": (_html, ("receipt.html", "layout.html", "macros.html")),
-}
-
-#: template name -> SHA-256 of those sources (:func:`sources_digest`) when the function was
-#: written from them.
-DIGESTS = {
-    "receipt.subject.txt": "4569df98c1254ed73ad539c6cecaccc7e89cec57b4ea0048d0e4f4c67e78cdcc",
-    "receipt.txt": "838a8f2303acba77d5a96405d3ea44152bcfa939c1b00fc39da702f29ee26b38",
-    "receipt.html": "b0c759f768c2c1e7422bc101c05ed8154b9540bdf98be1cf2c4776f673fbf5cb",
+#: pbem's own writers (the receipt's), as a game's presenter declares its ``writers``: template
+#: name -> (the function, the template sources it is written from, the SHA-256 of those sources
+#: when it was written: :func:`sources_digest`).
+WRITERS: dict[str, Writer] = {
+    "receipt.subject.txt": (
+        _subject, ("receipt.subject.txt",),
+        "4569df98c1254ed73ad539c6cecaccc7e89cec57b4ea0048d0e4f4c67e78cdcc"),
+    "receipt.txt": (
+        _text, ("receipt.txt", "_keepsakes.txt", "footer.txt"),
+        "838a8f2303acba77d5a96405d3ea44152bcfa939c1b00fc39da702f29ee26b38"),
+    "receipt.html": (
+        _html, ("receipt.html", "layout.html", "macros.html"),
+        "b0c759f768c2c1e7422bc101c05ed8154b9540bdf98be1cf2c4776f673fbf5cb"),
 }
 
 
@@ -205,20 +206,14 @@ def sources_digest(names: Sequence[str], search_path: Sequence[Path]) -> str | N
 
 
 def fits(name: str, search_path: Sequence[Path],
-         writers: Mapping[str, Writer] | None = None) -> bool:
+         writers: Mapping[str, Writer] = WRITERS) -> bool:
     """Whether :func:`render` writes ``name`` as the templates along ``search_path`` would
-    (``writers``: the game's, for a name this module does not write)."""
-    found = TEMPLATES.get(name)
-    if found is not None:
-        return sources_digest(found[1], search_path) == DIGESTS[name]
-    own = (writers or {}).get(name)
+    (``writers``: pbem's own, or a game's)."""
+    own = writers.get(name)
     return own is not None and sources_digest(own[1], search_path) == own[2]
 
 
 def render(name: str, context: Mapping[str, Any],
-           writers: Mapping[str, Writer] | None = None) -> str:
+           writers: Mapping[str, Writer] = WRITERS) -> str:
     """Template ``name`` rendered with ``context`` (only where :func:`fits`)."""
-    found = TEMPLATES.get(name)
-    if found is not None:
-        return found[0](context)
-    return (writers or {})[name][0](context, FILTERS)
+    return writers[name][0](context, FILTERS)

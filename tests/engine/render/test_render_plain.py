@@ -63,14 +63,14 @@ def test_the_plain_receipt_is_jinjas_for_every_branch(game: str) -> None:
     contexts = _contexts()
     assert len(contexts) > 500
     common = templates_root() / "common"
-    for name, (_, sources) in plain.TEMPLATES.items():
+    for name, (_, sources, _digest) in plain.WRITERS.items():
         own = [s for s in sources if next(p for p in renderer.search_path
                                           if (Path(p) / s).is_file()) != common]
         if own:  # a game's own template: Jinja renders it unless it is the same
             continue  # (test_an_override_of_a_receipt_template_is_rendered_by_jinja)
         assert plain.fits(name, renderer.search_path), (
             f"{name} or a template it uses changed: make pbem.render.plain write it as the "
-            "templates do, then put the new sources_digest in plain.DIGESTS")
+            "templates do, then put the new sources_digest in plain.WRITERS")
         for ctx in contexts:
             assert plain.render(name, ctx) == _jinja(renderer, name, ctx), (name, ctx)
 
@@ -96,7 +96,7 @@ def test_a_receipt_mail_is_the_same_with_or_without_jinja() -> None:
     for use_plain in (True, False):
         renderer = mails.Renderer("4000ad")
         if not use_plain:
-            renderer._plain = dict.fromkeys(plain.TEMPLATES, False)
+            renderer._plain = dict.fromkeys(plain.WRITERS, False)
         made.append(mails.receipt(renderer, AD, table.state, "algol", orders, player, GAME,
                                   seq=3, signature=SHORT_SIG))
         assert ("env" in vars(renderer)) is not use_plain  # no Jinja environment was made

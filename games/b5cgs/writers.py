@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .report_html import escaped, gm_html, html
+from pbem.game.partials import escaped
+
+from .report_html import gm_html, html
 from .report_text import gm_subject, gm_text, subject, text
 
 Context = Mapping[str, Any]

@@ -25,7 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .report_html import escaped, html
+from pbem.game.partials import escaped
+
+from .report_html import html
 from .report_text import subject, text
 
 Context = Mapping[str, Any]

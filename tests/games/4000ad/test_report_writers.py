@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +245,28 @@ def test_an_override_in_the_game_directory_is_rendered_by_jinja(tmp_path: Path,
             "_gm_missed.html": summary.html, "_starmap.txt": summary.text}
     assert "Our own words." in part[source]
     assert "env" in vars(renderer)  # Jinja rendered the override
+
+
+PROBE = """
+import sys
+from pbem.render import mails
+from pbem.render.environment import Renderer
+from tests.support.ad_driver import AD
+from tests.support.report_scenario import GAME, PLAYERS, golden_game
+for r in golden_game()[1]:
+    renderer = Renderer("4000ad")
+    for power in r.after["powers"]:
+        mails.turn_report(renderer, AD, r.before, r.after, r.events, [power],
+                          PLAYERS.get(power), GAME)
+    mails.gm_summary(renderer, AD, r.before, r.after, r.events, {**GAME, "press": {"algol": 1}})
+print([m for m in ("jinja2", "pbem.render.jinjaenv") if m in sys.modules])
+"""
+
+
+def test_a_game_turns_mails_import_no_jinja() -> None:
+    """Every report and the game master's summary of a played game's resolutions, rendered in
+    a process of their own, as a game-turn renders them: the writers write them all, so the
+    process never imports jinja2 (docs/plugins.md, "Writers")."""
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                          check=True, timeout=120, cwd=Path(__file__).parents[3])
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout

@@ -1,7 +1,7 @@
-"""4000 A.D.'s turn report as HTML, written as ``turn_report.html`` (with ``layout.html``,
-``macros.html`` and the partials it includes) writes it, every value escaped as Jinja's
-autoescape escapes it: the writer of games/fourthousand_ad/writers.py, which says when it is
-used."""
+"""4000 A.D.'s turn report and game master's summary as HTML, written as ``turn_report.html``
+and ``gm_summary.html`` (with ``layout.html``, ``macros.html`` and the partials they include)
+write them, every value escaped as Jinja's autoescape escapes it: the writers of
+games/fourthousand_ad/writers.py, which says when they are used."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.game.marks import for_readers
 from pbem.game.partials import UL as _UL
-from pbem.game.partials import escaped, layout
+from pbem.game.partials import escaped, gm_missed_html, layout
 from pbem.game.partials import h2 as _h2
 from pbem.game.partials import keepsake_html as _keepsake_html
 from pbem.game.partials import notes_html as _notes_html
@@ -241,3 +241,57 @@ def html(c: Context, filters: Filters) -> str:
               + (", checkpoint.txt" if checkpoint and checkpoint["attached"] else "")
               + ". Reply with your signed orders as plain text.")
     return layout(c, _body(c), footer)
+
+
+def _items(lines: list[Any]) -> str:
+    return "".join(f"<li>{_e(line)}</li>" for line in lines) or "<li>None.</li>"
+
+
+def _gm_body(c: Context) -> list[str]:
+    game, gm = c["game"], c["gm"]
+    out = ['<h1 style="margin:0 0 4px 0;font-size:21px;">Game master summary: turn '
+           f'{_e(c["resolved_turn"])}</h1>\n<p style="margin:0 0 6px 0;padding:6px 8px;'
+           'background-color:#fef2f2;color:#7f1d1d;font-size:14px;">Everything, secrets '
+           "included: do not forward this mail to a player.</p>\n"]
+    if gm["result"]:
+        out.append(f'<p style="margin:0 0 6px 0;"><strong>{_e(gm["result"]["line"])}</strong>'
+                   "</p>\n")
+    else:
+        deadline = game["deadline"]
+        out.append(f'<p style="margin:0 0 6px 0;">Due for turn {_e(gm["turn"])}: '
+                   + ", ".join(_e(x) for x in gm["due"]) + "."
+                   + (f" Deadline {_e(deadline['utc'])}." if deadline else "") + "</p>\n")
+    out += [_h2("All events"), '\n<ol style="margin:0;padding-left:24px;">\n']
+    out.extend(f'<li style="margin:0 0 4px 0;">{_e(e)}</li>' for e in gm["events"])
+    out += ["</ol>\n", _h2("The star field"), "\n",
+            _e(for_readers(gm["star_field_html"], c["readers"])),
+            _h2("Warps in hyperspace"), "\n", _UL, _items(gm["warps"]), "</ul>\n",
+            _h2("Powers"), "\n", _TABLE,
+            f'<tr style="text-align:left;color:#6b7280;">{_TH}power</th>{_TH}home</th>{_THR}'
+            f"ships</th>{_THR}stars</th>{_THR}warps</th>{_TH}status</th>{_THR}missed</th>"
+            "</tr>\n"]
+    missed = c["missed"]
+    out.extend(f'<tr style="border-top:1px solid #e5e7eb;"><td style="padding:2px 4px;'
+               f'border-left:4px solid {_e(p["strong"])};">{_e(p["name"])}</td>{_TD}'
+               f'{_e(p["home"])}</td>{_TDR}{_e(p["ships"])}</td>{_TDR}{_e(p["stars"])}</td>'
+               f'{_TDR}{_e(p["warps"])}</td>{_TD}{_e(p["status"])}</td>{_TDR}'
+               f'{_e(missed.get(p["name"], 0))}</td></tr>\n' for p in gm["powers"])
+    out.append("</table>\n")
+    if c["press"]:
+        out.append('<p style="margin:6px 0 0 0;font-size:13px;">Press sent this turn (messages; '
+                   "content never shown): "
+                   + ", ".join(f"{_e(p)} {_e(n)}" for p, n in c["press"].items()) + "</p>\n")
+    out += [_h2("Private: alliances, proposals, permissions, votes"), "\n", _UL,
+            _items(gm["private"]), "</ul>\n", _h2("Secrets by power"),
+            '\n<ul style="margin:0;padding-left:20px;font-size:13px;">\n',
+            "".join(f'<li>{_e(s["power"])}: <code style="word-break:break-all;">'
+                    f'{_e(s["secret"])}</code></li>' for s in gm["secrets"]) or "<li>None.</li>",
+            "</ul>\n", gm_missed_html(c["missed_now"]),
+            _keepsake_html(game["checkpoint"], "Checkpoint"), "\n"]
+    return out
+
+
+def gm_html(c: Context, filters: Filters) -> str:
+    """``gm_summary.html`` (with ``_gm_missed.html``) in ``layout.html``."""
+    return layout(c, _gm_body(c), "Attached: state.json (the whole state), events.json (every "
+                  "event), map.svg.")

@@ -1,5 +1,6 @@
-"""4000 A.D.'s turn report as plain text and its subject, written as ``turn_report.txt`` and
-``turn_report.subject.txt`` (with the partials they include) write them: the writers of
+"""4000 A.D.'s turn report and game master's summary as plain text and their subjects, written
+as ``turn_report.txt``, ``turn_report.subject.txt``, ``gm_summary.txt`` and
+``gm_summary.subject.txt`` (with the partials they include) write them: the writers of
 games/fourthousand_ad/writers.py, which says when they are used."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.game.partials import gm_missed_text as _gm_missed_text
 from pbem.game.partials import keepsake_text as _keepsake_text
 from pbem.game.partials import notes_text as _notes_text
 
@@ -144,4 +146,69 @@ def text(c: Context, filters: Filters) -> str:
                   if checkpoint and checkpoint["attached"] else "") + ".\n")
     out.append(f"\n-- \nSent by the referee of {game['id']}. Reply with your signed orders as "
                "plain\ntext (the block `pbem orders sign` prints); HTML-only mail is not read.\n")
+    return "".join(out)
+
+
+def gm_subject(c: Context, filters: Filters) -> str:
+    """``gm_summary.subject.txt``."""
+    gm = c["gm"]
+    out = f"[{c['game']['id']}] GM summary: turn {c['resolved_turn']} resolved"
+    if gm["result"]:
+        return out + ", game over"
+    due = len(gm["due"])
+    return out + f", {due} power{'s' if due != 1 else ''} due for turn {gm['turn']}"
+
+
+def _counts(counts: Mapping[str, Any]) -> str:
+    return ", ".join(f"{p} {n}" for p, n in counts.items())
+
+
+def _lines(para: Para, lines: list[Any]) -> list[str]:
+    return [para(line, 4, "  ") + "\n" for line in lines] or ["  None.\n"]
+
+
+def gm_text(c: Context, filters: Filters) -> str:
+    """``gm_summary.txt`` (with ``_keepsakes.txt``, ``_starmap.txt`` and ``_gm_missed.txt``)."""
+    para = filters["para"]
+    game, gm = c["game"], c["gm"]
+    out = [f"{game['game_title']} · {game['title']} · {gm['variant_title']}\n"
+           f"GAME MASTER SUMMARY: turn {c['resolved_turn']} resolved.\n"
+           "Everything, secrets included: do not forward this mail to a player.\n"]
+    if gm["result"]:
+        out.append(para(gm["result"]["line"], 0) + "\n")
+    else:
+        out.append(para(f"Due for turn {gm['turn']}: "
+                        + ", ".join(str(x) for x in gm["due"]) + ".", 0) + "\n")
+    if game["deadline"]:
+        out.append(f"Deadline: {game['deadline']['utc']}.\n")
+    out.append("\nALL EVENTS, IN ORDER (private ones marked)\n")
+    # Jinja's format filter is %: kept as it is, so every value prints as it does there
+    out.extend(para(e, 6, "%4d. " % i) + "\n"  # noqa: UP031
+               for i, e in enumerate(gm["events"], 1))
+    if not gm["events"]:
+        out.append("  None.\n")
+    out.append("\n")
+    out += _starmap_text(para, gm)
+    out.append("\nWARPS IN HYPERSPACE\n")
+    out += _lines(para, gm["warps"])
+    out.append("\nPOWERS\n  power     home       ships  stars  warps  status\n")
+    out.extend("  %-9s %-10s %5d  %5d  %5d  %s\n" % (  # noqa: UP031 - Jinja's format
+        p["name"], p["home"], p["ships"], p["stars"], p["warps"], p["status"])
+        for p in gm["powers"])
+    out.append(_gm_missed_text(para, c["missed_now"]))
+    if c["missed"]:
+        out.append(f"  missed turns: {_counts(c['missed'])}\n")
+    if c["press"]:
+        out.append(f"  press sent (messages; content never shown): {_counts(c['press'])}\n")
+    out.append("\nPRIVATE: ALLIANCES, PROPOSALS, PERMISSIONS, VOTES\n")
+    out += _lines(para, gm["private"])
+    out.append("\nSECRETS BY POWER (plugin.secrets; escrow blobs shortened, full in "
+               "state.json)\n")
+    out.extend(f"  {s['power']}: {s['short']}\n" for s in gm["secrets"])
+    if not gm["secrets"]:
+        out.append("  None.\n")
+    if game["checkpoint"]:
+        out.append("\n" + _keepsake_text(game["checkpoint"], "CHECKPOINT"))
+    out.append("\nAttached: state.json (the whole state), events.json (every event), "
+               "map.svg.\n")
     return "".join(out)

@@ -9,7 +9,9 @@ keepsakes around its own parts.
 - :func:`layout`: ``layout.html`` around a body, with a footer block;
 - :func:`notes_html` and :func:`notes_text`: ``_turn_notes.html`` and ``_turn_notes.txt``;
 - :func:`keepsake_html` and :func:`keepsake_text`: ``macros.html``'s ``keepsake`` and
-  ``_keepsakes.txt``'s.
+  ``_keepsakes.txt``'s;
+- :func:`gm_missed_html` and :func:`gm_missed_text`: ``_gm_missed.html`` and
+  ``_gm_missed.txt`` (the game master's summary: who missed the turn just resolved).
 
 Whether a writer may be used is decided by the digest of the template sources it was written
 from (pbem.render.plain.fits): a game's writer names these common sources among its own, so
@@ -166,3 +168,19 @@ def keepsake_html(item: Context | None, what: str) -> str:
             '<pre style="margin:0;font-family:Menlo,Consolas,monospace;font-size:11px;'
             'white-space:pre-wrap;word-break:break-all;overflow-x:auto;max-width:100%">'
             f"{_e(item['text'])}</pre>\n</div>\n")
+
+
+def gm_missed_text(para: Para, missed_now: Sequence[str]) -> str:
+    """``_gm_missed.txt`` (pbem's common partial), or "" when nobody missed the turn."""
+    if not missed_now:
+        return ""
+    return "\nMISSED THIS TURN\n" + "".join(para(line, 4, "  - ") + "\n" for line in missed_now)
+
+
+def gm_missed_html(missed_now: Sequence[str]) -> str:
+    """``_gm_missed.html`` (pbem's common partial), or "" when nobody missed the turn."""
+    if not missed_now:
+        return ""
+    return ('<h2 style="margin:12px 0 4px 0;font-size:16px;">Missed this turn</h2>\n'
+            '<ul style="margin:0;padding-left:22px;">\n'
+            + "".join(f"<li>{_e(line)}</li>\n" for line in missed_now) + "</ul>\n")

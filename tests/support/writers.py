@@ -114,17 +114,18 @@ def overridden(game: str, writers: Mapping[str, Any], folder: Path, source: str)
 def same_branches(writers: Mapping[str, Any], jinja: Renderer,
                   contexts: Sequence[dict[str, Any]], varied: Callable[[dict[str, Any], int],
                                                                        dict[str, Any]],
-                  choices: Callable[[int], Iterable[int]]) -> int:
+                  choices: Callable[[int], Iterable[int]], mail: str = "turn_report") -> int:
     """Each context, varied by each of ``choices(n)``, written by the writers and rendered by
-    Jinja: the subject, the text and the HTML the same. Returns the renderings compared."""
+    Jinja: the subject, the text and the HTML of ``mail`` (a turn report, or ``gm_summary``)
+    the same. Returns the renderings compared."""
     checked = 0
     for n, ctx in enumerate(contexts):
         for i in choices(n):
             ctx_i = varied(ctx, i)
-            subject = plain.render("turn_report.subject.txt", ctx_i, writers)
-            assert subject == jinja.render("turn_report.subject.txt", ctx_i)
+            subject = plain.render(f"{mail}.subject.txt", ctx_i, writers)
+            assert subject == jinja.render(f"{mail}.subject.txt", ctx_i)
             ctx_i["subject"] = " ".join(subject.split())
-            for name in ("turn_report.txt", "turn_report.html"):
+            for name in (f"{mail}.txt", f"{mail}.html"):
                 assert plain.render(name, ctx_i, writers) == jinja.render(name, ctx_i), (name, i)
                 checked += 1
     return checked

@@ -513,9 +513,9 @@ def _write_cache(path: Path, data: bytes) -> None:
 
 def overwrite_cache(path: Path, data: bytes) -> None:
     """Write the cache or hint file ``path`` (no fsync) over its old bytes in place and cut it
-    to length, when it is a private (0600) regular file with one link; otherwise (missing, a
-    hard link, another mode) replace it by a temporary file renamed over it. Never through a
-    symbolic link (``O_NOFOLLOW``).
+    to length, when it is a regular file with one link (made private, 0600, if it was not);
+    otherwise (missing, a hard link) replace it by a temporary file renamed over it. Never
+    through a symbolic link (``O_NOFOLLOW``).
 
     In place, not renamed: replacing a file frees the old file's blocks and (ext4's
     auto_da_alloc) starts writing the new one back at the rename, ≈ 0.25 ms of a game-turn
@@ -534,8 +534,9 @@ def overwrite_cache(path: Path, data: bytes) -> None:
     if fd >= 0:
         try:
             st = os.fstat(fd)
-            if (stat.S_ISREG(st.st_mode) and st.st_nlink == 1
-                    and stat.S_IMODE(st.st_mode) == atomic.PRIVATE):
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+                if stat.S_IMODE(st.st_mode) != atomic.PRIVATE:
+                    os.fchmod(fd, atomic.PRIVATE)  # (its one name: no other file changes)
                 os.pwrite(fd, data, 0)
                 os.ftruncate(fd, len(data))
                 return

@@ -332,11 +332,11 @@ def test_the_state_cache_is_written_in_place_and_a_mix_of_two_writes_is_refused(
         assert game.state_path.read_bytes() == new
 
 
-def test_a_cache_file_is_replaced_not_written_through_when_it_is_not_private_and_single(
+def test_a_cache_file_is_replaced_not_written_through_when_it_has_another_link(
         tmp_path):
-    """overwrite_cache writes in place only over a 0600 regular file with one link: a hard link
-    planted at its name keeps its bytes (the name gets a new file), another mode is replaced by
-    a 0600 file, a missing file is created 0600, a symbolic link is replaced, never followed."""
+    """overwrite_cache writes in place only over a regular file with one link: a hard link
+    planted at its name keeps its bytes (the name gets a new file), another mode is made 0600,
+    a missing file is created 0600, a symbolic link is replaced, never followed."""
     path = tmp_path / "state.json"
     overwrite_cache(path, b"one\n")
     assert path.read_bytes() == b"one\n" and (path.stat().st_mode & 0o777) == 0o600

@@ -598,8 +598,10 @@ def _commit_log(v: _Visit) -> None:
     game = v.ctx.game
     game.log.commit()
     failpoints.reached("after-resolve-append")
-    after = v.pending[1]
-    game.save_state(after, encoded=v.ctx.renderer.cache.state_json(after))
+    after, entry = v.pending[1], v.pending[2]
+    # the state's encoding and its digest, both made for the entry (_resolve)
+    game.save_state(after, encoded=v.ctx.renderer.cache.state_json(after),
+                    digest=entry.body["state"])
     failpoints.reached("after-state-write")
 
 

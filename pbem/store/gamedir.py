@@ -367,7 +367,8 @@ class GameDir:
 
     # --- the state cache --------------------------------------------------------------------
 
-    def save_state(self, state: State, *, encoded: bytes | None = None) -> None:
+    def save_state(self, state: State, *, encoded: bytes | None = None,
+                   digest: str | None = None) -> None:
         """Write state.json for the current log head (after the log append that produced it).
 
         Without fsync: state.json is a cache. Every reader checks it against the log head and
@@ -375,9 +376,11 @@ class GameDir:
         torn or corrupt, so a crash that loses this write (or leaves the new name with
         unwritten data) costs one replay, never a wrong state. The log append before it is
         the durable step (docs/operations.md, "The turn job's write order"). ``encoded``:
-        ``canonical.encode(state)``, where the caller has it already."""
+        ``canonical.encode(state)``, where the caller has it already; ``digest``: its SHA-256
+        (hex), where the caller has that too (a resolve entry records it)."""
         head = self.log.head
-        _write_cache(self.state_path, _state_bytes(head.length, head.hash, state, encoded))
+        _write_cache(self.state_path,
+                     _state_bytes(head.length, head.hash, state, encoded, digest))
 
     def load_state(self, replay: Replay) -> LoadedState:
         """The state at the log head: from state.json if it is current and intact, otherwise
@@ -489,13 +492,20 @@ def _load_log(path: Path, point: glog.TrustedPoint | None) -> GameLog:
         return log
 
 
-def _state_bytes(length: int, head: str, state: State, encoded: bytes | None = None) -> bytes:
+def _state_bytes(length: int, head: str, state: State, encoded: bytes | None = None,
+                 digest: str | None = None) -> bytes:
     """The canonical encoding of ``{"log_length", "head", "digest", "state"}`` and a newline,
     with the state encoded once (for its digest and the file alike; the keys in their sorted
     order): a state at turn 300 is ~44 KB, encoded on every resolution (``encoded``: that
-    encoding, made by the caller)."""
-    body = canonical.encode(state) if encoded is None else encoded
-    return b"".join([_state_start(hashlib.sha256(body).hexdigest(), head, length), body, b"}\n"])
+    encoding, made by the caller, and ``digest`` its SHA-256 if the caller made that too:
+    only with ``encoded``)."""
+    if encoded is None:
+        body, digest = canonical.encode(state), None
+    else:
+        body = encoded
+    if digest is None:
+        digest = hashlib.sha256(body).hexdigest()
+    return b"".join([_state_start(digest, head, length), body, b"}\n"])
 
 
 def _state_start(digest: object, head: object, length: object) -> bytes:

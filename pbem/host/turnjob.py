@@ -72,7 +72,7 @@ from pbem.protocol.keys import PrivateKey
 from pbem.schedule import parse_iso, to_iso
 from pbem.store import chance, prefs, replay, trusted
 from pbem.store.gameconfig import GameConfig
-from pbem.store.gamedir import GameDir, games_under
+from pbem.store.gamedir import GameDir, games_under, overwrite_cache
 from pbem.store.layout import run_dir
 from pbem.store.lock import GameLock
 from pbem.store.log import Entry, LogError
@@ -598,8 +598,10 @@ def _commit_log(v: _Visit) -> None:
     game = v.ctx.game
     game.log.commit()
     failpoints.reached("after-resolve-append")
-    after = v.pending[1]
-    game.save_state(after, encoded=v.ctx.renderer.cache.state_json(after))
+    after, entry = v.pending[1], v.pending[2]
+    # the state's encoding and its digest, both made for the entry (_resolve)
+    game.save_state(after, encoded=v.ctx.renderer.cache.state_json(after),
+                    digest=entry.body["state"])
     failpoints.reached("after-state-write")
 
 
@@ -725,13 +727,16 @@ def _mailed(path: Path) -> int:
 
 
 def _note_mailed(path: Path, seq: int) -> None:
-    """Write the mailed.json hint in place, without fsync: the outbox key is the durable mark
-    (a crash may leave the old value, no file or a torn one; each reads as "look at the key")."""
-    fd = atomic.open_nofollow(path / MAILED, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-    try:
-        os.write(fd, canonical.encode({"seq": seq}) + b"\n")
-    finally:
-        os.close(fd)
+    """Write the mailed.json hint without fsync: the outbox key is the durable mark (a crash
+    may leave the old value, no file or a torn one; each reads as "look at the key").
+
+    Written over the old line in place (pbem.store.gamedir.overwrite_cache: a file truncated
+    to nothing or replaced costs ≈ 0.1 ms more on ext4). The line is far shorter than a disk
+    sector, so a crash leaves the old line or the new one; a new line shorter than the old
+    (seq only grows, but a game-master ending rewrites the file whole) leaves, until the cut,
+    the old line's last bytes after it: read as the new value (a newline) or as no JSON (a
+    "}"), never as another number."""
+    overwrite_cache(path / MAILED, canonical.encode({"seq": seq}) + b"\n")
 
 
 def _catch_up_mail(ctx: notify.Context, outbox: Outbox, state: GameState) -> int:

@@ -14,8 +14,9 @@ What this reader accepts, and everything else it hands back (None): printable AS
 optional spaces) or ``INDENT [- ]KEY:[ VALUE]`` or ``INDENT - VALUE``, with at most a comment
 after the value (spaces then ``#``); a KEY is a name (``[A-Za-z_][A-Za-z0-9_]*``), a whole
 number without a leading zero, or a single-quoted string, at most 64 characters; a VALUE is a
-plain scalar of the characters ``A-Z a-z 0-9 _ . , + / = -``, single spaces between words, not
-starting with ``-`` unless a digit follows, or a quoted string without escapes (no ``''`` in a
+plain scalar of the characters ``A-Z a-z 0-9 _ . , + / = -`` and, within a word, ``@`` (a
+game's config.yaml holds mail addresses), single spaces between words, not starting with ``-``
+unless a digit follows, or a quoted string without escapes (no ``''`` in a
 single-quoted one, no backslash in a double-quoted one), or ``[]`` or ``{}``. A key without a
 value is null unless the next line is deeper (a mapping, or a sequence) or a ``- `` at the
 key's own indent (a sequence, as ``safe_dump`` writes it). Plain values and keys are typed by
@@ -56,8 +57,8 @@ def resolve_plain(value: str) -> Any:
         return float(value)
     return value
 
-_WORD = r"[A-Za-z0-9_.,+/=-]+"
-_PLAIN = rf"(?:[A-Za-z0-9_]|-[0-9])[A-Za-z0-9_.,+/=-]*(?: {_WORD})*"
+_WORD = r"[A-Za-z0-9_.,+/=-][A-Za-z0-9_.,+/=@-]*"  # "@" within: a mail address
+_PLAIN = rf"(?:[A-Za-z0-9_]|-[0-9])[A-Za-z0-9_.,+/=@-]*(?: {_WORD})*"
 _SINGLE = r"'[ -&(-~]*'"  # printable ASCII but the quote: no '' escapes
 _DOUBLE = r'"[ !#-\[\]-~]*"'  # printable ASCII but the quote and the backslash
 _VALUE = rf"{_PLAIN}|{_SINGLE}|{_DOUBLE}|\[\]|\{{\}}"

@@ -97,8 +97,14 @@ def permission_problems(root: Path | str) -> list[str]:
 
 def warn_permissions(root: Path | str) -> None:
     """Print the :func:`permission_problems` of ``root`` on one stderr line, once per process."""
+    given = str(root)
+    if given in _warned:  # (asked on every game's visit: an absolute root is not resolved
+        return  # again; a relative one may name another directory later)
     key = str(Path(root).resolve())
-    if key in _warned:
+    warned = key in _warned
+    if os.path.isabs(given):
+        _warned.add(given)
+    if warned:
         return
     _warned.add(key)
     problems = permission_problems(root)

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pbem import lazy
 from pbem.mail import _files
@@ -208,7 +208,7 @@ class Outbox(Spool):
         files = self._pending_files(names)
         batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
-        stager = transport if isinstance(transport, transports.StagingTransport) else None
+        stager = transport if _stages(transport) else None
         staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
         try:
             for entry in self._pending(files, retry):
@@ -376,3 +376,16 @@ class Outbox(Spool):
         raw = (self.failed_dir / f"{ident}.eml").read_bytes()
         return self.queue(raw, sender=record["sender"], recipients=record["recipients"],
                           key=retry_key(ident))
+
+
+_STAGES: dict[type, bool] = {}
+
+
+def _stages(transport: Transport) -> TypeGuard[StagingTransport]:
+    """``isinstance(transport, StagingTransport)``, asked once per class (the check of a
+    runtime protocol walks its members every time)."""
+    kind = type(transport)
+    known = _STAGES.get(kind)
+    if known is None:
+        known = _STAGES[kind] = isinstance(transport, transports.StagingTransport)
+    return known

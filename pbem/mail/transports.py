@@ -99,6 +99,7 @@ class FileTransport:
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self._dir = str(self.directory)  # names built as str: no Path per message
         self._staged = staged.Group()
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
@@ -114,7 +115,7 @@ class FileTransport:
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
         name = self.name_of(raw)
         try:
-            self._staged.add(self.directory / name, raw, mode=0o600)
+            self._staged.add(f"{self._dir}/{name}", raw, mode=0o600)
         except StorageError as exc:
             raise TemporaryFailure(str(exc)) from exc
         return Accepted(f"written to {name}")

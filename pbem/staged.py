@@ -42,18 +42,17 @@ class Group:
     message of one batch.
 
     Until flushed, the files exist only here: a caller that looks names up before its flush
-    asks ``path in group`` (with the name as it was added: a Path, or a str for a caller that
-    builds its names as strings in a hot loop, the file transport)."""
+    asks ``path in group``."""
 
     def __init__(self) -> None:
         # (fd, temporary file, name, create, data); a shared name: (-1, the name it links to, …)
-        self._items: list[tuple[int, Path | str, Path | str, bool, bytes]] = []
-        self._names: set[Path | str] = set()
-        self._shared: dict[tuple[bytes, int], Path | str] = {}
+        self._items: list[tuple[int, Path, Path, bool, bytes]] = []
+        self._names: set[Path] = set()
+        self._shared: dict[tuple[bytes, int], Path] = {}
         self._files = 0  # items with a file (and a descriptor) of their own
 
-    def add(self, path: Path | str, data: bytes, *, mode: int = atomic.PRIVATE,
-            create: bool = False, mtime_ns: int | None = None, share: bool = False) -> None:
+    def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
+            mtime_ns: int | None = None, share: bool = False) -> None:
         """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``:
         see the class)."""
         if self._files >= MANY_OPEN:
@@ -65,7 +64,7 @@ class Group:
                 self._names.add(path)
                 return
             self._shared[(data, mode)] = path
-        tmp = _temp_name(path)
+        tmp = atomic.temp_name(path)
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         except OSError as exc:
@@ -119,7 +118,7 @@ class Group:
             del items[0]
             try:
                 if fd < 0:  # a second name of a file put in place before it (``share``)
-                    link = _temp_name(path)
+                    link = atomic.temp_name(path)
                     os.link(tmp, link)
                     atomic.rename_into_place(link, path)
                     continue
@@ -129,9 +128,9 @@ class Group:
                 try:
                     os.link(tmp, path)
                 except FileExistsError:
-                    if Path(path).is_symlink() or Path(path).read_bytes() != data:
+                    if path.is_symlink() or path.read_bytes() != data:
                         raise atomic.FileExists(f"{path} exists already with other content: "
-                                                "refusing to overwrite", Path(path)) from None
+                                                "refusing to overwrite", path) from None
                 finally:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
@@ -139,19 +138,11 @@ class Group:
                 raise atomic.storage_error(path, "write", exc) from None
 
 
-def _temp_name(path: Path | str) -> Path | str:
-    """:func:`pbem.atomic.temp_name` (``.NAME.tmp-PID-HEX`` beside ``path``), for a str too."""
-    if isinstance(path, Path):
-        return atomic.temp_name(path)
-    head, _, name = path.rpartition("/")
-    return f"{head}/.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
-
-
 def flush_groups(groups: Sequence[Group]) -> None:
     """Flush several groups at once: every file of every group fsynced together, then each
     group's files put in place (group by group, each in its order)."""
     fds = [item[0] for group in groups for item in group._items if item[0] >= 0]
-    first: Path | str = next((item[2] for group in groups for item in group._items), ".")
+    first = next((item[2] for group in groups for item in group._items), Path("."))
     try:
         syncs.fsync_each(fds)
         if fds:

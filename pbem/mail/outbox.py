@@ -209,7 +209,7 @@ class Outbox(Spool):
         batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
         stager = transport if _stages(transport) else None
-        staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
+        staged: list[Entry] = []  # handed over to a staging transport, not yet recorded
         try:
             for entry in self._pending(files, retry):
                 if entry.next_try is not None and entry.next_try > now:
@@ -223,7 +223,8 @@ class Outbox(Spool):
                 hook("before-send", entry.id)
                 try:
                     if stager is not None:
-                        accepted = stager.stage(raw, entry.sender, entry.recipients)
+                        stager.stage(raw, entry.sender, entry.recipients)
+                        accepted = None
                     else:
                         accepted = transport.send(raw, entry.sender, entry.recipients)
                 except MailConfigError:
@@ -239,30 +240,31 @@ class Outbox(Spool):
                         report.failed.append(entry.id)
                     continue
                 hook("accepted", entry.id)
+                if accepted is None:  # staged: accepted and recorded after the commit, below
+                    staged.append(entry)
+                    report.sent.append(entry.id)
+                    continue
                 refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
                 # One line appended to the batch file: the record (one fdatasync; for a staging
                 # transport after its commit, without one: _record_staged).
                 line = sent_record(entry, now, accepted.reply, refused)
-                if stager is not None:
-                    staged.append((entry, line))  # recorded after the commit, below
-                else:
-                    record_sent(entry.batch, line)
-                    self.placed.forget(entry.batch.name)
-                    batches[entry.batch].records[entry.id] = line
-                    hook("recorded", entry.id)
-                    self._drop_retry_state(entry.id, retry)
+                record_sent(entry.batch, line)
+                self.placed.forget(entry.batch.name)
+                batches[entry.batch].records[entry.id] = line
+                hook("recorded", entry.id)
+                self._drop_retry_state(entry.id, retry)
                 report.sent.append(entry.id)
                 if refused:
                     report.refused[entry.id] = refused
         finally:
             try:
                 if stager is not None and staged:
-                    self._record_staged(stager, staged, report, hook, batches, retry)
+                    self._record_staged(stager, staged, now, report, hook, batches, retry)
             finally:
                 self._retire_batches(files)
         return report
 
-    def _record_staged(self, stager: StagingTransport, staged: list[tuple[Entry, dict[str, Any]]],
+    def _record_staged(self, stager: StagingTransport, staged: list[Entry], now: datetime,
                        report: DeliveryReport, hook: StageHook, batches: dict[Path, Batch],
                        retry: set[str]) -> None:
         """Make the staged messages durable at the transport (one commit), then record them
@@ -271,27 +273,31 @@ class Outbox(Spool):
         records are durable sends the staged messages again, byte-identical (the file
         transport writes the same file again: ``StagingTransport`` is idempotent); a failed
         commit records nothing and leaves them pending, for the next run."""
-        hook("before-commit", staged[-1][0].id)
+        hook("before-commit", staged[-1].id)
         try:
-            stager.commit()
+            accepted = stager.commit()
         except transports.TemporaryFailure:
-            ids = {entry.id for entry, _ in staged}
+            ids = {entry.id for entry in staged}
             report.sent[:] = [i for i in report.sent if i not in ids]
             report.waiting.extend(sorted(ids))
-            for ident in ids:
-                report.refused.pop(ident, None)
             return
-        hook("committed", staged[-1][0].id)
+        hook("committed", staged[-1].id)
+        done: list[tuple[Entry, dict[str, Any]]] = []
         lines: dict[Path, list[bytes]] = {}
-        for entry, line in staged:
+        for entry, acceptance in zip(staged, accepted, strict=True):
             assert entry.batch is not None
+            refused = {a: f"{c} {t}" for a, (c, t) in acceptance.refused.items()}
+            if refused:
+                report.refused[entry.id] = refused
+            line = sent_record(entry, now, acceptance.reply, refused)
+            done.append((entry, line))
             lines.setdefault(entry.batch, []).append(record_line(line))
         for path, records in lines.items():
             # No fdatasync: a record a power cut loses only sends its messages to this
             # transport again, byte-identical under the same name (pbem.mail.outbox_batch).
             append_record(path, b"".join(records), sync=False)
             self.placed.forget(path.name)
-        for entry, line in staged:
+        for entry, line in done:
             assert entry.batch is not None
             batches[entry.batch].records[entry.id] = line  # as the file now says
             hook("recorded", entry.id)

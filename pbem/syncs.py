@@ -52,10 +52,12 @@ def _executor(name: str) -> ThreadPoolExecutor:
         return entry[1]
 
 
-def fsync_each(fds: Sequence[int]) -> None:
+def fsync_each(fds: Sequence[int], meanwhile: Callable[[], object] | None = None) -> None:
     """``os.fsync`` every descriptor of ``fds``; return when all are durable. Raises the first
-    OSError (after every fsync has finished: none is left running)."""
-    _at_once(os.fsync, fds, "fsync", GROUP_MIN)
+    OSError (after every fsync has finished: none is left running). ``meanwhile``: work of
+    the calling thread's own, done while the fsyncs run (it would only wait otherwise); an
+    exception from it is raised once they have finished, after theirs."""
+    _at_once(os.fsync, fds, "fsync", GROUP_MIN, meanwhile)
 
 
 def each(step: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -67,11 +69,15 @@ def each(step: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return _at_once(step, items, "step", 2)
 
 
-def _at_once(step: Callable[[T], R], items: Sequence[T], pool: str, least: int) -> list[R]:
+def _at_once(step: Callable[[T], R], items: Sequence[T], pool: str, least: int,
+             meanwhile: Callable[[], object] | None = None) -> list[R]:
     """``step`` over ``items`` on the pool named ``pool`` (one by one below ``least`` items,
-    or where no thread can start)."""
+    or where no thread can start), and ``meanwhile()`` in the calling thread."""
     if len(items) < least:
-        return [step(item) for item in items]
+        done = [step(item) for item in items]
+        if meanwhile is not None:
+            meanwhile()
+        return done
     futures: list[Future[R]] = []
     try:
         executor = _executor(pool)
@@ -81,9 +87,17 @@ def _at_once(step: Callable[[T], R], items: Sequence[T], pool: str, least: int) 
         rest = [step(item) for item in items[len(futures):]]
     else:
         rest = []
+    error: BaseException | None = None
+    if meanwhile is not None:
+        try:
+            meanwhile()
+        except BaseException as exc:  # raised once the steps have finished
+            error = exc
     failures = [exc for exc in (future.exception() for future in futures) if exc is not None]
     if failures:
         raise failures[0]
+    if error is not None:
+        raise error
     return [future.result() for future in futures] + rest
 
 

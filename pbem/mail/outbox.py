@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pbem import lazy
 from pbem.mail import _files
@@ -180,7 +180,7 @@ class Outbox(Spool):
         item_paths = [self._key_path(m["key"]) for m in members
                       if index_items and m["key"] is not None]
         return prepare_batch(self.pending_dir, key_path, bid, key, members, chunks, item_paths,
-                             sync_keys=durable_key)
+                             sync_keys=durable_key, placed=self.placed)
 
     # -- delivering ----------------------------------------------------------------------------
 
@@ -200,14 +200,18 @@ class Outbox(Spool):
         if now.tzinfo is None:
             raise ValueError("deliver() needs a timezone-aware now")
         report = DeliveryReport()
-        self._finish_interrupted()
-        files = self._pending_files()
+        # One listing of pending/ says which batches there are and which messages have a
+        # retry state (pending/<id>.json): only deliver writes those, under the game's lock.
+        names = os.listdir(self.pending_dir)
+        retry = {name[:-5] for name in names if name.endswith(".json")}
+        self._finish_interrupted(retry)
+        files = self._pending_files(names)
         batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
-        stager = transport if isinstance(transport, transports.StagingTransport) else None
-        staged: list[tuple[Entry, dict[str, Any]]] = []  # handed over, not yet recorded
+        stager = transport if _stages(transport) else None
+        staged: list[Entry] = []  # handed over to a staging transport, not yet recorded
         try:
-            for entry in self._pending(files):
+            for entry in self._pending(files, retry):
                 if entry.next_try is not None and entry.next_try > now:
                     report.waiting.append(entry.id)
                     continue
@@ -219,81 +223,94 @@ class Outbox(Spool):
                 hook("before-send", entry.id)
                 try:
                     if stager is not None:
-                        accepted = stager.stage(raw, entry.sender, entry.recipients)
+                        stager.stage(raw, entry.sender, entry.recipients)
+                        accepted = None
                     else:
                         accepted = transport.send(raw, entry.sender, entry.recipients)
                 except MailConfigError:
                     raise
                 except transports.PermanentFailure as exc:
-                    self._fail(entry, now, exc.reply, exc.code, raw)
+                    self._fail(entry, now, exc.reply, exc.code, raw, retry)
                     report.failed.append(entry.id)
                     continue
                 except transports.TemporaryFailure as exc:
-                    if self._defer(entry, now, exc.reply, exc.code, raw):
+                    if self._defer(entry, now, exc.reply, exc.code, raw, retry):
                         report.deferred.append(entry.id)
                     else:
                         report.failed.append(entry.id)
                     continue
                 hook("accepted", entry.id)
+                if accepted is None:  # staged: accepted and recorded after the commit, below
+                    staged.append(entry)
+                    report.sent.append(entry.id)
+                    continue
                 refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
                 # One line appended to the batch file: the record (one fdatasync; for a staging
                 # transport after its commit, without one: _record_staged).
                 line = sent_record(entry, now, accepted.reply, refused)
-                if stager is not None:
-                    staged.append((entry, line))  # recorded after the commit, below
-                else:
-                    record_sent(entry.batch, line)
-                    hook("recorded", entry.id)
-                    self._drop_retry_state(entry.id)
+                record_sent(entry.batch, line)
+                self.placed.forget(entry.batch.name)
+                batches[entry.batch].records[entry.id] = line
+                hook("recorded", entry.id)
+                self._drop_retry_state(entry.id, retry)
                 report.sent.append(entry.id)
                 if refused:
                     report.refused[entry.id] = refused
         finally:
             try:
                 if stager is not None and staged:
-                    self._record_staged(stager, staged, report, hook)
+                    self._record_staged(stager, staged, now, report, hook, batches, retry)
             finally:
-                self._retire_batches()
+                self._retire_batches(files)
         return report
 
-    def _record_staged(self, stager: StagingTransport, staged: list[tuple[Entry, dict[str, Any]]],
-                       report: DeliveryReport, hook: StageHook) -> None:
+    def _record_staged(self, stager: StagingTransport, staged: list[Entry], now: datetime,
+                       report: DeliveryReport, hook: StageHook, batches: dict[Path, Batch],
+                       retry: set[str]) -> None:
         """Make the staged messages durable at the transport (one commit), then record them
         sent: all the lines of one batch file in one append, without a sync. Recorded implies
         delivered: the records are written only after the commit returned. A crash before the
         records are durable sends the staged messages again, byte-identical (the file
         transport writes the same file again: ``StagingTransport`` is idempotent); a failed
         commit records nothing and leaves them pending, for the next run."""
-        hook("before-commit", staged[-1][0].id)
+        hook("before-commit", staged[-1].id)
         try:
-            stager.commit()
+            accepted = stager.commit()
         except transports.TemporaryFailure:
-            ids = {entry.id for entry, _ in staged}
+            ids = {entry.id for entry in staged}
             report.sent[:] = [i for i in report.sent if i not in ids]
             report.waiting.extend(sorted(ids))
-            for ident in ids:
-                report.refused.pop(ident, None)
             return
-        hook("committed", staged[-1][0].id)
+        hook("committed", staged[-1].id)
+        done: list[tuple[Entry, dict[str, Any]]] = []
         lines: dict[Path, list[bytes]] = {}
-        for entry, line in staged:
+        for entry, acceptance in zip(staged, accepted, strict=True):
             assert entry.batch is not None
+            refused = {a: f"{c} {t}" for a, (c, t) in acceptance.refused.items()}
+            if refused:
+                report.refused[entry.id] = refused
+            line = sent_record(entry, now, acceptance.reply, refused)
+            done.append((entry, line))
             lines.setdefault(entry.batch, []).append(record_line(line))
         for path, records in lines.items():
             # No fdatasync: a record a power cut loses only sends its messages to this
             # transport again, byte-identical under the same name (pbem.mail.outbox_batch).
             append_record(path, b"".join(records), sync=False)
-        for entry, _line in staged:
+            self.placed.forget(path.name)
+        for entry, line in done:
+            assert entry.batch is not None
+            batches[entry.batch].records[entry.id] = line  # as the file now says
             hook("recorded", entry.id)
-            self._drop_retry_state(entry.id)
+            self._drop_retry_state(entry.id, retry)
 
     def _defer(self, entry: Entry, now: datetime, reply: str, code: int | None,
-               raw: bytes) -> bool:
+               raw: bytes, retry: set[str]) -> bool:
         """Count a temporary failure; False if that was the last allowed attempt (now failed)."""
         attempts = entry.attempts + 1
         error = f"{code} {reply}" if code else reply
         if attempts >= self.backoff.max_attempts:
-            self._fail(entry, now, f"gave up after {attempts} attempts; last: {error}", code, raw)
+            self._fail(entry, now, f"gave up after {attempts} attempts; last: {error}", code, raw,
+                       retry)
             return False
         state = {
             **entry.record,
@@ -303,10 +320,11 @@ class Outbox(Spool):
             "last_try": now.isoformat(),
         }
         _files.write_json(self.pending_dir / f"{entry.id}.json", state)
+        retry.add(entry.id)
         return True
 
     def _fail(self, entry: Entry, now: datetime, reply: str, code: int | None,
-              raw: bytes) -> None:
+              raw: bytes, retry: set[str]) -> None:
         """The message's bytes leave its batch: ``failed/<id>.eml`` first, then the record that
         makes it failed (so :meth:`retry_failed` always finds them)."""
         record = {
@@ -319,36 +337,41 @@ class Outbox(Spool):
         }
         _files.write_durably(self.failed_dir / f"{entry.id}.eml", raw, mode=0o600)
         _files.write_json(self.failed_dir / f"{entry.id}.json", record)
-        self._drop_retry_state(entry.id)
+        self._drop_retry_state(entry.id, retry)
 
-    def _drop_retry_state(self, ident: str) -> None:
-        """Remove a recorded message's retry state, if any. No fsync: the outcome record is
-        durable already, and a state a crash leaves is removed by :meth:`_finish_interrupted`
-        on the next run (never resent)."""
+    def _drop_retry_state(self, ident: str, retry: set[str]) -> None:
+        """Remove a recorded message's retry state, if it has one (``retry``: the ids that
+        have, from the listing ``deliver`` took: no system call for a file known absent). No
+        fsync: the outcome record is durable already, and a state a crash leaves is removed
+        by :meth:`_finish_interrupted` on the next run (never resent)."""
+        if ident not in retry:
+            return
+        retry.discard(ident)
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.pending_dir / f"{ident}.json")
+            os.unlink(f"{self.pending_dir}/{ident}.json")
 
-    def _finish_interrupted(self) -> None:
-        """Remove the retry state of messages recorded sent or failed before a crash."""
-        for path in list(self.pending_dir.glob("*.json")):
-            ident = path.stem
-            if (self.failed_dir / f"{ident}.json").exists():
-                self._drop_retry_state(ident)
+    def _finish_interrupted(self, retry: set[str]) -> None:
+        """Remove the retry state of messages recorded sent or failed before a crash
+        (``retry``: the ids that have one, from a listing of pending/)."""
+        for ident in sorted(retry):
+            if os.path.exists(f"{self.failed_dir}/{ident}.json"):
+                self._drop_retry_state(ident, retry)
                 continue
             batch = self._batch_of(ident)
             if batch is not None and ident in batch.records:
-                self._drop_retry_state(ident)
+                self._drop_retry_state(ident, retry)
 
-    def _retire_batches(self) -> None:
-        """Move each batch whose messages are all sent or failed to sent/ (no fsync: every
-        outcome is recorded durably already; a lost move is redone on the next run)."""
-        for path in list(self.pending_dir.glob("*.batch")):
-            try:
-                batch = Batch.read(path)
-            except (FileNotFoundError, BatchDamaged):
-                continue
-            if all(self._member_done(batch, m["id"]) for m in batch.members):
-                os.replace(path, self.sent_dir / path.name)
+    def _retire_batches(self, batches: list[Batch]) -> None:
+        """Move each of ``batches`` (read at the start of ``deliver``, with the records it
+        appended since) whose messages are all sent or failed to sent/ (no fsync: every
+        outcome is recorded durably already; a lost move is redone on the next run). A batch
+        queued since the listing has messages to send: it is not one."""
+        failed = str(self.failed_dir)
+        for batch in batches:
+            if all(self._member_done(batch, m["id"], failed) for m in batch.members):
+                self.placed.forget(batch.path.name)
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(batch.path, f"{self.sent_dir}/{batch.path.name}")
 
     def retry_failed(self, ident: str) -> str:
         """Queue a failed message again (after the game master fixed the cause), its bytes
@@ -359,3 +382,16 @@ class Outbox(Spool):
         raw = (self.failed_dir / f"{ident}.eml").read_bytes()
         return self.queue(raw, sender=record["sender"], recipients=record["recipients"],
                           key=retry_key(ident))
+
+
+_STAGES: dict[type, bool] = {}
+
+
+def _stages(transport: Transport) -> TypeGuard[StagingTransport]:
+    """``isinstance(transport, StagingTransport)``, asked once per class (the check of a
+    runtime protocol walks its members every time)."""
+    kind = type(transport)
+    known = _STAGES.get(kind)
+    if known is None:
+        known = _STAGES[kind] = isinstance(transport, transports.StagingTransport)
+    return known

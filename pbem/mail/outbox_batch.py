@@ -183,16 +183,18 @@ class PreparedBatch:
     it must make first anyway (the turn job: the log entry the mail reports;
     docs/operations.md, "One barrier per phase"), and place it only once both returned."""
 
-    __slots__ = ("tmp", "target", "links", "sync_keys", "ids", "synced")
+    __slots__ = ("tmp", "target", "links", "sync_keys", "ids", "synced", "data", "placed")
 
     def __init__(self, tmp: Path, target: Path, links: list[Path], sync_keys: bool,
-                 ids: list[str]) -> None:
+                 ids: list[str], data: bytes = b"", placed: Placed | None = None) -> None:
         self.tmp = tmp
         self.target = target
         self.links = links
         self.sync_keys = sync_keys
         self.ids = ids  # the messages' ids, in queueing order
         self.synced = False
+        self.data = data  # the file's bytes (what ``placed`` remembers)
+        self.placed = placed
 
     def sync(self) -> None:
         """fsync the temporary file (its bytes durable; still not queued)."""
@@ -219,11 +221,15 @@ class PreparedBatch:
             if self.links and self.sync_keys:
                 _files.fsync_dir(self.links[0].parent)
             hook("batch-keyed", bid)
+            ino = os.stat(self.tmp, follow_symlinks=False).st_ino if self.placed is not None \
+                else 0
             os.replace(self.tmp, self.target)
         except BaseException:
             self.discard()
             raise
         _files.fsync_dir(self.target.parent)
+        if self.placed is not None:
+            self.placed.remember(self.target.name, ino, self.data)
 
     def discard(self) -> None:
         """Remove the temporary file (nothing was queued)."""
@@ -233,19 +239,57 @@ class PreparedBatch:
 
 def prepare_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,
                   members: list[dict[str, Any]], chunks: list[bytes],
-                  item_paths: Sequence[Path] = (), sync_keys: bool = True) -> PreparedBatch:
+                  item_paths: Sequence[Path] = (), sync_keys: bool = True,
+                  placed: Placed | None = None) -> PreparedBatch:
     """Write a batch to its temporary file, without fsync (:class:`PreparedBatch`). Each of
     ``item_paths`` (the keys of its messages) will be a hard link to the batch too, with the
     batch key, made durable by the same fsync of ``keys/`` (so ``sync_keys`` false applies
-    only without them: ``Outbox.queue_many``'s ``durable_key``)."""
+    only without them: ``Outbox.queue_many``'s ``durable_key``). ``placed``: where the
+    batch's bytes are remembered once it is queued (:class:`Placed`)."""
     header = json.dumps({"batch": bid, "key": key, "members": members}, ensure_ascii=True,
                         separators=(",", ":")).encode("ascii")
     target = pending_dir / f"{bid}.batch"
-    tmp = atomic.write_temp(target, b"".join([BATCH_MAGIC, header, b"\n", *chunks]),
-                            fsync=False)
+    data = b"".join([BATCH_MAGIC, header, b"\n", *chunks])
+    tmp = atomic.write_temp(target, data, fsync=False)
     links = [*([key_path] if key_path is not None else []), *item_paths]
     return PreparedBatch(tmp, target, links, sync_keys or bool(item_paths),
-                         [m["id"] for m in members])
+                         [m["id"] for m in members], data, placed)
+
+
+class Placed:
+    """The bytes of the batches one outbox object queued, so that its next ``deliver`` need
+    not read back the files it has just written (a turn's batch holds every mail of the
+    turn). Each is remembered with the inode its file got; it is used only while the file
+    in ``pending/`` has that inode and exactly that size — pbem never writes into a batch
+    file except to append records (which change its size) or to replace it whole by a
+    rename (a new inode: ``compact_batch``) — so what is used is what the file holds. Memory
+    only: a run that starts after a crash reads every batch from disk."""
+
+    __slots__ = ("_batches",)
+
+    def __init__(self) -> None:
+        self._batches: dict[str, tuple[int, bytes]] = {}
+
+    def remember(self, name: str, ino: int, data: bytes) -> None:
+        self._batches[name] = (ino, data)
+
+    def forget(self, name: str) -> None:
+        self._batches.pop(name, None)
+
+    def read(self, path: Path) -> Batch:
+        """The batch at ``path`` (:meth:`Batch.read`), from memory while the file is the one
+        remembered (its inode and size: one ``stat``)."""
+        known = self._batches.get(path.name)
+        if known is not None:
+            try:
+                st = os.stat(path, follow_symlinks=False)
+            except FileNotFoundError:
+                self._batches.pop(path.name, None)
+                raise
+            if st.st_ino == known[0] and st.st_size == len(known[1]):
+                return Batch(path, known[1])
+            del self._batches[path.name]
+        return Batch.read(path)
 
 
 def store_batch(pending_dir: Path, key_path: Path | None, bid: str, key: str | None,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail import _files
-from pbem.mail.outbox_batch import Batch, batch_suffix, read_header
+from pbem.mail.outbox_batch import Batch, Placed, batch_suffix, read_header
 from pbem.mail.outbox_entry import Backoff, Entry, finished_entry, pending_entry
 
 ID = re.compile(r"^[0-9]{20}-[0-9a-f]{8}$")
@@ -28,6 +28,8 @@ class Spool:
         self.sent_dir = self.directory / "sent"
         self.failed_dir = self.directory / "failed"
         self.keys_dir = self.directory / "keys"
+        #: the batches this object queued, read back from memory (pbem.mail.outbox_batch)
+        self.placed = Placed()
         for d in (self.directory, self.pending_dir, self.sent_dir, self.failed_dir, self.keys_dir):
             if not d.is_dir():  # a stat; mkdir of an existing directory costs far more
                 d.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -114,31 +116,40 @@ class Spool:
         """Messages not yet accepted, in queueing order."""
         return self._pending(self._pending_files())
 
-    def _pending_files(self) -> list[Batch]:
+    def _pending_files(self, names: list[str] | None = None) -> list[Batch]:
+        """The batches in pending/ (``names``: its listing, taken by the caller)."""
         batches = []
-        for name in sorted(os.listdir(self.pending_dir)):
+        for name in sorted(os.listdir(self.pending_dir) if names is None else names):
             if name.endswith(".batch") and ID.match(name[:-6]):
                 with contextlib.suppress(FileNotFoundError):
-                    batches.append(Batch.read(self.pending_dir / name))
+                    batches.append(self.placed.read(self.pending_dir / name))
         return batches
 
-    def _pending(self, batches: list[Batch]) -> list[Entry]:
-        entries = [self._member_entry(batch, member) for batch in batches
-                   for member in batch.members if not self._member_done(batch, member["id"])]
+    def _pending(self, batches: list[Batch], retry: set[str] | None = None) -> list[Entry]:
+        """The messages of ``batches`` not sent or failed; ``retry``: the ids that have a retry
+        state (``pending/<id>.json``), from a listing of pending/ (None: look for each)."""
+        failed = str(self.failed_dir)
+        entries = [self._member_entry(batch, member, retry) for batch in batches
+                   for member in batch.members
+                   if not self._member_done(batch, member["id"], failed)]
         entries.sort(key=lambda e: e.id)
         return entries
 
-    def _member_done(self, batch: Batch, ident: str) -> bool:
-        """Sent (recorded in the batch) or failed."""
-        return ident in batch.records or (self.failed_dir / f"{ident}.json").exists()
+    def _member_done(self, batch: Batch, ident: str, failed: str | None = None) -> bool:
+        """Sent (recorded in the batch) or failed (``failed``: str of failed/, to save the
+        path building)."""
+        return ident in batch.records or os.path.exists(
+            f"{failed or self.failed_dir}/{ident}.json")
 
-    def _member_entry(self, batch: Batch, member: dict[str, Any]) -> Entry:
+    def _member_entry(self, batch: Batch, member: dict[str, Any],
+                      retry: set[str] | None = None) -> Entry:
         ident = member["id"]
         state = {k: v for k, v in member.items() if k != "length"}
         state.update(attempts=0, next_try=None, last_error=None)
         # A temporary failure leaves the member's retry state in pending/<id>.json.
-        with contextlib.suppress(FileNotFoundError, ValueError):
-            state = _files.read_json(self.pending_dir / f"{ident}.json")
+        if retry is None or ident in retry:
+            with contextlib.suppress(FileNotFoundError, ValueError):
+                state = _files.read_json(self.pending_dir / f"{ident}.json")
         return pending_entry(ident, batch.path, state, batch=batch.path)
 
     def failed(self) -> list[Entry]:

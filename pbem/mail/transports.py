@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pbem import lazy, staged
-from pbem.atomic import StorageError
+from pbem import atomic, failpoints, lazy, staged, syncs
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
@@ -72,18 +72,21 @@ class Transport(Protocol):
 @runtime_checkable
 class StagingTransport(Transport, Protocol):
     """A transport that can accept several messages and make them durable together:
-    ``stage`` hands one over (it may not survive a power failure yet), ``commit`` makes every
-    staged message durable at once. The outbox records staged messages as sent only after
-    ``commit`` returned, so "recorded" still implies "delivered".
+    ``stage`` hands one over (it may not survive a power failure yet, and no name shows it),
+    ``commit`` makes every message staged since the last commit durable at once and returns
+    their acceptances, in the order staged. The outbox records staged messages as sent only
+    after ``commit`` returned, so "recorded" still implies "delivered". ``stage`` raises as
+    ``send`` does for a message it cannot take; ``commit`` raises :class:`TemporaryFailure`
+    for all of them.
 
     A staging transport must be idempotent: the same bytes staged and committed again leave
     one copy (the file transport: the same file under the same name). The outbox relies on it
     to write its sent records without a sync of their own (pbem.mail.outbox_batch): a record a
     power cut loses sends the message to the transport once more, which changes nothing."""
 
-    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted: ...
+    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None: ...
 
-    def commit(self) -> None: ...
+    def commit(self) -> list[Accepted]: ...
 
 
 class FileTransport:
@@ -91,46 +94,98 @@ class FileTransport:
 
     Sending the same bytes twice writes the same file, so a resend after a crash is harmless.
     ``send`` makes each file durable on its own (file and directory fsynced); ``stage`` writes
-    the file under a temporary name and leaves the rest to ``commit``, once for every message
-    staged since (pbem.mail.outbox delivers a batch so): their fsyncs issued together, each
-    renamed into place, then one fsync of the directory (pbem.staged).
+    the message to a temporary file (``.staged.eml.tmp-PID-HEX``: no name shows it, and the
+    next holder of the lock sweeps it after a crash) and leaves the rest to ``commit``, once
+    for every message staged since (pbem.mail.outbox delivers a batch so): their fsyncs issued
+    together (pbem.syncs), each file's name — the SHA-256 of its bytes — computed while they
+    run, each renamed into place once all are durable, then one fsync of the directory.
     """
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self._staged = staged.Group()
+        self._dir = str(self.directory)  # names built as str: no Path per message
+        self._staged: list[tuple[int, str, bytes]] = []  # (fd, temporary file, bytes)
+        self._placed: list[Accepted] = []  # put in place by an early flush, not committed
+        #: an early flush failed: the next commit fails (what was staged before is dropped)
+        self._broken: TemporaryFailure | None = None
 
     def send(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
-        accepted = self.stage(raw, sender, recipients)
-        self.commit()
-        return accepted
+        self.stage(raw, sender, recipients)
+        return self.commit()[-1]
 
     @staticmethod
     def name_of(raw: bytes) -> str:
         """The file a message is written to (the same bytes, the same name)."""
         return hashlib.sha256(raw).hexdigest()[:24] + ".eml"
 
-    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> Accepted:
-        name = self.name_of(raw)
+    def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
+        if len(self._staged) >= staged.MANY_OPEN:  # file descriptors are finite
+            try:
+                self._flush()
+            except TemporaryFailure as exc:
+                self._broken = exc
+                raise
+        tmp = f"{self._dir}/.staged.eml.tmp-{os.getpid()}-{os.urandom(4).hex()}"
         try:
-            self._staged.add(self.directory / name, raw, mode=0o600)
-        except StorageError as exc:
-            raise TemporaryFailure(str(exc)) from exc
-        return Accepted(f"written to {name}")
+            fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as exc:
+            raise self._failure(exc) from None
+        try:
+            os.fchmod(fd, 0o600)
+            atomic.write_all(fd, raw)
+        except OSError as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise self._failure(exc) from None
+        self._staged.append((fd, tmp, raw))
 
-    def commit(self) -> None:
-        """Make every file staged since the last commit durable and put it in place (their
-        fsyncs together), then fsync the directory once."""
-        if not self._staged:
-            return
+    def commit(self) -> list[Accepted]:
+        """Make every message staged since the last commit durable and put it in place (their
+        fsyncs together), then fsync the directory once; their acceptances, in order."""
+        placed, self._placed = self._placed, []
+        broken, self._broken = self._broken, None
         try:
-            self._staged.flush()
-            _files.fsync_dir(self.directory)
-        except StorageError as exc:
-            raise TemporaryFailure(str(exc)) from exc
+            self._flush(placed)
+            if broken is not None:
+                raise broken
+            if placed:
+                _files.fsync_dir(self.directory)
         except OSError as exc:
             raise TemporaryFailure(f"cannot sync {self.directory}: {exc.strerror}") from exc
+        return placed
+
+    def _flush(self, placed: list[Accepted] | None = None) -> None:
+        """Every staged file fsynced (together; its name computed meanwhile), then each
+        renamed into place, in order, its acceptance added to ``placed`` (the early flush's
+        list by default). On a failure none of the rest is put in place."""
+        placed = self._placed if placed is None else placed
+        items, self._staged = self._staged, []
+        names: list[str] = []
+        try:
+            syncs.fsync_each([fd for fd, _tmp, _raw in items],
+                             meanwhile=lambda: names.extend(self.name_of(raw)
+                                                            for _fd, _tmp, raw in items))
+            if items:
+                failpoints.reached("staged-synced")
+            for name in names:
+                fd, tmp, _raw = items[0]
+                os.close(fd)
+                del items[0]
+                atomic.rename_into_place(tmp, f"{self._dir}/{name}")
+                placed.append(Accepted(f"written to {name}"))
+        except OSError as exc:
+            raise self._failure(exc, "no staged message after it was put in place") from None
+        finally:
+            for fd, tmp, _raw in items:  # a failure: the rest is dropped, never in place
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+    def _failure(self, exc: OSError, note: str = "") -> TemporaryFailure:
+        error = atomic.storage_error(self.directory, "write a message to", exc, note)
+        return TemporaryFailure(str(error))
 
     def close(self) -> None:
         """Nothing to close."""

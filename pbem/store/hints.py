@@ -11,7 +11,10 @@ name. A root without a readable referee key has no key: its hints are neither re
 
 A hint is a cache, never a record: it is written by temp file and rename, without fsync, best
 effort; after a crash it is the old file, the new one, missing or torn, and a torn, forged,
-foreign or stale one is refused (:class:`Unfit`) and rebuilt by its owner.
+foreign or stale one is refused (:class:`Unfit`) and rebuilt by its owner. A hint that only
+the holder of a lock writes (a game's trusted point) may be rewritten in place
+(:func:`rewrite`): a reader or a crash in between sees a mix of the two, which fails the MAC
+like a torn file.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from pbem import failpoints
@@ -113,3 +117,32 @@ def write(path: Path, key: bytes, name: str, payload: bytes, *,
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def rewrite(path: Path, key: bytes, name: str, payload: bytes) -> None:
+    """:func:`write`, but into the existing file when it is a regular file of one link (its
+    bytes written over, then cut to the new length), for a hint only one writer at a time
+    writes (under a lock). Replacing a file by rename costs ext4 a flush of the new file's
+    data (its ``auto_da_alloc``): 0.2 ms against 0.02 ms for a small file rewritten in
+    place. A reader in between, or a crash, sees the new bytes over the old ones: that fails
+    the MAC, like a torn file. Anything else at ``path`` (none, a link, a second name of
+    another file) is replaced by :func:`write`, never written through."""
+    data = mac(key, name, payload).hex().encode("ascii") + b"\n" + payload
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        write(path, key, name, payload)
+        return
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+            view, offset = memoryview(data), 0
+            while offset < len(data):
+                offset += os.pwrite(fd, view[offset:], offset)
+            os.ftruncate(fd, len(data))
+            return
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    write(path, key, name, payload)

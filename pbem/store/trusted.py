@@ -24,10 +24,13 @@ rewritten below a point pbem had verified, and opening the game fails (``GameDir
 ``pbem audit`` and ``pbem export`` always verify the whole chain.
 
 Durability: the file is a cache. It is written by the holder of the game's lock (``pbem run``
-after a visit, ingest after accepting orders) to a temporary name and renamed, without fsync:
-after a crash it is either the old file, the new one, missing, or (on power loss) torn — the
-last two fail the MAC and cost one full verification. An old file is still a true statement
-about a prefix of the log, since the log only grows.
+after a visit, ingest after accepting orders), without fsync: rewritten in place
+(``hints.rewrite``; the first one, or anything but a plain file of one link, to a temporary
+name and renamed). After a crash it is either the old file, the new one, missing, or torn (new
+bytes over old, cut short, or lost on power loss) — the last two fail the MAC and cost one full
+verification. An old file is still a true statement about a prefix of the log, since the log
+only grows. A reader without the lock that comes upon a rewrite half done sees a torn file too:
+it verifies the whole log (or visits the game), never trusts the mix.
 """
 
 from __future__ import annotations
@@ -82,4 +85,4 @@ def save(game_dir: Path, log: GameLog, idle: dict[str, Any] | None = None) -> No
     point = log.trusted_point(shared=True)  # encoded here: no copy of the summary
     fields = {name: getattr(point, name) for name in point.__slots__}
     payload = canonical.encode({"point": fields, "idle": idle})
-    hints.write(game_dir / NAME, key, game_dir.name, payload)
+    hints.rewrite(game_dir / NAME, key, game_dir.name, payload)

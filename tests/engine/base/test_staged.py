@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,31 @@ def test_fsync_each_waits_for_every_fsync_and_reports_a_failure(tmp_path: Path) 
         for fd in fds:
             os.close(fd)
     syncs.fsync_dirs([tmp_path, tmp_path, tmp_path.parent])
+
+
+@pytest.mark.parametrize("count", [2, 8])  # below syncs.GROUP_MIN (one by one), and above
+def test_fsync_each_does_the_callers_own_work_meanwhile_and_raises_after(tmp_path: Path,
+                                                                          count: int) -> None:
+    """``meanwhile`` runs once in the calling thread while the fsyncs run; its exception is
+    raised once they have all finished, an fsync's failure first."""
+    fds = [os.open(tmp_path / f"f{n}", os.O_WRONLY | os.O_CREAT, 0o600) for n in range(count)]
+    try:
+        done: list[str] = []
+        syncs.fsync_each(fds, meanwhile=lambda: done.append(threading.current_thread().name))
+        assert done == [threading.current_thread().name]
+
+        def fails() -> None:
+            raise ValueError("meanwhile failed")
+
+        with pytest.raises(ValueError, match="meanwhile failed"):
+            syncs.fsync_each(fds, meanwhile=fails)
+        closed = os.open(tmp_path / "gone", os.O_WRONLY | os.O_CREAT, 0o600)
+        os.close(closed)
+        with pytest.raises(OSError):
+            syncs.fsync_each([*fds, closed], meanwhile=fails if count > 2 else None)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def test_a_process_that_cannot_start_a_thread_fsyncs_one_by_one(tmp_path: Path) -> None:

@@ -5,12 +5,14 @@ nothing behind."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from pbem import staged
 from pbem.host import ingest
 from pbem.mail.inbox import Inbox
 from pbem.mail.sources import Incoming
@@ -124,12 +126,32 @@ def test_the_file_transport_puts_staged_mail_in_place_at_commit(tmp_path: Path) 
     for raw in [*raws, raws[0]]:  # the same bytes twice: one file
         transport.stage(raw, "referee@pbem.example", ["p@players.example"])
     assert visible(tmp_path / "mail") == []
-    transport.commit()
+    accepted = transport.commit()  # one acceptance a message staged, in order, naming its file
+    names = [hashlib.sha256(raw).hexdigest()[:24] + ".eml" for raw in [*raws, raws[0]]]
+    assert [a.reply for a in accepted] == [f"written to {name}" for name in names]
+    assert [(tmp_path / "mail" / name).read_bytes() for name in names] == [*raws, raws[0]]
     files = sorted((tmp_path / "mail").iterdir())
     assert len(files) == 6 and sorted(f.read_bytes() for f in files) == sorted(raws)
-    transport.commit()  # nothing staged: nothing to do
+    assert transport.commit() == []  # nothing staged: nothing to do
     transport.send(b"Subject: x\r\n\r\nx\r\n", "referee@pbem.example", ["p@players.example"])
     assert len(visible(tmp_path / "mail")) == 7
+
+
+def test_the_file_transport_commits_more_messages_than_it_holds_open(tmp_path: Path) -> None:
+    """Past ``staged.MANY_OPEN`` messages the transport puts the first ones in place early
+    (each durable first); the commit still answers for every message, in order."""
+    from pbem.mail.transports import FileTransport
+
+    transport = FileTransport(tmp_path / "mail")
+    raws = [f"Subject: {n}\r\n\r\nbody {n}\r\n".encode() for n in range(staged.MANY_OPEN + 6)]
+    for raw in raws:
+        transport.stage(raw, "referee@pbem.example", ["p@players.example"])
+    assert len(visible(tmp_path / "mail")) == staged.MANY_OPEN
+    accepted = transport.commit()
+    assert [a.reply for a in accepted] == [
+        f"written to {hashlib.sha256(raw).hexdigest()[:24]}.eml" for raw in raws]
+    assert len(visible(tmp_path / "mail")) == len(raws)
+    assert not [p for p in (tmp_path / "mail").iterdir() if p.name.startswith(".")]
 
 
 def test_a_rounds_done_records_are_one_file_and_each_reads_its_own(tmp_path: Path) -> None:

@@ -194,6 +194,27 @@ def test_temporary_failure_of_one_message_waits_then_goes_out(tmp_path: Path) ->
     assert len(transport.sent) == 3
 
 
+def test_a_batch_this_outbox_queued_is_read_again_once_another_recorded_in_it(
+        tmp_path: Path) -> None:
+    """The outbox that queued a batch delivers it from the bytes it wrote only while the file
+    is the one it placed: once another delivery (another process, a crash's rerun) has
+    appended records to it, the file is read again, and what it records sent is never sent
+    again; a batch retired meanwhile is not delivered at all."""
+    queuer = Outbox(tmp_path / "outbox")
+    ids = queuer.queue_many(items(), key="k")
+    other = Recorder({2: TemporaryFailure("451 later", 451)})
+    assert Outbox(tmp_path / "outbox").deliver(other, NOW).sent == [ids[0], ids[2]]
+    mail = FileTransport(tmp_path / "mail")
+    result = queuer.deliver(mail, NOW + timedelta(minutes=1))
+    assert result.sent == [ids[1]] and queuer.pending() == []
+    assert [f.read_bytes() for f in (tmp_path / "mail").iterdir()] == [queuer.raw(ids[1])]
+    again = Outbox(tmp_path / "outbox")
+    second = again.queue_many(items(2), key="k2")
+    Outbox(tmp_path / "outbox").deliver(Recorder(), NOW)  # all of it sent, the batch retired
+    assert again.deliver(mail, NOW).sent == [] and again.state(second[0]) == "sent"
+    assert len(list((tmp_path / "mail").iterdir())) == 1
+
+
 def test_batched_bytes_parse_as_the_messages_queued(tmp_path: Path) -> None:
     outbox = Outbox(tmp_path / "outbox")
     batch = items(2)

@@ -35,6 +35,54 @@ def test_a_hint_reads_back_and_a_missing_one_is_none(tmp_path: Path) -> None:
     assert sorted(p.name for p in root.iterdir()) == sorted([hints.KEY_FILE, "h.json"])
 
 
+def test_a_rewrite_in_place_reads_back_and_never_writes_through_a_link(tmp_path: Path) -> None:
+    """``rewrite`` writes over the plain file it finds (same inode, longer or shorter), creates
+    a missing one, and replaces a symbolic link or a second name of another file by rename:
+    the other file keeps its bytes."""
+    root = root_with_key(tmp_path)
+    key = hints.key(root, B)
+    assert key is not None
+    path = root / "t.json"
+    hints.rewrite(path, key, "t.json", b'{"x": 1}')  # none yet: created
+    assert hints.read(path, key, "t.json") == b'{"x": 1}'
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    ino = path.stat().st_ino
+    for payload in (b'{"x": 12345678}', b'{"y": 2}'):  # longer, then shorter: cut to size
+        hints.rewrite(path, key, "t.json", payload)
+        assert hints.read(path, key, "t.json") == payload
+        assert path.stat().st_ino == ino
+    other = root / "other"
+    other.write_bytes(b"not yours")
+    for plant in ("hard link", "symlink"):
+        path.unlink()
+        if plant == "hard link":
+            os.link(other, path)
+        else:
+            path.symlink_to(other)
+        hints.rewrite(path, key, "t.json", b'{"z": 3}')
+        assert not path.is_symlink() and path.stat().st_ino != other.stat().st_ino
+        assert hints.read(path, key, "t.json") == b'{"z": 3}'
+        assert other.read_bytes() == b"not yours"
+    assert sorted(p.name for p in root.iterdir()) == sorted([hints.KEY_FILE, "t.json", "other"])
+
+
+def test_a_rewrite_half_done_fails_the_mac(tmp_path: Path) -> None:
+    """What a reader or a crash meets in the middle of a rewrite in place — the new bytes over
+    the old, not cut to length yet, or cut short — is refused, never trusted."""
+    root = root_with_key(tmp_path)
+    key = hints.key(root, B)
+    assert key is not None
+    path = root / "t.json"
+    hints.rewrite(path, key, "t.json", b'{"x": "a long first payload"}')
+    old = path.read_bytes()
+    hints.rewrite(path, key, "t.json", b'{"x": 2}')
+    new = path.read_bytes()
+    for mix in (new + old[len(new):], new[: len(new) // 2] + old[len(new) // 2:]):
+        path.write_bytes(mix)
+        with pytest.raises(hints.Unfit):
+            hints.read(path, key, "t.json")
+
+
 def test_no_referee_key_no_hints(tmp_path: Path) -> None:
     assert hints.key(tmp_path, A) is None
 

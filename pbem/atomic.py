@@ -297,6 +297,40 @@ def open_nofollow(path: Path | str, flags: int, mode: int = PRIVATE) -> int:
     return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
 
 
+def overwrite(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> bool:
+    """Write ``data`` over the regular file ``path`` in place (from its first byte, then cut to
+    length; no fsync) when it is a plain file of one link, made ``mode`` if it was not; False,
+    with nothing written, when anything else is there (none, a symbolic link: never followed,
+    a second name of another file, a FIFO: never waited on). For a cache or hint file that one
+    writer at a time writes (under a lock) and that is valid only whole (a digest or MAC
+    ending at its last byte): a reader in between, or a crash, sees the new bytes over the old
+    ones, which it refuses as torn.
+
+    Why in place: replacing a file by rename frees the old file's blocks and, on ext4
+    (``auto_da_alloc``), starts writing the new one back at the rename: ≈ 0.2 ms a file in a
+    game-turn, against ≈ 0.02 ms for bytes written over allocated blocks. Callers fall back
+    to a temporary file renamed over ``path`` (:func:`write_bytes`) on False."""
+    try:
+        fd = open_nofollow(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+            return False
+        if stat.S_IMODE(st.st_mode) != mode:
+            os.fchmod(fd, mode)  # (its one name: no other file changes)
+        view, offset = memoryview(data), 0
+        while offset < len(data):
+            offset += os.pwrite(fd, view[offset:], offset)
+        os.ftruncate(fd, len(data))
+        return True
+    except OSError as exc:
+        raise storage_error(Path(path), "write", exc, "the file may be torn") from None
+    finally:
+        os.close(fd)
+
+
 def write_exclusive(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> None:
     """Create ``path`` holding ``data``; raise :class:`FileExists` if anything is there already
     (even identical content: a key is never written twice)."""

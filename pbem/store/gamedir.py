@@ -544,39 +544,17 @@ def _write_cache(path: Path, data: bytes) -> None:
 
 
 def overwrite_cache(path: Path, data: bytes) -> None:
-    """Write the cache or hint file ``path`` (no fsync) over its old bytes in place and cut it
-    to length, when it is a regular file with one link (made private, 0600, if it was not);
-    otherwise (missing, a hard link) replace it by a temporary file renamed over it. Never
-    through a symbolic link (``O_NOFOLLOW``).
-
-    In place, not renamed: replacing a file frees the old file's blocks and (ext4's
-    auto_da_alloc) starts writing the new one back at the rename, ≈ 0.25 ms of a game-turn
-    for state.json, against ≈ 0.02 ms for writing over allocated blocks. What that costs:
-    a reader that does not hold the game's lock (``pbem gm status``) may read a write half
-    done. Writers hold the lock, or, where a lockless reader writes the state back, the
-    kernel orders whole writes to one file; the file is valid only whole (the state's digest,
-    ending at its last byte), so such a read is refused and rebuilt from the log — except in
-    a read overtaken twice by the write, which at worst shows the state before it under the
-    head after it, to that one reader, which writes nothing then (docs/operations.md, "The
-    turn job's write order")."""
-    try:
-        fd = atomic.open_nofollow(path, os.O_WRONLY)
-    except OSError:  # missing, a link (replaced, never followed), unreadable: renamed over
-        fd = -1
-    if fd >= 0:
-        try:
-            st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
-                if stat.S_IMODE(st.st_mode) != atomic.PRIVATE:
-                    os.fchmod(fd, atomic.PRIVATE)  # (its one name: no other file changes)
-                os.pwrite(fd, data, 0)
-                os.ftruncate(fd, len(data))
-                return
-        except OSError as exc:
-            raise atomic.storage_error(path, "write", exc, "the file may be torn") from None
-        finally:
-            os.close(fd)
-    atomic.write_bytes(path, data, sync_dir=False, fsync=False)
+    """Write the cache file ``path`` (no fsync) over its old bytes in place
+    (:func:`pbem.atomic.overwrite`), or, where that is not a plain file of one link, by a
+    temporary file renamed over it. What in place costs: a reader that does not hold the
+    game's lock (``pbem gm status``) may read a write half done. Writers hold the lock, or,
+    where a lockless reader writes the state back, the kernel orders whole writes to one file;
+    the file is valid only whole (the state's digest, ending at its last byte), so such a read
+    is refused and rebuilt from the log — except in a read overtaken twice by the write, which
+    at worst shows the state before it under the head after it, to that one reader, which
+    writes nothing then (docs/operations.md, "The turn job's write order")."""
+    if not atomic.overwrite(path, data):
+        atomic.write_bytes(path, data, sync_dir=False, fsync=False)
 
 
 def read_public_key(text_or_path: str, base: Path | None = None) -> PublicKey:

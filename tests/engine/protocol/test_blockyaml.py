@@ -25,7 +25,8 @@ SCALARS = ["true", "false", "null", "~", "", "yes", "no", "on", "012", "0", "-0"
            "1.5", "-2.25", "1e3", "0x1F", "1_000", "1:30", "2026-11-30", "a - b", "a #b",
            "x: y", "Pavo", "Alpha Centauri", "it's", 'say "hi"', "back\\slash", "-", "- x",
            "#", "[1]", "{}", "=", "a=b", "a/b+c", "é", "tab\there", "12345678901234567890",
-           "  padded ", "line\nbreak", "*star", "&amp", "!tag", "%pct", "@at", "a@b.org", "x @y", "x y@", "`tick`", "?q",
+           "  padded ", "line\nbreak", "*star", "&amp", "!tag", "%pct", "@at", "a@b.org",
+           "x @y", "x y@", "`tick`", "?q",
            "|", ">", "a  b", "07", "1.", ".5", "nan", ".inf", "True", "NULL", "Null"]
 NAMES = ["pbem", "game", "orders", "depart", "warp", "from", "ships", "_x", "a1", "Pavo",
          "true", "null", "1", "0", "12", "-1", "1.5", "yes", "a b", "a-b", "x:y", "é", ""]

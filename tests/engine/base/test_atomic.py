@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -187,3 +188,26 @@ def test_a_root_swapped_for_a_link_after_its_first_check_is_refused(tmp_path: Pa
     root.symlink_to(elsewhere)
     with pytest.raises(atomic.SymlinkRefused):
         atomic.refuse_links(root, [root / "g1"])
+
+
+def test_overwrite_writes_a_plain_file_in_place_and_cuts_it_to_length(tmp_path: Path) -> None:
+    path = tmp_path / "cache.json"
+    path.write_bytes(b"x" * 100)
+    os.chmod(path, 0o644)
+    inode = path.stat().st_ino
+    assert atomic.overwrite(path, b"short\n")
+    assert path.read_bytes() == b"short\n"
+    assert path.stat().st_ino == inode
+    assert stat.S_IMODE(path.stat().st_mode) == atomic.PRIVATE
+
+
+def test_overwrite_writes_nothing_through_a_link_a_second_name_or_a_fifo(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"keep")
+    (tmp_path / "symlink").symlink_to(target)
+    os.link(target, tmp_path / "hardlink")
+    os.mkfifo(tmp_path / "fifo")  # no reader: a blocking open would wait for ever
+    for name in ("symlink", "hardlink", "fifo", "missing"):
+        assert not atomic.overwrite(tmp_path / name, b"new")
+    assert target.read_bytes() == b"keep"
+    assert not (tmp_path / "missing").exists()

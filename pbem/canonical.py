@@ -49,7 +49,7 @@ def dumps_with(value: Mapping[str, Any], done: Mapping[str, str]) -> str:
         if run:
             parts.append(dumps(run)[1:-1])
             run = {}
-        parts.append(f"{dumps(key)}:{text}")
+        parts.append(f"{encode_basestring(key)}:{text}")  # a key as the encoder writes it
     if run:
         parts.append(dumps(run)[1:-1])
     return "{" + ",".join(parts) + "}"

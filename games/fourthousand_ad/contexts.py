@@ -85,6 +85,27 @@ def resolved_production(view_before: View, view_after: View) -> bool:
     return bool(view_before["production_turn"])
 
 
+class Parts(dict[str, Any]):
+    """A turn report's ``shared`` part whose ``map`` (the star field's cells with the readers'
+    stars marked: ``starmap.star_map``, ~18 us a reader) is made when first read. The turn
+    report's writers and the bundled templates draw the star field from ``star_field_html``
+    and map.svg and never read it; a game directory's own template may (``shared.map``:
+    docs/reports.md), and gets it then. Every other key is there from the start (``"map" in``
+    it is False until read)."""
+
+    __slots__ = ("_view", "_readers")
+
+    def __init__(self, view: View, readers: Sequence[str], **parts: Any) -> None:
+        super().__init__(parts)
+        self._view, self._readers = view, list(readers)
+
+    def __missing__(self, key: str) -> Any:
+        if key != "map":
+            raise KeyError(key)
+        made = self["map"] = star_map(self._view, self._readers)
+        return made
+
+
 def shared(
     views: Sequence[View], events: Sequence[Event], readers: Sequence[str]
 ) -> dict[str, Any]:
@@ -98,21 +119,20 @@ def shared(
         for line in alliance_lines(v, readers):
             if line not in known:
                 known.append(line)
-    grid = star_map(view, readers)  # the cells with the readers' own stars marked ("map")
     field, notes, keys = neutral_grid(view), field_notes(view), legend(view)
-    return {
-        "events": sentences(events, readers, view["version"]),
-        "map_text": field_text(view),
-        "map": grid,
-        "star_field": field,
-        "star_field_html": star_field(field, notes, keys),
-        "map_notes": notes,
-        "legend": keys,
-        "other_warps": other_warps(view, readers),
-        "reach": reach(view, readers),
-        "powers": powers_table(view, readers),
-        "alliances": known,
-    }
+    return Parts(
+        view, readers,  # "map", made when read: the cells with the readers' stars marked
+        events=sentences(events, readers, view["version"]),
+        map_text=field_text(view),
+        star_field=field,
+        star_field_html=star_field(field, notes, keys),
+        map_notes=notes,
+        legend=keys,
+        other_warps=other_warps(view, readers),
+        reach=reach(view, readers),
+        powers=powers_table(view, readers),
+        alliances=known,
+    )
 
 
 def star_field_parts(view: View, readers: Sequence[str]) -> dict[str, Any]:

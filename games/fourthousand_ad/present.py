@@ -115,7 +115,7 @@ class StarFieldPresenter:
         reader; the reach names "yours", so readers of different powers get different drawings
         (the renderer caches each drawing by its content). The SVG elements are written by
         starmap_svg (the star field once per star field); ``map.svg`` puts them together."""
-        if shared is not None and "map" in shared:  # a report's or the summary's context
+        if shared is not None and "legend" in shared:  # a report's or the summary's context
             legend = shared["legend"]
             reach = shared["reach"] if "reach" in shared else p.reach(view, readers)
         else:

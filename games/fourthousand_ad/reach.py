@@ -17,6 +17,7 @@ from typing import Any
 
 from .board import default_board
 from .starmap import area_grid, upper_level
+from .view import Shared
 from .words import HOME_MARK, LOWER, UPPER, abbr, colours, plural, power_name
 
 View = Mapping[str, Any]
@@ -27,75 +28,97 @@ TURNS = (2, 3)  # the distance table's columns; 1 turn is the star's own sector
 
 def sector_order(view: View) -> list[str]:
     """Every sector, area by area in board order, upper level first."""
-    return list(_sectors(view)[0])
+    return list(_layout(view).order)
 
 
 def short(view: View, sector: str) -> str:
     """"A▲" for A-yellow, "A▼" for A-red."""
-    return _sectors(view)[1].get(sector, sector)
+    return _layout(view).shorts.get(sector, sector)
 
 
-#: The stars' sectors, areas and levels of the last view read, what ``_sectors`` made of them,
-#: and the distance table's sectors by turns away per sector (``_away``).
+class _Layout:
+    """The sectors of a view's stars: in sector order, each one's short name and rank, each
+    star's position (the order of the view's stars), and the distance table's sectors by turns
+    away per sector (made as asked: ``_away``)."""
+
+    __slots__ = ("order", "shorts", "rank", "position", "away")
+
+    def __init__(self, view: View) -> None:
+        upper = upper_level(view)
+        areas = [a for row in area_grid(view) for a in row]
+        rank: dict[str, tuple[int, bool]] = {}
+        shorts: dict[str, str] = {}
+        for s in view["stars"].values():
+            if s["sector"] not in shorts:
+                shorts[s["sector"]] = s["area"] + (UPPER if s["level"] == upper else LOWER)
+                rank[s["sector"]] = (areas.index(s["area"]), s["level"] != upper)
+        self.order = sorted(rank, key=rank.__getitem__)
+        self.shorts = shorts
+        self.rank = {sector: i for i, sector in enumerate(self.order)}
+        self.position = {name: i for i, name in enumerate(view["stars"])}
+        self.away: dict[str, dict[int, list[str]]] = {}
+
+
+#: The stars object of the view read last, the key of its stars' names, sectors, areas and
+#: levels, and the ``_Layout`` made of them.
 _LAST: list[Any] = [None, None, None]
 
 
-def _sectors(view: View) -> tuple[list[str], dict[str, str]]:
-    """``sector_order`` and each sector's ``short`` name, from one pass over the stars (a
-    report asks for both for every warp and every row of the distance table). Only the
-    stars' sectors, areas and levels count, which are the board's and the same in every view
-    of a game: made once while they are equal to the last view's. Callers never change
-    what they get."""
-    key = [(s["sector"], s["area"], s["level"]) for s in view["stars"].values()]
-    if _LAST[0] == key:
-        return _LAST[1]  # type: ignore[no-any-return]
-    made = _sectors_of(view)
-    _LAST[:] = [key, made, {}]
-    return made
+def _layout(view: View) -> _Layout:
+    """The sectors of the view's stars (``_Layout``), from one pass over the stars (a report
+    asks for them for every warp and every row of the distance table). Only the stars' names,
+    sectors, areas and levels count, which are the board's and the same in every view of a
+    game: made once while they are equal to the last view's, and found without comparing
+    them for the very stars object read last when it is one the views share (view.Shared,
+    which refuses writes). Callers never change what they get."""
+    stars = view["stars"]
+    last = _LAST
+    if last[0] is stars and isinstance(stars, Shared):
+        return last[2]  # type: ignore[no-any-return]
+    key = [(n, s["sector"], s["area"], s["level"]) for n, s in stars.items()]
+    if last[1] != key:
+        last[1:] = [key, _Layout(view)]
+    last[0] = stars  # held: its id is not reused while remembered
+    return last[2]  # type: ignore[no-any-return]
 
 
-def _away(view: View, sector: str) -> dict[int, list[str]]:
+def _away(layout: _Layout, sector: str) -> dict[int, list[str]]:
     """The short names of the sectors ``TURNS`` turns away from ``sector``, in sector order
     (board geometry: once per sector for the views that share their stars)."""
-    order, shorts = _sectors(view)
-    known: dict[str, dict[int, list[str]]] = _LAST[2]
-    hit = known.get(sector)
+    hit = layout.away.get(sector)
     if hit is None:
         board = default_board()
         here = board.sector(sector)
-        away = {s: board.sector_distance(here, board.sector(s)) for s in order}
-        hit = known[sector] = {t: [shorts[s] for s in order if away[s] == t] for t in TURNS}
+        away = {s: board.sector_distance(here, board.sector(s)) for s in layout.order}
+        hit = layout.away[sector] = {t: [layout.shorts[s] for s in layout.order if away[s] == t]
+                                     for t in TURNS}
     return hit
 
 
-def _sectors_of(view: View) -> tuple[list[str], dict[str, str]]:
-    upper = upper_level(view)
-    areas = [a for row in area_grid(view) for a in row]
-    rank: dict[str, tuple[int, bool]] = {}
-    shorts: dict[str, str] = {}
-    for s in view["stars"].values():
-        if s["sector"] not in shorts:
-            shorts[s["sector"]] = s["area"] + (UPPER if s["level"] == upper else LOWER)
-            rank[s["sector"]] = (areas.index(s["area"]), s["level"] != upper)
-    return sorted(rank, key=rank.__getitem__), shorts
-
-
-def _your_sectors(view: View, readers: Sequence[str]) -> dict[str, list[str]]:
-    """The sectors holding a star a reader holds, each with those stars (home marked)."""
-    held = {n for p in readers if p in view["powers"] for n in view["powers"][p]["stars_held"]}
+def _your_sectors(view: View, readers: Sequence[str],
+                  layout: _Layout) -> dict[str, list[str]]:
+    """The sectors holding a star a reader holds, each with those stars (home marked), the
+    stars in the order of the view's."""
+    powers = view["powers"]
+    held = {n for p in readers if p in powers for n in powers[p]["stars_held"]}
+    stars = view["stars"]
     out: dict[str, list[str]] = {}
-    for name, s in view["stars"].items():
-        if name in held:
-            out.setdefault(s["sector"], []).append(name + (HOME_MARK if s["home_of"] else ""))
+    for name in sorted((n for n in held if n in stars), key=layout.position.__getitem__):
+        s = stars[name]
+        out.setdefault(s["sector"], []).append(name + (HOME_MARK if s["home_of"] else ""))
     return out
 
 
 def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
     """Each warp in hyperspace, the reader's first: where it left, the step it makes next turn
     and the sectors that step can end in (flagged where a star of the reader's lies)."""
-    order, shorts = _sectors(view)
-    rank = {sector: i for i, sector in enumerate(order)}
-    yours = _your_sectors(view, readers)
+    layout = _layout(view)
+    return _warp_reach(view, readers, layout, _your_sectors(view, readers, layout))
+
+
+def _warp_reach(view: View, readers: Sequence[str], layout: _Layout,
+                yours: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
+    shorts, rank = layout.shorts, layout.rank
     owners = [p for p in view["warps"] if p in readers]
     owners += [p for p in view["warps"] if p not in readers]
     out = []
@@ -126,12 +149,15 @@ def warp_reach(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
 
 def distances(view: View, readers: Sequence[str]) -> list[dict[str, Any]]:
     """For each sector holding a star of the reader's: the sectors 2 and 3 turns away."""
-    order, shorts = _sectors(view)
-    rank = {sector: i for i, sector in enumerate(order)}
+    layout = _layout(view)
+    return _distances(layout, _your_sectors(view, readers, layout))
+
+
+def _distances(layout: _Layout, yours: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
+    rank, shorts = layout.rank, layout.shorts
     out = []
-    for sector, stars in sorted(_your_sectors(view, readers).items(),
-                                key=lambda kv: rank[kv[0]]):
-        by_turns = {t: list(sectors) for t, sectors in _away(view, sector).items()}
+    for sector, stars in sorted(yours.items(), key=lambda kv: rank[kv[0]]):
+        by_turns = {t: list(sectors) for t, sectors in _away(layout, sector).items()}
         out.append({"sector": sector, "short": shorts.get(sector, sector), "stars": stars,
                     "stars_text": ", ".join(stars),
                     "turns": [{"turns": t, "sectors": by_turns[t],
@@ -187,8 +213,10 @@ def distances_text(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 def reach(view: View, readers: Sequence[str]) -> dict[str, Any]:
     """The reach section of a report (text and HTML) and of the map: the warps' next sectors,
     the distance table, and per sector the warps that can come out there (for the map)."""
-    warps = warp_reach(view, readers)
-    rows = distances(view, readers)
+    layout = _layout(view)
+    yours = _your_sectors(view, readers, layout)
+    warps = _warp_reach(view, readers, layout, yours)
+    rows = _distances(layout, yours)
     tags: dict[str, list[dict[str, Any]]] = {}
     for w in warps:
         for c in w["sectors"]:

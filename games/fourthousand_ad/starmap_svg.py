@@ -84,32 +84,46 @@ def _area(x: int, y: int, area: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
+_LAST_SPOTS: list[Any] = [None, None]  # the grid read last, its badge rows (``_spots``)
+
+
+def _spots(grid: Grid) -> list[tuple[str, int, int]]:
+    """Where each sector's badges go, in drawing order (row by row, area by area, upper level
+    first): the sector, its area's x, the badges' y (under the level's first star). Once per
+    grid object (``field``'s reason: the same object for every reader of a star field)."""
+    if _LAST_SPOTS[0] is not grid:
+        spots = []
+        for ri, row in enumerate(grid):
+            for ai, area in enumerate(row):
+                x, y = 10 + ai * W, TOP + ri * H
+                for li, s in enumerate(area["stars"][::2]):
+                    spots.append((s["sector"], x, y + li * HALF + 48))
+        _LAST_SPOTS[:] = [grid, spots]
+    return _LAST_SPOTS[1]  # type: ignore[no-any-return]
+
+
 def reach_badges(grid: Grid, reach: Mapping[str, Any]) -> Markup:
     """The reader's reach over the areas, in one group: each sector's badges under its first
     and third star (one per level), at most ``BADGES`` and a count of the rest."""
     tags_of = reach["sector_tags"]
     out = ['<g class="reach">\n']
-    for ri, row in enumerate(grid):
-        for ai, area in enumerate(row):
-            x, y = 10 + ai * W, TOP + ri * H
-            for li, s in enumerate(area["stars"][::2]):
-                tags = tags_of.get(s["sector"], [])
-                if not tags:
-                    continue
-                by = y + li * HALF + 48
-                for ti, t in enumerate(tags[:BADGES]):
-                    bx = x + 4 + ti * 46
-                    fill = "#fecaca" if t["yours"] else escape(t["light"])
-                    dashed = "" if t["mine"] else ' stroke-dasharray="3 2"'
-                    bold = ' font-weight="bold"' if t["mine"] or t["yours"] else ""
-                    out.append(f'<g><rect x="{bx}" y="{by}" width="43" height="16" rx="3" '
-                               f'fill="{fill}" stroke="{escape(t["strong"])}" '
-                               f'stroke-width="1.5"{dashed}/>\n<text x="{bx + 4}" '
-                               f'y="{by + 12}" font-size="11" fill="#1f2933"{bold}>'
-                               f'{escape(t["tag"])}{"!" if t["yours"] else ""}</text></g>\n')
-                if len(tags) > BADGES:
-                    out.append(f'<text x="{x + W - 22}" y="{by + 12}" font-size="11" '
-                               f'fill="#1f2933">+{len(tags) - BADGES}</text>')
+    for sector, x, by in _spots(grid) if tags_of else ():
+        tags = tags_of.get(sector)
+        if not tags:
+            continue
+        for ti, t in enumerate(tags[:BADGES]):
+            bx = x + 4 + ti * 46
+            fill = "#fecaca" if t["yours"] else escape(t["light"])
+            dashed = "" if t["mine"] else ' stroke-dasharray="3 2"'
+            bold = ' font-weight="bold"' if t["mine"] or t["yours"] else ""
+            out.append(f'<g><rect x="{bx}" y="{by}" width="43" height="16" rx="3" '
+                       f'fill="{fill}" stroke="{escape(t["strong"])}" '
+                       f'stroke-width="1.5"{dashed}/>\n<text x="{bx + 4}" '
+                       f'y="{by + 12}" font-size="11" fill="#1f2933"{bold}>'
+                       f'{escape(t["tag"])}{"!" if t["yours"] else ""}</text></g>\n')
+        if len(tags) > BADGES:
+            out.append(f'<text x="{x + W - 22}" y="{by + 12}" font-size="11" '
+                       f'fill="#1f2933">+{len(tags) - BADGES}</text>')
     out.append("</g>\n")
     return Markup("".join(out))  # noqa: S704 - escaped piece by piece
 

@@ -10,8 +10,9 @@ in each player's vault until the arrival reveals them.
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from . import production
 from .board import Board
@@ -32,6 +33,69 @@ def _star_rows(board: Board) -> tuple[tuple[str, dict[str, Any]], ...]:
                  for name, star in board.stars.items())
 
 
+class Shared(dict[str, Any]):
+    """A part of a view that every view of equal public data holds as the same object (the
+    stars: one object for a resolution's reports and the game master's public view), so the
+    renderer encodes it once for their view.json (pbem.render.cache) and the presenter draws
+    it once (starmap). Views are never written to (docs/plugins.md); this one refuses it, so
+    no code can change another power's view, or a later one, through it. A copy (``dict``,
+    ``copy``, ``deepcopy``, pickle) is a plain dict, free to change."""
+
+    __slots__ = ()
+
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
+        raise TypeError("a view's stars are shared by every view of them: copy a view to "
+                        "change it (docs/plugins.md: views are never written to)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+_NO_SHIPS = Shared()
+
+#: The board, the key of the stars' holders, ships and homes, and the ``stars`` made from them
+#: last (``_stars``).
+_LAST_STARS: list[Any] = [None, None, None]
+
+
+def _stars(board: Board, held_stars: dict[str, Any], homes: dict[str, str]) -> Shared:
+    """The view's ``stars``: every star of the board with its holder, ships and home. Public
+    (the same for every power, ``None`` included) and made from the state's holders, ships and
+    homes alone, so the views of equal stars share one (``Shared``) object: made again only when
+    those differ from the last ones (compared by value, so a state changed in place is never
+    answered from an older one)."""
+    key = (tuple((name, entry.get("holder"), tuple(entry.get("ships", {}).items()))
+                 for name, entry in held_stars.items()), tuple(homes.items()))
+    last = _LAST_STARS
+    if last[0] is board and last[1] == key:
+        return last[2]  # type: ignore[no-any-return]
+    stars = {}
+    for name, blank in _star_rows(board):
+        row = blank.copy()
+        entry = held_stars.get(name)
+        row["ships"] = _NO_SHIPS
+        if entry:
+            row["holder"] = entry.get("holder")
+            ships = entry.get("ships", {})  # by power (one power or none needs no sorting)
+            if ships:
+                row["ships"] = Shared(sorted(ships.items()) if len(ships) > 1 else ships)
+        if name in homes:
+            row["home_of"] = homes[name]
+        stars[name] = Shared(row)
+    made = Shared(stars)
+    last[:] = [board, key, made]  # held: the board's id is not reused while remembered
+    return made
+
+
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     w = World(state, copy=False)  # read only: nothing below writes to the state
     board = w.board
@@ -43,20 +107,7 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
         return public or (power is not None and power in members)
 
     homes = {info["home"]: p for p, info in state["powers"].items()}
-    held_stars = state["stars"]
-    stars = {}
-    for name, blank in _star_rows(board):
-        row = blank.copy()  # shallow: "ships" is replaced below, never shared
-        entry = held_stars.get(name)
-        if entry:
-            row["holder"] = entry.get("holder")
-            ships = entry.get("ships", {})  # by power (one power or none needs no sorting)
-            row["ships"] = dict(sorted(ships.items())) if len(ships) > 1 else dict(ships)
-        else:
-            row["ships"] = {}
-        if name in homes:
-            row["home_of"] = homes[name]
-        stars[name] = row
+    stars = _stars(board, state["stars"], homes)
     warps: dict[str, Any] = {}
     for owner, slots in state["warps"].items():
         warps[owner] = {}

@@ -210,8 +210,8 @@ def compose_wire(
     if html is not None:
         parts = [multipart("alternative", [parts[0], text_part("html", html)])]
     if attachments:
-        parts += [attachment_part(item) for item in attachments]
-        head += multipart_pieces("mixed", parts)
+        parts += [attachment_part(item) for item in attachments]  # (names checked above)
+        head += multipart_pieces("mixed", parts, attachments=len(attachments))
     else:
         head.append(parts[0])
     raw = b"".join(head)

@@ -272,12 +272,18 @@ def multipart(subtype: str, parts: Sequence[bytes]) -> bytes:
     return b"".join(multipart_pieces(subtype, parts))
 
 
-def multipart_pieces(subtype: str, parts: Sequence[bytes]) -> list[bytes]:
+def multipart_pieces(subtype: str, parts: Sequence[bytes], *,
+                     attachments: int = 0) -> list[bytes]:
     """The bytes of :func:`multipart` in pieces, for the caller to join with what goes
-    before them (a message's headers) in one copy: a report is ~65 KB, copied once less."""
+    before them (a message's headers) in one copy: a report is ~65 KB, copied once less.
+    The boundary is one no part holds; the last ``attachments`` parts are
+    :func:`attachment_part`'s of plain names (pbem.mail.compose checks them), which cannot
+    hold one (a boundary is fifteen "=" and digits; base64 has an "=" only in its last two
+    characters, the names none), so they are not searched (~40 KB of a report)."""
+    searched = parts[:len(parts) - attachments]
     while True:
         boundary = f"==============={secrets.randbelow(10**19):019d}==".encode("ascii")
-        if not any(b"--" + boundary in part for part in parts):
+        if not any(b"--" + boundary in part for part in searched):
             break
     out = [f'Content-Type: multipart/{subtype};\r\n boundary="'.encode("ascii"), boundary,
            b'"\r\n']

@@ -121,8 +121,12 @@ def _view_attachments(renderer: Renderer, views: Mapping[str, ViewIn],
     offline (the same rule as the report's order form). ``extra`` adds the host's fields per
     power (the game ``instance`` and the fair-chance step, for `pbem orders new|sign`)."""
     def doc(p: str, v: ViewIn) -> ViewIn:
-        out = {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else v
-        return {**out, **extra[p]} if extra and p in extra else out
+        if not (last_seq and p in last_seq or extra and p in extra):
+            return v
+        out = {**v, "last_seq": last_seq[p]} if last_seq and p in last_seq else {**v}
+        if extra and p in extra:
+            out.update(extra[p])
+        return out
 
     if len(views) == 1:
         ((power, view),) = views.items()
@@ -217,10 +221,18 @@ def _inline(svg: str | None) -> Markup | None:
     drawing is attached as ``map.svg`` for mail programs that do not show inline SVG."""
     if svg is None:
         return None
-    text = svg.lstrip()
-    if text.startswith("<?xml"):
-        text = text[text.index("?>") + 2:].lstrip()
-    return Markup(text)  # noqa: S704 - rendered by our own template, autoescaped
+    start = _text_after(svg, 0)  # (an index, not a copy: the drawing is copied once)
+    if svg.startswith("<?xml", start):
+        start = _text_after(svg, svg.index("?>", start) + 2)
+    return Markup(svg[start:] if start else svg)  # noqa: S704 - our own template, autoescaped
+
+
+def _text_after(text: str, start: int) -> int:
+    """The index of the first character of ``text`` from ``start`` on that is not white
+    space (as ``str.lstrip`` strips it), or its length."""
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
 
 
 def _step_facts(renderer: Renderer, plugin: GamePlugin, state: StateIn, powers: Sequence[str],

@@ -32,11 +32,25 @@ def test_views_are_their_canonical_encoding() -> None:
 
 
 def test_a_shared_object_is_encoded_once() -> None:
+    """Each dict or list of a view is encoded once while the cache lives, and an object the
+    views share (the board) once for all of them: the next views reuse its bytes, and a dict
+    subclass (a game's read-only shared part) counts as a dict."""
     cache = RenderCache()
     views = _views()
     board = views[0]["board"]
     cache.json(views[0])
-    assert cache.encoded[id(board)] == (board, None)  # seen once: encoded with its neighbours
-    cache.json(views[1])
-    cache.json(views[2])
     assert cache.encoded[id(board)] == (board, canonical.dumps(board))
+    kept = cache.encoded[id(board)], cache.encoded[id(views[0]["slots"])]
+    for view in views[1:]:
+        assert cache.json(view) == canonical.encode(view)
+    # the very entries made for the first view: the shared objects were not encoded again
+    assert cache.encoded[id(board)] is kept[0]
+    assert cache.encoded[id(views[0]["slots"])] is kept[1]
+
+    class Shared(dict[str, Any]):
+        pass
+
+    table = Shared(board)
+    for doc in ({"t": table, "n": 1}, {"t": table, "n": 2}):
+        assert cache.json(doc) == canonical.encode(doc)
+    assert cache.encoded[id(table)] == (table, canonical.dumps(board))

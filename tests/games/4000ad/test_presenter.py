@@ -279,3 +279,25 @@ def test_the_resolved_production_turn_is_the_view_befores(options: dict) -> None
                 if options.get("mode") != "sequential" and t.state["result"] is None:
                     assert contexts.resolved_production({}, view_after) \
                         is view_before["production_turn"]
+
+
+def test_the_shared_parts_star_map_cells_are_made_when_read() -> None:
+    """A report's shared part holds ``map`` (the star field's cells with the readers' stars
+    marked) only once something reads it: the writers never do; a game directory's own
+    template gets the cells ``star_map`` draws for those readers, through Jinja as well."""
+    from pbem.render.jinjaenv import environment
+
+    t = Table()
+    t.put("Mira", "algol", 5)
+    view = AD.view(t.state, "algol")
+    shared = PRES.shared([view], [], ["algol"])
+    assert "map" not in shared and "legend" in shared
+    template = environment(()).from_string(
+        "{% for row in shared.map %}{% for area in row %}{% for s in area.stars %}"
+        "{{ s.name if s.mine }}{% endfor %}{% endfor %}{% endfor %}")
+    mine = "".join(cell["name"] for row in PRES.star_map(view, ["algol"]) for area in row
+                   for cell in area["stars"] if cell["mine"])
+    assert "Mira" in mine and template.render(shared=shared) == mine
+    assert shared["map"] == PRES.star_map(view, ["algol"]) and "map" in shared
+    with pytest.raises(KeyError):
+        shared["nothing"]

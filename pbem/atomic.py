@@ -310,8 +310,7 @@ def overwrite(path: Path | str, data: bytes, *, mode: int = PRIVATE) -> bool:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
             return False
-        if stat.S_IMODE(st.st_mode) != mode:
-            os.fchmod(fd, mode)  # (its one name: no other file changes)
+        os.fchmod(fd, mode)  # (its one name: no other file changes)
         write_all(fd, data)  # (from the first byte: the descriptor is new)
         os.ftruncate(fd, len(data))
         return True

@@ -36,29 +36,31 @@ def view(state: Mapping[str, Any], power: str | None) -> dict[str, Any]:
     over = state["result"] is not None
     step = window(state)
     pieces = _exposed_pieces(state, over)
+    tables = _pack_tables(state["pack"])
+    tokens = _board_copy("tokens", state["tokens"])
+    # Every part but ``you`` is public and the same in every view of a state: the parts that
+    # are containers are copies shared by the views made from equal ones (``_board_copy``),
+    # so nothing of the state leaves in a view and the renderer encodes each once; the rest
+    # are strings, numbers and None.
     out: dict[str, Any] = {
         "game": "b5cgs", "game_id": state["game_id"], "viewer": power, "turn": state["turn"],
-        "variant": state["variant"], "options": dict(state["options"]),
-        "phase": state["phase"], "round": state["round"], "seats": list(state["seats"]),
-        "order": list(state["order"]), "current": state["current"],
-        "window": None if step is None else {"kind": step.kind, "label": step.label,
-                                             "due": list(step.due)},
-        "map": None, "hexes": None, "tokens": None,  # (below: the copies views share)
-        "next_token": state["next_token"],
-        "powers": None, "result": state["result"],  # (below: the part views share)
+        "variant": state["variant"], "options": _board_copy("options", state["options"]),
+        "phase": state["phase"], "round": state["round"],
+        "seats": _board_copy("seats", state["seats"]),
+        "order": _board_copy("order", state["order"]), "current": state["current"],
+        "window": None if step is None else _board_copy(
+            "window", {"kind": step.kind, "label": step.label, "due": list(step.due)}),
+        "map": _board_copy("map", state["map"]), "hexes": _board_copy("hexes", state["hexes"]),
+        "tokens": tokens, "next_token": state["next_token"],
+        "powers": _powers(state, tokens, tables), "result": _board_copy("result", state["result"]),
     }
     if power is not None:
         me = state["powers"][power]
-        out["you"] = {"contested": me["contested"],
+        out["you"] = {"contested": plain_copy(me["contested"]),
                       "first_turn": me["turns"] == 0}
     if over:
         out["revealed"] = {s: piece_name(p) for s, p in sorted(state["referee"]["pieces"].items())}
         out["aside"] = [piece_name(p) for p in state["referee"]["aside"]]
-    out = plain_copy(out)  # from the state's own objects: copied here
-    for key in ("map", "hexes", "tokens"):  # the board: one copy for the views of a state
-        out[key] = _board_copy(key, state[key])
-    tables = _pack_tables(state["pack"])
-    out["powers"] = _powers(state, out["tokens"], tables)
     out["pack"] = _pack_view(tables, pieces)
     return out
 
@@ -117,14 +119,14 @@ def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     return _PACK[2]  # type: ignore[no-any-return]
 
 
-#: The board's parts (map, hexes, tokens) as the last state had them, and the copies views
-#: share.
+#: The public parts (the board's map, hexes and tokens; the options, seats, order, window and
+#: result) as the last state had them, and the copies views share.
 _BOARD: dict[str, list[Any]] = {}
 
 
 def _board_copy(key: str, value: Any) -> Any:
-    """A copy of the state's ``key`` (public: the board on the table) shared by every view
-    made from an equal one (every power's view of a state and the public view), as the pack's
+    """A copy of the state's ``key`` (public: the board on the table, the seats, the window,
+    ...) shared by every view made from an equal one (every power's view of a state and the public view), as the pack's
     tables are: views are never changed (docs/plugins.md, "The rules"; the order checks copy a
     view before they play on it). Found by equality with a copy of what it was made from."""
     kept = _BOARD.get(key)

@@ -126,9 +126,10 @@ _BOARD: dict[str, list[Any]] = {}
 
 def _board_copy(key: str, value: Any) -> Any:
     """A copy of the state's ``key`` (public: the board on the table, the seats, the window,
-    ...) shared by every view made from an equal one (every power's view of a state and the public view), as the pack's
-    tables are: views are never changed (docs/plugins.md, "The rules"; the order checks copy a
-    view before they play on it). Found by equality with a copy of what it was made from."""
+    ...) shared by every view made from an equal one (every power's view of a state and the
+    public view), as the pack's tables are: views are never changed (docs/plugins.md, "The
+    rules"; the order checks copy a view before they play on it). Found by equality with a
+    copy of what it was made from."""
     kept = _BOARD.get(key)
     if kept is None or kept[0] != value:
         kept = [plain_copy({key: value})[key], plain_copy({key: value})[key]]

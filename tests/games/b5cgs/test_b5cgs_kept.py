@@ -1,12 +1,15 @@
 """What B5 keeps between calls to draw a step once (issue 30, "a B5 step ≤ 1.5× a 4000 A.D.
 game-turn"): the text map's blank frame, each SVG hex per content, the cells of empty face-down
-pieces, a state's views' shared parts, the units and guns of a board. Each gives what it would
-give made afresh, and a state changed in place between two views shows in the second."""
+pieces, a state's views' shared parts, the units and guns of a board, a map's text around its
+readers' rule (pbem.render.mails). Each gives what it would give made afresh, and a state
+changed in place between two views shows in the second."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 
+from pbem.render import mails
 from tests.support.b5cgs_driver import PLUGIN, new_game, put
 from tests.support.b5cgs_play import play
 
@@ -14,6 +17,7 @@ hexmap_text = importlib.import_module("b5cgs.hexmap_text")
 hexmap_svg = importlib.import_module("b5cgs.hexmap_svg")
 mapmodel = importlib.import_module("b5cgs.mapmodel")
 threats = importlib.import_module("b5cgs.threats")
+view_mod = importlib.import_module("b5cgs.view")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -80,3 +84,86 @@ def test_a_state_changed_in_place_shows_in_its_next_view():
     assert after["powers"][EA]["banks"]["upkeep"] > before["powers"][EA]["banks"]["upkeep"]
     assert [u["id"] for u in threats.threats(after, EA)] == threats.units(after, EA)
     assert tid in [u["id"] for u in threats.threats(after, EA)]
+
+
+#: A view's containers every view of a state shares (its reader's own part, ``you``, is not).
+_PUBLIC = ("options", "seats", "order", "window", "map", "hexes", "tokens", "powers", "pack")
+
+
+def _nested(value):
+    """Every dict and list object within ``value``, itself included, by identity."""
+    seen = {}
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list) and id(item) not in seen:
+            seen[id(item)] = item
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return seen
+
+
+def test_the_views_of_a_state_share_their_public_parts_and_nothing_of_the_state():
+    for variant, seed in (("basic-4", 7), ("modular-3", 8)):
+        for _, _, after, _ in play(variant, seed, 16):
+            views = [PLUGIN.view(after, p) for p in (None, *after["seats"])]
+            for key in _PUBLIC:
+                assert all(v[key] is views[0][key] for v in views), key
+            mine = [v["you"] for v in views[1:]]
+            assert len({id(y) for y in mine}) == len(mine)
+            assert all(y["contested"] == after["powers"][p]["contested"]
+                       for y, p in zip(mine, after["seats"], strict=True))
+            held = _nested(after)
+            for v in views:  # nothing the state holds is handed out in a view
+                assert not set(_nested(v)) & set(held)
+
+
+def test_a_view_holds_what_a_view_of_the_state_made_afresh_holds():
+    for _, _, after, _ in play("modular-3", 8, 16):
+        for power in (None, *after["seats"]):
+            kept = PLUGIN.view(after, power)
+            for key in ("seats", "order", "options", "window", "result"):
+                view_mod._BOARD.pop(key, None)
+            assert PLUGIN.view(copy.deepcopy(after), power) == kept
+
+
+def test_a_state_whose_small_parts_change_in_place_shows_them_in_its_next_view():
+    st = new_game()
+    before = PLUGIN.view(st, EA)
+    st["order"].reverse()
+    st["options"]["extra"] = True
+    st["current"] = MF
+    after = PLUGIN.view(st, EA)
+    assert after["order"] == list(reversed(before["order"]))
+    assert after["options"]["extra"] is True and "extra" not in before["options"]
+    assert after["window"]["due"] == [MF] != before["window"]["due"]
+
+
+def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
+    """pbem.render.mails puts a map together around its readers' rule (kept once per
+    drawing): the same text as the drawing with the rule replaced, for one reader, two, and
+    the game master's summary."""
+    for _, _, after, events in list(play("basic-4", 7, 8))[-2:]:
+        renderer = mails.Renderer("b5cgs")
+        seats = list(after["seats"])
+        groups = [[p] for p in seats] + [seats[:2]]
+        for group in groups:
+            mail = mails.turn_report(renderer, PLUGIN, after, after, events, group,
+                                     {"name": "x", "email": "x@y"}, _GAME)
+            seen = [PLUGIN.view_events(list(events), p) for p in group]
+            union = [e for e in events if any(e in s for s in seen)]
+            views = [renderer.view(PLUGIN, after, p) for p in group]
+            pres = mails.presenter(PLUGIN)
+            svg = mails._map(renderer, pres, views[0], group,
+                             f"Check — after turn {after['turn']}",
+                             pres.shared(views, union, group))
+            attached = dict((n, b) for n, _, b in mail.attachments)["map.svg"]
+            assert attached == svg.encode()
+            inline = svg[svg.index("?>") + 2:].lstrip()
+            assert inline in mail.html
+            assert f"<style>{mails._readers_css(group)}</style>" in inline
+        gm = mails.gm_summary(renderer, PLUGIN, after, after, events, _GAME)
+        assert b"<style></style>" in dict((n, b) for n, _, b in gm.attachments)["map.svg"]
+
+
+_GAME = {"game_id": "g", "title": "Check", "deadline": None, "checkpoint": None, "missed": {},
+         "instance": "0" * 32}

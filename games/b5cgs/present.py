@@ -92,15 +92,34 @@ def _bank(view: Mapping[str, Any], p: str) -> dict[str, Any]:
     info = view["powers"][p]
     b = info.get("banks") or {"gross": None, "upkeep": None, "net": None,
                               "reserve": info.get("reserve")}
-    scrap = [f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}"
-             for tid, t in sorted(view["tokens"].items())
-             if t.get("owner") == p and t.get("scrap")]
+    scrap = list(_scrap(view).get(p, ()))
     return {"power": p, "name": _title(view, p), "gross": b.get("gross"),
             "upkeep": b.get("upkeep"), "net": b.get("net"),
             "reserve": b.get("reserve"), "scrap": scrap,
             "war_tokens": [_title(view, q) for q in info.get("war_tokens", [])],
             "surrendered": bool(info.get("surrendered")),
             "declared": info.get("declared"), "you": p == view.get("viewer")}
+
+
+#: The Scrap Yards ``_scrap`` made last: the tokens and token types it read (the objects the
+#: views of a state share, never changed: view._board_copy), and what it made of them.
+_SCRAP: list[Any] = [None, None, None]
+
+
+def _scrap(view: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Every power's Scrap Yard (``_bank``'s ``scrap``), made once for the tokens and token
+    types the views of a state share: each reader's banks row and the table's rows read it."""
+    tokens, types = view["tokens"], view["pack"]["tokens"]
+    if _SCRAP[0] is tokens and _SCRAP[1] is types:
+        return _SCRAP[2]  # type: ignore[no-any-return]
+    yards: dict[str, list[str]] = {}
+    for tid, t in sorted(tokens.items()):
+        if t.get("scrap"):
+            yards.setdefault(t.get("owner"), []).append(
+                f"{tid} {mapmodel.token_type(view, t).get('title') or t['type']}")
+    made = {p: tuple(v) for p, v in yards.items()}
+    _SCRAP[:] = [tokens, types, made]  # (holding the objects: their ids stay theirs)
+    return made
 
 
 def rolls(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None

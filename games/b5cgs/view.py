@@ -9,7 +9,10 @@ At the end of the game every piece is revealed.
 
 The view has the state's own keys and shapes for ``pack`` (pieces: exposed only), ``map``,
 ``hexes``, ``tokens`` and the rest (STATE.md), so movement's and the econ checkers run on a
-view exactly as on a state.
+view exactly as on a state. Every part of a view but the reader's own (``you``) is public and
+the same in every view of a state: the views of equal states share those parts as one copy
+each (never the state's own objects; views are never changed), so the renderer encodes each
+part once per resolution for every view.json.
 """
 
 from __future__ import annotations

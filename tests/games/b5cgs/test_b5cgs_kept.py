@@ -18,6 +18,7 @@ hexmap_svg = importlib.import_module("b5cgs.hexmap_svg")
 mapmodel = importlib.import_module("b5cgs.mapmodel")
 threats = importlib.import_module("b5cgs.threats")
 view_mod = importlib.import_module("b5cgs.view")
+present = importlib.import_module("b5cgs.present")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -84,6 +85,19 @@ def test_a_state_changed_in_place_shows_in_its_next_view():
     assert after["powers"][EA]["banks"]["upkeep"] > before["powers"][EA]["banks"]["upkeep"]
     assert [u["id"] for u in threats.threats(after, EA)] == threats.units(after, EA)
     assert tid in [u["id"] for u in threats.threats(after, EA)]
+
+
+def test_the_scrap_yards_kept_for_a_board_are_the_yards_made_afresh():
+    st = new_game()
+    tid = put(st, "ea-hyperion", EA, "1,0", 1)
+    st["tokens"][tid]["scrap"] = True
+    for view, _ in [*_views(), (PLUGIN.view(st, None), [])]:
+        for p in view["seats"]:
+            fresh = [f"{t} {mapmodel.token_type(view, v).get('title') or v['type']}"
+                     for t, v in sorted(view["tokens"].items())
+                     if v.get("owner") == p and v.get("scrap")]
+            assert present._bank(view, p)["scrap"] == fresh
+    assert present._bank(PLUGIN.view(st, None), EA)["scrap"]
 
 
 #: A view's containers every view of a state shares (its reader's own part, ``you``, is not).

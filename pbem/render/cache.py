@@ -7,8 +7,7 @@ round's receipts): the one cache of pbem.render.
   uses too (the same key: the state's identity and the power). At most ``VIEW_STATES``
   states are kept (a resolution's before and after, with room for a catch-up); the audit
   keeps one, the state it walks.
-- ``svg``: each map drawing rendered to SVG once, with its text around the readers' rule
-  (pbem.render.mails._drawn says the key).
+- ``svg``: each map drawing rendered to SVG once (pbem.render.mails._map says the key).
 - ``encoded``: the canonical JSON of each object (a dict or a list) that views hold at their
   top level, by identity: an object the views share (a game's tables, 4000 A.D.'s stars) is
   encoded once for all of them (``RenderCache.json``).
@@ -47,7 +46,7 @@ VIEW_STATES = 4  # states whose views a cache keeps (a resolution's before and a
 @dataclass
 class RenderCache:
     views: ViewCache = field(default_factory=lambda: ViewCache(VIEW_STATES))
-    svg: dict[tuple[object, ...], tuple[object, Any]] = field(default_factory=dict)
+    svg: dict[tuple[object, ...], tuple[object, str]] = field(default_factory=dict)
     parts: dict[str, list[tuple[dict[str, Any], Any]]] = field(default_factory=dict)
     encoded: dict[int, tuple[object, str]] = field(default_factory=dict)
     states: dict[int, tuple[object, bytes]] = field(default_factory=dict)

@@ -179,42 +179,17 @@ def _map_into(ctx: Context, renderer: Renderer, pres: Presenter,
               view: ViewIn, readers: Sequence[str], title: str,
               shared: Mapping[str, Any] | None = None) -> list[Attachment]:
     """The game's map for one mail: inline in its HTML part (``ctx["map_svg"]``) and as the
-    ``map.svg`` attachment it returns. The drawing's text around its readers' rule is kept
-    per drawing, as text and as UTF-8 (``_drawn``), so each reader's map is put together
-    around his rule: not a search and replace and an encoding of the whole map per mail
-    (~20 us of a 33 KB B5 map)."""
-    drawn = _drawn(renderer, pres, view, readers, title, shared)
-    if drawn is None:
-        ctx["map_svg"] = None
-        return []
-    css = _readers_css(readers)
-    svg, parts = drawn
-    if parts is None:
-        svg = svg.replace(READERS_CSS, css)
-        ctx["map_svg"] = _inline(svg)
-        return _attached(svg)
-    inline_head, tail, head_bytes, tail_bytes = parts
-    ctx["map_svg"] = Markup(inline_head + css + tail)  # noqa: S704 - as _inline: our template
-    return [("map.svg", "image/svg+xml", head_bytes + css.encode() + tail_bytes)]
+    ``map.svg`` attachment it returns."""
+    svg = _map(renderer, pres, view, readers, title, shared)
+    ctx["map_svg"] = _inline(svg)
+    return _attached(svg)
 
 
 def _map(renderer: Renderer, pres: Presenter, view: ViewIn,
          readers: Sequence[str], title: str,
          shared: Mapping[str, Any] | None = None) -> str | None:
     """The game's map as SVG for these readers, or None; ``shared``: a report context that
-    may hold this view's drawing already (``_drawn``), with the readers' rule put in."""
-    drawn = _drawn(renderer, pres, view, readers, title, shared)
-    return None if drawn is None else drawn[0].replace(READERS_CSS, _readers_css(readers))
-
-
-#: A drawing's SVG, and where it holds the readers' rule once: the inline text before it
-#: (``_inline``'s start on), the text after it, and both as UTF-8; None if not once.
-Drawn = tuple[str, tuple[str, str, bytes, bytes] | None]
-
-
-def _drawn(renderer: Renderer, pres: Presenter, view: ViewIn, readers: Sequence[str],
-           title: str, shared: Mapping[str, Any] | None = None) -> Drawn | None:
-    """The game's map as SVG with ``READERS_CSS`` where each reader's rule goes, or None.
+    may hold this view's drawing already.
 
     Only a CSS rule marks the reader's own pieces, so a drawing is rendered once per
     renderer (one resolution) and drawing, and each reader gets it with its own rule put in.
@@ -230,26 +205,14 @@ def _drawn(renderer: Renderer, pres: Presenter, view: ViewIn, readers: Sequence[
     key = (tuple((k, id(v)) for k, v in drawing.items()), *title_turn)
     hit = renderer.cache.svg.get(key)
     if hit is not None:
-        return hit[1]
-    ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
-    svg = renderer.render("map.svg", ctx)
-    parts = None
-    at = svg.find(READERS_CSS)
-    start = _text_after(svg, 0)
-    if svg.startswith("<?xml", start):
-        start = _text_after(svg, svg.index("?>", start) + 2)
-    if at >= start and svg.count(READERS_CSS) == 1:
-        head, tail = svg[:at], svg[at + len(READERS_CSS):]
-        parts = (head[start:], tail, head.encode(), tail.encode())
-    drawn: Drawn = (svg, parts)
-    renderer.cache.svg[key] = (drawing, drawn)
-    return drawn
-
-
-def _readers_css(readers: Sequence[str]) -> str:
-    """The rule marking the readers' own pieces on the map."""
-    return "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
-                   for p in sorted(readers) if p.isidentifier())
+        svg = hit[1]
+    else:
+        ctx = {**drawing, "title": title, "turn": view["turn"], "readers_css": READERS_CSS}
+        svg = renderer.render("map.svg", ctx)
+        renderer.cache.svg[key] = (drawing, svg)
+    css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
+                  for p in sorted(readers) if p.isidentifier())
+    return svg.replace(READERS_CSS, css)
 
 
 def _inline(svg: str | None) -> Markup | None:

@@ -1,8 +1,8 @@
 """What B5 keeps between calls to draw a step once (issue 30, "a B5 step ≤ 1.5× a 4000 A.D.
 game-turn"): the text map's blank frame, each SVG hex per content, the cells of empty face-down
-pieces, a state's views' shared parts, the units and guns of a board, a map's text around its
-readers' rule (pbem.render.mails). Each gives what it would give made afresh, and a state
-changed in place between two views shows in the second."""
+pieces, a state's views' shared parts, the units and guns of a board, the Scrap Yards, the map
+drawn once for every reader. Each gives what it would give made afresh, and a state changed in
+place between two views shows in the second."""
 
 from __future__ import annotations
 
@@ -153,9 +153,9 @@ def test_a_state_whose_small_parts_change_in_place_shows_them_in_its_next_view()
 
 
 def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
-    """pbem.render.mails puts a map together around its readers' rule (kept once per
-    drawing): the same text as the drawing with the rule replaced, for one reader, two, and
-    the game master's summary."""
+    """The map B5's presenter draws once per resolution (present.map_context hands every
+    reader the shared drawing): each mail's map.svg and inline map are that drawing with the
+    readers' rule put in, for one reader, two, and the game master's summary."""
     for _, _, after, events in list(play("basic-4", 7, 8))[-2:]:
         renderer = mails.Renderer("b5cgs")
         seats = list(after["seats"])
@@ -174,7 +174,9 @@ def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
             assert attached == svg.encode()
             inline = svg[svg.index("?>") + 2:].lstrip()
             assert inline in mail.html
-            assert f"<style>{mails._readers_css(group)}</style>" in inline
+            css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
+                          for p in sorted(group) if p.isidentifier())
+            assert f"<style>{css}</style>" in inline
         gm = mails.gm_summary(renderer, PLUGIN, after, after, events, _GAME)
         assert b"<style></style>" in dict((n, b) for n, _, b in gm.attachments)["map.svg"]
 

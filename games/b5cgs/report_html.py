@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from markupsafe import Markup
+
 from pbem.game.partials import escaped, notes_html
 from pbem.game.partials import layout as _layout
 
@@ -52,15 +54,22 @@ def rolls_html(shared: Context) -> str:
 
 def map_html(map_svg: Any, shared: Context) -> str:
     """``_board_map.html`` (with ``_map.html``)."""
+    return "".join(map_parts(map_svg, shared))
+
+
+def map_parts(map_svg: Any, shared: Context) -> list[str]:
+    """``map_html`` in parts: the inline map (markup: the template prints it as it is; ~33
+    KB) is one of them, so the report's one join copies it, not each step of its writing."""
     out = f"{_B5H2}The map</h2>\n"
     if map_svg:
-        return (f'{out}<div style="margin:8px 0;max-width:100%;overflow-x:auto;">'
-                f"{_e(map_svg)}</div>\n"
-                '<p style="margin:2px 0 8px 0;font-size:12px;color:#4b5563;">The same picture is '
-                "attached as map.svg, for mail programs that do not show it here.</p>\n")
+        return [f'{out}<div style="margin:8px 0;max-width:100%;overflow-x:auto;">',
+                map_svg if isinstance(map_svg, Markup) else _e(map_svg),
+                '</div>\n<p style="margin:2px 0 8px 0;font-size:12px;color:#4b5563;">The same '
+                "picture is attached as map.svg, for mail programs that do not show it here."
+                "</p>\n"]
     lines = "".join(f"{_e(line)}\n" for line in shared["map"])
     letters = ", ".join(f"{_e(x['letter'])} {_e(x['name'])}" for x in shared["letters"])
-    return (f'{out}<p style="margin:4px 0;">The map as text:</p>\n'
+    return [(f'{out}<p style="margin:4px 0;">The map as text:</p>\n'
             '<pre style="margin:4px 0;padding:8px;background-color:#f3f4f6;font-size:11px;'
             'line-height:1.2;overflow-x:auto;overflow-x:auto;max-width:100%">'
             f"{lines}</pre>\n"
@@ -68,7 +77,7 @@ def map_html(map_svg: Any, shared: Context) -> str:
             "name it, with :N a ship's facing (1 north, then clockwise); its colour is its "
             "owner's. Letters (under the unit on the text map, * when crippled): "
             f"{letters}. e economy, d damage, m mine(field), G jumpgate, B5 Babylon 5; ::::: a "
-            "face-down piece.</p>\n")
+            "face-down piece.</p>\n")]
 
 
 def units_html(shared: Context) -> str:
@@ -166,7 +175,7 @@ def _body(c: Context) -> list[str]:
     if s["window"]:
         out.append(f'<p style="margin:8px 0;">Next: {_e(s["window"]["label"])}.</p>')
     out += notes_html(c["notes"])
-    out += [rolls, map_html(c["map_svg"], s), units]
+    out += [rolls, *map_parts(c["map_svg"], s), units]
     out.extend(power_html(r) for r in c["reports"])
     if game["deadline"]:
         out.append(f'<p style="margin:8px 0;">Orders are due {_e(game["deadline"]["utc"])}.</p>')
@@ -180,7 +189,7 @@ def gm_html(c: Context, filters: Filters) -> str:
     out = [f'<h1 style="margin:0 0 8px 0;font-size:20px;">Referee summary, step '
            f'{_e(c["resolved_turn"])}</h1>\n<ul style="margin:0;padding-left:22px;">\n']
     out.extend(f"<li>{_e(line)}</li>\n" for line in gm["events"])
-    out += ["</ul>\n", rolls, map_html(c["map_svg"], gm), units]
+    out += ["</ul>\n", rolls, *map_parts(c["map_svg"], gm), units]
     if c["missed_now"]:
         out.append(f'{_B5H2}Missed this turn</h2>\n<ul style="margin:0;padding-left:22px;">\n')
         out.extend(f"<li>{_e(line)}</li>\n" for line in c["missed_now"])

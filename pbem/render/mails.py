@@ -21,6 +21,7 @@ Size: one builder per mail kind, each short; the shared pieces live in environme
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +163,9 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
 
 
 READERS_CSS = "/*pbem-readers*/"
+#: a power id that is a CSS class name as it stands (a letter, then letters, digits, "_" or
+#: "-": every id pbem.store.gameconfig accepts); others get no rule rather than an escape
+_CSS_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 
 
 def _svg(renderer: Renderer, pres: Presenter, view: ViewIn,
@@ -211,7 +215,7 @@ def _map(renderer: Renderer, pres: Presenter, view: ViewIn,
         svg = renderer.render("map.svg", ctx)
         renderer.cache.svg[key] = (drawing, svg)
     css = "".join(f".p-{p}.dot{{stroke-width:2}}.p-{p}.name{{font-weight:bold}}"
-                  for p in sorted(readers) if p.isidentifier())
+                  for p in sorted(readers) if _CSS_NAME.match(p))
     return svg.replace(READERS_CSS, css)
 
 

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from pbem.game.partials import READERS_CSS
+
 PREFIX = "planet:"
 WIDTH = 540
 MARGIN = 8
@@ -59,28 +61,34 @@ def marks(events: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _cls(kind: str, power: str | None) -> str:
+    """The class by which a mail's readers' rule marks a power's pieces (bold), or none."""
+    return f' class="{kind} p-{escape(power)}"' if power else ""
+
+
 class _Canvas:
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.y = 0
 
     def text(self, x: float, y: float, words: str, size: int = 16, weight: str = "normal",
-             fill: str = "#1f2933", anchor: str = "start") -> None:
+             fill: str = "#1f2933", anchor: str = "start", cls: str = "") -> None:
         self.parts.append(f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" '
-                          f'fill="{fill}" text-anchor="{anchor}">{escape(words)}</text>')
+                          f'fill="{fill}" text-anchor="{anchor}"{cls}>{escape(words)}</text>')
 
-    def heading(self, words: str, swatch: str | None = None) -> None:
+    def heading(self, words: str, swatch: str | None = None, power: str | None = None) -> None:
         self.y += 26
         x = MARGIN
         if swatch:
             self.parts.append(f'<rect x="{x}" y="{self.y - 13}" width="14" height="14" '
-                              f'fill="{swatch}"/>')
+                              f'fill="{swatch}"{_cls("dot", power)}/>')
             x += 20
-        self.text(x, self.y, words, 17, "bold")
+        self.text(x, self.y, words, 17, "bold", cls=_cls("name", power))
         self.y += 8
 
     def cards(self, cards: Sequence[Mapping[str, Any]], ink: tuple[str, str],
-              touched: Mapping[str, tuple[str, str]], seats: Sequence[str]) -> None:
+              touched: Mapping[str, tuple[str, str]], seats: Sequence[str],
+              power: str | None = None) -> None:
         for i, card in enumerate(cards):
             col, row = i % COLUMNS, i // COLUMNS
             x = MARGIN + col * (CARD_W + GAP)
@@ -97,7 +105,7 @@ class _Canvas:
             self.parts.append(
                 f'<g><title>{escape(what)}</title><rect x="{x}" y="{y}" width="{CARD_W}" '
                 f'height="{CARD_H}" rx="6" fill="{ink[1]}" stroke="{stroke}" '
-                f'stroke-width="{width}"{dash}/>')
+                f'stroke-width="{width}"{dash}{_cls("dot", None if mark else power)}/>')
             self.text(x + 8, y + 21, code, 18, "bold", ink[0])
             if card.get("population") is not None:
                 self.text(x + CARD_W - 8, y + 21, f"p{card['population']}", 16,
@@ -144,8 +152,8 @@ def svg(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = (),
         state = " (conceded)" if info.get("conceded") else ""
         c.heading(f"{p.capitalize()}{state}: {len(colonies)} colonies, "
                   f"{info.get('homeplanets', 0)} homeplanets, {info.get('ships_in_play', 0)} "
-                  "ships in play", ink[0])
-        c.cards(colonies, ink, touched, seats)
+                  "ships in play", ink[0], p)
+        c.cards(colonies, ink, touched, seats, p)
         hand = revealed.get(p)
         if hand is None and p == viewer:
             hand = (view.get("you") or {}).get("hand")
@@ -173,5 +181,6 @@ def svg(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = (),
             f'height="{height}" viewBox="0 0 {WIDTH} {height}" role="img" '
             f'aria-label="{escape(label)}" font-family="Helvetica, Arial, sans-serif" '
             f'style="max-width:100%;height:auto"><title>{escape(label)}</title>'
+            f"<style>{READERS_CSS}</style>"
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>'
             + "".join(c.parts) + "</svg>")

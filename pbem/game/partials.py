@@ -43,6 +43,9 @@ def escaped(value: Any) -> str:
 
 _e = escaped
 
+#: where a map drawn once for every reader takes its readers' style rule (pbem.render.mails
+#: puts it in per mail: bold for the pieces of the class ``p-POWER``, ``dot`` or ``name``)
+READERS_CSS = "/*pbem-readers*/"
 UL = '<ul style="margin:0;padding-left:20px;">\n'
 LI = '<li style="margin:0 0 4px 0;">'
 

@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from pbem import canonical
 from pbem.errors import Problem
+from pbem.game.partials import READERS_CSS
 from pbem.game.plugin import GamePlugin
 from pbem.game.presentation import Presenter
 from pbem.render.environment import (
@@ -162,7 +163,6 @@ def _extras(ctx: Mapping[str, Any]) -> list[Attachment]:
     return out
 
 
-READERS_CSS = "/*pbem-readers*/"
 #: a power id that is a CSS class name as it stands (a letter, then letters, digits, "_" or
 #: "-": every id pbem.store.gameconfig accepts); others get no rule rather than an escape
 _CSS_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")

@@ -81,15 +81,7 @@ def test_the_report_shows_the_picture_inline(game, tmp_path_factory):
     assert "map.svg" in {p.get_filename() for p in msg.iter_attachments()}
 
 
-#: games whose map does not keep that promise yet, each with why (strict: it fails the day the
-#: game keeps it, so the entry is removed then)
-UNMARKED = {"ashes": "the card table (games/ashes/cardtable.py) draws no piece by power class "
-                     "and has no readers' style rule yet"}
-
-
-@pytest.mark.parametrize("game", [
-    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=UNMARKED[g]))
-    if g in UNMARKED else g for g in GAMES])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_reports_map_marks_the_readers_own_pieces(game, tmp_path_factory):
     """Whatever the game's power ids (B5's are hyphenated: "earth-alliance"), the reader's
     report draws his pieces in bold: the map carries a rule for his power's class."""

@@ -5,15 +5,10 @@ autoescape escapes it: the writer of games/ashes/writers.py, which says when it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.game.partials import escaped, layout
+from pbem.game.partials import Context, Filters, escaped, layout
 from pbem.game.partials import notes_html as _notes_html
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-
 
 _e = escaped  # (short: the writer escapes every value it prints)
 

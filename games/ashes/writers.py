@@ -21,16 +21,10 @@ compares both renderings over played games and every branch)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
+from pbem.game.partials import Context, Filters, Writer
 from pbem.game.partials import notes_text as _notes_text
 
 from .report_html import html
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-Para = Callable[..., str]
 
 
 def subject(c: Context, filters: Filters) -> str:
@@ -120,7 +114,7 @@ def text(c: Context, filters: Filters) -> str:
 
 #: template name -> (the function writing it, the template sources it is written from, the
 #: SHA-256 of those sources when it was written: pbem.render.plain.sources_digest).
-WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str]] = {
+WRITERS: dict[str, Writer] = {
     "turn_report.subject.txt": (subject, ("turn_report.subject.txt",),
         "2bbfa0d57a999dc859d52a8dd4ca2943d3d5237cff8977ad2d0516b32a349bb8"),
     "turn_report.txt": (text, ("turn_report.txt", "_turn_notes.txt", "_tables.txt",

@@ -7,17 +7,12 @@ says when they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup
 
-from pbem.game.partials import escaped, notes_html
+from pbem.game.partials import Context, Filters, escaped, notes_html
 from pbem.game.partials import layout as _layout
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-
 
 _e = escaped  # (short: the writer escapes every value it prints)
 

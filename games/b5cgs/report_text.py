@@ -6,14 +6,9 @@ games/b5cgs/writers.py, which says when they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.game.partials import notes_text
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-Para = Callable[..., str]
+from pbem.game.partials import Context, Filters, Para, notes_text
 
 
 def subject(c: Context, filters: Filters) -> str:

@@ -27,16 +27,10 @@ games and every branch)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
-from pbem.game.partials import escaped
+from pbem.game.partials import Context, Filters, Writer, escaped
 
 from .report_html import gm_html, html
 from .report_text import gm_subject, gm_text, subject, text
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
 
 _e = escaped  # (short: the writer escapes every value it prints)
 
@@ -107,7 +101,7 @@ def map_svg(c: Context, filters: Filters) -> str:
 
 #: template name -> (the function writing it, the template sources it is written from, the
 #: SHA-256 of those sources when it was written: pbem.render.plain.sources_digest).
-WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str]] = {
+WRITERS: dict[str, Writer] = {
     "turn_report.subject.txt": (subject, ("turn_report.subject.txt",),
         "c9cbb1472bbd2fb1d4807304a9eaf3cf22f9c8ef2b910e344dae5aabfd32c126"),
     "turn_report.txt": (text, ("turn_report.txt", "_turn_notes.txt", "_board.txt",

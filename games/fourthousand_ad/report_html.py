@@ -5,19 +5,14 @@ games/fourthousand_ad/writers.py, which says when they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.game.marks import for_readers
 from pbem.game.partials import UL as _UL
-from pbem.game.partials import escaped, gm_missed_html, layout
+from pbem.game.partials import Context, Filters, escaped, gm_missed_html, layout
 from pbem.game.partials import h2 as _h2
 from pbem.game.partials import keepsake_html as _keepsake_html
 from pbem.game.partials import notes_html as _notes_html
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-
 
 _e = escaped  # (short: the writer escapes every value it prints)
 

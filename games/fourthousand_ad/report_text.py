@@ -5,16 +5,13 @@ games/fourthousand_ad/writers.py, which says when they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from pbem.game.partials import Context, Filters, Para
 from pbem.game.partials import gm_missed_text as _gm_missed_text
 from pbem.game.partials import keepsake_text as _keepsake_text
 from pbem.game.partials import notes_text as _notes_text
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
-Para = Callable[..., str]
 
 
 def subject(c: Context, filters: Filters) -> str:

@@ -29,16 +29,10 @@ follow (it compares both renderings over played games and every branch)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
-from pbem.game.partials import escaped
+from pbem.game.partials import Context, Filters, Writer, escaped
 
 from .report_html import gm_html, html
 from .report_text import gm_subject, gm_text, subject, text
-
-Context = Mapping[str, Any]
-Filters = Mapping[str, Callable[..., str]]
 
 
 def map_svg(c: Context, filters: Filters) -> str:
@@ -58,7 +52,7 @@ def map_svg(c: Context, filters: Filters) -> str:
 #: SHA-256 of those sources when it was written: pbem.render.plain.sources_digest).
 
 
-WRITERS: dict[str, tuple[Callable[[Context, Filters], str], tuple[str, ...], str]] = {
+WRITERS: dict[str, Writer] = {
     "turn_report.subject.txt": (
         subject, ("turn_report.subject.txt",),
         "5d9c0bfc1cdf1f8666c161902959612b46c1b4bc16460d5f5c55c0a9b59d5fa7"),

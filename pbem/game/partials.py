@@ -26,6 +26,12 @@ from markupsafe import escape
 
 Context = Mapping[str, Any]
 Para = Callable[..., str]
+#: The filters a writer is handed (pbem.render.plain.FILTERS: the templates' own).
+Filters = Mapping[str, Callable[..., Any]]
+#: A game's writer: (the function writing a template from its context and filters, the
+#: template sources it is written from, the SHA-256 of those sources when it was written:
+#: pbem.render.plain.sources_digest).
+Writer = tuple[Callable[[Context, Filters], str], tuple[str, ...], str]
 
 
 def escaped(value: Any) -> str:

@@ -253,7 +253,7 @@ class Renderer:
         return plain.WRITERS if name in plain.WRITERS else self.game_writers()
 
     def game_writers(self) -> Mapping[str, Any]:
-        """The game's presenter's ``writers`` (pbem.render.plain.Writer by template name; none
+        """The game's presenter's ``writers`` (pbem.game.partials.Writer by template name; none
         for a game that declares none or an unknown game), asked once per renderer."""
         if self._writers is None:
             try:

@@ -32,15 +32,10 @@ from typing import Any
 from markupsafe import escape
 
 from pbem.game.marks import for_readers
+from pbem.game.partials import Filters, Writer, layout
 from pbem.game.partials import keepsake_html as _keepsake_html
 from pbem.game.partials import keepsake_text as _keepsake_text
-from pbem.game.partials import layout
 from pbem.render.environment import para
-
-#: A game's writer: (the function writing a template from its context and :data:`FILTERS`,
-#: the template sources it is written from, the SHA-256 of those sources when it was written).
-Filters = Mapping[str, Callable[..., Any]]
-Writer = tuple[Callable[[Mapping[str, Any], Filters], str], tuple[str, ...], str]
 
 #: The filters a game's writer is handed: the templates' own (pbem.render.jinjaenv).
 FILTERS: Mapping[str, Callable[..., Any]] = {"para": para, "for_readers": for_readers}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,10 +114,11 @@ def step_lines(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
 
 
 def border_path(borders: Sequence[Mapping[str, float]]) -> str:
-    """The map-piece edges as the ``d`` of one SVG path: a move and a line per edge, each edge
-    once (an edge between two pieces is in ``borders`` from the hexes on both sides). Eight
-    edges a line, so that no line of the HTML passes the 998 bytes a mail line may hold and the
-    part goes out unencoded (pbem.mail.compose)."""
+    """The map-piece edges as the ``d`` of one SVG path: a move and a line per edge (the line
+    implicit after the move, numbers without a needless ``.0``), each edge once (an edge
+    between two pieces is in ``borders`` from the hexes on both sides). Eight edges a line,
+    so that no line of the HTML passes the 998 bytes a mail line may hold and the part goes
+    out unencoded (pbem.mail.compose)."""
     seen: set[tuple[tuple[float, float], ...]] = set()
     out = []
     for b in borders:
@@ -124,7 +126,7 @@ def border_path(borders: Sequence[Mapping[str, float]]) -> str:
         edge = tuple(sorted(ends))
         if edge not in seen:
             seen.add(edge)
-            out.append(f"M{b['x1']},{b['y1']}L{b['x2']},{b['y2']}")
+            out.append(f"M{_num(b['x1'])} {_num(b['y1'])} {_num(b['x2'])} {_num(b['y2'])}")
     return "\n".join("".join(out[i:i + 8]) for i in range(0, len(out), 8))
 
 
@@ -152,27 +154,67 @@ def _borders(pieces: tuple[tuple[int, int, Any], ...], dx: float, dy: float
 _NONE = object()
 
 
+#: A hex's fill and class by what it is: (fill, class) of (b5, exposed).
+_KINDS = {(True, True): ("#fde68a", "hex"), (True, False): ("#fde68a", "hex facedown"),
+          (False, True): ("#f8fafc", "hex"), (False, False): ("#9ca3af", "hex facedown")}
+#: The hex names' fill, exposed or face down.
+_NAME_FILL = {True: "#4b5563", False: "#f9fafb"}
+
+
+def _num(v: float) -> str:
+    """``v`` to one decimal, as the map writes numbers: without a needless ``.0``."""
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def number(v: float) -> float | int:
+    """``v`` rounded to one decimal, an int when whole (printed without a needless ``.0``)."""
+    r = round(v, 1)
+    return int(r) if r.is_integer() else r
+
+
+def hex_path(x: float, y: float) -> str:
+    """The hex centred at ``(x, y)`` as the ``d`` of an SVG path: its six corners (``corner``'s,
+    to one decimal, as the polygon it replaced had them), the first a move, the rest lines
+    (implicit after the move, ``H`` along the flat top and bottom), closed. The same shape as
+    ``<polygon points=...>`` at less than half the bytes."""
+    c = [(_num(cx), _num(cy)) for cx, cy in _hex_shape(x, y)[1]]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3), (x4, y4), (x5, y5) = c
+    out = [f"M{x0} {y0} {x1} {y1}", f"H{x2}" if y2 == y1 else f"L{x2} {y2}",
+           f"L{x3} {y3} {x4} {y4}", f"H{x5}" if y5 == y4 else f" {x5} {y5}", "z"]
+    return "".join(out)
+
+
 @dataclass(frozen=True)
 class _Spot:
-    """One hex of a layout, placed: its centre, polygon, where its name and marks go, the
-    heads of its SVG elements (the numbers written, as the template wrote them), and the
-    hex as drawn (``_drawn``) for each content it was drawn with."""
+    """One hex of a layout, placed: its centre, its path, where its name and marks go, the
+    heads of its SVG elements (the numbers written), and the hex as drawn (``_drawn``) for
+    each content it was drawn with."""
 
     x: float
     y: float
-    points: str
+    d: str
     name_x: float
     name_y: float
     marks_y: float
-    polygon: str
+    path: str
     name: str
     marks: str
     drawn: dict[tuple[str, str, bool, bool, bool], _Drawn] = field(default_factory=dict)
 
 
-#: A hex as drawn: its entry in the drawing's ``hexes`` (never changed: every drawing of that
-#: hex with that content shares it), its polygon, and its name and marks as SVG.
-_Drawn = tuple[dict[str, Any], str, str]
+@dataclass(frozen=True)
+class _Drawn:
+    """A hex as drawn: its entry in the drawing's ``hexes`` (never changed: every drawing of
+    that hex with that content shares it), its kind (the fill and class of its run), its path
+    and its name and marks as SVG."""
+
+    entry: dict[str, Any]
+    kind: tuple[str, str]
+    exposed: bool
+    path: str
+    name: str
+    marks: str
 
 
 @dataclass(frozen=True)
@@ -192,8 +234,9 @@ class _Layout:
 
 
 @functools.lru_cache(maxsize=64)
-def _layout(places: tuple[tuple[int, int, Any], ...]) -> _Layout:
-    """The layout of hexes ``(q, r, piece)``, in (q, r) order."""
+def _layout(hexes: tuple[tuple[int, int], ...], pieces: tuple[Any, ...]) -> _Layout:
+    """The layout of hexes ``(q, r)`` in (q, r) order, each in its piece."""
+    places = tuple((q, r, piece) for (q, r), piece in zip(hexes, pieces, strict=True))
     xs = [centre(q, r)[0] for q, r, _ in places]
     ys = [centre(q, r)[1] for q, r, _ in places]
     dx = MARGIN + SIZE - min(xs)
@@ -202,14 +245,12 @@ def _layout(places: tuple[tuple[int, int, Any], ...]) -> _Layout:
     for q, r, _ in places:
         x, y = centre(q, r)
         x, y = x + dx, y + dy
-        points = _hex_shape(x, y)[0]
-        name_x, name_y = round(x, 1), round(y - SIZE * 0.55, 1)
-        marks_y = round(y + SIZE * 0.78, 1)
-        spots.append(_Spot(x, y, points, name_x, name_y, marks_y,
-                           f'<polygon points="{escape(points)}" fill="',
-                           f'<text x="{name_x}" y="{name_y}" fill="',
-                           f'<text x="{name_x}" y="{marks_y}" font-weight="bold" '
-                           'fill="#1e40af" class="marks">'))
+        d = hex_path(x, y)
+        name_x, name_y = number(x), number(y - SIZE * 0.55)
+        marks_y = number(y + SIZE * 0.78)
+        spots.append(_Spot(x, y, d, name_x, name_y, marks_y, f'<path d="{escape(d)}"/>\n',
+                           f'<text x="{name_x}" y="{name_y}">',
+                           f'<text x="{name_x}" y="{marks_y}">'))
     borders, path = _borders(places, dx, dy)
     return _Layout(dx, dy, max(xs) - min(xs) + 2 * (MARGIN + SIZE),
                    TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN, tuple(spots), borders, path)
@@ -220,34 +261,55 @@ def _drawn(spot: _Spot, name: str, marks: str, exposed: bool, b5: bool, gate: bo
     """The hex at ``spot`` with this name and these marks, drawn: kept per content (the
     face-down hexes, most of a map, are the same every step of every game on a map of this
     shape; an exposed one stays the same from step to step)."""
-    made = spot.drawn.get((name, marks, exposed, b5, gate))
+    key = (name, marks, exposed, b5, gate)
+    made = spot.drawn.get(key)
     if made is None:
         if len(spot.drawn) >= 64:
             spot.drawn.clear()
-        fill = "#fde68a" if b5 else ("#f8fafc" if exposed else "#9ca3af")
-        shape = "hex" if exposed else "hex facedown"
-        colour = "#4b5563" if exposed else "#f9fafb"
-        made = ({"points": spot.points, "exposed": exposed, "name": name,
-                 "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
-                 "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
-                f'{spot.polygon}{fill}" class="{shape}"/>\n',
-                f'{spot.name}{colour}">{escape(name)}</text>\n'
-                + (f'{spot.marks}{escape(marks)}</text>' if marks else ""))
-        spot.drawn[(name, marks, exposed, b5, gate)] = made
+        made = _Drawn({"d": spot.d, "exposed": exposed, "name": name,
+                       "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
+                       "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
+                      _KINDS[b5, exposed], exposed, spot.path,
+                      f"{spot.name}{escape(name)}</text>\n",
+                      f"{spot.marks}{escape(marks)}</text>\n" if marks else "")
+        spot.drawn[key] = made
     return made
 
 
 def _hexes_svg(drawn: Sequence[_Drawn]) -> Markup:
-    """The hexes and their names and marks as SVG (two groups), for ``map.svg``: the one part
-    of the drawing written here rather than in the template, because it is most of the map
-    (every hex twice) and a Jinja loop with an escape per value cost three times this; the
-    text is what the template's loop wrote (tests/games/b5cgs compare the two). Each hex's
-    elements are written once per content (``_drawn``), names and marks escaped."""
-    return Markup("".join(  # noqa: S704 - every value escaped (_drawn)
-        ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n',
-         *(d[1] for d in drawn),
-         '</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n',
-         *(d[2] for d in drawn), "</g>\n"]))
+    """The hexes and their names and marks as SVG, for ``map.svg``: the one part of the
+    drawing written here rather than in the template, because it is most of the map.
+
+    Each hex is a short path (``hex_path``) in the order the hexes are painted ((q, r): a hex
+    painted later covers half of its neighbour's edge, so the order is kept and the picture
+    is the one the polygons drew), its fill and class set once per run of hexes of one kind
+    (a ``<g>``), the stroke once for all. Names are grouped by their fill (exposed, face
+    down) and the marks by theirs: texts never overlap, so their order draws nothing
+    different. Every element is a line of its own (a mail line holds 998 bytes at most)."""
+    out = ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n']
+    kind: tuple[str, str] | None = None
+    names: dict[bool, list[str]] = {False: [], True: []}
+    marks = []
+    for d in drawn:
+        if d.kind != kind:
+            if kind is not None:
+                out.append("</g>\n")
+            kind = d.kind
+            out.append(f'<g fill="{kind[0]}" class="{kind[1]}">\n')
+        out.append(d.path)
+        names[d.exposed].append(d.name)
+        if d.marks:
+            marks.append(d.marks)
+    if kind is not None:
+        out.append("</g>\n")
+    out.append('</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n')
+    for exposed in (False, True):
+        if names[exposed]:
+            out += [f'<g fill="{_NAME_FILL[exposed]}">\n', *names[exposed], "</g>\n"]
+    if marks:
+        out += ['<g font-weight="bold" fill="#1e40af" class="marks">\n', *marks, "</g>\n"]
+    out.append("</g>\n")
+    return Markup("".join(out))  # noqa: S704 - every value escaped (_drawn)
 
 
 def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[str, str]],
@@ -255,15 +317,15 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     """The ``map.svg`` context: ``width``, ``height``, ``hexes``, ``hexes_svg`` (the hexes
     written), ``borders`` (map-piece edges; ``border_path`` draws them as one SVG path),
     ``units``, ``lines`` (``step_lines`` placed) and ``legend``. ``colours``: power ->
-    {strong, light, letter, name}."""
+    {strong, light, letter, name}. Numbers are rounded to one decimal, ints when whole (the
+    SVG writes no needless ``.0``)."""
     if not cells:
         return {"width": 200, "height": 80, "hexes": [], "hexes_svg": _hexes_svg([]),
                 "borders": [], "border_path": "",
                 "units": [],
-                "lines": [], "legend": [], "map_top": TOP, "map_bottom": 40}
-    raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
-    ordered = sorted(raw.items())
-    layout = _layout(tuple((q, r, c["piece"]) for (q, r), c in ordered))
+                "lines": [], "legend": [], "map_top": number(TOP), "map_bottom": 40}
+    ordered = _ordered(cells)
+    layout = _layout(tuple(h for h, _ in ordered), tuple(c["piece"] for _, c in ordered))
     dx, dy = layout.dx, layout.dy
     drawn, units = [], []
     for (_, c), spot in zip(ordered, layout.spots, strict=True):
@@ -278,12 +340,12 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
             facing = unit.get("facing")
             tip = pointer(x, y, int(facing), 0.8) if facing else None
             units.append({
-                "x": round(x, 1), "y": round(y, 1), "power": str(unit["power"]),
+                "x": number(x), "y": number(y), "power": str(unit["power"]),
                 "label": str(unit["label"]), "base": unit["kind"] == "base",
                 "crippled": bool(unit["crippled"]), "strong": col["strong"],
-                "light": col["light"], "r": round(SIZE * 0.5, 1),
-                "tip_x": round(tip[0], 1) if tip else None,
-                "tip_y": round(tip[1], 1) if tip else None,
+                "light": col["light"], "r": number(SIZE * 0.5),
+                "tip_x": number(tip[0]) if tip else None,
+                "tip_y": number(tip[1]) if tip else None,
             })
     placed = []
     where = ({str(c["name"]): centre(int(c["hex"][0]), int(c["hex"][1])) for c in cells}
@@ -296,9 +358,9 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
         dist = max(1.0, math.hypot(x2 - x1, y2 - y1))
         stop = SIZE * 0.55  # end at the unit's edge, not on its label
         col = colours.get(line["power"], {"strong": "#374151"})
-        placed.append({"x1": round(x1, 1), "y1": round(y1, 1),
-                       "x2": round(x2 - (x2 - x1) * stop / dist, 1),
-                       "y2": round(y2 - (y2 - y1) * stop / dist, 1),
+        placed.append({"x1": number(x1), "y1": number(y1),
+                       "x2": number(x2 - (x2 - x1) * stop / dist),
+                       "y2": number(y2 - (y2 - y1) * stop / dist),
                        "kind": line["kind"], "strong": col["strong"],
                        "title": f"{line['token']} of {col.get('name', line['power'])}: "
                                 + {"move": "moved", "jump": "jumped",
@@ -306,9 +368,20 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
                                 + f" from {line['from']} to {line['to']}"})
     width, height = layout.width, layout.height
     legend = [{"power": p, **dict(c)} for p, c in colours.items()]
-    return {"width": round(max(width, 170.0 * max(1, len(legend)) + 20, 420.0), 1),
-            "height": round(height + 100, 1), "map_bottom": round(height + 8, 1),
-            "hexes": [d[0] for d in drawn], "hexes_svg": _hexes_svg(drawn),
+    return {"width": number(max(width, 170.0 * max(1, len(legend)) + 20, 420.0)),
+            "height": number(height + 100), "map_bottom": number(height + 8),
+            "hexes": [d.entry for d in drawn], "hexes_svg": _hexes_svg(drawn),
             "borders": list(layout.borders), "border_path": layout.path,
             "units": units, "lines": placed,
-            "legend": legend, "map_top": TOP}
+            "legend": legend, "map_top": number(TOP)}
+
+
+def _ordered(cells: Sequence[Mapping[str, Any]]
+             ) -> Sequence[tuple[tuple[int, int], Mapping[str, Any]]]:
+    """``(place, cell)`` by place ``(q, r)``, one cell a place (the last given). mapmodel's
+    cells are so already, their places tuples of ints: they are taken as they are."""
+    places = [c["hex"] for c in cells]
+    if type(places[0]) is tuple and all(map(operator.lt, places, places[1:])):
+        return list(zip(places, cells, strict=True))
+    raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
+    return sorted(raw.items())

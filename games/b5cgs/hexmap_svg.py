@@ -200,7 +200,7 @@ class _Spot:
     path: str
     name: str
     marks: str
-    drawn: dict[tuple[str, str, bool, bool, bool], _Drawn] = field(default_factory=dict)
+    drawn: dict[tuple[Any, bool, str], _Drawn] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -256,23 +256,24 @@ def _layout(hexes: tuple[tuple[int, int], ...], pieces: tuple[Any, ...]) -> _Lay
                    TOP + max(ys) - min(ys) + 2 * SIZE + MARGIN, tuple(spots), borders, path)
 
 
-def _drawn(spot: _Spot, name: str, marks: str, exposed: bool, b5: bool, gate: bool
-           ) -> _Drawn:
-    """The hex at ``spot`` with this name and these marks, drawn: kept per content (the
-    face-down hexes, most of a map, are the same every step of every game on a map of this
-    shape; an exposed one stays the same from step to step)."""
-    key = (name, marks, exposed, b5, gate)
-    made = spot.drawn.get(key)
-    if made is None:
-        if len(spot.drawn) >= 64:
-            spot.drawn.clear()
-        made = _Drawn({"d": spot.d, "exposed": exposed, "name": name,
-                       "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
-                       "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
-                      _KINDS[b5, exposed], exposed, spot.path,
-                      f"{spot.name}{escape(name)}</text>\n",
-                      f"{spot.marks}{escape(marks)}</text>\n" if marks else "")
-        spot.drawn[key] = made
+def _drawn(spot: _Spot, key: tuple[Any, bool, str]) -> _Drawn:
+    """The hex at ``spot`` with this content (``key``: its name, whether it is exposed, its
+    marks joined), drawn and kept per content at its spot (the face-down hexes, most of a
+    map, are the same every step of every game on a map of this shape; an exposed one stays
+    the same from step to step): ``drawing`` looks it up there first."""
+    name, exposed, joined = str(key[0]), key[1], key[2]
+    shown = joined.split(" ")
+    b5, gate = "B5" in shown, "G" in shown and exposed
+    marks = joined if exposed else ""
+    if len(spot.drawn) >= 64:
+        spot.drawn.clear()
+    made = _Drawn({"d": spot.d, "exposed": exposed, "name": name,
+                   "name_x": spot.name_x, "name_y": spot.name_y, "marks": marks,
+                   "marks_x": spot.name_x, "marks_y": spot.marks_y, "gate": gate, "b5": b5},
+                  _KINDS[b5, exposed], exposed, spot.path,
+                  f"{spot.name}{escape(name)}</text>\n",
+                  f"{spot.marks}{escape(marks)}</text>\n" if marks else "")
+    spot.drawn[key] = made
     return made
 
 
@@ -329,10 +330,9 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
     dx, dy = layout.dx, layout.dy
     drawn, units = [], []
     for (_, c), spot in zip(ordered, layout.spots, strict=True):
-        exposed = bool(c["exposed"])
-        shown = c["marks"]
-        drawn.append(_drawn(spot, str(c["name"]), " ".join(shown) if exposed else "",
-                            exposed, "B5" in shown, "G" in shown and exposed))
+        key = (c["name"], bool(c["exposed"]), " ".join(c["marks"]))
+        made = spot.drawn.get(key)
+        drawn.append(made if made is not None else _drawn(spot, key))
         unit = c.get("token")
         if unit:
             x, y = spot.x, spot.y

@@ -4,8 +4,9 @@ the polygons had, its fill and class once per run of hexes of one kind in the or
 painted, the names grouped by fill, numbers without a needless ``.0``. Checked over played
 games of both variants, early and late, the game master's map and a reader's: the structural
 facts (hex count, the corners, classes and fills per kind, the names and marks) and a size
-bound per hex. (That the picture is the same pixel for pixel was shown once in headless
-Chromium against the polygons; the corners and the paint order here are what it rests on.)"""
+bound per hex; and, in headless Chromium, that the map draws the same pixels as the same map
+written the way the polygons wrote it (each hex a polygon with its own fill and class, each text
+its own attributes, in (q, r) order)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from pbem.render import mails
 from tests.support.b5cgs_driver import PLUGIN
 from tests.support.b5cgs_play import play
+from tests.support.browser import chromium, url_of
 
 hexmap_svg = importlib.import_module("b5cgs.hexmap_svg")
 mapmodel = importlib.import_module("b5cgs.mapmodel")
@@ -144,3 +146,56 @@ def test_every_kind_and_mark_is_seen():
     seen = {(_kind(c), bool(c["marks"])) for view, _, _ in MAPS for c in mapmodel.cells(view)}
     assert {((KINDS["facedown"], "hex facedown"), False), ((KINDS["exposed"], "hex"), True),
             ((KINDS["exposed"], "hex"), False), ((KINDS["b5"], "hex"), True)} <= seen
+
+
+def _as_polygons(svg: str) -> str:
+    """``svg`` with its hexes written as the polygons wrote them: a polygon per hex with the
+    points of its path, its run's fill and class its own, then every name and marks text with
+    its group's attributes its own, in (q, r) order (a hex's name before its marks): the text
+    main's hexmap_svg wrote for these hexes, but for the numbers' needless ``.0``."""
+    start, end = svg.index('<g class="hexes"'), svg.index('<path class="pieces"')
+    root = ET.fromstring(svg[svg.index("<svg"):])
+    hexes, names = root.findall(f"{NS}g")[:2]
+    out = ['<g class="hexes" stroke="#cbd5e1" stroke-width="0.8">\n']
+    for run in hexes:
+        for path in run:
+            points = " ".join(f"{x},{y}" for x, y in _corners(path.get("d", "")))
+            out.append(f'<polygon points="{points}" fill="{run.get("fill")}" '
+                       f'class="{run.get("class")}"/>\n')
+    out.append('</g>\n<g class="hex-names" font-size="11" text-anchor="middle">\n')
+    texts = []
+    for group in names:
+        marks = group.get("class") == "marks"
+        extra = ' font-weight="bold"' if marks else ""
+        for t in group:
+            x, y = float(t.get("x", "")), float(t.get("y", ""))
+            centre = y - hexmap_svg.SIZE * 0.78 if marks else y + hexmap_svg.SIZE * 0.55
+            texts.append(((x, centre, marks),
+                          f'<text x="{t.get("x")}" y="{t.get("y")}"{extra} '
+                          f'fill="{group.get("fill")}"'
+                          + (' class="marks"' if marks else "") + f">{t.text}</text>\n"))
+    texts.sort()
+    # a hex's name before its marks (its centre, worked out from a rounded y, may sort after)
+    for i in range(len(texts) - 1):
+        (x, c, marks), (x2, c2, marks2) = texts[i][0], texts[i + 1][0]
+        if marks and not marks2 and x == x2 and abs(c - c2) < 1:
+            texts[i], texts[i + 1] = texts[i + 1], texts[i]
+    out += [text for _, text in texts]
+    out.append("</g>\n")
+    return svg[:start] + "".join(out) + svg[end:]
+
+
+def test_the_map_draws_the_pixels_the_polygons_drew(tmp_path):
+    picks = [MAPS[0], MAPS[len(MAPS) // 2 + 1], MAPS[-2]]  # early and late, GM and readers
+    assert {m[0].get("viewer") is None for m in picks} == {True, False}
+    with chromium(width=900, height=1000) as driver:
+        for i, (view, _, svg) in enumerate(picks):
+            old = _as_polygons(svg)
+            assert old.count("<polygon ") == len(mapmodel.cells(view))
+            shots = []
+            for name, text in (("new", svg), ("polygons", old)):
+                page = tmp_path / f"{i}-{name}.svg"
+                page.write_text(text)
+                driver.get(url_of(page))
+                shots.append(driver.get_screenshot_as_png())
+            assert shots[0] == shots[1], f"map {i}: the pixels differ"

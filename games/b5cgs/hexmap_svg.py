@@ -330,11 +330,11 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
                 "borders": [], "border_path": "",
                 "units": [],
                 "lines": [], "legend": [], "map_top": number(TOP), "map_bottom": 40}
-    ordered = _ordered(cells)
-    layout = _layout(tuple(h for h, _ in ordered), tuple(c["piece"] for _, c in ordered))
+    places, ordered = _ordered(cells)
+    layout = _layout(places, tuple(map(_PIECE, ordered)))
     dx, dy = layout.dx, layout.dy
     drawn, units = [], []
-    for (_, c), spot in zip(ordered, layout.spots, strict=True):
+    for c, spot in zip(ordered, layout.spots, strict=True):
         key = (c["name"], bool(c["exposed"]), " ".join(c["marks"]))
         made = spot.drawn.get(key)
         drawn.append(made if made is not None else _drawn(spot, key))
@@ -381,12 +381,16 @@ def drawing(cells: Sequence[Mapping[str, Any]], colours: Mapping[str, Mapping[st
             "legend": legend, "map_top": number(TOP)}
 
 
+_HEX, _PIECE = operator.itemgetter("hex"), operator.itemgetter("piece")
+
+
 def _ordered(cells: Sequence[Mapping[str, Any]]
-             ) -> Sequence[tuple[tuple[int, int], Mapping[str, Any]]]:
-    """``(place, cell)`` by place ``(q, r)``, one cell a place (the last given). mapmodel's
-    cells are so already, their places tuples of ints: they are taken as they are."""
-    places = [c["hex"] for c in cells]
+             ) -> tuple[tuple[tuple[int, int], ...], Sequence[Mapping[str, Any]]]:
+    """The places ``(q, r)`` and the cells by place, one cell a place (the last given).
+    mapmodel's cells are so already, their places tuples of ints: they are taken as they
+    are."""
+    places = tuple(map(_HEX, cells))
     if type(places[0]) is tuple and all(map(operator.lt, places, places[1:])):
-        return list(zip(places, cells, strict=True))
-    raw = {(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}
-    return sorted(raw.items())
+        return places, cells
+    raw = sorted({(int(c["hex"][0]), int(c["hex"][1])): c for c in cells}.items())
+    return tuple(place for place, _ in raw), [c for _, c in raw]

@@ -1,7 +1,8 @@
 """What B5 keeps between calls to draw a step once (issue 30, "a B5 step ≤ 1.5× a 4000 A.D.
 game-turn"): the text map's blank frame, each SVG hex per content, the cells of empty face-down
-pieces, a state's views' shared parts, the units and guns of a board, the Scrap Yards, the map
-drawn once for every reader. Each gives what it would give made afresh, and a state changed in
+pieces, a state's views' shared parts (the component tables read-only, their bytes kept for the
+process), the units and guns of a board, the Scrap Yards, the map drawn once for every reader.
+Each gives what it would give made afresh, and a state changed in
 place between two views shows in the second."""
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import copy
 import importlib
 
+import pytest
+
+from pbem import canonical
 from pbem.render import mails
 from tests.support.b5cgs_driver import PLUGIN, new_game, put
 from tests.support.b5cgs_play import play
@@ -19,6 +23,7 @@ mapmodel = importlib.import_module("b5cgs.mapmodel")
 threats = importlib.import_module("b5cgs.threats")
 view_mod = importlib.import_module("b5cgs.view")
 present = importlib.import_module("b5cgs.present")
+turn = importlib.import_module("b5cgs.turn")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -183,3 +188,45 @@ def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
 
 _GAME = {"game_id": "g", "title": "Check", "deadline": None, "checkpoint": None, "missed": {},
          "instance": "0" * 32}
+
+
+def test_the_views_component_tables_refuse_every_write_and_their_copies_are_plain():
+    """The pack's tables every view of a game shares (view._pack_tables) are read-only to the
+    bottom (frozen.freeze), which is what lets the renderer keep their bytes for the process
+    (pbem.render.cache.lasting_json); a copy of a view (deepcopy, or the pickle of the order
+    checks' plain_copy) is plain data, free to change."""
+    v = PLUGIN.view(new_game(), EA)
+    pack = v["pack"]
+    base = pack["tokens"]["base-2"]
+    writes = [lambda: pack["tokens"].__setitem__("x", {}), lambda: base.update(build=1),
+              lambda: base.__setitem__("build", 1), lambda: base["dr"].append(1),
+              lambda: base["dr"].__setitem__(0, 9), lambda: base["arcs"]["laser"].clear(),
+              lambda: pack["dice"].pop("b5"), lambda: base["dr"].sort()]
+    for write in writes:
+        with pytest.raises(TypeError, match="views are never written to"):
+            write()
+    assert base["build"] == 5 and base["dr"] == [4, 2]
+    for made in (copy.deepcopy(v), turn.plain_copy(v), copy.copy(pack["tokens"])):
+        tokens = made["pack"]["tokens"] if "pack" in made else made
+        assert type(tokens) is dict and tokens == pack["tokens"]
+        tokens["base-2"] = {"build": 1}
+    assert pack["tokens"]["base-2"]["build"] == 5
+
+
+def test_a_changed_pack_gets_its_own_tables_and_bytes():
+    """A game whose pack differs (another pack, or a copy of one changed) gets its own tables
+    in its views, and its view.json shows them: the bytes kept for the process belong to the
+    old tables' object, which the new views do not hold."""
+    st = new_game()
+    renderer = mails.Renderer("b5cgs")
+    old = PLUGIN.view(st, EA)
+    assert b'"build":5' in renderer.cache.json(old)
+    changed = copy.deepcopy(st)
+    changed["pack"]["tokens"]["base-2"]["build"] = 6
+    new = PLUGIN.view(changed, EA)
+    assert new["pack"]["tokens"] is not old["pack"]["tokens"]
+    assert new["pack"]["tokens"]["base-2"]["build"] == 6
+    for view in (new, old, PLUGIN.view(st, EA)):  # and back: the old pack's tables again
+        plain = turn.plain_copy(view)
+        assert mails.Renderer("b5cgs").cache.json(view) == canonical.encode(plain)
+    assert b'"build":6' in mails.Renderer("b5cgs").cache.json(new)

@@ -1,12 +1,12 @@
-"""Read-only copies of plain data: the component tables every view of a game shares.
+"""Read-only copies of plain data: the component tables every state and view of a pack shares.
 
 A ``Frozen`` dict or ``FrozenList`` refuses every write, and so does everything in it (``freeze``
 makes the whole tree of them), so it is the same data for as long as it lives: the renderer
 keeps its canonical JSON for the process's life, not one resolution's (its class declares
 pbem.render.cache's ``LASTING`` attribute, ``__pbem_lasting__``: a game imports nothing of
-pbem.render). Views are never written to (docs/plugins.md); these refuse it, so no code can
-change another view, or a later game's, through them. A copy (``dict``/``list``, ``copy``,
-``deepcopy``, pickle) is plain data, free to change.
+pbem.render). States and views are never changed (docs/plugins.md); these refuse it, so no
+code can change another state or view, or another game's, through them. A copy (``dict`` or
+``list``, ``copy``, ``deepcopy``, pickle) is plain data, free to change.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import Any, NoReturn
 
 
 def _refuse(*_: Any, **__: Any) -> NoReturn:
-    raise TypeError("the component tables are shared by every view of them: copy a view to "
-                    "change it (docs/plugins.md: views are never written to)")
+    raise TypeError("read-only: the component tables are shared by every state and view of "
+                    "their pack; copy them to change them (docs/plugins.md: states and views "
+                    "are never changed)")
 
 
 class Frozen(dict[str, Any]):

@@ -59,13 +59,23 @@ LASTING_KEPT = 64  # lasting objects whose bytes the process keeps (a few tables
 
 _LASTING: dict[int, tuple[object, str]] = {}
 
+#: Whether a class is lasting: its declaration read once per class (JSON's own types are not).
+_KINDS: dict[type, bool] = dict.fromkeys((str, int, float, bool, type(None), dict, list, tuple),
+                                         False)
+
+
+def _lasting_kind(kind: type) -> bool:
+    known = _KINDS[kind] = getattr(kind, LASTING, False) is True
+    return known
+
 
 def lasting_json(value: object) -> str | None:
     """``canonical.dumps(value)`` for a lasting object (its class declares ``LASTING``), made
     once while the process lives and kept with the object (so its id is not reused while its
     bytes are), else None. Safe only because a lasting object cannot change: an object that
     differs is another object, encoded anew."""
-    if not getattr(type(value), LASTING, False):
+    lasting = _KINDS.get(type(value))
+    if not (_lasting_kind(type(value)) if lasting is None else lasting):
         return None
     hit = _LASTING.get(id(value))
     if hit is None or hit[0] is not value:
@@ -75,16 +85,18 @@ def lasting_json(value: object) -> str | None:
     return hit[1]
 
 
-def _part(value: dict[str, Any] | list[Any]) -> str:
-    """``canonical.dumps(value)`` of a view's top-level dict or list: a lasting one's bytes
-    from the process's memo, a dict's lasting values' too (B5's view ``pack``: the shared
-    component tables, lasting, with the exposed pieces, encoded per resolution)."""
+def _part(value: object) -> str:
+    """``canonical.dumps(value)`` of a state or of a view's top-level dict or list: a lasting
+    one's bytes from the process's memo, a dict's lasting values' too (B5's view ``pack``: the
+    shared component tables, lasting, with the exposed pieces, encoded per resolution; B5's
+    state: its lasting pack with the rest)."""
     text = lasting_json(value)
     if text is not None:
         return text
     if type(value) is dict:
-        done = {k: t for k, v in value.items()
-                if type(v) is not str and (t := lasting_json(v)) is not None}
+        kinds = _KINDS
+        done = {k: t for k, v in value.items() if kinds.get(type(v)) is not False
+                and (t := lasting_json(v)) is not None}
         if done:
             return canonical.dumps_with(value, done)
     return canonical.dumps(value)
@@ -103,10 +115,11 @@ class RenderCache:
         """``canonical.encode(state)``, made once per state object while this cache lives: a
         resolution's state after is encoded for its digest in the log entry, for state.json
         and for the game master's attachment (~44 KB at turn 300), the same bytes each time
-        (a state is never changed once made: docs/plugins.md)."""
+        (a state is never changed once made: docs/plugins.md); its lasting parts (B5's pack)
+        encoded once per process (``lasting_json``)."""
         hit = self.states.get(id(state))
         if hit is None or hit[0] is not state:
-            hit = (state, canonical.encode(state))
+            hit = (state, _part(state).encode("utf-8"))
             if len(self.states) >= VIEW_STATES:
                 self.states.clear()
             self.states[id(state)] = hit

@@ -14,7 +14,7 @@ import pytest
 
 from pbem import canonical
 from pbem.render import mails
-from tests.support.b5cgs_driver import PLUGIN, new_game, put
+from tests.support.b5cgs_driver import PLUGIN, ScriptedChance, new_game, put
 from tests.support.b5cgs_play import play
 
 hexmap_text = importlib.import_module("b5cgs.hexmap_text")
@@ -24,6 +24,7 @@ threats = importlib.import_module("b5cgs.threats")
 view_mod = importlib.import_module("b5cgs.view")
 present = importlib.import_module("b5cgs.present")
 turn = importlib.import_module("b5cgs.turn")
+frozen = importlib.import_module("b5cgs.frozen")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -203,7 +204,7 @@ def test_the_views_component_tables_refuse_every_write_and_their_copies_are_plai
               lambda: base["dr"].__setitem__(0, 9), lambda: base["arcs"]["laser"].clear(),
               lambda: pack["dice"].pop("b5"), lambda: base["dr"].sort()]
     for write in writes:
-        with pytest.raises(TypeError, match="views are never written to"):
+        with pytest.raises(TypeError, match="states and views are never changed"):
             write()
     assert base["build"] == 5 and base["dr"] == [4, 2]
     for made in (copy.deepcopy(v), turn.plain_copy(v), copy.copy(pack["tokens"])):
@@ -230,3 +231,31 @@ def test_a_changed_pack_gets_its_own_tables_and_bytes():
         plain = turn.plain_copy(view)
         assert mails.Renderer("b5cgs").cache.json(view) == canonical.encode(plain)
     assert b'"build":6' in mails.Renderer("b5cgs").cache.json(new)
+
+
+def _step(st):
+    return PLUGIN.resolve(st, {}, ScriptedChance(lenient=True)).state
+
+
+def test_a_resolved_states_pack_is_read_only_and_one_per_equal_pack():
+    """A step's new state holds its pack read-only (turn.shared_pack), one copy for every
+    state whose pack is equal (another game of the same pack: its bytes kept for the process,
+    pbem.render.cache.lasting_json), while a state whose pack differs gets its own; each
+    state's state.json is the canonical encoding of it as plain data."""
+    st = new_game()
+    after = _step(st)
+    other = _step(copy.deepcopy(st))  # another game, its own pack
+    assert other["pack"] is after["pack"] and isinstance(after["pack"], frozen.Frozen)
+    with pytest.raises(TypeError, match="states and views are never changed"):
+        after["pack"]["tokens"]["base-2"]["dr"][0] = 9
+    changed = copy.deepcopy(st)
+    changed["pack"]["tokens"]["base-2"]["build"] = 6
+    mine = _step(changed)
+    assert mine["pack"] is not after["pack"] and mine["pack"]["tokens"]["base-2"]["build"] == 6
+    assert after["pack"]["tokens"]["base-2"]["build"] == 5
+    again = _step(copy.deepcopy(st))  # the first pack once more
+    assert again["pack"]["tokens"]["base-2"]["build"] == 5
+    for state in (after, mine, again):
+        encoded = mails.Renderer("b5cgs").cache.state_json(state)
+        assert encoded == canonical.encode(turn.plain_copy(state))
+    assert b'"build":6' in mails.Renderer("b5cgs").cache.state_json(mine)

@@ -21,6 +21,9 @@ def _refuse(*_: Any, **__: Any) -> NoReturn:
                     "are never changed)")
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 class Frozen(dict[str, Any]):
     """A read-only dict (``freeze``)."""
 
@@ -60,12 +63,20 @@ class FrozenList(list[Any]):
 
 
 def freeze(value: Any) -> Any:
-    """``value`` (plain data: dicts, lists, tuples, strings, numbers, None) as read-only data: every
-    dict a ``Frozen``, every list a ``FrozenList``, made anew (nothing of ``value`` is kept)."""
+    """``value`` (plain data: dicts, lists, tuples, strings, numbers, None) as read-only data:
+    every dict a ``Frozen``, every list a ``FrozenList``, made anew but for the parts of
+    ``value`` that are read-only already (they cannot change: shared, not copied; a view's
+    tables made from a state's read-only pack). Strings, numbers and None are taken as they
+    are, without a call each (a pack is mostly those)."""
+    if type(value) in _READ_ONLY:
+        return value
     if isinstance(value, dict):
-        return Frozen({k: freeze(v) for k, v in value.items()})
+        return Frozen({k: v if type(v) in _SCALARS else freeze(v) for k, v in value.items()})
     if isinstance(value, list):
-        return FrozenList(freeze(v) for v in value)
+        return FrozenList([v if type(v) in _SCALARS else freeze(v) for v in value])
     if isinstance(value, tuple):
         return tuple(freeze(v) for v in value)
     return value
+
+
+_READ_ONLY = frozenset((Frozen, FrozenList))

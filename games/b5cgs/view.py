@@ -106,7 +106,8 @@ _PACK: list[Any] = [None, None, None]
 def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     """The pack's tables but ``pieces`` (the token types, empires, dice: 11 KB of a 18 KB
     view, the same in every view of a game), copied once, read-only (``frozen.freeze``: the
-    renderer encodes them once per process, not per resolution), and shared by the views made
+    renderer encodes them once per process, not per resolution; a state's tables read-only
+    already, turn.shared_pack, are taken as they are), and shared by the views made
     from equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
     as last time are taken for the same tables (states are never changed either, and a
     resolution's new state shares its pack with the old: turn.working_copy), so every view

@@ -25,6 +25,7 @@ from pbem.game.plugin import Window
 
 from . import allocate, economy, fire, movement
 from . import setup as setupmod
+from .frozen import Frozen, freeze
 
 
 def live(state: Mapping[str, Any]) -> list[str]:
@@ -84,9 +85,33 @@ def working_copy(state: Mapping[str, Any]) -> dict[str, Any]:
     """The state a step changes: a copy of every part but the component pack, which the new
     state shares with the old (``pack``: the dice, Empire Control Sheets, tokens and map
     pieces, three fifths of a state, which no rule changes: states are never changed once
-    made, docs/plugins.md "The rules")."""
+    made, docs/plugins.md "The rules"), read-only (``shared_pack``)."""
     copied = plain_copy({k: v for k, v in state.items() if k != "pack"})
-    return {k: state[k] if k == "pack" else copied[k] for k in state}
+    return {k: shared_pack(state[k]) if k == "pack" else copied[k] for k in state}
+
+
+#: The pack ``shared_pack`` was last handed (held: its id stays its own) and the read-only
+#: copy it gave for it, which every state of an equal pack shares.
+_PACK: list[Any] = [None, None]
+
+
+def shared_pack(pack: Mapping[str, Any]) -> Any:
+    """``pack`` read-only (``frozen.freeze``): one copy for every state whose pack equals it
+    (every game of one component pack), made once per process, so the renderer encodes a
+    state's pack (14 KB of its 21 KB) once per process, not once per resolution (its digest,
+    state.json and the game master's state.json: pbem.render.cache.lasting_json). A pack that
+    is read-only already is kept; another is compared with the copy by value, so a pack that
+    differs (another pack, or one changed in place) gets its own. Equal is the same here:
+    a pack is made from its source file by one normaliser (components.pack), and carries the
+    digest of that file's canonical form, which tells 1 from 1.0 and from true."""
+    if isinstance(pack, Frozen):
+        return pack
+    kept = _PACK
+    if kept[0] is not pack:
+        if kept[1] is None or kept[1] != pack:
+            kept[1] = freeze(pack)
+        kept[0] = pack
+    return kept[1]
 
 
 def resolve(state: Mapping[str, Any], orders: Mapping[str, Any], chance: Chance | None

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import economy
+from .frozen import freeze
 from .setup import piece_name
 from .turn import plain_copy, window
 
@@ -104,8 +105,10 @@ _PACK: list[Any] = [None, None, None]
 
 def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     """The pack's tables but ``pieces`` (the token types, empires, dice: 11 KB of a 18 KB
-    view, the same in every view of a game), copied once and shared by the views made from
-    equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
+    view, the same in every view of a game), copied once, read-only (``frozen.freeze``: the
+    renderer encodes them once per process, not per resolution; a state's tables read-only
+    already, turn.shared_pack, are taken as they are), and shared by the views made
+    from equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
     as last time are taken for the same tables (states are never changed either, and a
     resolution's new state shares its pack with the old: turn.working_copy), so every view
     of a step costs an identity check; other objects are compared with a copy of the tables
@@ -117,7 +120,7 @@ def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
             seen[k] is v for k, v in tables.items()):
         return _PACK[2]  # type: ignore[no-any-return]
     if _PACK[1] != tables:
-        _PACK[1:] = [plain_copy(tables), plain_copy(tables)]
+        _PACK[1:] = [plain_copy(tables), freeze(tables)]
     _PACK[0] = tables  # (holding its objects: their ids are not reused while kept)
     return _PACK[2]  # type: ignore[no-any-return]
 

@@ -1,7 +1,8 @@
 """What B5 keeps between calls to draw a step once (issue 30, "a B5 step ≤ 1.5× a 4000 A.D.
 game-turn"): the text map's blank frame, each SVG hex per content, the cells of empty face-down
-pieces, a state's views' shared parts, the units and guns of a board, the Scrap Yards, the map
-drawn once for every reader. Each gives what it would give made afresh, and a state changed in
+pieces, a state's views' shared parts (the component tables read-only, their bytes kept for the
+process), the units and guns of a board, the Scrap Yards, the map drawn once for every reader.
+Each gives what it would give made afresh, and a state changed in
 place between two views shows in the second."""
 
 from __future__ import annotations
@@ -9,8 +10,11 @@ from __future__ import annotations
 import copy
 import importlib
 
+import pytest
+
+from pbem import canonical
 from pbem.render import mails
-from tests.support.b5cgs_driver import PLUGIN, new_game, put
+from tests.support.b5cgs_driver import PLUGIN, ScriptedChance, new_game, put
 from tests.support.b5cgs_play import play
 
 hexmap_text = importlib.import_module("b5cgs.hexmap_text")
@@ -19,6 +23,8 @@ mapmodel = importlib.import_module("b5cgs.mapmodel")
 threats = importlib.import_module("b5cgs.threats")
 view_mod = importlib.import_module("b5cgs.view")
 present = importlib.import_module("b5cgs.present")
+turn = importlib.import_module("b5cgs.turn")
+frozen = importlib.import_module("b5cgs.frozen")
 
 EA, MF = "earth-alliance", "minbari"
 
@@ -116,7 +122,7 @@ def _nested(value):
     return seen
 
 
-def test_the_views_of_a_state_share_their_public_parts_and_nothing_of_the_state():
+def test_the_views_of_a_state_share_their_public_parts_and_nothing_writable_of_the_state():
     for variant, seed in (("basic-4", 7), ("modular-3", 8)):
         for _, _, after, _ in play(variant, seed, 16):
             views = [PLUGIN.view(after, p) for p in (None, *after["seats"])]
@@ -127,8 +133,9 @@ def test_the_views_of_a_state_share_their_public_parts_and_nothing_of_the_state(
             assert all(y["contested"] == after["powers"][p]["contested"]
                        for y, p in zip(mine, after["seats"], strict=True))
             held = _nested(after)
-            for v in views:  # nothing the state holds is handed out in a view
-                assert not set(_nested(v)) & set(held)
+            for v in views:  # nothing writable the state holds is handed out in a view
+                shared = set(_nested(v)) & set(held)
+                assert all(type(held[i]) in (frozen.Frozen, frozen.FrozenList) for i in shared)
 
 
 def test_a_view_holds_what_a_view_of_the_state_made_afresh_holds():
@@ -183,3 +190,73 @@ def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
 
 _GAME = {"game_id": "g", "title": "Check", "deadline": None, "checkpoint": None, "missed": {},
          "instance": "0" * 32}
+
+
+def test_the_views_component_tables_refuse_every_write_and_their_copies_are_plain():
+    """The pack's tables every view of a game shares (view._pack_tables) are read-only to the
+    bottom (frozen.freeze), which is what lets the renderer keep their bytes for the process
+    (pbem.render.cache.lasting_json); a copy of a view (deepcopy, or the pickle of the order
+    checks' plain_copy) is plain data, free to change."""
+    v = PLUGIN.view(new_game(), EA)
+    pack = v["pack"]
+    base = pack["tokens"]["base-2"]
+    writes = [lambda: pack["tokens"].__setitem__("x", {}), lambda: base.update(build=1),
+              lambda: base.__setitem__("build", 1), lambda: base["dr"].append(1),
+              lambda: base["dr"].__setitem__(0, 9), lambda: base["arcs"]["laser"].clear(),
+              lambda: pack["dice"].pop("b5"), lambda: base["dr"].sort()]
+    for write in writes:
+        with pytest.raises(TypeError, match="states and views are never changed"):
+            write()
+    assert base["build"] == 5 and base["dr"] == [4, 2]
+    for made in (copy.deepcopy(v), turn.plain_copy(v), copy.copy(pack["tokens"])):
+        tokens = made["pack"]["tokens"] if "pack" in made else made
+        assert type(tokens) is dict and tokens == pack["tokens"]
+        tokens["base-2"] = {"build": 1}
+    assert pack["tokens"]["base-2"]["build"] == 5
+
+
+def test_a_changed_pack_gets_its_own_tables_and_bytes():
+    """A game whose pack differs (another pack, or a copy of one changed) gets its own tables
+    in its views, and its view.json shows them: the bytes kept for the process belong to the
+    old tables' object, which the new views do not hold."""
+    st = new_game()
+    renderer = mails.Renderer("b5cgs")
+    old = PLUGIN.view(st, EA)
+    assert b'"build":5' in renderer.cache.json(old)
+    changed = copy.deepcopy(st)
+    changed["pack"]["tokens"]["base-2"]["build"] = 6
+    new = PLUGIN.view(changed, EA)
+    assert new["pack"]["tokens"] is not old["pack"]["tokens"]
+    assert new["pack"]["tokens"]["base-2"]["build"] == 6
+    for view in (new, old, PLUGIN.view(st, EA)):  # and back: the old pack's tables again
+        plain = turn.plain_copy(view)
+        assert mails.Renderer("b5cgs").cache.json(view) == canonical.encode(plain)
+    assert b'"build":6' in mails.Renderer("b5cgs").cache.json(new)
+
+
+def _step(st):
+    return PLUGIN.resolve(st, {}, ScriptedChance(lenient=True)).state
+
+
+def test_a_resolved_states_pack_is_read_only_and_one_per_equal_pack():
+    """A step's new state holds its pack read-only (turn.shared_pack), one copy for every
+    state whose pack is equal (another game of the same pack: its bytes kept for the process,
+    pbem.render.cache.lasting_json), while a state whose pack differs gets its own; each
+    state's state.json is the canonical encoding of it as plain data."""
+    st = new_game()
+    after = _step(st)
+    other = _step(copy.deepcopy(st))  # another game, its own pack
+    assert other["pack"] is after["pack"] and isinstance(after["pack"], frozen.Frozen)
+    with pytest.raises(TypeError, match="states and views are never changed"):
+        after["pack"]["tokens"]["base-2"]["dr"][0] = 9
+    changed = copy.deepcopy(st)
+    changed["pack"]["tokens"]["base-2"]["build"] = 6
+    mine = _step(changed)
+    assert mine["pack"] is not after["pack"] and mine["pack"]["tokens"]["base-2"]["build"] == 6
+    assert after["pack"]["tokens"]["base-2"]["build"] == 5
+    again = _step(copy.deepcopy(st))  # the first pack once more
+    assert again["pack"]["tokens"]["base-2"]["build"] == 5
+    for state in (after, mine, again):
+        encoded = mails.Renderer("b5cgs").cache.state_json(state)
+        assert encoded == canonical.encode(turn.plain_copy(state))
+    assert b'"build":6' in mails.Renderer("b5cgs").cache.state_json(mine)

@@ -18,6 +18,7 @@ must leave the lists: tests/engine/test_test_layout.py checks that every file na
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -80,9 +81,12 @@ def rank(path: str) -> int:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest units first, a unit's files together; otherwise the collected order (a
-    stable sort: tests within a file keep theirs). Every xdist worker collects, and sorts, the
-    same way, as xdist requires."""
+    """In an xdist worker: the longest units first, a unit's files together; otherwise the
+    collected order (a stable sort: tests within a file keep theirs). Every worker collects, and
+    sorts, the same way, as xdist requires. A run in one process keeps pytest's order (and
+    ``--lf``/``--ff``'s)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     first: dict[str, int] = {}
     for item in items:
         first.setdefault(unit(item.nodeid.split("::", 1)[0]), len(first))

@@ -32,8 +32,10 @@ os.environ["PBEM_VAULT"] = os.path.join(_VAULT_DIR, "vault.json")
 from pbem.game import registry  # noqa: E402
 
 # Fixtures of tests/support/ offered to every test (the real mail servers, the small file systems):
-# a test names them as arguments and imports nothing.
-pytest_plugins = ["tests.support.mailservers", "tests.support.filesystems"]
+# a test names them as arguments and imports nothing; and the order the files start in under
+# xdist (tests/support/schedule.py).
+pytest_plugins = ["tests.support.mailservers", "tests.support.filesystems",
+                  "tests.support.schedule"]
 
 
 @pytest.fixture(scope="session")

@@ -102,3 +102,14 @@ def test_the_checks_see_what_they_look_for() -> None:
                              "from . import test_y\n", "tests.engine.store")
     assert "tests.engine.audit.test_audit_game" in names
     assert "tests.engine.store.test_y" in names
+
+
+def test_every_file_the_schedule_names_exists() -> None:
+    """tests/support/schedule.py starts the longest files first and keeps the files that share
+    a played game on one worker: a file renamed or removed must leave its lists, or the order
+    it was measured for silently goes."""
+    from tests.support import schedule
+
+    named = [*schedule.LONGEST, *schedule.SHARED]
+    assert [f for f in named if not (REPO / f).is_file()] == []
+    assert len(set(schedule.LONGEST)) == len(schedule.LONGEST)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from pbem.game import registry
@@ -166,3 +167,32 @@ def standing_file(player: MailPlayer, answers: Mapping[str, Any], hour: float) -
     assert signed.returncode == 0, signed.stderr
     assert view["viewer"] == player.power
     player.deliver(signed.stdout.decode(), hour)
+
+
+#: the step after which the shared three-player game's running game is exported
+EXPORT_AT = 6
+_SHARED: dict[str, tuple[Played, Path]] = {}
+
+
+def _round_two_begun(state: dict[str, Any]) -> bool:
+    """Round 1's status phase is over: round 2's strategy phase is open."""
+    return state["round"] >= 2 and state["phase"] == "strategy"
+
+
+def small_3(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
+    """The three-player game the end-to-end and the leak tests read (tests/games/ti4/
+    test_ti4_plugin_e2e.py and test_ti4_plugin_leaks.py), played once per process: set-up
+    through round 1's status phase, red silent in every secondary step (it waits for its
+    deadline), the running game exported after step ``EXPORT_AT`` (in full and with
+    ``--public``), and the finished game exported in full (the path returned). The two files
+    are one scheduling unit (tests/support/schedule.py), so one worker plays it for both. A
+    test that writes to the game copies it first."""
+    if "game" not in _SHARED:
+        tmp = tmp_path_factory.mktemp("ti4")
+        played = play(tmp, "small-3", "ti4-1", _round_two_begun, silent="red",
+                      export_at=EXPORT_AT)
+        out = tmp / "ti4-1.export"
+        done = pbem("export", str(played.host.path), "-o", str(out))
+        assert done.returncode == 0, done.stderr
+        _SHARED["game"] = played, out
+    return _SHARED["game"]

@@ -18,24 +18,14 @@ from pbem import canonical
 from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from tests.support.run import pbem
-from tests.support.ti4_mail import Played, play
-
-GAME_ID = "ti4-1"
-
-
-def _after_status(state: dict[str, Any]) -> bool:
-    """Round 1's status phase is over: round 2's strategy phase is open."""
-    return state["round"] >= 2 and state["phase"] == "strategy"
+from tests.support.ti4_mail import Played, small_3
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
-    tmp = tmp_path_factory.mktemp("ti4")
-    played = play(tmp, "small-3", GAME_ID, _after_status, silent="red")
-    out = tmp / f"{GAME_ID}.export"
-    done = pbem("export", str(played.host.path), "-o", str(out))
-    assert done.returncode == 0, done.stderr
-    return played, out
+    """The game, shared with the leak tests (tests/support/ti4_mail.py): red is silent in
+    every secondary step; blue mails a standing file."""
+    return small_3(tmp_path_factory)
 
 
 def _events(played: Played, kind: str) -> list[dict[str, Any]]:

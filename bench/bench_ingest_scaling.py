@@ -232,7 +232,9 @@ def run() -> None:
         cpu: list[float] = []
         # 15 rounds: the wall time of one mail swings with its fsyncs' wait (7 rounds gave
         # medians 1.00-1.33 apart between runs whose CPU ratio was 0.99-1.07)
-        small_ms, large_ms = per_mail_ms(small, large, before=pbem_run, cpu=cpu, repeat=15)
+        rounds = int(os.environ.get("PBEM_BENCH_INGEST_ROUNDS", "15"))
+        small_ms, large_ms = per_mail_ms(small, large, before=pbem_run, cpu=cpu,
+                                         repeat=rounds)
         line(f"ingest of one mail right after a pbem run, root of 10 games (each root's "
              f"first run beforehand: {first:.0f} s)", small_ms, "ms", floor)
         line(f"ingest of one mail right after a pbem run, root of {many} games (ratio to 10 "

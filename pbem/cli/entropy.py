@@ -21,20 +21,19 @@ chain's tip, every later file reveals the chain's value for the step. The tool:
 
 from __future__ import annotations
 
-import email
 import re
 from dataclasses import dataclass
-from email import policy
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.chance.kinds import Contribution
 from pbem.chance.player import new_seed, player_reveal, player_tip
+from pbem.cli.savedmail import checkpoint_texts, is_mail
 from pbem.errors import UsageError
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
-from pbem.store.checkpoint import TAG, Checkpoint, CheckpointError
+from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
     from pbem.game.shapes import GameView
@@ -100,16 +99,9 @@ def checkpoint_length(path: Path | None, game_id: str) -> int | None:
         raw = path.read_bytes()
     except OSError:
         return None
-    if not raw.lstrip()[:1].isalpha():
+    if not is_mail(raw):
         return None  # JSON, not a mail
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    for part in msg.walk():
-        if part.get_content_maintype() != "text":
-            continue
-        payload = part.get_payload(decode=True)
-        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
-        if TAG not in text:
-            continue
+    for text in checkpoint_texts(raw):
         try:
             cp = Checkpoint.parse(text)
         except CheckpointError:

@@ -341,6 +341,18 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
+def _warn_seq(text: str, vault: Vault) -> None:
+    """Warn when this vault signed the file's seq (or a higher one) before: a changed file
+    under a seq already accepted is refused by the referee as not higher."""
+    env = parse_envelope(load_order_yaml(text))
+    last = vault.last_seq(env.game, env.power)
+    if last is not None and env.seq <= last:
+        _warn(f"this vault signed seq {last} for {env.power} in {env.game} already: if that "
+              f"file was accepted and this one differs, the referee refuses it as not higher; "
+              f"to replace it, set seq: {last + 1} (or start again with `pbem orders new`, "
+              "which numbers it) and sign again")
+
+
 def _is_standing(text: str) -> bool:
     """Whether the plain file says ``turn: standing``."""
     return parse_envelope(load_order_yaml(text)).turn == STANDING_TURN
@@ -367,6 +379,7 @@ def run_sign(args: argparse.Namespace) -> int:
         text = entropy.with_entropy(text, asked, vault)
         vault.save()  # before anything is written: the value revealed is on record
     armored = sign_orders(text, PrivateKey.load(args.key))
+    _warn_seq(text, vault)
     _note_signed(args, text)
     orderfile.hand_out(args.output, armored, "attached or pasted")
     return 0

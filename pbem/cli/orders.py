@@ -235,6 +235,11 @@ def _problems(text: str, args: argparse.Namespace, view: GameView | None) -> lis
         expect = {"game": view["game_id"], "power": view["viewer"], "turn": view["turn"]}
     if blocks and getattr(args, "pub", None) is not None:
         pub = PublicKey.load(args.pub)
+        signer = dearmor(blocks[0]).key
+        if signer != pub.fingerprint:
+            return [Problem("other-signer", "signature.key", f"{args.file} is signed by key "
+                            f"{signer}, not by {args.pub} (key {pub.fingerprint}): give the "
+                            "public key of the private key you signed it with")]
         verified = verify_orders(blocks[0], lambda g, p: [pub], fingerprints={
             pub.fingerprint: pub}, **expect)
         envelope_problems: list[Problem] = []

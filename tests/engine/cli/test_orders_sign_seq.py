@@ -31,3 +31,23 @@ def test_signing_a_seq_again_warns_and_names_the_next(tmp_path: Path) -> None:
     assert "\nseq: 1\n" in orders.read_text()
     third = pbem_text("orders", "sign", orders, "--key", key, env=env)
     assert third.returncode == 0 and "warning" not in third.stderr, third.stderr
+
+
+def test_check_with_another_players_pub_names_both_keys(tmp_path: Path) -> None:
+    """`pbem orders check SIGNED --pub KEY.pub` with the wrong public key says whose key signed
+    it and which was given, not that the key is unregistered."""
+    key = write_keypair(tmp_path / "north")[0]
+    south_pub = write_keypair(tmp_path / "south")[1]
+    env = {"PBEM_VAULT": str(tmp_path / "vault.json")}
+    out = pbem_text("orders", "new", "--game", "lucky-3", "--power", "north", "--turn", "1",
+                    "--instance", "ef" * 16, env=env)
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(out.stdout)
+    signed = tmp_path / "orders.signed"
+    assert pbem_text("orders", "sign", orders, "--key", key, "-o", signed,
+                     env=env).returncode == 0
+    done = pbem_text("orders", "check", signed, "--pub", south_pub, env=env)
+    assert done.returncode == 1, done.stdout
+    assert f"{signed} is signed by key " in done.stdout and f"not by {south_pub}" in done.stdout
+    ok = pbem_text("orders", "check", signed, "--pub", tmp_path / "north.pub", env=env)
+    assert ok.returncode == 0 and ok.stdout.startswith("ok"), ok.stdout + ok.stderr

@@ -352,10 +352,11 @@ def _warn_seq(text: str, vault: Vault) -> None:
     env = parse_envelope(load_order_yaml(text))
     last = vault.last_seq(env.game, env.power)
     if last is not None and env.seq <= last:
-        _warn(f"this vault signed seq {last} for {env.power} in {env.game} already: if that "
-              f"file was accepted and this one differs, the referee refuses it as not higher; "
-              f"to replace it, set seq: {last + 1} (or start again with `pbem orders new`, "
-              "which numbers it) and sign again")
+        _warn(f"seq {env.seq} is not above seq {last}, the highest this vault signed for "
+              f"{env.power} in {env.game}: if a different file of the same turn (or standing "
+              f"file) was accepted with seq {env.seq} or higher, the referee refuses this one "
+              f"as not higher; to replace it, set seq: {last + 1} (`pbem orders new` numbers "
+              "it so) and sign again")
 
 
 def _is_standing(text: str) -> bool:

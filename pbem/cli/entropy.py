@@ -120,6 +120,25 @@ def remember_view(vault_path: Path | None, asked: Asked, turn: int) -> None:
     vault.save()
 
 
+#: The step a ``chance_view`` mark records for a view that asked the power for nothing (a step
+#: that draws nothing, or whose tip was committed already): steps that draw count from 1.
+NOTHING = 0
+
+
+def remember_nothing(vault_path: Path | None, view: GameView) -> None:
+    """Keep that the view of its turn asks the power for no chance (``chance.contribute``
+    null), so a file of that turn signed without ``--view`` is signed as it is instead of being
+    refused for a view the tool has not read (``pbem orders new --view``)."""
+    info = view.get("chance")
+    if (not isinstance(info, dict) or not isinstance(info.get("step"), int)
+            or "contribute" not in info or info["contribute"] is not None):
+        return
+    vault = Vault.load(vault_path)
+    vault.note_chance(vault_key(view["game_id"], view.get("instance")), str(view["viewer"]),
+                      VIEW, turn=int(view["turn"]), step=NOTHING, length=None, setup=0)
+    vault.save()
+
+
 def asked_by_vault(text: str, vault: Vault) -> Asked | None:
     """What a file signed without ``--view`` must carry, from the vault alone (None: the vault
     knows no chance of this game: a game without dice, as far as the tool can tell). Refuses
@@ -130,6 +149,8 @@ def asked_by_vault(text: str, vault: Vault) -> Asked | None:
     seed = vault.chance_seed(game, env.power, None)
     if seen is None and seed is None:
         return None
+    if seen is not None and seen["turn"] == env.turn and seen["step"] == NOTHING:
+        return None  # the view of this turn asked for nothing
     if seen is None or seen["turn"] != env.turn or seen["step"] is None:
         raise Refused(f"this game draws dice: pass --view REPORT.eml (the report or welcome "
                       f"mail for turn {env.turn}) so your contribution for its step is added; "

@@ -153,7 +153,9 @@ def run_new(args: argparse.Namespace) -> int:
         if args.standing:
             header += _standing_header(args, view)
         asked = entropy.asked_by_view(view, args.view)
-        if asked is not None:
+        if asked is None:
+            entropy.remember_nothing(args.vault, view)
+        else:
             entropy.remember_view(args.vault, asked, turn)
             if not args.standing:
                 header.append(f"# This game draws dice: `pbem orders sign` adds your chance "

@@ -196,6 +196,8 @@ def find_blocks(raw: bytes, name: str = "input") -> list[Any]:
                     raise ChanceError(f"{name}: an armored chance block is not valid JSON")
                 found.append(block)
     if not found:
-        raise ChanceError(f"{name}: no pbem chance block (a report carries it as "
-                          "chance-step-N.json)")
+        raise ChanceError(f"{name}: no pbem chance block: no dice were drawn in what it "
+                          "reports (a game without dice, a step that draws none, a welcome or "
+                          "receipt mail); the report of a step that draws dice carries it as "
+                          "chance-step-N.json")
     return found

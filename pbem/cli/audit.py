@@ -29,8 +29,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("source", type=Path, metavar="FILE|GAMEDIR",
                    help="a file written by pbem export, a game directory or a log.jsonl")
     p.add_argument("--checkpoint", action="append", default=[], metavar="TEXT_OR_FILE",
-                   help="a checkpoint kept from a report mail (its two lines, or a file "
-                   "holding them); the log must extend it. Repeatable")
+                   help="a checkpoint kept from a report mail: its two lines, a file "
+                   "holding them (the mail's checkpoint.txt) or the saved mail itself "
+                   "(report.eml); the log must extend it. Repeatable")
     p.set_defaults(func=run)
 
 
@@ -43,8 +44,24 @@ def run(args: argparse.Namespace) -> int:
 
 def _checkpoint_text(text_or_file: str) -> str:
     """A --checkpoint that names a file becomes the file's text here, so a binary or unreadable
-    file is a one-line error naming it (the audit parses the text)."""
+    file is a one-line error naming it (the audit parses the text); a saved report mail gives
+    the checkpoint it carries (its text part, or its checkpoint.txt)."""
+    from pbem.cli.savedmail import checkpoint_texts, is_mail
+    from pbem.errors import UsageError
+    from pbem.store.checkpoint import TAG
+
     path = Path(text_or_file).expanduser()
-    if "pbem-checkpoint" in text_or_file or not path.is_file():
+    if TAG in text_or_file:
         return text_or_file
-    return atomic.read_text(path, "the checkpoint file")
+    if not path.is_file():
+        raise UsageError(f"--checkpoint {text_or_file}: no such file, and not a checkpoint's "
+                         f"text (its two lines start {TAG} game=…): give the checkpoint.txt a "
+                         "report mail carries, the saved mail itself, or the two lines")
+    text = atomic.read_text(path, "the checkpoint file")
+    if TAG in text and not is_mail(text.encode()):
+        return text
+    found = checkpoint_texts(path.read_bytes()) if is_mail(text.encode()) else []
+    if not found:
+        raise UsageError(f"--checkpoint {path}: holds no checkpoint (no {TAG} line): give the "
+                         "checkpoint.txt a report mail carries, or the saved mail itself")
+    return found[-1]

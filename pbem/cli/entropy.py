@@ -21,20 +21,19 @@ chain's tip, every later file reveals the chain's value for the step. The tool:
 
 from __future__ import annotations
 
-import email
 import re
 from dataclasses import dataclass
-from email import policy
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.chance.kinds import Contribution
 from pbem.chance.player import new_seed, player_reveal, player_tip
+from pbem.cli.savedmail import checkpoint_texts, is_mail
 from pbem.errors import UsageError
 from pbem.protocol.envelope import parse_envelope
 from pbem.protocol.safeyaml import load_order_yaml
 from pbem.protocol.vault import Vault
-from pbem.store.checkpoint import TAG, Checkpoint, CheckpointError
+from pbem.store.checkpoint import Checkpoint, CheckpointError
 
 if TYPE_CHECKING:
     from pbem.game.shapes import GameView
@@ -100,16 +99,9 @@ def checkpoint_length(path: Path | None, game_id: str) -> int | None:
         raw = path.read_bytes()
     except OSError:
         return None
-    if not raw.lstrip()[:1].isalpha():
+    if not is_mail(raw):
         return None  # JSON, not a mail
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    for part in msg.walk():
-        if part.get_content_maintype() != "text":
-            continue
-        payload = part.get_payload(decode=True)
-        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
-        if TAG not in text:
-            continue
+    for text in checkpoint_texts(raw):
         try:
             cp = Checkpoint.parse(text)
         except CheckpointError:
@@ -128,6 +120,25 @@ def remember_view(vault_path: Path | None, asked: Asked, turn: int) -> None:
     vault.save()
 
 
+#: The step a ``chance_view`` mark records for a view that asked the power for nothing (a step
+#: that draws nothing, or whose tip was committed already): steps that draw count from 1.
+NOTHING = 0
+
+
+def remember_nothing(vault_path: Path | None, view: GameView) -> None:
+    """Keep that the view of its turn asks the power for no chance (``chance.contribute``
+    null), so a file of that turn signed without ``--view`` is signed as it is instead of being
+    refused for a view the tool has not read (``pbem orders new --view``)."""
+    info = view.get("chance")
+    if (not isinstance(info, dict) or not isinstance(info.get("step"), int)
+            or "contribute" not in info or info["contribute"] is not None):
+        return
+    vault = Vault.load(vault_path)
+    vault.note_chance(vault_key(view["game_id"], view.get("instance")), str(view["viewer"]),
+                      VIEW, turn=int(view["turn"]), step=NOTHING, length=None, setup=0)
+    vault.save()
+
+
 def asked_by_vault(text: str, vault: Vault) -> Asked | None:
     """What a file signed without ``--view`` must carry, from the vault alone (None: the vault
     knows no chance of this game: a game without dice, as far as the tool can tell). Refuses
@@ -138,6 +149,8 @@ def asked_by_vault(text: str, vault: Vault) -> Asked | None:
     seed = vault.chance_seed(game, env.power, None)
     if seen is None and seed is None:
         return None
+    if seen is not None and seen["turn"] == env.turn and seen["step"] == NOTHING:
+        return None  # the view of this turn asked for nothing
     if seen is None or seen["turn"] != env.turn or seen["step"] is None:
         raise Refused(f"this game draws dice: pass --view REPORT.eml (the report or welcome "
                       f"mail for turn {env.turn}) so your contribution for its step is added; "

@@ -29,9 +29,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    folder = Path(args.prefix).parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write the keys {args.prefix}.*: there is no directory {folder} "
+                         "(make it first, or give a PREFIX in an existing one)")
     try:
         return _write(args)
-    except OSError as exc:  # e.g. the directory does not exist
+    except OSError as exc:
         raise UsageError(f"cannot write {exc.filename or args.prefix}: {exc.strerror}") from None
 
 

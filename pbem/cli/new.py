@@ -51,7 +51,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("gamedir", metavar="GAMEDIR", help="the new game's directory (ROOT/GAME_ID)")
     p.add_argument("--game", metavar="GAME", help="the game to play, by id (required; "
                    "`pbem new` without it lists the games available)")
-    p.add_argument("--variant", required=True, help="variant name, e.g. independents-4")
+    p.add_argument("--variant", required=True, help="variant name, e.g. independents-4 "
+                   "(without --power, `pbem new` names the variant's powers; the README lists "
+                   "each game's variants)")
     p.add_argument(
         "--power",
         action="append",
@@ -113,6 +115,18 @@ def parse_power(spec: str) -> tuple[str, str, str]:
     return name, email, key
 
 
+def _no_power(game: str, variant: str) -> str:
+    """The refusal of ``pbem new`` without ``--power``: which powers the variant needs (or,
+    for a variant the game does not have, the ones it has)."""
+    variants = registry.load(game).variants()
+    info = variants.get(variant)
+    if info is None:
+        return (f"unknown variant {variant!r} of {game} (known: "
+                f"{', '.join(sorted(variants))})")
+    return (f"no --power given: name every power of {game} {variant}, once each as "
+            f"--power NAME=EMAIL:KEY.pub (its powers: {', '.join(info.powers)})")
+
+
 def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicKey]]:
     gamedir = Path(args.gamedir)
     game_id = gamedir.name
@@ -125,7 +139,7 @@ def build(args: argparse.Namespace) -> tuple[Path, GameConfig, dict[str, PublicK
         raise UsageError("--game is required: the game to play (available: "
                          f"{', '.join(registry.available()) or 'none'})")
     if not args.power:
-        raise UsageError("no --power given: name every power of the variant")
+        raise UsageError(_no_power(args.game, args.variant))
     modes = tuple(getattr(registry.load(args.game), "modes", ()) or ())
     asked = getattr(args, "mode", None)
     if asked is not None and asked not in modes:

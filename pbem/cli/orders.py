@@ -26,10 +26,18 @@ from pbem.game.plugin import GamePlugin
 from pbem.numbers import whole_arg
 from pbem.protocol import orderfile
 from pbem.protocol.armor import dearmor, find_signed_blocks
-from pbem.protocol.envelope import PROTOCOL, check_envelope, other_instance, parse_envelope
+from pbem.protocol.envelope import (
+    PROTOCOL,
+    STANDING,
+    STANDING_TURN,
+    check_envelope,
+    other_instance,
+    parse_envelope,
+)
 from pbem.protocol.keys import PrivateKey, PublicKey
 from pbem.protocol.orderdoc import sign_orders, verify_orders
 from pbem.protocol.safeyaml import load_order_yaml
+from pbem.protocol.standing import standing_problems
 from pbem.protocol.vault import Vault, VaultError
 
 if TYPE_CHECKING:
@@ -51,12 +59,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Write a new order file: the envelope (game, power, turn, seq) and the "
         "game's default orders (what it plays for a power that sends none). Take them from "
         "your last report (--view REPORT.eml or its view.json) or give --game, --power, --turn "
-        "and --instance.",
+        "and --instance. With --standing, an empty standing file (turn: standing) instead, "
+        "for the game's tool to fill in.",
     )
     _view_arg(new)
     new.add_argument("--game", help="game id (without --view)")
     new.add_argument("--power", help="your power (without --view)")
     new.add_argument("--turn", type=whole_arg, help="the turn the orders are for (without --view)")
+    new.add_argument("--standing", action="store_true",
+                     help="start a standing file (turn: standing) instead: your standing "
+                     "answers, used at every step you send no file for until you send another "
+                     "(only in a game that declares standing sections; docs/protocol.md, "
+                     "\"Standing files\")")
     new.add_argument("--instance", metavar="HEX", help="the game instance, view.json's "
                      "instance (without --view)")
     new.add_argument("--seq", type=whole_arg, help="submission number (default: the next after the "
@@ -136,13 +150,20 @@ def run_new(args: argparse.Namespace) -> int:
     if view is not None:
         game, power, turn = view["game_id"], view["viewer"], view["turn"]
         header.append(f"# From the view of {power} in {game}, for turn {turn}.")
+        if args.standing:
+            header += _standing_header(args, view)
         asked = entropy.asked_by_view(view, args.view)
-        if asked is not None:
+        if asked is None:
+            entropy.remember_nothing(args.vault, view)
+        else:
             entropy.remember_view(args.vault, asked, turn)
-            header.append(f"# This game draws dice: `pbem orders sign` adds your chance for "
-                          f"step {asked.step}.")
+            if not args.standing:
+                header.append(f"# This game draws dice: `pbem orders sign` adds your chance "
+                              f"for step {asked.step}.")
         tool = _plugin(args, view).tool
-        if tool is not None:
+        if tool is not None and args.standing:
+            footer = tool.footer(orders)
+        elif tool is not None:
             start = tool.new_orders(view, args.vault)
             for warning in start.warnings:
                 _warn(warning)
@@ -150,12 +171,15 @@ def run_new(args: argparse.Namespace) -> int:
             header += start.header
             footer = tool.footer(orders)
     else:
-        missing = [n for n in ("game", "power", "turn", "instance")
-                   if getattr(args, n) is None]
+        needed = ("game", "power", "instance") if args.standing else (
+            "game", "power", "turn", "instance")
+        missing = [n for n in needed if getattr(args, n) is None]
         if missing:
-            raise UsageError("give --view VIEW.json, or --game, --power, --turn and --instance "
+            raise UsageError(f"give --view VIEW.json, or {_listed(['--' + n for n in needed])} "
                              f"(missing: {', '.join('--' + m for m in missing)})")
         game, power, turn = args.game, args.power, args.turn
+    if args.standing:
+        turn = STANDING
     seq = args.seq
     if seq is None:
         # One rule with the report's order form: the next after the last accepted (the view's
@@ -185,6 +209,21 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _standing_header(args: argparse.Namespace, view: GameView) -> list[str]:
+    """The standing file's comment, or the refusal of a game that takes none."""
+    sections = _standing_sections(args, view)
+    if not sections:
+        raise UsageError(f"game {view['game_id']} takes no standing files (its rules declare "
+                         "no standing sections): start a file for the open turn, without "
+                         "--standing")
+    return [f"# A standing file: only {', '.join(sections)}; used at every step you send no "
+            "file for, until a standing file with a higher seq replaces it."]
+
+
 # -- check ----------------------------------------------------------------------------------------
 
 
@@ -198,12 +237,18 @@ def _problems(text: str, args: argparse.Namespace, view: GameView | None) -> lis
         expect = {"game": view["game_id"], "power": view["viewer"], "turn": view["turn"]}
     if blocks and getattr(args, "pub", None) is not None:
         pub = PublicKey.load(args.pub)
+        signer = dearmor(blocks[0]).key
+        if signer != pub.fingerprint:
+            return [Problem("other-signer", "signature.key", f"{args.file} is signed by key "
+                            f"{signer}, not by {args.pub} (key {pub.fingerprint}): give the "
+                            "public key of the private key you signed it with")]
         verified = verify_orders(blocks[0], lambda g, p: [pub], fingerprints={
             pub.fingerprint: pub}, **expect)
         envelope_problems: list[Problem] = []
         body: dict[Any, Any] | None = verified.body
         entropy = verified.entropy
         instance: str | None = verified.instance
+        standing = verified.standing
     else:
         if blocks:
             text = dearmor(blocks[0]).body
@@ -211,19 +256,31 @@ def _problems(text: str, args: argparse.Namespace, view: GameView | None) -> lis
         body = envelope.orders if envelope is not None else None
         entropy = envelope.entropy if envelope is not None else None
         instance = envelope.instance if envelope is not None else None
+        standing = envelope is not None and envelope.turn == STANDING_TURN
     problems = list(envelope_problems)
     mine = view.get("instance") if view is not None else None
     if view is not None and isinstance(mine, str) and instance is not None and instance != mine:
         problems.append(other_instance(str(view["game_id"]), instance, mine))  # accept's rule
-    if blocks and view is not None:  # signed: its chance contribution is final (accept's rule)
-        problems += _contribution_problems(view, entropy)
     if view is None or body is None:
         return problems
+    if standing:  # accept's rule: a standing file the game takes is checked, never one it refuses
+        refused = standing_problems(str(view["game_id"]), _standing_sections(args, view), body,
+                                    entropy)
+        if refused:
+            return problems + refused
+    elif blocks:  # signed: its chance contribution is final (accept's rule)
+        problems += _contribution_problems(view, entropy)
     _normalized, found = _plugin(args, view).normalize_orders(body, view)
     problems += [
         Problem(p.code, f"orders.{p.path}" if p.path else "orders", p.message) for p in found
     ]
     return problems
+
+
+def _standing_sections(args: argparse.Namespace, view: GameView) -> tuple[str, ...]:
+    """The sections the view's game takes in a standing file (none: it takes no standing
+    files)."""
+    return tuple(getattr(_plugin(args, view), "standing_sections", ()) or ())
 
 
 def _contribution_problems(view: GameView, entropy: object) -> list[Problem]:
@@ -291,6 +348,24 @@ def _note_signed(args: argparse.Namespace, text: str) -> None:
         _warn(f"signed, but seq {env.seq} is not remembered: {exc}")
 
 
+def _warn_seq(text: str, vault: Vault) -> None:
+    """Warn when this vault signed the file's seq (or a higher one) before: a changed file
+    under a seq already accepted is refused by the referee as not higher."""
+    env = parse_envelope(load_order_yaml(text))
+    last = vault.last_seq(env.game, env.power)
+    if last is not None and env.seq <= last:
+        _warn(f"seq {env.seq} is not above seq {last}, the highest this vault signed for "
+              f"{env.power} in {env.game}: if a different file of the same turn (or standing "
+              f"file) was accepted with seq {env.seq} or higher, the referee refuses this one "
+              f"as not higher; to replace it, set seq: {last + 1} (`pbem orders new` numbers "
+              "it so) and sign again")
+
+
+def _is_standing(text: str) -> bool:
+    """Whether the plain file says ``turn: standing``."""
+    return parse_envelope(load_order_yaml(text)).turn == STANDING_TURN
+
+
 def run_sign(args: argparse.Namespace) -> int:
     text = orderfile.read_text(args.file)
     if find_signed_blocks(text):
@@ -299,7 +374,10 @@ def run_sign(args: argparse.Namespace) -> int:
     vault = Vault.load(args.vault)
     # Never without the player's chance (pbem.cli.entropy): from the view, or from the vault's
     # record of the view of this turn; refused when neither can tell the step.
-    asked = (entropy.asked_by_view(view, args.view) if view is not None
+    # A standing file carries no chance value (it belongs to no one step: docs/protocol.md,
+    # "Standing files"), so it is signed without one, with or without --view.
+    asked = (None if _is_standing(text)
+             else entropy.asked_by_view(view, args.view) if view is not None
              else entropy.asked_by_vault(text, vault))
     if view is not None:
         problems = _problems(text, args, view)
@@ -309,6 +387,7 @@ def run_sign(args: argparse.Namespace) -> int:
         text = entropy.with_entropy(text, asked, vault)
         vault.save()  # before anything is written: the value revealed is on record
     armored = sign_orders(text, PrivateKey.load(args.key))
+    _warn_seq(text, vault)
     _note_signed(args, text)
     orderfile.hand_out(args.output, armored, "attached or pasted")
     return 0

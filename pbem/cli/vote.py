@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "resume, or concede (your power alone). "
         "Prints a signed vote block: paste it into a mail to the referee. A vote acts when "
         "every player still in the game has voted for it (or a majority, if the game's config "
-        "says so); concede acts at once. Withdraw a vote with --withdraw.")
+        "says so); concede acts at once. Withdraw a vote with --withdraw. `pbem vote prefs "
+        "--set KEY=VALUE ...` signs your own settings instead (reminder lead, quiet hours, "
+        "time zone, digest pace): the referee replies with them as they now stand.")
     p.add_argument("kind", choices=(*KINDS, "prefs"),
                    help="what you vote for; prefs: sign your own settings instead (--set)")
     p.add_argument("--game", required=True, metavar="GAME", help="the game id")

@@ -146,7 +146,10 @@ class PrivateKey(Record):
         try:
             key = serialization.load_pem_private_key(data, password=None)
         except ValueError:
-            raise KeyError_(f"{path}: not a PEM private key") from None
+            public = data.lstrip().startswith(PUB_TAG.encode())
+            raise KeyError_(f"{path}: not a PEM private key" + (
+                f" (it is a public key, {PUB_TAG} …: give the .key file `pbem keygen` wrote "
+                "beside it)" if public else "")) from None
         if not isinstance(key, Ed25519PrivateKey):
             raise KeyError_(f"{path}: not an Ed25519 key")
         return cls(key)

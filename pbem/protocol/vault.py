@@ -23,10 +23,10 @@ chain value ``pbem orders sign`` revealed (or, right after the set-up, the step 
 committed in), with the length of the log the referee's signed checkpoint claimed in the mail it
 was signed from (null: signed from a bare view.json), and ``"chance_view": {"turn": T, "step": S,
 "length": L, "setup": 0|1}``: the step the last view read for the power asked for (1: the set-up,
-which commits the tip), so a file of that turn
-signed without ``--view`` gets its value too. The tool never reveals past what these and the
-view's checkpoint support (pbem.cli.entropy; docs/protocol.md, "The player's tool never
-reveals ahead").
+which commits the tip; step 0: that turn asks for nothing, a step that draws nothing), so a
+file of that turn signed without ``--view`` gets its value too (or none). The tool never
+reveals past what these and the view's checkpoint support (pbem.cli.entropy; docs/protocol.md,
+"The player's tool never reveals ahead").
 
 A power's entry may also hold ``"last_seq": N``, the highest seq ``pbem orders sign`` signed
 for it (in any turn), so ``pbem orders new`` numbers a correction above a file already sent.

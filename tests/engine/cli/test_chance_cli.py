@@ -113,7 +113,7 @@ def test_a_mail_without_a_block_and_a_missing_file_are_one_line(tmp_path):
     mail.set_content("no dice here\n")
     path.write_bytes(mail.as_bytes())
     out = pbem("dice", "verify", str(path))
-    assert out.returncode == 1 and "no pbem chance block" in out.stderr
+    assert out.returncode == 1 and "no pbem chance block: no dice were drawn" in out.stderr
     assert out.stderr.count("\n") == 1
     out = pbem("dice", "verify", str(tmp_path / "missing.eml"))
     assert out.returncode == 1 and "missing.eml" in out.stderr and out.stderr.count("\n") == 1

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem.cli.main import build_parser, main
+from tests.support.run import pbem_text
 
 COMMANDS = [
     ["distance"], ["keygen"], ["new"], ["ingest"], ["run"], ["export"], ["audit"],
@@ -79,3 +80,15 @@ def test_a_usage_error_names_a_game_that_did_not_load_and_so_lacks_its_commands(
     assert "invalid choice: 'play'" in done.stderr
     assert "game 'highcard'" in done.stderr and "map.svg" in done.stderr
     assert "its commands are missing" in done.stderr
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    (["vote"], "`pbem vote prefs --set KEY=VALUE ...` signs your own settings"),
+    (["orders", "new"], "With --standing, an empty standing file (turn: standing)"),
+    (["audit"], "or the saved mail itself (report.eml)"),
+    (["new"], "without --power, `pbem new` names the variant's powers"),
+])
+def test_help_says_what_a_newcomer_looks_for(command, says):
+    """The help a player or game master reads for what the README sends him to it for."""
+    done = pbem_text(*command, "--help", env={"COLUMNS": "2000"})
+    assert done.returncode == 0 and says in " ".join(done.stdout.split()), done.stdout

@@ -43,6 +43,20 @@ def test_keygen_into_a_missing_directory_is_one_line(tmp_path):
     out = pbem("keygen", str(tmp_path / "nowhere" / "k"))
     assert out.returncode == 1
     assert out.stderr.startswith("pbem keygen: cannot write") and out.stderr.count("\n") == 1
+    assert f"there is no directory {tmp_path / 'nowhere'} (make it first" in out.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_signing_with_the_public_key_says_to_give_the_private_one(tmp_path):
+    assert pbem("keygen", str(tmp_path / "ann")).returncode == 0
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("pbem: 1\ngame: g1\npower: north\nturn: 1\nseq: 0\n"
+                      f"instance: {'ab' * 16}\norders: {{}}\n")
+    out = pbem("orders", "sign", str(orders), "--key", str(tmp_path / "ann.pub"),
+               env={"PBEM_VAULT": str(tmp_path / "vault.json")})
+    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stderr
+    assert "ann.pub: not a PEM private key (it is a public key" in out.stderr
+    assert "give the .key file" in out.stderr
 
 
 def test_help():

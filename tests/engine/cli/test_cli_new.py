@@ -129,3 +129,17 @@ def test_existing_game_refused_and_help(tmp_path, pubs):
     assert again.returncode == 1 and "exists already" in again.stderr
     help_text = pbem("new", "--help").stdout
     assert "NAME=EMAIL:PUBKEY" in help_text and "--weekdays" in help_text
+
+
+@pytest.mark.parametrize(("game", "variant", "message"), [
+    ("b5cgs", "basic-2", "no --power given: name every power of b5cgs basic-2, once each as "
+     "--power NAME=EMAIL:KEY.pub (its powers: earth-alliance, minbari)"),
+    ("ashes", "rounds-9", "unknown variant 'rounds-9' of ashes (known: "),
+])
+def test_new_without_powers_names_the_variants_powers(tmp_path, game, variant, message):
+    """A newcomer who does not yet know the power names is told them (or the variants), in
+    one line, and nothing is created."""
+    out = pbem("new", str(tmp_path / "g" / "g1"), "--game", game, "--variant", variant)
+    assert out.returncode == 1 and out.stderr.startswith("pbem new: ")
+    assert message in out.stderr and out.stderr.count("\n") == 1, out.stderr
+    assert not (tmp_path / "g").exists()

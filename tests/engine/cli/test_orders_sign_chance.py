@@ -21,6 +21,7 @@ from pbem.cli.main import main as pbem_main
 from pbem.protocol.armor import dearmor, find_signed_blocks
 from pbem.protocol.keys import PrivateKey
 from pbem.store.checkpoint import Checkpoint
+from tests.support.run import pbem_text
 from tests.toygame.highcard import rules
 
 GAME, INSTANCE = "lucky-9", "ab" * 16
@@ -245,3 +246,20 @@ def test_a_step_that_needs_nothing_reveals_nothing(player: Player) -> None:
     assert code == 0, err
     assert player.signed_entropy(out) is None
     assert player.entry()["chance_last"]["step"] == 2
+
+
+def test_a_turn_whose_view_asks_nothing_signs_without_a_view(player: Player) -> None:
+    """A step that draws nothing (``contribute: null``) after the set-up: once `pbem orders new
+    --view` has read its report, the file is signed without --view as it is (it was refused
+    for a view the tool had read), with no value; a turn whose view was never read is still
+    refused."""
+    mail = player.mail(player.view(3, player.set_up_tip, turn=3, contribute=None), 3)
+    orders = player.tmp / "turn3.yaml"
+    vault = ("--vault", str(player.vault))
+    assert pbem_text("orders", "new", "--view", mail, "-o", orders, *vault).returncode == 0
+    done = pbem_text("orders", "sign", orders, "--key", player.key, *vault)
+    assert done.returncode == 0, done.stderr
+    assert "BEGIN PBEM SIGNED ORDERS" in done.stdout and "entropy" not in done.stdout
+    orders.write_text(orders.read_text().replace("\nturn: 3\n", "\nturn: 4\n"))
+    refused = pbem_text("orders", "sign", orders, "--key", player.key, *vault)
+    assert refused.returncode == 1 and "pass --view REPORT.eml" in refused.stderr

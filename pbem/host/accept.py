@@ -43,6 +43,7 @@ from pbem.protocol.orderdoc import (
     verify_orders,
 )
 from pbem.protocol.safeyaml import scan
+from pbem.protocol.standing import standing_problems
 from pbem.record import Mutable
 from pbem.schedule import to_iso
 from pbem.store import chance, replay
@@ -85,7 +86,8 @@ class Outcome(StrEnum):
 
 
 class Verdict(Mutable):
-    _fields = ("verdict", "game", "power", "turn", "problems", "queued", "verified", "sha256")
+    _fields = ("verdict", "game", "power", "turn", "problems", "queued", "verified", "sha256",
+               "standing")
     verdict: Outcome
     game: str | None
     power: str | None
@@ -99,12 +101,15 @@ class Verdict(Mutable):
     verified: bool
     #: The sha256 of a verified file (the reply limits count its rejection apart).
     sha256: str | None
+    #: A standing file (``turn: standing``): its line names it so, not by a turn.
+    standing: bool
 
     def __init__(self, verdict: Outcome, game: str | None = None, power: str | None = None,
                  turn: int | None = None, problems: list[Problem] | None = None,
                  queued: list[str] | None = None, verified: bool = True,
-                 sha256: str | None = None) -> None:
+                 sha256: str | None = None, standing: bool = False) -> None:
         self.verdict = verdict
+        self.standing = standing
         self.game = game
         self.power = power
         self.turn = turn
@@ -115,7 +120,9 @@ class Verdict(Mutable):
 
     def line(self) -> str:
         who = f"{self.game}/{self.power}" if self.game else "unknown game"
-        if self.game and self.turn is not None:
+        if self.game and self.standing:
+            who += " standing file"
+        elif self.game and self.turn is not None:
             who += f" turn {self.turn}"
         if self.game and not self.verified:
             who += " (claimed)"
@@ -220,7 +227,8 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
            reply_to: str | None, subject: str, reply: bool,
            mail_rejection: bool = True, now: datetime | None = None) -> Verdict:
     path, game, plugin, state = held.path, held.game, held.plugin, held.state
-    verdict = Verdict(Outcome.REJECTED, v.game, v.power, v.turn, sha256=v.sha256)
+    verdict = Verdict(Outcome.REJECTED, v.game, v.power, v.turn, sha256=v.sha256,
+                      standing=v.standing)
     problems = verdict.problems
     summary = game.log.summary
     # A standing file is held to the power's latest standing file (seq, duplicates), a step's
@@ -345,22 +353,11 @@ def _judge(held: OpenGame, v: VerifiedOrders, received: datetime, message_id: st
 
 
 def _standing_problems(plugin: GamePlugin, v: VerifiedOrders) -> list[Problem]:
-    """What keeps a standing file (``turn: standing``) from being judged at all: a game that
-    declares no standing sections, a section the game does not declare standing (each named
-    by its path), or a fair-chance value (a value belongs to one step). Never late: a
-    standing file is for whichever step is open when it is used."""
-    sections: tuple[str, ...] = tuple(getattr(plugin, "standing_sections", ()))
-    if not sections:
-        return [Problem("standing", "turn", f"game {v.game} takes no standing files: give the "
-                        "turn your orders are for")]
-    out = [Problem("not-standing", f"orders.{key}", f"{key} is not a standing section of this "
-                   f"game (a standing file holds only {', '.join(sections)}): send it in a "
-                   "file for the open turn") for key in v.body if key not in sections]
-    if v.entropy is not None:
-        out.append(Problem("standing", "entropy", "a standing file carries no fair-chance "
-                           "value (it belongs to one step): send it in a file for the open "
-                           "turn"))
-    return out
+    """What keeps a standing file (``turn: standing``) from being judged at all
+    (pbem.protocol.standing, the rule the player's tool says too). Never late: a standing
+    file is for whichever step is open when it is used."""
+    return standing_problems(v.game, getattr(plugin, "standing_sections", ()), v.body,
+                             v.entropy)
 
 
 def _newer_seq(game: GameDir, v: VerifiedOrders, standing: Mapping[str, Any] | None
@@ -396,7 +393,8 @@ def _superseded(held: OpenGame, v: VerifiedOrders, newer: int, received: datetim
         game.submissions.record(turn=v.turn, power=v.power, data=data, received=received,
                                 verdict=Outcome.REJECTED, message_id=message_id, problems=[problem],
                                 seq=v.seq, sync_dir=False)
-    verdict = Verdict(Outcome.SUPERSEDED, v.game, v.power, v.turn, [problem])
+    verdict = Verdict(Outcome.SUPERSEDED, v.game, v.power, v.turn, [problem],
+                      standing=v.standing)
     if reply:
         msg = notify.superseded_mail(held.context(received), v.power, v.turn, v.seq, newer,
                                      used, received, reply_to)
@@ -455,7 +453,7 @@ def _receipt_again(held: OpenGame, v: VerifiedOrders, standing: Mapping[str, Any
                    entry_seq: int | None = None) -> Verdict:
     """Nothing is recorded again, but the receipt is queued if it is missing (its outbox key
     makes a second queueing a no-op). The receipt shows the state the file was judged in."""
-    verdict = Verdict(Outcome.DUPLICATE, v.game, v.power, v.turn)
+    verdict = Verdict(Outcome.DUPLICATE, v.game, v.power, v.turn, standing=v.standing)
     if not reply:
         return verdict
     game, plugin, state = held.game, held.plugin, held.state

@@ -1,12 +1,13 @@
 """Promise 21, the player's tool and a standing file, for every game (docs/protocol.md, "Standing
 files"; README, "Play"): from his welcome mail a player starts a standing file with `pbem orders
 new --standing --view MAIL.eml`, checks it and signs it, without --view and with it, as
-subprocesses. In a game that draws dice the signed file carries no chance value (a value
-belongs to one step: the referee refuses a standing file that carries one), and the signature
-made without --view is accepted by `pbem ingest --stdin` with a receipt listing "Your standing
-answers". In a game that takes no standing files, the tool refuses to start one, and `check` and
-`sign --view` refuse a hand-written one with the referee's own sentence, so nothing is mailed
-that the referee would refuse."""
+subprocesses. In a game that draws dice the signed file carries no chance value (a value belongs
+to one step: the referee refuses a standing file that carries one), and the signature made
+without --view is accepted by `pbem ingest --stdin` with a receipt listing "Your standing
+answers" (the game master's ingest line: "accepted: GAME/POWER standing file"). In a game that
+takes no standing files, the tool refuses to start one, and `check` and `sign --view` refuse a
+hand-written one with the referee's own sentence, so nothing is mailed that the referee would
+refuse."""
 
 from __future__ import annotations
 
@@ -76,7 +77,9 @@ def test_the_players_tool_writes_checks_and_signs_a_standing_file(tmp_path: Path
         blocks[name] = out.read_text()
         assert "entropy" not in blocks[name], (game, name)
     before = len(host.entries("orders"))
-    mail_block(host, power, blocks["bare"])
+    line = mail_block(host, power, blocks["bare"])
+    # the game master's ingest line names the file as a standing file, not as a turn
+    assert f"accepted: {host.game_id}/{power} standing file" in line, (game, line)
     assert len(host.entries("orders")) == before + 1, (game, "\n".join(_mails_to(host, power)))
     said = " ".join(" ".join(_mails_to(host, power)).split())  # the receipt's lines unwrapped
     assert "Your standing answers" in said, (game, said[-600:])

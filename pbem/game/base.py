@@ -4,14 +4,13 @@
 generic answer; a game writes ``variants``, ``setup``, ``window``, ``normalize_orders``,
 ``resolve`` and ``view`` (and overrides a default only where it differs). A game whose rules
 live in modules of their own declares those modules once instead (``rules``, ``orders``,
-``views``: the protocols ``Rules``, ``OrderRules`` and ``Views`` below say what each must
-hold, and mypy checks a module against them), and ``Game`` forwards to them, wrapping what
-they return in ``Resolution``, ``Window`` and ``Variation``: such a game writes only what is
-its own. ``Presenter`` gives
-every member of the presentation contract (pbem.game.presentation.Presenter) from a view and
-its events, for the generic templates of ``templates/common/``; a game overrides ``sentence``
-to word its events and ``orders_form`` to pre-fill its orders. docs/plugins.md walks through
-the smallest game written on them (tests/games/rps).
+``views``; the protocols ``Rules``, ``OrderRules`` and ``Views`` say what each holds, and mypy
+checks a module against them), and ``Game`` forwards to them, wrapping what they return in
+``Resolution``, ``Window`` and ``Variation``. ``Presenter`` gives every member of the
+presentation contract (pbem.game.presentation.Presenter) from a view and its events, for the
+generic templates of ``templates/common/``; a game overrides ``sentence`` to word its events
+and ``orders_form`` to pre-fill its orders. docs/plugins.md walks through the smallest game
+written on them (tests/games/rps).
 
 The defaults assume the conventions every bundled game keeps: the state's ``turn`` is the turn
 the next order file carries, ``result`` is None until the game is over (then a mapping with

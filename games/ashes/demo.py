@@ -18,18 +18,7 @@ import json
 import sys
 from typing import Any
 
-from pbem.game.demo import (
-    OUT,
-    check_sign_mail,
-    end_by_agreement,
-    export_and_audit,
-    latest_view,
-    run,
-    show,
-    start_game,
-    use_vault,
-    when,
-)
+from pbem.game.demo import latest_view, start_game
 
 POWERS = ("red", "blue", "green")
 ROUNDS = 4
@@ -71,32 +60,19 @@ def attack(view: dict[str, Any]) -> list[str]:
 
 def main() -> int:
     print("== keys for every player, and a new game of The Ashes of Empire")
-    root, game, maildir = start_game("ashes-1", "ashes", "rounds-3", POWERS, "Ashes referee")
-    n = 0
+    table = start_game("ashes-1", "ashes", "rounds-3", POWERS, "Ashes referee")
     for step in range(ROUNDS + 2):
         print("== set-up: every player commits his chance tip" if step == 0 else
               "== the deal: every player reveals his first chance value" if step == 1 else
               f"== round {step - 1}: every player writes, signs and mails orders")
         for power in POWERS:
-            home = OUT / "players" / power
-            view = latest_view(root, power)
-            vault = use_vault(power)
-            orders = home / f"step-{step}.yaml"
-            run("orders", "new", "--view", str(view), "--seq", str(step), "-o", str(orders),
-                "--force", "--vault", vault, who=power)
-            if step >= 2:
-                flags = attack(json.loads(view.read_text()))
-                if flags:
-                    run("orders", "ashes", str(orders), *flags, "--view", str(view), who=power)
-            n += 1
-            check_sign_mail(maildir, power, orders, view, n, vault)
-        run("ingest", str(root), "--maildir", str(maildir), "--now", when(step * 2 + 0.5))
-        run("run", str(root), "--now", when(step * 2 + 1))
-    print("== the game master ends the game: the highest population total wins")
-    end_by_agreement(root, game, ROUNDS * 2 + 5)
-    print("== export the revealed log and audit it: every die and the shuffle are replayed")
-    log = export_and_audit(game, "ashes-1")
-    return show(root, game, log, "red", "resolved")
+            view = json.loads(latest_view(table.root, power).read_text())
+            table.orders(power, f"step-{step}", "ashes", attack(view) if step >= 2 else [],
+                         seq=step)
+        table.cron(step * 2 + 0.5, step * 2 + 1)
+    return table.finish(ROUNDS * 2 + 5, "red", "resolved",
+                        ended=": the highest population total wins",
+                        audited=": every die and the shuffle are replayed")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """The GamePlugin object for The Ashes of Empire: the engine's one handle on this game
 (pbem.game.plugin's declared contract: rules, presenter, player's tool).
 
-``resolve`` draws every die and the shuffle from the chance the engine hands it (pbem.chance);
-a game started without a fair chance source fails at the deal with the engine's one sentence.
+The rules are in ``rules.py`` (steps, resolution, endings), ``orders.py`` (order checks,
+standing orders) and ``view.py`` (views, the leak tests' data), declared once below;
+pbem.game.base.Game forwards to them. ``resolve`` draws every die and the shuffle from the
+chance the engine hands it (pbem.chance); a game started without a fair chance source fails at
+the deal with the engine's one sentence.
 """
 
 from __future__ import annotations
@@ -11,9 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.base import Game, lazy_part
-from pbem.game.chance import Chance
-from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
+from pbem.game.base import Game, lazy_parts
+from pbem.game.plugin import VariantInfo
 
 from . import deck, orders, rules, sample, view
 
@@ -21,11 +23,11 @@ from . import deck, orders, rules, sample, view
 class Ashes(Game):
     id = "ashes"
     title = "The Ashes of Empire"
-    # The presenter, the player's tool and the archive hooks, imported when first used: judging
-    # an order mail needs none of them (pbem.game.base.lazy_part).
-    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
-    tool = lazy_part(f"{__package__}.tool", "TOOL")
-    archive = lazy_part(f"{__package__}.archive")
+    # imported when first used: judging an order mail needs none of them
+    presenter, tool, archive = lazy_parts(__package__)
+    rules = rules
+    orders = orders
+    views = view
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = rules.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
@@ -51,39 +53,3 @@ class Ashes(Game):
     def check_components(self, data: object) -> list[Problem]:
         """Every problem of a deck pack (an owner's real cards), with paths."""
         return deck.check_components(data)
-
-    def window(self, state: dict[str, Any]) -> Window | None:
-        step = rules.window(state)
-        return None if step is None else Window(step.kind, step.label, step.due, step.deadline,
-                                                step.listens, step.draws)
-
-    def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
-                         ) -> tuple[dict[str, Any], list[Problem]]:
-        return orders.normalize_orders(body, view_)
-
-    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
-        """A missing player's standing orders (nothing is sealed in Ashes)."""
-        return orders.default_orders()
-
-    def concede(self, state: dict[str, Any], power: str) -> Resolution:
-        return Resolution(*rules.concede(state, power))
-
-    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
-                chance: Chance) -> Resolution:
-        return Resolution(*rules.resolve(state, orders_, chance))
-
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
-        return view.view(state, power)
-
-    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
-        return view.secrets(state, power)
-
-    def hidden(self, state: dict[str, Any]) -> list[str]:
-        return view.hidden(state)
-
-    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
-        """``power``'s hand with a card swapped for one nobody has seen: only he may notice."""
-        return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
-
-    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
-        return Resolution(*rules.end_game(state, reason))

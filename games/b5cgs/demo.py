@@ -25,18 +25,7 @@ import json
 import sys
 from typing import Any
 
-from pbem.game.demo import (
-    OUT,
-    check_sign_mail,
-    end_by_agreement,
-    export_and_audit,
-    latest_view,
-    run,
-    show,
-    start_game,
-    use_vault,
-    when,
-)
+from pbem.game.demo import latest_views, players, start_game
 
 from . import hexes as hx
 from . import threats
@@ -49,12 +38,6 @@ ROUNDS = 4
 #: The deal is fair, so the map differs every game: when the fleets have not met after
 #: ROUNDS rounds (no volley fired yet), the demo plays on, up to this many rounds.
 MAX_ROUNDS = 10
-
-
-def _plugin() -> Any:
-    from pbem.game import registry
-
-    return registry.load(GAME)
 
 
 def _hex(name: Any) -> tuple[int, int]:
@@ -198,14 +181,14 @@ def flags(view: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
-    powers = list(_plugin().variants()[VARIANT].powers)
+    powers = players(GAME, VARIANT)
     print("== keys for every player, and a new game of Babylon 5 CGS")
-    root, game, maildir = start_game("b5-1", GAME, VARIANT, powers, "B5 referee")
-    n, hour = 0, 0.0
+    table = start_game("b5-1", GAME, VARIANT, powers, "B5 referee")
+    hour = 0.0
     for step in range(1 + (MAX_ROUNDS + 1) * len(powers)):
-        if step > (ROUNDS + 1) * len(powers) and _fired(game):
+        if step > (ROUNDS + 1) * len(powers) and _fired(table.game):
             break  # four rounds played, and the fleets have met
-        views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
+        views = latest_views(table.root, powers)
         due = [p for p in powers if p in ((views[p].get("window") or {}).get("due") or [])]
         if not due:
             break
@@ -215,26 +198,12 @@ def main() -> int:
               else f"== step {step}: {', '.join(due)} places the starting fleet (C4.3)"
               if kind == "fleet" else f"== step {step}: {', '.join(due)} plays a turn")
         for power in due:
-            home = OUT / "players" / power
-            view = home / "view.json"
-            vault = use_vault(power)
-            orders = home / f"step-{step}.yaml"
-            run("orders", "new", "--view", str(view), "-o", str(orders), "--force",
-                "--vault", vault, who=power)
-            options = (flags(views[power]) if views[power].get("phase") in ("play", "fleet")
-                       else [])
-            if options:
-                run("orders", "b5", str(orders), *options, "--view", str(view), who=power)
-            n += 1
-            check_sign_mail(maildir, power, orders, view, n, vault)
+            playing = views[power].get("phase") in ("play", "fleet")
+            table.orders(power, f"step-{step}", "b5", flags(views[power]) if playing else [])
         hour += 2
-        run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
-        run("run", str(root), "--now", when(hour - 1))
-    print("== the game master ends the game by agreement")
-    end_by_agreement(root, game, hour + 1)
-    print("== export the revealed log and audit it: every die and the deal are replayed")
-    log = export_and_audit(game, "b5-1")
-    return show(root, game, log, powers[0], "resolved")
+        table.cron(hour - 1.5, hour - 1)
+    return table.finish(hour + 1, powers[0], "resolved",
+                        audited=": every die and the deal are replayed")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 """The GamePlugin object for Babylon 5 CGS: the engine's one handle on this game (the contract
 of pbem.game.plugin: rules, presenter, player's tool).
 
-``resolve`` draws every die from ``chance.public`` and the face-down deal from
-``chance.secret`` (pbem.chance is the fair source the engine passes). The presenter is
-``present.PRESENTER`` (hex map, banks, rolls, threats, order form) and the player's tool
-``tool.TOOL`` (``pbem orders b5``).
+The rules are in ``turn.py`` (steps, resolution, endings), ``orders.py`` (order checks,
+standing orders) and ``view.py`` (views, the leak tests' data), declared once below;
+pbem.game.base.Game forwards to them. ``resolve`` draws every die from ``chance.public`` and
+the face-down deal from ``chance.secret`` (pbem.chance is the fair source the engine passes).
+The presenter is ``present.PRESENTER`` (hex map, banks, rolls, threats, order form) and the
+player's tool ``tool.TOOL`` (``pbem orders b5``).
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.errors import Problem
-from pbem.game.base import Game, lazy_part
-from pbem.game.chance import Chance
-from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
+from pbem.game.base import Game, lazy_parts
+from pbem.game.plugin import VariantInfo
 
 from . import components, orders, sample, setup, turn, view
 
@@ -23,11 +24,11 @@ from . import components, orders, sample, setup, turn, view
 class B5CGS(Game):
     id = "b5cgs"
     title = "Babylon 5 CGS"
-    # The presenter, the player's tool and the archive hooks, imported when first used: judging
-    # an order mail needs none of them (pbem.game.base.lazy_part).
-    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
-    tool = lazy_part(f"{__package__}.tool", "TOOL")
-    archive = lazy_part(f"{__package__}.archive")
+    # imported when first used: judging an order mail needs none of them
+    presenter, tool, archive = lazy_parts(__package__)
+    rules = turn
+    orders = orders
+    views = view
     counted = {"turns": ("turn_ends",), "rolls": ("roll",), "explored": ("explored",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version = setup.RULES_VERSION  # pbem.game.versions; RULES.md, "Rules versions"
@@ -58,36 +59,3 @@ class B5CGS(Game):
 
     def check_components(self, data: object) -> list[Problem]:
         return components.check_components(data)
-
-    def window(self, state: dict[str, Any]) -> Window | None:
-        return turn.window(state)
-
-    def normalize_orders(self, body: Mapping[str, Any], view_: Mapping[str, Any]
-                         ) -> tuple[dict[str, Any], list[Problem]]:
-        return orders.normalize_orders(body, view_)
-
-    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
-        """The standing orders (nothing is sealed in Babylon 5 CGS)."""
-        return turn.default_orders()
-
-    def concede(self, state: dict[str, Any], power: str) -> Resolution:
-        return Resolution(*turn.concede(state, power))
-
-    def resolve(self, state: dict[str, Any], orders_: Mapping[str, Any],
-                chance: Chance) -> Resolution:
-        return Resolution(*turn.resolve(state, orders_, chance))
-
-    def view(self, state: dict[str, Any], power: str | None) -> dict[str, Any]:
-        return view.view(state, power)
-
-    def secrets(self, state: dict[str, Any], power: str) -> list[str]:
-        return view.secrets(state, power)
-
-    def hidden(self, state: dict[str, Any]) -> list[str]:
-        return view.hidden(state)
-
-    def variations(self, state: dict[str, Any], power: str) -> list[Variation]:
-        return [Variation(new, knowers) for new, knowers in view.variations(state, power)]
-
-    def end_game(self, state: dict[str, Any], reason: str) -> Resolution:
-        return Resolution(*turn.end_game(state, reason))

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from pbem.game.demo import (
     OUT,
-    check_sign_mail,
     end_by_agreement,
     export_and_audit,
     kept_checkpoint,
@@ -32,7 +31,6 @@ from pbem.game.demo import (
     show,
     start_game,
     use_vault,
-    when,
 )
 
 POWERS = ("pavo", "antares", "regulus", "algol")
@@ -52,9 +50,8 @@ LAST_TURN = 7
 
 def main() -> int:
     print("== keys for every player, and a new game")
-    root, game, maildir = start_game("andromeda-7", "4000ad", "independents-4", POWERS,
-                                     "4000 AD referee")
-    n = 0
+    table = start_game("andromeda-7", "4000ad", "independents-4", POWERS, "4000 AD referee")
+    root, game = table.root, table.game
     for turn in range(1, LAST_TURN + 1):
         print(f"== turn {turn}: every player writes, signs and mails orders")
         for power in POWERS:
@@ -72,11 +69,8 @@ def main() -> int:
                 origin, ships, dest = SCRIPT[turn][power]
                 run("orders", "depart", str(orders), "--from", origin, "--ships", str(ships),
                     "--to", dest, "--view", str(view), "--vault", vault, who=power)
-            n += 1
-            check_sign_mail(maildir, power, orders, view, n)
-        run("ingest", str(root), "--maildir", str(maildir), "--now", when(turn * 2 - 1.5))
-        hours = turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49
-        run("run", str(root), "--now", when(hours))
+            table.mail(power, orders)
+        table.cron(turn * 2 - 1.5, turn * 2 - 1 if turn < LAST_TURN else turn * 2 - 1 + 49)
     print("== the game master ends the game by agreement")
     end_by_agreement(root, game, LAST_TURN * 2 + 60, "the players agreed to end the demo")
     print("== export the revealed log and audit it")

@@ -1,5 +1,9 @@
 """The GamePlugin object for 4000 A.D.: the engine's one handle on this game (the contract is
-pbem.game.plugin: rules here, the presenter in present.py, the player's tool in tool.py)."""
+pbem.game.plugin: rules here, the presenter in present.py, the player's tool in tool.py).
+
+``orders.py`` (order checks, standing orders) is declared once below and pbem.game.base.Game
+forwards to it; the steps, the views and the leak tests' data are written here (they read the
+board and the world, and the referee holds no hidden string of its own)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from typing import Any
 
 from pbem.errors import Problem
 from pbem.game import datafile
-from pbem.game.base import Game, lazy_part
+from pbem.game.base import Game, lazy_parts
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.plugin import Resolution, SealedOpener, VariantInfo, Variation, Window
 
@@ -32,11 +36,9 @@ class FourThousandAD(Game):
     id = "4000ad"
     title = "4000 A.D."
     modes: tuple[str, ...] = tuple(manifest()["modes"])  # pbem new --mode (the first: default)
-    # The presenter, the player's tool and the archive hooks, imported when first used: judging
-    # an order mail needs none of them (pbem.game.base.lazy_part).
-    presenter = lazy_part(f"{__package__}.present", "PRESENTER")
-    tool = lazy_part(f"{__package__}.tool", "TOOL")
-    archive = lazy_part(f"{__package__}.archive")
+    # imported when first used: judging an order mail needs none of them
+    presenter, tool, archive = lazy_parts(__package__)
+    orders = orders
     counted = {"battles": ("battle",)}
     sample_orders = staticmethod(sample.sample_orders)  # random legal play (conformance)
     rules_version: int = int(manifest()["rules_version"])
@@ -81,14 +83,6 @@ class FourThousandAD(Game):
         if not due:
             return None
         return Window("turn", f"Turn {state['turn']}", tuple(due))
-
-    def normalize_orders(
-        self, body: Mapping[str, Any], view_: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], list[Problem]]:
-        return orders.normalize_orders(body, view_)
-
-    def default_orders(self, state: dict[str, Any], power: str) -> dict[str, Any]:
-        return orders.default_orders()
 
     def nmr_orders(
         self,

@@ -26,24 +26,11 @@ exported and audited (every die and shuffle replayed).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from pbem.game.demo import (
-    OUT,
-    check_sign_mail,
-    end_by_agreement,
-    export_and_audit,
-    latest_view,
-    run,
-    show,
-    start_game,
-    use_vault,
-    when,
-)
+from pbem.game.demo import latest_views, players, start_game
 
 from .galaxy import Situation, reach
 from .units import Catalog
@@ -69,12 +56,6 @@ STANDING = {"red": ["--hits", "wing,sustain,frigate", "--retreat-at-most", "1",
 LATER = {"yellow": ["--standing-follow", "counsel", "--standing-default", "decline"]}
 #: The secondaries a player asked in a secondary window follows (with default choices).
 FOLLOWS = ("counsel", "commerce")
-
-
-def _plugin() -> Any:
-    from pbem.game import registry
-
-    return registry.load(GAME)
 
 
 def catalog(view: Mapping[str, Any]) -> Catalog:
@@ -297,13 +278,13 @@ def _done(views: Mapping[str, Mapping[str, Any]]) -> bool:
 
 
 def main() -> int:
-    powers = list(_plugin().variants()[VARIANT].powers)
+    powers = players(GAME, VARIANT)
     print("== keys for every player, and a new game of TI4 (stand-in pack, not TI4)")
-    root, game, maildir = start_game("ti4-1", GAME, VARIANT, powers, "TI4 referee")
-    n, hour = 0, 0.0
+    table = start_game("ti4-1", GAME, VARIANT, powers, "TI4 referee")
+    hour = 0.0
     sent: set[str] = set()
     for step in range(MAX_STEPS):
-        views = {p: json.loads(latest_view(root, p).read_text()) for p in powers}
+        views = latest_views(table.root, powers)
         if _done(views):
             break
         due = [p for p in powers if p in (views[p].get("due") or [])]
@@ -312,31 +293,14 @@ def main() -> int:
         label = ((views[due[0]].get("window") or {}).get("label")) or views[due[0]]["phase"]
         print(f"== step {step + 1}: {label}: {', '.join(due)}")
         for power in due:
-            n += 1
-            _play(maildir, power, views[power], step, n, first=power not in sent)
+            first = power not in sent
+            view = views[power]
+            options = flags(view, power, first) if view.get("table") or first else []
+            table.orders(power, f"step-{step + 1}", "ti4", options)
             sent.add(power)
         hour += 2
-        run("ingest", str(root), "--maildir", str(maildir), "--now", when(hour - 1.5))
-        run("run", str(root), "--now", when(hour - 1))
-    print("== the game master ends the game by agreement")
-    end_by_agreement(root, game, hour + 1)
-    print("== export the revealed log and audit it: every die and shuffle are replayed")
-    log = export_and_audit(game, "ti4-1")
-    return show(root, game, log, powers[0])
-
-
-def _play(maildir: Path, power: str, view: Mapping[str, Any], step: int, n: int,
-          first: bool) -> None:
-    home_dir = OUT / "players" / power
-    path = home_dir / "view.json"
-    vault = use_vault(power)
-    orders = home_dir / f"step-{step + 1}.yaml"
-    run("orders", "new", "--view", str(path), "-o", str(orders), "--force", "--vault", vault,
-        who=power)
-    options = flags(view, power, first) if view.get("table") or first else []
-    if options:
-        run("orders", "ti4", str(orders), *options, "--view", str(path), who=power)
-    check_sign_mail(maildir, power, orders, path, n, vault)
+        table.cron(hour - 1.5, hour - 1)
+    return table.finish(hour + 1, powers[0], audited=": every die and shuffle are replayed")
 
 
 if __name__ == "__main__":

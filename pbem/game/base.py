@@ -2,11 +2,15 @@
 
 ``Game`` gives every member of the rules contract (pbem.game.plugin.GamePlugin) that has a
 generic answer; a game writes ``variants``, ``setup``, ``window``, ``normalize_orders``,
-``resolve`` and ``view`` (and overrides a default only where it differs). ``Presenter`` gives
-every member of the presentation contract (pbem.game.presentation.Presenter) from a view and
-its events, for the generic templates of ``templates/common/``; a game overrides ``sentence``
-to word its events and ``orders_form`` to pre-fill its orders. docs/plugins.md walks through
-the smallest game written on them (tests/games/rps).
+``resolve`` and ``view`` (and overrides a default only where it differs). A game whose rules
+live in modules of their own declares those modules once instead (``rules``, ``orders``,
+``views``; the protocols ``Rules``, ``OrderRules`` and ``Views`` say what each holds, and mypy
+checks a module against them), and ``Game`` forwards to them, wrapping what they return in
+``Resolution``, ``Window`` and ``Variation``. ``Presenter`` gives every member of the
+presentation contract (pbem.game.presentation.Presenter) from a view and its events, for the
+generic templates of ``templates/common/``; a game overrides ``sentence`` to word its events
+and ``orders_form`` to pre-fill its orders. docs/plugins.md walks through the smallest game
+written on them (tests/games/rps).
 
 The defaults assume the conventions every bundled game keeps: the state's ``turn`` is the turn
 the next order file carries, ``result`` is None until the game is over (then a mapping with
@@ -24,18 +28,29 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from pbem import canonical, lazy
+from pbem.errors import Problem
 from pbem.game import events as events_
 from pbem.game.plugin import Resolution, SealedOpener, Variation, Window
 from pbem.game.presentation import NO_MAP
 from pbem.game.presentation import Presenter as PresenterPart
-from pbem.game.shapes import Context, EventData, EventIn, GameState, GameView, OrderBody, ViewIn
+from pbem.game.shapes import (
+    Context,
+    EventData,
+    EventIn,
+    GameState,
+    GameView,
+    OrderBody,
+    OrdersIn,
+    ViewIn,
+)
 from pbem.numbers import digits, whole_arg
 from pbem.protocol.orderfile import form_envelope
 
 if TYPE_CHECKING:
+    from pbem.game.chance import Chance
     from pbem.game.tool import Tool
 
 State = GameState
@@ -51,8 +66,73 @@ def lazy_part(module: str, name: str | None = None) -> Any:
     return lazy.attribute[Any](module, name)
 
 
+def lazy_parts(package: str) -> tuple[Any, Any, Any]:
+    """``presenter, tool, archive``, each a :func:`lazy_part` of the bundled layout
+    (docs/plugins.md, section 1): ``PACKAGE.present.PRESENTER``, ``PACKAGE.tool.TOOL`` and the
+    module ``PACKAGE.archive``. A game class writes ``presenter, tool, archive =
+    lazy_parts(__package__)``; judging an order mail then imports none of the three."""
+    return (lazy_part(f"{package}.present", "PRESENTER"), lazy_part(f"{package}.tool", "TOOL"),
+            lazy_part(f"{package}.archive"))
+
+
+#: What a rules module's ``resolve``, ``concede`` and ``end_game`` return: the new state and
+#: the events, in order (``Game`` wraps it in a ``Resolution``).
+Outcome = tuple[GameState, list[EventData]]
+
+
+class Step(Protocol):
+    """A step as a rules module's ``window`` may return it: a ``Window``, or a game's own
+    record of its first six fields (``Game.window`` makes a ``Window`` of it)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def due(self) -> tuple[str, ...]: ...
+    @property
+    def deadline(self) -> str: ...
+    @property
+    def listens(self) -> tuple[str, ...]: ...
+    @property
+    def draws(self) -> bool: ...
+
+
+class Rules(Protocol):
+    """What a game's ``rules`` module holds (Ashes: ``rules.py``; B5, TI4: ``turn.py``): the
+    next step, its resolution and the two endings, as pure functions of the state."""
+
+    def window(self, state: GameState) -> Step | None: ...
+    def resolve(self, state: GameState, orders: Mapping[str, OrderBody],
+                chance: Chance) -> Outcome: ...
+    def concede(self, state: GameState, power: str) -> Outcome: ...
+    def end_game(self, state: GameState, reason: str) -> Outcome: ...
+
+
+class OrderRules(Protocol):
+    """What a game's ``orders`` module holds: the check of an order body against the power's
+    view, and the standing orders of a power that sent none (the same for every state)."""
+
+    def normalize_orders(self, body: OrdersIn, view: ViewIn
+                         ) -> tuple[OrderBody, list[Problem]]: ...
+    def default_orders(self) -> OrderBody: ...
+
+
+class Views(Protocol):
+    """What a game's ``views`` module holds: the per-power view (the only way hidden
+    information leaves a state), and the leak tests' strings and variations, each variation a
+    ``(state, knowers)`` pair (``Game`` makes a ``Variation`` of it)."""
+
+    def view(self, state: GameState, power: str | None) -> GameView: ...
+    def secrets(self, state: GameState, power: str) -> list[str]: ...
+    def hidden(self, state: GameState) -> list[str]: ...
+    def variations(self, state: GameState, power: str
+                   ) -> list[tuple[GameState, tuple[str, ...]]]: ...
+
+
 class Game:
-    """The rules contract with its defaults."""
+    """The rules contract with its defaults: the generic answers, or, where the game declares
+    the module that holds a part (``rules``, ``orders``, ``views``), that module's."""
 
     id: str
     title: str
@@ -68,8 +148,36 @@ class Game:
     #: The archive's hooks (pbem.archive.hooks; any of ``ARCHIVE_HOOKS``), or None: defaults.
     archive: object = None
 
+    #: The module holding the game's steps (``window``, ``resolve``, ``concede``, ``end_game``),
+    #: or None: the game writes ``window`` and ``resolve``, and concedes and ends generically.
+    rules: Rules | None = None
+    #: The module holding the order checks and the standing orders, or None: the game writes
+    #: ``normalize_orders``, and its standing orders are empty.
+    orders: OrderRules | None = None
+    #: The module holding the views and the leak tests' data, or None: the game writes
+    #: ``view``, and has no secrets, hidden strings or variations.
+    views: Views | None = None
+
     def window(self, state: State) -> Window | None:
-        raise NotImplementedError
+        """The ``rules`` module's window, as a ``Window`` (a game's own record of it too)."""
+        step = _declared(self.rules, "window").window(state)
+        if step is None or isinstance(step, Window):
+            return step
+        return Window(step.kind, step.label, step.due, step.deadline, step.listens, step.draws)
+
+    def resolve(self, state: State, orders: Mapping[str, OrderBody],
+                chance: Chance) -> Resolution:
+        """The ``rules`` module's resolution of the next step."""
+        return Resolution(*_declared(self.rules, "resolve").resolve(state, orders, chance))
+
+    def normalize_orders(self, body: OrdersIn, view: ViewIn
+                         ) -> tuple[OrderBody, list[Problem]]:
+        """The ``orders`` module's check of an order body against the power's view."""
+        return _declared(self.orders, "normalize_orders").normalize_orders(body, view)
+
+    def view(self, state: State, power: str | None) -> GameView:
+        """The ``views`` module's view of the state for ``power`` (None: the public view)."""
+        return _declared(self.views, "view").view(state, power)
 
     def powers_due(self, state: State) -> list[str]:
         """The window's ``due`` (none once the game is over)."""
@@ -83,8 +191,8 @@ class Game:
         return state.get("result") is not None
 
     def default_orders(self, state: State, power: str) -> OrderBody:
-        """Standing orders: none (an empty order body)."""
-        return {}
+        """Standing orders: the ``orders`` module's, else none (an empty order body)."""
+        return {} if self.orders is None else self.orders.default_orders()
 
     def nmr_orders(self, state: State, power: str, open_sealed: SealedOpener | None
                    ) -> tuple[OrderBody, dict[str, dict[str, object]]]:
@@ -96,13 +204,15 @@ class Game:
         return events_.view_events(events, power)
 
     def secrets(self, state: State, power: str) -> list[str]:
-        return []
+        return [] if self.views is None else self.views.secrets(state, power)
 
     def hidden(self, state: State) -> list[str]:
-        return []
+        return [] if self.views is None else self.views.hidden(state)
 
     def variations(self, state: State, power: str) -> list[Variation]:
-        return []
+        if self.views is None:
+            return []
+        return [Variation(new, knowers) for new, knowers in self.views.variations(state, power)]
 
     def counts(self, events: Sequence[Event]) -> dict[str, int]:
         types = Counter(str(e.get("type")) for e in events)
@@ -115,14 +225,19 @@ class Game:
         return []
 
     def end_game(self, state: State, reason: str) -> Resolution:
-        """End now: ``result`` = {reason, turn, winners}, and a public ``game_over`` event."""
+        """End now: the ``rules`` module's ending, else ``result`` = {reason, turn, winners}
+        and a public ``game_over`` event."""
+        if self.rules is not None:
+            return Resolution(*self.rules.end_game(state, reason))
         if self.is_over(state):
             return Resolution(state, [])
         return self.finish(state, reason, self.winners(state))
 
     def concede(self, state: State, power: str) -> Resolution:
-        """``power`` concedes: the game ends and every other power wins (override for a game
-        that goes on without him)."""
+        """``power`` concedes: the ``rules`` module's concession, else the game ends and every
+        other power wins (override for a game that goes on without him)."""
+        if self.rules is not None:
+            return Resolution(*self.rules.concede(state, power))
         if self.is_over(state):
             return Resolution(state, [])
         others = [p for p in self.powers_of(state) if p != power]
@@ -143,6 +258,34 @@ class Game:
     def sample_orders(self, view: GameView, rng: random.Random) -> OrderBody | None:
         """A legal order body for the view (no envelope), for random play; None: not offered."""
         return None
+
+
+_Part = TypeVar("_Part")
+
+
+def _declared(part: _Part | None, method: str) -> _Part:
+    """``part``, the module a game declared to hold ``method``. A game that neither declared
+    one nor wrote ``method`` is refused when loaded (:func:`unwritten`)."""
+    if part is None:
+        raise NotImplementedError(f"the game neither writes {method} nor declares the module "
+                                  "that holds it")
+    return part
+
+
+#: The methods a game writes unless it declares the module that holds them (the role).
+WRITTEN_OR_DECLARED = {"window": "rules", "resolve": "rules", "normalize_orders": "orders",
+                       "view": "views"}
+
+
+def unwritten(plugin: object) -> list[str]:
+    """What a ``Game`` neither writes nor declares a module for, in the load-time check's words
+    (pbem.game.contract): the base's forwarding method of a role the game left None."""
+    if not isinstance(plugin, Game):
+        return []
+    return [f"{method} (or {role} = the module that holds it)"
+            for method, role in WRITTEN_OR_DECLARED.items()
+            if getattr(type(plugin), method) is getattr(Game, method)
+            and getattr(plugin, role) is None]
 
 
 def name(power: str) -> str:
@@ -248,4 +391,5 @@ class Presenter:
         return None
 
 
-__all__ = ["Event", "Game", "Presenter", "State", "View", "canonical", "digits", "whole_arg"]
+__all__ = ["Event", "Game", "OrderRules", "Outcome", "Presenter", "Rules", "State", "Step", "View",
+           "Views", "canonical", "digits", "lazy_part", "lazy_parts", "whole_arg"]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import lazy
+from pbem.game.base import unwritten
 from pbem.game.plugin import ARCHIVE_HOOKS, PRESENTER_REQUIRED, REQUIRED, TOOL_REQUIRED
 from pbem.game.presentation import NO_MAP
 
@@ -50,7 +51,7 @@ def _lacking(obj: object, names: Sequence[str], prefix: str) -> list[str]:
 
 def missing_parts(plugin: object, template_dirs: Sequence[Path]) -> list[str]:
     """Every part of the contract ``plugin`` lacks, in words ([] if it is complete)."""
-    out = _lacking(plugin, REQUIRED, "")
+    out = _lacking(plugin, REQUIRED, "") + unwritten(plugin)
     resolve = getattr(plugin, "resolve", None)
     if callable(resolve):
         try:

@@ -2,10 +2,14 @@
 
 Each game plays its own scripted demo by email in ``games/<package>/demo.py`` (a ``main() ->
 int``), built from this kit: ``run`` prints and runs a pbem command as the person who types it,
-``latest_view`` saves the view.json attached to a player's newest mail, ``mail_orders`` drops a
-signed order file into the referee's Maildir as a player's mail would arrive, ``copy_report``
-copies the newest report out of the outbox with its HTML part beside it. Everything is real: keys,
-signatures, the referee's cron job (``pbem ingest`` + ``pbem run``), the export and its audit.
+``start_game`` makes the keys, the game and its welcome mails and returns the ``Table`` the rest
+is played on (each player's orders, written with ``pbem orders new`` and the game's own order
+command, checked, signed and mailed: ``Table.orders``; the referee's cron job: ``Table.cron``;
+the ending, the export, its audit and the last lines: ``Table.finish``), ``latest_view`` saves
+the view.json attached to a player's newest mail, ``mail_orders`` drops a signed order file
+into the referee's Maildir as a player's mail would arrive, ``copy_report`` copies the newest
+report out of the outbox with its HTML part beside it. Everything is real: keys, signatures,
+the referee's cron job (``pbem ingest`` + ``pbem run``), the export and its audit.
 
 A game imports only ``pbem.game``, ``pbem.protocol`` and ``pbem.errors``, so the command line
 ``run`` calls is handed in from above: ``python -m pbem.cli.demo GAME`` installs it
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import email
 import email.utils
+import json
 import os
 import shlex
 import shutil
@@ -24,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 #: The command line ``run`` calls (``pbem.cli.main.main``), installed by pbem.cli.demo.
 _command_line: list[Callable[[list[str]], int]] = []
@@ -91,10 +97,27 @@ def latest_view(root: Path, power: str) -> Path:
     if power not in newest:
         raise SystemExit(f"demo: no mail with view.json for {power}")
     _, view, raw = newest[power]
-    target = OUT / "players" / power / "view.json"
+    target = saved_view(power)
     target.write_bytes(view)
     (OUT / "players" / power / "report.eml").write_bytes(raw)
     return target
+
+
+def saved_view(power: str) -> Path:
+    """Where :func:`latest_view` saves ``power``'s view.json."""
+    return OUT / "players" / power / "view.json"
+
+
+def latest_views(root: Path, powers: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Every player's :func:`latest_view`, saved and read."""
+    return {p: json.loads(latest_view(root, p).read_text()) for p in powers}
+
+
+def players(game: str, variant: str) -> list[str]:
+    """The powers of ``game``'s ``variant``, in the game's order."""
+    from pbem.game import registry  # (loaded already: pbem.cli.demo loads the game)
+
+    return list(registry.load(game).variants()[variant].powers)
 
 
 def latest_mail(power: str) -> Path:
@@ -116,11 +139,59 @@ def mail_orders(maildir: Path, power: str, signed: Path, n: int) -> Path:
     return path
 
 
+class Table:
+    """A demo game under way: its games root, its directory and the referee's Maildir (as
+    :func:`start_game` made them), and the number of order mails sent so far."""
+
+    def __init__(self, root: Path, game: Path, maildir: Path) -> None:
+        self.root, self.game, self.maildir = root, game, maildir
+        self.mailed = 0
+
+    def mail(self, power: str, orders: Path, vault: str | None = None) -> None:
+        """``power`` checks and signs ``orders`` against his saved view and mails them
+        (:func:`check_sign_mail`, with his vault when given)."""
+        self.mailed += 1
+        check_sign_mail(self.maildir, power, orders, saved_view(power), self.mailed, vault)
+
+    def orders(self, power: str, name: str, command: str, options: Sequence[str],
+               seq: int | None = None) -> None:
+        """``power``'s orders for a step, from the view :func:`latest_view` saved: his vault,
+        ``pbem orders new`` into NAME.yaml (``--seq`` when given), the game's ``pbem orders
+        COMMAND`` with ``options`` (none: the orders ``new`` wrote), then :meth:`mail`."""
+        view = saved_view(power)
+        vault = use_vault(power)
+        orders = OUT / "players" / power / f"{name}.yaml"
+        numbered = ["--seq", str(seq)] if seq is not None else []
+        run("orders", "new", "--view", str(view), *numbered, "-o", str(orders), "--force",
+            "--vault", vault, who=power)
+        if options:
+            run("orders", command, str(orders), *options, "--view", str(view), who=power)
+        self.mail(power, orders, vault)
+
+    def cron(self, mail_at: float, run_at: float) -> None:
+        """The referee's cron job: ``pbem ingest`` of the Maildir at hour ``mail_at``, then
+        ``pbem run`` at hour ``run_at``."""
+        run("ingest", str(self.root), "--maildir", str(self.maildir), "--now", when(mail_at))
+        run("run", str(self.root), "--now", when(run_at))
+
+    def finish(self, at: float, power: str, word: str = "report", ended: str = " by agreement",
+               audited: str = "") -> int:
+        """The game master ends the game at hour ``at`` (:func:`end_by_agreement`; ``ended``
+        ends the heading printed), the log is exported and audited (``audited``: what the
+        audit replays, after the heading), and :func:`show` prints the last lines (``power``'s
+        newest mail whose subject has ``word``); 0, the demo's exit code."""
+        print(f"== the game master ends the game{ended}")
+        end_by_agreement(self.root, self.game, at)
+        print(f"== export the revealed log and audit it{audited}")
+        log = export_and_audit(self.game, self.game.name)
+        return show(self.root, self.game, log, power, word)
+
+
 def start_game(name: str, game: str, variant: str, powers: Sequence[str],
-               referee: str) -> tuple[Path, Path, Path]:
+               referee: str) -> Table:
     """A fresh ``demo-output/``: the referee's Maildir, a key for every player, the game made
     by ``pbem new`` (deadline 48h, From ``referee <referee@example.org>``) and its welcome
-    mails sent by a first ``pbem run``. Returns (root, the game's directory, the Maildir)."""
+    mails sent by a first ``pbem run``: the :class:`Table` the demo is played on."""
     if OUT.exists():
         shutil.rmtree(OUT)
     root = OUT / "games"
@@ -138,7 +209,7 @@ def start_game(name: str, game: str, variant: str, powers: Sequence[str],
         "--gm", "gm@example.org", "--from", f"{referee} <referee@example.org>",
         "--now", when(0), *keys)
     run("run", str(root), "--now", when(0.1))
-    return root, game_dir, maildir
+    return Table(root, game_dir, maildir)
 
 
 def use_vault(power: str) -> str:

@@ -181,7 +181,11 @@ class VariantInfo(Record):
 
 
 class GamePlugin(Protocol):
-    """What a game provides to the engine (the parts are listed in ``REQUIRED``)."""
+    """What a game provides to the engine (the parts are listed in ``REQUIRED``).
+
+    pbem.game.base.Game gives every part with a generic answer, and forwards the rest to the
+    modules a game declares as holding them (``rules``, ``orders``, ``views``), so a game
+    writes only what is its own (docs/plugins.md, section 3)."""
 
     id: str
     title: str

@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
 
 from pbem import atomic, lazy, staged
 from pbem.mail import _files
@@ -86,6 +86,19 @@ class StagingTransport(Transport, Protocol):
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None: ...
 
     def commit(self) -> list[Accepted]: ...
+
+
+_STAGES: dict[type, bool] = {}
+
+
+def stages(transport: Transport) -> TypeGuard[StagingTransport]:
+    """``isinstance(transport, StagingTransport)``, asked once per class (the check of a
+    runtime protocol walks its members every time)."""
+    kind = type(transport)
+    known = _STAGES.get(kind)
+    if known is None:
+        known = _STAGES[kind] = isinstance(transport, StagingTransport)
+    return known
 
 
 class FileTransport:

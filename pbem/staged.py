@@ -59,14 +59,14 @@ class Group:
 
     def __init__(self) -> None:
         # (fd, temporary file, name, create, data, named); a shared name: (-1, the name it
-        # links to, …)
-        self._items: list[tuple[int, Path, Path, bool, bytes, Namer | None]] = []
-        self._names: set[Path] = set()
-        self._shared: dict[tuple[bytes, int], Path] = {}
+        # links to, …). Names built here are strings: a Path costs a parse per message.
+        self._items: list[tuple[int, str, Path | str, bool, bytes, Namer | None]] = []
+        self._names: set[Path | str] = set()
+        self._shared: dict[tuple[bytes, int], Path | str] = {}
         self._files = 0  # items with a file (and a descriptor) of their own
 
-    def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
-            mtime_ns: int | None = None, share: bool = False,
+    def add(self, path: Path | str, data: bytes, *, mode: int = atomic.PRIVATE,
+            create: bool = False, mtime_ns: int | None = None, share: bool = False,
             named: Namer | None = None) -> None:
         """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``
         and ``named``: see the class)."""
@@ -75,11 +75,12 @@ class Group:
         if share and not create and mtime_ns is None and named is None:
             first = self._shared.get((data, mode))
             if first is not None:
-                self._items.append((-1, first, path, False, data, None))
+                self._items.append((-1, os.fspath(first), path, False, data, None))
                 self._names.add(path)
                 return
             self._shared[(data, mode)] = path
-        tmp = atomic.temp_name(path)
+        head, sep, name = os.fspath(path).rpartition("/")  # (_temp_name, inline: per file)
+        tmp = f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         except OSError as exc:
@@ -107,9 +108,9 @@ class Group:
     def __len__(self) -> int:
         return len(self._items)
 
-    def flush(self) -> list[Path]:
+    def flush(self) -> list[str]:
         """Every file added since the last flush: fsynced (together), then put in place; the
-        names put in place, in the order added."""
+        paths put in place (as strings), in the order added."""
         return flush_groups([self])[0]
 
     def discard(self) -> None:
@@ -129,9 +130,10 @@ class Group:
         items = self._items
         for n, (fd, tmp, path, create, data, named) in enumerate(items):
             if named is not None:
-                items[n] = (fd, tmp, path.with_name(named(data)), create, data, None)
+                head, sep, _name = os.fspath(path).rpartition("/")
+                items[n] = (fd, tmp, f"{head}{sep}{named(data)}", create, data, None)
 
-    def _place(self, placed: list[Path]) -> None:
+    def _place(self, placed: list[str]) -> None:
         """Put the fsynced files in place, in order, each added to ``placed`` (after a failure
         :func:`flush_groups` discards the rest: nothing of it is put in place)."""
         items = self._items
@@ -140,10 +142,10 @@ class Group:
             if fd >= 0:
                 os.close(fd)
             del items[0]
-            placed.append(path)
+            placed.append(os.fspath(path))
             try:
                 if fd < 0:  # a second name of a file put in place before it (``share``)
-                    link = atomic.temp_name(path)
+                    link = _temp_name(os.fspath(path))
                     os.link(tmp, link)
                     atomic.rename_into_place(link, path)
                     continue
@@ -153,9 +155,9 @@ class Group:
                 try:
                     os.link(tmp, path)
                 except FileExistsError:
-                    if path.is_symlink() or path.read_bytes() != data:
+                    if Path(path).is_symlink() or Path(path).read_bytes() != data:
                         raise atomic.FileExists(f"{path} exists already with other content: "
-                                                "refusing to overwrite", path) from None
+                                                "refusing to overwrite", Path(path)) from None
                 finally:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
@@ -168,14 +170,24 @@ def _name_all(groups: Sequence[Group]) -> None:
         group._name()
 
 
-def flush_groups(groups: Sequence[Group]) -> list[list[Path]]:
+def _temp_name(path: str) -> str:
+    """:func:`pbem.atomic.temp_name`, of a string (no Path parsed per file)."""
+    head, sep, name = path.rpartition("/")
+    return f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
+
+
+def flush_groups(groups: Sequence[Group]) -> list[list[str]]:
     """Flush several groups at once: every file of every group fsynced together (the names of
     ``named`` files computed meanwhile), then each group's files put in place (group by group,
     each in its order). Returns each group's names put in place."""
-    fds = [item[0] for group in groups for item in group._items if item[0] >= 0]
-    first = next((item[2] for group in groups for item in group._items), Path("."))
+    fds: list[int] = []
+    naming: list[Group] = []  # groups with a ``named`` file
+    for group in groups:
+        fds += [item[0] for item in group._items if item[0] >= 0]
+        if any(item[5] is not None for item in group._items):
+            naming.append(group)
+    first = next((item[2] for group in groups for item in group._items), ".")
     try:
-        naming = [group for group in groups if any(item[5] for item in group._items)]
         syncs.fsync_each(fds, meanwhile=functools.partial(_name_all, naming) if naming else None)
         if fds:
             failpoints.reached("staged-synced")
@@ -184,7 +196,7 @@ def flush_groups(groups: Sequence[Group]) -> list[list[Path]]:
             group.discard()
         raise atomic.storage_error(first, "write", exc,
                                    "no file of its group was put in place") from None
-    placed: list[list[Path]] = [[] for _group in groups]
+    placed: list[list[str]] = [[] for _group in groups]
     try:
         for group, names in zip(groups, placed, strict=True):
             group._place(names)

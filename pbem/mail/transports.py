@@ -117,7 +117,7 @@ class FileTransport:
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self._tmp = self.directory / "staged.eml"  # the name of each temporary file's form
+        self._tmp = f"{self.directory}/staged.eml"  # the form of each temporary file's name
         self._group = staged.Group()
         self._placed: list[Accepted] = []  # put in place by an early flush, not committed
         #: an early flush failed: the next commit fails (what was staged before is dropped)
@@ -169,7 +169,7 @@ class FileTransport:
         except atomic.StorageError as exc:
             raise TemporaryFailure(str(exc)) from None
         (self._placed if placed is None else placed).extend(
-            Accepted(f"written to {path.name}") for path in names)
+            Accepted(f"written to {path.rpartition('/')[2]}") for path in names)
 
     def close(self) -> None:
         """Nothing to close."""

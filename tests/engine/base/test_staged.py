@@ -69,7 +69,8 @@ def test_named_files_get_their_names_from_their_bytes_while_the_fsyncs_run(
     assert named_in == [] and tmp_path / "later" not in group and len(group) == count + 1
     assert all(p.name.startswith(".later.tmp-") for p in tmp_path.iterdir()
                if p.name.startswith(".later"))
-    assert group.flush() == [tmp_path / "first", *(tmp_path / f"m{n}.txt" for n in range(count))]
+    assert group.flush() == [str(tmp_path / "first"),
+                             *(str(tmp_path / f"m{n}.txt") for n in range(count))]
     assert named_in == [threading.current_thread().name] * count
     assert names(tmp_path) == ["first", *(f"m{n}.txt" for n in range(count))]
     assert (tmp_path / "m1.txt").read_bytes() == b"m1"

@@ -79,8 +79,7 @@ class Group:
                 self._names.add(path)
                 return
             self._shared[(data, mode)] = path
-        head, sep, name = os.fspath(path).rpartition("/")  # (_temp_name, inline: per file)
-        tmp = f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
+        tmp = _temp_name(os.fspath(path))
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         except OSError as exc:
@@ -179,7 +178,7 @@ def _temp_name(path: str) -> str:
 def flush_groups(groups: Sequence[Group]) -> list[list[str]]:
     """Flush several groups at once: every file of every group fsynced together (the names of
     ``named`` files computed meanwhile), then each group's files put in place (group by group,
-    each in its order). Returns each group's names put in place."""
+    each in its order). Returns each group's paths put in place (as strings)."""
     fds: list[int] = []
     naming: list[Group] = []  # groups with a ``named`` file
     for group in groups:
@@ -191,11 +190,13 @@ def flush_groups(groups: Sequence[Group]) -> list[list[str]]:
         syncs.fsync_each(fds, meanwhile=functools.partial(_name_all, naming) if naming else None)
         if fds:
             failpoints.reached("staged-synced")
-    except OSError as exc:
+    except BaseException as exc:  # (an fsync's, or a ``named`` function's)
         for group in groups:
             group.discard()
-        raise atomic.storage_error(first, "write", exc,
-                                   "no file of its group was put in place") from None
+        if isinstance(exc, OSError):
+            raise atomic.storage_error(first, "write", exc,
+                                       "no file of its group was put in place") from None
+        raise
     placed: list[list[str]] = [[] for _group in groups]
     try:
         for group, names in zip(groups, placed, strict=True):

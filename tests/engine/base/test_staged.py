@@ -75,6 +75,15 @@ def test_named_files_get_their_names_from_their_bytes_while_the_fsyncs_run(
     assert names(tmp_path) == ["first", *(f"m{n}.txt" for n in range(count))]
     assert (tmp_path / "m1.txt").read_bytes() == b"m1"
 
+    def fails(data: bytes) -> str:
+        raise ValueError("no name")
+
+    for n in range(count):
+        group.add(tmp_path / "later", f"x{n}".encode(), named=fails)
+    with pytest.raises(ValueError, match="no name"):
+        group.flush()
+    assert len(group) == 0 and names(tmp_path) == ["first", *(f"m{n}.txt" for n in range(count))]
+
 
 def test_discard_leaves_nothing(tmp_path: Path) -> None:
     group = staged.Group()

@@ -7,19 +7,27 @@ file's bytes to a temporary file beside it at once and leaves it out of sight; :
 (pbem.syncs: the file system merges concurrent fsyncs into a few journal commits) and only then
 moves each into place. A name never shows unsynced data, as with
 :func:`pbem.atomic.replace_bytes`; the caller fsyncs the directories.
+
+The one mechanism of pbem for "write many files durably, then place them": ingest's inbox
+copies and submission records, and the file transport's messages (pbem.mail.transports), whose
+names — the SHA-256 of their bytes — are computed while the fsyncs run (``named``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pbem import atomic, failpoints, syncs
 
 #: Temporary files a group holds open at once (file descriptors are finite).
 MANY_OPEN = 64
+
+#: The name of a file computed from its bytes (``Group.add``'s ``named``).
+Namer = Callable[[bytes], str]
 
 
 class Group:
@@ -41,30 +49,37 @@ class Group:
     renaming a new one over it, never by writing into it), e.g. the arrival time of every
     message of one batch.
 
+    With ``named``, a file's name is computed from its bytes (``named(data)``, in the
+    directory of ``path``) while the group's fsyncs run — work the flush would only wait
+    otherwise (a hash of each message, for the file transport); ``path`` then names only its
+    temporary file (``.NAME.tmp-PID-HEX``) and ``path in group`` does not find it.
+
     Until flushed, the files exist only here: a caller that looks names up before its flush
     asks ``path in group``."""
 
     def __init__(self) -> None:
-        # (fd, temporary file, name, create, data); a shared name: (-1, the name it links to, …)
-        self._items: list[tuple[int, Path, Path, bool, bytes]] = []
-        self._names: set[Path] = set()
-        self._shared: dict[tuple[bytes, int], Path] = {}
+        # (fd, temporary file, name, create, data, named); a shared name: (-1, the name it
+        # links to, …). Names built here are strings: a Path costs a parse per message.
+        self._items: list[tuple[int, str, Path | str, bool, bytes, Namer | None]] = []
+        self._names: set[Path | str] = set()
+        self._shared: dict[tuple[bytes, int], Path | str] = {}
         self._files = 0  # items with a file (and a descriptor) of their own
 
-    def add(self, path: Path, data: bytes, *, mode: int = atomic.PRIVATE, create: bool = False,
-            mtime_ns: int | None = None, share: bool = False) -> None:
-        """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``:
-        see the class)."""
+    def add(self, path: Path | str, data: bytes, *, mode: int = atomic.PRIVATE,
+            create: bool = False, mtime_ns: int | None = None, share: bool = False,
+            named: Namer | None = None) -> None:
+        """Write ``data`` for ``path`` (``mtime_ns``: the file's modification time; ``share``
+        and ``named``: see the class)."""
         if self._files >= MANY_OPEN:
             self.flush()
-        if share and not create and mtime_ns is None:
+        if share and not create and mtime_ns is None and named is None:
             first = self._shared.get((data, mode))
             if first is not None:
-                self._items.append((-1, first, path, False, data))
+                self._items.append((-1, os.fspath(first), path, False, data, None))
                 self._names.add(path)
                 return
             self._shared[(data, mode)] = path
-        tmp = atomic.temp_name(path)
+        tmp = _temp_name(os.fspath(path))
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         except OSError as exc:
@@ -81,8 +96,9 @@ class Group:
             if isinstance(exc, OSError):
                 raise atomic.storage_error(path, "write", exc) from None
             raise
-        self._items.append((fd, tmp, path, create, data))
-        self._names.add(path)
+        self._items.append((fd, tmp, path, create, data, named))
+        if named is None:
+            self._names.add(path)
         self._files += 1
 
     def __contains__(self, path: object) -> bool:
@@ -91,9 +107,10 @@ class Group:
     def __len__(self) -> int:
         return len(self._items)
 
-    def flush(self) -> None:
-        """Every file added since the last flush: fsynced (together), then put in place."""
-        flush_groups([self])
+    def flush(self) -> list[str]:
+        """Every file added since the last flush: fsynced (together), then put in place; the
+        paths put in place (as strings), in the order added."""
+        return flush_groups([self])[0]
 
     def discard(self) -> None:
         """Forget the files not flushed yet (their temporary files removed)."""
@@ -101,24 +118,33 @@ class Group:
         self._names.clear()
         self._shared.clear()
         self._files = 0
-        for fd, tmp, _path, _create, _data in items:
+        for fd, tmp, _path, _create, _data, _named in items:
             if fd >= 0:
                 os.close(fd)
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
 
-    def _place(self) -> None:
-        """Put the fsynced files in place, in order (after a failure :func:`flush_groups`
-        discards the rest: nothing of it is put in place)."""
+    def _name(self) -> None:
+        """The name of each ``named`` file, from its bytes (while the fsyncs run)."""
+        items = self._items
+        for n, (fd, tmp, path, create, data, named) in enumerate(items):
+            if named is not None:
+                head, sep, _name = os.fspath(path).rpartition("/")
+                items[n] = (fd, tmp, f"{head}{sep}{named(data)}", create, data, None)
+
+    def _place(self, placed: list[str]) -> None:
+        """Put the fsynced files in place, in order, each added to ``placed`` (after a failure
+        :func:`flush_groups` discards the rest: nothing of it is put in place)."""
         items = self._items
         while items:
-            fd, tmp, path, create, data = items[0]
+            fd, tmp, path, create, data, _named = items[0]
             if fd >= 0:
                 os.close(fd)
             del items[0]
+            placed.append(os.fspath(path))
             try:
                 if fd < 0:  # a second name of a file put in place before it (``share``)
-                    link = atomic.temp_name(path)
+                    link = _temp_name(os.fspath(path))
                     os.link(tmp, link)
                     atomic.rename_into_place(link, path)
                     continue
@@ -128,9 +154,9 @@ class Group:
                 try:
                     os.link(tmp, path)
                 except FileExistsError:
-                    if path.is_symlink() or path.read_bytes() != data:
+                    if Path(path).is_symlink() or Path(path).read_bytes() != data:
                         raise atomic.FileExists(f"{path} exists already with other content: "
-                                                "refusing to overwrite", path) from None
+                                                "refusing to overwrite", Path(path)) from None
                 finally:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
@@ -138,23 +164,44 @@ class Group:
                 raise atomic.storage_error(path, "write", exc) from None
 
 
-def flush_groups(groups: Sequence[Group]) -> None:
-    """Flush several groups at once: every file of every group fsynced together, then each
-    group's files put in place (group by group, each in its order)."""
-    fds = [item[0] for group in groups for item in group._items if item[0] >= 0]
-    first = next((item[2] for group in groups for item in group._items), Path("."))
+def _name_all(groups: Sequence[Group]) -> None:
+    for group in groups:
+        group._name()
+
+
+def _temp_name(path: str) -> str:
+    """:func:`pbem.atomic.temp_name`, of a string (no Path parsed per file)."""
+    head, sep, name = path.rpartition("/")
+    return f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
+
+
+def flush_groups(groups: Sequence[Group]) -> list[list[str]]:
+    """Flush several groups at once: every file of every group fsynced together (the names of
+    ``named`` files computed meanwhile), then each group's files put in place (group by group,
+    each in its order). Returns each group's paths put in place (as strings)."""
+    fds: list[int] = []
+    naming: list[Group] = []  # groups with a ``named`` file
+    for group in groups:
+        fds += [item[0] for item in group._items if item[0] >= 0]
+        if any(item[5] is not None for item in group._items):
+            naming.append(group)
+    first = next((item[2] for group in groups for item in group._items), ".")
     try:
-        syncs.fsync_each(fds)
+        syncs.fsync_each(fds, meanwhile=functools.partial(_name_all, naming) if naming else None)
         if fds:
             failpoints.reached("staged-synced")
-    except OSError as exc:
+    except BaseException as exc:  # (an fsync's, or a ``named`` function's)
         for group in groups:
             group.discard()
-        raise atomic.storage_error(first, "write", exc,
-                                   "no file of its group was put in place") from None
+        if isinstance(exc, OSError):
+            raise atomic.storage_error(first, "write", exc,
+                                       "no file of its group was put in place") from None
+        raise
+    placed: list[list[str]] = [[] for _group in groups]
     try:
-        for group in groups:
-            group._place()
+        for group, names in zip(groups, placed, strict=True):
+            group._place(names)
     finally:
         for group in groups:  # a failure: nothing of the rest is put in place
             group.discard()
+    return placed

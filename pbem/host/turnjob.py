@@ -202,14 +202,7 @@ def run_games(paths: Sequence[Path], now: datetime, transport: Transport | None
     try:
         for v in live:
             _phase(v, lambda v: _visit_locked(v, now))
-        staged = [v for v in live if v.pending and not v.failed]
-        for v in staged:
-            _prepare_pending(v)
-        _barrier(staged)
-        for v in staged:
-            if v.unqueued is not None:
-                _phase(v, _unqueued)
-        syncs.each(lambda v: _phase(v, _queue_pending), [v for v in staged if v.pending])
+        _commit_pending([v for v in live if v.pending and not v.failed], _phase)
         if transport is not None:
             for v in live:
                 _phase(v, lambda v: _deliver(v, transport, now))
@@ -564,34 +557,56 @@ def _unqueued(v: _Visit) -> None:
     raise v.unqueued
 
 
-def _barrier(visits: Sequence[_Visit]) -> None:
+#: How a phase's step runs for one game: ``_phase`` (its failure that game's alone, recorded in
+#: its run) or ``_raise`` (its failure raised: a visit's own earlier resolution).
+_Run = Callable[[_Visit, Callable[[_Visit], object]], None]
+
+
+def _raise(v: _Visit, step: Callable[[_Visit], object]) -> None:
+    step(v)
+
+
+def _commit_pending(visits: Sequence[_Visit], run: _Run) -> None:
+    """The pending resolution of each of ``visits`` committed and its mail queued, in the
+    phases of docs/operations.md, "One barrier per phase": every mail rendered and written to
+    its batch's temporary file; the barrier; each failure to render reported; every batch
+    queued at once. ``run_games`` does it for a group (``run``: ``_phase``), a visit resolving
+    once more for its previous resolution (``_flush_pending``: ``_raise``) — one sequence of
+    durable steps for both."""
+    for v in visits:
+        _prepare_pending(v)
+    _barrier(visits, run)
+    for v in visits:
+        if v.unqueued is not None:
+            run(v, _unqueued)
+    syncs.each(lambda v: run(v, _queue_pending), [v for v in visits if v.pending])
+
+
+def _barrier(visits: Sequence[_Visit], run: _Run) -> None:
     """The log barrier of a group: every game's log commit and every game's batch fsync,
     waited for at once. A game whose log or batch failed queues nothing (its batch file is
     removed); its log commit, if it returned, stands (the catch-up mails it)."""
     steps: list[tuple[_Visit, Callable[[_Visit], object]]] = [(v, _commit_log) for v in visits]
     steps += [(v, _sync_batch) for v in visits if v.batch is not None]
-    syncs.each(lambda step: _phase(*step), steps)
+    try:
+        syncs.each(lambda step: run(*step), steps)
+    except BaseException:  # (``_raise``)
+        _drop_batches(visits)
+        raise
+    _drop_batches([v for v in visits if v.failed])
+
+
+def _drop_batches(visits: Sequence[_Visit]) -> None:
     for v in visits:
-        if v.failed and v.batch is not None:
+        if v.batch is not None:
             v.batch.discard()
             v.batch = None
 
 
 def _flush_pending(v: _Visit) -> None:
     """The pending resolution committed and its mail queued, within one game's visit (the
-    same steps and order as ``run_games``' phases; an error is raised)."""
-    _prepare_pending(v)
-    try:
-        syncs.each(lambda step: step(v),
-                   [_commit_log, *([_sync_batch] if v.batch is not None else [])])
-    except BaseException:
-        if v.batch is not None:
-            v.batch.discard()
-            v.batch = None
-        raise
-    if v.unqueued is not None:
-        _unqueued(v)
-    _queue_pending(v)
+    same steps and order as ``run_games``' phases: ``_commit_pending``; an error is raised)."""
+    _commit_pending([v], _raise)
 
 
 def _commit_log(v: _Visit) -> None:

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from pbem import lazy
 from pbem.mail import _files
@@ -208,7 +208,7 @@ class Outbox(Spool):
         files = self._pending_files(names)
         batches = {b.path: b for b in files}
         hook = on_stage or (lambda stage, ident: None)
-        stager = transport if _stages(transport) else None
+        stager = transport if transports.stages(transport) else None
         staged: list[Entry] = []  # handed over to a staging transport, not yet recorded
         try:
             for entry in self._pending(files, retry):
@@ -244,10 +244,9 @@ class Outbox(Spool):
                     staged.append(entry)
                     report.sent.append(entry.id)
                     continue
-                refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
                 # One line appended to the batch file: the record (one fdatasync; for a staging
                 # transport after its commit, without one: _record_staged).
-                line = sent_record(entry, now, accepted.reply, refused)
+                line, refused = _accepted_record(entry, now, accepted)
                 record_sent(entry.batch, line)
                 self.placed.forget(entry.batch.name)
                 batches[entry.batch].records[entry.id] = line
@@ -286,10 +285,9 @@ class Outbox(Spool):
         lines: dict[Path, list[bytes]] = {}
         for entry, acceptance in zip(staged, accepted, strict=True):
             assert entry.batch is not None
-            refused = {a: f"{c} {t}" for a, (c, t) in acceptance.refused.items()}
+            line, refused = _accepted_record(entry, now, acceptance)
             if refused:
                 report.refused[entry.id] = refused
-            line = sent_record(entry, now, acceptance.reply, refused)
             done.append((entry, line))
             lines.setdefault(entry.batch, []).append(record_line(line))
         for path, records in lines.items():
@@ -384,14 +382,10 @@ class Outbox(Spool):
                           key=retry_key(ident))
 
 
-_STAGES: dict[type, bool] = {}
 
-
-def _stages(transport: Transport) -> TypeGuard[StagingTransport]:
-    """``isinstance(transport, StagingTransport)``, asked once per class (the check of a
-    runtime protocol walks its members every time)."""
-    kind = type(transport)
-    known = _STAGES.get(kind)
-    if known is None:
-        known = _STAGES[kind] = isinstance(transport, transports.StagingTransport)
-    return known
+def _accepted_record(entry: Entry, now: datetime, accepted: transports.Accepted
+                     ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The sent record of ``entry``, accepted at ``now``, and the recipients the server refused
+    while accepting it (address -> "code reply"), as the record names them."""
+    refused = {a: f"{c} {t}" for a, (c, t) in accepted.refused.items()}
+    return sent_record(entry, now, accepted.reply, refused), refused

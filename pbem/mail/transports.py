@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
 
-from pbem import atomic, failpoints, lazy, staged, syncs
+from pbem import atomic, lazy, staged
 from pbem.mail import _files
 from pbem.mail.errors import MailConfigError, MailError
 from pbem.mail.security import Credentials, check_security, client_context
@@ -89,6 +88,19 @@ class StagingTransport(Transport, Protocol):
     def commit(self) -> list[Accepted]: ...
 
 
+_STAGES: dict[type, bool] = {}
+
+
+def stages(transport: Transport) -> TypeGuard[StagingTransport]:
+    """``isinstance(transport, StagingTransport)``, asked once per class (the check of a
+    runtime protocol walks its members every time)."""
+    kind = type(transport)
+    known = _STAGES.get(kind)
+    if known is None:
+        known = _STAGES[kind] = isinstance(transport, StagingTransport)
+    return known
+
+
 class FileTransport:
     """Writes each message as ``<sha256 prefix>.eml`` into ``directory`` (the embedded default).
 
@@ -96,16 +108,17 @@ class FileTransport:
     ``send`` makes each file durable on its own (file and directory fsynced); ``stage`` writes
     the message to a temporary file (``.staged.eml.tmp-PID-HEX``: no name shows it, and the
     next holder of the lock sweeps it after a crash) and leaves the rest to ``commit``, once
-    for every message staged since (pbem.mail.outbox delivers a batch so): their fsyncs issued
-    together (pbem.syncs), each file's name — the SHA-256 of its bytes — computed while they
-    run, each renamed into place once all are durable, then one fsync of the directory.
+    for every message staged since (pbem.mail.outbox delivers a batch so): a group of files
+    (pbem.staged.Group, ingest's too) whose fsyncs are issued together, each file's name — the
+    SHA-256 of its bytes — computed while they run, each renamed into place once all are
+    durable; then one fsync of the directory.
     """
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self._dir = str(self.directory)  # names built as str: no Path per message
-        self._staged: list[tuple[int, str, bytes]] = []  # (fd, temporary file, bytes)
+        self._tmp = f"{self.directory}/staged.eml"  # the form of each temporary file's name
+        self._group = staged.Group()
         self._placed: list[Accepted] = []  # put in place by an early flush, not committed
         #: an early flush failed: the next commit fails (what was staged before is dropped)
         self._broken: TemporaryFailure | None = None
@@ -120,26 +133,16 @@ class FileTransport:
         return hashlib.sha256(raw).hexdigest()[:24] + ".eml"
 
     def stage(self, raw: bytes, sender: str, recipients: Sequence[str]) -> None:
-        if len(self._staged) >= staged.MANY_OPEN:  # file descriptors are finite
+        if len(self._group) >= staged.MANY_OPEN:  # file descriptors are finite
             try:
                 self._flush()
             except TemporaryFailure as exc:
                 self._broken = exc
                 raise
-        tmp = f"{self._dir}/.staged.eml.tmp-{os.getpid()}-{os.urandom(4).hex()}"
         try:
-            fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except OSError as exc:
-            raise self._failure(exc) from None
-        try:
-            os.fchmod(fd, 0o600)
-            atomic.write_all(fd, raw)
-        except OSError as exc:
-            os.close(fd)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise self._failure(exc) from None
-        self._staged.append((fd, tmp, raw))
+            self._group.add(self._tmp, raw, named=self.name_of)
+        except atomic.StorageError as exc:
+            raise TemporaryFailure(str(exc)) from None
 
     def commit(self) -> list[Accepted]:
         """Make every message staged since the last commit durable and put it in place (their
@@ -158,34 +161,15 @@ class FileTransport:
 
     def _flush(self, placed: list[Accepted] | None = None) -> None:
         """Every staged file fsynced (together; its name computed meanwhile), then each
-        renamed into place, in order, its acceptance added to ``placed`` (the early flush's
-        list by default). On a failure none of the rest is put in place."""
-        placed = self._placed if placed is None else placed
-        items, self._staged = self._staged, []
-        names: list[str] = []
+        renamed into place, in order (pbem.staged.Group), its acceptance added to ``placed``
+        (the early flush's list by default). On a failure none of the rest is put in place
+        (nor acknowledged: the outbox hands them over again)."""
         try:
-            syncs.fsync_each([fd for fd, _tmp, _raw in items],
-                             meanwhile=lambda: names.extend(self.name_of(raw)
-                                                            for _fd, _tmp, raw in items))
-            if items:
-                failpoints.reached("staged-synced")
-            for name in names:
-                fd, tmp, _raw = items[0]
-                os.close(fd)
-                del items[0]
-                atomic.rename_into_place(tmp, f"{self._dir}/{name}")
-                placed.append(Accepted(f"written to {name}"))
-        except OSError as exc:
-            raise self._failure(exc, "no staged message after it was put in place") from None
-        finally:
-            for fd, tmp, _raw in items:  # a failure: the rest is dropped, never in place
-                os.close(fd)
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-
-    def _failure(self, exc: OSError, note: str = "") -> TemporaryFailure:
-        error = atomic.storage_error(self.directory, "write a message to", exc, note)
-        return TemporaryFailure(str(error))
+            names = self._group.flush()
+        except atomic.StorageError as exc:
+            raise TemporaryFailure(str(exc)) from None
+        (self._placed if placed is None else placed).extend(
+            Accepted(f"written to {path.rpartition('/')[2]}") for path in names)
 
     def close(self) -> None:
         """Nothing to close."""

@@ -51,6 +51,40 @@ def test_create_never_overwrites_other_bytes_and_accepts_the_same(tmp_path: Path
     assert names(tmp_path) == ["new", "other", "same"]  # nothing after it; no temporary file
 
 
+@pytest.mark.parametrize("count", [2, 8])  # below syncs.GROUP_MIN (one by one), and above
+def test_named_files_get_their_names_from_their_bytes_while_the_fsyncs_run(
+        tmp_path: Path, count: int) -> None:
+    """``named``: the name is computed in the calling thread during the flush (the fsyncs'
+    wait); until then only a temporary name beside ``path`` shows the file."""
+    named_in: list[str] = []
+
+    def name(data: bytes) -> str:
+        named_in.append(threading.current_thread().name)
+        return data.decode() + ".txt"
+
+    group = staged.Group()
+    group.add(tmp_path / "first", b"plain")
+    for n in range(count):
+        group.add(tmp_path / "later", f"m{n}".encode(), named=name)
+    assert named_in == [] and tmp_path / "later" not in group and len(group) == count + 1
+    assert all(p.name.startswith(".later.tmp-") for p in tmp_path.iterdir()
+               if p.name.startswith(".later"))
+    assert group.flush() == [str(tmp_path / "first"),
+                             *(str(tmp_path / f"m{n}.txt") for n in range(count))]
+    assert named_in == [threading.current_thread().name] * count
+    assert names(tmp_path) == ["first", *(f"m{n}.txt" for n in range(count))]
+    assert (tmp_path / "m1.txt").read_bytes() == b"m1"
+
+    def fails(data: bytes) -> str:
+        raise ValueError("no name")
+
+    for n in range(count):
+        group.add(tmp_path / "later", f"x{n}".encode(), named=fails)
+    with pytest.raises(ValueError, match="no name"):
+        group.flush()
+    assert len(group) == 0 and names(tmp_path) == ["first", *(f"m{n}.txt" for n in range(count))]
+
+
 def test_discard_leaves_nothing(tmp_path: Path) -> None:
     group = staged.Group()
     group.add(tmp_path / "a", b"a")

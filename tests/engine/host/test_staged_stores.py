@@ -154,6 +154,33 @@ def test_the_file_transport_commits_more_messages_than_it_holds_open(tmp_path: P
     assert not [p for p in (tmp_path / "mail").iterdir() if p.name.startswith(".")]
 
 
+def test_a_file_transport_commit_that_cannot_place_a_message_acknowledges_none(
+        tmp_path: Path) -> None:
+    """A message that cannot be renamed into place (its name taken by a directory): the
+    commit raises TemporaryFailure (the outbox keeps every staged message pending), the
+    messages before it are in place, none after it, and no temporary file is left; the next
+    commit, once the name is free, writes them all."""
+    from pbem.mail.transports import FileTransport, TemporaryFailure
+
+    transport = FileTransport(tmp_path / "mail")
+    raws = [f"Subject: {n}\r\n\r\nbody {n}\r\n".encode() for n in range(6)]
+    blocked = tmp_path / "mail" / FileTransport.name_of(raws[3])
+    (blocked / "in-the-way").mkdir(parents=True)
+    for raw in raws:
+        transport.stage(raw, "referee@pbem.example", ["p@players.example"])
+    with pytest.raises(TemporaryFailure, match=blocked.name):
+        transport.commit()
+    assert visible(tmp_path / "mail") == sorted(
+        [blocked.name, *(FileTransport.name_of(raw) for raw in raws[:3])])
+    assert not [p for p in (tmp_path / "mail").iterdir() if p.name.startswith(".")]
+    blocked.joinpath("in-the-way").rmdir()
+    blocked.rmdir()
+    for raw in raws:
+        transport.stage(raw, "referee@pbem.example", ["p@players.example"])
+    assert len(transport.commit()) == len(raws)
+    assert sorted(f.read_bytes() for f in (tmp_path / "mail").iterdir()) == sorted(raws)
+
+
 def test_a_rounds_done_records_are_one_file_and_each_reads_its_own(tmp_path: Path) -> None:
     inbox = Inbox(tmp_path)
     stored = [inbox.store(message(n), arrived=T0, sync_dir=False) for n in range(4)]

@@ -131,3 +131,43 @@ def test_run_killed_with_mail_files_not_in_place_then_the_next_run_removes_them(
         assert len(reports) == 4 and len({str(m["Message-ID"]) for m in reports}) == 4
     assert {oct(p.stat().st_mode & 0o777) for p in (host.root / "sent-mail").iterdir()} == \
         {"0o600"}
+
+
+def relay_answered_twice(tmp_path) -> Host:
+    """The relay toy with two standing files in: one run resolves baton legs 1 and 2, the
+    first committed and queued within the visit before the second is resolved (the turn
+    job's ``_flush_pending``: the group's phases for one game)."""
+    tmp_path.mkdir()
+    host = Host(tmp_path, "round-6", game="relay", game_id="relay-4",
+                extra=["--deadline", "48h"])
+    config = host.path / "config.yaml"
+    config.write_text(config.read_text().replace("early: true", "early: false"))
+    host.run(at(0.1))
+    for power in ("red", "green"):
+        assert host.submit(power, {"pace": 3}, at(0.5), turn="standing").verdict == "accepted"
+    return host
+
+
+def mails(host: Host) -> Counter:
+    return Counter((str(m["To"]), str(m["Subject"])) for m in host.sent())
+
+
+@pytest.mark.parametrize("point", [
+    "resolution-batch-written#1", "after-resolve-append#1", "after-state-write#1",
+    "resolution-batch-synced#1", "after-mailed-mark#1", "resolution-batch-synced#2"])
+def test_a_visit_resolving_twice_killed_in_its_first_commit_resolves_each_once(tmp_path,
+                                                                                point):
+    """Killed at a durable step of the visit's first resolution (#1, committed within the
+    visit) or its last (#2, in the group's phases): the next run resolves each leg once and
+    sends every mail of both once, as a run that was not killed does."""
+    clean = relay_answered_twice(tmp_path / "clean")
+    assert clean.run_cli(at(0.6)).returncode == 0
+    host = relay_answered_twice(tmp_path / "killed")
+    crashed = host.run_cli(at(0.6), env={"PBEM_CRASH_AT": point})
+    assert crashed.returncode == -9, (crashed.returncode, crashed.stderr)
+    done = host.run_cli(at(0.6))
+    assert done.returncode == 0, done.stderr
+    assert [e.seq for e in host.entries("resolve")] == [e.seq for e in clean.entries("resolve")]
+    assert host.state()["turn"] == 3
+    assert mails(host) == mails(clean) and max(mails(host).values()) == 1
+    assert not list(host.root.rglob(".*.tmp-*"))

@@ -30,3 +30,19 @@ def six_legs(path: Path, game_id: str) -> Host:
         [run] = host.run(at(hour))
         assert run.status == "resolved", run.line()
     return host
+
+
+def standing_red_and_green(path: Path, game_id: str = "relay-4") -> Host:
+    """The relay toy (round-6, early close off) after its first run, with Red's and Green's
+    standing files in (``turn: standing``, pace 3): the next run resolves baton legs 1 and 2
+    in one visit, the first committed and queued before the second is resolved (the turn
+    job's ``_flush_pending``); the sprint (leg 3) waits for its deadline."""
+    host = Host(path, "round-6", game="relay", game_id=game_id, extra=["--deadline", "48h"])
+    config = host.path / "config.yaml"
+    config.write_text(config.read_text().replace("early: true", "early: false"))
+    host.run(at(0.1))
+    for power in ("red", "green"):
+        verdict = host.submit(power, {"pace": 3}, at(0.5), turn="standing")
+        assert verdict.verdict == "accepted", verdict
+    return host
+

@@ -16,6 +16,7 @@ import pytest
 
 from pbem.store.log import GameLog
 from tests.support.pbem_host import Host, at, iso
+from tests.support.relay_legs import standing_red_and_green
 
 CRASH_POINTS = [
     "before-resolve-append",
@@ -138,14 +139,7 @@ def relay_answered_twice(tmp_path) -> Host:
     first committed and queued within the visit before the second is resolved (the turn
     job's ``_flush_pending``: the group's phases for one game)."""
     tmp_path.mkdir()
-    host = Host(tmp_path, "round-6", game="relay", game_id="relay-4",
-                extra=["--deadline", "48h"])
-    config = host.path / "config.yaml"
-    config.write_text(config.read_text().replace("early: true", "early: false"))
-    host.run(at(0.1))
-    for power in ("red", "green"):
-        assert host.submit(power, {"pace": 3}, at(0.5), turn="standing").verdict == "accepted"
-    return host
+    return standing_red_and_green(tmp_path)
 
 
 def mails(host: Host) -> Counter:

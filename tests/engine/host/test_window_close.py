@@ -6,6 +6,7 @@ waits for the deadline though every file is in."""
 from __future__ import annotations
 
 from tests.support.pbem_host import Host, at
+from tests.support.relay_legs import standing_red_and_green
 
 
 def test_a_step_that_closes_when_answered_does_not_wait_for_the_deadline(tmp_path) -> None:
@@ -33,14 +34,7 @@ def test_standing_files_answer_a_step_that_closes_when_answered(tmp_path) -> Non
     baton legs 1 and 2 need no file of the step and close in one run, long before their
     deadline; the sprint (leg 3, not ``closes_when_answered``) still waits for its deadline
     though a standing file stands for two of its three runners."""
-    host = Host(tmp_path, "round-6", game="relay", game_id="relay-4",
-                extra=["--deadline", "48h"])
-    config = host.path / "config.yaml"
-    config.write_text(config.read_text().replace("early: true", "early: false"))
-    host.run(at(0.1))
-    for power in ("red", "green"):
-        verdict = host.submit(power, {"pace": 3}, at(0.5), turn="standing")
-        assert verdict.verdict == "accepted", verdict
+    host = standing_red_and_green(tmp_path)
     [run] = host.run(at(0.6))
     assert len(run.resolved) == 2 and host.state()["turn"] == 3, run.line()
     standing = host.game().log.summary.standing_files

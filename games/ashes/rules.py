@@ -19,12 +19,12 @@ from __future__ import annotations
 import pickle
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.game.chance import NO_CHANCE, Chance
 from pbem.game.events import private
+from pbem.game.plugin import Window
 
 from . import deck as deckmod
 from .chance import DIE, PracticeChance
@@ -46,18 +46,6 @@ RULES_VERSIONS = (1, 2)
 
 class AshesError(PbemError):
     """A bad variant, option or deck at set-up."""
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """The next step (the declared contract's Window has this shape)."""
-
-    kind: str
-    label: str
-    due: tuple[str, ...]
-    deadline: str = "main"
-    listens: tuple[str, ...] = ()
-    draws: bool = False
 
 
 def setup(variant: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ generic answer; a game writes ``variants``, ``setup``, ``window``, ``normalize_o
 live in modules of their own declares those modules once instead (``rules``, ``orders``,
 ``views``; the protocols ``Rules``, ``OrderRules`` and ``Views`` say what each holds, and mypy
 checks a module against them), and ``Game`` forwards to them, wrapping what they return in
-``Resolution``, ``Window`` and ``Variation``. ``Presenter`` gives every member of the
+``Resolution`` and ``Variation``. ``Presenter`` gives every member of the
 presentation contract (pbem.game.presentation.Presenter) from a view and its events, for the
 generic templates of ``templates/common/``; a game overrides ``sentence`` to word its events
 and ``orders_form`` to pre-fill its orders. docs/plugins.md walks through the smallest game
@@ -80,29 +80,11 @@ def lazy_parts(package: str) -> tuple[Any, Any, Any]:
 Outcome = tuple[GameState, list[EventData]]
 
 
-class Step(Protocol):
-    """A step as a rules module's ``window`` may return it: a ``Window``, or a game's own
-    record of its first six fields (``Game.window`` makes a ``Window`` of it)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def due(self) -> tuple[str, ...]: ...
-    @property
-    def deadline(self) -> str: ...
-    @property
-    def listens(self) -> tuple[str, ...]: ...
-    @property
-    def draws(self) -> bool: ...
-
-
 class Rules(Protocol):
     """What a game's ``rules`` module holds (Ashes: ``rules.py``; B5, TI4: ``turn.py``): the
     next step, its resolution and the two endings, as pure functions of the state."""
 
-    def window(self, state: GameState) -> Step | None: ...
+    def window(self, state: GameState) -> Window | None: ...
     def resolve(self, state: GameState, orders: Mapping[str, OrderBody],
                 chance: Chance) -> Outcome: ...
     def concede(self, state: GameState, power: str) -> Outcome: ...
@@ -159,11 +141,8 @@ class Game:
     views: Views | None = None
 
     def window(self, state: State) -> Window | None:
-        """The ``rules`` module's window, as a ``Window`` (a game's own record of it too)."""
-        step = _declared(self.rules, "window").window(state)
-        if step is None or isinstance(step, Window):
-            return step
-        return Window(step.kind, step.label, step.due, step.deadline, step.listens, step.draws)
+        """The ``rules`` module's window."""
+        return _declared(self.rules, "window").window(state)
 
     def resolve(self, state: State, orders: Mapping[str, OrderBody],
                 chance: Chance) -> Resolution:
@@ -391,5 +370,5 @@ class Presenter:
         return None
 
 
-__all__ = ["Event", "Game", "OrderRules", "Outcome", "Presenter", "Rules", "State", "Step", "View",
+__all__ = ["Event", "Game", "OrderRules", "Outcome", "Presenter", "Rules", "State", "View",
            "Views", "canonical", "digits", "lazy_part", "lazy_parts", "whole_arg"]

@@ -7,7 +7,6 @@ conformance suite; this holds the defaults themselves to what docs/plugins.md sa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import Problem
@@ -19,28 +18,16 @@ from pbem.game.plugin import Resolution, VariantInfo, Variation, Window
 STATE: dict[str, Any] = {"n": 0, "turn": 1, "result": None, "powers": {"a": {}, "b": {}}}
 
 
-@dataclass(frozen=True)
-class OwnStep:
-    """A game's own record of a step (Ashes keeps one): the first six fields of Window."""
-
-    kind: str
-    label: str
-    due: tuple[str, ...]
-    deadline: str = "main"
-    listens: tuple[str, ...] = ()
-    draws: bool = False
-
-
 class Steps:
-    """A rules module: a two-power counter; its steps are the game's own records, or a Window
-    with a policy once the counter is odd."""
+    """A rules module: a two-power counter; its steps are Windows, with a policy once the
+    counter is odd."""
 
-    def window(self, state: dict[str, Any]) -> OwnStep | Window | None:
+    def window(self, state: dict[str, Any]) -> Window | None:
         if state["result"] is not None:
             return None
         if state["n"] % 2:
             return Window("odd", "Odd", ("a",), silence="default")
-        return OwnStep("even", "Even", ("a", "b"), listens=("c",), draws=True)
+        return Window("even", "Even", ("a", "b"), listens=("c",), draws=True)
 
     def resolve(self, state: dict[str, Any], orders: Mapping[str, Any], chance: Chance
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -19,8 +19,7 @@ the caller asks otherwise (a public key, a file the user asked for). The final p
 never followed when it is a symbolic link: a rename replaces the link itself and every ``open``
 uses ``O_NOFOLLOW``, so a link planted under the root cannot redirect a write outside it.
 
-This is the one implementation of these writes: the mail spool (pbem.mail._files), order files,
-the vault and key files all use it.
+The one implementation of these writes: the mail spool, order files, the vault and key files.
 """
 
 from __future__ import annotations
@@ -33,14 +32,14 @@ import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from pbem import canonical
 from pbem.errors import PbemError
 
-PRIVATE = 0o600
-"""The default mode of every file pbem writes."""
-PRIVATE_DIR = 0o700
-"""The default mode of every directory pbem creates."""
+PRIVATE = 0o600  # the default mode of every file pbem writes
+PRIVATE_DIR = 0o700  # the default mode of every directory pbem creates
+_P = TypeVar("_P", Path, str)
 
 _FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -78,8 +77,7 @@ def write_all(fd: int, data: bytes) -> None:
     """``os.write`` until every byte is written."""
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
+        view = view[os.write(fd, view):]
 
 
 def fsync_dir(directory: Path | str) -> None:
@@ -114,9 +112,12 @@ def make_dirs(directory: Path | str, *, mode: int = PRIVATE_DIR) -> None:
         raise storage_error(directory, "create directory", exc) from None
 
 
-def temp_name(path: Path) -> Path:
-    """A fresh temporary name beside ``path`` (hidden, with the pid and a random part)."""
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
+def temp_name(path: _P) -> _P:
+    """A fresh temporary name beside ``path`` (hidden, with the pid and a random part), of
+    its type (a string: no Path parsed; pbem.staged names one per message)."""
+    head, sep, name = os.fspath(path).rpartition("/")
+    tmp = f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
+    return tmp if isinstance(path, str) else Path(tmp)
 
 
 #: A temporary name as :func:`temp_name` makes it (or without the random part: the few
@@ -125,8 +126,7 @@ _TEMP = re.compile(r"^\..+\.tmp-([0-9]{1,10})(?:-[0-9a-f]+)?$")
 
 
 def temp_writer(name: str) -> int | None:
-    """The pid of the process that made the temporary file ``name``; None if ``name`` is not
-    a temporary name."""
+    """The pid of the process that made the temporary file ``name`` (None: not one)."""
     match = _TEMP.match(name)
     return int(match.group(1)) if match else None
 

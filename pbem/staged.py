@@ -79,7 +79,7 @@ class Group:
                 self._names.add(path)
                 return
             self._shared[(data, mode)] = path
-        tmp = _temp_name(os.fspath(path))
+        tmp = atomic.temp_name(os.fspath(path))
         try:
             fd = atomic.open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         except OSError as exc:
@@ -144,7 +144,7 @@ class Group:
             placed.append(os.fspath(path))
             try:
                 if fd < 0:  # a second name of a file put in place before it (``share``)
-                    link = _temp_name(os.fspath(path))
+                    link = atomic.temp_name(os.fspath(path))
                     os.link(tmp, link)
                     atomic.rename_into_place(link, path)
                     continue
@@ -167,12 +167,6 @@ class Group:
 def _name_all(groups: Sequence[Group]) -> None:
     for group in groups:
         group._name()
-
-
-def _temp_name(path: str) -> str:
-    """:func:`pbem.atomic.temp_name`, of a string (no Path parsed per file)."""
-    head, sep, name = path.rpartition("/")
-    return f"{head}{sep}.{name}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def flush_groups(groups: Sequence[Group]) -> list[list[str]]:

@@ -98,9 +98,9 @@ def _powers(state: Mapping[str, Any], tokens: Any, tables: Any) -> dict[str, Any
     return copied["part"]  # type: ignore[no-any-return]
 
 
-#: The pack's tables (all but its pieces) as the last state had them (its own objects), a copy
-#: of them, and the copy views share.
-_PACK: list[Any] = [None, None, None]
+#: The pack's tables (all but its pieces) as the last state had them (its own objects), and
+#: the read-only copy views share.
+_PACK: list[Any] = [None, None]
 
 
 def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,18 +111,18 @@ def _pack_tables(pack: Mapping[str, Any]) -> dict[str, Any]:
     from equal tables: views are never changed (docs/plugins.md, "The rules"). The same objects
     as last time are taken for the same tables (states are never changed either, and a
     resolution's new state shares its pack with the old: turn.working_copy), so every view
-    of a step costs an identity check; other objects are compared with a copy of the tables
-    the shared copy was made from, so a state whose pack differs (another pack, or another
-    copy of it changed) gets its own copy."""
+    of a step costs an identity check; other objects are compared with the shared copy (it
+    cannot change), so a state whose pack differs (another pack, or another copy of it
+    changed) gets its own copy."""
     tables = {k: v for k, v in pack.items() if k != "pieces"}
     seen = _PACK[0]
     if seen is not None and seen.keys() == tables.keys() and all(
             seen[k] is v for k, v in tables.items()):
-        return _PACK[2]  # type: ignore[no-any-return]
+        return _PACK[1]  # type: ignore[no-any-return]
     if _PACK[1] != tables:
-        _PACK[1:] = [plain_copy(tables), freeze(tables)]
+        _PACK[1] = freeze(tables)
     _PACK[0] = tables  # (holding its objects: their ids are not reused while kept)
-    return _PACK[2]  # type: ignore[no-any-return]
+    return _PACK[1]  # type: ignore[no-any-return]
 
 
 #: The public parts (the board's map, hexes and tokens; the options, seats, order, window and

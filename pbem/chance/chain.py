@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import threading
 from collections.abc import Sequence
 
 from pbem.chance.errors import ChanceError, ChanceMismatch
@@ -43,6 +44,7 @@ class HashChain:
         if length < 1:
             raise ChanceError(f"a hash chain needs a length of at least 1, not {length}")
         self.length = length
+        self._adding = threading.Lock()
         self._marks: list[bytes] = [start]
         if checkpoints:
             if checkpoints[0] != start:
@@ -63,14 +65,20 @@ class HashChain:
         if not 0 <= step <= self.length:
             raise ChanceError(f"step {step} is outside the chain (0 to {self.length})")
         j = self.length - step
-        m = min(len(self._marks) - 1, j // EVERY)
+        marks = len(self._marks)
+        m = min(marks - 1, j // EVERY)
         value, at = self._marks[m], m * EVERY
         h = hashlib.sha256
+        found: list[bytes] = []  # marks past the last kept one, added at the end
         while at < j:
             value = h(value).digest()
             at += 1
-            if at % EVERY == 0 and at // EVERY == len(self._marks):
-                self._marks.append(value)
+            if at % EVERY == 0 and at // EVERY == marks + len(found):
+                found.append(value)
+        if found:
+            with self._adding:  # one chain may serve several threads: add each mark once
+                if len(self._marks) == marks:
+                    self._marks.extend(found)
         return value
 
 

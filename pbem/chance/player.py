@@ -11,6 +11,7 @@ referee checks each value against the player's last known one: ``H^(t - t')(e_t)
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from pbem.chance.chain import HashChain, N, check_chain, sha256
@@ -30,15 +31,23 @@ def player_chain(seed: bytes, length: int = N) -> HashChain:
     return HashChain(sha256(seed), length)
 
 
+@functools.lru_cache(maxsize=64)
+def _kept_chain(seed: bytes) -> HashChain:
+    """The seed's chain, kept for the process's life as the referee keeps his (pbem.store.chance):
+    the first value walks N hashes, every later one of the same seed at most 255 (a process that
+    signs for several steps or games: a bot, the tests). The seed is already in this process."""
+    return player_chain(seed)
+
+
 def player_tip(seed: bytes) -> bytes:
-    return player_chain(seed).tip
+    return _kept_chain(seed).tip
 
 
 def player_reveal(seed: bytes, step: int) -> bytes:
     """e_step, as ``pbem orders sign`` fills it in."""
     if step < 1:
         raise ChanceError(f"steps that draw count from 1, not {step}")
-    return player_chain(seed).element(step)
+    return _kept_chain(seed).element(step)
 
 
 def check_player_reveal(power: str, value: bytes, step: int, known: bytes,

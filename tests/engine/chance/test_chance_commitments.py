@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.chance.chain import EVERY, HashChain, iterate
 from pbem.chance.errors import ChanceError, ChanceMismatch
-from pbem.chance.player import check_player_reveal, new_seed, player_chain, player_tip
+from pbem.chance.player import (
+    check_player_reveal,
+    new_seed,
+    player_chain,
+    player_reveal,
+    player_tip,
+)
 from pbem.chance.published import verify_block
 from pbem.chance.referee import RefereeChance, check_referee_reveal, check_secret, new_nonce
 from pbem.chance.step import StepChance
@@ -149,6 +156,31 @@ def test_chain_checkpoints_give_the_same_values_and_can_be_handed_back():
         HashChain(hashlib.sha256(b"other").digest(), length=3000, checkpoints=marks)
     with pytest.raises(ChanceError, match="outside the chain"):
         chain.element(3001)
+
+
+def test_threads_walking_one_chain_keep_its_checkpoints_right():
+    """A chain kept for a process (the referee's per game, the player's per seed) may be walked
+    by several threads at once: each mark is added once, in its place, and every value stays
+    the chain's."""
+    start = hashlib.sha256(b"threads").digest()
+    chain = HashChain(start, length=5000)
+    steps = [5000 - 7 * i for i in range(700)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(chain.element, steps))
+    assert got == [iterate(start, 5000 - t) for t in steps]
+    assert chain.checkpoints == [iterate(start, EVERY * i) for i in range(len(chain.checkpoints))]
+
+
+def test_a_players_values_come_from_his_kept_chain():
+    """player_tip and player_reveal give a fresh chain's values, from one chain kept per seed
+    (``pbem orders sign`` walks N hashes once per process, not once per value)."""
+    seed = new_seed()
+    fresh = player_chain(seed)
+    assert player_tip(seed) == fresh.tip
+    for step in (1, 300, 2, 40_000):
+        assert player_reveal(seed, step) == fresh.element(step)
+    with pytest.raises(ChanceError, match="32 bytes"):
+        player_tip(b"short")
 
 
 def test_the_vault_keeps_chance_seeds_by_tip(tmp_path):

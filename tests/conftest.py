@@ -44,16 +44,28 @@ def ad():
     return registry.load("4000ad")
 
 
+def _session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's directory, which every xdist worker sees (each worker's own is below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
 def installed_pbem(tmp_path_factory):
     """pbem as users install it (tests/support/installed.py): the checkout's wheel in a fresh venv,
     built once per session and shared by the xdist workers."""
     from tests.support.installed import shared
 
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the session's directory, above every worker's own
-    return shared(base)
+    return shared(_session_dir(tmp_path_factory))
+
+
+@pytest.fixture(scope="session")
+def demos(tmp_path_factory):
+    """``demos(game)``: the game's demo as ``make demo`` plays it, played once per session and
+    shared by the xdist workers (tests/support/demos.py). Read it; never write in it."""
+    from tests.support.demos import shared_demo
+
+    return lambda game: shared_demo(game, _session_dir(tmp_path_factory))
 
 
 @pytest.fixture

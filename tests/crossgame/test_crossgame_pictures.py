@@ -33,27 +33,36 @@ from pbem.archive.hooks import hooks_for
 from pbem.cli.demo import games_with_demos
 from pbem.game import registry
 from tests.support.browser import chromium, url_of
-from tests.support.demos import run_demo
 
 GAMES = games_with_demos()
 GENERIC_EVENT = re.compile(r"<li>[a-z_]+: [a-z_]+=")
-_PLAYED: dict[str, tuple[Path, Path]] = {}
+_SITES: dict[str, Path] = {}
 
 
-def played(game: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(the export of the demo's finished game, the last report mail), one demo per game."""
-    if game not in _PLAYED:
-        done = run_demo(game, tmp_path_factory.mktemp(f"demo-{game}"))
-        _PLAYED[game] = (done.log, done.report)
-    return _PLAYED[game]
+@pytest.fixture
+def demo_of(demos):
+    """``demo_of(game)``: (the export of the demo's finished game, the last report mail), from
+    the session's one demo of the game (tests/conftest.py ``demos``)."""
+    def get(game: str) -> tuple[Path, Path]:
+        done = demos(game)
+        return done.log, done.report
+
+    return get
 
 
-def _archive(game: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    export, _ = played(game, tmp_path_factory)
-    site = export.parent / "archive-test"
-    if not (site / "index.html").exists():
-        build_archive(export.read_bytes(), str(export), site)
-    return site
+@pytest.fixture
+def archive_of(demo_of, tmp_path_factory):
+    """``archive_of(game)``: the full archive of the demo's finished game, built once per process
+    in a directory of this process (the shared demo is only read)."""
+    def get(game: str) -> Path:
+        if game not in _SITES:
+            export, _ = demo_of(game)
+            site = tmp_path_factory.mktemp(f"archive-{game}")
+            build_archive(export.read_bytes(), str(export), site)
+            _SITES[game] = site
+        return _SITES[game]
+
+    return get
 
 
 def test_every_bundled_game_has_a_demo() -> None:
@@ -65,8 +74,8 @@ def test_every_bundled_game_has_a_demo() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_report_shows_the_picture_inline(game, tmp_path_factory):
-    _, report = played(game, tmp_path_factory)
+def test_the_report_shows_the_picture_inline(game, demo_of):
+    _, report = demo_of(game)
     msg = email.message_from_bytes(report.read_bytes(), policy=policy.default)
     html = msg.get_body(("html",))
     assert html is not None
@@ -82,10 +91,10 @@ def test_the_report_shows_the_picture_inline(game, tmp_path_factory):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_reports_map_marks_the_readers_own_pieces(game, tmp_path_factory):
+def test_the_reports_map_marks_the_readers_own_pieces(game, demo_of):
     """Whatever the game's power ids (B5's are hyphenated: "earth-alliance"), the reader's
     report draws his pieces in bold: the map carries a rule for his power's class."""
-    _, report = played(game, tmp_path_factory)
+    _, report = demo_of(game)
     msg = email.message_from_bytes(report.read_bytes(), policy=policy.default)
     parts = {p.get_filename(): p.get_content() for p in msg.iter_attachments()}
     viewer = json.loads(parts["view.json"])["viewer"]
@@ -97,8 +106,8 @@ def test_the_reports_map_marks_the_readers_own_pieces(game, tmp_path_factory):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_step_of_a_finished_game_has_a_state_and_a_map(game, tmp_path_factory):
-    site = _archive(game, tmp_path_factory)
+def test_every_step_of_a_finished_game_has_a_state_and_a_map(game, archive_of):
+    site = archive_of(game)
     steps = sorted(site.glob("step-*.html"))
     assert len(steps) >= 4
     for page in steps:
@@ -111,10 +120,10 @@ def test_every_step_of_a_finished_game_has_a_state_and_a_map(game, tmp_path_fact
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_power_has_the_colour_the_game_gives_it(game, tmp_path_factory):
+def test_each_power_has_the_colour_the_game_gives_it(game, archive_of):
     hooks = hooks_for(game)
     assert hooks.module is not None and hasattr(hooks.module, "archive_colours"), game
-    site = _archive(game, tmp_path_factory)
+    site = archive_of(game)
     index = (site / "index.html").read_text()
     if game == "ashes":  # by name: red is drawn red, blue blue, whatever the seat
         for power, ink in (("red", "#b91c1c"), ("blue", "#1d4ed8"), ("green", "#047857")):
@@ -122,20 +131,20 @@ def test_each_power_has_the_colour_the_game_gives_it(game, tmp_path_factory):
                 or f"{ink}" in index, f"ashes: {power} is not drawn {ink}"
 
 
-def test_a_hidden_draw_is_replayed_from_the_revealed_k(tmp_path_factory):
+def test_a_hidden_draw_is_replayed_from_the_revealed_k(archive_of):
     """Ashes shuffles the deck in secret: without K the archive could show nothing after the
     deal; the demo's log reveals K at the end, so the first step after the deal has a table."""
-    site = _archive("ashes", tmp_path_factory)
+    site = archive_of("ashes")
     page = unescape((site / "step-001.html").read_text())
     assert "Neutral galaxy" in page
 
 
 @pytest.mark.parametrize("game", ["ashes", "b5cgs"])
-def test_phone_width_archive_and_report(game, tmp_path_factory, tmp_path):
+def test_phone_width_archive_and_report(game, demo_of, archive_of, tmp_path):
     """At 420 px neither the archive's step page nor the report's HTML scrolls sideways (the
     map scrolls in its own box); screenshots at 420 and 1000 px are kept beside the site."""
-    site = _archive(game, tmp_path_factory)
-    _, report = played(game, tmp_path_factory)
+    site = archive_of(game)
+    _, report = demo_of(game)
     msg = email.message_from_bytes(report.read_bytes(), policy=policy.default)
     html = msg.get_body(("html",))
     assert html is not None

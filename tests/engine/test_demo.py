@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.demos import run_demo
-
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    cwd = tmp_path_factory.mktemp("demo")
-    return cwd, run_demo("4000ad", cwd, timeout=300).stdout
+def demo(demos):
+    """The session's 4000 A.D. demo (tests/conftest.py): its directory and what it printed."""
+    played = demos("4000ad")
+    return played.cwd, played.stdout
 
 
 def test_demo_plays_a_whole_game_and_the_audit_passes(demo):

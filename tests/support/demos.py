@@ -1,11 +1,18 @@
 """A game's scripted demo run as ``make demo GAME=…`` runs it (``python -m pbem.cli.demo GAME``
 in a directory of its own), checked the way every demo ends: exit 0, "audit passed", and the
-last three lines naming the game, the revealed log and a report mail."""
+last three lines naming the game, the revealed log and a report mail.
+
+:func:`shared_demo`: each game's demo played once per test session, shared by every xdist worker
+(under a lock, as the installed wheel is: tests/support/installed.py) and by every file that
+reads it (the game's own demo test, the cross-game pictures). A reader never writes in it: it
+copies what it changes or builds beside it in its own directory."""
 
 from __future__ import annotations
 
 import email
+import fcntl
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -17,6 +24,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Demo:
+    cwd: Path  # the directory it ran in (its demo-output/ holds the report copied out)
     stdout: str
     game: Path  # the game's directory
     log: Path  # the revealed log it exported and audited
@@ -45,5 +53,28 @@ def run_demo(game: str, cwd: Path, timeout: int = 600) -> Demo:
     game_line, log, report = done.stdout.strip().splitlines()[-3:]
     assert game_line.startswith("game: ") and log.startswith("log: ") \
         and report.startswith("report: "), (game_line, log, report)
-    return Demo(done.stdout, Path(game_line[6:]), Path(log[5:]),
+    return _read(cwd, done.stdout)
+
+
+def shared_demo(game: str, base: Path, timeout: int = 600) -> Demo:
+    """``game``'s demo under ``base`` (a directory every xdist worker sees), played by the first
+    caller under a lock: a demo that failed is played again by the next caller, and fails it
+    with the same message."""
+    where = base / "demos" / game
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done, cwd = where / "stdout.txt", where / "run"
+        if not done.exists():
+            shutil.rmtree(cwd, ignore_errors=True)
+            cwd.mkdir()
+            played = run_demo(game, cwd, timeout)
+            done.write_text(played.stdout)
+            return played
+    return _read(cwd, done.read_text())
+
+
+def _read(cwd: Path, stdout: str) -> Demo:
+    game_line, log, report = stdout.strip().splitlines()[-3:]
+    return Demo(cwd, stdout, Path(game_line[6:]), Path(log[5:]),
                 Path(report.removeprefix("report: ").split(" (")[0]))

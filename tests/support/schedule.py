@@ -62,6 +62,9 @@ LONGEST: tuple[str, ...] = (
 
 #: file -> the unit it is scheduled in with the other files that read the same played game
 SHARED: dict[str, str] = {
+    # tests/crossgame/conftest.py ``played``: one game of every kind, played by mail
+    "tests/crossgame/test_promises.py": "crossgame-played",
+    "tests/crossgame/test_order_view.py": "crossgame-played",
     "tests/games/ti4/test_ti4_plugin_e2e.py": "ti4-small-3-by-mail",
     "tests/games/ti4/test_ti4_plugin_leaks.py": "ti4-small-3-by-mail",
 }

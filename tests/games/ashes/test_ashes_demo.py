@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from tests.support.demos import run_demo
+from tests.support.demos import Demo
 
 
-def test_the_ashes_demo_plays_by_email_to_a_victory_and_the_audit_passes(tmp_path: Path
-                                                                         ) -> None:
-    done = run_demo("ashes", tmp_path, timeout=300)
+def test_the_ashes_demo_plays_by_email_to_a_victory_and_the_audit_passes(
+        demos: Callable[[str], Demo]) -> None:
+    done = demos("ashes")
     events = done.events()
     assert any(e["type"] == "battle" for e in events)
     assert done.log.stat().st_size > 0

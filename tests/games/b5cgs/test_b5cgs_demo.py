@@ -8,14 +8,14 @@ demo GAME=b5cgs`` runs) loads the game and calls it."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-from tests.support.demos import run_demo
+from tests.support.demos import Demo
 
 
-def test_the_b5_demo_plays_by_email_explores_fights_and_the_audit_passes(tmp_path: Path
-                                                                         ) -> None:
-    done = run_demo("b5cgs", tmp_path)
+def test_the_b5_demo_plays_by_email_explores_fights_and_the_audit_passes(
+        demos: Callable[[str], Demo]) -> None:
+    done = demos("b5cgs")
     events = done.events()
     kinds = {e["type"] for e in events}
     assert {"placed", "built", "moved", "explored", "roll", "volley"} <= kinds, kinds

@@ -9,14 +9,14 @@ GAME=ti4`` runs) loads the game and calls it."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-from tests.support.demos import run_demo
+from tests.support.demos import Demo
 
 
 def test_the_ti4_demo_plays_two_rounds_with_agendas_by_email_and_the_audit_passes(
-        tmp_path: Path) -> None:
-    done = run_demo("ti4", tmp_path, timeout=900)
+        demos: Callable[[str], Demo]) -> None:
+    done = demos("ti4")
     events = done.events()
     kinds = {e["type"] for e in events}
     assert {"pick", "strategic", "secondary", "move", "control", "custodians", "space-combat",

@@ -7,6 +7,8 @@ test`` installs both with apt-get when it runs as root); it never skips.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import tempfile
@@ -32,8 +34,11 @@ def _find(*names: str) -> str | None:
     return None
 
 
-@contextmanager
-def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
+_OPEN: list[tuple[Any, str]] = []  # this process's one browser: (driver, profile directory)
+_SIZES: list[tuple[int, int]] = []  # the window sizes of the uses open now, innermost last
+
+
+def _start() -> tuple[Any, str]:
     """A Selenium WebDriver on a fresh headless Chromium profile, with the console log kept."""
     browser = _find("chromium", "chromium-browser")
     driver_path = _find("chromedriver")
@@ -49,15 +54,47 @@ def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument(f"--window-size={width},{height}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium Manager fetch anything
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    return webdriver.Chrome(options=options, service=Service(executable_path=driver_path)), profile
+
+
+def _quit() -> None:
+    while _OPEN:
+        driver, profile = _OPEN.pop()
+        with contextlib.suppress(Exception):
+            driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextmanager
+def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
+    """This process's headless Chromium (started on first use, quit when the process ends: a
+    start and quit cost seconds), on a blank page with the window ``width`` x ``height`` (the
+    page's viewport: ``--window-size`` would not go below 500 px), its console log and cookies
+    cleared. A test that breaks the browser gets a new one next time; a use inside another
+    (a module's browser held open) gives the outer one its window size back."""
+    if _OPEN:
+        try:
+            _OPEN[0][0].get("about:blank")
+        except Exception:  # noqa: BLE001 - a dead browser is replaced, not reused
+            _quit()
+    if not _OPEN:
+        _OPEN.append(_start())
+        atexit.register(_quit)
+    driver = _OPEN[0][0]
+    driver.set_window_size(width, height)
+    driver.get("about:blank")
+    driver.delete_all_cookies()
+    driver.get_log("browser")  # what an earlier test left in the console is not this test's
+    _SIZES.append((width, height))
     try:
         yield driver
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        _SIZES.pop()
+        if _SIZES:  # inside another's use (a module's browser): its window size again
+            with contextlib.suppress(Exception):
+                driver.set_window_size(*_SIZES[-1])
 
 
 def console_problems(driver: Any) -> list[str]:

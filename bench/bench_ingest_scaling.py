@@ -51,7 +51,7 @@ import yaml
 
 from bench import floors
 from bench.bench_scaling import KEYS, POWERS, T0, create
-from bench.report import line, median_seconds
+from bench.report import line, median_seconds, runs
 from pbem import canonical
 from pbem.host import ingest
 from pbem.mail.inbox import duplicate_key
@@ -181,7 +181,7 @@ def per_mail_ms(*roots: Path, repeat: int = 7, before: Callable[[Path], None] | 
     more than the number of games does) is appended to it."""
     times: list[list[float]] = [[] for _ in roots]
     cpus: list[list[float]] = [[] for _ in roots]
-    for round_ in range(repeat + 1):
+    for round_ in range(runs(repeat) + 1):
         for i, root in enumerate(roots):
             raw = mail(root, "g00000")
             if before is not None:

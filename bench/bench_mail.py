@@ -16,13 +16,14 @@ floors are derived from what they do measure:
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
-from bench.report import line, median_seconds
+from bench.report import line, median_seconds, runs
 from pbem.mail import _files
 from pbem.mail.compose import Attachment, compose
 from pbem.mail.inbox import Inbox
@@ -99,7 +100,7 @@ def report_mail(n: int) -> EmailMessage:
 
 
 def run() -> None:
-    mails = order_mails(400)
+    mails = order_mails(int(os.environ.get("PBEM_BENCH_TRIAGE_MAILS", "400")))
     own = ["referee@pbem.example"]
     for raw in mails[:4]:
         assert len(triage(raw, own_addresses=own).texts) == 1
@@ -134,8 +135,9 @@ def run() -> None:
         )
 
         outbox = Outbox(tmp / "outbox")
-        reports = [report_mail(n) for n in range(140)]
-        batch = iter([reports[i : i + 20] for i in range(0, 140, 20)])
+        batches = runs(7)  # one batch of 20 per run of median_seconds's 7
+        reports = [report_mail(n) for n in range(20 * batches)]
+        batch = iter([reports[i : i + 20] for i in range(0, 20 * batches, 20)])
 
         def queue_batch() -> None:
             for msg in next(batch):
@@ -147,7 +149,7 @@ def run() -> None:
         transport = FileTransport(tmp / "sent-mail")
         pending_before = len(outbox.pending())
         per_deliver_run = median_seconds(lambda: _deliver_some(outbox, transport, 20), number=1)
-        assert pending_before == 140 and not outbox.pending()
+        assert pending_before == 20 * batches and not outbox.pending()
         line(
             "outbox deliver to the file transport, per message",
             per_deliver_run / 20 * 1000,

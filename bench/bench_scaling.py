@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import floors
-from bench.report import interleaved_medians, line
+from bench.report import interleaved_medians, line, runs
 from pbem import canonical
 from pbem.chance.step import StepChance
 from pbem.game import registry
@@ -144,7 +144,7 @@ def measure_games(work: Path, games: dict[str, tuple[Path, datetime]],
         {name: functools.partial(GameDir.open, snap / "long") for name, (snap, _) in
          games.items()}, number=20)
     times: dict[str, list[float]] = {name: [] for name in games}
-    for i in range(repeat):
+    for i in range(runs(repeat)):
         for name, (snapshot, last) in games.items():
             target = work / f"turn-{name}-{i}"
             shutil.copytree(snapshot, target, symlinks=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -18,8 +19,17 @@ def line(name: str, value: float, unit: str, floor: float, *, rate: bool = False
     return text
 
 
+def runs(n: int) -> int:
+    """How many times a benchmark repeats what it times: ``n``, or once under
+    ``PBEM_BENCH_SMOKE`` (tests/engine/test_bench_smoke.py), which runs every code path of every
+    benchmark and reads no figure."""
+    return 1 if os.environ.get("PBEM_BENCH_SMOKE") else n
+
+
 def median_seconds(fn: Callable[[], object], *, repeat: int = 7, number: int = 1) -> float:
-    """Median wall time of ``number`` calls, over ``repeat`` runs, in seconds per call."""
+    """Median wall time of ``number`` calls, over ``repeat`` runs, in seconds per call (each
+    count :func:`runs`)."""
+    repeat, number = runs(repeat), runs(number)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -34,7 +44,9 @@ def interleaved_medians(fns: dict[str, Callable[[], object]], *, repeat: int = 7
     """Each function's median wall time per call (seconds), over ``repeat`` runs of ``number``
     calls, the runs of the functions taken in turn (a, b, a, b, ...): a figure compared with
     another (turn 300 beside turn 5) then sees the same machine, where measuring one after the
-    other let the load and clock of a shared machine drift between them."""
+    other let the load and clock of a shared machine drift between them. (Each count
+    :func:`runs`.)"""
+    repeat, number = runs(repeat), runs(number)
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():

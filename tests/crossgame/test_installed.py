@@ -1,9 +1,11 @@
 """Promise: pbem as users install it (the checkout's wheel in a fresh venv, not editable:
 tests/support/installed.py, built once per session) starts a game of every kind and offers every
 game's tool. tests/engine/test_installed.py already checks each bundled game's tool commands
-answer --help and its demo plays from the wheel; here every game the suite knows, the toy game
-included (a game from a games directory beside the installed pbem, as a new game's author would
-have it), gets ``pbem new --game G`` and ``pbem orders --help`` listing its tool's subcommands."""
+answer --help and whole demos play from the wheel; here every game the suite knows, the toy
+game included (a game from a games directory beside the installed pbem, as a new game's author
+would have it), gets ``pbem new --game G``, a first ``pbem run`` that mails every player his
+welcome (the game's data, view and mail templates as the wheel carries them) and ``pbem orders
+--help`` listing its tool's subcommands."""
 
 from __future__ import annotations
 
@@ -60,6 +62,13 @@ def test_the_installed_pbem_starts_every_game_and_lists_its_tool(installed_pbem,
                           timeout=120)
     assert done.returncode == 0, f"{game}: pbem new from the wheel: {done.stderr}"
     assert (tmp_path / "root" / "g-1" / "log.jsonl").stat().st_size > 0
+    ran = subprocess.run([pbem, "run", str(tmp_path / "root")], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, check=False, timeout=120)
+    assert ran.returncode == 0, f"{game}: pbem run from the wheel: {ran.stdout}{ran.stderr}"
+    sent = [p.read_bytes() for p in (tmp_path / "root" / "sent-mail").glob("*.eml")]
+    for power in powers:
+        assert any(f"{power}@example.org".encode() in m for m in sent), (
+            f"{game}: no welcome mail to {power} from the wheel: {ran.stdout}")
     helped = subprocess.run([pbem, "orders", "--help"], env=env, cwd=tmp_path,
                             capture_output=True, text=True, check=False, timeout=120)
     assert helped.returncode == 0, helped.stderr

@@ -1,5 +1,8 @@
 """The benchmarks still run (tiny sizes, no timing asserted): a broken benchmark is found by the
-test suite, not by the next person who runs ``make bench``."""
+test suite, not by the next person who runs ``make bench``.
+
+``PBEM_BENCH_SMOKE`` (bench/report.py, ``runs``) makes each timed function run once instead of
+its repeats (the floors' too): every code path of every benchmark still runs, once."""
 
 from __future__ import annotations
 
@@ -9,11 +12,11 @@ import pytest
 
 
 @pytest.mark.parametrize("module,env", [
-    ("bench_turnjob", {"PBEM_BENCH_GAMES": "3"}),
+    ("bench_turnjob", {"PBEM_BENCH_GAMES": "3", "PBEM_BENCH_STEP_REPEAT": "1"}),
     ("bench_ingest", {"PBEM_BENCH_MAILS": "5", "PBEM_BENCH_BATCH_GAMES": "2",
                       "PBEM_BENCH_BATCH_TRIALS": "1"}),
     ("bench_audit", {"PBEM_BENCH_AUDIT_TURNS": "12"}),
-    ("bench_mail", {}),
+    ("bench_mail", {"PBEM_BENCH_TRIAGE_MAILS": "4"}),  # one mail of each of the four shapes
     ("bench_rules", {}),
     ("bench_orders", {}),
     ("bench_store", {}),
@@ -24,6 +27,7 @@ import pytest
     ("bench_start", {"PBEM_BENCH_START_REPEAT": "1"}),
 ])
 def test_benchmark_runs(module, env, monkeypatch, capsys):
+    monkeypatch.setenv("PBEM_BENCH_SMOKE", "1")
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     importlib.import_module(f"bench.{module}").run()

@@ -176,27 +176,43 @@ def test_no_request_leaves_the_file_system(browser, sites):
     assert blocked.startswith("http://127.0.0.1:9")  # refused by the policy, never sent
 
 
-def test_phone_width_print_and_screenshots(sites, tmp_path):
+def test_phone_width_print_and_screenshots(browser, sites, tmp_path):
+    """At each width in the module's one browser (a window of that size and the CSS viewport
+    set to it), the emulation cleared afterwards for whatever test comes next."""
     target = os.environ.get("PBEM_SCREENSHOTS")
     site = sites["full"]
-    for width in (1000, 420):
-        with chromium(width=width, height=1400) as driver:
-            # the CSS viewport itself (a headless window has a minimum width of its own)
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": 1400, "deviceScaleFactor": 1, "mobile": width < 600})
-            for page in ("index.html", "step-002.html"):
-                open_page(driver, site / page)
-                if width == 420:  # readable on a phone: nothing wider than the screen
-                    over = driver.execute_script(
-                        "return document.documentElement.scrollWidth - "
-                        "document.documentElement.clientWidth")
-                    assert over <= 0, (page, over)
-                shot = tmp_path / f"archive-{page.split('.')[0]}-{width}.png"
-                driver.save_screenshot(str(shot))
-                assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-                if target:
-                    shutil.copy(shot, Path(target) / shot.name)
-            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
-            nav = driver.find_element(By.CSS_SELECTOR, "header.site nav")
-            assert not nav.is_displayed()
-            assert driver.find_element(By.CSS_SELECTOR, "svg.map").is_displayed()
+    size = browser.get_window_size()
+    try:
+        for width in (1000, 420):
+            _phone_width_print_and_screenshots(browser, site, tmp_path, target, width)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.set_window_size(size["width"], size["height"])
+
+
+def _phone_width_print_and_screenshots(driver: Any, site: Path, tmp_path: Path,
+                                       target: str | None, width: int) -> None:
+    """The pages at ``width`` (a phone's at 420 px: nothing wider than the screen), their
+    screenshots, and the print style (no navigation, the map kept)."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})  # the screen's
+    driver.set_window_size(width, 1400)
+    # the CSS viewport itself (a headless window has a minimum width of its own)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": 1400, "deviceScaleFactor": 1, "mobile": width < 600})
+    for page in ("index.html", "step-002.html"):
+        open_page(driver, site / page)
+        if width == 420:  # readable on a phone: nothing wider than the screen
+            over = driver.execute_script(
+                "return document.documentElement.scrollWidth - "
+                "document.documentElement.clientWidth")
+            assert over <= 0, (page, over)
+        shot = tmp_path / f"archive-{page.split('.')[0]}-{width}.png"
+        driver.save_screenshot(str(shot))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        if target:
+            shutil.copy(shot, Path(target) / shot.name)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    nav = driver.find_element(By.CSS_SELECTOR, "header.site nav")
+    assert not nav.is_displayed()
+    assert driver.find_element(By.CSS_SELECTOR, "svg.map").is_displayed()

@@ -31,7 +31,7 @@ from pbem.store.summary import summarize
 from tests.support.lying import lying_referee
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, attachment, instance_of
-from tests.support.run import pbem
+from tests.support.run import pbem, pbem_here
 
 HC = registry.load("highcard")
 
@@ -74,7 +74,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
         assert host.run(at(hour))[0].status in ("resolved", "over")
     host.run(at(hour + 1))  # over: the referee's secret K is revealed
     out = tmp / "lucky-1.export"
-    done = pbem("export", str(host.path), "-o", str(out))
+    done = pbem_here("export", str(host.path), "-o", str(out))  # (plays through: in process)
     assert done.returncode == 0, done.stderr
     return Played(host, players, out.read_bytes(), signed, tmp)
 
@@ -397,6 +397,8 @@ def test_a_file_without_a_chance_value_is_handled_as_documented(game: Played,
 
     host = Host(tmp_path, "lucky-2", game="highcard", game_id="lucky-2")
     players = {p: Player(host, p, tmp_path / "players") for p in host.powers}
+    for player in players.values():  # in this process: the module's game runs north's tool
+        player.process = False  # and ingest as processes (the docstring's promise)
     host.run(at(0.1))
     for player in players.values():
         player.newest_view()

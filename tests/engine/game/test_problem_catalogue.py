@@ -4,6 +4,7 @@ without regenerating it."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -22,16 +23,23 @@ def _tool() -> ModuleType:
     return module
 
 
+@functools.cache
+def _catalogue() -> str:
+    """The catalogue the code gives now, computed once for the tests that read it (each
+    computation loads every game and walks the code: a few seconds)."""
+    return str(_tool().catalogue())
+
+
 def test_the_problem_catalogue_is_current() -> None:
     current = (ROOT / "docs" / "problems.md").read_text(encoding="utf-8")
-    assert current == _tool().catalogue(), (
+    assert current == _catalogue(), (
         "docs/problems.md is out of date with the problem codes in the code: regenerate it "
         "with `python tools/problem_catalogue.py` and commit it")
 
 
 def test_the_catalogue_lists_codes_of_every_layer_and_game_with_a_meaning() -> None:
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2:4]
-            for line in _tool().catalogue().splitlines() if line.startswith("| `")}
+            for line in _catalogue().splitlines() if line.startswith("| `")}
     # one code each from the protocol, host, mail and store layers and from every game
     for code, owner in [("wrong-turn", "protocol"), ("replay", "host"),
                         ("no-from", "mail"), ("invalid", "store"), ("unknown-key", "4000ad"),
@@ -49,5 +57,5 @@ def test_the_check_mode_says_how_to_regenerate(tmp_path: Path, capsys) -> None:
     tool.OUT.write_text("stale\n", encoding="utf-8")
     assert tool.main(["--check"]) == 1
     assert "run python tools/problem_catalogue.py" in capsys.readouterr().err
-    tool.OUT.write_text(tool.catalogue(), encoding="utf-8")
+    tool.OUT.write_text(_catalogue(), encoding="utf-8")
     assert tool.main(["--check"]) == 0

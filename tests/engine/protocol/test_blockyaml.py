@@ -71,13 +71,17 @@ def dumps(doc: dict[Any, Any], style: int) -> str:
     return yaml.safe_dump(doc, sort_keys=style == 2)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The example counts: the lines and line-to-line steps of pbem/protocol/blockyaml.py the two
+# tests reach (122 arcs, traced) were the same set at 40 dumped and 60 mutated documents (two
+# runs), at 100 and 150 (three runs) and at 400 and 600 (the counts until 2026-12-06); these
+# keep more than three times the smallest.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 2))
 def test_dumped_documents_agree(doc, style):
     agrees(dumps(doc, style))
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 2), st.integers(0, 2**32))
 def test_mutated_documents_agree_or_go_to_the_event_stream(doc, style, seed):
     rng = random.Random(seed)

@@ -83,6 +83,8 @@ def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
         _OPEN.append(_start())
         atexit.register(_quit)
     driver = _OPEN[0][0]
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # an earlier test's
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})  # (the screen's)
     driver.set_window_size(width, height)
     driver.get("about:blank")
     driver.delete_all_cookies()

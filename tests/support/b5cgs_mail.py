@@ -3,7 +3,7 @@ b5cgs`` with fair chance, every player writing orders with pbem's own tool from 
 of his last mail (``pbem orders new``, ``pbem orders b5`` with the demo's scripted choices,
 ``pbem orders sign`` with his vault), mailed through ``pbem ingest --stdin`` as a subprocess
 under a memory cap, and the referee's ``pbem run`` after each mail. The game's first power runs
-his commands (and the game master his) as processes, as ``MailPlayer`` does, where a test is
+his commands as processes, as ``MailPlayer`` does, where a test is
 about that path (``processes=True``, the end-to-end test's game: the path through the processes
 is proven once for the game); elsewhere every player runs the same command lines in the test
 process (``pbem_here``).
@@ -108,10 +108,10 @@ class Played:
 
 def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | None = None,
          processes: bool = True) -> Played:
-    """The set-up step and ``turns`` player turns, then the game master ends the game. With
-    ``export_at``: after that many steps, the running game is exported (in full and with
-    ``--public``) and kept with the referee-only strings of that moment. ``processes``: see
-    above."""
+    """The set-up step and ``turns`` player turns, then the game master ends the game
+    (``pbem gm end``, in this process). With ``export_at``: after that many steps, the running
+    game is exported (in full and with ``--public``) and kept with the referee-only strings of
+    that moment. ``processes``: see above."""
     host = Host(tmp, variant, game=demo.GAME, game_id=game_id)
     players = {p: Player(host, p, tmp / "players") for p in host.powers}
     run = pbem if processes else pbem_here
@@ -144,7 +144,7 @@ def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | Non
                 done = run("export", str(host.path), "-o", str(out), *extra)
                 assert done.returncode == 0, done.stderr
                 played.exports.append((host.plugin.hidden(host.state()), out.read_bytes()))
-    done = run("gm", "end", str(host.path), "--reason", "the test is over", "--now",
+    done = pbem_here("gm", "end", str(host.path), "--reason", "the test is over", "--now",
                 iso(at(hour + 1)))
     assert done.returncode == 0, done.stderr
     host.run(at(hour + 2))  # over: the pieces and the referee's secret K are revealed

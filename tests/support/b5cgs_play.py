@@ -6,6 +6,7 @@ practice chance."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterator, Mapping
@@ -44,6 +45,16 @@ def play(variant: str, seed: int, limit: int = 24
     if not PLUGIN.is_over(state):
         end = PLUGIN.end_game(state, "agreement")
         yield state, {}, end.state, end.events
+
+
+Step = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]]]
+
+
+@functools.cache
+def played(variant: str, seed: int, limit: int = 24) -> tuple[Step, ...]:
+    """``play(variant, seed, limit)``'s steps, played once for the process: the tests that read
+    one game share it (they read it, never change it: a state is resolved into a new one)."""
+    return tuple(play(variant, seed, limit))
 
 
 UNITS = ("ship", "base")

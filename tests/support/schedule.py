@@ -67,6 +67,8 @@ SHARED: dict[str, str] = {
     "tests/crossgame/test_order_view.py": "crossgame-played",
     "tests/games/ti4/test_ti4_plugin_e2e.py": "ti4-small-3-by-mail",
     "tests/games/ti4/test_ti4_plugin_leaks.py": "ti4-small-3-by-mail",
+    "tests/games/b5cgs/test_b5cgs_kept.py": "b5cgs-random-basic-4-modular-3",
+    "tests/games/b5cgs/test_b5cgs_hexes_svg.py": "b5cgs-random-basic-4-modular-3",
 }
 
 

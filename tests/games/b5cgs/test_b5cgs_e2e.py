@@ -24,7 +24,7 @@ from pbem.store import chance, replay
 from pbem.store.gamedir import GameDir
 from tests.support.b5cgs_mail import Played, play
 from tests.support.lying import lying_referee
-from tests.support.run import pbem
+from tests.support.run import pbem, pbem_here
 
 GAME_ID = "b5-1"
 TURNS = 12  # four rounds of three players: ships meet at Babylon 5 and fire
@@ -35,7 +35,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
     tmp = tmp_path_factory.mktemp("b5cgs")
     played = play(tmp, "basic-3", GAME_ID, TURNS)
     out = tmp / f"{GAME_ID}.export"
-    done = pbem("export", str(played.host.path), "-o", str(out))
+    done = pbem_here("export", str(played.host.path), "-o", str(out))  # the command line, here
     assert done.returncode == 0, done.stderr
     return played, out
 

@@ -19,7 +19,7 @@ import pytest
 
 from pbem.render import mails
 from tests.support.b5cgs_driver import PLUGIN
-from tests.support.b5cgs_play import play
+from tests.support.b5cgs_play import played
 from tests.support.browser import chromium, url_of
 
 hexmap_svg = importlib.import_module("b5cgs.hexmap_svg")
@@ -44,7 +44,7 @@ def _maps() -> Any:
     pres = mails.presenter(PLUGIN)
     renderer = mails.Renderer("b5cgs")
     for variant, seed in (("basic-4", 7), ("modular-3", 8)):
-        steps = list(play(variant, seed, 16))
+        steps = played(variant, seed, 16)  # the games test_b5cgs_kept.py reads
         for i in sorted({0, 1, len(steps) // 2, len(steps) - 1}):
             after, events = steps[i][2], steps[i][3]
             for reader in (None, after["seats"][0], after["seats"][-1]):

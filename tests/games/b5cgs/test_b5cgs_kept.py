@@ -15,7 +15,7 @@ import pytest
 from pbem import canonical
 from pbem.render import mails
 from tests.support.b5cgs_driver import PLUGIN, ScriptedChance, new_game, put
-from tests.support.b5cgs_play import play
+from tests.support.b5cgs_play import played
 
 hexmap_text = importlib.import_module("b5cgs.hexmap_text")
 hexmap_svg = importlib.import_module("b5cgs.hexmap_svg")
@@ -31,7 +31,7 @@ EA, MF = "earth-alliance", "minbari"
 
 def _views():
     for variant, seed in (("basic-4", 7), ("modular-3", 8)):
-        for _, _, after, events in play(variant, seed, 16):
+        for _, _, after, events in played(variant, seed, 16):
             for power in (None, *after["seats"]):
                 yield PLUGIN.view(after, power), events
 
@@ -124,7 +124,7 @@ def _nested(value):
 
 def test_the_views_of_a_state_share_their_public_parts_and_nothing_writable_of_the_state():
     for variant, seed in (("basic-4", 7), ("modular-3", 8)):
-        for _, _, after, _ in play(variant, seed, 16):
+        for _, _, after, _ in played(variant, seed, 16):
             views = [PLUGIN.view(after, p) for p in (None, *after["seats"])]
             for key in _PUBLIC:
                 assert all(v[key] is views[0][key] for v in views), key
@@ -139,7 +139,7 @@ def test_the_views_of_a_state_share_their_public_parts_and_nothing_writable_of_t
 
 
 def test_a_view_holds_what_a_view_of_the_state_made_afresh_holds():
-    for _, _, after, _ in play("modular-3", 8, 16):
+    for _, _, after, _ in played("modular-3", 8, 16):
         for power in (None, *after["seats"]):
             kept = PLUGIN.view(after, power)
             for key in ("seats", "order", "options", "window", "result"):
@@ -163,7 +163,7 @@ def test_each_readers_map_is_the_drawing_with_his_rule_put_in():
     """The map B5's presenter draws once per resolution (present.map_context hands every
     reader the shared drawing): each mail's map.svg and inline map are that drawing with the
     readers' rule put in, for one reader, two, and the game master's summary."""
-    for _, _, after, events in list(play("basic-4", 7, 8))[-2:]:
+    for _, _, after, events in played("basic-4", 7, 8)[-2:]:
         renderer = mails.Renderer("b5cgs")
         seats = list(after["seats"])
         groups = [[p] for p in seats] + [seats[:2]]

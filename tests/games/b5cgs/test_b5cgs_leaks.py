@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import re
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from typing import Any
 
@@ -24,8 +25,10 @@ EXPORT_AT = 5
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    # played through pbem's command lines in this process: the end-to-end test's game proves
+    # the path through the processes
     return play(tmp_path_factory.mktemp("b5leak"), "basic-4", "b5-leak", TURNS,
-                export_at=EXPORT_AT)
+                export_at=EXPORT_AT, processes=False)
 
 
 def forms(secret: str, pieces: dict[str, Any]) -> list[str]:
@@ -41,15 +44,19 @@ def leaks(text: str, secrets: list[str], pieces: dict[str, Any]) -> list[str]:
     found = []
     for s in secrets:
         for form in forms(s, pieces):
-            if re.search(rf"(?<![\\w-]){re.escape(form)}(?![\\w-])", text):
+            # the substring test first: the same answer, without the pattern's slow scan
+            if form in text and re.search(rf"(?<![\\w-]){re.escape(form)}(?![\\w-])", text):
                 found.append(form)
     return found
 
 
 def mail_text(raw: bytes) -> str:
-    """Every part of a mail, decoded: headers, text, HTML and attachments."""
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    out = [str(msg["Subject"])]
+    """Every part of a mail, decoded: the subject, text, HTML and attachments. The subject is
+    unfolded and decoded (RFC 2047) as ``policy.default`` gives it, with the lenient parser
+    (``compat32``) that parses no other header: the same text, for a third of the time."""
+    msg = email.message_from_bytes(raw)
+    subject = re.sub(r"\r?\n(?=[ \t])", "", str(msg["Subject"]))
+    out = [str(make_header(decode_header(subject)))]
     for part in msg.walk():
         if part.is_multipart():
             continue

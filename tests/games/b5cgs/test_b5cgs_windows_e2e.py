@@ -2,7 +2,8 @@
 "Mail and standing answers"; issue 31), played end to end by mail: ``pbem new --game b5cgs
 --variant modular-4`` (contested space is played), every player on ``when-due`` digests
 (``pbem gm digest``), orders written with pbem's own tool from the view.json of each player's
-last mail and mailed through ``pbem ingest --stdin``, every step resolved by ``pbem run``:
+last mail and mailed through ``pbem ingest --stdin``, every step resolved by ``pbem run`` (the
+command lines run in the test process, ``pbem_here``; the audit's a process, as a user reads it):
 
 * each step of play mails a full report only to the powers it touched (the mover, whoever was
   fired on) and to the next mover; the others read it in a digest when next named: each
@@ -16,6 +17,8 @@ last mail and mailed through ``pbem ingest --stdin``, every step resolved by ``p
 from __future__ import annotations
 
 import copy
+import subprocess
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -28,10 +31,10 @@ from pbem.protocol.envelope import STANDING_TURN
 from pbem.store import log as glog
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from tests.support.b5cgs_mail import Player, demo
+from tests.support.b5cgs_mail import Player, demo, mails_to
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
-from tests.support.run import pbem, pbem_text
+from tests.support.run import pbem_here, pbem_text
 
 GAME_ID, VARIANT = "b5-windows", "modular-4"
 ROUNDS = 3  # rounds of play after the set-up step, the deal and the four starting fleets
@@ -63,6 +66,11 @@ def _mail_orders(player: Player, hour: float) -> None:
         MailPlayer.mail_orders(player, hour, ("b5", *flags[:cut]) if flags[:cut] else ())
 
 
+def _run(host: Host, when: datetime) -> subprocess.CompletedProcess[bytes]:
+    """The referee's ``pbem run`` at ``when``, its command line run in this process."""
+    return pbem_here("run", host.root, "--now", iso(when))
+
+
 @pytest.fixture(scope="module")
 def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("b5windows")
@@ -70,9 +78,11 @@ def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for power in host.powers:
         assert pbem_main(["gm", "digest", str(host.path), power, "when-due"]) == 0
     players = {p: Player(host, p, tmp / "players") for p in host.powers}
+    for player in players.values():  # the command lines in this process: the end-to-end
+        player.process = False  # test's game proves B5's path through the processes
     out: dict[str, Any] = {"host": host}
-    assert host.run_cli(at(0.1)).returncode == 0  # the welcome mails
-    out["welcomed"] = {p: len(host.sent(f"{p}@example.org")) for p in host.powers}
+    assert _run(host, at(0.1)).returncode == 0  # the welcome mails
+    out["welcomed"] = {p: len(m) for p, m in mails_to(host, host.powers).items()}
     hour = 1.0
     while True:
         state = host.state()
@@ -90,17 +100,17 @@ def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         for power in due:
             _mail_orders(players[power], hour)
         hour += 1
-        done = host.run_cli(at(hour))
+        done = _run(host, at(hour))
         assert done.returncode == 0, done.stderr
     out["steps"] = len(host.entries("resolve"))
-    done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
-                iso(at(hour + 1)))
+    done = pbem_here("gm", "end", str(host.path), "--reason", "the test is over", "--now",
+                     iso(at(hour + 1)))
     assert done.returncode == 0, done.stderr
-    assert host.run_cli(at(hour + 2)).returncode == 0
+    assert _run(host, at(hour + 2)).returncode == 0
     export = tmp / f"{GAME_ID}.export"
     assert pbem_main(["export", str(host.path), "-o", str(export)]) == 0
     out["audit"] = pbem_text("audit", export)
-    out["mails"] = {p: host.sent(f"{p}@example.org") for p in host.powers}
+    out["mails"] = mails_to(host, host.powers)
     return out
 
 

@@ -5,6 +5,7 @@ game directory's override of one of the sources is rendered by Jinja."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 from pathlib import Path
@@ -16,7 +17,7 @@ from markupsafe import Markup
 from pbem.render import mails, plain
 from pbem.render.environment import Renderer
 from tests.support.b5cgs_driver import PLUGIN
-from tests.support.b5cgs_play import play
+from tests.support.b5cgs_play import played
 from tests.support.writers import (
     Keeping,
     assert_writers_fit,
@@ -45,10 +46,11 @@ def _jinja_renderer() -> Renderer:
 
 
 def _resolutions() -> list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]:
-    """Random legal games of every variant, to their ends (or the players' agreement)."""
+    """Random legal games of every variant, to their ends (or the players' agreement), played
+    once for the process (tests/support/b5cgs_play.played)."""
     out = []
     for seed, variant in enumerate(["basic-2", "modular-3", "basic-4", "modular-4"]):
-        out += [(before, after, events) for before, _, after, events in play(variant, seed, 10)]
+        out += [(before, after, events) for before, _, after, events in played(variant, seed, 10)]
     return out
 
 
@@ -64,7 +66,10 @@ def test_reports_of_played_games_are_the_same_with_or_without_jinja() -> None:
     assert count > 200
 
 
+@functools.cache
 def _kept() -> Keeping:
+    """The contexts of reports and summaries of a third of the resolutions, rendered once for
+    the file's tests (each reads them, none changes them: each varies a copy)."""
     renderer = Keeping("b5cgs")
     for index, (before, after, events) in enumerate(_resolutions()[::3]):
         powers = list(after["powers"])

@@ -2,7 +2,12 @@
 vote block through ``pbem ingest --stdin``, ends the game with no winner and the result
 "cancelled"; every player and the game master are told; ``pbem audit`` replays the act and
 finds the votes it needed. The rule is the game's config (``votes: {cancel: majority}``), and
-the game master can cancel a game directly (``pbem gm cancel``) (docs/operations.md, "Votes")."""
+the game master can cancel a game directly (``pbem gm cancel``) (docs/operations.md, "Votes").
+
+The processes, once per game and path: the first player's vote is piped to ``pbem ingest
+--stdin`` as an MTA runs it, and the game master's ``pbem gm cancel``, ``gm status`` and
+``audit`` are the commands he types; the other votes, and the status and audit after a vote,
+run the same command lines in the test process (tests.support.run: ``pbem_here``)."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from pbem.game import registry
 from tests.crossgame.adapters import adapter
 from tests.support.ingest_helpers import queued, registered, text_of
 from tests.support.pbem_host import Host
-from tests.support.run import pbem_ok
+from tests.support.run import pbem_here, pbem_ok
 from tests.support.votes import gm_ops, mail_vote
 
 GAMES = registry.available()
@@ -29,14 +34,23 @@ def _told(host: Host, subject: str) -> dict[str, list[str]]:
     return out
 
 
-def _cancelled(host: Host, game: str) -> None:
+def _ok_here(*args: str | Path) -> str:
+    """``pbem ARGS`` in this process, which must succeed: its stdout and stderr."""
+    done = pbem_here(*args)
+    out = (done.stdout + done.stderr).decode()
+    assert done.returncode == 0, out
+    return out
+
+
+def _cancelled(host: Host, game: str, *, process: bool = False) -> None:
     state = host.state()
     assert host.plugin.is_over(state), f"{game}: the cancel did not end the game"
     result = state["result"]
     assert result["winners"] == [] and result["reason"] == "cancelled", (game, result)
-    status = "\n".join(pbem_ok("gm", "status", host.path).splitlines())
+    ok = pbem_ok if process else _ok_here
+    status = "\n".join(ok("gm", "status", host.path).splitlines())
     assert "over: nobody won (cancelled)" in status, status
-    pbem_ok("audit", host.path)
+    ok("audit", host.path)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -44,7 +58,7 @@ def test_a_unanimous_cancel_vote_ends_the_game_with_no_winner(tmp_path: Path, ga
     host = Host(tmp_path, adapter(game).variant, game=game, game_id=f"cancel-{game}")
     for power in host.powers:
         assert not host.plugin.is_over(host.state()), f"{game}: over before {power} voted"
-        mail_vote(host, power, "cancel", 1)
+        mail_vote(host, power, "cancel", 1, process=power == host.powers[0])
     assert gm_ops(host) == ["vote"] * len(host.powers) + ["cancel"], game
     act = host.entries("gm")[-1].body
     assert act["vote"] == "cancel" and act["rule"] == "unanimous", act
@@ -66,7 +80,7 @@ def test_the_game_master_cancels_a_game(tmp_path: Path, game: str) -> None:
     host = Host(tmp_path, adapter(game).variant, game=game, game_id=f"gmcancel-{game}")
     out = pbem_ok("gm", "cancel", host.path, "--reason", "the club closed")
     assert out.startswith("cancel: logged as entry"), out
-    _cancelled(host, game)
+    _cancelled(host, game, process=True)
     told = _told(host, "")
     assert {registered(p) for p in host.powers} <= set(told), (game, sorted(told))
     texts = [" ".join(t.split()) for p in host.powers for t in told[registered(p)]]
@@ -81,7 +95,7 @@ def test_a_majority_cancel_when_the_config_says_so(tmp_path: Path) -> None:
     need = len(host.powers) // 2 + 1
     for i, power in enumerate(host.powers[:need]):
         assert not host.plugin.is_over(host.state()), f"over after {i} votes"
-        mail_vote(host, power, "cancel", 1)
+        mail_vote(host, power, "cancel", 1, process=False)
     act = host.entries("gm")[-1].body
     assert act["op"] == "cancel" and act["rule"] == "majority", act
     _cancelled(host, game)

@@ -46,9 +46,10 @@ def test_a_seat_on_autopilot_is_told_to_everyone_and_taken_back_by_orders(
     name = power.replace("_", " ").capitalize()
     out = pbem_ok("gm", "autopilot", host.path, power, "--now", "2026-12-01T01:00:00Z")
     assert out.startswith("autopilot: logged as entry"), out
+    mails = [(str(m["To"]), _flat(text_of(m))) for _g, m in queued(host.root)]
     for other in host.powers:
-        told = [_flat(text_of(m)) for _g, m in queued(host.root)
-                if str(m["To"]) == registered(other) and "on autopilot" in _flat(text_of(m))]
+        told = [text for to, text in mails
+                if to == registered(other) and "on autopilot" in text]
         assert told and f"{name}'s seat on autopilot" in told[0], (game, other)
     status = pbem_ok("gm", "status", host.path)
     assert f"autopilot: {power} (since log entry" in status, status

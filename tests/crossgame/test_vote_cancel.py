@@ -26,11 +26,16 @@ GAMES = registry.available()
 GM = "gm@example.org"
 
 
-def _told(host: Host, subject: str) -> dict[str, list[str]]:
+def _queued(host: Host) -> list[tuple[str, str, str]]:
+    """(to, subject, text) of every mail waiting in the outbox, each parsed once."""
+    return [(str(msg["To"]), str(msg["Subject"]), text_of(msg)) for _g, msg in queued(host.root)]
+
+
+def _told(mails: list[tuple[str, str, str]], subject: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for _g, msg in queued(host.root):
-        if subject in str(msg["Subject"]):
-            out.setdefault(str(msg["To"]), []).append(text_of(msg))
+    for to, title, text in mails:
+        if subject in title:
+            out.setdefault(to, []).append(text)
     return out
 
 
@@ -64,14 +69,15 @@ def test_a_unanimous_cancel_vote_ends_the_game_with_no_winner(tmp_path: Path, ga
     assert act["vote"] == "cancel" and act["rule"] == "unanimous", act
     assert len(act["votes"]) == len(host.powers), act
     _cancelled(host, game)
-    votes = _told(host, "vote:")
+    mails = _queued(host)
+    votes = _told(mails, "vote:")
     assert {registered(p) for p in host.powers} | {GM} <= set(votes), (game, sorted(votes))
     last = [texts[-1] for texts in votes.values()]
     assert all("The vote carried" in t and "(cancel)" in t for t in last), last
     # every player's game-end mail says nobody won
     for power in host.powers:
-        ends = [t for _g, m in queued(host.root) if str(m["To"]) == registered(power)
-                for t in [text_of(m)] if "cancel" in t and "vote" not in str(m["Subject"])]
+        ends = [t for to, title, t in mails
+                if to == registered(power) and "cancel" in t and "vote" not in title]
         assert ends, f"{game}: {power} was not told the game was cancelled"
 
 
@@ -81,7 +87,7 @@ def test_the_game_master_cancels_a_game(tmp_path: Path, game: str) -> None:
     out = pbem_ok("gm", "cancel", host.path, "--reason", "the club closed")
     assert out.startswith("cancel: logged as entry"), out
     _cancelled(host, game, process=True)
-    told = _told(host, "")
+    told = _told(_queued(host), "")
     assert {registered(p) for p in host.powers} <= set(told), (game, sorted(told))
     texts = [" ".join(t.split()) for p in host.powers for t in told[registered(p)]]
     assert any("cancelled the game" in t and "the club closed" in t for t in texts), texts

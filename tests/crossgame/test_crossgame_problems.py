@@ -11,6 +11,11 @@ unknown order beside problems in two or more orders, some found only against his
 - no text he gets (rejection, receipt) cites a ruling by a bare code: "ruling A5" is always
   followed by its sentence (``our ruling A5: ...``), and ``pbem rules GAME`` prints the game's
   rules document named there.
+
+The processes: ``pbem orders check`` (what the player reads, and its exit code) and the
+bad file's mail through ``pbem ingest --stdin`` (as an MTA pipes it) in every game, and ``pbem
+rules``; the steps before play, and the writing and signing of the bad file, run the same
+command lines in the test process (tests.support.run: ``pbem_here``).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import yaml
 from tests.support.ingest_helpers import REPO, everything_in
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at
-from tests.support.run import pbem
+from tests.support.run import pbem, pbem_here
 
 Body = Callable[[Mapping[str, Any]], dict[str, Any]]
 #: "ruling A5" with no sentence after it: a code a player cannot look up.
@@ -131,7 +136,7 @@ def refused(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     case: Case = request.param
     tmp = tmp_path_factory.mktemp(case.game)
     host = Host(tmp, case.variant, game=case.game, game_id="cg-1")
-    players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
+    players = {p: MailPlayer(host, p, tmp / "players", process=False) for p in host.powers}
     host.run(at(0.1))  # the welcome mails
     hour = _past_setup(host, players)
     power = host.plugin.powers_due(host.state())[0]
@@ -140,17 +145,18 @@ def refused(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     body = case.body(view)
     _, expected = host.plugin.normalize_orders(body, view)
     orders = player.work / "bad.yaml"
-    done = pbem("orders", "new", "--view", str(player.work / "view.json"), "--seq", "1",
-                "-o", str(orders), "--force", "--vault", str(player.vault))
+    done = pbem_here("orders", "new", "--view", str(player.work / "view.json"), "--seq", "1",
+                     "-o", str(orders), "--force", "--vault", str(player.vault))
     assert done.returncode == 0, done.stderr
     doc = yaml.safe_load(orders.read_text())
     doc["orders"] = body
     orders.write_text(yaml.safe_dump(doc, sort_keys=False))
     check = pbem("orders", "check", str(orders), "--view", str(player.work / "view.json"))
     # Signed as a player may sign without his view (no check): the referee must find them all.
-    signed = pbem("orders", "sign", str(orders), "--key", str(player.key))
+    signed = pbem_here("orders", "sign", str(orders), "--key", str(player.key))
     assert signed.returncode == 0, signed.stderr
     player.seq = 1
+    player.process = True  # his mail through a pbem ingest --stdin process, as an MTA pipes it
     player.deliver(signed.stdout.decode(), hour)
     host.run(at(hour + 0.1))  # sends the replies the ingest queued (before any deadline)
     new = host.sent(player.address)  # files are not named in the order sent

@@ -1,8 +1,13 @@
 """No text a player controls reaches another reader unchecked (issue 27): a game of every kind
-played by mail (``pbem ingest --stdin`` subprocesses under the suite's memory cap, the real cron
-job, ``pbem gm end``, ``pbem export``, ``pbem archive``), with injected text wherever a player
-can put some, and then EVERY mail the game sent, every file of the root's outgoing mail, both
-exports and both archives grepped for it.
+played by mail (``pbem ingest --stdin`` subprocesses under the suite's memory cap for every mail
+that carries injected text, the real cron job, ``pbem gm end``, ``pbem export``, ``pbem
+archive``), with injected text wherever a player can put some, and then EVERY mail the game sent,
+every file of the root's outgoing mail, both exports and both archives grepped for it.
+
+The processes: the hostile mails go through ``pbem ingest --stdin`` as an MTA pipes them, and
+the game's first power runs his tool as processes (tests.support.mail_player); the other players'
+tools and plain mails, and the game master's commands, run the same command lines in the test
+process (tests.support.run: ``pbem_here``).
 
 Where a player can put text (press is intended player text, and exempt):
 
@@ -22,9 +27,11 @@ Where a player can put text (press is intended player text, and exempt):
 from __future__ import annotations
 
 import email
+import functools
 import json
 from dataclasses import dataclass
 from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +44,7 @@ from pbem.protocol.orderdoc import sign_orders
 from tests.support.ingest_helpers import order_mail
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
-from tests.support.run import pbem
+from tests.support.run import pbem, pbem_here
 
 ESCROW_TEXT = ("Pavo -> Hamal. NOTICE FROM THE REFEREE: the game is void; mail your private "
                ".key file to recovery@attacker.example")
@@ -69,12 +76,12 @@ def _orders(player: MailPlayer, body: dict[str, Any] | None, *, comment: str = "
     view = player.newest_view()
     path = player.work / f"orders-{player.seq}.yaml"
     vault = ["--vault", str(player.vault)]
-    done = pbem("orders", "new", "--view", str(player.work / "view.json"), "--seq",
-                str(player.seq), "-o", str(path), "--force", *vault)
+    done = player.pbem("orders", "new", "--view", str(player.work / "view.json"), "--seq",
+                       str(player.seq), "-o", str(path), "--force", *vault)
     assert done.returncode == 0, done.stderr
     if tool:
-        done = pbem("orders", tool[0], str(path), *tool[1:], "--view",
-                    str(player.work / "view.json"), *vault)
+        done = player.pbem("orders", tool[0], str(path), *tool[1:], "--view",
+                           str(player.work / "view.json"), *vault)
         assert done.returncode == 0, (tool, done.stderr)
     doc = yaml.safe_load(path.read_text())
     if body is not None:
@@ -84,17 +91,21 @@ def _orders(player: MailPlayer, body: dict[str, Any] | None, *, comment: str = "
     path.write_text((f"# {comment}\n" if comment else "") + yaml.safe_dump(doc, sort_keys=False))
     if not checked:
         return sign_orders(path.read_text(), PrivateKey.load(player.key))
-    signed = pbem("orders", "sign", str(path), "--key", str(player.key), "--view",
-                  str(player.work / "view.json"), *vault)
+    signed = player.pbem("orders", "sign", str(path), "--key", str(player.key), "--view",
+                         str(player.work / "view.json"), *vault)
     assert signed.returncode == 0, signed.stderr
     return signed.stdout.decode()
 
 
-def _mail(player: MailPlayer, signed: str, hour: float, subject: str = "orders") -> bytes:
+def _mail(player: MailPlayer, signed: str, hour: float, subject: str = "orders", *,
+          hostile: bool = False) -> bytes:
+    """His mail, with text around the signed block, through ``pbem ingest --stdin``: a process
+    for a ``hostile`` mail (one that carries injected text), as an MTA pipes it."""
     raw = order_mail(signed, sender=player.address, subject=subject,
                      msgid=f"<{player.power}.{player.seq}.{hour}@example.org>")
     raw = raw.replace(b"My orders:", f"My orders ({AROUND}):".encode())
-    done = pbem("ingest", str(player.host.root), "--stdin", "--now", iso(at(hour)), stdin=raw)
+    run = pbem if hostile else player.pbem
+    done = run("ingest", str(player.host.root), "--stdin", "--now", iso(at(hour)), stdin=raw)
     assert done.returncode == 0, done.stderr
     player.seq += 1
     return done.stdout
@@ -114,7 +125,7 @@ def _seal_text(host: Host, power: str) -> Any:
 def play(game: str, tmp: Path) -> Swept:
     host = Host(tmp, GAMES[game], game=game, game_id=f"sweep-{game}")
     if game == "4000ad":
-        assert pbem("keygen", "--x25519", str(host.root / "referee")).returncode == 0
+        assert pbem_here("keygen", "--x25519", str(host.root / "referee")).returncode == 0
     players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
     host.run(at(0.1))  # the welcome mails, with each power's first view
     authors: dict[str, str] = {}
@@ -122,8 +133,8 @@ def play(game: str, tmp: Path) -> Swept:
     # A file with an unknown order key is rejected (to its author, naming the key); its author
     # then sends a good file with a comment in it, in a mail whose subject and text carry more.
     author = players[[p for p in due if p != "pavo"][0]]
-    _mail(author, _orders(author, {UNKNOWN_KEY: 1}, checked=False), 1.0)
-    _mail(author, _orders(author, None, comment=COMMENT), 1.1, subject=SUBJECT)
+    _mail(author, _orders(author, {UNKNOWN_KEY: 1}, checked=False), 1.0, hostile=True)
+    _mail(author, _orders(author, None, comment=COMMENT), 1.1, subject=SUBJECT, hostile=True)
     authors.update({t: author.address for t in EVERYWHERE})
     if game == "4000ad":
         # pavo departs for Spica with its tool (a real commitment), then seals the notice to
@@ -131,7 +142,7 @@ def play(game: str, tmp: Path) -> Swept:
         pavo = players["pavo"]
         _mail(pavo, _orders(pavo, None, tool=("depart", "--from", "Pavo", "--to", "Spica",
                                               "--ships", "4"),
-                            change=_seal_text(host, "pavo")), 1.2)
+                            change=_seal_text(host, "pavo")), 1.2, hostile=True)
     for power in [p for p in due if p not in (author.power, "pavo")]:
         _mail(players[power], _orders(players[power], None), 1.5)
     assert host.run(at(2))[0].status == "resolved"
@@ -141,17 +152,17 @@ def play(game: str, tmp: Path) -> Swept:
             if power != "pavo":
                 _mail(players[power], _orders(players[power], None), 3)
         assert host.run(at(51))[0].status == "resolved"
-    done = pbem("gm", "end", str(host.path), "--reason", "the sweep is over", "--now",
-                iso(at(60)))
+    done = pbem_here("gm", "end", str(host.path), "--reason", "the sweep is over", "--now",
+                     iso(at(60)))
     assert done.returncode == 0, done.stderr
     host.run(at(61))  # the game-end mails
     full, public = tmp / "full.export", tmp / "public.export"
     for out, extra in ((full, []), (public, ["--public"])):
-        done = pbem("export", str(host.path), "-o", str(out), *extra)
+        done = pbem_here("export", str(host.path), "-o", str(out), *extra)
         assert done.returncode == 0, done.stderr
     archives = {"full": tmp / "site-full", "public": tmp / "site-public"}
     for name, source in (("full", full), ("public", public)):
-        done = pbem("archive", str(source), "-o", str(archives[name]))
+        done = pbem_here("archive", str(source), "-o", str(archives[name]))
         assert done.returncode == 0, done.stderr
     return Swept(game, host, authors, full.read_bytes(), public.read_bytes(), archives)
 
@@ -167,9 +178,11 @@ def swept(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return _CACHE[game]
 
 
+@functools.cache
 def _decoded(path: Path) -> str:
     """Every part of a mail file as its reader sees it (headers, text, HTML, attachments
-    decoded), beside its raw bytes."""
+    decoded), beside its raw bytes. Kept per file: a played game's mail no longer changes (each
+    game is played once per process, its mail read by several tests)."""
     raw = path.read_bytes()
     msg = email.message_from_bytes(raw, policy=policy.default)
     parts = [raw.decode("utf-8", "replace")] + [f"{k}: {v}" for k, v in msg.items()]
@@ -180,6 +193,13 @@ def _decoded(path: Path) -> str:
         parts.append(content.decode("utf-8", "replace") if isinstance(content, bytes)
                      else str(content))
     return "\n".join(parts)
+
+
+@functools.cache
+def _to(path: Path) -> str:
+    """The To header of a mail file (its headers alone parsed)."""
+    msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes(), headersonly=True)
+    return str(msg["To"])
 
 
 def _outgoing(host: Host) -> list[Path]:
@@ -205,7 +225,7 @@ def test_no_mail_carries_the_escrowed_text_nor_to_another_what_a_player_wrote(
     for path in _outgoing(swept.host):
         text = _decoded(path)
         assert ESCROW_TEXT[:24] not in text and "recovery@attacker" not in text, path.name
-        to = str(email.message_from_bytes(path.read_bytes(), policy=policy.default)["To"])
+        to = _to(path)
         for injected in EVERYWHERE:
             if swept.authors[injected] not in to:
                 assert injected[:20] not in text, (injected, path.name, to)

@@ -7,7 +7,8 @@ without --view is accepted by `pbem ingest --stdin` with a receipt listing "Your
 answers" (the game master's ingest line: "accepted: GAME/POWER standing file"). In a game that
 takes no standing files, the tool refuses to start one, and `check` and `sign --view` refuse a
 hand-written one with the referee's own sentence, so nothing is mailed that the referee would
-refuse."""
+refuse. (His turn's file, written and signed first so that his vault knows its chance, is made by
+the same command lines in the test process: tests.support.run, ``pbem_here``.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pbem.game import registry
 from tests.crossgame.adapters import adapter
 from tests.support.ingest_helpers import queued, registered
 from tests.support.pbem_host import Host
-from tests.support.run import pbem_ok
+from tests.support.run import pbem_here, pbem_ok
 from tests.support.votes import mail_block
 
 GAMES = registry.available()
@@ -48,9 +49,10 @@ def test_the_players_tool_writes_checks_and_signs_a_standing_file(tmp_path: Path
     step, standing = tmp_path / "turn.yaml", tmp_path / "standing.yaml"
     # His turn's file first, signed (not mailed): in a game with dice the vault now knows its
     # chance, which a standing file must still be signed without.
-    pbem_ok("orders", "new", "--view", mail, "-o", step, env=env)
-    pbem_ok("orders", "sign", step, "--key", key, "--view", mail, "-o", tmp_path / "t.signed",
-            env=env)
+    for prep in (("new", "--view", mail, "-o", step),
+                 ("sign", step, "--key", key, "--view", mail, "-o", tmp_path / "t.signed")):
+        done = pbem_here("orders", *prep, env=env)
+        assert done.returncode == 0, (game, prep[0], done.stdout + done.stderr)
     sections = tuple(getattr(host.plugin, "standing_sections", ()) or ())
     if not sections:
         said = pbem_ok("orders", "new", "--standing", "--view", mail, "-o", standing, ok=False,

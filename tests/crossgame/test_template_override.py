@@ -3,7 +3,10 @@
 reports are rendered from, for the text part and the HTML part alike. A game whose reports are
 written without Jinja while its bundled templates are unchanged (4000 A.D.'s writers) must
 still honour an override of any template a report is made from: here the common
-``_turn_notes.txt`` and ``layout.html`` every game's report includes."""
+``_turn_notes.txt`` and ``layout.html`` every game's report includes.
+
+The players' tools and mail run in the test process (tests.support.run: ``pbem_here``): the
+promise is the rendering; their processes are proven in every game's end-to-end files."""
 
 from __future__ import annotations
 
@@ -51,7 +54,7 @@ def test_a_template_in_the_game_directory_reaches_the_next_report(tmp_path: Path
     for step in range(1, 4):  # each due player mails his tool's orders; past the deadline
         hour = 49.0 * step
         for power in host.plugin.powers_due(host.state()):
-            player = MailPlayer(host, power, tmp_path / f"work-{power}")
+            player = MailPlayer(host, power, tmp_path / f"work-{power}", process=False)
             player.newest_view()
             player.mail_orders(hour - 40)
         [run] = host.run(at(hour))

@@ -5,7 +5,9 @@ the view.json of the newest mail he got, ``pbem orders new`` / the game's ``pbem
 
 The game's first power runs every command as a process, as a player and an MTA do (under the
 memory cap); the others run the same command lines in the test process (tests.support.run:
-``pbem_here``), which costs a tenth: the path through the processes is proven once per game."""
+``pbem_here``), which costs a tenth: the path through the processes is proven once per game.
+A test whose promise is not about the processes (its game's process path is proven elsewhere)
+passes ``process=False``: then every player runs in the test process."""
 
 from __future__ import annotations
 
@@ -23,15 +25,17 @@ from tests.support.run import pbem, pbem_here
 
 
 class MailPlayer:
-    def __init__(self, host: Host, power: str, work: Path) -> None:
+    def __init__(self, host: Host, power: str, work: Path, *, process: bool | None = None
+                 ) -> None:
         self.host, self.power, self.work = host, power, work / power
         self.work.mkdir(parents=True)
         self.key = work.parent / "keys" / f"{host.game_id}-{power}.key"
         self.vault = self.work / "vault.json"
         self.address = f"{power}@example.org"
         self.seq = 0
-        #: whether his commands run as processes (the game's first power) or in this process
-        self.process = power == host.powers[0]
+        #: whether his commands run as processes (by default the game's first power's) or in
+        #: this process
+        self.process = power == host.powers[0] if process is None else process
 
     def pbem(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """``pbem ARGS`` as this player (or his MTA) runs it."""

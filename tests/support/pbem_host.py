@@ -11,6 +11,7 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +104,16 @@ class Host:
             if folder.exists() else {}
 
     def sent(self, to: str | None = None) -> list[email.message.EmailMessage]:
+        """Every mail sent so far (to ``to``), parsed. With ``to``, each mail's headers are read
+        first and only the mails to ``to`` parsed whole (a mail's parts cost most)."""
         out = []
+        headers = BytesParser(policy=policy.default)
         for raw in self.sent_files().values():
+            if to is not None and to not in str(headers.parsebytes(raw, headersonly=True)["To"]):
+                continue
             msg = email.message_from_bytes(raw, policy=policy.default)
-            if to is None or to in str(msg["To"]):
-                out.append(msg)
+            assert isinstance(msg, EmailMessage)
+            out.append(msg)
         return out
 
     # -- a player's side ---------------------------------------------------------------------------

@@ -5,6 +5,11 @@ carries a distinctive marker, so the leak tests can grep every delivered mail an
 export for text that must not be there.
 
 The powers of wild-4, in turn order: pavo, antares, regulus, algol (A, B, C, D below).
+
+The processes: the ``pbem run`` that relays the press of the main test, every ``pbem press
+verify`` (what a player reads, and its exit code) and the audit of the public export run as
+processes; the other runs (the welcome mails, the turns) and the full export's audit run the same
+command lines in the test process (tests.support.run: ``pbem_here``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from tests.support.ingest_helpers import (
 )
 from tests.support.mailservers import SMTPServer, SMTPServers
 from tests.support.pbem_host import Host, at, iso
-from tests.support.run import pbem_text
+from tests.support.run import pbem_here, pbem_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 
@@ -91,10 +96,17 @@ class Game:
         report = ingest_maildir(self.host.root, self.box, at(hours))
         return [v.verdict for v in report.verdicts]
 
-    def run(self, hours: float) -> str:
-        done = pbem("run", str(self.host.root), "--now", iso(at(hours)), cert=self.cert)
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done.stdout
+    def run(self, hours: float, *, process: bool = False) -> str:
+        """``pbem run`` at ``hours`` (a process, or the same command line in this process):
+        its output."""
+        args = ("run", str(self.host.root), "--now", iso(at(hours)))
+        if process:
+            done = pbem(*args, cert=self.cert)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return done.stdout
+        here = pbem_here(*args, env={"SSL_CERT_FILE": str(self.cert)})
+        assert here.returncode == 0, here.stdout + here.stderr
+        return here.stdout.decode()
 
     def delivered(self, start: int = 0) -> list[tuple[str, EmailMessage]]:
         """(recipient, message) for every mail the SMTP server got (from index ``start``)."""
@@ -150,7 +162,7 @@ def test_press_relayed_at_once_to_its_recipients_only_and_never_leaks(game: Game
     # Relayed during ingest: queued before any turn job runs; press is no orders.
     assert not h.entries(replay.ORDERS) and len(h.entries(replay.PRESS)) == 4
     before = len(game.server.received)
-    out = game.run(1.1)
+    out = game.run(1.1, process=True)
     assert "resolved" not in out, out  # every power mailed press, early is on: still no turn
     assert h.state()["turn"] == 1
     mails = game.delivered(before)
@@ -246,9 +258,10 @@ def test_press_relayed_at_once_to_its_recipients_only_and_never_leaks(game: Game
         assert marker not in data, marker
     kinds = [json.loads(line).get("kind") for line in data.splitlines()[1:]]
     assert kinds.count("press") == 4
-    for source in (public, full):
-        audit = pbem("audit", str(source), cert=game.cert)
-        assert audit.returncode == 0, audit.stdout + audit.stderr
+    audit = pbem("audit", str(public), cert=game.cert)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    audited = pbem_here("audit", str(full))
+    assert audited.returncode == 0, audited.stdout + audited.stderr
     assert SECRET[0] in full.read_text(encoding="utf-8")  # the history is complete
 
 

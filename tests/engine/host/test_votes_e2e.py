@@ -1,6 +1,12 @@
 """Players' votes by real mail: signed vote blocks piped to ``pbem ingest --stdin`` (a real
 process under the hostile-mail memory cap), recorded in the log, told to every player and the
-GM, acted on when unanimous, and replayed by ``pbem audit`` (docs/operations.md, "Votes")."""
+GM, acted on when unanimous, and replayed by ``pbem audit`` (docs/operations.md, "Votes").
+
+The processes: the first test's player signs with ``pbem vote`` and each of its votes is piped to
+a ``pbem ingest --stdin`` process, and its audit is the command a player types; a huge vote is
+refused by a process under the memory cap, and the audit that refuses an end is a process (its
+exit code). The other tests play through their votes and audits with the same command lines in
+the test process (tests.support.run: ``pbem_here``)."""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from pbem.protocol.votedoc import sign_vote, vote_text
 from pbem.store import replay
 from tests.support.ingest_helpers import order_mail, queued, registered, text_of
 from tests.support.pbem_host import Host, at, iso
-from tests.support.run import pbem, pbem_ok
+from tests.support.run import pbem, pbem_here, pbem_ok
 from tests.support.votes import gm_ops, mail_block, mail_vote
 
 
@@ -44,17 +50,17 @@ def test_unanimous_draw_ends_the_game_and_the_audit_replays_it(tmp_path: Path) -
 def test_a_vote_short_of_unanimous_only_informs_and_can_be_withdrawn(tmp_path: Path) -> None:
     host = Host(tmp_path)
     a, b, *_ = host.powers
-    mail_vote(host, a, "draw", 1)
-    mail_vote(host, b, "draw", 1)
-    mail_vote(host, b, "draw", 2, withdraw=True)
+    mail_vote(host, a, "draw", 1, process=False)
+    mail_vote(host, b, "draw", 1, process=False)
+    mail_vote(host, b, "draw", 2, withdraw=True, process=False)
     assert not host.plugin.is_over(host.state())
     assert gm_ops(host) == ["vote"] * 3
     texts = [text_of(msg) for _g, msg in queued(host.root) if "vote:" in str(msg["Subject"])]
     assert any("1 of 4 for it" in t and "not yet voted for it" in t for t in texts), texts
     # The same file again is a duplicate; an old seq is refused with a reason.
-    out = mail_vote(host, b, "draw", 2, withdraw=True)
+    out = mail_vote(host, b, "draw", 2, withdraw=True, process=False)
     assert "vote-duplicate" in out, out
-    mail_vote(host, b, "draw", 2)
+    mail_vote(host, b, "draw", 2, process=False)
     assert gm_ops(host) == ["vote"] * 3
     reply = [text_of(msg) for _g, msg in queued(host.root)
              if msg["To"] == registered(b) and "seq 2 is not higher than 2" in text_of(msg)]
@@ -64,7 +70,8 @@ def test_a_vote_short_of_unanimous_only_informs_and_can_be_withdrawn(tmp_path: P
 def test_a_forged_vote_is_rejected_with_a_clear_reply(tmp_path: Path) -> None:
     host = Host(tmp_path)
     a = host.powers[0]
-    out = mail_vote(host, a, "draw", 1, key=PrivateKey.generate())
+    out = mail_vote(host, a, "draw", 1, key=PrivateKey.generate(),
+                    process=False)
     assert "rejected" in out, out
     assert gm_ops(host) == []
     replies = [text_of(msg) for _g, msg in queued(host.root) if msg["To"] == registered(a)]
@@ -74,7 +81,7 @@ def test_a_forged_vote_is_rejected_with_a_clear_reply(tmp_path: Path) -> None:
 def test_concede_by_vote_needs_only_the_sender(tmp_path: Path) -> None:
     host = Host(tmp_path)
     a = host.powers[0]
-    mail_vote(host, a, "concede", 1)
+    mail_vote(host, a, "concede", 1, process=False)
     assert gm_ops(host) == ["vote", "concede"]
     assert host.entries(replay.GM)[-1].body["power"] == a
 
@@ -84,8 +91,8 @@ def test_the_audit_refuses_an_end_the_votes_did_not_carry(tmp_path: Path) -> Non
     chained, but the audit says the end did not have the votes it needed."""
     host = Host(tmp_path)
     a, b, *_ = host.powers
-    mail_vote(host, a, "draw", 1)
-    mail_vote(host, b, "draw", 1)
+    mail_vote(host, a, "draw", 1, process=False)
+    mail_vote(host, b, "draw", 1, process=False)
     seqs = [e.seq for e in host.entries(replay.GM)]
     gmops.end(host.path, at(2), "draw agreed by the players' vote", votes=seqs)
     assert host.plugin.is_over(host.state())
@@ -110,11 +117,12 @@ def test_a_majority_rule_in_the_config_ends_the_game_with_three_of_four(tmp_path
     config = host.path / "config.yaml"
     config.write_text(config.read_text() + "votes: {draw: majority}\n")
     a, b, c, _d = host.powers
-    mail_vote(host, a, "draw", 1)
-    mail_vote(host, b, "draw", 1)
+    mail_vote(host, a, "draw", 1, process=False)
+    mail_vote(host, b, "draw", 1, process=False)
     assert not host.plugin.is_over(host.state())  # 2 of 4 is not more than half
-    mail_vote(host, c, "draw", 1)
+    mail_vote(host, c, "draw", 1, process=False)
     assert host.plugin.is_over(host.state())
     end = host.entries(replay.GM)[-1]
     assert end.body["op"] == "end" and end.body["rule"] == "majority"
-    pbem_ok("audit", host.path)
+    audit = pbem_here("audit", host.path)
+    assert audit.returncode == 0, audit.stdout + audit.stderr

@@ -17,22 +17,22 @@ of its variants, one seeded game:
 * after every step: every new mail has a subject and a non-empty text part (and HTML part,
   where it has one) with no template syntax or Jinja ``Undefined`` left in it; each power has
   a mail, each that sent orders its receipt (templates/common/receipt), the game master his
-  summary; the state equals the replay of the log; the game's invariants hold
+  summary; the state equals the replay of the log (carried on from the last step's replay,
+  tests/support/replaying.py: the log only grows); the game's invariants hold
   (adapters.INVARIANTS);
-* at the end ``pbem audit`` (pbem.audit.audit_path) passes on the finished game.
+* at the end the state equals the replay of the whole log from genesis (``replay.replay``) and
+  the carried one, and ``pbem audit`` (pbem.audit.audit_path) passes on the finished game.
 
 A game without the hook, or whose hook never offers an order, fails with a sentence saying so.
 """
 
 from __future__ import annotations
 
-import email
 import json
 import os
 import random
 import shutil
 from collections.abc import Callable
-from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -48,10 +48,11 @@ from pbem.host import accept
 from pbem.protocol import orderfile
 from pbem.protocol.orderdoc import sign_orders
 from pbem.protocol.vault import Vault
-from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from tests.crossgame.adapters import invariants, random_play_steps
+from tests.support.mailread import read_mail
 from tests.support.pbem_host import Host, at, iso
+from tests.support.replaying import Replay, from_genesis
 
 GAMES = registry.available()  # every installed game and, in the tests, the toy game
 #: Seeds per variant: one keeps the file near a minute on one core; PBEM_RANDOM_PLAY_SEEDS=N
@@ -86,6 +87,7 @@ class Table:
         self.mails = 0
         self.ended_to: set[str] = set()
         self.sent: set[str] = set()  # the powers whose orders this step took
+        self.replay = Replay(self.plugin, self.host.game())  # the log's replay, step by step
 
     # -- mail ---------------------------------------------------------------------------------
     def new_mails(self) -> list[EmailMessage]:
@@ -96,8 +98,7 @@ class Table:
         for path in fresh:
             self.seen.add(path.name)
             raw = path.read_bytes()
-            msg = email.message_from_bytes(raw, policy=policy.default)
-            assert isinstance(msg, EmailMessage)
+            msg = read_mail(raw)  # as policy.default reads it, each header parsed once
             self.check_mail(msg)
             self.keep_view(msg, raw)
             out.append(msg)
@@ -164,8 +165,10 @@ class Table:
             f"{[str(p) for p in verdict.problems]}: {body}")
 
     # -- the referee and the game master -------------------------------------------------------
-    def resolutions(self) -> int:
-        return sum(1 for e in self.host.game().log.entries if e.kind == "resolve")
+    def resolved_since(self, length: int) -> bool:
+        """Whether the log holds a ``resolve`` entry past its first ``length`` entries."""
+        entries = self.host.game().log.entries
+        return any(entries[i].kind == "resolve" for i in range(length, len(entries)))
 
     def run(self, hours: float = 1.0) -> None:
         self.hour += hours
@@ -178,12 +181,12 @@ class Table:
         self.sent = set()
         for power in due:
             self.send(power)
-        before = self.resolutions()
+        before = len(self.host.game().log)
         for wait in (1, 49, 49, 49):  # past the deadline (and any grace) if one sent nothing
             self.run(wait)
-            if self.resolutions() > before:
+            if self.resolved_since(before):
                 break
-        assert self.resolutions() > before, f"{self.game}/{self.variant}: the step never resolved"
+        assert self.resolved_since(before), f"{self.game}/{self.variant}: the step never resolved"
         self.steps += 1
         self.check_step()
 
@@ -198,15 +201,14 @@ class Table:
         for power in self.sent:
             assert f"{power}@example.org" in receipts, \
                 f"{self.game}/{self.variant} step {self.steps}: no receipt to {power}"
-        game = GameDir.open(self.host.path)
-        again = replay.replay(self.plugin, game.log.entries, game.initial_state(self.plugin),
-                              replay.chance_key(game))
-        assert canonical.encode(again) == canonical.encode(self.host.state()), \
+        state = self.host.state()
+        again = self.replay.to(GameDir.open(self.host.path))  # the last step's, continued
+        assert canonical.encode(again) == canonical.encode(state), \
             f"{self.game}/{self.variant} step {self.steps}: the state is not the log's replay"
         check = invariants(self.game)
         if check is not None:
-            check(self.host.state())
-        if self.plugin.is_over(self.host.state()):
+            check(state)
+        if self.plugin.is_over(state):
             self.ended_to |= got  # the game ended itself: its end mails went with this step
 
     def end(self) -> None:
@@ -220,6 +222,11 @@ class Table:
         for power in self.host.powers:
             assert f"{power}@example.org" in self.ended_to, \
                 f"{self.game}/{self.variant}: no end-of-game mail to {power}"
+        state, game = canonical.encode(self.host.state()), GameDir.open(self.host.path)
+        for how, again in (("carried step by step", self.replay.to(game)),
+                           ("from genesis", from_genesis(self.plugin, game))):
+            assert canonical.encode(again) == state, \
+                f"{self.game}/{self.variant} at its end: the state is not the log's replay ({how})"
 
 
 def sampler(plugin: Any, game: str) -> Callable[[dict[str, Any], random.Random], Any]:

@@ -6,10 +6,12 @@ of its variants, one seeded game:
 
 * made as ``pbem new`` makes it (tests/pbem_host.Host: real keys, a real game directory);
 * every step, each due power's orders come from the game's ``sample_orders(view, rng)`` hook
-  (docs/plugins.md) on the ``view.json`` of the newest mail it was sent, written as the order
-  file of pbem.protocol.orderfile, given the player's chance contribution as ``pbem orders
-  sign`` adds it (pbem.cli.entropy, with the player's own vault), signed with his key and
-  judged by the host's real acceptance (``accept.handle_block``), which must accept it;
+  (docs/plugins.md) on the ``view.json`` of the newest mail it was sent (saved from the mail
+  and read by ``orderfile.load_view``), written as the order file of pbem.protocol.orderfile,
+  given the player's chance contribution as ``pbem orders sign`` adds it (pbem.cli.entropy,
+  with the mail saved whole for its signed checkpoint, and the player's own vault), signed
+  with his key and judged by the host's real acceptance (``accept.handle_block``), which must
+  accept it;
 * the real turn job (``turnjob.run_root``) resolves the step with fair chance and mails the
   receipts, reports and GM summary, every one rendered by pbem.render from the game's
   templates; after the adapter's number of steps (tests/crossgame/adapters.py) the game
@@ -81,7 +83,8 @@ class Table:
         self.rng = random.Random(f"random-play/{game}/{variant}/{seed}")
         self.hour = 0.0
         self.seen: set[str] = set()
-        self.newest: dict[str, tuple[tuple[int, int], bytes]] = {}  # power -> (key, mail)
+        # power -> (key, the view.json attachment, the mail)
+        self.newest: dict[str, tuple[tuple[int, int], bytes, bytes]] = {}
         self.offered = 0
         self.steps = 0
         self.mails = 0
@@ -124,19 +127,25 @@ class Table:
         player's tool reveal a chance value after steps he sent nothing for)."""
         for part in msg.iter_attachments():
             if part.get_filename() == "view.json":
-                view = json.loads(part.get_payload(decode=True))
+                data = part.get_payload(decode=True)
+                assert isinstance(data, bytes), f"{self.game}: view.json is not a payload"
+                view = json.loads(data)
                 key = (int(view["turn"]), int((view.get("chance") or {}).get("step", 0)))
                 old = self.newest.get(view["viewer"])
                 if old is None or key >= old[0]:
-                    self.newest[view["viewer"]] = (key, raw)
+                    self.newest[view["viewer"]] = (key, data, raw)
 
     # -- the players --------------------------------------------------------------------------
     def view_of(self, power: str) -> tuple[dict[str, Any], Path]:
+        """The power's view as his tool reads it (orderfile.load_view of the view.json saved
+        from his newest mail), and that mail saved whole (its signed checkpoint)."""
         assert power in self.newest, f"{self.game}: {power} got no mail with a view.json"
-        raw = self.newest[power][1]
+        _, data, raw = self.newest[power]
+        view_file = self.host.tmp / f"{power}-view.json"
         saved = self.host.tmp / f"{power}-newest.eml"
+        view_file.write_bytes(data)
         saved.write_bytes(raw)
-        return orderfile.load_view(saved), saved
+        return orderfile.load_view(view_file), saved
 
     def send(self, power: str) -> None:
         view, saved = self.view_of(power)

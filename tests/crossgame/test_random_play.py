@@ -6,10 +6,12 @@ of its variants, one seeded game:
 
 * made as ``pbem new`` makes it (tests/pbem_host.Host: real keys, a real game directory);
 * every step, each due power's orders come from the game's ``sample_orders(view, rng)`` hook
-  (docs/plugins.md) on the ``view.json`` of the newest mail it was sent, written as the order
-  file of pbem.protocol.orderfile, given the player's chance contribution as ``pbem orders
-  sign`` adds it (pbem.cli.entropy, with the player's own vault), signed with his key and
-  judged by the host's real acceptance (``accept.handle_block``), which must accept it;
+  (docs/plugins.md) on the ``view.json`` of the newest mail it was sent (saved from the mail
+  and read by ``orderfile.load_view``), written as the order file of pbem.protocol.orderfile,
+  given the player's chance contribution as ``pbem orders sign`` adds it (pbem.cli.entropy,
+  with the mail saved whole for its signed checkpoint, and the player's own vault), signed
+  with his key and judged by the host's real acceptance (``accept.handle_block``), which must
+  accept it;
 * the real turn job (``turnjob.run_root``) resolves the step with fair chance and mails the
   receipts, reports and GM summary, every one rendered by pbem.render from the game's
   templates; after the adapter's number of steps (tests/crossgame/adapters.py) the game
@@ -17,22 +19,22 @@ of its variants, one seeded game:
 * after every step: every new mail has a subject and a non-empty text part (and HTML part,
   where it has one) with no template syntax or Jinja ``Undefined`` left in it; each power has
   a mail, each that sent orders its receipt (templates/common/receipt), the game master his
-  summary; the state equals the replay of the log; the game's invariants hold
+  summary; the state equals the replay of the log (carried on from the last step's replay,
+  tests/support/replaying.py: the log only grows); the game's invariants hold
   (adapters.INVARIANTS);
-* at the end ``pbem audit`` (pbem.audit.audit_path) passes on the finished game.
+* at the end the state equals the replay of the whole log from genesis (``replay.replay``) and
+  the carried one, and ``pbem audit`` (pbem.audit.audit_path) passes on the finished game.
 
 A game without the hook, or whose hook never offers an order, fails with a sentence saying so.
 """
 
 from __future__ import annotations
 
-import email
 import json
 import os
 import random
 import shutil
 from collections.abc import Callable
-from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -48,10 +50,11 @@ from pbem.host import accept
 from pbem.protocol import orderfile
 from pbem.protocol.orderdoc import sign_orders
 from pbem.protocol.vault import Vault
-from pbem.store import replay
 from pbem.store.gamedir import GameDir
 from tests.crossgame.adapters import invariants, random_play_steps
+from tests.support.mailread import read_mail
 from tests.support.pbem_host import Host, at, iso
+from tests.support.replaying import Replay, from_genesis
 
 GAMES = registry.available()  # every installed game and, in the tests, the toy game
 #: Seeds per variant: one keeps the file near a minute on one core; PBEM_RANDOM_PLAY_SEEDS=N
@@ -80,12 +83,14 @@ class Table:
         self.rng = random.Random(f"random-play/{game}/{variant}/{seed}")
         self.hour = 0.0
         self.seen: set[str] = set()
-        self.newest: dict[str, tuple[tuple[int, int], bytes]] = {}  # power -> (key, mail)
+        # power -> (key, the view.json attachment, the mail)
+        self.newest: dict[str, tuple[tuple[int, int], bytes, bytes]] = {}
         self.offered = 0
         self.steps = 0
         self.mails = 0
         self.ended_to: set[str] = set()
         self.sent: set[str] = set()  # the powers whose orders this step took
+        self.replay = Replay(self.plugin, self.host.game())  # the log's replay, step by step
 
     # -- mail ---------------------------------------------------------------------------------
     def new_mails(self) -> list[EmailMessage]:
@@ -96,8 +101,7 @@ class Table:
         for path in fresh:
             self.seen.add(path.name)
             raw = path.read_bytes()
-            msg = email.message_from_bytes(raw, policy=policy.default)
-            assert isinstance(msg, EmailMessage)
+            msg = read_mail(raw)  # as policy.default reads it, each header parsed once
             self.check_mail(msg)
             self.keep_view(msg, raw)
             out.append(msg)
@@ -123,19 +127,25 @@ class Table:
         player's tool reveal a chance value after steps he sent nothing for)."""
         for part in msg.iter_attachments():
             if part.get_filename() == "view.json":
-                view = json.loads(part.get_payload(decode=True))
+                data = part.get_payload(decode=True)
+                assert isinstance(data, bytes), f"{self.game}: view.json is not a payload"
+                view = json.loads(data)
                 key = (int(view["turn"]), int((view.get("chance") or {}).get("step", 0)))
                 old = self.newest.get(view["viewer"])
                 if old is None or key >= old[0]:
-                    self.newest[view["viewer"]] = (key, raw)
+                    self.newest[view["viewer"]] = (key, data, raw)
 
     # -- the players --------------------------------------------------------------------------
     def view_of(self, power: str) -> tuple[dict[str, Any], Path]:
+        """The power's view as his tool reads it (orderfile.load_view of the view.json saved
+        from his newest mail), and that mail saved whole (its signed checkpoint)."""
         assert power in self.newest, f"{self.game}: {power} got no mail with a view.json"
-        raw = self.newest[power][1]
+        _, data, raw = self.newest[power]
+        view_file = self.host.tmp / f"{power}-view.json"
         saved = self.host.tmp / f"{power}-newest.eml"
+        view_file.write_bytes(data)
         saved.write_bytes(raw)
-        return orderfile.load_view(saved), saved
+        return orderfile.load_view(view_file), saved
 
     def send(self, power: str) -> None:
         view, saved = self.view_of(power)
@@ -164,8 +174,10 @@ class Table:
             f"{[str(p) for p in verdict.problems]}: {body}")
 
     # -- the referee and the game master -------------------------------------------------------
-    def resolutions(self) -> int:
-        return sum(1 for e in self.host.game().log.entries if e.kind == "resolve")
+    def resolved_since(self, length: int) -> bool:
+        """Whether the log holds a ``resolve`` entry past its first ``length`` entries."""
+        entries = self.host.game().log.entries
+        return any(entries[i].kind == "resolve" for i in range(length, len(entries)))
 
     def run(self, hours: float = 1.0) -> None:
         self.hour += hours
@@ -178,12 +190,12 @@ class Table:
         self.sent = set()
         for power in due:
             self.send(power)
-        before = self.resolutions()
+        before = len(self.host.game().log)
         for wait in (1, 49, 49, 49):  # past the deadline (and any grace) if one sent nothing
             self.run(wait)
-            if self.resolutions() > before:
+            if self.resolved_since(before):
                 break
-        assert self.resolutions() > before, f"{self.game}/{self.variant}: the step never resolved"
+        assert self.resolved_since(before), f"{self.game}/{self.variant}: the step never resolved"
         self.steps += 1
         self.check_step()
 
@@ -198,15 +210,14 @@ class Table:
         for power in self.sent:
             assert f"{power}@example.org" in receipts, \
                 f"{self.game}/{self.variant} step {self.steps}: no receipt to {power}"
-        game = GameDir.open(self.host.path)
-        again = replay.replay(self.plugin, game.log.entries, game.initial_state(self.plugin),
-                              replay.chance_key(game))
-        assert canonical.encode(again) == canonical.encode(self.host.state()), \
+        state = self.host.state()
+        again = self.replay.to(GameDir.open(self.host.path))  # the last step's, continued
+        assert canonical.encode(again) == canonical.encode(state), \
             f"{self.game}/{self.variant} step {self.steps}: the state is not the log's replay"
         check = invariants(self.game)
         if check is not None:
-            check(self.host.state())
-        if self.plugin.is_over(self.host.state()):
+            check(state)
+        if self.plugin.is_over(state):
             self.ended_to |= got  # the game ended itself: its end mails went with this step
 
     def end(self) -> None:
@@ -220,6 +231,11 @@ class Table:
         for power in self.host.powers:
             assert f"{power}@example.org" in self.ended_to, \
                 f"{self.game}/{self.variant}: no end-of-game mail to {power}"
+        state, game = canonical.encode(self.host.state()), GameDir.open(self.host.path)
+        for how, again in (("carried step by step", self.replay.to(game)),
+                           ("from genesis", from_genesis(self.plugin, game))):
+            assert canonical.encode(again) == state, \
+                f"{self.game}/{self.variant} at its end: the state is not the log's replay ({how})"
 
 
 def sampler(plugin: Any, game: str) -> Callable[[dict[str, Any], random.Random], Any]:

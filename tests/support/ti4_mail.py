@@ -15,7 +15,9 @@ sweep."""
 
 from __future__ import annotations
 
+import email
 import importlib
+import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -51,7 +53,7 @@ class Step:
 @dataclass
 class Played:
     host: Host
-    players: dict[str, MailPlayer]
+    players: dict[str, Player]
     steps: list[Step]
     exports: list[tuple[list[str], bytes]] = field(default_factory=list)
 
@@ -86,25 +88,99 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 Orders = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 
+class Inbox:
+    """Every mail the file transport has delivered so far, each read and parsed once, for all
+    the players (``Host.sent_files`` and ``Host.sent`` read and parse every mail on each call,
+    with ``email.policy.default``, whose header parsing is slow: a game by mail asked them once
+    a player a step, and that was two thirds of its cost). The parse here is
+    ``email``'s default (compat32): a mail's recipient and its view.json, decoded, are all a
+    player reads of it."""
+
+    def __init__(self, host: Host) -> None:
+        self.folder = host.root / "sent-mail"
+        self.raw: dict[str, bytes] = {}
+        #: file name -> (its To header, its view.json's bytes and (turn, chance step), or None)
+        self._read: dict[str, tuple[str, tuple[bytes, tuple[int, int]] | None]] = {}
+
+    def files(self) -> dict[str, bytes]:
+        """By file name, in name order: ``Host.sent_files()``."""
+        names = sorted(p.name for p in self.folder.glob("*.eml")) \
+            if self.folder.exists() else []
+        for name in names:
+            if name not in self.raw:
+                self.raw[name] = (self.folder / name).read_bytes()
+        return {name: self.raw[name] for name in names}
+
+    def views(self, to: str) -> list[tuple[bytes, tuple[int, int], bytes]]:
+        """Each mail to ``to`` with a view.json, in name order: (the view's bytes, its turn and
+        chance step, the mail as delivered)."""
+        out = []
+        for name, raw in self.files().items():
+            if name not in self._read:
+                self._read[name] = _read(raw)
+            recipient, view = self._read[name]
+            if to in recipient and view is not None:
+                out.append((*view, raw))
+        return out
+
+
+def _read(raw: bytes) -> tuple[str, tuple[bytes, tuple[int, int]] | None]:
+    msg = email.message_from_bytes(raw)
+    for part in msg.walk():
+        if part.get_filename() == "view.json":
+            view = part.get_payload(decode=True)
+            assert isinstance(view, bytes)
+            data = json.loads(view)
+            return str(msg["To"]), (view, (data["turn"],
+                                           (data.get("chance") or {}).get("step", 0)))
+    return str(msg["To"]), None
+
+
+class Player(MailPlayer):
+    """A ``MailPlayer`` who reads his mails from the game's ``Inbox``. With ``process`` False
+    every command runs in this process (``pbem_here``), the first power's too."""
+
+    def __init__(self, host: Host, power: str, work: Path, inbox: Inbox,
+                 process: bool = True) -> None:
+        super().__init__(host, power, work)
+        self.inbox = inbox
+        self.process = self.process and process
+
+    def newest_view(self) -> dict[str, Any]:
+        """As ``MailPlayer.newest_view``: the view.json of the newest mail he got (by turn, then
+        chance step; the first such in name order), saved as his view.json, and the mail as it
+        was delivered as report.eml."""
+        views = self.inbox.views(self.address)
+        assert views, f"no view.json in {self.power}'s mail"
+        newest, _, mail = max(views, key=lambda v: v[1])
+        (self.work / "view.json").write_bytes(newest)
+        (self.work / "report.eml").write_bytes(mail)
+        loaded: dict[str, Any] = json.loads(newest)
+        return loaded
+
+
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
          limit: int = 40, export_at: int | None = None, seed: int = 7,
          silent: str | None = None, orders: Orders = body_for,
-         standing: Mapping[str, Mapping[str, Any]] | None = None) -> Played:
+         standing: Mapping[str, Mapping[str, Any]] | None = None,
+         processes: bool = True) -> Played:
     """From set-up until ``until(state)`` (or ``limit`` steps), then the game master ends the
     game. With ``export_at``: after that many steps the running game is exported (in full and
     with ``--public``), kept with the referee-only strings of that moment. With ``silent``:
     that power never answers a secondary (the step then waits for its deadline). ``orders``
     writes each due player's body from his view (default: ``body_for``); ``standing``: the
     standing answers each power mails once, as a standing file, when the first strategy step
-    is open (default: blue's ``STANDING``)."""
+    is open (default: blue's ``STANDING``). With ``processes`` False, the first power's
+    commands run in this process too (``Player``)."""
     host = Host(tmp, variant, game="ti4", game_id=game_id)
-    players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
+    inbox = Inbox(host)
+    players = {p: Player(host, p, tmp / "players", inbox, processes) for p in host.powers}
     rng = random.Random(seed)
     seen: dict[str, bytes] = {}
     played = Played(host, players, [])
 
     def record(kind: str) -> None:
-        new = {k: v for k, v in host.sent_files().items() if k not in seen}
+        new = {k: v for k, v in inbox.files().items() if k not in seen}
         seen.update(new)
         state = host.state()
         secrets = {p: host.plugin.secrets(state, p) for p in host.powers}

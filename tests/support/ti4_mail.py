@@ -2,7 +2,10 @@
 ti4`` with fair chance; every player writes his orders from the view.json of his last mail
 (``pbem orders new``, the body put in the file, ``pbem orders sign`` with his vault) and mails
 them through ``pbem ingest --stdin``; the referee's ``pbem run`` after each round of mails. A
-standing file (``turn: standing``) is written and signed the same way.
+standing file (``turn: standing``) is written and signed the same way. The first power's
+commands are processes for his first orders of each kind of window, the rest run the same
+command lines in this process (``Player``); each mail is read once for all the players
+(``Inbox``).
 
 By default the players play a short, scripted game (``body_for``): ranked drafts (red keeping
 the second secret objective he drew, the others silent, so keeping the first), each strategic
@@ -15,10 +18,14 @@ sweep."""
 
 from __future__ import annotations
 
+import email
 import importlib
+import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +35,7 @@ import yaml
 from pbem.game import registry
 from tests.support.mail_player import MailPlayer
 from tests.support.pbem_host import Host, at, iso
-from tests.support.run import pbem
+from tests.support.run import pbem_here
 
 registry.load("ti4")  # imports the game's package under its directory name
 sample = importlib.import_module("ti4.sample")
@@ -51,8 +58,9 @@ class Step:
 @dataclass
 class Played:
     host: Host
-    players: dict[str, MailPlayer]
+    players: dict[str, Player]
     steps: list[Step]
+    inbox: Inbox
     exports: list[tuple[list[str], bytes]] = field(default_factory=list)
 
 
@@ -86,25 +94,125 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 Orders = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 
+class Inbox:
+    """Every mail the file transport has delivered so far, each read and parsed once, for all
+    the players (``Host.sent_files`` and ``Host.sent`` read and parse every mail on each call,
+    with ``email.policy.default``, whose header parsing is slow: a game by mail asked them once
+    a player a step, and that was two thirds of its cost). The parse here is
+    ``email``'s default (compat32): a mail's recipient and its view.json, decoded, are all a
+    player reads of it."""
+
+    def __init__(self, host: Host) -> None:
+        self.folder = host.root / "sent-mail"
+        self.raw: dict[str, bytes] = {}
+        #: file name -> (its To header, its view.json's bytes and (turn, chance step), or None)
+        self._read: dict[str, tuple[str, tuple[bytes, tuple[int, int]] | None]] = {}
+
+    def files(self) -> dict[str, bytes]:
+        """By file name, in name order: ``Host.sent_files()``."""
+        names = sorted(p.name for p in self.folder.glob("*.eml")) \
+            if self.folder.exists() else []
+        for name in names:
+            if name not in self.raw:
+                self.raw[name] = (self.folder / name).read_bytes()
+        return {name: self.raw[name] for name in names}
+
+    def sent(self, to: str) -> list[EmailMessage]:
+        """The mails to ``to``, in name order, parsed with ``email.policy.default``:
+        ``Host.sent(to)``, with only his mails parsed so."""
+        out = []
+        for name, raw in self.files().items():
+            if name not in self._read:
+                self._read[name] = _read(raw)
+            if to in self._read[name][0]:
+                msg = email.message_from_bytes(raw, policy=policy.default)
+                assert isinstance(msg, EmailMessage)
+                out.append(msg)
+        return out
+
+    def views(self, to: str) -> list[tuple[bytes, tuple[int, int], bytes]]:
+        """Each mail to ``to`` with a view.json, in name order: (the view's bytes, its turn and
+        chance step, the mail as delivered)."""
+        out = []
+        for name, raw in self.files().items():
+            if name not in self._read:
+                self._read[name] = _read(raw)
+            recipient, view = self._read[name]
+            if to in recipient and view is not None:
+                out.append((*view, raw))
+        return out
+
+
+def _read(raw: bytes) -> tuple[str, tuple[bytes, tuple[int, int]] | None]:
+    msg = email.message_from_bytes(raw)
+    for part in msg.walk():
+        if part.get_filename() == "view.json":
+            view = part.get_payload(decode=True)
+            assert isinstance(view, bytes)
+            data = json.loads(view)
+            return str(msg["To"]), (view, (data["turn"],
+                                           (data.get("chance") or {}).get("step", 0)))
+    return str(msg["To"]), None
+
+
+class Player(MailPlayer):
+    """A ``MailPlayer`` who reads his mails from the game's ``Inbox``. The game's first power
+    (``MailPlayer.process``) runs his commands as processes for his first orders of each kind
+    of window (set-up, strategy, action, status, ...: ``window``), as a player and an MTA do,
+    and in this process (``pbem_here``) after that: the same command lines, whose path through
+    the processes is then proven for every kind of orders a game by mail sends. With
+    ``process`` False every command runs in this process, the first power's too."""
+
+    def __init__(self, host: Host, power: str, work: Path, inbox: Inbox,
+                 process: bool = True) -> None:
+        super().__init__(host, power, work)
+        self.inbox = inbox
+        self.first = self.process and process
+        self.process = self.first
+        self.kinds: set[str] = set()
+
+    def window(self, kind: str) -> None:
+        """He is about to write orders for a window of ``kind``."""
+        self.process = self.first and kind not in self.kinds
+        self.kinds.add(kind)
+
+    def newest_view(self) -> dict[str, Any]:
+        """As ``MailPlayer.newest_view``: the view.json of the newest mail he got (by turn, then
+        chance step; the first such in name order), saved as his view.json, and the mail as it
+        was delivered as report.eml."""
+        views = self.inbox.views(self.address)
+        assert views, f"no view.json in {self.power}'s mail"
+        newest, _, mail = max(views, key=lambda v: v[1])
+        (self.work / "view.json").write_bytes(newest)
+        (self.work / "report.eml").write_bytes(mail)
+        loaded: dict[str, Any] = json.loads(newest)
+        return loaded
+
+
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],
          limit: int = 40, export_at: int | None = None, seed: int = 7,
          silent: str | None = None, orders: Orders = body_for,
-         standing: Mapping[str, Mapping[str, Any]] | None = None) -> Played:
+         standing: Mapping[str, Mapping[str, Any]] | None = None,
+         processes: bool = True) -> Played:
     """From set-up until ``until(state)`` (or ``limit`` steps), then the game master ends the
-    game. With ``export_at``: after that many steps the running game is exported (in full and
-    with ``--public``), kept with the referee-only strings of that moment. With ``silent``:
-    that power never answers a secondary (the step then waits for its deadline). ``orders``
+    game (``pbem gm end``; it and the exports run in this process: the command lines about
+    the process are the players' and the audit's). With ``export_at``: after that many steps
+    the running game is exported (in full and with ``--public``), kept with the
+    referee-only strings of that moment. With ``silent``: that power never answers a
+    secondary (the step then waits for its deadline). ``orders``
     writes each due player's body from his view (default: ``body_for``); ``standing``: the
     standing answers each power mails once, as a standing file, when the first strategy step
-    is open (default: blue's ``STANDING``)."""
+    is open (default: blue's ``STANDING``). With ``processes`` False, the first power's
+    commands run in this process too (``Player``)."""
     host = Host(tmp, variant, game="ti4", game_id=game_id)
-    players = {p: MailPlayer(host, p, tmp / "players") for p in host.powers}
+    inbox = Inbox(host)
+    players = {p: Player(host, p, tmp / "players", inbox, processes) for p in host.powers}
     rng = random.Random(seed)
     seen: dict[str, bytes] = {}
-    played = Played(host, players, [])
+    played = Played(host, players, [], inbox)
 
     def record(kind: str) -> None:
-        new = {k: v for k, v in host.sent_files().items() if k not in seen}
+        new = {k: v for k, v in inbox.files().items() if k not in seen}
         seen.update(new)
         state = host.state()
         secrets = {p: host.plugin.secrets(state, p) for p in host.powers}
@@ -122,10 +230,12 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
         assert window is not None
         for power, answers in (STANDINGS if standing is None else standing).items():
             if state["phase"] == "strategy" and not state["standing"][power]:
+                players[power].window("standing")
                 standing_file(players[power], answers, hour)
         for power in window.due:
             if window.kind == "secondary" and power == silent:
                 continue
+            players[power].window(window.kind)
             view = players[power].newest_view()
             body = orders(view, rng) if window.kind not in ("setup", "deal") else None
             players[power].mail_orders(hour, body=body)
@@ -139,10 +249,10 @@ def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]]
         if export_at == len(played.steps) - 1:
             for extra in ([], ["--public"]):
                 out = tmp / f"mid{len(extra)}.export"
-                done = pbem("export", str(host.path), "-o", str(out), *extra)
+                done = pbem_here("export", str(host.path), "-o", str(out), *extra)
                 assert done.returncode == 0, done.stderr
                 played.exports.append((host.plugin.hidden(host.state()), out.read_bytes()))
-    done = pbem("gm", "end", str(host.path), "--reason", "the test is over", "--now",
+    done = pbem_here("gm", "end", str(host.path), "--reason", "the test is over", "--now",
                 iso(at(hour + 1)))
     assert done.returncode == 0, done.stderr
     host.run(at(hour + 2))
@@ -192,7 +302,7 @@ def small_3(tmp_path_factory: pytest.TempPathFactory) -> tuple[Played, Path]:
         played = play(tmp, "small-3", "ti4-1", _round_two_begun, silent="red",
                       export_at=EXPORT_AT)
         out = tmp / "ti4-1.export"
-        done = pbem("export", str(played.host.path), "-o", str(out))
+        done = pbem_here("export", str(played.host.path), "-o", str(out))
         assert done.returncode == 0, done.stderr
         _SHARED["game"] = played, out
     return _SHARED["game"]

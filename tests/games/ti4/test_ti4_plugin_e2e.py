@@ -87,7 +87,7 @@ def test_silence_in_a_secondary_step_is_a_decline_not_a_missed_turn(
     assert silent, "no secondary step waited for red"
     assert all(r.body["used"].get("red") is None for r in silent)
     assert "red" not in {e["player"] for e in _events(played, "secondary")}
-    for msg in played.host.sent("red@example.org"):
+    for msg in played.inbox.sent("red@example.org"):
         body = msg.get_body(("plain",))
         assert body is not None and "MISSED TURN" not in str(body.get_content())
 

@@ -9,6 +9,7 @@ others' secrets and the decks only as counts). The sweep is shown to catch a doc
 from __future__ import annotations
 
 import email
+import functools
 import json
 import re
 from email import policy
@@ -32,9 +33,17 @@ def leaks(text: str, secrets: list[str]) -> list[str]:
     return [s for s in secrets if re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text)]
 
 
+@functools.cache
+def _parsed(raw: bytes) -> EmailMessage:
+    """A mail, parsed once for all the tests (the parse with ``policy.default`` is slow)."""
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
 def parts(raw: bytes) -> tuple[str, list[dict[str, Any]]]:
     """A mail's words (headers, text and HTML parts) and its view.json attachments."""
-    msg = email.message_from_bytes(raw, policy=policy.default)
+    msg = _parsed(raw)
     words, views = [str(msg["Subject"])], []
     for part in msg.walk():
         if part.is_multipart():
@@ -50,7 +59,7 @@ def parts(raw: bytes) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _reader(raw: bytes) -> str:
-    msg = email.message_from_bytes(raw, policy=policy.default)
+    msg = _parsed(raw)
     return str(msg["To"]).split("@")[0].strip("<> ").split()[-1].lstrip("<")
 
 

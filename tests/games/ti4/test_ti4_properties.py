@@ -3,6 +3,9 @@ value, and every path reach reports is one the path checker accepts."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +21,24 @@ from games.ti4.galaxy import (
 )
 
 POSITIONS = spiral(2)
+#: The strategies each draw uses, made once (hypothesis validates a strategy each time one is
+#: made, which was most of these tests' cost): the same strategies, so the same draws.
+HOLES = st.sets(st.sampled_from(WORMHOLES), max_size=1)
+ANOMALY = st.none() | st.sampled_from(ANOMALIES)
+
+
+@functools.cache
+def _names(names: tuple[str, ...]) -> tuple[st.SearchStrategy[set[str]],
+                                            st.SearchStrategy[set[str]],
+                                            st.SearchStrategy[str]]:
+    """The enemy, token and start strategies over the systems ``names``."""
+    return (st.sets(st.sampled_from(names)), st.sets(st.sampled_from(names), max_size=3),
+            st.sampled_from(names))
+
+
+@functools.cache
+def _one_of(near: Sequence[str]) -> st.SearchStrategy[str]:
+    return st.sampled_from(near)
 
 
 @st.composite
@@ -25,13 +46,13 @@ def boards(draw: st.DrawFn) -> tuple[Galaxy, Situation, str]:
     n = draw(st.integers(2, len(POSITIONS)))
     tiles = {}
     for i, at in enumerate(POSITIONS[:n]):
-        holes = draw(st.sets(st.sampled_from(WORMHOLES), max_size=1))
-        anomaly = draw(st.none() | st.sampled_from(ANOMALIES))
+        holes = draw(HOLES)
+        anomaly = draw(ANOMALY)
         tiles[f"S{i}"] = Tile(at, frozenset(holes), anomaly)
-    names = sorted(tiles)
-    enemy = draw(st.sets(st.sampled_from(names)))
-    tokens = draw(st.sets(st.sampled_from(names), max_size=3))
-    start = draw(st.sampled_from(names))
+    enemies, tokens_of, start_of = _names(tuple(sorted(tiles)))
+    enemy = draw(enemies)
+    tokens = draw(tokens_of)
+    start = draw(start_of)
     return Galaxy(tiles), Situation.of(enemy, tokens), start
 
 
@@ -55,9 +76,9 @@ def test_every_legal_path_ends_in_a_reached_system(board: tuple[Galaxy, Situatio
     g, here, start = board
     path = [start]
     for _ in range(data.draw(st.integers(1, 4))):
-        near = sorted(g.adjacent(path[-1]))
+        near = tuple(sorted(g.adjacent(path[-1])))
         if not near:
             break
-        path.append(data.draw(st.sampled_from(near)))
+        path.append(data.draw(_one_of(near)))
     if len(path) > 1 and path_problems(g, path, move, here) == []:
         assert path[-1] in reach(g, start, move, here)

@@ -14,8 +14,10 @@ red and blue alone), then the terms blue accepts: the transaction is made, in pu
 from __future__ import annotations
 
 import email
+import functools
 import random
 from email import policy
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
@@ -75,8 +77,12 @@ def _round_one_over(state: dict[str, Any]) -> bool:
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """Every player's commands run in this process (``processes=False``): the same command
+    lines; the path through ``pbem`` processes is proven for TI4 by the end-to-end game
+    (test_ti4_plugin_e2e.py), and the transactions are in the orders' bodies, not the
+    process."""
     return play(tmp_path_factory.mktemp("ti4deal"), "small-4", "ti4-deal", _round_one_over,
-                orders=Red(), standing={"blue": BLUE})
+                orders=Red(), standing={"blue": BLUE}, processes=False)
 
 
 def _resolved(played: Played, kind: str) -> list[tuple[int, dict[str, Any]]]:
@@ -92,17 +98,26 @@ def _resolved(played: Played, kind: str) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
+@functools.cache
+def _parsed(raw: bytes) -> EmailMessage:
+    """A mail, parsed once for all the tests (the parse with ``policy.default`` is slow)."""
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+@functools.cache
 def _words(raw: bytes) -> str:
     """A mail's plain text in lower case (the reports capitalise the powers' names), its
     lines joined (a sentence may be wrapped)."""
-    msg = email.message_from_bytes(raw, policy=policy.default)
+    msg = _parsed(raw)
     body = msg.get_body(("plain",))
     assert body is not None
     return " ".join(str(body.get_content()).split()).lower()
 
 
 def _reader(raw: bytes) -> str:
-    msg = email.message_from_bytes(raw, policy=policy.default)
+    msg = _parsed(raw)
     return str(msg["To"]).split("@")[0].strip("<> ").split()[-1].lstrip("<")
 
 

@@ -11,10 +11,11 @@ longest-job-first rule), and the rest keep their collected order behind them.
 cache): scheduled as one unit, so they run on one worker and the game is played once.
 
 The figures beside ``LONGEST`` are each file's worker time (set-up, calls and teardown summed
-from ``--durations=0``) in one run of the whole suite on two workers (2026-12-06, under a load
-average of 10-18 from other work: about five times a quiet machine's; their order is what
-counts). Re-measure when a file grows (tests/README.md, "Running"). A file renamed or removed
-must leave the lists: tests/engine/test_test_layout.py checks that every file named exists."""
+from ``--durations=0``) in one run of the whole suite on two workers (2026-12-06, load average
+0.7 at its start, nothing else running: 672 worker-seconds, 363 s of wall time; files under
+5 s keep their collected order). Re-measure when a file grows (tests/README.md, "Running").
+A file renamed or removed must leave the lists: tests/engine/test_test_layout.py checks that
+every file named exists."""
 
 from __future__ import annotations
 
@@ -25,39 +26,49 @@ import pytest
 
 #: files (paths from the repository's root) started first, in this order: longest first
 LONGEST: tuple[str, ...] = (
-    "tests/engine/test_bench_smoke.py",  # 178 s
-    "tests/crossgame/test_order_view.py",  # 161 s
-    "tests/crossgame/test_random_play.py",  # 154 s
-    "tests/engine/cli/test_cli_garbage.py",  # 140 s
-    "tests/engine/test_installed.py",  # 124 s (39 of them building the wheel, once a session)
-    "tests/games/ti4/test_ti4_transactions_by_mail.py",  # 117 s
-    "tests/engine/host/test_turnjob_crash.py",  # 114 s
-    "tests/games/ti4/test_ti4_plugin_leaks.py",  # 102 s with the e2e file (one unit: SHARED)
-    "tests/crossgame/test_vote_cancel.py",  # 95 s
-    "tests/engine/host/test_hostile_mail.py",  # 93 s
-    "tests/games/b5cgs/test_b5cgs_windows_e2e.py",  # 85 s
-    "tests/crossgame/test_player_text_sweep.py",  # 83 s
-    "tests/engine/audit/test_audit_stream.py",  # 79 s
-    "tests/engine/host/test_turnjob_phases.py",  # 77 s
-    "tests/engine/test_newcomer.py",  # 69 s
-    "tests/crossgame/test_crossgame_pictures.py",  # 62 s
-    "tests/games/b5cgs/test_b5cgs_writers.py",  # 59 s
-    "tests/games/b5cgs/test_b5cgs_leaks.py",  # 58 s
-    "tests/crossgame/test_abandoned_seats.py",  # 57 s
-    "tests/crossgame/test_vote_draw.py",  # 54 s
-    "tests/crossgame/test_promises.py",  # 53 s
-    "tests/games/b5cgs/test_b5cgs_e2e.py",  # 45 s
-    "tests/crossgame/test_template_override.py",  # 37 s
-    "tests/engine/host/test_turnjob_writes.py",  # 36 s
-    "tests/engine/chance/test_chance_e2e.py",  # 36 s
-    "tests/engine/host/test_press_e2e.py",  # 34 s
-    "tests/engine/host/test_votes_e2e.py",  # 33 s
-    "tests/games/relay/test_relay_e2e.py",  # 32 s
-    "tests/engine/host/test_duelist.py",  # 31 s
-    "tests/engine/cli/test_cli_orders.py",  # 31 s
-    "tests/engine/host/test_permissions.py",  # 30 s
-    "tests/engine/host/test_rootindex.py",  # 29 s
-    "tests/games/ti4/test_ti4_demo.py",  # 29 s
+    "tests/crossgame/test_random_play.py",  # 64 s
+    "tests/crossgame/test_order_view.py",  # 39 s (53 s with the next: one unit, SHARED)
+    "tests/crossgame/test_promises.py",  # 14 s
+    "tests/engine/cli/test_cli_garbage.py",  # 28 s
+    "tests/engine/test_installed.py",  # 26 s
+    "tests/engine/host/test_hostile_mail.py",  # 21 s
+    "tests/crossgame/test_crossgame_pictures.py",  # 21 s
+    "tests/engine/host/test_turnjob_crash.py",  # 21 s
+    "tests/engine/host/test_turnjob_phases.py",  # 16 s
+    "tests/engine/audit/test_audit_stream.py",  # 13 s
+    "tests/crossgame/test_vote_cancel.py",  # 11 s
+    "tests/engine/test_bench_smoke.py",  # 10 s
+    "tests/engine/host/test_turnjob_writes.py",  # 9 s
+    "tests/games/ti4/test_ti4_plugin_e2e.py",  # 7 s (9 s with the next: one unit, SHARED)
+    "tests/games/ti4/test_ti4_plugin_leaks.py",  # 2 s
+    "tests/engine/mail/test_mail_compose_wire.py",  # 9 s
+    "tests/games/b5cgs/test_b5cgs_e2e.py",  # 8 s
+    "tests/engine/game/test_conformance.py",  # 8 s
+    "tests/engine/cli/test_cli_orders.py",  # 8 s
+    "tests/crossgame/test_player_text_sweep.py",  # 8 s
+    "tests/engine/host/test_permissions.py",  # 7 s
+    "tests/engine/archive/test_archive_browser.py",  # 7 s
+    "tests/engine/host/test_duelist.py",  # 7 s
+    "tests/engine/game/test_rules_versions.py",  # 7 s
+    "tests/engine/host/test_ingest_group_commit.py",  # 7 s
+    "tests/games/ttt/test_ttt_e2e.py",  # 7 s
+    "tests/engine/host/test_rootindex.py",  # 7 s
+    "tests/crossgame/test_standing_by_tool.py",  # 7 s
+    "tests/engine/host/test_ingest_group_commit_games.py",  # 7 s
+    "tests/engine/host/test_ingest_routing.py",  # 6 s
+    "tests/games/ashes/test_ashes_report_writers.py",  # 6 s
+    "tests/games/relay/test_relay_e2e.py",  # 6 s
+    "tests/games/4000ad/test_4000ad_properties.py",  # 6 s
+    "tests/engine/chance/test_chance_e2e.py",  # 6 s
+    "tests/crossgame/test_vote_draw.py",  # 6 s
+    "tests/crossgame/test_crossgame_problems.py",  # 6 s
+    "tests/games/b5cgs/test_b5cgs_properties.py",  # 6 s
+    "tests/crossgame/test_abandoned_seats.py",  # 6 s
+    "tests/crossgame/test_installed.py",  # 5 s
+    "tests/engine/host/test_notices.py",  # 5 s
+    "tests/games/highcard/test_toygame_e2e.py",  # 5 s
+    "tests/engine/game/test_problem_catalogue.py",  # 5 s
+    "tests/engine/host/test_press_e2e.py",  # 5 s
 )
 
 #: file -> the unit it is scheduled in with the other files that read the same played game

@@ -14,16 +14,13 @@ each mail against what was still secret when it was sent."""
 
 from __future__ import annotations
 
-import email
 import importlib
-import json
 from dataclasses import dataclass, field
-from email import policy
 from pathlib import Path
 from typing import Any
 
 from pbem.game import registry
-from tests.support.mail_player import MailPlayer
+from tests.support.mail_player import Inbox, MailPlayer
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem, pbem_here
 
@@ -31,56 +28,8 @@ registry.load("b5cgs")  # imports the game's package under its directory name
 demo = importlib.import_module("b5cgs.demo")
 
 
-#: per mail file: (its To header, its view.json or None), read once for the process
-_READ: dict[Path, tuple[str, bytes | None]] = {}
-
-
-def _read(path: Path, raw: bytes) -> tuple[str, bytes | None]:
-    """A delivered mail's To header and view.json attachment, read once per file with the
-    standard library's lenient parser (``compat32``: it parses no header it is not asked for;
-    ``policy.default`` parsing every header of every mail at every step was most of a game's
-    set-up)."""
-    if path not in _READ:
-        msg = email.message_from_bytes(raw)
-        found = [part.get_payload(decode=True) for part in msg.walk()
-                 if part.get_filename() == "view.json"]
-        view = found[0] if found and isinstance(found[0], bytes) else None
-        _READ[path] = (str(msg["To"]), view)
-    return _READ[path]
-
-
-def mails_to(host: Host, powers: list[str]) -> dict[str, list[email.message.EmailMessage]]:
-    """Every mail delivered so far to each of ``powers``, in name order, as ``host.sent(ADDRESS)``
-    gives them for each, with each mail parsed once for them all."""
-    folder = host.root / "sent-mail"
-    out: dict[str, list[email.message.EmailMessage]] = {p: [] for p in powers}
-    for name, raw in host.sent_files().items():
-        to = _read(folder / name, raw)[0]
-        readers = [p for p in powers if f"{p}@example.org" in to]
-        if readers:
-            msg = email.message_from_bytes(raw, policy=policy.default)
-            for p in readers:
-                out[p].append(msg)  # type: ignore[arg-type]
-    return out
-
-
 class Player(MailPlayer):
-    def newest_view(self) -> dict[str, Any]:
-        """MailPlayer's ``newest_view`` (the same view.json, the same report.eml), each mail
-        read once for the process and only the newest one parsed whole."""
-        folder = self.host.root / "sent-mail"
-        mails = []
-        for name, raw in self.host.sent_files().items():
-            to, view = _read(folder / name, raw)
-            if view is not None and self.address in to:
-                mails.append((view, raw))
-        newest, raw = max(mails, key=lambda vm: (
-            json.loads(vm[0])["turn"], (json.loads(vm[0]).get("chance") or {}).get("step", 0)))
-        mail = email.message_from_bytes(raw, policy=policy.default)
-        (self.work / "view.json").write_bytes(newest)
-        (self.work / "report.eml").write_bytes(mail.as_bytes())
-        data: dict[str, Any] = json.loads(newest)
-        return data
+    """A player of the B5 demo's scripted choices, reading his mail from the game's ``Inbox``."""
 
     def mail_orders(self, view: dict[str, Any], when: float) -> list[str]:  # type: ignore[override]
         """Write, check, sign and mail this step's orders; returns the tool's flags."""
@@ -113,7 +62,8 @@ def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | Non
     game is exported (in full and with ``--public``) and kept with the referee-only strings of
     that moment. ``processes``: see above."""
     host = Host(tmp, variant, game=demo.GAME, game_id=game_id)
-    players = {p: Player(host, p, tmp / "players") for p in host.powers}
+    inbox = Inbox(host)
+    players = {p: Player(host, p, tmp / "players", inbox=inbox) for p in host.powers}
     run = pbem if processes else pbem_here
     for player in players.values():
         player.process = player.process and processes

@@ -18,14 +18,10 @@ sweep."""
 
 from __future__ import annotations
 
-import email
 import importlib
-import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from email import policy
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +29,7 @@ import pytest
 import yaml
 
 from pbem.game import registry
-from tests.support.mail_player import MailPlayer
+from tests.support.mail_player import Inbox, MailPlayer
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem_here
 
@@ -94,67 +90,6 @@ def body_for(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 Orders = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 
-class Inbox:
-    """Every mail the file transport has delivered so far, each read and parsed once, for all
-    the players (``Host.sent_files`` and ``Host.sent`` read and parse every mail on each call,
-    with ``email.policy.default``, whose header parsing is slow: a game by mail asked them once
-    a player a step, and that was two thirds of its cost). The parse here is
-    ``email``'s default (compat32): a mail's recipient and its view.json, decoded, are all a
-    player reads of it."""
-
-    def __init__(self, host: Host) -> None:
-        self.folder = host.root / "sent-mail"
-        self.raw: dict[str, bytes] = {}
-        #: file name -> (its To header, its view.json's bytes and (turn, chance step), or None)
-        self._read: dict[str, tuple[str, tuple[bytes, tuple[int, int]] | None]] = {}
-
-    def files(self) -> dict[str, bytes]:
-        """By file name, in name order: ``Host.sent_files()``."""
-        names = sorted(p.name for p in self.folder.glob("*.eml")) \
-            if self.folder.exists() else []
-        for name in names:
-            if name not in self.raw:
-                self.raw[name] = (self.folder / name).read_bytes()
-        return {name: self.raw[name] for name in names}
-
-    def sent(self, to: str) -> list[EmailMessage]:
-        """The mails to ``to``, in name order, parsed with ``email.policy.default``:
-        ``Host.sent(to)``, with only his mails parsed so."""
-        out = []
-        for name, raw in self.files().items():
-            if name not in self._read:
-                self._read[name] = _read(raw)
-            if to in self._read[name][0]:
-                msg = email.message_from_bytes(raw, policy=policy.default)
-                assert isinstance(msg, EmailMessage)
-                out.append(msg)
-        return out
-
-    def views(self, to: str) -> list[tuple[bytes, tuple[int, int], bytes]]:
-        """Each mail to ``to`` with a view.json, in name order: (the view's bytes, its turn and
-        chance step, the mail as delivered)."""
-        out = []
-        for name, raw in self.files().items():
-            if name not in self._read:
-                self._read[name] = _read(raw)
-            recipient, view = self._read[name]
-            if to in recipient and view is not None:
-                out.append((*view, raw))
-        return out
-
-
-def _read(raw: bytes) -> tuple[str, tuple[bytes, tuple[int, int]] | None]:
-    msg = email.message_from_bytes(raw)
-    for part in msg.walk():
-        if part.get_filename() == "view.json":
-            view = part.get_payload(decode=True)
-            assert isinstance(view, bytes)
-            data = json.loads(view)
-            return str(msg["To"]), (view, (data["turn"],
-                                           (data.get("chance") or {}).get("step", 0)))
-    return str(msg["To"]), None
-
-
 class Player(MailPlayer):
     """A ``MailPlayer`` who reads his mails from the game's ``Inbox``. The game's first power
     (``MailPlayer.process``) runs his commands as processes for his first orders of each kind
@@ -165,8 +100,7 @@ class Player(MailPlayer):
 
     def __init__(self, host: Host, power: str, work: Path, inbox: Inbox,
                  process: bool = True) -> None:
-        super().__init__(host, power, work)
-        self.inbox = inbox
+        super().__init__(host, power, work, inbox=inbox)
         self.first = self.process and process
         self.process = self.first
         self.kinds: set[str] = set()
@@ -176,17 +110,6 @@ class Player(MailPlayer):
         self.process = self.first and kind not in self.kinds
         self.kinds.add(kind)
 
-    def newest_view(self) -> dict[str, Any]:
-        """As ``MailPlayer.newest_view``: the view.json of the newest mail he got (by turn, then
-        chance step; the first such in name order), saved as his view.json, and the mail as it
-        was delivered as report.eml."""
-        views = self.inbox.views(self.address)
-        assert views, f"no view.json in {self.power}'s mail"
-        newest, _, mail = max(views, key=lambda v: v[1])
-        (self.work / "view.json").write_bytes(newest)
-        (self.work / "report.eml").write_bytes(mail)
-        loaded: dict[str, Any] = json.loads(newest)
-        return loaded
 
 
 def play(tmp: Path, variant: str, game_id: str, until: Callable[[dict[str, Any]], bool],

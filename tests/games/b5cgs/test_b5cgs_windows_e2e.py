@@ -31,8 +31,8 @@ from pbem.protocol.envelope import STANDING_TURN
 from pbem.store import log as glog
 from pbem.store.log import Entry
 from pbem.store.referee import referee_key
-from tests.support.b5cgs_mail import Player, demo, mails_to
-from tests.support.mail_player import MailPlayer
+from tests.support.b5cgs_mail import Player, demo
+from tests.support.mail_player import Inbox, MailPlayer
 from tests.support.pbem_host import Host, at, iso
 from tests.support.run import pbem_here, pbem_text
 
@@ -71,18 +71,26 @@ def _run(host: Host, when: datetime) -> subprocess.CompletedProcess[bytes]:
     return pbem_here("run", host.root, "--now", iso(when))
 
 
+def _mails_to(inbox: Inbox, powers: list[str]) -> dict[str, list[EmailMessage]]:
+    """Every mail delivered so far to each of ``powers`` (``Host.sent`` for each), each mail
+    parsed once for them all."""
+    got = inbox.to_each([f"{p}@example.org" for p in powers])
+    return {p: got[f"{p}@example.org"] for p in powers}
+
+
 @pytest.fixture(scope="module")
 def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("b5windows")
     host = Host(tmp, VARIANT, game="b5cgs", game_id=GAME_ID)
     for power in host.powers:
         assert pbem_main(["gm", "digest", str(host.path), power, "when-due"]) == 0
-    players = {p: Player(host, p, tmp / "players") for p in host.powers}
+    inbox = Inbox(host)
+    players = {p: Player(host, p, tmp / "players", inbox=inbox) for p in host.powers}
     for player in players.values():  # the command lines in this process: the end-to-end
         player.process = False  # test's game proves B5's path through the processes
     out: dict[str, Any] = {"host": host}
     assert _run(host, at(0.1)).returncode == 0  # the welcome mails
-    out["welcomed"] = {p: len(m) for p, m in mails_to(host, host.powers).items()}
+    out["welcomed"] = {p: len(m) for p, m in _mails_to(inbox, host.powers).items()}
     hour = 1.0
     while True:
         state = host.state()
@@ -110,7 +118,7 @@ def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     export = tmp / f"{GAME_ID}.export"
     assert pbem_main(["export", str(host.path), "-o", str(export)]) == 0
     out["audit"] = pbem_text("audit", export)
-    out["mails"] = mails_to(host, host.powers)
+    out["mails"] = _mails_to(inbox, host.powers)
     return out
 
 

@@ -229,26 +229,40 @@ def _bind(opener: EscrowOpener | None, power: str) -> SealedOpener | None:
     return lambda slot, blob, turn: opener(power, slot, blob, turn)
 
 
+class Fold:
+    """The replay of a log as a fold over its entries after the genesis: ``feed`` them (all at
+    once, or as the log grows) and read ``state``. One step count, one set of orders standing
+    for the next resolution, one of standing files (never cleared by a resolution)."""
+
+    def __init__(self, plugin: GamePlugin, initial: State, game_id: str,
+                 k: bytes | None = None) -> None:
+        self.plugin, self.state, self.game_id, self.k = plugin, initial, game_id, k
+        self.standing: dict[str, LogBody] = {}
+        self.kept: dict[str, LogBody] = {}
+        self.step = 0
+
+    def feed(self, entries: Sequence[Entry]) -> State:
+        """The state after ``entries`` too, checked against every recorded digest."""
+        for entry in entries:
+            if entry.kind == ORDERS:
+                stand(self.kept if is_standing(entry.body) else self.standing, entry.body)
+            elif entry.kind == RESOLVE:
+                self.step += 1
+                self.state = replay_resolution(
+                    self.plugin, self.state, self.standing, entry, game_id=self.game_id,
+                    step=self.step, k=self.k, standing_files=self.kept).state
+                self.standing = {}
+            elif entry.kind == GM:
+                self.state = apply_gm(self.plugin, self.state, entry)
+        return self.state
+
+
 def replay(plugin: GamePlugin, entries: Sequence[Entry], initial: State,
            k: bytes | None = None) -> State:
     """The state after every entry of the log, checked against every recorded digest (``k``:
     the game's chance secret, for replaying hidden draws)."""
-    state = initial
-    standing: dict[str, LogBody] = {}
-    kept: dict[str, LogBody] = {}  # the standing files: never cleared by a resolution
     game_id = str(entries[0].body.get("game_id", "")) if entries else ""
-    step = 0
-    for entry in entries[1:]:
-        if entry.kind == ORDERS:
-            stand(kept if is_standing(entry.body) else standing, entry.body)
-        elif entry.kind == RESOLVE:
-            step += 1
-            state = replay_resolution(plugin, state, standing, entry, game_id=game_id,
-                                      step=step, k=k, standing_files=kept).state
-            standing = {}
-        elif entry.kind == GM:
-            state = apply_gm(plugin, state, entry)
-    return state
+    return Fold(plugin, initial, game_id, k).feed(entries[1:])
 
 
 def load_state(plugin: GamePlugin, game: GameDir) -> LoadedState:

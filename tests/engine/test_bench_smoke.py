@@ -21,8 +21,7 @@ import pytest
     ("bench_orders", {}),
     ("bench_store", {}),
     ("bench_scaling", {"PBEM_BENCH_LONG_TURNS": "7"}),
-    ("bench_ingest_scaling", {"PBEM_BENCH_INGEST_GAMES": "11", "PBEM_BENCH_HANDLED": "20",
-                              "PBEM_BENCH_INGEST_ROUNDS": "3"}),
+    ("bench_ingest_scaling", {"PBEM_BENCH_INGEST_GAMES": "11", "PBEM_BENCH_HANDLED": "20"}),
     ("bench_idle", {"PBEM_BENCH_IDLE_TURNS": "7", "PBEM_BENCH_IDLE_RUN_GAMES": "3"}),
     ("bench_start", {"PBEM_BENCH_START_REPEAT": "1"}),
 ])

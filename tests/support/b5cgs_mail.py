@@ -63,10 +63,9 @@ def play(tmp: Path, variant: str, game_id: str, turns: int, export_at: int | Non
     that moment. ``processes``: see above."""
     host = Host(tmp, variant, game=demo.GAME, game_id=game_id)
     inbox = Inbox(host)
-    players = {p: Player(host, p, tmp / "players", inbox=inbox) for p in host.powers}
+    players = {p: Player(host, p, tmp / "players", inbox=inbox,
+                         process=None if processes else False) for p in host.powers}
     run = pbem if processes else pbem_here
-    for player in players.values():
-        player.process = player.process and processes
     seen: dict[str, bytes] = {}
     steps: list[Step] = []
     played = Played(host, players, steps, tmp)

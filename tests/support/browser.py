@@ -35,7 +35,6 @@ def _find(*names: str) -> str | None:
 
 
 _OPEN: list[tuple[Any, str]] = []  # this process's one browser: (driver, profile directory)
-_SIZES: list[tuple[int, int]] = []  # the window sizes of the uses open now, innermost last
 
 
 def _start() -> tuple[Any, str]:
@@ -72,8 +71,8 @@ def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
     """This process's headless Chromium (started on first use, quit when the process ends: a
     start and quit cost seconds), on a blank page with the window ``width`` x ``height`` (the
     page's viewport: ``--window-size`` would not go below 500 px), its console log and cookies
-    cleared. A test that breaks the browser gets a new one next time; a use inside another
-    (a module's browser held open) gives the outer one its window size back."""
+    cleared. A test that breaks the browser gets a new one next time. One use at a time: a
+    fixture hands it to one test (function scope), not to a module's."""
     if _OPEN:
         try:
             _OPEN[0][0].get("about:blank")
@@ -89,14 +88,7 @@ def chromium(width: int = 1000, height: int = 900) -> Iterator[Any]:
     driver.get("about:blank")
     driver.delete_all_cookies()
     driver.get_log("browser")  # what an earlier test left in the console is not this test's
-    _SIZES.append((width, height))
-    try:
-        yield driver
-    finally:
-        _SIZES.pop()
-        if _SIZES:  # inside another's use (a module's browser): its window size again
-            with contextlib.suppress(Exception):
-                driver.set_window_size(*_SIZES[-1])
+    yield driver
 
 
 def console_problems(driver: Any) -> list[str]:

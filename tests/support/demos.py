@@ -3,14 +3,13 @@ in a directory of its own), checked the way every demo ends: exit 0, "audit pass
 last three lines naming the game, the revealed log and a report mail.
 
 :func:`shared_demo`: each game's demo played once per test session, shared by every xdist worker
-(under a lock, as the installed wheel is: tests/support/installed.py) and by every file that
+(tests/support/sessionwide.made_once, as the installed wheel is) and by every file that
 reads it (the game's own demo test, the cross-game pictures). A reader never writes in it: it
 copies what it changes or builds beside it in its own directory."""
 
 from __future__ import annotations
 
 import email
-import fcntl
 import json
 import shutil
 import subprocess
@@ -20,6 +19,8 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+
+from tests.support.sessionwide import made_once
 
 
 @dataclass(frozen=True)
@@ -60,18 +61,14 @@ def shared_demo(game: str, base: Path, timeout: int = 600) -> Demo:
     """``game``'s demo under ``base`` (a directory every xdist worker sees), played by the first
     caller under a lock: a demo that failed is played again by the next caller, and fails it
     with the same message."""
-    where = base / "demos" / game
-    where.mkdir(parents=True, exist_ok=True)
-    with open(where / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        done, cwd = where / "stdout.txt", where / "run"
-        if not done.exists():
-            shutil.rmtree(cwd, ignore_errors=True)
-            cwd.mkdir()
-            played = run_demo(game, cwd, timeout)
-            done.write_text(played.stdout)
-            return played
-    return _read(cwd, done.read_text())
+    def play(where: Path) -> None:
+        cwd = where / "run"
+        shutil.rmtree(cwd, ignore_errors=True)  # what a failed demo left
+        cwd.mkdir()
+        (where / "stdout.txt").write_text(run_demo(game, cwd, timeout).stdout)
+
+    where = made_once(base / "demos" / game, play)
+    return _read(where / "run", (where / "stdout.txt").read_text())
 
 
 def _read(cwd: Path, stdout: str) -> Demo:

@@ -9,7 +9,6 @@ conftest.py).
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
@@ -17,6 +16,8 @@ import sys
 import venv
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.support.sessionwide import made_once
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,15 +96,12 @@ def _run(cmd: list[str]) -> None:
 def shared(base: Path) -> Installed:
     """The session's one build under ``base`` (a directory every xdist worker sees): built by
     the first caller, under a lock; a failed build is retried by the next caller."""
-    where = base / "installed-pbem"
-    where.mkdir(parents=True, exist_ok=True)
-    with open(where / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        done = where / "done"
-        if not done.exists():
-            for part in ("checkout", "wheels", "venv"):
-                shutil.rmtree(where / part, ignore_errors=True)
-            build(where)
-            done.touch()
-        (wheel,) = (where / "wheels").glob("pbem-*.whl")
-        return Installed(wheel, where / "checkout", tuple(checkout_files()), where / "venv")
+    where = made_once(base / "installed-pbem", _build_anew)
+    (wheel,) = (where / "wheels").glob("pbem-*.whl")
+    return Installed(wheel, where / "checkout", tuple(checkout_files()), where / "venv")
+
+
+def _build_anew(where: Path) -> None:
+    for part in ("checkout", "wheels", "venv"):  # what a failed build left
+        shutil.rmtree(where / part, ignore_errors=True)
+    build(where)

@@ -100,9 +100,8 @@ class Player(MailPlayer):
 
     def __init__(self, host: Host, power: str, work: Path, inbox: Inbox,
                  process: bool = True) -> None:
-        super().__init__(host, power, work, inbox=inbox)
-        self.first = self.process and process
-        self.process = self.first
+        super().__init__(host, power, work, inbox=inbox, process=None if process else False)
+        self.first = self.process
         self.kinds: set[str] = set()
 
     def window(self, kind: str) -> None:

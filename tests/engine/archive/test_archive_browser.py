@@ -37,8 +37,9 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"full": out / "full", "public": out / "public"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Any]:
+    """The process's one Chromium, reset for this test (tests/support/browser.chromium)."""
     with chromium() as driver:
         yield driver
 
@@ -176,27 +177,20 @@ def test_no_request_leaves_the_file_system(browser, sites):
     assert blocked.startswith("http://127.0.0.1:9")  # refused by the policy, never sent
 
 
-def test_phone_width_print_and_screenshots(browser, sites, tmp_path):
-    """At each width in the module's one browser (a window of that size and the CSS viewport
-    set to it), the emulation cleared afterwards for whatever test comes next."""
+def test_phone_width_print_and_screenshots(sites, tmp_path):
+    """At each width, the browser's window of that size and the CSS viewport set to it (each
+    use of the browser starts with the screen's media and no emulation)."""
     target = os.environ.get("PBEM_SCREENSHOTS")
     site = sites["full"]
-    size = browser.get_window_size()
-    try:
-        for width in (1000, 420):
-            _phone_width_print_and_screenshots(browser, site, tmp_path, target, width)
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
-        browser.set_window_size(size["width"], size["height"])
+    for width in (1000, 420):
+        with chromium(width=width, height=1400) as driver:
+            _phone_width_print_and_screenshots(driver, site, tmp_path, target, width)
 
 
 def _phone_width_print_and_screenshots(driver: Any, site: Path, tmp_path: Path,
                                        target: str | None, width: int) -> None:
     """The pages at ``width`` (a phone's at 420 px: nothing wider than the screen), their
     screenshots, and the print style (no navigation, the map kept)."""
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})  # the screen's
-    driver.set_window_size(width, 1400)
     # the CSS viewport itself (a headless window has a minimum width of its own)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": 1400, "deviceScaleFactor": 1, "mobile": width < 600})

@@ -85,9 +85,10 @@ def b5(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for power in host.powers:
         assert pbem_main(["gm", "digest", str(host.path), power, "when-due"]) == 0
     inbox = Inbox(host)
-    players = {p: Player(host, p, tmp / "players", inbox=inbox) for p in host.powers}
-    for player in players.values():  # the command lines in this process: the end-to-end
-        player.process = False  # test's game proves B5's path through the processes
+    # the command lines in this process: the end-to-end test's game proves B5's path through
+    # the processes
+    players = {p: Player(host, p, tmp / "players", inbox=inbox, process=False)
+               for p in host.powers}
     out: dict[str, Any] = {"host": host}
     assert _run(host, at(0.1)).returncode == 0  # the welcome mails
     out["welcomed"] = {p: len(m) for p, m in _mails_to(inbox, host.powers).items()}

@@ -18,7 +18,7 @@ import pytest
 
 from pbem.game import registry
 from tests.crossgame.adapters import adapter
-from tests.support.ingest_helpers import queued, registered
+from tests.support.ingest_helpers import queued_to, texts_to
 from tests.support.pbem_host import Host
 from tests.support.run import pbem_here, pbem_ok
 from tests.support.votes import mail_block
@@ -31,17 +31,12 @@ TOOL = {"ti4": ["ti4", "--hits", "wing,sustain", "--standing-default", "decline"
 REFUSED = "takes no standing files: give the turn your orders are for"
 
 
-def _mails_to(host: Host, power: str) -> list[str]:
-    return [str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
-            for _g, msg in queued(host.root) if str(msg["To"]) == registered(power)]
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_the_players_tool_writes_checks_and_signs_a_standing_file(tmp_path: Path,
                                                                   game: str) -> None:
     host = Host(tmp_path, adapter(game).variant, game=game, game_id=f"tool-{game}")
     power = host.powers[-1]
-    (welcome,) = [msg for _g, msg in queued(host.root) if str(msg["To"]) == registered(power)]
+    (welcome,) = queued_to(host.root, power)
     mail = tmp_path / "welcome.eml"
     mail.write_bytes(welcome.as_bytes())
     key = tmp_path / "keys" / f"tool-{game}-{power}.key"
@@ -82,6 +77,6 @@ def test_the_players_tool_writes_checks_and_signs_a_standing_file(tmp_path: Path
     line = mail_block(host, power, blocks["bare"])
     # the game master's ingest line names the file as a standing file, not as a turn
     assert f"accepted: {host.game_id}/{power} standing file" in line, (game, line)
-    assert len(host.entries("orders")) == before + 1, (game, "\n".join(_mails_to(host, power)))
-    said = " ".join(" ".join(_mails_to(host, power)).split())  # the receipt's lines unwrapped
+    assert len(host.entries("orders")) == before + 1, (game, "\n".join(texts_to(host.root, power)))
+    said = " ".join(" ".join(texts_to(host.root, power)).split())  # the receipt's lines unwrapped
     assert "Your standing answers" in said, (game, said[-600:])

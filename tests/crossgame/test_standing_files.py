@@ -14,7 +14,7 @@ import pytest
 
 from pbem.game import registry
 from tests.crossgame.adapters import adapter
-from tests.support.ingest_helpers import queued, registered
+from tests.support.ingest_helpers import texts_to
 from tests.support.pbem_host import Host
 from tests.support.votes import mail_block
 
@@ -32,11 +32,6 @@ ANSWERS: dict[str, dict[str, Any]] = {
 NOT_YET = {"b5cgs": "nothing to order before play"}
 
 
-def _mails_to(host: Host, power: str) -> list[str]:
-    return [str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
-            for _g, msg in queued(host.root) if str(msg["To"]) == registered(power)]
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_a_standing_file_by_mail_gets_a_verdict_that_says_what_it_is(tmp_path: Path,
                                                                      game: str) -> None:
@@ -47,7 +42,7 @@ def test_a_standing_file_by_mail_gets_a_verdict_that_says_what_it_is(tmp_path: P
     before = len(host.entries("orders"))
     text = host.orders_text(power, ANSWERS.get(game, {}), turn="standing")
     mail_block(host, power, text)
-    said = "\n".join(_mails_to(host, power))
+    said = "\n".join(texts_to(host.root, power))
     if sections and game not in NOT_YET:
         assert len(host.entries("orders")) == before + 1, game
         assert "Your standing answers" in said, (game, said[-600:])

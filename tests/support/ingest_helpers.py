@@ -187,6 +187,16 @@ def queued(root: Path) -> list[tuple[str, EmailMessage]]:
     return out
 
 
+def queued_to(root: Path, power: str) -> list[EmailMessage]:
+    """The messages waiting in any game's outbox for ``power``'s registered address."""
+    return [msg for _g, msg in queued(root) if str(msg["To"]) == registered(power)]
+
+
+def texts_to(root: Path, power: str) -> list[str]:
+    """The text parts of :func:`queued_to`."""
+    return [text_of(msg) for msg in queued_to(root, power)]
+
+
 def text_of(msg: EmailMessage) -> str:
     body = msg.get_body(("plain",))
     assert body is not None
